@@ -1,0 +1,118 @@
+# Thin wrapper around CMake. Run `make help` for the list of targets.
+# Requires GNU make and bash.
+
+SHELL := bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := build
+MAKEFLAGS += --no-print-directory
+
+# Extra arguments for `make play` / `make bench`, e.g. make play ARGS="--rules 4x4"
+ARGS ?=
+
+BUILD_DIR   := build
+ASAN_DIR    := build-asan
+RELEASE_DIR := build-release
+JOBS        := 2
+
+BUILD_CONFIG := -DCMAKE_BUILD_TYPE=RelWithDebInfo
+ifeq ($(CI),true)
+BUILD_CONFIG += -DTTT_WERROR=ON
+endif
+CHECK_CONFIG   := -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTTT_WERROR=ON
+ASAN_CONFIG    := -DCMAKE_BUILD_TYPE=Debug -DTTT_SANITIZE=ON -DTTT_WERROR=ON
+RELEASE_CONFIG := -DCMAKE_BUILD_TYPE=Release
+
+SAN_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+
+FORMAT_DIRS := src include tests bench
+# Evaluated only when a format recipe runs. Lists tracked *and* untracked
+# (non-ignored) files when in a git work tree, otherwise uses find.
+FORMAT_FILES = $(wildcard $(shell \
+	if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then \
+		git ls-files --cached --others --exclude-standard -- \
+			$(foreach d,$(FORMAT_DIRS),'$(d)/*.c' '$(d)/*.h'); \
+	else \
+		find $(FORMAT_DIRS) -type f \( -name '*.c' -o -name '*.h' \) 2>/dev/null; \
+	fi))
+
+# $(call configure,DIR,CMAKE-ARGS)
+# Configures DIR if it has no CMakeCache.txt yet, or if one of the -DNAME=VALUE
+# settings in CMAKE-ARGS differs from the cache. cmake's status chatter goes to
+# DIR/configure.log (shown on failure); warnings and errors still reach stderr.
+define configure
+	@need=0; \
+	if [[ ! -f $(1)/CMakeCache.txt ]]; then need=1; else \
+		for a in $(2); do \
+			kv=$${a#-D}; k=$${kv%%=*}; v=$${kv#*=}; \
+			grep -qxE "$$k(:[A-Z]+)?=$$v" $(1)/CMakeCache.txt || need=1; \
+		done; \
+	fi; \
+	if (( need )); then \
+		mkdir -p $(1); \
+		cmake -S . -B $(1) $(2) >$(1)/configure.log || { cat $(1)/configure.log; exit 1; }; \
+	fi
+endef
+
+# $(call cmbuild,DIR[,EXTRA])
+# Builds DIR; the always-printed "Built target X" lines are filtered out so a
+# no-op build prints nothing.
+define cmbuild
+	@cmake --build $(1) -j$(JOBS) $(2) -- --no-print-directory | { grep --line-buffered -v '^\[ *[0-9]*%\] Built target ' || true; }
+endef
+
+.PHONY: all help setup build play check check-release check-asan format format-check bench clean
+
+all: build
+
+help:
+	@echo "make [build]        install deps (scripts/setup.sh), configure and build $(BUILD_DIR)/"
+	@echo "make play ARGS=...  build, then run ./$(BUILD_DIR)/ttt play ARGS"
+	@echo "make check          -Werror build + tests, ASan/UBSan build + tests, format check"
+	@echo "make format         clang-format -i all C sources"
+	@echo "make format-check   check formatting only"
+	@echo "make bench ARGS=... Release build in $(RELEASE_DIR)/, run ./$(RELEASE_DIR)/ttt bench ARGS"
+	@echo "make clean          remove build directories"
+
+setup:
+	@bash scripts/setup.sh
+
+build: setup
+	$(call configure,$(BUILD_DIR),$(BUILD_CONFIG))
+	$(call cmbuild,$(BUILD_DIR))
+
+play: build
+	@exec ./$(BUILD_DIR)/ttt play $(ARGS)
+
+check: setup
+	@echo "== release build + tests"
+	@$(MAKE) check-release
+	@echo "== sanitizer build (ASan+UBSan) + tests"
+	@$(MAKE) check-asan
+	@echo "== format"
+	@$(MAKE) format-check
+	@echo "== all checks passed"
+
+# Helpers for `make check` (no setup step of their own).
+check-release:
+	$(call configure,$(BUILD_DIR),$(CHECK_CONFIG))
+	$(call cmbuild,$(BUILD_DIR))
+	@cd $(BUILD_DIR) && ctest --output-on-failure -j$(JOBS)
+
+check-asan:
+	$(call configure,$(ASAN_DIR),$(ASAN_CONFIG))
+	$(call cmbuild,$(ASAN_DIR))
+	@cd $(ASAN_DIR) && $(SAN_ENV) ctest --output-on-failure -j$(JOBS)
+
+format:
+	@files="$(FORMAT_FILES)"; [[ -z "$$files" ]] || clang-format -i $$files
+
+format-check:
+	@files="$(FORMAT_FILES)"; [[ -z "$$files" ]] || clang-format --dry-run --Werror $$files
+
+bench: setup
+	$(call configure,$(RELEASE_DIR),$(RELEASE_CONFIG))
+	$(call cmbuild,$(RELEASE_DIR),--target ttt_cli)
+	@exec ./$(RELEASE_DIR)/ttt bench $(ARGS)
+
+clean:
+	@rm -rf $(BUILD_DIR) $(ASAN_DIR) $(RELEASE_DIR)

@@ -1,0 +1,14 @@
+/* ttt/ttt.h - the whole public interface of libttt. */
+#ifndef TTT_TTT_H
+#define TTT_TTT_H
+
+#include "ttt/common.h"
+#include "ttt/rules.h"
+#include "ttt/board.h"
+#include "ttt/notation.h"
+#include "ttt/symmetry.h"
+#include "ttt/rng.h"
+#include "ttt/engine.h"
+#include "ttt/count.h"
+
+#endif

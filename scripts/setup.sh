@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# Idempotent installer of the Debian 12 packages this project needs.
+# Prints nothing and exits 0 when everything is already installed.
+set -euo pipefail
+
+PACKAGES=(
+    cmake make gcc pkg-config
+    libcmocka-dev libjansson-dev libncurses-dev libsqlite3-dev libmicrohttpd-dev
+    tmux clang-format
+)
+
+is_installed() {
+    dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'
+}
+
+if ! command -v dpkg-query >/dev/null 2>&1; then
+    echo "setup: dpkg-query not found: this script supports Debian/Ubuntu only." >&2
+    echo "setup: install these packages (or equivalents) yourself: ${PACKAGES[*]}" >&2
+    exit 1
+fi
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+    is_installed "$p" || missing+=("$p")
+done
+((${#missing[@]} == 0)) && exit 0
+
+echo "setup: installing ${missing[*]}"
+
+if [[ $(id -u) -eq 0 ]]; then
+    SUDO=()
+elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
+    SUDO=(sudo)
+else
+    echo "setup: not root and sudo needs a password; run this and retry:" >&2
+    echo "sudo apt-get install -y ${missing[*]}" >&2
+    exit 1
+fi
+
+log=$(mktemp "${TMPDIR:-/tmp}/ttt-setup.XXXXXX")
+trap 'rm -f "$log"' EXIT
+
+apt_update() {
+    "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update >>"$log" 2>&1
+}
+apt_install() {
+    "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive \
+        apt-get install -y --no-install-recommends "${missing[@]}" >>"$log" 2>&1
+}
+fail() {
+    cat "$log" >&2
+    echo "setup: apt-get failed (output above)" >&2
+    exit 1
+}
+
+lists_present() {
+    compgen -G '/var/lib/apt/lists/*_Packages*' >/dev/null
+}
+
+if ! lists_present; then
+    apt_update || fail
+fi
+if ! apt_install; then
+    apt_update || fail
+    apt_install || fail
+fi
+
+still_missing=()
+for p in "${missing[@]}"; do
+    is_installed "$p" || still_missing+=("$p")
+done
+if ((${#still_missing[@]} != 0)); then
+    cat "$log" >&2
+    echo "setup: still not installed after apt-get: ${still_missing[*]}" >&2
+    exit 1
+fi

@@ -1,0 +1,143 @@
+/* cli/cli.c - helpers shared by the subcommands: errors, positions from options, drawing a board. */
+#include "cli/cli.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+static int report(int code, const char *cmd, const char *fmt, va_list ap)
+{
+    fprintf(stderr, "ttt %s: ", cmd);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    return code;
+}
+
+int cli_usage(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int code = report(CLI_USAGE, cmd, fmt, ap);
+    va_end(ap);
+    return code;
+}
+
+int cli_runtime(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int code = report(CLI_RUNTIME, cmd, fmt, ap);
+    va_end(ap);
+    return code;
+}
+
+int cli_status_exit(ttt_status status)
+{
+    return status == TTT_OK ? CLI_OK : status == TTT_EINVAL ? CLI_USAGE : CLI_RUNTIME;
+}
+
+int cli_bad_option(const char *cmd, int argc, char **argv)
+{
+    extern int optind, optopt;
+    const char *arg = optind - 1 < argc && optind > 0 ? argv[optind - 1] : "?";
+    if (optopt && strncmp(arg, "--", 2) != 0)
+        return cli_usage(cmd, "option '-%c' %s (see 'ttt %s --help')", optopt,
+                         strchr(arg, optopt) && arg[strlen(arg) - 1] == optopt ? "needs a value or is unknown"
+                                                                               : "is unknown",
+                         cmd);
+    return cli_usage(cmd, "bad option '%s' (see 'ttt %s --help')", arg, cmd);
+}
+
+int cli_position(const char *cmd, const char *rules_text, const char *position_text, const char *moves_text,
+                 ttt_board *out)
+{
+    ttt_error err;
+    ttt_rules rules = ttt_rules_default();
+    if (rules_text && ttt_rules_parse(rules_text, &rules, &err))
+        return cli_usage(cmd, "%s", err.msg);
+    if (position_text && moves_text)
+        return cli_usage(cmd, "give a position or --moves, not both");
+    if (position_text) {
+        if (ttt_position_parse(position_text, rules_text ? &rules : NULL, out, &err))
+            return cli_usage(cmd, "%s", err.msg);
+        return CLI_OK;
+    }
+    if (moves_text) {
+        ttt_move moves[TTT_MAX_CELLS + 1];
+        int n;
+        if (ttt_moves_parse(moves_text, &rules, moves, TTT_MAX_CELLS + 1, &n, &err) ||
+            ttt_moves_replay(&rules, moves, n, out, &err))
+            return cli_usage(cmd, "%s", err.msg);
+        return CLI_OK;
+    }
+    ttt_board_init(out, &rules);
+    return CLI_OK;
+}
+
+const char *cli_outcome_name(ttt_outcome outcome)
+{
+    switch (outcome) {
+    case TTT_ONGOING:
+        return "ongoing";
+    case TTT_X_WINS:
+        return "x";
+    case TTT_O_WINS:
+        return "o";
+    case TTT_DRAW:
+        return "draw";
+    }
+    return "?";
+}
+
+const char *cli_status_line(const ttt_board *b, char *buf, size_t size)
+{
+    ttt_outcome o = ttt_board_outcome(b);
+    const char *line_by = b->line_owner == TTT_X ? "X" : "O";
+    switch (o) {
+    case TTT_ONGOING:
+        snprintf(buf, size, "%s to move", ttt_board_to_move(b) == TTT_X ? "X" : "O");
+        break;
+    case TTT_X_WINS:
+    case TTT_O_WINS:
+        if (b->rules.misere)
+            snprintf(buf, size, "%s wins: %s completed a line, and in misere that loses",
+                     o == TTT_X_WINS ? "X" : "O", line_by);
+        else
+            snprintf(buf, size, "%s wins", o == TTT_X_WINS ? "X" : "O");
+        break;
+    case TTT_DRAW:
+        snprintf(buf, size, "draw: the board is full");
+        break;
+    }
+    return buf;
+}
+
+void cli_draw_board(FILE *f, const ttt_board *b)
+{
+    const ttt_rules *r = &b->rules;
+    ttt_move line[TTT_MAX_SIDE];
+    int nline = ttt_board_line_cells(b, line);
+    fprintf(f, "    ");
+    for (int c = 0; c < r->cols; c++)
+        fprintf(f, " %c", 'a' + c);
+    fputc('\n', f);
+    for (int row = 0; row < r->rows; row++) {
+        fprintf(f, " %2d ", row + 1);
+        for (int c = 0; c < r->cols; c++) {
+            ttt_player p = ttt_board_at(b, row * r->cols + c);
+            fprintf(f, " %c", p == TTT_X ? 'X' : p == TTT_O ? 'O' : '.');
+        }
+        fputc('\n', f);
+    }
+    char status[128], rules_text[TTT_RULES_TEXT_SIZE];
+    fprintf(f, "%s (%s, %d in a row%s, %d stone%s played)\n", cli_status_line(b, status, sizeof status),
+            ttt_rules_format(r, rules_text, sizeof rules_text), r->k, r->misere ? " loses" : "", b->ply,
+            b->ply == 1 ? "" : "s");
+    if (nline) {
+        fprintf(f, "line:");
+        for (int i = 0; i < nline; i++) {
+            char m[TTT_MOVE_TEXT_SIZE];
+            fprintf(f, " %s", ttt_move_format(r, line[i], m, sizeof m));
+        }
+        fputc('\n', f);
+    }
+}

@@ -1,0 +1,53 @@
+/*
+ * cli/cli.h - what the subcommands of `ttt` share.
+ *
+ * Exit status: CLI_OK (0) success; CLI_RUNTIME (1) a failure at run time; CLI_USAGE (2) bad usage or bad
+ * input, with one line on stderr that says what was wrong.
+ */
+#ifndef TTT_CLI_CLI_H
+#define TTT_CLI_CLI_H
+
+#include <stdio.h>
+
+#include "ttt/ttt.h"
+
+enum { CLI_OK = 0, CLI_RUNTIME = 1, CLI_USAGE = 2 };
+
+typedef struct cli_command {
+    const char *name;
+    int (*run)(int argc, char **argv); /* argv[0] is the subcommand's name */
+    const char *summary;
+} cli_command;
+
+/* Prints "ttt CMD: message" on stderr and returns CLI_USAGE (or CLI_RUNTIME). */
+int cli_usage(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int cli_runtime(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* The exit status that fits a library status: CLI_USAGE for bad input, CLI_RUNTIME otherwise. */
+int cli_status_exit(ttt_status status);
+
+/* Reports the option getopt_long rejected (call on '?' or ':'). Returns CLI_USAGE. */
+int cli_bad_option(const char *cmd, int argc, char **argv);
+
+/* Rules and position from the usual options. rules_text may be NULL (3x3, or the shape of the position);
+ * position_text and moves_text may be NULL (the empty board); both given is an error. On failure prints the
+ * one-line reason and returns CLI_USAGE. */
+int cli_position(const char *cmd, const char *rules_text, const char *position_text, const char *moves_text,
+                 ttt_board *out);
+
+/* Draws the board with coordinates, then a line on whose turn it is or how the game ended. */
+void cli_draw_board(FILE *f, const ttt_board *b);
+
+/* "X to move", "X wins", "O wins (X completed a line)", "draw". */
+const char *cli_status_line(const ttt_board *b, char *buf, size_t size);
+
+const char *cli_outcome_name(ttt_outcome outcome); /* "ongoing", "x", "o", "draw" */
+
+/* Subcommands. */
+int cmd_move(int argc, char **argv);
+int cmd_show(int argc, char **argv);
+int cmd_count(int argc, char **argv);
+int cmd_play(int argc, char **argv);
+int cmd_engines(int argc, char **argv);
+
+#endif

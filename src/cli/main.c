@@ -1,0 +1,59 @@
+/* cli/main.c - the `ttt` command: dispatch to subcommands. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+static const cli_command commands[] = {
+    {"play", cmd_play, "play a game in the terminal (you against an engine, two people, or two engines)"},
+    {"move", cmd_move, "print an engine's move for a position"},
+    {"show", cmd_show, "draw a position and say whose turn it is or how the game ended"},
+    {"count", cmd_count, "count reachable positions and complete games exactly"},
+    {"engines", cmd_engines, "list the engines and their options"},
+};
+#define NCOMMANDS ((int)(sizeof commands / sizeof commands[0]))
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: ttt COMMAND [OPTIONS]\n\n"
+               "tic-tac-toe and m,n,k-games: play, analyse, count, compare engines.\n\ncommands:\n");
+    for (int i = 0; i < NCOMMANDS; i++)
+        fprintf(f, "  %-9s %s\n", commands[i].name, commands[i].summary);
+    fprintf(
+        f,
+        "\nEvery command takes --help. Rules are written MxN[kK][-misere]: 3x3, 4x4k3, 15x15k5, 3x3-misere.\n"
+        "Positions are rows top to bottom, e.g. x.o/.x./..o; moves are a1 (column letter, row number\n"
+        "from the top) or, on 3x3, the digits 1-9 in reading order.\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return CLI_USAGE;
+    }
+    const char *name = argv[1];
+    if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0 || strcmp(name, "help") == 0) {
+        if (argc > 2 && strcmp(name, "help") == 0) {
+            for (int i = 0; i < NCOMMANDS; i++)
+                if (strcmp(commands[i].name, argv[2]) == 0) {
+                    char help_flag[] = "--help";
+                    char *help_argv[] = {argv[2], help_flag, NULL};
+                    return commands[i].run(2, help_argv);
+                }
+            fprintf(stderr, "ttt: unknown command '%s' (see 'ttt --help')\n", argv[2]);
+            return CLI_USAGE;
+        }
+        usage(stdout);
+        return CLI_OK;
+    }
+    if (strcmp(name, "--version") == 0 || strcmp(name, "version") == 0) {
+        printf("ttt %s\n", TTT_VERSION);
+        return CLI_OK;
+    }
+    for (int i = 0; i < NCOMMANDS; i++)
+        if (strcmp(commands[i].name, name) == 0)
+            return commands[i].run(argc - 1, argv + 1);
+    fprintf(stderr, "ttt: unknown command '%s' (see 'ttt --help')\n", name);
+    return CLI_USAGE;
+}

@@ -1,0 +1,297 @@
+/* engines/engine.c - making engines from spec strings, and the calls every engine shares. */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
+
+#include "engines/engine_impl.h"
+
+#include <assert.h>
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "util/error.h"
+
+/* The longest engine name or option key worth reading. */
+#define NAME_MAX_LEN 32
+
+double ttt_clock_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+int ttt_engine_count(void) { return ttt_engine_registry_size; }
+
+const ttt_engine_about *ttt_engine_about_at(int index)
+{
+    if (index < 0 || index >= ttt_engine_registry_size)
+        return NULL;
+    return &ttt_engine_registry[index]->about;
+}
+
+static const ttt_engine_vtable *find_engine(const char *name, size_t len)
+{
+    for (int i = 0; i < ttt_engine_registry_size; i++) {
+        const char *n = ttt_engine_registry[i]->about.name;
+        if (strlen(n) == len && strncmp(n, name, len) == 0)
+            return ttt_engine_registry[i];
+    }
+    return NULL;
+}
+
+/* "seed, time, nodes" for error messages. */
+static void list_keys(const ttt_engine_vtable *vt, char *buf, size_t size)
+{
+    size_t n = (size_t)snprintf(buf, size, "seed");
+    for (const ttt_option_def *o = vt->options; o && o->key && n < size; o++)
+        n += (size_t)snprintf(buf + n, size - n, ", %s", o->key);
+}
+
+static void list_engines(char *buf, size_t size)
+{
+    size_t n = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < ttt_engine_registry_size && n < size; i++)
+        n += (size_t)snprintf(buf + n, size - n, "%s%s", i ? ", " : "", ttt_engine_registry[i]->about.name);
+}
+
+/* Parses a decimal unsigned integer that must fill the whole text. */
+static bool parse_uint(const char *text, uint64_t *out)
+{
+    if (!isdigit((unsigned char)text[0]))
+        return false;
+    errno = 0;
+    char *end;
+    unsigned long long v = strtoull(text, &end, 10);
+    if (errno || *end)
+        return false;
+    *out = v;
+    return true;
+}
+
+static bool parse_double(const char *text, double *out)
+{
+    if (!*text || isspace((unsigned char)text[0]))
+        return false;
+    errno = 0;
+    char *end;
+    double v = strtod(text, &end);
+    if (errno || *end || v != v)
+        return false;
+    *out = v;
+    return true;
+}
+
+static ttt_status set_option(ttt_engine *e, const char *key, const char *value, ttt_error *err)
+{
+    const char *name = e->vt->about.name;
+    if (strcmp(key, "seed") == 0) {
+        if (!parse_uint(value, &e->seed))
+            return ttt_fail(err, TTT_EINVAL, "engine '%s': seed=%s: expected an integer from 0 to %" PRIu64,
+                            name, value, UINT64_MAX);
+        return TTT_OK;
+    }
+    for (const ttt_option_def *o = e->vt->options; o && o->key; o++) {
+        if (strcmp(o->key, key) != 0)
+            continue;
+        char *slot = (char *)e->config + o->offset;
+        switch (o->type) {
+        case TTT_OPT_UINT: {
+            uint64_t v;
+            if (!parse_uint(value, &v) || v < o->umin || v > o->umax)
+                return ttt_fail(err, TTT_EINVAL,
+                                "engine '%s': %s=%s: expected an integer from %" PRIu64 " to %" PRIu64, name,
+                                key, value, o->umin, o->umax);
+            memcpy(slot, &v, sizeof v);
+            return TTT_OK;
+        }
+        case TTT_OPT_DOUBLE: {
+            double v;
+            if (!parse_double(value, &v) || v < o->dmin || v > o->dmax)
+                return ttt_fail(err, TTT_EINVAL, "engine '%s': %s=%s: expected a number from %g to %g", name,
+                                key, value, o->dmin, o->dmax);
+            memcpy(slot, &v, sizeof v);
+            return TTT_OK;
+        }
+        case TTT_OPT_PATH:
+            if (strlen(value) >= TTT_OPT_PATH_SIZE)
+                return ttt_fail(err, TTT_EINVAL, "engine '%s': %s=: longer than %d characters", name, key,
+                                TTT_OPT_PATH_SIZE - 1);
+            memcpy(slot, value, strlen(value) + 1);
+            return TTT_OK;
+        }
+    }
+    char known[TTT_ERROR_SIZE / 2];
+    list_keys(e->vt, known, sizeof known);
+    return ttt_fail(err, TTT_EINVAL, "engine '%s': unknown option '%s' (known: %s)", name, key, known);
+}
+
+/* Splits "k=v,k=v" and applies each pair; a key given twice is an error. */
+static ttt_status apply_options(ttt_engine *e, const char *text, ttt_error *err)
+{
+    const char *name = e->vt->about.name;
+    char seen[TTT_ERROR_SIZE] = ",";
+    const char *p = text;
+    for (;;) {
+        const char *end = strchr(p, ',');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        char pair[TTT_OPT_PATH_SIZE + NAME_MAX_LEN + 2];
+        if (len == 0)
+            return ttt_fail(err, TTT_EINVAL, "engine '%s': empty option in '%s' (expected key=value,...)",
+                            name, text);
+        if (len >= sizeof pair)
+            return ttt_fail(err, TTT_EINVAL, "engine '%s': option '%.24s...' is too long", name, p);
+        memcpy(pair, p, len);
+        pair[len] = '\0';
+        char *eq = strchr(pair, '=');
+        if (!eq)
+            return ttt_fail(err, TTT_EINVAL, "engine '%s': option '%s' has no value (expected key=value)",
+                            name, pair);
+        *eq = '\0';
+        const char *key = pair, *value = eq + 1;
+        if (!*key)
+            return ttt_fail(err, TTT_EINVAL, "engine '%s': option '=%s' has no key", name, value);
+        if (!*value)
+            return ttt_fail(err, TTT_EINVAL, "engine '%s': option '%s=' has no value", name, key);
+        char marker[NAME_MAX_LEN + 3];
+        snprintf(marker, sizeof marker, ",%.*s,", NAME_MAX_LEN, key);
+        if (strstr(seen, marker))
+            return ttt_fail(err, TTT_EINVAL, "engine '%s': option '%s' given twice", name, key);
+        ttt_status st = set_option(e, key, value, err);
+        if (st)
+            return st;
+        if (strlen(seen) + strlen(marker) < sizeof seen)
+            strcat(seen, marker + 1);
+        if (!end)
+            return TTT_OK;
+        p = end + 1;
+    }
+}
+
+ttt_status ttt_engine_new(const char *spec, const ttt_rules *rules, ttt_engine **out, ttt_error *err)
+{
+    *out = NULL;
+    if (!spec || !*spec)
+        return ttt_fail(err, TTT_EINVAL, "engine '': empty spec (expected NAME[:key=value,...])");
+    ttt_error sub;
+    if (ttt_rules_check(rules, &sub))
+        return ttt_fail(err, TTT_EINVAL, "engine '%s': %s", spec, sub.msg);
+    const char *colon = strchr(spec, ':');
+    size_t name_len = colon ? (size_t)(colon - spec) : strlen(spec);
+    const ttt_engine_vtable *vt = find_engine(spec, name_len);
+    if (!vt) {
+        char known[TTT_ERROR_SIZE / 2];
+        list_engines(known, sizeof known);
+        return ttt_fail(err, TTT_EINVAL, "engine '%.*s': unknown engine (known: %s)",
+                        (int)(name_len < NAME_MAX_LEN ? name_len : NAME_MAX_LEN), spec, known);
+    }
+    ttt_engine *e = calloc(1, sizeof *e);
+    if (!e)
+        return ttt_fail(err, TTT_ENOMEM, "engine '%s': out of memory", vt->about.name);
+    e->vt = vt;
+    e->rules = *rules;
+    if (vt->config_size) {
+        e->config = malloc(vt->config_size);
+        if (!e->config) {
+            free(e);
+            return ttt_fail(err, TTT_ENOMEM, "engine '%s': out of memory", vt->about.name);
+        }
+        memcpy(e->config, vt->config_defaults, vt->config_size);
+    }
+    ttt_status st = colon ? apply_options(e, colon + 1, err) : TTT_OK;
+    if (st == TTT_OK) {
+        ttt_rng_seed(&e->rng, e->seed);
+        st = vt->start ? vt->start(e, err) : TTT_OK;
+    }
+    if (st) {
+        free(e->config);
+        free(e);
+        return st;
+    }
+    *out = e;
+    return TTT_OK;
+}
+
+void ttt_engine_free(ttt_engine *e)
+{
+    if (!e)
+        return;
+    if (e->vt->stop)
+        e->vt->stop(e);
+    free(e->config);
+    free(e);
+}
+
+ttt_status ttt_engine_choose(ttt_engine *e, const ttt_board *b, ttt_move *out, ttt_search_info *info,
+                             ttt_error *err)
+{
+    char want[TTT_RULES_TEXT_SIZE], got[TTT_RULES_TEXT_SIZE];
+    if (!ttt_rules_equal(&e->rules, &b->rules))
+        return ttt_fail(err, TTT_ESTATE, "engine '%s' was made for %s, not %s", e->vt->about.name,
+                        ttt_rules_format(&e->rules, want, sizeof want),
+                        ttt_rules_format(&b->rules, got, sizeof got));
+    if (ttt_board_terminal(b))
+        return ttt_fail(err, TTT_ESTATE, "engine '%s': the game is over, there is no move to choose",
+                        e->vt->about.name);
+    ttt_search_info local;
+    memset(&local, 0, sizeof local);
+    uint64_t before = e->nodes;
+    double start = ttt_clock_ms();
+    ttt_status st = e->vt->choose(e, b, out, &local, err);
+    local.ms = ttt_clock_ms() - start;
+    local.nodes = e->nodes - before;
+    if (st == TTT_OK)
+        assert(ttt_board_is_legal(b, *out));
+    if (info)
+        *info = local;
+    return st;
+}
+
+void ttt_engine_new_game(ttt_engine *e)
+{
+    if (e->vt->new_game)
+        e->vt->new_game(e);
+}
+
+ttt_status ttt_engine_game_over(ttt_engine *e, const ttt_move *moves, int count, ttt_outcome outcome,
+                                ttt_error *err)
+{
+    return e->vt->game_over ? e->vt->game_over(e, moves, count, outcome, err) : TTT_OK;
+}
+
+const char *ttt_engine_name(const ttt_engine *e) { return e->vt->about.name; }
+
+char *ttt_engine_spec(const ttt_engine *e, char *buf, size_t size)
+{
+    size_t n = (size_t)snprintf(buf, size, "%s:seed=%" PRIu64, e->vt->about.name, e->seed);
+    for (const ttt_option_def *o = e->vt->options; o && o->key && n < size; o++) {
+        const char *slot = (const char *)e->config + o->offset;
+        switch (o->type) {
+        case TTT_OPT_UINT: {
+            uint64_t v;
+            memcpy(&v, slot, sizeof v);
+            n += (size_t)snprintf(buf + n, size - n, ",%s=%" PRIu64, o->key, v);
+            break;
+        }
+        case TTT_OPT_DOUBLE: {
+            double v;
+            memcpy(&v, slot, sizeof v);
+            n += (size_t)snprintf(buf + n, size - n, ",%s=%.17g", o->key, v);
+            break;
+        }
+        case TTT_OPT_PATH:
+            if (*slot)
+                n += (size_t)snprintf(buf + n, size - n, ",%s=%s", o->key, slot);
+            break;
+        }
+    }
+    return buf;
+}
+
+uint64_t ttt_engine_nodes(const ttt_engine *e) { return e->nodes; }
+
+const ttt_rules *ttt_engine_rules(const ttt_engine *e) { return &e->rules; }

@@ -1,0 +1,64 @@
+/*
+ * engines/engine_impl.h - what an engine implements (internal to the library).
+ *
+ * An engine is a vtable plus a table of options. The framework (engine.c) parses the spec, validates each
+ * `key=value` against the option table into the engine's config struct (a plain struct of values, copied from
+ * the engine's defaults first), seeds the engine's own generator from `seed=`, then calls start(). Adding an
+ * engine means one new file that defines a ttt_engine_vtable and one line in registry.c.
+ */
+#ifndef TTT_ENGINES_ENGINE_IMPL_H
+#define TTT_ENGINES_ENGINE_IMPL_H
+
+#include "ttt/engine.h"
+#include "ttt/rng.h"
+
+typedef enum ttt_option_type {
+    TTT_OPT_UINT,   /* uint64_t, decimal, in [umin, umax] */
+    TTT_OPT_DOUBLE, /* double, in [dmin, dmax] */
+    TTT_OPT_PATH,   /* char[TTT_OPT_PATH_SIZE], any non-empty text without ',' */
+} ttt_option_type;
+
+#define TTT_OPT_PATH_SIZE 512
+
+typedef struct ttt_option_def {
+    const char *key;
+    ttt_option_type type;
+    size_t offset; /* of the value in the engine's config struct */
+    uint64_t umin, umax;
+    double dmin, dmax;
+} ttt_option_def;
+
+typedef struct ttt_engine_vtable {
+    ttt_engine_about about;
+    const ttt_option_def *options; /* terminated by an entry with key NULL; `seed` is the framework's */
+    size_t config_size;
+    const void *config_defaults; /* config_size bytes */
+    /* Called once after the options are set: allocate state, check option combinations. */
+    ttt_status (*start)(ttt_engine *e, ttt_error *err);
+    /* Chooses a move; the board is ongoing and has the engine's rules. Must add its work to e->nodes. */
+    ttt_status (*choose)(ttt_engine *e, const ttt_board *b, ttt_move *out, ttt_search_info *info,
+                         ttt_error *err);
+    void (*new_game)(ttt_engine *e); /* may be NULL */
+    ttt_status (*game_over)(ttt_engine *e, const ttt_move *moves, int count, ttt_outcome outcome,
+                            ttt_error *err); /* may be NULL */
+    void (*stop)(ttt_engine *e);             /* releases state; may be NULL */
+} ttt_engine_vtable;
+
+struct ttt_engine {
+    const ttt_engine_vtable *vt;
+    ttt_rules rules;
+    uint64_t seed;
+    uint64_t nodes; /* work counted since creation */
+    ttt_rng rng;    /* seeded from `seed`; the engine's only source of randomness */
+    void *config;   /* the validated options: vt->config_size bytes */
+    void *state;    /* whatever start() allocated */
+};
+
+/* The registry: every engine's vtable, in the order `ttt engines` lists them. */
+extern const ttt_engine_vtable *const ttt_engine_registry[];
+extern const int ttt_engine_registry_size;
+
+/* Milliseconds on a monotonic clock, for time budgets. */
+double ttt_clock_ms(void);
+
+#endif

@@ -1,0 +1,346 @@
+/* rules/board.c - positions on bitboards: moves, lines, outcome, validation and hashing. */
+#include "ttt/board.h"
+
+#include <assert.h>
+#include <string.h>
+
+#include "ttt/notation.h"
+#include "util/error.h"
+
+/* The four line directions as (row step, col step): across, down, down-right, down-left. Every line is
+ * found walking one of these both ways from any of its cells. */
+#define DIRECTIONS 4
+static const int DIR_ROW[DIRECTIONS] = {0, 1, 1, 1};
+static const int DIR_COL[DIRECTIONS] = {1, 0, 1, -1};
+
+/* Salt of the Zobrist keys: any fixed odd constant gives a fixed, well-mixed family of keys. */
+#define ZOBRIST_SALT UINT64_C(0x6a09e667f3bcc909)
+
+/* --- Bit sets --------------------------------------------------------------------------------------------
+ */
+
+int ttt_bits_count(const ttt_bits *b)
+{
+    int n = 0;
+    for (int i = 0; i < TTT_WORDS; i++)
+        n += __builtin_popcountll(b->w[i]);
+    return n;
+}
+
+bool ttt_bits_equal(const ttt_bits *a, const ttt_bits *b) { return memcmp(a, b, sizeof *a) == 0; }
+
+int ttt_bits_compare(const ttt_bits *a, const ttt_bits *b)
+{
+    for (int i = TTT_WORDS - 1; i >= 0; i--)
+        if (a->w[i] != b->w[i])
+            return a->w[i] < b->w[i] ? -1 : 1;
+    return 0;
+}
+
+/* The cells of a board of `cells` cells as a bit set. */
+static ttt_bits board_mask(int cells)
+{
+    ttt_bits m;
+    for (int i = 0; i < TTT_WORDS; i++) {
+        int lo = i * 64;
+        if (cells >= lo + 64)
+            m.w[i] = ~UINT64_C(0);
+        else if (cells <= lo)
+            m.w[i] = 0;
+        else
+            m.w[i] = (UINT64_C(1) << (cells - lo)) - 1;
+    }
+    return m;
+}
+
+/* --- Hashing ---------------------------------------------------------------------------------------------
+ */
+
+uint64_t ttt_zobrist_key(ttt_player who, int cell)
+{
+    /* The splitmix64 finaliser of a distinct input per (side, cell). */
+    uint64_t z = ((uint64_t)who * TTT_MAX_CELLS + (uint64_t)cell + 1) * ZOBRIST_SALT;
+    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+    return z ^ (z >> 31);
+}
+
+uint64_t ttt_board_hash_full(const ttt_board *b)
+{
+    uint64_t h = 0;
+    for (int who = TTT_X; who <= TTT_O; who++)
+        for (int cell = 0; cell < b->cells; cell++)
+            if (ttt_bits_test(&b->stones[who], cell))
+                h ^= ttt_zobrist_key((ttt_player)who, cell);
+    return h;
+}
+
+/* --- Setting up and reading ------------------------------------------------------------------------------
+ */
+
+void ttt_board_init(ttt_board *b, const ttt_rules *rules)
+{
+    assert(ttt_rules_check(rules, NULL) == TTT_OK);
+    memset(b, 0, sizeof *b);
+    b->rules = *rules;
+    b->cells = rules->rows * rules->cols;
+    b->line_owner = TTT_NOBODY;
+}
+
+ttt_player ttt_board_at(const ttt_board *b, int cell)
+{
+    assert(cell >= 0 && cell < b->cells);
+    if (ttt_bits_test(&b->stones[TTT_X], cell))
+        return TTT_X;
+    if (ttt_bits_test(&b->stones[TTT_O], cell))
+        return TTT_O;
+    return TTT_NOBODY;
+}
+
+ttt_bits ttt_board_empty_cells(const ttt_board *b)
+{
+    ttt_bits e = board_mask(b->cells);
+    for (int i = 0; i < TTT_WORDS; i++)
+        e.w[i] &= ~(b->stones[TTT_X].w[i] | b->stones[TTT_O].w[i]);
+    return e;
+}
+
+int ttt_board_moves(const ttt_board *b, ttt_move *out)
+{
+    if (ttt_board_terminal(b))
+        return 0;
+    ttt_bits e = ttt_board_empty_cells(b);
+    int n = 0;
+    for (int i = 0; i < TTT_WORDS; i++)
+        for (uint64_t w = e.w[i]; w; w &= w - 1)
+            out[n++] = i * 64 + __builtin_ctzll(w);
+    return n;
+}
+
+bool ttt_board_is_legal(const ttt_board *b, ttt_move cell)
+{
+    return cell >= 0 && cell < b->cells && !ttt_board_terminal(b) && ttt_board_at(b, cell) == TTT_NOBODY;
+}
+
+/* The longest run of `s` through (row, col) in direction d, counting (row, col) itself as occupied and
+ * stopping at `enough`. */
+static int run_through(const ttt_bits *s, const ttt_rules *r, int row, int col, int d, int enough)
+{
+    int run = 1;
+    for (int sign = 1; sign >= -1; sign -= 2) {
+        int rr = row + sign * DIR_ROW[d], cc = col + sign * DIR_COL[d];
+        while (run < enough && rr >= 0 && rr < r->rows && cc >= 0 && cc < r->cols &&
+               ttt_bits_test(s, rr * r->cols + cc)) {
+            run++;
+            rr += sign * DIR_ROW[d];
+            cc += sign * DIR_COL[d];
+        }
+    }
+    return run;
+}
+
+bool ttt_board_makes_line(const ttt_board *b, ttt_player who, int cell)
+{
+    assert(who == TTT_X || who == TTT_O);
+    assert(cell >= 0 && cell < b->cells);
+    const ttt_rules *r = &b->rules;
+    int row = cell / r->cols, col = cell % r->cols;
+    for (int d = 0; d < DIRECTIONS; d++)
+        if (run_through(&b->stones[who], r, row, col, d, r->k) >= r->k)
+            return true;
+    return false;
+}
+
+/* Finds a line of `who` starting at some stone and running forward in one direction; writes its cells to
+ * out when out is not NULL. Returns the number of cells written (k) or 0. */
+static int find_line(const ttt_bits *s, const ttt_rules *r, ttt_move *out)
+{
+    for (int cell = 0; cell < r->rows * r->cols; cell++) {
+        if (!ttt_bits_test(s, cell))
+            continue;
+        int row = cell / r->cols, col = cell % r->cols;
+        for (int d = 0; d < DIRECTIONS; d++) {
+            int endr = row + (r->k - 1) * DIR_ROW[d], endc = col + (r->k - 1) * DIR_COL[d];
+            if (endr >= r->rows || endc < 0 || endc >= r->cols)
+                continue;
+            int i = 1;
+            while (i < r->k && ttt_bits_test(s, (row + i * DIR_ROW[d]) * r->cols + col + i * DIR_COL[d]))
+                i++;
+            if (i < r->k)
+                continue;
+            if (out)
+                for (i = 0; i < r->k; i++)
+                    out[i] = (row + i * DIR_ROW[d]) * r->cols + col + i * DIR_COL[d];
+            return r->k;
+        }
+    }
+    return 0;
+}
+
+bool ttt_board_has_line(const ttt_board *b, ttt_player who)
+{
+    return find_line(&b->stones[who], &b->rules, NULL) > 0;
+}
+
+int ttt_board_line_cells(const ttt_board *b, ttt_move *out)
+{
+    if (b->line_owner == TTT_NOBODY)
+        return 0;
+    return find_line(&b->stones[b->line_owner], &b->rules, out);
+}
+
+ttt_outcome ttt_board_outcome(const ttt_board *b)
+{
+    if (b->line_owner != TTT_NOBODY) {
+        /* The one place where the rule variant decides who won. */
+        ttt_player winner = b->rules.misere ? (ttt_player)(1 - b->line_owner) : b->line_owner;
+        return winner == TTT_X ? TTT_X_WINS : TTT_O_WINS;
+    }
+    return b->ply == b->cells ? TTT_DRAW : TTT_ONGOING;
+}
+
+ttt_player ttt_board_winner(const ttt_board *b)
+{
+    switch (ttt_board_outcome(b)) {
+    case TTT_X_WINS:
+        return TTT_X;
+    case TTT_O_WINS:
+        return TTT_O;
+    case TTT_ONGOING:
+    case TTT_DRAW:
+        break;
+    }
+    return TTT_NOBODY;
+}
+
+int ttt_board_utility(const ttt_board *b)
+{
+    ttt_outcome o = ttt_board_outcome(b);
+    return o == TTT_X_WINS ? 1 : o == TTT_O_WINS ? -1 : 0;
+}
+
+/* --- Changing a position ---------------------------------------------------------------------------------
+ */
+
+void ttt_board_play(ttt_board *b, ttt_move cell)
+{
+    assert(ttt_board_is_legal(b, cell));
+    ttt_player who = ttt_board_to_move(b);
+    if (ttt_board_makes_line(b, who, cell))
+        b->line_owner = who;
+    ttt_bits_set(&b->stones[who], cell);
+    b->hash ^= ttt_zobrist_key(who, cell);
+    b->ply++;
+}
+
+void ttt_board_undo(ttt_board *b, ttt_move cell)
+{
+    assert(b->ply > 0);
+    ttt_player who = (ttt_player)((b->ply - 1) & 1);
+    assert(cell >= 0 && cell < b->cells && ttt_bits_test(&b->stones[who], cell));
+    ttt_bits_clear(&b->stones[who], cell);
+    b->hash ^= ttt_zobrist_key(who, cell);
+    b->ply--;
+    b->line_owner = TTT_NOBODY;
+}
+
+ttt_status ttt_board_play_checked(ttt_board *b, ttt_move cell, ttt_error *err)
+{
+    char name[TTT_MOVE_TEXT_SIZE];
+    if (cell < 0 || cell >= b->cells)
+        return ttt_fail(err, TTT_EINVAL, "cell %d is off the %dx%d board", cell, b->rules.rows,
+                        b->rules.cols);
+    if (ttt_board_terminal(b))
+        return ttt_fail(err, TTT_EINVAL, "the game is over: no more moves");
+    if (ttt_board_at(b, cell) != TTT_NOBODY)
+        return ttt_fail(err, TTT_EINVAL, "cell %s is taken",
+                        ttt_move_format(&b->rules, cell, name, sizeof name));
+    ttt_board_play(b, cell);
+    return TTT_OK;
+}
+
+ttt_status ttt_board_result(const ttt_board *b, ttt_move cell, ttt_board *out, ttt_error *err)
+{
+    ttt_board next = *b;
+    ttt_status st = ttt_board_play_checked(&next, cell, err);
+    if (st == TTT_OK)
+        *out = next;
+    return st;
+}
+
+/* --- Positions from outside ------------------------------------------------------------------------------
+ */
+
+void ttt_board_from_bits(ttt_board *b, const ttt_rules *rules, const ttt_bits *x, const ttt_bits *o)
+{
+    ttt_board_init(b, rules);
+    b->stones[TTT_X] = *x;
+    b->stones[TTT_O] = *o;
+    b->ply = ttt_bits_count(x) + ttt_bits_count(o);
+    b->hash = ttt_board_hash_full(b);
+    bool lx = ttt_board_has_line(b, TTT_X), lo = ttt_board_has_line(b, TTT_O);
+    /* With lines on both sides (invalid anyway) the side that moved last is named. */
+    if (lx && lo)
+        b->line_owner = (ttt_player)((b->ply - 1) & 1);
+    else
+        b->line_owner = lx ? TTT_X : lo ? TTT_O : TTT_NOBODY;
+}
+
+static const char *side_name(ttt_player p) { return p == TTT_X ? "X" : "O"; }
+
+/* True when some stone of `who` could have been the last one played: removing it leaves no line. */
+static bool line_made_by_one_move(const ttt_board *b, ttt_player who)
+{
+    ttt_bits s = b->stones[who];
+    for (int cell = 0; cell < b->cells; cell++) {
+        if (!ttt_bits_test(&s, cell))
+            continue;
+        ttt_bits_clear(&s, cell);
+        bool still = find_line(&s, &b->rules, NULL) > 0;
+        ttt_bits_set(&s, cell);
+        if (!still)
+            return true;
+    }
+    return false;
+}
+
+ttt_status ttt_board_validate(const ttt_board *b, ttt_error *err)
+{
+    ttt_bits outside = board_mask(b->cells);
+    for (int i = 0; i < TTT_WORDS; i++) {
+        if ((b->stones[TTT_X].w[i] | b->stones[TTT_O].w[i]) & ~outside.w[i])
+            return ttt_fail(err, TTT_EINVAL, "a stone lies outside the %dx%d board", b->rules.rows,
+                            b->rules.cols);
+        if (b->stones[TTT_X].w[i] & b->stones[TTT_O].w[i])
+            return ttt_fail(err, TTT_EINVAL, "a cell holds both X and O");
+    }
+    int nx = ttt_bits_count(&b->stones[TTT_X]), no = ttt_bits_count(&b->stones[TTT_O]);
+    if (nx != no && nx != no + 1)
+        return ttt_fail(err, TTT_EINVAL,
+                        "impossible piece counts: X has %d and O has %d, but X moves first, so X has as many "
+                        "stones as O or one more",
+                        nx, no);
+    bool lx = ttt_board_has_line(b, TTT_X), lo = ttt_board_has_line(b, TTT_O);
+    if (lx && lo)
+        return ttt_fail(err, TTT_EINVAL, "both X and O have %d in a row, but the game ends at the first line",
+                        b->rules.k);
+    if (lx || lo) {
+        ttt_player who = lx ? TTT_X : TTT_O;
+        ttt_player last = (ttt_player)((nx + no - 1) & 1);
+        if (who != last)
+            return ttt_fail(err, TTT_EINVAL,
+                            "play continued after the game ended: %s completed a line, then %s moved",
+                            side_name(who), side_name(last));
+        if (!line_made_by_one_move(b, who))
+            return ttt_fail(err, TTT_EINVAL,
+                            "play continued after the game ended: %s has lines that no single last move made",
+                            side_name(who));
+    }
+    return TTT_OK;
+}
+
+bool ttt_board_equal(const ttt_board *a, const ttt_board *b)
+{
+    return ttt_rules_equal(&a->rules, &b->rules) && ttt_bits_equal(&a->stones[0], &b->stones[0]) &&
+           ttt_bits_equal(&a->stones[1], &b->stones[1]);
+}
