@@ -16,6 +16,9 @@
 
 #include "ttt/rules.h"
 
+/* The largest board that can be counted: each side's stones in one 64-bit word. */
+#define TTT_COUNT_MAX_CELLS 64
+
 /* The default cap on the positions of one layer (4x4 k=4 needs under 2 million). */
 #define TTT_COUNT_DEFAULT_LAYER_LIMIT 50000000ull
 

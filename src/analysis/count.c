@@ -105,7 +105,7 @@ static ttt_status table_add(table *t, uint64_t x, uint64_t o, uint64_t paths, tt
                             ttt_error *err)
 {
     if (t->used + 1 > t->capacity >> TABLE_MAX_LOAD_SHIFT && table_grow(t))
-        return ttt_fail(err, TTT_ENOMEM, "count: out of memory with %zu positions in a layer", t->used);
+        return ttt_fail(err, TTT_ENOMEM, "out of memory with %zu positions in a layer", t->used);
     entry *e = table_slot(t, x, o);
     if (e->packed == 0) {
         *e = (entry){.x = x, .o = o, .packed = (uint64_t)outcome};
@@ -113,7 +113,7 @@ static ttt_status table_add(table *t, uint64_t x, uint64_t o, uint64_t paths, tt
     }
     uint64_t sum = (e->packed >> OUTCOME_BITS) + paths;
     if (sum < paths || sum > PATHS_MAX)
-        return ttt_fail(err, TTT_ELIMIT, "count: more than 2^62 games reach one position");
+        return ttt_fail(err, TTT_ELIMIT, "more than 2^62 games reach one position");
     e->packed = sum << OUTCOME_BITS | (e->packed & OUTCOME_MASK);
     return TTT_OK;
 }
@@ -195,20 +195,20 @@ static ttt_status forward_pass(const ttt_rules *rules, uint64_t layer_limit, con
     uint64_t all = cells == SMALL_BOARD_CELLS ? ~UINT64_C(0) : (UINT64_C(1) << cells) - 1;
     table cur, next;
     if (table_init(&cur, TABLE_MIN_CAPACITY))
-        return ttt_fail(err, TTT_ENOMEM, "count: out of memory");
+        return ttt_fail(err, TTT_ENOMEM, "out of memory");
     ttt_status status = table_add(&cur, 0, 0, 1, TTT_ONGOING, err);
     ttt_board b;
     ttt_board_init(&b, rules);
     child kids[SMALL_BOARD_CELLS];
     for (int ply = 0; ply <= cells && status == TTT_OK && cur.used; ply++) {
         if (cur.used > layer_limit) {
-            status = ttt_fail(err, TTT_ELIMIT,
-                              "count: layer %d has over %llu positions; the board is too big to count", ply,
-                              (unsigned long long)layer_limit);
+            status =
+                ttt_fail(err, TTT_ELIMIT, "layer %d has over %llu positions; the board is too big to count",
+                         ply, (unsigned long long)layer_limit);
             break;
         }
         if (table_init(&next, cur.used * LAYER_GROWTH_GUESS << TABLE_MAX_LOAD_SHIFT)) {
-            status = ttt_fail(err, TTT_ENOMEM, "count: out of memory");
+            status = ttt_fail(err, TTT_ENOMEM, "out of memory");
             break;
         }
         for (size_t i = 0; i < cur.capacity && status == TTT_OK; i++) {
@@ -256,17 +256,17 @@ ttt_status ttt_count(const ttt_rules *rules, uint64_t layer_limit, ttt_counts *o
 {
     ttt_error sub;
     if (ttt_rules_check(rules, &sub))
-        return ttt_fail(err, TTT_EINVAL, "count: %s", sub.msg);
+        return ttt_fail(err, TTT_EINVAL, "%s", sub.msg);
     int cells = ttt_rules_cells(rules);
     if (cells > SMALL_BOARD_CELLS)
         return ttt_fail(err, TTT_ELIMIT,
-                        "count: boards of more than %d cells are too big to count (this one has %d)",
+                        "boards of more than %d cells are too big to count (this one has %d)",
                         SMALL_BOARD_CELLS, cells);
     if (layer_limit == 0)
         layer_limit = TTT_COUNT_DEFAULT_LAYER_LIMIT;
     sym_tables *st = malloc(sizeof *st);
     if (!st)
-        return ttt_fail(err, TTT_ENOMEM, "count: out of memory");
+        return ttt_fail(err, TTT_ENOMEM, "out of memory");
     sym_tables_init(st, rules);
     memset(out, 0, sizeof *out);
     out->rules = *rules;

@@ -106,6 +106,9 @@ int cmd_count(int argc, char **argv)
     ttt_error err;
     if (ttt_rules_parse(rules_text, &rules, &err))
         return cli_usage("count", "%s", err.msg);
+    if (ttt_rules_cells(&rules) > TTT_COUNT_MAX_CELLS)
+        return cli_usage("count", "%s has %d cells; boards of more than %d cells are too big to count",
+                         rules_text, ttt_rules_cells(&rules), TTT_COUNT_MAX_CELLS);
     ttt_counts *c = malloc(sizeof *c);
     if (!c)
         return cli_runtime("count", "out of memory");

@@ -29,7 +29,7 @@ static void usage(FILE *f)
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        usage(stderr);
+        fprintf(stderr, "ttt: no command given (see 'ttt --help')\n");
         return CLI_USAGE;
     }
     const char *name = argv[1];

@@ -1,0 +1,96 @@
+# Command tests: exit codes, outputs and error lines of every subcommand, through the real binary.
+source "$(dirname "$0")/lib.sh"
+
+# --- top level
+expect_out 0 '^usage: ttt COMMAND' --help
+expect_out 0 '^ttt [0-9]+\.[0-9]+' --version
+expect_err "unknown command 'frobnicate'" frobnicate
+expect 2
+for cmd in play move show count engines; do
+    expect_out 0 "^usage: ttt $cmd" "$cmd" --help
+    expect_out 0 "^usage: ttt $cmd" help "$cmd"
+done
+
+# --- show
+expect_out 0 'X to move' show x.o/.x./..o
+expect_out 0 '^  2  \. X \.' show x.o/.x./..o
+expect_out 0 'X wins' show xxx/oo./...
+expect_out 0 'line: a1 b1 c1' show xxx/oo./...
+expect_out 0 'O wins: X completed a line, and in misere that loses' show --rules 3x3-misere xxx/oo./...
+expect_out 0 'draw' show xox/xoo/oxx
+expect_out 0 'O to move' show --moves "b2 a1 c3"
+expect_out 0 'O to move' show --moves "5,1,9"
+expect_out 0 '"to_move":"o"' show --json --moves "b2"
+expect_out 0 '"outcome":"x"' show --json xxx/oo./...
+expect_out 0 '"line":\["a1","b1","c1"\]' show --json xxx/oo./...
+expect_out 0 '4x4k3' show --rules 4x4k3 ..../..../..../....
+expect_out 0 ' 15 ' show --rules 15x15k5
+expect_err "bad character 'q' at row 1, column 3" show x.q/.../...
+expect_err 'row 2 has 2 cells, expected 3' show x../../...
+expect_err 'rules say 4x4' show --rules 4x4 x../.../...
+expect_err 'impossible piece counts' show xx./.../...
+expect_err 'impossible piece counts' show o../.../...
+expect_err 'both X and O have 3 in a row' show xxx/ooo/x..
+expect_err 'play continued after the game ended' show xxx/oo./o..
+expect_err "rules '3x3k4'" show --rules 3x3k4
+expect_err "rules '2x2'" show --rules 2x2
+expect_err "move 2 'a1': cell a1 is taken" show --moves "a1 a1"
+expect_err "column d is off the 3x3 board" show --moves "d1"
+expect_err "the game is over" show --moves "a1 a2 b1 b2 c1 c2"
+expect_err 'not both' show --moves a1 x........
+expect_err 'one position expected' show x../.../... o../.../...
+expect_err "bad option '--bogus'" show --bogus
+expect_err "option '-z'" show -z
+expect_err "option '-r'" show -r
+
+# --- move
+expect_out 0 '^[a-c][1-3]$' move --engine random x.o/.x./...
+expect_out 0 '^[a-c][1-3]$' move --engine random:seed=5
+expect_out 0 '^[a-d][1-4]$' move --rules 4x4k3-misere --engine random
+expect_out 0 '"move":"[a-c][1-3]","row":[0-2],"col":[0-2]' move --json --engine random x.o/.x./...
+expect_out 0 '"engine":"random:seed=9"' move --json --engine random:seed=9
+# the only empty cell is the move
+expect_out 0 '^c3$' move --engine random xox/xoo/ox.
+# the same seed gives the same move
+run move --engine random:seed=11 .../.../...
+first=$(cat "$OUT")
+for i in 1 2 3; do expect_out 0 "^$first\$" move --engine random:seed=11 .../.../...; done
+expect_err '--engine is required' move x.o/.x./...
+expect_err "engine 'nope': unknown engine \(known: random" move --engine nope
+expect_err "unknown option 'depth' \(known: seed\)" move --engine random:depth=3
+expect_err "seed=abc: expected an integer" move --engine random:seed=abc
+expect_err "seed=-1: expected an integer" move --engine random:seed=-1
+expect_err "option 'seed' given twice" move --engine random:seed=1,seed=2
+expect_err "has no value" move --engine random:seed
+expect_err 'the game is over' move --engine random xxx/oo./...
+expect_err "bad character" move --engine random x.o/.x./..z
+
+# --- count
+expect_out 0 'all +5478 +958 +626 +316 +16 \| +765 +138 +91 +44 +3' count
+expect_out 0 'all +255168 +131184 +77904 +46080 \| +26830' count
+expect_out 0 '"positions":\{"total":5478' count --json
+expect_out 0 '"games_sym":\{"total":26830' count --json
+expect_out 0 'all +5478 +958 +316 +626 +16' count --rules 3x3-misere
+expect_err 'too big to count' count --rules 9x9
+expect_err 'limit' count --limit abc
+run count --limit 10
+[[ $RC -eq 1 ]] && grep -q 'over 10 positions' "$ERR" && PASS=$((PASS + 1)) || fail "count --limit 10 should fail at run time"
+expect_err "unexpected argument 'extra'" count extra
+
+# --- engines
+expect_out 0 '^random$' engines
+expect_err "unexpected argument" engines extra
+
+# --- play in line mode, driven through stdin
+printf 'b2\nzz\nb2\na1\nc1\n' >"$OUT.in"
+STDIN="$OUT.in" expect_out 0 "move 'zz'" play --x human --o random:seed=1
+STDIN="$OUT.in" expect_out 0 'cell b2 is taken' play --x human --o random:seed=1
+STDIN=/dev/null expect_out 0 'game abandoned' play
+STDIN=/dev/null expect_out 0 '(X wins|O wins|draw)' play --x random --o random --seed 4
+printf 'q\n' >"$OUT.in"
+STDIN="$OUT.in" expect_out 0 'game abandoned' play --rules 4x4k3
+expect_err "rules 'x'" play --rules x
+expect_err "unknown engine" play --o nope
+rm -f "$OUT.in"
+
+finish
