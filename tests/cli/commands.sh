@@ -1,5 +1,5 @@
 # Command tests: exit codes, outputs and error lines of every subcommand, through the real binary.
-source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/harness.bash"
 
 # --- top level
 expect_out 0 '^usage: ttt COMMAND' --help

@@ -1,4 +1,4 @@
-# tests/cli/lib.sh - a tiny harness for command tests: sourced by each tests/cli/*.sh, which get the path of
+# tests/cli/harness.bash - a tiny harness for command tests: sourced by each tests/cli/*.sh, which get the path of
 # the ttt binary as $1. Each check runs the real binary and compares exit status, stdout and stderr.
 set -u
 TTT=${1:?usage: $0 path/to/ttt}

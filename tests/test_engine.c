@@ -1,0 +1,433 @@
+/* Unit tests for ttt/engine.h: the registry, spec parsing and the random engine. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <string.h>
+
+#include "ttt/ttt.h"
+
+/* --- Helpers -------------------------------------------------------------------------------------------- */
+
+static ttt_rules rules_of(const char *text)
+{
+    ttt_rules r;
+    ttt_error err = {{0}};
+    if (ttt_rules_parse(text, &r, &err) != TTT_OK) {
+        print_error("rules '%s': %s\n", text, err.msg);
+        fail();
+    }
+    return r;
+}
+
+static ttt_engine *engine_ok(const char *spec, const ttt_rules *r)
+{
+    ttt_engine *e = NULL;
+    ttt_error err = {{0}};
+    ttt_status st = ttt_engine_new(spec, r, &e, &err);
+    if (st != TTT_OK) {
+        print_error("engine '%s': %s\n", spec, err.msg);
+    }
+    assert_int_equal(st, TTT_OK);
+    assert_non_null(e);
+    return e;
+}
+
+/* The spec must be refused with TTT_EINVAL, *out set to NULL and a message that names `culprit`. */
+static void assert_spec_fails(const char *spec, const char *culprit)
+{
+    ttt_rules r = ttt_rules_default();
+    static int dummy;
+    ttt_engine *e = (ttt_engine *)(void *)&dummy; /* must be overwritten with NULL */
+    ttt_error err;
+    memset(&err, 0, sizeof err);
+    ttt_status st = ttt_engine_new(spec, &r, &e, &err);
+    if (st != TTT_EINVAL) {
+        print_error("engine '%s' returned %d, expected TTT_EINVAL\n", spec, (int)st);
+        if (st == TTT_OK) {
+            ttt_engine_free(e);
+        }
+        fail();
+    }
+    assert_null(e);
+    assert_true(strlen(err.msg) > 0);
+    if (culprit != NULL && strstr(err.msg, culprit) == NULL) {
+        print_error("engine '%s': message \"%s\" does not name \"%s\"\n", spec, err.msg, culprit);
+        fail();
+    }
+    /* err may be NULL */
+    e = (ttt_engine *)(void *)&dummy;
+    assert_int_equal(ttt_engine_new(spec, &r, &e, NULL), TTT_EINVAL);
+    assert_null(e);
+}
+
+/* Plays one game with the engine choosing for both sides; every choice must be legal. Returns the moves. */
+static int play_game(ttt_engine *e, const ttt_rules *r, ttt_move *moves)
+{
+    ttt_board b;
+    ttt_board_init(&b, r);
+    ttt_engine_new_game(e);
+    int count = 0;
+    while (!ttt_board_terminal(&b)) {
+        ttt_move m = TTT_NO_MOVE;
+        ttt_search_info info;
+        ttt_error err = {{0}};
+        ttt_status st = ttt_engine_choose(e, &b, &m, &info, &err);
+        if (st != TTT_OK) {
+            print_error("choose failed at ply %d: %s\n", b.ply, err.msg);
+        }
+        assert_int_equal(st, TTT_OK);
+        if (!ttt_board_is_legal(&b, m)) {
+            print_error("illegal move %d at ply %d\n", m, b.ply);
+            fail();
+        }
+        ttt_board_play(&b, m);
+        moves[count++] = m;
+    }
+    assert_int_equal(ttt_engine_game_over(e, moves, count, ttt_board_outcome(&b), NULL), TTT_OK);
+    return count;
+}
+
+/* --- Registry ------------------------------------------------------------------------------------------- */
+
+static void test_registry_lists_random(void **state)
+{
+    (void)state;
+    int n = ttt_engine_count();
+    assert_true(n >= 1);
+    bool found = false;
+    for (int i = 0; i < n; i++) {
+        const ttt_engine_about *about = ttt_engine_about_at(i);
+        assert_non_null(about);
+        assert_non_null(about->name);
+        assert_non_null(about->summary);
+        assert_non_null(about->options);
+        assert_true(strlen(about->name) > 0);
+        for (int j = 0; j < i; j++) {
+            assert_string_not_equal(about->name, ttt_engine_about_at(j)->name);
+        }
+        if (strcmp(about->name, "random") == 0) {
+            found = true;
+            assert_non_null(strstr(about->options, "seed"));
+        }
+    }
+    assert_true(found);
+}
+
+/* Every registered engine can be made by its bare name and every one takes seed=. */
+static void test_every_registered_engine_can_be_made(void **state)
+{
+    (void)state;
+    ttt_rules r = ttt_rules_default();
+    for (int i = 0; i < ttt_engine_count(); i++) {
+        const char *name = ttt_engine_about_at(i)->name;
+        ttt_engine *e = engine_ok(name, &r);
+        assert_string_equal(ttt_engine_name(e), name);
+        assert_true(ttt_rules_equal(ttt_engine_rules(e), &r));
+        ttt_engine_free(e);
+        char spec[64];
+        snprintf(spec, sizeof spec, "%s:seed=3", name);
+        e = engine_ok(spec, &r);
+        ttt_engine_free(e);
+    }
+}
+
+/* --- Specs ---------------------------------------------------------------------------------------------- */
+
+static void test_random_engine_from_spec(void **state)
+{
+    (void)state;
+    ttt_rules r = rules_of("4x4k3-misere");
+    ttt_engine *e = engine_ok("random", &r);
+    assert_string_equal(ttt_engine_name(e), "random");
+    assert_true(ttt_rules_equal(ttt_engine_rules(e), &r));
+    assert_true(ttt_engine_nodes(e) == 0);
+    ttt_engine_free(e);
+    e = engine_ok("random:seed=7", &r);
+    assert_string_equal(ttt_engine_name(e), "random");
+    ttt_engine_free(e);
+    e = engine_ok("random:seed=18446744073709551615", &r);
+    ttt_engine_free(e);
+    ttt_engine_free(NULL);
+}
+
+static void test_spec_unknown_engine(void **state)
+{
+    (void)state;
+    assert_spec_fails("nope", "nope");
+    assert_spec_fails("nope:seed=1", "nope");
+    assert_spec_fails("RANDOMX", "RANDOMX");
+}
+
+static void test_spec_unknown_option(void **state)
+{
+    (void)state;
+    assert_spec_fails("random:depth=3", "depth");
+    assert_spec_fails("random:seed=1,depth=3", "depth");
+}
+
+static void test_spec_bad_value(void **state)
+{
+    (void)state;
+    assert_spec_fails("random:seed=abc", "abc");
+    assert_spec_fails("random:seed=-1", "seed");
+    assert_spec_fails("random:seed=12x", "seed");
+    assert_spec_fails("random:seed=1.5", "seed");
+    assert_spec_fails("random:seed=18446744073709551616", "seed"); /* 2^64 */
+}
+
+static void test_spec_empty_value(void **state)
+{
+    (void)state;
+    assert_spec_fails("random:seed=", "seed");
+}
+
+static void test_spec_option_without_value(void **state)
+{
+    (void)state;
+    assert_spec_fails("random:seed", "seed");
+}
+
+static void test_spec_duplicate_option(void **state)
+{
+    (void)state;
+    assert_spec_fails("random:seed=1,seed=2", "seed");
+}
+
+static void test_spec_empty(void **state)
+{
+    (void)state;
+    assert_spec_fails("", NULL);
+}
+
+static void test_spec_round_trip(void **state)
+{
+    (void)state;
+    ttt_rules r = rules_of("7x6k4");
+    const char *specs[] = {"random", "random:seed=7", "random:seed=18446744073709551615"};
+    for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++) {
+        ttt_engine *a = engine_ok(specs[i], &r);
+        char buf[TTT_SPEC_TEXT_SIZE];
+        assert_ptr_equal(ttt_engine_spec(a, buf, sizeof buf), buf);
+        assert_non_null(strstr(buf, "seed="));
+        assert_true(strncmp(buf, "random", 6) == 0);
+        ttt_engine *b = engine_ok(buf, &r);
+        char again[TTT_SPEC_TEXT_SIZE];
+        assert_string_equal(ttt_engine_spec(b, again, sizeof again), buf);
+        /* and the engine made from it plays the same */
+        ttt_move ga[TTT_MAX_CELLS], gb[TTT_MAX_CELLS];
+        for (int game = 0; game < 3; game++) {
+            int na = play_game(a, &r, ga);
+            int nb = play_game(b, &r, gb);
+            assert_int_equal(na, nb);
+            assert_memory_equal(ga, gb, (size_t)na * sizeof ga[0]);
+        }
+        ttt_engine_free(a);
+        ttt_engine_free(b);
+    }
+    /* the default seed is written out */
+    ttt_engine *d = engine_ok("random", &r);
+    char buf[TTT_SPEC_TEXT_SIZE];
+    assert_non_null(strstr(ttt_engine_spec(d, buf, sizeof buf), "seed=0"));
+    ttt_engine_free(d);
+    d = engine_ok("random:seed=7", &r);
+    assert_non_null(strstr(ttt_engine_spec(d, buf, sizeof buf), "seed=7"));
+    ttt_engine_free(d);
+}
+
+/* --- The random engine ---------------------------------------------------------------------------------- */
+
+static void test_random_engine_plays_legal_moves_to_the_end(void **state)
+{
+    (void)state;
+    const char *sets[] = {"3x3", "4x4k3-misere", "7x6k4", "15x15k5"};
+    for (size_t i = 0; i < sizeof sets / sizeof sets[0]; i++) {
+        ttt_rules r = rules_of(sets[i]);
+        ttt_engine *e = engine_ok("random:seed=1", &r);
+        int games = r.rows * r.cols > 100 ? 50 : 200;
+        for (int g = 0; g < games; g++) {
+            ttt_move moves[TTT_MAX_CELLS];
+            int n = play_game(e, &r, moves);
+            assert_true(n >= 2 * r.k - 1);
+            assert_true(n <= r.rows * r.cols);
+        }
+        ttt_engine_free(e);
+    }
+}
+
+static void test_random_engine_is_deterministic(void **state)
+{
+    (void)state;
+    ttt_rules r = rules_of("4x4k3");
+    ttt_engine *a = engine_ok("random:seed=7", &r);
+    ttt_engine *b = engine_ok("random:seed=7", &r);
+    for (int g = 0; g < 20; g++) {
+        ttt_move ga[TTT_MAX_CELLS], gb[TTT_MAX_CELLS];
+        int na = play_game(a, &r, ga);
+        int nb = play_game(b, &r, gb);
+        assert_int_equal(na, nb);
+        assert_memory_equal(ga, gb, (size_t)na * sizeof ga[0]);
+    }
+    ttt_engine_free(a);
+    ttt_engine_free(b);
+}
+
+static void test_random_engine_seeds_give_different_games(void **state)
+{
+    (void)state;
+    ttt_rules r = rules_of("4x4k3");
+    ttt_engine *a = engine_ok("random:seed=1", &r);
+    ttt_engine *b = engine_ok("random:seed=2", &r);
+    int differ = 0;
+    for (int g = 0; g < 10; g++) {
+        ttt_move ga[TTT_MAX_CELLS], gb[TTT_MAX_CELLS];
+        int na = play_game(a, &r, ga);
+        int nb = play_game(b, &r, gb);
+        differ += na != nb || memcmp(ga, gb, (size_t)na * sizeof ga[0]) != 0;
+    }
+    assert_true(differ > 0);
+    ttt_engine_free(a);
+    ttt_engine_free(b);
+}
+
+static void test_choose_on_finished_game_is_state_error(void **state)
+{
+    (void)state;
+    ttt_rules r = ttt_rules_default();
+    ttt_engine *e = engine_ok("random", &r);
+    ttt_board b;
+    ttt_board_init(&b, &r);
+    const int win[] = {0, 3, 1, 4, 2};
+    for (int i = 0; i < 5; i++) {
+        ttt_board_play(&b, win[i]);
+    }
+    ttt_move m = 42;
+    ttt_error err;
+    memset(&err, 0, sizeof err);
+    assert_int_equal(ttt_engine_choose(e, &b, &m, NULL, &err), TTT_ESTATE);
+    assert_true(strlen(err.msg) > 0);
+
+    /* a full-board draw too */
+    const int draw[] = {0, 4, 8, 1, 7, 6, 2, 5, 3};
+    ttt_board_init(&b, &r);
+    for (int i = 0; i < 9; i++) {
+        ttt_board_play(&b, draw[i]);
+    }
+    assert_int_equal(ttt_engine_choose(e, &b, &m, NULL, NULL), TTT_ESTATE);
+    ttt_engine_free(e);
+}
+
+static void test_choose_with_other_rules_is_state_error(void **state)
+{
+    (void)state;
+    ttt_rules r = ttt_rules_default();
+    ttt_engine *e = engine_ok("random", &r);
+    const char *others[] = {"4x4k3", "3x3-misere", "3x5"};
+    for (size_t i = 0; i < sizeof others / sizeof others[0]; i++) {
+        ttt_rules o = rules_of(others[i]);
+        ttt_board b;
+        ttt_board_init(&b, &o);
+        ttt_move m;
+        ttt_error err;
+        memset(&err, 0, sizeof err);
+        assert_int_equal(ttt_engine_choose(e, &b, &m, NULL, &err), TTT_ESTATE);
+        assert_true(strlen(err.msg) > 0);
+    }
+    ttt_engine_free(e);
+}
+
+static void test_nodes_counter_increases(void **state)
+{
+    (void)state;
+    ttt_rules r = ttt_rules_default();
+    ttt_engine *e = engine_ok("random:seed=3", &r);
+    ttt_board b;
+    ttt_board_init(&b, &r);
+    uint64_t before = ttt_engine_nodes(e);
+    ttt_move m;
+    ttt_search_info info;
+    memset(&info, 0, sizeof info);
+    assert_int_equal(ttt_engine_choose(e, &b, &m, &info, NULL), TTT_OK);
+    uint64_t after_one = ttt_engine_nodes(e);
+    assert_true(after_one > before);
+    assert_true(info.ms >= 0.0);
+    assert_true(info.depth >= 0);
+    assert_true(info.nodes <= after_one - before);
+    ttt_board_play(&b, m);
+    assert_int_equal(ttt_engine_choose(e, &b, &m, NULL, NULL), TTT_OK);
+    assert_true(ttt_engine_nodes(e) > after_one);
+    ttt_engine_free(e);
+}
+
+/* 9000 engines with different seeds, one decision each on the empty board: every cell gets chosen. */
+static void test_random_engine_covers_every_cell(void **state)
+{
+    (void)state;
+    ttt_rules r = ttt_rules_default();
+    ttt_board b;
+    ttt_board_init(&b, &r);
+    int hits[9] = {0};
+    for (int seed = 0; seed < 9000; seed++) {
+        char spec[64];
+        snprintf(spec, sizeof spec, "random:seed=%d", seed);
+        ttt_engine *e = engine_ok(spec, &r);
+        ttt_move m = TTT_NO_MOVE;
+        assert_int_equal(ttt_engine_choose(e, &b, &m, NULL, NULL), TTT_OK);
+        assert_in_range(m, 0, 8);
+        hits[m]++;
+        ttt_engine_free(e);
+    }
+    for (int cell = 0; cell < 9; cell++) {
+        assert_true(hits[cell] > 0);
+    }
+}
+
+/* The engine answers about the board it is given, not about a game it remembers. */
+static void test_random_engine_follows_the_given_board(void **state)
+{
+    (void)state;
+    ttt_rules r = ttt_rules_default();
+    ttt_engine *e = engine_ok("random:seed=9", &r);
+    ttt_board b;
+    ttt_board_init(&b, &r);
+    const int moves[] = {4, 0, 8, 2, 1, 7, 6, 3};
+    for (int i = 0; i < 8; i++) {
+        ttt_board_play(&b, moves[i]);
+    }
+    /* only c2 (cell 5) is left */
+    for (int i = 0; i < 20; i++) {
+        ttt_move m = TTT_NO_MOVE;
+        assert_int_equal(ttt_engine_choose(e, &b, &m, NULL, NULL), TTT_OK);
+        assert_int_equal(m, 5);
+    }
+    ttt_engine_free(e);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_registry_lists_random),
+        cmocka_unit_test(test_every_registered_engine_can_be_made),
+        cmocka_unit_test(test_random_engine_from_spec),
+        cmocka_unit_test(test_spec_unknown_engine),
+        cmocka_unit_test(test_spec_unknown_option),
+        cmocka_unit_test(test_spec_bad_value),
+        cmocka_unit_test(test_spec_empty_value),
+        cmocka_unit_test(test_spec_option_without_value),
+        cmocka_unit_test(test_spec_duplicate_option),
+        cmocka_unit_test(test_spec_empty),
+        cmocka_unit_test(test_spec_round_trip),
+        cmocka_unit_test(test_random_engine_plays_legal_moves_to_the_end),
+        cmocka_unit_test(test_random_engine_is_deterministic),
+        cmocka_unit_test(test_random_engine_seeds_give_different_games),
+        cmocka_unit_test(test_choose_on_finished_game_is_state_error),
+        cmocka_unit_test(test_choose_with_other_rules_is_state_error),
+        cmocka_unit_test(test_nodes_counter_increases),
+        cmocka_unit_test(test_random_engine_covers_every_cell),
+        cmocka_unit_test(test_random_engine_follows_the_given_board),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
