@@ -60,7 +60,7 @@ define cmbuild
 	@cmake --build $(1) -j$(JOBS) $(2) -- --no-print-directory | { grep --line-buffered -v '^\[ *[0-9]*%\] Built target ' || true; }
 endef
 
-.PHONY: all help setup build play check check-release check-asan format format-check bench clean
+.PHONY: all help setup build play check check-release check-asan check-signature format format-check bench clean
 
 all: build
 
@@ -88,6 +88,8 @@ check: setup
 	@$(MAKE) check-release
 	@echo "== sanitizer build (ASan+UBSan) + tests"
 	@$(MAKE) check-asan
+	@echo "== bench signature: the same in the debug, sanitizer and release builds"
+	@$(MAKE) check-signature
 	@echo "== format"
 	@$(MAKE) format-check
 	@echo "== all checks passed"
@@ -102,6 +104,13 @@ check-asan:
 	$(call configure,$(ASAN_DIR),$(ASAN_CONFIG))
 	$(call cmbuild,$(ASAN_DIR))
 	@cd $(ASAN_DIR) && $(SAN_ENV) ctest --output-on-failure -j$(JOBS)
+
+# `ttt bench` bounds every item by nodes, never by time, so its signature (the total node count) must not
+# depend on the build. A difference means undefined behaviour or a time-dependent search.
+check-signature:
+	$(call configure,$(RELEASE_DIR),$(RELEASE_CONFIG))
+	$(call cmbuild,$(RELEASE_DIR),--target ttt_cli)
+	@bash scripts/check-signature.sh $(BUILD_DIR)/ttt $(RELEASE_DIR)/ttt "$(SAN_ENV) $(ASAN_DIR)/ttt"
 
 format:
 	@files="$(FORMAT_FILES)"; [[ -z "$$files" ]] || clang-format -i $$files

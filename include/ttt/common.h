@@ -31,6 +31,9 @@ typedef struct ttt_error {
     char msg[TTT_ERROR_SIZE];
 } ttt_error;
 
+/* Milliseconds on a monotonic clock: for time budgets and timings. */
+double ttt_clock_ms(void);
+
 /* Returns a short constant name for a status ("invalid input", ...). Never NULL. */
 const char *ttt_status_name(ttt_status status);
 

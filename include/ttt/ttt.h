@@ -10,5 +10,6 @@
 #include "ttt/rng.h"
 #include "ttt/engine.h"
 #include "ttt/count.h"
+#include "ttt/solve.h"
 
 #endif

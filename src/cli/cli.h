@@ -47,6 +47,8 @@ const char *cli_outcome_name(ttt_outcome outcome); /* "ongoing", "x", "o", "draw
 int cmd_move(int argc, char **argv);
 int cmd_show(int argc, char **argv);
 int cmd_count(int argc, char **argv);
+int cmd_solve(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
 int cmd_play(int argc, char **argv);
 int cmd_engines(int argc, char **argv);
 

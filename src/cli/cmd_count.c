@@ -4,7 +4,6 @@
 #include <inttypes.h>
 #include <jansson.h>
 #include <stdlib.h>
-#include <time.h>
 
 #include "cli/cli.h"
 
@@ -20,13 +19,6 @@ static const char help[] =
     "  -j, --json      the same figures as JSON\n"
     "\n"
     "example: ttt count --rules 4x4\n";
-
-static double now_ms(void)
-{
-    struct timespec ts;
-    timespec_get(&ts, TIME_UTC);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
 
 static json_t *tally_json(const ttt_count_tally *t, bool positions)
 {
@@ -112,9 +104,9 @@ int cmd_count(int argc, char **argv)
     ttt_counts *c = malloc(sizeof *c);
     if (!c)
         return cli_runtime("count", "out of memory");
-    double start = now_ms();
+    double start = ttt_clock_ms();
     ttt_status st = ttt_count(&rules, limit, c, &err);
-    double ms = now_ms() - start;
+    double ms = ttt_clock_ms() - start;
     if (st) {
         free(c);
         return st == TTT_EINVAL ? cli_usage("count", "%s", err.msg) : cli_runtime("count", "%s", err.msg);

@@ -10,7 +10,7 @@
 #include "cli/cli.h"
 
 /* The strongest engine there is: the default opponent. */
-#define PLAY_DEFAULT_ENGINE "random"
+#define PLAY_DEFAULT_ENGINE "minimax"
 #define HUMAN               "human"
 #define LINE_MAX_LEN        256
 

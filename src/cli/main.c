@@ -8,7 +8,9 @@ static const cli_command commands[] = {
     {"play", cmd_play, "play a game in the terminal (you against an engine, two people, or two engines)"},
     {"move", cmd_move, "print an engine's move for a position"},
     {"show", cmd_show, "draw a position and say whose turn it is or how the game ended"},
+    {"solve", cmd_solve, "the value of a position and of every move, solved exactly"},
     {"count", cmd_count, "count reachable positions and complete games exactly"},
+    {"bench", cmd_bench, "a fixed set of searches and playouts: speed figures and a signature"},
     {"engines", cmd_engines, "list the engines and their options"},
 };
 #define NCOMMANDS ((int)(sizeof commands / sizeof commands[0]))

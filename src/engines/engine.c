@@ -1,6 +1,4 @@
 /* engines/engine.c - making engines from spec strings, and the calls every engine shares. */
-#define _POSIX_C_SOURCE 200809L /* clock_gettime */
-
 #include "engines/engine_impl.h"
 
 #include <assert.h>
@@ -10,19 +8,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "util/error.h"
 
 /* The longest engine name or option key worth reading. */
 #define NAME_MAX_LEN 32
-
-double ttt_clock_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
 
 int ttt_engine_count(void) { return ttt_engine_registry_size; }
 

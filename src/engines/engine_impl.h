@@ -58,7 +58,4 @@ struct ttt_engine {
 extern const ttt_engine_vtable *const ttt_engine_registry[];
 extern const int ttt_engine_registry_size;
 
-/* Milliseconds on a monotonic clock, for time budgets. */
-double ttt_clock_ms(void);
-
 #endif

@@ -1,9 +1,11 @@
 /* engines/registry.c - every engine, by name. Adding an engine: one file, one line here. */
 #include "engines/engine_impl.h"
 
+extern const ttt_engine_vtable ttt_engine_minimax;
 extern const ttt_engine_vtable ttt_engine_random;
 
 const ttt_engine_vtable *const ttt_engine_registry[] = {
+    &ttt_engine_minimax,
     &ttt_engine_random,
 };
 

@@ -6,7 +6,7 @@ expect_out 0 '^usage: ttt COMMAND' --help
 expect_out 0 '^ttt [0-9]+\.[0-9]+' --version
 expect_err "unknown command 'frobnicate'" frobnicate
 expect 2
-for cmd in play move show count engines; do
+for cmd in play move show count solve bench engines; do
     expect_out 0 "^usage: ttt $cmd" "$cmd" --help
     expect_out 0 "^usage: ttt $cmd" help "$cmd"
 done
@@ -55,8 +55,13 @@ expect_out 0 '^c3$' move --engine random xox/xoo/ox.
 run move --engine random:seed=11 .../.../...
 first=$(cat "$OUT")
 for i in 1 2 3; do expect_out 0 "^$first\$" move --engine random:seed=11 .../.../...; done
+# a perfect engine takes the win, and blocks
+expect_out 0 '^c1$' move --engine minimax xx./oo./...
+expect_out 0 '^c1$' move --engine minimax:seed=4 xx./o../...
+expect_out 0 '"depth":' move --json --engine minimax:depth=2,time=0 --rules 7x7k5
+expect_err "minimax:time=x|time=x" move --engine minimax:time=x
 expect_err '--engine is required' move x.o/.x./...
-expect_err "engine 'nope': unknown engine \(known: random" move --engine nope
+expect_err "engine 'nope': unknown engine \(known: minimax, random\)" move --engine nope
 expect_err "unknown option 'depth' \(known: seed\)" move --engine random:depth=3
 expect_err "seed=abc: expected an integer" move --engine random:seed=abc
 expect_err "seed=-1: expected an integer" move --engine random:seed=-1
@@ -77,7 +82,29 @@ run count --limit 10
 [[ $RC -eq 1 ]] && grep -q 'over 10 positions' "$ERR" && PASS=$((PASS + 1)) || fail "count --limit 10 should fail at run time"
 expect_err "unexpected argument 'extra'" count extra
 
+# --- solve
+expect_out 0 '^3x3, X to move: draw, the game ends in 9 more moves with best play' solve
+expect_out 0 '^b2 +draw +9$' solve --rules 3x3-misere
+expect_out 0 '^a1 +loss +9$' solve --rules 3x3-misere
+expect_out 0 'X to move: win, the game ends in 5 more moves' solve --rules 4x4k3
+# X to move with two in a row: the win is one move away
+expect_out 0 'X to move: win, the game ends in 1 more move with' solve xx./oo./...
+expect_out 0 '^c1 +win +1$' solve xx./oo./...
+expect_out 0 'O to move: loss, the game ends in 2 more moves' solve x.x/.o./x.o
+expect_out 0 '"value":"draw","plies":9' solve --json
+expect_out 0 '"moves":\[\{"move":"c1","value":"win","plies":1\}' solve --json xx./oo./...
+expect_out 0 '"value":"unknown"' solve --rules 9x9k5 --nodes 2000 --json
+expect_out 0 'unknown \(not solved within the budget' solve --rules 9x9k5 --time 50
+expect_err 'the game is over' solve xxx/oo./...
+expect_err "--time 'soon'" solve --time soon
+expect_err "--tt '0'" solve --tt 0
+expect_err 'bad character' solve x.o/.x./..z
+
+# --- bench
+expect_err "unexpected argument 'now'" bench now
+
 # --- engines
+expect_out 0 '^minimax$' engines
 expect_out 0 '^random$' engines
 expect_err "unexpected argument" engines extra
 
@@ -86,6 +113,10 @@ printf 'b2\nzz\nb2\na1\nc1\n' >"$OUT.in"
 STDIN="$OUT.in" expect_out 0 "move 'zz'" play --x human --o random:seed=1
 STDIN="$OUT.in" expect_out 0 'cell b2 is taken' play --x human --o random:seed=1
 STDIN=/dev/null expect_out 0 'game abandoned' play
+STDIN=/dev/null expect_out 0 'O is minimax' play
+# you cannot beat the default opponent: X plays the corners, O answers perfectly
+printf 'a1\nc1\nc3\na3\nb1\nb2\na2\nc2\nb3\n' >"$OUT.in"
+STDIN="$OUT.in" expect_out 0 '(O wins|draw)' play --seed 1
 STDIN=/dev/null expect_out 0 '(X wins|O wins|draw)' play --x random --o random --seed 4
 printf 'q\n' >"$OUT.in"
 STDIN="$OUT.in" expect_out 0 'game abandoned' play --rules 4x4k3

@@ -1,0 +1,84 @@
+/*
+ * ttt/solve.h - the game-tree searcher: exact values where the board can be solved, and the best move found
+ * within a budget where it cannot.
+ *
+ * A ttt_solver holds a transposition table and per-search state for one set of rules. Its searches are
+ * negamax with alpha-beta over the board's lines; positions are looked up under their canonical
+ * (symmetry-reduced) hash.
+ *
+ * Scores are from the point of view of the side to move. A finished game scores by distance, so that a win
+ * comes as soon as possible and a loss as late as possible:
+ *
+ *     win  with the game ending after E stones in all:  TTT_SCORE_WIN - E     (> TTT_SCORE_PROVEN)
+ *     loss with the game ending after E stones in all: -(TTT_SCORE_WIN - E)   (< -TTT_SCORE_PROVEN)
+ *     draw:                                             0
+ *
+ * A depth-limited search scores the positions at its horizon with a heuristic (open lines, threats), always
+ * strictly between -TTT_SCORE_PROVEN and TTT_SCORE_PROVEN.
+ */
+#ifndef TTT_SOLVE_H
+#define TTT_SOLVE_H
+
+#include "ttt/board.h"
+
+#define TTT_SCORE_WIN    10000
+#define TTT_SCORE_PROVEN (TTT_SCORE_WIN - TTT_MAX_CELLS - 1)
+
+typedef struct ttt_solver ttt_solver;
+
+/* What a search may spend; 0 means no limit. A search that runs out stops within a few hundred nodes. */
+typedef struct ttt_limits {
+    uint64_t nodes;
+    double ms;
+    int depth; /* plies; 0 = as deep as the game goes */
+} ttt_limits;
+
+/* A game-theoretic value for the side to move. */
+typedef enum ttt_result { TTT_LOSS = -1, TTT_DRAW_VALUE = 0, TTT_WIN = 1 } ttt_result;
+
+typedef struct ttt_move_score {
+    ttt_move move;
+    int score;  /* negamax score of playing the move, for the side to move now */
+    bool exact; /* score is the move's exact value (with all=true), or a bound below the best otherwise */
+} ttt_move_score;
+
+typedef struct ttt_search_result {
+    int score;   /* best score for the side to move */
+    bool proven; /* score is the exact game value (no heuristic, no pruned move, budget not hit) */
+    int depth;   /* deepest iteration completed */
+    int count;   /* legal moves, scored in moves[] best first */
+    ttt_move_score moves[TTT_MAX_CELLS];
+    int best_count; /* moves[0..best_count-1] all have the best score */
+    uint64_t nodes; /* nodes searched by this call */
+    double ms;      /* wall-clock time of this call */
+    bool stopped;   /* the budget ran out before the search finished */
+} ttt_search_result;
+
+/* Makes a solver for the rules with a transposition table of about tt_mib MiB (at least 1). */
+ttt_status ttt_solver_new(const ttt_rules *rules, int tt_mib, ttt_solver **out, ttt_error *err);
+void ttt_solver_free(ttt_solver *solver);
+
+/* Forgets everything learnt (empties the table and the move-ordering history). */
+void ttt_solver_clear(ttt_solver *solver);
+
+/* Searches b (ongoing, with the solver's rules) within the limits, by iterative deepening until the value is
+ * proven or the budget runs out. With all=false it finds the best score and every move that reaches it (for a
+ * player that picks at random among equally good moves); with all=true it scores every move exactly (for
+ * analysis and hints), which costs more. Returns TTT_ESTATE for a finished game or other rules. */
+ttt_status ttt_solver_search(ttt_solver *solver, const ttt_board *b, const ttt_limits *limits, bool all,
+                             ttt_search_result *out, ttt_error *err);
+
+/* The value of a position for the side to move: +1 win, 0 draw, -1 loss; *plies receives how many more moves
+ * the game lasts with best play by both (may be NULL). A finished game has value 0 plies 0 from the side to
+ * move's point of view when drawn, -1 when the side to move has lost. Exact: no limits. */
+ttt_status ttt_solver_value(ttt_solver *solver, const ttt_board *b, ttt_result *value, int *plies,
+                            uint64_t *nodes, ttt_error *err);
+
+/* Turns a proven score at position b into a result and the number of moves still to play. */
+ttt_result ttt_score_result(int score);
+int ttt_score_plies(const ttt_board *b, int score);
+
+/* Total nodes this solver has searched. */
+uint64_t ttt_solver_nodes(const ttt_solver *solver);
+
+#endif

@@ -1,0 +1,186 @@
+/*
+ * cli/cmd_bench.c - `ttt bench`: a fixed, deterministic set of searches and playouts.
+ *
+ * Every item is bounded by node counts, never by time, so the total node count (the signature) is the same
+ * in every build of the same code: debug, sanitizer and release. Quote it in commits that change search,
+ * playouts or move generation.
+ */
+#define _GNU_SOURCE /* getopt_long */
+#include <getopt.h>
+#include <inttypes.h>
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+/* The table the solver items use: small, so that clearing it between repetitions is cheap. */
+#define BENCH_TT_MIB 16
+/* Random games played by the playout item, and its seed. */
+#define BENCH_RANDOM_GAMES 200000
+#define BENCH_SEED         20261122
+
+typedef struct bench_item {
+    const char *name;
+    double ms;
+    uint64_t nodes;
+} bench_item;
+
+/* Solves the position for its value with a cleared table, `repeat` times; reports the fastest. */
+static int bench_solve(const char *rules_text, const char *moves, int repeat, bench_item *item,
+                       ttt_error *err)
+{
+    ttt_rules rules;
+    ttt_board b;
+    ttt_move seq[TTT_MAX_CELLS];
+    int n = 0;
+    if (ttt_rules_parse(rules_text, &rules, err) ||
+        ttt_moves_parse(moves, &rules, seq, TTT_MAX_CELLS, &n, err) ||
+        ttt_moves_replay(&rules, seq, n, &b, err))
+        return 1;
+    ttt_solver *solver;
+    if (ttt_solver_new(&rules, BENCH_TT_MIB, &solver, err))
+        return 1;
+    item->ms = -1;
+    for (int i = 0; i < repeat; i++) {
+        ttt_solver_clear(solver);
+        ttt_result value;
+        uint64_t nodes;
+        double start = ttt_clock_ms();
+        ttt_solver_value(solver, &b, &value, NULL, &nodes, err);
+        double ms = ttt_clock_ms() - start;
+        if (item->ms < 0 || ms < item->ms)
+            item->ms = ms;
+        item->nodes = nodes;
+    }
+    ttt_solver_free(solver);
+    return 0;
+}
+
+/* A node-limited iterative-deepening search, as the minimax engine runs on boards it cannot solve. */
+static int bench_search(const char *rules_text, const char *moves, uint64_t nodes, bench_item *item,
+                        ttt_error *err)
+{
+    ttt_rules rules;
+    ttt_board b;
+    ttt_move seq[TTT_MAX_CELLS];
+    int n = 0;
+    if (ttt_rules_parse(rules_text, &rules, err) ||
+        ttt_moves_parse(moves, &rules, seq, TTT_MAX_CELLS, &n, err) ||
+        ttt_moves_replay(&rules, seq, n, &b, err))
+        return 1;
+    ttt_solver *solver;
+    if (ttt_solver_new(&rules, BENCH_TT_MIB, &solver, err))
+        return 1;
+    ttt_limits limits = {.nodes = nodes};
+    ttt_search_result *r = malloc(sizeof *r);
+    double start = ttt_clock_ms();
+    int bad = !r || ttt_solver_search(solver, &b, &limits, false, r, err);
+    item->ms = ttt_clock_ms() - start;
+    item->nodes = bad ? 0 : r->nodes;
+    free(r);
+    ttt_solver_free(solver);
+    return bad;
+}
+
+/* Random games on the board API (play, moves, terminal): the cost of the rules themselves. */
+static int bench_random_games(const char *rules_text, int games, bench_item *item, ttt_error *err)
+{
+    ttt_rules rules;
+    if (ttt_rules_parse(rules_text, &rules, err))
+        return 1;
+    ttt_rng rng;
+    ttt_rng_seed(&rng, BENCH_SEED);
+    uint64_t moves_played = 0;
+    double start = ttt_clock_ms();
+    for (int g = 0; g < games; g++) {
+        ttt_board b;
+        ttt_board_init(&b, &rules);
+        ttt_move moves[TTT_MAX_CELLS];
+        int n;
+        while ((n = ttt_board_moves(&b, moves)) > 0) {
+            ttt_board_play(&b, moves[ttt_rng_below(&rng, (uint32_t)n)]);
+            moves_played++;
+        }
+    }
+    item->ms = ttt_clock_ms() - start;
+    item->nodes = moves_played;
+    return 0;
+}
+
+static const char help[] =
+    "usage: ttt bench [--json]\n"
+    "\n"
+    "Runs a fixed, deterministic set of searches and playouts and prints each one's time, nodes and nodes\n"
+    "per second, then the total node count: the signature. The signature depends only on the code, not on\n"
+    "the machine or the build; quote it in commits that change search, playouts or move generation.\n"
+    "\n"
+    "  -j, --json   the same as JSON\n";
+
+int cmd_bench(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"json", no_argument, NULL, 'j'}, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
+    bool json = false;
+    optind = 0;
+    opterr = 0;
+    for (int c; (c = getopt_long(argc, argv, "+jh", longopts, NULL)) != -1;) {
+        switch (c) {
+        case 'j':
+            json = true;
+            break;
+        case 'h':
+            fputs(help, stdout);
+            return CLI_OK;
+        default:
+            return cli_bad_option("bench", argc, argv);
+        }
+    }
+    if (optind < argc)
+        return cli_usage("bench", "unexpected argument '%s'", argv[optind]);
+    enum { SOLVE_REPEAT = 20, SOLVE_REPEAT_BIG = 3 };
+    bench_item items[16];
+    int n = 0, bad = 0;
+    ttt_error err;
+#define ITEM(label, call)                                                                                    \
+    do {                                                                                                     \
+        items[n].name = label;                                                                               \
+        bad |= call;                                                                                         \
+        n++;                                                                                                 \
+    } while (0)
+    ITEM("solve 3x3 empty", bench_solve("3x3", "", SOLVE_REPEAT, &items[n], &err));
+    ITEM("solve 3x3-misere empty", bench_solve("3x3-misere", "", SOLVE_REPEAT, &items[n], &err));
+    ITEM("solve 4x4 empty", bench_solve("4x4", "", SOLVE_REPEAT_BIG, &items[n], &err));
+    ITEM("solve 4x4-misere empty", bench_solve("4x4-misere", "", SOLVE_REPEAT_BIG, &items[n], &err));
+    ITEM("solve 5x5k4 empty", bench_solve("5x5k4", "", 1, &items[n], &err));
+    ITEM("search 7x7k5 200k nodes", bench_search("7x7k5", "d4 c3", 200000, &items[n], &err));
+    ITEM("search 15x15k5 100k nodes", bench_search("15x15k5", "h8 g7 i9", 100000, &items[n], &err));
+    ITEM("random games 3x3 (moves)", bench_random_games("3x3", BENCH_RANDOM_GAMES, &items[n], &err));
+#undef ITEM
+    if (bad)
+        return cli_runtime("bench", "%s", err.msg);
+    uint64_t signature = 0;
+    for (int i = 0; i < n; i++)
+        signature += items[i].nodes;
+    if (json) {
+        json_t *list = json_array();
+        for (int i = 0; i < n; i++)
+            json_array_append_new(list,
+                                  json_pack("{s:s, s:f, s:I, s:f}", "name", items[i].name, "ms", items[i].ms,
+                                            "nodes", (json_int_t)items[i].nodes, "nodes_per_s",
+                                            items[i].ms > 0 ? items[i].nodes / items[i].ms * 1e3 : 0.0));
+        json_t *o = json_pack("{s:o, s:I}", "items", list, "signature", (json_int_t)signature);
+        bad = !o || json_dumpf(o, stdout, JSON_COMPACT | JSON_REAL_PRECISION(6)) != 0;
+        json_decref(o);
+        if (bad)
+            return cli_runtime("bench", "could not write JSON");
+        putchar('\n');
+        return CLI_OK;
+    }
+    printf("%-28s %12s %14s %14s\n", "item", "ms", "nodes", "nodes/s");
+    for (int i = 0; i < n; i++)
+        printf("%-28s %12.3f %14" PRIu64 " %14.0f\n", items[i].name, items[i].ms, items[i].nodes,
+               items[i].ms > 0 ? items[i].nodes / items[i].ms * 1e3 : 0.0);
+    printf("signature %" PRIu64 "\n", signature);
+    return CLI_OK;
+}

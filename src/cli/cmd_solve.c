@@ -1,0 +1,162 @@
+/* cli/cmd_solve.c - `ttt solve`: the game-theoretic value of a position and of every move. */
+#define _GNU_SOURCE /* getopt_long */
+#include <ctype.h>
+#include <getopt.h>
+#include <jansson.h>
+#include <stdlib.h>
+
+#include "cli/cli.h"
+
+#define SOLVE_DEFAULT_TT_MIB 256
+
+static const char help[] =
+    "usage: ttt solve [--rules R] [--moves \"a1 b2 ...\"] [--time MS] [--nodes N] [--tt MIB] [--json] "
+    "[POSITION]\n"
+    "\n"
+    "Prints the value of the position for the side to move (win, draw or loss, and in how many more moves\n"
+    "the game ends with best play), the value of every legal move, the nodes searched and the time.\n"
+    "Without --time or --nodes the search runs until the values are proven; with a budget that runs out,\n"
+    "the value is 'unknown' and the moves carry the search's heuristic scores.\n"
+    "\n"
+    "  -r, --rules R     MxN[kK][-misere] (default 3x3, or the shape of POSITION)\n"
+    "  -m, --moves LIST  solve the position these moves reach from the empty board\n"
+    "  -t, --time MS     stop after this many milliseconds\n"
+    "  -n, --nodes N     stop after this many nodes\n"
+    "      --tt MIB      transposition table size (default 256)\n"
+    "  -j, --json        {\"value\": \"draw\", \"plies\": 9, \"moves\": [...], \"nodes\": N, \"ms\": T}\n"
+    "\n"
+    "examples: ttt solve\n"
+    "          ttt solve --rules 4x4 --json\n"
+    "          ttt solve x.o/.x./...\n";
+
+static bool parse_count(const char *text, uint64_t *out)
+{
+    char *end;
+    if (!isdigit((unsigned char)*text))
+        return false;
+    *out = strtoull(text, &end, 10);
+    return *end == '\0';
+}
+
+static const char *value_name(int score, bool proven)
+{
+    if (!proven)
+        return "unknown";
+    ttt_result r = ttt_score_result(score);
+    return r == TTT_WIN ? "win" : r == TTT_LOSS ? "loss" : "draw";
+}
+
+int cmd_solve(int argc, char **argv)
+{
+    enum { OPT_TT = 256 };
+    static const struct option longopts[] = {
+        {"rules", required_argument, NULL, 'r'}, {"moves", required_argument, NULL, 'm'},
+        {"time", required_argument, NULL, 't'},  {"nodes", required_argument, NULL, 'n'},
+        {"tt", required_argument, NULL, OPT_TT}, {"json", no_argument, NULL, 'j'},
+        {"help", no_argument, NULL, 'h'},        {NULL, 0, NULL, 0}};
+    const char *rules_text = NULL, *moves_text = NULL;
+    uint64_t time_ms = 0, nodes = 0, tt_mib = SOLVE_DEFAULT_TT_MIB;
+    bool json = false;
+    optind = 0;
+    opterr = 0;
+    for (int c; (c = getopt_long(argc, argv, "+r:m:t:n:jh", longopts, NULL)) != -1;) {
+        switch (c) {
+        case 'r':
+            rules_text = optarg;
+            break;
+        case 'm':
+            moves_text = optarg;
+            break;
+        case 't':
+            if (!parse_count(optarg, &time_ms))
+                return cli_usage("solve", "--time '%s': expected milliseconds", optarg);
+            break;
+        case 'n':
+            if (!parse_count(optarg, &nodes))
+                return cli_usage("solve", "--nodes '%s': expected a whole number", optarg);
+            break;
+        case OPT_TT:
+            if (!parse_count(optarg, &tt_mib) || tt_mib < 1 || tt_mib > 65536)
+                return cli_usage("solve", "--tt '%s': expected MiB from 1 to 65536", optarg);
+            break;
+        case 'j':
+            json = true;
+            break;
+        case 'h':
+            fputs(help, stdout);
+            return CLI_OK;
+        default:
+            return cli_bad_option("solve", argc, argv);
+        }
+    }
+    if (argc - optind > 1)
+        return cli_usage("solve", "one position expected, got %d arguments", argc - optind);
+    ttt_board b;
+    int rc = cli_position("solve", rules_text, optind < argc ? argv[optind] : NULL, moves_text, &b);
+    if (rc)
+        return rc;
+    if (ttt_board_terminal(&b)) {
+        char status[128];
+        return cli_usage("solve", "the game is over (%s): nothing to solve",
+                         cli_status_line(&b, status, sizeof status));
+    }
+    ttt_solver *solver;
+    ttt_error err;
+    if (ttt_solver_new(&b.rules, (int)tt_mib, &solver, &err))
+        return cli_runtime("solve", "%s", err.msg);
+    ttt_limits limits = {.nodes = nodes, .ms = (double)time_ms, .depth = 0};
+    ttt_search_result *r = malloc(sizeof *r);
+    if (!r || ttt_solver_search(solver, &b, &limits, true, r, &err)) {
+        ttt_solver_free(solver);
+        free(r);
+        return cli_runtime("solve", "%s", r ? err.msg : "out of memory");
+    }
+    ttt_solver_free(solver);
+    int plies = ttt_score_plies(&b, r->score);
+    if (json) {
+        json_t *moves = json_array();
+        for (int i = 0; i < r->count; i++) {
+            char m[TTT_MOVE_TEXT_SIZE];
+            json_t *mv =
+                json_pack("{s:s, s:s}", "move", ttt_move_format(&b.rules, r->moves[i].move, m, sizeof m),
+                          "value", value_name(r->moves[i].score, r->proven));
+            if (r->proven)
+                json_object_set_new(mv, "plies", json_integer(ttt_score_plies(&b, r->moves[i].score)));
+            else
+                json_object_set_new(mv, "score", json_integer(r->moves[i].score));
+            json_array_append_new(moves, mv);
+        }
+        json_t *o = json_pack("{s:s, s:o, s:o, s:I, s:f, s:i}", "value", value_name(r->score, r->proven),
+                              "plies", r->proven ? json_integer(plies) : json_null(), "moves", moves, "nodes",
+                              (json_int_t)r->nodes, "ms", r->ms, "depth", r->depth);
+        int bad = !o || json_dumpf(o, stdout, JSON_COMPACT | JSON_REAL_PRECISION(6)) != 0;
+        json_decref(o);
+        free(r);
+        if (bad)
+            return cli_runtime("solve", "could not write JSON");
+        putchar('\n');
+        return CLI_OK;
+    }
+    char rt[TTT_RULES_TEXT_SIZE];
+    const char *side = ttt_board_to_move(&b) == TTT_X ? "X" : "O";
+    if (r->proven)
+        printf("%s, %s to move: %s, the game ends in %d more move%s with best play\n",
+               ttt_rules_format(&b.rules, rt, sizeof rt), side, value_name(r->score, true), plies,
+               plies == 1 ? "" : "s");
+    else
+        printf("%s, %s to move: unknown (not solved within the budget; searched %d plies deep)\n",
+               ttt_rules_format(&b.rules, rt, sizeof rt), side, r->depth);
+    printf("%-5s %-7s %s\n", "move", "value", r->proven ? "moves to the end" : "heuristic score");
+    for (int i = 0; i < r->count; i++) {
+        char m[TTT_MOVE_TEXT_SIZE];
+        ttt_move_format(&b.rules, r->moves[i].move, m, sizeof m);
+        if (r->proven)
+            printf("%-5s %-7s %d\n", m, value_name(r->moves[i].score, true),
+                   ttt_score_plies(&b, r->moves[i].score));
+        else
+            printf("%-5s %-7s %d\n", m, "?", r->moves[i].score);
+    }
+    printf("%llu nodes in %.3f ms\n", (unsigned long long)r->nodes, r->ms);
+    free(r);
+    return CLI_OK;
+}

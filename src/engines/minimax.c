@@ -1,0 +1,82 @@
+/*
+ * engines/minimax.c - the `minimax` engine: perfect play where the board can be solved within the budget, the
+ * best move of an iterative-deepening search with a heuristic horizon where it cannot.
+ *
+ * The search is ttt_solver (search/solver.c): negamax with alpha-beta, a transposition table keyed by the
+ * symmetry-reduced hash, forced moves (win now, block now, forks) and move ordering by the lines through a
+ * cell. Among equally good moves the engine picks one at random from its seeded generator, so that a perfect
+ * player is not predictable and the same seed still gives the same game.
+ */
+#include <stddef.h>
+
+#include "engines/engine_impl.h"
+#include "ttt/solve.h"
+
+/* Defaults: enough time to solve 5x5 k=4 from the start; a table that holds it. */
+#define MINIMAX_DEFAULT_TIME_MS 1000
+#define MINIMAX_DEFAULT_TT_MIB  64
+#define MINIMAX_MAX_TT_MIB      16384
+#define MINIMAX_MAX_TIME_MS     86400000
+
+typedef struct minimax_config {
+    uint64_t time_ms; /* 0 = no limit */
+    uint64_t nodes;   /* 0 = no limit */
+    uint64_t depth;   /* 0 = to the end of the game */
+    uint64_t tt_mib;
+} minimax_config;
+
+static const minimax_config minimax_defaults = {
+    .time_ms = MINIMAX_DEFAULT_TIME_MS, .nodes = 0, .depth = 0, .tt_mib = MINIMAX_DEFAULT_TT_MIB};
+
+static const ttt_option_def minimax_options[] = {
+    {"time", TTT_OPT_UINT, offsetof(minimax_config, time_ms), 0, MINIMAX_MAX_TIME_MS, 0, 0},
+    {"nodes", TTT_OPT_UINT, offsetof(minimax_config, nodes), 0, UINT64_MAX, 0, 0},
+    {"depth", TTT_OPT_UINT, offsetof(minimax_config, depth), 0, TTT_MAX_CELLS, 0, 0},
+    {"tt", TTT_OPT_UINT, offsetof(minimax_config, tt_mib), 1, MINIMAX_MAX_TT_MIB, 0, 0},
+    {NULL, 0, 0, 0, 0, 0, 0},
+};
+
+static ttt_status minimax_start(ttt_engine *e, ttt_error *err)
+{
+    const minimax_config *c = e->config;
+    ttt_solver *solver;
+    ttt_status st = ttt_solver_new(&e->rules, (int)c->tt_mib, &solver, err);
+    if (st == TTT_OK)
+        e->state = solver;
+    return st;
+}
+
+static ttt_status minimax_choose(ttt_engine *e, const ttt_board *b, ttt_move *out, ttt_search_info *info,
+                                 ttt_error *err)
+{
+    const minimax_config *c = e->config;
+    ttt_limits limits = {.nodes = c->nodes, .ms = (double)c->time_ms, .depth = (int)c->depth};
+    ttt_search_result r;
+    ttt_status st = ttt_solver_search(e->state, b, &limits, false, &r, err);
+    if (st)
+        return st;
+    e->nodes += r.nodes;
+    info->depth = r.depth;
+    *out = r.moves[ttt_rng_below(&e->rng, (uint32_t)r.best_count)].move;
+    return TTT_OK;
+}
+
+static void minimax_stop(ttt_engine *e) { ttt_solver_free(e->state); }
+
+const ttt_engine_vtable ttt_engine_minimax = {
+    .about = {.name = "minimax",
+              .summary =
+                  "negamax with alpha-beta: perfect where it can solve the board in time, a deep search "
+                  "otherwise",
+              .options = "time=MS   time per move in milliseconds, 0 = no limit (default 1000)\n"
+                         "nodes=N   nodes per move, 0 = no limit (default 0)\n"
+                         "depth=N   plies to look ahead, 0 = to the end (default 0)\n"
+                         "tt=MIB    transposition table size (default 64)\n"
+                         "seed=N    choice among equally good moves (default 0)"},
+    .options = minimax_options,
+    .config_size = sizeof(minimax_config),
+    .config_defaults = &minimax_defaults,
+    .start = minimax_start,
+    .choose = minimax_choose,
+    .stop = minimax_stop,
+};

@@ -1,0 +1,938 @@
+/*
+ * search/solver.c - negamax with alpha-beta over the lines of the board.
+ *
+ * The board is seen through its windows: every run of k cells in a row, column or diagonal. For each window
+ * the searcher keeps how many stones each side has in it, updated by play and undo, so that at every node one
+ * pass over the windows tells:
+ *
+ *     threat[side]  the empty cells where `side` would complete a line now
+ *     live cells    the empty cells of the windows a side can still fill; the others are dead
+ *     a fork        a cell where the side to move would make two threats at once (normal rules)
+ *
+ * and the search is the numbered steps of search() below. Positions are stored in the transposition table
+ * under the smallest of the hashes of their symmetric images, which the searcher keeps for all images at
+ * once.
+ */
+#include "ttt/solve.h"
+
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ttt/symmetry.h"
+#include "util/error.h"
+
+#define SCORE_INF 32000
+/* Heuristic scores stay strictly inside (-HEURISTIC_MAX, HEURISTIC_MAX), far from proven scores. */
+#define HEURISTIC_MAX 5000
+/* Heuristic weight of a window free of the other side, by how many stones its owner still needs. */
+#define EVAL_NEED_1    900
+#define EVAL_NEED_2    120
+#define EVAL_NEED_3    20
+#define EVAL_NEED_MORE 3
+/* Move ordering: how much a window through the cell counts, by the stones already in it. */
+#define ORDER_OWN_STONE   12
+#define ORDER_THEIR_STONE 16
+#define ORDER_HASH_MOVE   (1 << 30)
+#define HISTORY_MAX       (1u << 24)
+/* The budget is checked every this many nodes (a power of two). */
+#define CLOCK_CHECK_NODES 256
+/* Boards with more cells than this search only cells near stones when the search is depth-limited. */
+#define NEIGHBOURHOOD_MIN_CELLS 36
+#define NEIGHBOURHOOD_RADIUS    2
+/* The Erdos-Selfridge potential sum of 2^-need is kept in fixed point with this many fractional bits. */
+#define POTENTIAL_BITS 40
+/* The most (cell, partner) pairs fork detection looks at; past it the detection is skipped. */
+#define FORK_MAX_PAIRS 64
+/* With a limited budget and at most this many empty cells, a full-depth (exact) search is tried first, with
+ * EXACT_FIRST_SHARE of the budget, before iterative deepening spends the rest. */
+#define EXACT_FIRST_EMPTIES 30
+#define EXACT_FIRST_SHARE   0.5
+#define TT_DEPTH_EXACT      255
+#define TT_BUCKET           4 /* entries per bucket: one 64-byte cache line */
+#define CACHE_LINE          64
+#define MIB                 (1024u * 1024u)
+
+enum { BOUND_NONE = 0, BOUND_LOWER = 1, BOUND_UPPER = 2, BOUND_EXACT = 3 };
+
+typedef struct tt_entry {
+    uint64_t key;
+    int16_t score;
+    int16_t move;  /* best move in the canonical frame, or -1 */
+    uint8_t depth; /* depth searched, TT_DEPTH_EXACT when no heuristic was involved */
+    uint8_t bound; /* BOUND_NONE marks a free slot */
+    uint8_t work;  /* log2 of the nodes searched below: what it would cost to find again */
+    uint8_t unused;
+} tt_entry;
+
+typedef struct geometry {
+    int rows, cols, cells, k;
+    int line_sign; /* +1: completing a line wins; -1 (misère): it loses */
+    int nsym;
+    int nwin;           /* windows */
+    int cell_win_max;   /* room per cell in cell_win */
+    int16_t *win_cell;  /* nwin * k: the cells of each window */
+    ttt_bits *win_bits; /* nwin: the same as bit sets */
+    int16_t *cell_win;  /* cells * cell_win_max: the windows through each cell */
+    uint8_t *cell_nwin; /* cells: how many */
+    ttt_bits all;       /* every cell */
+    ttt_bits near[TTT_MAX_CELLS];
+    int16_t sym[TTT_SYM_ALL][TTT_MAX_CELLS];
+    int16_t inv[TTT_SYM_ALL][TTT_MAX_CELLS];
+    uint64_t zob[TTT_SYM_ALL][2][TTT_MAX_CELLS];
+    /* Mirror strategies (misère): symmetries g with g(g(c)) = c whose fixed cells number 0, or 1 with every
+     * window through it mapped onto itself. The side not to move can copy each move of the other through g;
+     * then it never completes a line first. */
+    int nmirror;
+    int mirror_sym[TTT_SYM_ALL];
+    int mirror_fixed[TTT_SYM_ALL]; /* the fixed cell, or -1 */
+} geometry;
+
+struct ttt_solver {
+    ttt_rules rules;
+    geometry g;
+    tt_entry *tt; /* aligned to a cache line inside tt_memory */
+    void *tt_memory;
+    size_t tt_mask; /* entries - 1 */
+    /* The position being searched. */
+    ttt_bits occ;
+    uint8_t *count[2]; /* stones of each side in each window */
+    int ply;
+    uint64_t hash[TTT_SYM_ALL];    /* Zobrist hash of each symmetric image */
+    uint64_t swapped[TTT_SYM_ALL]; /* per mirror: hash of the colour-swapped image of the stones off its fixed
+                                      cell */
+    uint32_t history[2][TTT_MAX_CELLS];
+    /* The budget of the current search. */
+    uint64_t nodes, node_limit, total_nodes;
+    double deadline; /* 0 = none */
+    bool stop;
+    bool exact_mode;  /* no neighbourhood restriction */
+    uint64_t inexact; /* grows whenever a result depends on a heuristic or an unsearched move */
+};
+
+/* --- Bits ------------------------------------------------------------------------------------------------
+ */
+
+static bool bits_any(const ttt_bits *b) { return (b->w[0] | b->w[1] | b->w[2] | b->w[3]) != 0; }
+
+static int bits_first(const ttt_bits *b)
+{
+    for (int i = 0; i < TTT_WORDS; i++)
+        if (b->w[i])
+            return i * 64 + __builtin_ctzll(b->w[i]);
+    return -1;
+}
+
+/* --- Geometry --------------------------------------------------------------------------------------------
+ */
+
+/* Finds the mirror strategies of the board (see geometry). */
+static void geometry_mirrors(geometry *g)
+{
+    g->nmirror = 0;
+    for (int sy = 1; sy < g->nsym; sy++) {
+        if (ttt_sym_compose(sy, sy) != 0)
+            continue;
+        int fixed = -1, nfixed = 0;
+        for (int cell = 0; cell < g->cells; cell++)
+            if (g->sym[sy][cell] == cell) {
+                fixed = cell;
+                nfixed++;
+            }
+        if (nfixed > 1)
+            continue;
+        bool ok = true;
+        for (int i = 0; nfixed == 1 && i < g->cell_nwin[fixed] && ok; i++) {
+            const int16_t *cells = &g->win_cell[g->cell_win[fixed * g->cell_win_max + i] * g->k];
+            for (int j = 0; j < g->k && ok; j++) {
+                bool found = false;
+                for (int l = 0; l < g->k; l++)
+                    found |= g->sym[sy][cells[j]] == cells[l];
+                ok = found;
+            }
+        }
+        if (!ok)
+            continue;
+        g->mirror_sym[g->nmirror] = sy;
+        g->mirror_fixed[g->nmirror] = fixed;
+        g->nmirror++;
+    }
+}
+
+static ttt_status geometry_init(geometry *g, const ttt_rules *r)
+{
+    static const int dr[4] = {0, 1, 1, 1}, dc[4] = {1, 0, 1, -1};
+    g->rows = r->rows;
+    g->cols = r->cols;
+    g->cells = r->rows * r->cols;
+    g->k = r->k;
+    g->line_sign = r->misere ? -1 : 1;
+    g->nsym = ttt_sym_count(r);
+    g->cell_win_max = 4 * r->k;
+    int max_windows = 4 * g->cells;
+    g->win_cell = malloc(sizeof *g->win_cell * (size_t)max_windows * (size_t)r->k);
+    g->cell_win = malloc(sizeof *g->cell_win * (size_t)g->cells * (size_t)g->cell_win_max);
+    g->cell_nwin = calloc((size_t)g->cells, 1);
+    g->win_bits = calloc((size_t)max_windows, sizeof *g->win_bits);
+    if (!g->win_cell || !g->cell_win || !g->cell_nwin || !g->win_bits)
+        return TTT_ENOMEM;
+    g->nwin = 0;
+    for (int row = 0; row < r->rows; row++)
+        for (int col = 0; col < r->cols; col++)
+            for (int d = 0; d < 4; d++) {
+                int er = row + (r->k - 1) * dr[d], ec = col + (r->k - 1) * dc[d];
+                if (er >= r->rows || ec < 0 || ec >= r->cols)
+                    continue;
+                for (int i = 0; i < r->k; i++) {
+                    int cell = (row + i * dr[d]) * r->cols + col + i * dc[d];
+                    g->win_cell[g->nwin * r->k + i] = (int16_t)cell;
+                    ttt_bits_set(&g->win_bits[g->nwin], cell);
+                    g->cell_win[cell * g->cell_win_max + g->cell_nwin[cell]++] = (int16_t)g->nwin;
+                }
+                g->nwin++;
+            }
+    memset(&g->all, 0, sizeof g->all);
+    for (int cell = 0; cell < g->cells; cell++) {
+        ttt_bits_set(&g->all, cell);
+        memset(&g->near[cell], 0, sizeof g->near[cell]);
+        int row = cell / g->cols, col = cell % g->cols;
+        for (int rr = row - NEIGHBOURHOOD_RADIUS; rr <= row + NEIGHBOURHOOD_RADIUS; rr++)
+            for (int cc = col - NEIGHBOURHOOD_RADIUS; cc <= col + NEIGHBOURHOOD_RADIUS; cc++)
+                if (rr >= 0 && rr < g->rows && cc >= 0 && cc < g->cols)
+                    ttt_bits_set(&g->near[cell], rr * g->cols + cc);
+    }
+    for (int s = 0; s < g->nsym; s++)
+        for (int cell = 0; cell < g->cells; cell++) {
+            int image = ttt_sym_move(r, s, cell);
+            g->sym[s][cell] = (int16_t)image;
+            g->inv[s][image] = (int16_t)cell;
+            for (int side = 0; side < 2; side++)
+                g->zob[s][side][cell] = ttt_zobrist_key((ttt_player)side, image);
+        }
+    geometry_mirrors(g);
+    return TTT_OK;
+}
+
+static void geometry_free(geometry *g)
+{
+    free(g->win_cell);
+    free(g->cell_win);
+    free(g->cell_nwin);
+    free(g->win_bits);
+}
+
+/* --- Making and taking back moves ------------------------------------------------------------------------
+ */
+
+static void play(ttt_solver *s, int cell)
+{
+    int side = s->ply & 1;
+    const geometry *g = &s->g;
+    ttt_bits_set(&s->occ, cell);
+    const int16_t *wins = &g->cell_win[cell * g->cell_win_max];
+    for (int i = 0; i < g->cell_nwin[cell]; i++)
+        s->count[side][wins[i]]++;
+    for (int sy = 0; sy < g->nsym; sy++)
+        s->hash[sy] ^= g->zob[sy][side][cell];
+    for (int m = 0; m < g->nmirror; m++)
+        if (cell != g->mirror_fixed[m])
+            s->swapped[m] ^= g->zob[g->mirror_sym[m]][side ^ 1][cell];
+    s->ply++;
+}
+
+static void undo(ttt_solver *s, int cell)
+{
+    s->ply--;
+    int side = s->ply & 1;
+    const geometry *g = &s->g;
+    ttt_bits_clear(&s->occ, cell);
+    const int16_t *wins = &g->cell_win[cell * g->cell_win_max];
+    for (int i = 0; i < g->cell_nwin[cell]; i++)
+        s->count[side][wins[i]]--;
+    for (int sy = 0; sy < g->nsym; sy++)
+        s->hash[sy] ^= g->zob[sy][side][cell];
+    for (int m = 0; m < g->nmirror; m++)
+        if (cell != g->mirror_fixed[m])
+            s->swapped[m] ^= g->zob[g->mirror_sym[m]][side ^ 1][cell];
+}
+
+/* Loads a board into the searcher's incremental state. */
+static void load(ttt_solver *s, const ttt_board *b)
+{
+    memset(&s->occ, 0, sizeof s->occ);
+    memset(s->count[0], 0, (size_t)s->g.nwin);
+    memset(s->count[1], 0, (size_t)s->g.nwin);
+    memset(s->hash, 0, sizeof s->hash);
+    memset(s->swapped, 0, sizeof s->swapped);
+    s->ply = 0;
+    /* Replaying X and O stones alternately keeps each stone's side right (X has as many or one more). */
+    ttt_bits stones[2] = {b->stones[TTT_X], b->stones[TTT_O]};
+    int side = TTT_X;
+    while (bits_any(&stones[side])) {
+        int cell = bits_first(&stones[side]);
+        ttt_bits_clear(&stones[side], cell);
+        play(s, cell);
+        side ^= 1;
+    }
+    assert(s->ply == b->ply);
+}
+
+/* --- Reading the lines -----------------------------------------------------------------------------------
+ */
+
+typedef struct scan_info {
+    ttt_bits threat[2]; /* empty cells that complete a line for each side */
+    int nthreat[2];
+    bool can[2];   /* the side might still complete a line (see scan) */
+    ttt_bits live; /* empty cells in some useful window; the others are dead: they can never matter again */
+    int fork;      /* a cell where the side to move makes two threats at once, or -1 */
+} scan_info;
+
+static int window_empty_cell(const ttt_solver *s, int w)
+{
+    const int16_t *cells = &s->g.win_cell[w * s->g.k];
+    for (int i = 0; i < s->g.k; i++)
+        if (!ttt_bits_test(&s->occ, cells[i]))
+            return cells[i];
+    return -1;
+}
+
+/* One pass over the windows. Fork detection (for the side to move) runs only when asked. */
+static void scan(const ttt_solver *s, bool want_fork, scan_info *si)
+{
+    const geometry *g = &s->g;
+    const int k = g->k, mover = s->ply & 1;
+    memset(si->threat, 0, sizeof si->threat);
+    memset(&si->live, 0, sizeof si->live);
+    si->can[0] = si->can[1] = false;
+    si->fork = -1;
+    /* Moves each side has left: X moves on even plies. */
+    const int empties = g->cells - s->ply;
+    int left[2];
+    left[mover] = (empties + 1) / 2;
+    left[mover ^ 1] = empties / 2;
+    uint64_t potential[2] = {0, 0};
+    int16_t pairs[FORK_MAX_PAIRS][2];
+    int npairs = 0;
+    bool pairs_overflow = false;
+    const uint8_t *cx = s->count[TTT_X], *co = s->count[TTT_O];
+    for (int w = 0; w < g->nwin; w++) {
+        int a = cx[w], b = co[w];
+        bool useful = false;
+        if (b == 0 && k - a <= left[TTT_X]) {
+            useful = true;
+            potential[TTT_X] += k - a > POTENTIAL_BITS ? 0 : UINT64_C(1) << (POTENTIAL_BITS - (k - a));
+            if (a == k - 1)
+                ttt_bits_set(&si->threat[TTT_X], window_empty_cell(s, w));
+        }
+        if (a == 0 && k - b <= left[TTT_O]) {
+            useful = true;
+            potential[TTT_O] += k - b > POTENTIAL_BITS ? 0 : UINT64_C(1) << (POTENTIAL_BITS - (k - b));
+            if (b == k - 1)
+                ttt_bits_set(&si->threat[TTT_O], window_empty_cell(s, w));
+        }
+        if (useful)
+            for (int i = 0; i < TTT_WORDS; i++)
+                si->live.w[i] |= g->win_bits[w].w[i];
+        if (want_fork && (mover == TTT_X ? b == 0 && a == k - 2 : a == 0 && b == k - 2) && k >= 3) {
+            if (npairs == FORK_MAX_PAIRS) {
+                pairs_overflow = true;
+                continue;
+            }
+            const int16_t *cells = &g->win_cell[w * k];
+            int found = 0;
+            for (int i = 0; i < k && found < 2; i++)
+                if (!ttt_bits_test(&s->occ, cells[i]))
+                    pairs[npairs][found++] = cells[i];
+            npairs++;
+        }
+    }
+    for (int i = 0; i < TTT_WORDS; i++)
+        si->live.w[i] &= ~s->occ.w[i];
+    /* A side can complete a line only in a useful window. Under normal rules the Erdos-Selfridge criterion
+     * says more: if the sum over its useful windows of 2^-need is below 1/2 with that side to move (below 1
+     * with the other side to move), the other side can stop every one of them, so it never completes a line.
+     * (Under misere nobody tries to stop a line, so there only the first test holds.) */
+    for (int side = 0; side < 2; side++) {
+        uint64_t enough = g->line_sign > 0 ? UINT64_C(1) << (POTENTIAL_BITS - (side == mover ? 1 : 0)) : 1;
+        si->can[side] = potential[side] >= enough;
+    }
+    si->nthreat[0] = ttt_bits_count(&si->threat[0]);
+    si->nthreat[1] = ttt_bits_count(&si->threat[1]);
+    if (!want_fork || pairs_overflow)
+        return;
+    /* A cell with two different partners makes two threats when played. */
+    for (int i = 0; i < npairs && si->fork < 0; i++)
+        for (int end = 0; end < 2 && si->fork < 0; end++) {
+            int cell = pairs[i][end], partner = pairs[i][1 - end];
+            for (int j = i + 1; j < npairs; j++) {
+                if (pairs[j][0] == cell && pairs[j][1] != partner) {
+                    si->fork = cell;
+                    break;
+                }
+                if (pairs[j][1] == cell && pairs[j][0] != partner) {
+                    si->fork = cell;
+                    break;
+                }
+            }
+        }
+}
+
+/* The horizon: open windows weighted by how close they are to a line, for the side to move. */
+static int evaluate(const ttt_solver *s)
+{
+    const geometry *g = &s->g;
+    const int k = g->k;
+    static const int by_need[4] = {0, EVAL_NEED_1, EVAL_NEED_2, EVAL_NEED_3};
+    long total = 0;
+    for (int w = 0; w < g->nwin; w++) {
+        int a = s->count[TTT_X][w], b = s->count[TTT_O][w];
+        if (b == 0 && a > 0)
+            total += k - a < 4 ? by_need[k - a] : EVAL_NEED_MORE;
+        else if (a == 0 && b > 0)
+            total -= k - b < 4 ? by_need[k - b] : EVAL_NEED_MORE;
+    }
+    total *= g->line_sign * ((s->ply & 1) == TTT_X ? 1 : -1);
+    if (total >= HEURISTIC_MAX)
+        total = HEURISTIC_MAX - 1;
+    if (total <= -HEURISTIC_MAX)
+        total = -HEURISTIC_MAX + 1;
+    return (int)total;
+}
+
+/* --- Transposition table ---------------------------------------------------------------------------------
+ */
+
+/* The canonical key: the least hash over the symmetric images; *frame receives that image's symmetry. */
+static uint64_t canonical_key(const ttt_solver *s, int *frame)
+{
+    uint64_t best = s->hash[0];
+    int which = 0;
+    for (int sy = 1; sy < s->g.nsym; sy++)
+        if (s->hash[sy] < best) {
+            best = s->hash[sy];
+            which = sy;
+        }
+    *frame = which;
+    return best;
+}
+
+static tt_entry *tt_probe(ttt_solver *s, uint64_t key)
+{
+    tt_entry *bucket = &s->tt[key & s->tt_mask & ~(size_t)(TT_BUCKET - 1)];
+    for (int i = 0; i < TT_BUCKET; i++)
+        if (bucket[i].bound != BOUND_NONE && bucket[i].key == key)
+            return &bucket[i];
+    return NULL;
+}
+
+/* Stores over the same position, a free slot, or else the entry that cost the least work to find. */
+static void tt_store(ttt_solver *s, uint64_t key, int score, int bound, int depth, int move, uint64_t nodes)
+{
+    tt_entry *bucket = &s->tt[key & s->tt_mask & ~(size_t)(TT_BUCKET - 1)];
+    tt_entry *slot = &bucket[0];
+    for (int i = 0; i < TT_BUCKET; i++) {
+        if (bucket[i].bound == BOUND_NONE || bucket[i].key == key) {
+            slot = &bucket[i];
+            break;
+        }
+        if (bucket[i].work < slot->work)
+            slot = &bucket[i];
+    }
+    *slot = (tt_entry){.key = key,
+                       .score = (int16_t)score,
+                       .move = (int16_t)move,
+                       .depth = (uint8_t)depth,
+                       .bound = (uint8_t)bound,
+                       .work = (uint8_t)(64 - __builtin_clzll(nodes | 1))};
+}
+
+/* --- Budget ----------------------------------------------------------------------------------------------
+ */
+
+static bool budget_spent(ttt_solver *s)
+{
+    if (s->node_limit && s->nodes >= s->node_limit)
+        return true;
+    return s->deadline > 0 && ttt_clock_ms() >= s->deadline;
+}
+
+/* True when the side not to move can mirror from here on (misère): its stones are the colour-swapped image
+ * of the mover's under a mirror symmetry, and it holds that symmetry's fixed cell if there is one. Then the
+ * side to move cannot win. */
+static bool mirror_holds(const ttt_solver *s)
+{
+    const geometry *g = &s->g;
+    const int mover = s->ply & 1;
+    for (int m = 0; m < g->nmirror; m++) {
+        int fixed = g->mirror_fixed[m];
+        uint64_t plain = s->hash[0];
+        if (fixed >= 0) {
+            /* The mirroring side owns the fixed cell: O to move, X holds it (were it O's, the hashes differ).
+             */
+            if (mover != TTT_O || !ttt_bits_test(&s->occ, fixed))
+                continue;
+            plain ^= g->zob[0][TTT_X][fixed];
+        } else if (mover != TTT_X) {
+            continue;
+        }
+        if (plain == s->swapped[m])
+            return true;
+    }
+    return false;
+}
+
+/* --- Move ordering ---------------------------------------------------------------------------------------
+ */
+
+static int order_score(const ttt_solver *s, int cell, int mover)
+{
+    const geometry *g = &s->g;
+    const int16_t *wins = &g->cell_win[cell * g->cell_win_max];
+    int score = g->cell_nwin[cell];
+    /* Under misère, building a line is no merit and blocking one no help: only the static weight and the
+     * history order the moves (measured: fewer nodes than any weighting of the lines tried). */
+    for (int i = 0; g->line_sign > 0 && i < g->cell_nwin[cell]; i++) {
+        int own = s->count[mover][wins[i]], their = s->count[mover ^ 1][wins[i]];
+        if (their == 0)
+            score += own * own * ORDER_OWN_STONE;
+        if (own == 0)
+            score += their * their * ORDER_THEIR_STONE;
+    }
+    return score + (int)(s->history[mover][cell] >> 4);
+}
+
+/* Writes the moves of `set` into out, best first. Returns how many. */
+static int order_moves(const ttt_solver *s, const ttt_bits *set, int hash_move, int *out)
+{
+    int keys[TTT_MAX_CELLS];
+    int n = 0, mover = s->ply & 1;
+    for (int i = 0; i < TTT_WORDS; i++)
+        for (uint64_t w = set->w[i]; w; w &= w - 1) {
+            int cell = i * 64 + __builtin_ctzll(w);
+            int key = cell == hash_move ? ORDER_HASH_MOVE : order_score(s, cell, mover);
+            int j = n++;
+            while (j > 0 && keys[j - 1] < key) { /* insertion sort: lists are short */
+                keys[j] = keys[j - 1];
+                out[j] = out[j - 1];
+                j--;
+            }
+            keys[j] = key;
+            out[j] = cell;
+        }
+    return n;
+}
+
+/* The cells worth trying: all empty ones, or on a big board in a depth-limited search, those near stones. */
+static ttt_bits candidates(ttt_solver *s, const ttt_bits *empty)
+{
+    if (s->exact_mode || s->g.cells <= NEIGHBOURHOOD_MIN_CELLS || s->ply == 0)
+        return *empty;
+    ttt_bits near;
+    memset(&near, 0, sizeof near);
+    for (int i = 0; i < TTT_WORDS; i++)
+        for (uint64_t w = s->occ.w[i]; w; w &= w - 1) {
+            const ttt_bits *n = &s->g.near[i * 64 + __builtin_ctzll(w)];
+            for (int j = 0; j < TTT_WORDS; j++)
+                near.w[j] |= n->w[j];
+        }
+    bool pruned = false;
+    for (int j = 0; j < TTT_WORDS; j++) {
+        pruned |= (empty->w[j] & ~near.w[j]) != 0;
+        near.w[j] &= empty->w[j];
+    }
+    if (pruned)
+        s->inexact++;
+    return near;
+}
+
+/* --- The search ------------------------------------------------------------------------------------------
+ */
+
+static int search(ttt_solver *s, int depth, int alpha, int beta)
+{
+    const geometry *g = &s->g;
+    const int ply = s->ply, mover = ply & 1, opp = mover ^ 1;
+    const int empties = g->cells - ply;
+
+    /* Step 1. Count the node; look at the clock now and then. */
+    s->nodes++;
+    if ((s->nodes & (CLOCK_CHECK_NODES - 1)) == 0 && budget_spent(s))
+        s->stop = true;
+    if (s->stop)
+        return 0;
+    if (empties == 0)
+        return 0; /* a full board without a line */
+
+    /* Step 2. Read the lines. */
+    scan_info si;
+    scan(s, g->line_sign > 0, &si);
+    ttt_bits empty;
+    for (int i = 0; i < TTT_WORDS; i++)
+        empty.w[i] = g->all.w[i] & ~s->occ.w[i];
+
+    /* Step 3. Moves that end the game at once: a line now wins (normal) or loses (misère). */
+    ttt_bits allowed = empty;
+    if (g->line_sign > 0) {
+        if (si.nthreat[mover])
+            return TTT_SCORE_WIN - (ply + 1);
+    } else {
+        for (int i = 0; i < TTT_WORDS; i++)
+            allowed.w[i] &= ~si.threat[mover].w[i];
+        if (!bits_any(&allowed))
+            return -(TTT_SCORE_WIN - (ply + 1));
+    }
+
+    /* Step 4. Forced replies (normal rules): two threats against us lose; one must be blocked; a fork wins.
+     */
+    bool forced = false;
+    if (g->line_sign > 0) {
+        if (si.nthreat[opp] >= 2)
+            return -(TTT_SCORE_WIN - (ply + 2));
+        if (si.nthreat[opp] == 1) {
+            allowed = si.threat[opp];
+            forced = true;
+        } else if (si.fork >= 0) {
+            return TTT_SCORE_WIN - (ply + 3);
+        }
+    }
+
+    /* Step 5. Bounds: a side that can no longer complete a line can neither win (normal) nor lose (misère);
+     * and no result comes sooner than the next move. */
+    bool mover_can = si.can[mover], opp_can = si.can[opp];
+    if (!mover_can && !opp_can)
+        return 0;
+    if (!mover_can) {
+        if (g->line_sign > 0)
+            beta = beta < 0 ? beta : 0;
+        else
+            alpha = alpha > 0 ? alpha : 0;
+    }
+    if (!opp_can) {
+        if (g->line_sign > 0)
+            alpha = alpha > 0 ? alpha : 0;
+        else
+            beta = beta < 0 ? beta : 0;
+    }
+    if (g->line_sign < 0 && g->nmirror && beta > 0 && mirror_holds(s))
+        beta = 0;
+    if (beta > TTT_SCORE_WIN - (ply + 1))
+        beta = TTT_SCORE_WIN - (ply + 1);
+    if (alpha < -(TTT_SCORE_WIN - (ply + 1)))
+        alpha = -(TTT_SCORE_WIN - (ply + 1));
+    if (alpha >= beta)
+        return alpha;
+
+    /* Step 6. The horizon of a depth-limited search. */
+    if (depth <= 0) {
+        s->inexact++;
+        return evaluate(s);
+    }
+
+    /* Step 7. The transposition table. */
+    int frame;
+    uint64_t key = canonical_key(s, &frame);
+    int hash_move = -1;
+    tt_entry *e = tt_probe(s, key);
+    if (e) {
+        if (e->move >= 0)
+            hash_move = g->inv[frame][e->move];
+        if (e->depth == TT_DEPTH_EXACT || e->depth >= depth) {
+            int sc = e->score;
+            if (e->bound == BOUND_EXACT || (e->bound == BOUND_LOWER && sc >= beta) ||
+                (e->bound == BOUND_UPPER && sc <= alpha)) {
+                if (e->depth != TT_DEPTH_EXACT)
+                    s->inexact++;
+                return sc;
+            }
+        }
+    }
+
+    /* Step 8. The moves, best first. Dead cells are all alike: filling one is filling any, so only the first
+     * is tried. */
+    ttt_bits set = forced ? allowed : candidates(s, &allowed);
+    if (!forced) {
+        ttt_bits dead;
+        for (int i = 0; i < TTT_WORDS; i++)
+            dead.w[i] = set.w[i] & ~si.live.w[i];
+        int first = bits_first(&dead);
+        if (first >= 0) {
+            for (int i = 0; i < TTT_WORDS; i++)
+                set.w[i] &= si.live.w[i];
+            ttt_bits_set(&set, first);
+        }
+    }
+    int moves[TTT_MAX_CELLS];
+    int n = order_moves(s, &set, hash_move, moves);
+
+    /* Step 9. Search them. */
+    const int alpha0 = alpha;
+    const uint64_t inexact0 = s->inexact, nodes0 = s->nodes;
+    int best = -SCORE_INF, best_move = moves[0];
+    for (int i = 0; i < n; i++) {
+        play(s, moves[i]);
+        int sc = -search(s, depth - 1, -beta, -alpha);
+        undo(s, moves[i]);
+        if (s->stop)
+            return 0;
+        if (sc > best) {
+            best = sc;
+            best_move = moves[i];
+            if (sc > alpha) {
+                alpha = sc;
+                if (alpha >= beta) {
+                    uint32_t *h = &s->history[mover][moves[i]];
+                    *h = *h + (uint32_t)(depth * depth) < HISTORY_MAX ? *h + (uint32_t)(depth * depth)
+                                                                      : HISTORY_MAX;
+                    break;
+                }
+            }
+        }
+    }
+
+    /* Step 10. Remember the result. */
+    int bound = best <= alpha0 ? BOUND_UPPER : best >= beta ? BOUND_LOWER : BOUND_EXACT;
+    int stored_depth =
+        s->inexact == inexact0 ? TT_DEPTH_EXACT : (depth < TT_DEPTH_EXACT ? depth : TT_DEPTH_EXACT - 1);
+    tt_store(s, key, best, bound, stored_depth, g->sym[frame][best_move], s->nodes - nodes0);
+    return best;
+}
+
+/* --- The root --------------------------------------------------------------------------------------------
+ */
+
+/* Scores of playing `cell` at the root when that move ends the game; false when it does not. */
+static bool root_move_ends(const ttt_solver *s, const scan_info *si, int cell, int *score)
+{
+    int mover = s->ply & 1;
+    if (ttt_bits_test(&si->threat[mover], cell)) {
+        *score = s->g.line_sign * (TTT_SCORE_WIN - (s->ply + 1));
+        return true;
+    }
+    if (s->ply + 1 == s->g.cells) {
+        *score = 0;
+        return true;
+    }
+    return false;
+}
+
+/* One iteration at the root to `depth`. With all, every move gets an exact score (full window); otherwise the
+ * window (best - 1, +inf) tells each move's score exactly when it ties or beats the best so far. Returns
+ * false when the budget ran out. */
+static bool root_iteration(ttt_solver *s, int depth, bool all, ttt_move_score *moves, int n)
+{
+    scan_info si;
+    scan(s, false, &si);
+    int best = -SCORE_INF;
+    for (int i = 0; i < n; i++) {
+        int sc;
+        bool exact = true;
+        if (!root_move_ends(s, &si, moves[i].move, &sc)) {
+            int alpha = all || best == -SCORE_INF ? -SCORE_INF : best - 1;
+            play(s, moves[i].move);
+            sc = -search(s, depth - 1, -SCORE_INF, -alpha);
+            undo(s, moves[i].move);
+            if (s->stop)
+                return false;
+            exact = sc > alpha;
+        }
+        moves[i].score = sc;
+        moves[i].exact = exact;
+        if (sc > best)
+            best = sc;
+    }
+    return true;
+}
+
+static int compare_scores(const void *a, const void *b)
+{
+    const ttt_move_score *x = a, *y = b;
+    if (x->score != y->score)
+        return x->score > y->score ? -1 : 1;
+    return x->move - y->move;
+}
+
+ttt_status ttt_solver_new(const ttt_rules *rules, int tt_mib, ttt_solver **out, ttt_error *err)
+{
+    *out = NULL;
+    ttt_error sub;
+    if (ttt_rules_check(rules, &sub))
+        return ttt_fail(err, TTT_EINVAL, "solver: %s", sub.msg);
+    ttt_solver *s = calloc(1, sizeof *s);
+    if (!s)
+        return ttt_fail(err, TTT_ENOMEM, "solver: out of memory");
+    s->rules = *rules;
+    size_t entries = 1;
+    size_t want = (size_t)(tt_mib < 1 ? 1 : tt_mib) * MIB / sizeof(tt_entry);
+    while (entries * 2 <= want)
+        entries *= 2;
+    s->tt_memory = calloc(entries * sizeof *s->tt + CACHE_LINE, 1);
+    s->tt = s->tt_memory
+                ? (tt_entry *)(((uintptr_t)s->tt_memory + CACHE_LINE - 1) & ~(uintptr_t)(CACHE_LINE - 1))
+                : NULL;
+    s->tt_mask = entries - 1;
+    if (geometry_init(&s->g, rules) || !s->tt || !(s->count[0] = calloc((size_t)s->g.nwin + 1, 1)) ||
+        !(s->count[1] = calloc((size_t)s->g.nwin + 1, 1))) {
+        ttt_solver_free(s);
+        return ttt_fail(err, TTT_ENOMEM, "solver: out of memory for a %d MiB table", tt_mib);
+    }
+    *out = s;
+    return TTT_OK;
+}
+
+void ttt_solver_free(ttt_solver *s)
+{
+    if (!s)
+        return;
+    geometry_free(&s->g);
+    free(s->tt_memory);
+    free(s->count[0]);
+    free(s->count[1]);
+    free(s);
+}
+
+void ttt_solver_clear(ttt_solver *s)
+{
+    memset(s->tt, 0, (s->tt_mask + 1) * sizeof *s->tt);
+    memset(s->history, 0, sizeof s->history);
+}
+
+uint64_t ttt_solver_nodes(const ttt_solver *s) { return s->total_nodes; }
+
+ttt_result ttt_score_result(int score)
+{
+    return score > TTT_SCORE_PROVEN ? TTT_WIN : score < -TTT_SCORE_PROVEN ? TTT_LOSS : TTT_DRAW_VALUE;
+}
+
+int ttt_score_plies(const ttt_board *b, int score)
+{
+    if (score > TTT_SCORE_PROVEN)
+        return TTT_SCORE_WIN - score - b->ply;
+    if (score < -TTT_SCORE_PROVEN)
+        return TTT_SCORE_WIN + score - b->ply;
+    return b->cells - b->ply; /* a draw is played out to the full board */
+}
+
+/* Runs iterations from depth `from` to `to` until proven or stopped; keeps the last complete iteration's
+ * scores in moves. Returns the depth completed (0 if none). */
+static int deepen(ttt_solver *s, int from, int to, bool all, ttt_move_score *moves, int n, bool *proven)
+{
+    ttt_move_score work[TTT_MAX_CELLS];
+    int done = 0;
+    *proven = false;
+    for (int depth = from; depth <= to && !s->stop; depth++) {
+        memcpy(work, moves, sizeof *work * (size_t)n);
+        uint64_t inexact0 = s->inexact;
+        if (!root_iteration(s, depth, all, work, n))
+            break;
+        qsort(work, (size_t)n, sizeof *work, compare_scores);
+        memcpy(moves, work, sizeof *work * (size_t)n);
+        done = depth;
+        if (s->inexact == inexact0) {
+            *proven = true;
+            break;
+        }
+    }
+    return done;
+}
+
+ttt_status ttt_solver_search(ttt_solver *s, const ttt_board *b, const ttt_limits *limits, bool all,
+                             ttt_search_result *out, ttt_error *err)
+{
+    char want[TTT_RULES_TEXT_SIZE], got[TTT_RULES_TEXT_SIZE];
+    if (!ttt_rules_equal(&s->rules, &b->rules))
+        return ttt_fail(err, TTT_ESTATE, "solver for %s asked about a %s position",
+                        ttt_rules_format(&s->rules, want, sizeof want),
+                        ttt_rules_format(&b->rules, got, sizeof got));
+    if (ttt_board_terminal(b))
+        return ttt_fail(err, TTT_ESTATE, "the game is over: nothing to search");
+    ttt_limits none = {0};
+    if (!limits)
+        limits = &none;
+    double start = ttt_clock_ms();
+    load(s, b);
+    s->nodes = 0;
+    s->stop = false;
+    s->inexact = 0;
+    const int empties = s->g.cells - s->ply;
+    const bool unlimited = limits->nodes == 0 && limits->ms <= 0 && limits->depth <= 0;
+
+    memset(out, 0, sizeof *out);
+    ttt_bits empty;
+    for (int i = 0; i < TTT_WORDS; i++)
+        empty.w[i] = s->g.all.w[i] & ~s->occ.w[i];
+    int cells[TTT_MAX_CELLS];
+    /* Root moves: all legal ones, ordered as inner nodes are ordered. */
+    out->count = order_moves(s, &empty, -1, cells);
+    for (int i = 0; i < out->count; i++)
+        out->moves[i] = (ttt_move_score){.move = cells[i], .score = -SCORE_INF, .exact = false};
+
+    bool proven = false;
+    if (unlimited || (limits->depth <= 0 && empties <= EXACT_FIRST_EMPTIES)) {
+        /* Full depth first: exact unless the budget runs out. */
+        s->exact_mode = true;
+        s->node_limit =
+            limits->nodes ? (uint64_t)((double)limits->nodes * (unlimited ? 1.0 : EXACT_FIRST_SHARE)) : 0;
+        s->deadline = limits->ms > 0 ? start + limits->ms * EXACT_FIRST_SHARE : 0;
+        out->depth = deepen(s, empties, empties, all, out->moves, out->count, &proven);
+        s->stop = false;
+    }
+    if (!proven && !unlimited) {
+        s->exact_mode = false;
+        s->node_limit = limits->nodes;
+        s->deadline = limits->ms > 0 ? start + limits->ms : 0;
+        int to = limits->depth > 0 && limits->depth < empties ? limits->depth : empties;
+        int done = deepen(s, 1, to, all, out->moves, out->count, &proven);
+        if (done)
+            out->depth = done;
+    }
+    out->proven = proven;
+    out->stopped = s->stop || (!proven && out->depth < empties && limits->depth <= 0);
+    out->score = out->moves[0].score;
+    out->best_count = 1;
+    while (out->best_count < out->count && out->moves[out->best_count].score == out->score &&
+           out->moves[out->best_count].exact)
+        out->best_count++;
+    out->nodes = s->nodes;
+    s->total_nodes += s->nodes;
+    out->ms = ttt_clock_ms() - start;
+    return TTT_OK;
+}
+
+ttt_status ttt_solver_value(ttt_solver *s, const ttt_board *b, ttt_result *value, int *plies, uint64_t *nodes,
+                            ttt_error *err)
+{
+    if (!ttt_rules_equal(&s->rules, &b->rules))
+        return ttt_fail(err, TTT_ESTATE, "solver asked about a position of other rules");
+    if (ttt_board_terminal(b)) {
+        ttt_player w = ttt_board_winner(b);
+        *value = w == TTT_NOBODY ? TTT_DRAW_VALUE : w == ttt_board_to_move(b) ? TTT_WIN : TTT_LOSS;
+        if (plies)
+            *plies = 0;
+        if (nodes)
+            *nodes = 0;
+        return TTT_OK;
+    }
+    load(s, b);
+    s->nodes = 0;
+    s->stop = false;
+    s->inexact = 0;
+    s->exact_mode = true;
+    s->node_limit = 0;
+    s->deadline = 0;
+    /* Win, draw or loss first, with the narrowest window that tells them apart; then, for a win or a loss,
+     * its distance within the proven range. The root may end at once: search() sees threats before moving. */
+    int depth = s->g.cells - s->ply;
+    int score = search(s, depth, -1, 1);
+    if (score >= 1)
+        score = search(s, depth, TTT_SCORE_PROVEN, SCORE_INF);
+    else if (score <= -1)
+        score = search(s, depth, -SCORE_INF, -TTT_SCORE_PROVEN);
+    s->total_nodes += s->nodes;
+    *value = ttt_score_result(score);
+    if (plies)
+        *plies = ttt_score_plies(b, score);
+    if (nodes)
+        *nodes = s->nodes;
+    return TTT_OK;
+}

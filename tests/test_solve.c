@@ -1,0 +1,499 @@
+/*
+ * test_solve.c - the solver and the minimax engine are perfect.
+ *
+ * Every check compares against an independent brute force written here: plain negamax over ttt_board with a
+ * memo, no pruning, scoring a finished game by distance exactly as the solver promises (a win ending after E
+ * stones scores TTT_SCORE_WIN - E for the side to move, a loss the negation, a draw 0).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "ttt/ttt.h"
+
+/* --- Brute force ---------------------------------------------------------------------------------------- */
+
+typedef struct memo_slot {
+    uint64_t x, o;
+    int score;
+    bool used;
+} memo_slot;
+
+typedef struct memo {
+    memo_slot *slots;
+    size_t mask;
+    size_t used;
+} memo;
+
+#define MEMO_SLOTS (1u << 20)
+
+static memo memo_new(void)
+{
+    memo m = {calloc(MEMO_SLOTS, sizeof(memo_slot)), MEMO_SLOTS - 1, 0};
+    assert_non_null(m.slots);
+    return m;
+}
+
+static memo_slot *memo_find(memo *m, uint64_t x, uint64_t o)
+{
+    uint64_t h = (x * 0x9e3779b97f4a7c15u) ^ (o * 0xc2b2ae3d27d4eb4fu);
+    for (size_t i = (size_t)(h ^ (h >> 31)) & m->mask;; i = (i + 1) & m->mask)
+        if (!m->slots[i].used || (m->slots[i].x == x && m->slots[i].o == o))
+            return &m->slots[i];
+}
+
+/* Negamax score of a position (boards up to 64 cells) for the side to move. */
+static int brute(memo *m, ttt_board *b)
+{
+    ttt_outcome out = ttt_board_outcome(b);
+    if (out == TTT_DRAW)
+        return 0;
+    if (out != TTT_ONGOING) {
+        /* The side to move did not make the last move; it won only under misère. */
+        ttt_player mover = ttt_board_to_move(b);
+        bool mover_won = (out == TTT_X_WINS) == (mover == TTT_X);
+        return mover_won ? TTT_SCORE_WIN - b->ply : -(TTT_SCORE_WIN - b->ply);
+    }
+    memo_slot *slot = memo_find(m, b->stones[TTT_X].w[0], b->stones[TTT_O].w[0]);
+    if (slot->used)
+        return slot->score;
+    ttt_move moves[TTT_MAX_CELLS];
+    int n = ttt_board_moves(b, moves), best = -100000;
+    for (int i = 0; i < n; i++) {
+        ttt_board_play(b, moves[i]);
+        int sc = -brute(m, b);
+        ttt_board_undo(b, moves[i]);
+        if (sc > best)
+            best = sc;
+    }
+    /* The memo is a cache: when it is three quarters full it starts again, so probing always ends. */
+    if (++m->used > (m->mask + 1) / 4 * 3) {
+        memset(m->slots, 0, (m->mask + 1) * sizeof *m->slots);
+        m->used = 1;
+    }
+    slot = memo_find(m, b->stones[TTT_X].w[0], b->stones[TTT_O].w[0]);
+    *slot = (memo_slot){b->stones[TTT_X].w[0], b->stones[TTT_O].w[0], best, true};
+    return best;
+}
+
+static ttt_rules rules_of(const char *text)
+{
+    ttt_rules r;
+    ttt_error err;
+    assert_int_equal(ttt_rules_parse(text, &r, &err), TTT_OK);
+    return r;
+}
+
+/* --- Every reachable 3x3 position ------------------------------------------------------------------------
+ */
+
+typedef struct visit_ctx {
+    memo *memo;
+    ttt_solver *solver;
+    ttt_engine *engine;
+    memo seen;
+    int positions;
+} visit_ctx;
+
+/* Checks the solver's value, every move's exact score, and the engine's move at one ongoing position. */
+static void check_position(visit_ctx *c, ttt_board *b)
+{
+    int truth = brute(c->memo, b);
+    ttt_result value;
+    int plies;
+    uint64_t nodes;
+    ttt_error err;
+    assert_int_equal(ttt_solver_value(c->solver, b, &value, &plies, &nodes, &err), TTT_OK);
+    assert_int_equal(value, ttt_score_result(truth));
+    assert_int_equal(plies, ttt_score_plies(b, truth));
+
+    ttt_search_result r;
+    assert_int_equal(ttt_solver_search(c->solver, b, NULL, true, &r, &err), TTT_OK);
+    assert_true(r.proven);
+    assert_int_equal(r.score, truth);
+    assert_int_equal(r.count, ttt_board_moves(b, (ttt_move[TTT_MAX_CELLS]){0}));
+    for (int i = 0; i < r.count; i++) {
+        ttt_board_play(b, r.moves[i].move);
+        assert_int_equal(r.moves[i].score, -brute(c->memo, b));
+        ttt_board_undo(b, r.moves[i].move);
+    }
+
+    /* The engine keeps the value, at the best distance. */
+    ttt_move m;
+    assert_int_equal(ttt_engine_choose(c->engine, b, &m, NULL, &err), TTT_OK);
+    ttt_board_play(b, m);
+    assert_int_equal(-brute(c->memo, b), truth);
+    ttt_board_undo(b, m);
+    c->positions++;
+}
+
+static void visit(visit_ctx *c, ttt_board *b)
+{
+    memo_slot *slot = memo_find(&c->seen, b->stones[TTT_X].w[0], b->stones[TTT_O].w[0]);
+    if (slot->used)
+        return;
+    *slot = (memo_slot){b->stones[TTT_X].w[0], b->stones[TTT_O].w[0], 0, true};
+    if (ttt_board_terminal(b))
+        return;
+    check_position(c, b);
+    ttt_move moves[TTT_MAX_CELLS];
+    int n = ttt_board_moves(b, moves);
+    for (int i = 0; i < n; i++) {
+        ttt_board_play(b, moves[i]);
+        visit(c, b);
+        ttt_board_undo(b, moves[i]);
+    }
+}
+
+static void check_every_position(const char *rules_text, int expected_ongoing)
+{
+    ttt_rules r = rules_of(rules_text);
+    memo m = memo_new();
+    visit_ctx c = {.memo = &m, .seen = memo_new()};
+    ttt_error err;
+    assert_int_equal(ttt_solver_new(&r, 4, &c.solver, &err), TTT_OK);
+    assert_int_equal(ttt_engine_new("minimax:seed=3", &r, &c.engine, &err), TTT_OK);
+    ttt_board b;
+    ttt_board_init(&b, &r);
+    visit(&c, &b);
+    /* 5478 reachable positions, 958 of them finished (the counts test pins these). */
+    assert_int_equal(c.positions, expected_ongoing);
+    ttt_engine_free(c.engine);
+    ttt_solver_free(c.solver);
+    free(m.slots);
+    free(c.seen.slots);
+}
+
+static void test_every_3x3_position_normal(void **state)
+{
+    (void)state;
+    check_every_position("3x3", 5478 - 958);
+}
+
+static void test_every_3x3_position_misere(void **state)
+{
+    (void)state;
+    check_every_position("3x3-misere", 5478 - 958);
+}
+
+/* --- Random positions of bigger boards -------------------------------------------------------------------
+ */
+
+/* Plays `stones` random moves (restarting when the game ends early), then compares values and move scores. */
+static void check_random_positions(const char *rules_text, int stones, int count, uint64_t seed)
+{
+    ttt_rules r = rules_of(rules_text);
+    memo m = memo_new();
+    ttt_solver *solver;
+    ttt_error err;
+    assert_int_equal(ttt_solver_new(&r, 16, &solver, &err), TTT_OK);
+    ttt_rng rng;
+    ttt_rng_seed(&rng, seed);
+    for (int done = 0; done < count;) {
+        ttt_board b;
+        ttt_board_init(&b, &r);
+        for (int i = 0; i < stones && !ttt_board_terminal(&b); i++) {
+            ttt_move moves[TTT_MAX_CELLS];
+            int n = ttt_board_moves(&b, moves);
+            ttt_board_play(&b, moves[ttt_rng_below(&rng, (uint32_t)n)]);
+        }
+        if (ttt_board_terminal(&b))
+            continue;
+        int truth = brute(&m, &b);
+        ttt_result value;
+        int plies;
+        assert_int_equal(ttt_solver_value(solver, &b, &value, &plies, NULL, &err), TTT_OK);
+        assert_int_equal(value, ttt_score_result(truth));
+        assert_int_equal(plies, ttt_score_plies(&b, truth));
+        ttt_search_result res;
+        assert_int_equal(ttt_solver_search(solver, &b, NULL, true, &res, &err), TTT_OK);
+        assert_int_equal(res.score, truth);
+        for (int i = 0; i < res.count; i++) {
+            ttt_board_play(&b, res.moves[i].move);
+            assert_int_equal(res.moves[i].score, -brute(&m, &b));
+            ttt_board_undo(&b, res.moves[i].move);
+        }
+        done++;
+    }
+    ttt_solver_free(solver);
+    free(m.slots);
+}
+
+static void test_random_positions_small_boards(void **state)
+{
+    (void)state;
+    check_random_positions("3x4k3", 3, 60, 1);
+    check_random_positions("3x4k3-misere", 3, 60, 2);
+    check_random_positions("4x4k3", 5, 60, 3);
+    check_random_positions("4x4k3-misere", 5, 60, 4);
+    check_random_positions("3x5k3", 5, 60, 5);
+    check_random_positions("5x3k3-misere", 5, 60, 6);
+}
+
+static void test_random_positions_4x4(void **state)
+{
+    (void)state;
+    check_random_positions("4x4", 6, 40, 7);
+    check_random_positions("4x4-misere", 6, 40, 8);
+    check_random_positions("3x5k4", 4, 40, 9);
+    check_random_positions("4x5k4-misere", 10, 30, 10);
+    check_random_positions("5x5k4", 14, 30, 11);
+    check_random_positions("5x5k4-misere", 14, 30, 12);
+}
+
+/* --- Against every opponent --------------------------------------------------------------------------------
+ */
+
+typedef struct record {
+    long wins, draws, losses;
+} record;
+
+/* The engine plays `side`; the opponent tries every legal move at each of its turns. */
+static void all_opponents(ttt_engine *e, ttt_board *b, ttt_player side, record *rec)
+{
+    ttt_outcome out = ttt_board_outcome(b);
+    if (out != TTT_ONGOING) {
+        if (out == TTT_DRAW)
+            rec->draws++;
+        else if ((out == TTT_X_WINS) == (side == TTT_X))
+            rec->wins++;
+        else
+            rec->losses++;
+        return;
+    }
+    ttt_error err;
+    if (ttt_board_to_move(b) == side) {
+        ttt_move m;
+        assert_int_equal(ttt_engine_choose(e, b, &m, NULL, &err), TTT_OK);
+        ttt_board_play(b, m);
+        all_opponents(e, b, side, rec);
+        ttt_board_undo(b, m);
+        return;
+    }
+    ttt_move moves[TTT_MAX_CELLS];
+    int n = ttt_board_moves(b, moves);
+    for (int i = 0; i < n; i++) {
+        ttt_board_play(b, moves[i]);
+        all_opponents(e, b, side, rec);
+        ttt_board_undo(b, moves[i]);
+    }
+}
+
+static record against_everyone(const char *rules_text, const char *spec, ttt_player side)
+{
+    ttt_rules r = rules_of(rules_text);
+    ttt_engine *e;
+    ttt_error err;
+    assert_int_equal(ttt_engine_new(spec, &r, &e, &err), TTT_OK);
+    ttt_board b;
+    ttt_board_init(&b, &r);
+    record rec = {0, 0, 0};
+    all_opponents(e, &b, side, &rec);
+    ttt_engine_free(e);
+    return rec;
+}
+
+static void test_never_loses_3x3(void **state)
+{
+    (void)state;
+    for (int seed = 0; seed < 3; seed++) {
+        char spec[64];
+        snprintf(spec, sizeof spec, "minimax:seed=%d", seed);
+        record as_x = against_everyone("3x3", spec, TTT_X);
+        record as_o = against_everyone("3x3", spec, TTT_O);
+        assert_int_equal(as_x.losses, 0);
+        assert_int_equal(as_o.losses, 0);
+        /* Some opponents blunder: a perfect player wins those games. */
+        assert_true(as_x.wins > 0 && as_o.wins > 0);
+        assert_true(as_x.draws > 0 && as_o.draws > 0);
+    }
+}
+
+static void test_never_loses_3x3_misere(void **state)
+{
+    (void)state;
+    record as_x = against_everyone("3x3-misere", "minimax:seed=5", TTT_X);
+    record as_o = against_everyone("3x3-misere", "minimax:seed=5", TTT_O);
+    assert_int_equal(as_x.losses, 0);
+    assert_int_equal(as_o.losses, 0);
+    assert_true(as_x.wins > 0 && as_o.wins > 0);
+}
+
+/* 4x4 k=3 is a first-player win: as X the engine wins against every defence. */
+static void test_always_wins_4x4k3_as_x(void **state)
+{
+    (void)state;
+    record as_x = against_everyone("4x4k3", "minimax", TTT_X);
+    assert_int_equal(as_x.losses, 0);
+    assert_int_equal(as_x.draws, 0);
+    assert_true(as_x.wins > 0);
+}
+
+/* --- Published values --------------------------------------------------------------------------------------
+ */
+
+static void check_value(const char *rules_text, ttt_result want, int want_plies)
+{
+    ttt_rules r = rules_of(rules_text);
+    ttt_solver *solver;
+    ttt_error err;
+    assert_int_equal(ttt_solver_new(&r, 64, &solver, &err), TTT_OK);
+    ttt_board b;
+    ttt_board_init(&b, &r);
+    ttt_result value;
+    int plies;
+    assert_int_equal(ttt_solver_value(solver, &b, &value, &plies, NULL, &err), TTT_OK);
+    assert_int_equal(value, want);
+    if (want_plies >= 0)
+        assert_int_equal(plies, want_plies);
+    ttt_solver_free(solver);
+}
+
+/* Tic-tac-toe is a draw, and so is its misère form: X draws by taking the centre and mirroring (Berlekamp,
+ * Conway and Guy, "Winning Ways for your Mathematical Plays", ch. 22). */
+static void test_published_3x3(void **state)
+{
+    (void)state;
+    check_value("3x3", TTT_DRAW_VALUE, 9);
+    check_value("3x3-misere", TTT_DRAW_VALUE, 9);
+}
+
+/* D. Friedman, "Optimal mnk-games" (dfriedman.org, 2020), table of m,n,k results with the winner's number of
+ * moves: 3,4,3 P1 in 4 moves (7 plies); 4,4,3 P1 in 3 (5 plies); misère 3,4,3 and 4,4,3 P2 in 5 and 7 moves
+ * (X forced to complete a line at ply 11 and 15); 3,4,4 and 4,4,4 draws in both forms. */
+static void test_published_small_boards(void **state)
+{
+    (void)state;
+    check_value("3x4k3", TTT_WIN, 7);
+    check_value("4x3k3", TTT_WIN, 7);
+    check_value("4x4k3", TTT_WIN, 5);
+    check_value("3x4k3-misere", TTT_LOSS, 11);
+    check_value("4x4k3-misere", TTT_LOSS, 15);
+    check_value("3x4k4", TTT_DRAW_VALUE, 12);
+    check_value("3x4k4-misere", TTT_DRAW_VALUE, 12);
+    check_value("4x4", TTT_DRAW_VALUE, 16);
+    check_value("4x4-misere", TTT_DRAW_VALUE, 16);
+}
+
+/* The m,n,k-game article of Wikipedia: "(5,5,4) ... draw"; "(6,5,4) is a first-player win" is in the
+ * benchmarks, too slow for a test. Every k = 3 board from 4x3 up is a first-player win (same article). */
+static void test_published_k4_and_k3(void **state)
+{
+    (void)state;
+    check_value("5x5k4", TTT_DRAW_VALUE, 25);
+    check_value("4x5k4", TTT_DRAW_VALUE, 20);
+    check_value("5x5k3", TTT_WIN, -1);
+    check_value("3x5k3", TTT_WIN, -1);
+}
+
+/* --- The engine within a budget ----------------------------------------------------------------------------
+ */
+
+static ttt_board position(const ttt_rules *r, const char *moves)
+{
+    ttt_move seq[TTT_MAX_CELLS];
+    int n;
+    ttt_board b;
+    ttt_error err;
+    assert_int_equal(ttt_moves_parse(moves, r, seq, TTT_MAX_CELLS, &n, &err), TTT_OK);
+    assert_int_equal(ttt_moves_replay(r, seq, n, &b, &err), TTT_OK);
+    return b;
+}
+
+static ttt_move engine_move(const char *spec, const ttt_board *b, ttt_search_info *info)
+{
+    ttt_engine *e;
+    ttt_error err;
+    assert_int_equal(ttt_engine_new(spec, &b->rules, &e, &err), TTT_OK);
+    ttt_move m;
+    assert_int_equal(ttt_engine_choose(e, b, &m, info, &err), TTT_OK);
+    ttt_engine_free(e);
+    return m;
+}
+
+static void test_node_budget_is_reproducible(void **state)
+{
+    (void)state;
+    ttt_rules r = rules_of("9x9k5");
+    ttt_board b = position(&r, "e5 d4 e4");
+    ttt_search_info a, c;
+    ttt_move first = engine_move("minimax:nodes=20000,time=0,seed=9", &b, &a);
+    ttt_move again = engine_move("minimax:nodes=20000,time=0,seed=9", &b, &c);
+    assert_int_equal(first, again);
+    assert_int_equal(a.nodes, c.nodes);
+    /* The budget is checked every few hundred nodes, never far past it. */
+    assert_true(a.nodes >= 20000 && a.nodes < 20000 + 1024);
+    assert_true(a.depth >= 1);
+    assert_true(ttt_board_is_legal(&b, first));
+}
+
+static void test_depth_limit(void **state)
+{
+    (void)state;
+    ttt_rules r = rules_of("7x7k5");
+    ttt_board b = position(&r, "d4");
+    ttt_search_info info;
+    engine_move("minimax:depth=3,time=0", &b, &info);
+    assert_int_equal(info.depth, 3);
+}
+
+/* On a board it cannot solve, the engine still wins at once and blocks at once. */
+static void test_big_board_wins_and_blocks(void **state)
+{
+    (void)state;
+    ttt_rules r = rules_of("15x15k5");
+    /* X has four in a row (d8..g8) with both ends open; O to move must block... and cannot block both ends;
+     * X to move takes the win. */
+    ttt_board win = position(&r, "d8 d9 e8 e9 f8 f9 g8 a1");
+    ttt_move m = engine_move("minimax:nodes=5000,time=0", &win, NULL);
+    char name[TTT_MOVE_TEXT_SIZE];
+    ttt_move_format(&r, m, name, sizeof name);
+    assert_true(strcmp(name, "c8") == 0 || strcmp(name, "h8") == 0);
+    /* O to move facing a closed four (O at c8): the only block is h8. */
+    ttt_board block = position(&r, "d8 c8 e8 d9 f8 e9 g8");
+    m = engine_move("minimax:nodes=5000,time=0", &block, NULL);
+    ttt_move_format(&r, m, name, sizeof name);
+    assert_string_equal(name, "h8");
+}
+
+static void test_bad_options(void **state)
+{
+    (void)state;
+    ttt_rules r = ttt_rules_default();
+    ttt_engine *e;
+    ttt_error err;
+    const char *bad[] = {"minimax:time=abc", "minimax:tt=0", "minimax:depth=-1", "minimax:nodes=1.5",
+                         "minimax:width=3"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        assert_int_equal(ttt_engine_new(bad[i], &r, &e, &err), TTT_EINVAL);
+        assert_null(e);
+        assert_non_null(strstr(err.msg, "minimax"));
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_every_3x3_position_normal),
+        cmocka_unit_test(test_every_3x3_position_misere),
+        cmocka_unit_test(test_random_positions_small_boards),
+        cmocka_unit_test(test_random_positions_4x4),
+        cmocka_unit_test(test_never_loses_3x3),
+        cmocka_unit_test(test_never_loses_3x3_misere),
+        cmocka_unit_test(test_always_wins_4x4k3_as_x),
+        cmocka_unit_test(test_published_3x3),
+        cmocka_unit_test(test_published_small_boards),
+        cmocka_unit_test(test_published_k4_and_k3),
+        cmocka_unit_test(test_node_budget_is_reproducible),
+        cmocka_unit_test(test_depth_limit),
+        cmocka_unit_test(test_big_board_wins_and_blocks),
+        cmocka_unit_test(test_bad_options),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
