@@ -76,14 +76,10 @@ int cli_position(const char *cmd, const char *rules_text, const char *position_t
 const char *cli_outcome_name(ttt_outcome outcome)
 {
     switch (outcome) {
-    case TTT_ONGOING:
-        return "ongoing";
-    case TTT_X_WINS:
-        return "x";
-    case TTT_O_WINS:
-        return "o";
-    case TTT_DRAW:
-        return "draw";
+    case TTT_ONGOING: return "ongoing";
+    case TTT_X_WINS: return "x";
+    case TTT_O_WINS: return "o";
+    case TTT_DRAW: return "draw";
     }
     return "?";
 }
@@ -93,9 +89,7 @@ const char *cli_status_line(const ttt_board *b, char *buf, size_t size)
     ttt_outcome o = ttt_board_outcome(b);
     const char *line_by = b->line_owner == TTT_X ? "X" : "O";
     switch (o) {
-    case TTT_ONGOING:
-        snprintf(buf, size, "%s to move", ttt_board_to_move(b) == TTT_X ? "X" : "O");
-        break;
+    case TTT_ONGOING: snprintf(buf, size, "%s to move", ttt_board_to_move(b) == TTT_X ? "X" : "O"); break;
     case TTT_X_WINS:
     case TTT_O_WINS:
         if (b->rules.misere)
@@ -104,9 +98,7 @@ const char *cli_status_line(const ttt_board *b, char *buf, size_t size)
         else
             snprintf(buf, size, "%s wins", o == TTT_X_WINS ? "X" : "O");
         break;
-    case TTT_DRAW:
-        snprintf(buf, size, "draw: the board is full");
-        break;
+    case TTT_DRAW: snprintf(buf, size, "draw: the board is full"); break;
     }
     return buf;
 }

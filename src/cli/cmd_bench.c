@@ -126,14 +126,9 @@ int cmd_bench(int argc, char **argv)
     opterr = 0;
     for (int c; (c = getopt_long(argc, argv, "+jh", longopts, NULL)) != -1;) {
         switch (c) {
-        case 'j':
-            json = true;
-            break;
-        case 'h':
-            fputs(help, stdout);
-            return CLI_OK;
-        default:
-            return cli_bad_option("bench", argc, argv);
+        case 'j': json = true; break;
+        case 'h': fputs(help, stdout); return CLI_OK;
+        default: return cli_bad_option("bench", argc, argv);
         }
     }
     if (optind < argc)

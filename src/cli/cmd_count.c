@@ -71,9 +71,7 @@ int cmd_count(int argc, char **argv)
     opterr = 0;
     for (int c; (c = getopt_long(argc, argv, "+r:l:jh", longopts, NULL)) != -1;) {
         switch (c) {
-        case 'r':
-            rules_text = optarg;
-            break;
+        case 'r': rules_text = optarg; break;
         case 'l': {
             char *end;
             unsigned long long v = strtoull(optarg, &end, 10);
@@ -82,14 +80,9 @@ int cmd_count(int argc, char **argv)
             limit = v;
             break;
         }
-        case 'j':
-            json = true;
-            break;
-        case 'h':
-            fputs(help, stdout);
-            return CLI_OK;
-        default:
-            return cli_bad_option("count", argc, argv);
+        case 'j': json = true; break;
+        case 'h': fputs(help, stdout); return CLI_OK;
+        default: return cli_bad_option("count", argc, argv);
         }
     }
     if (optind < argc)

@@ -31,23 +31,12 @@ int cmd_move(int argc, char **argv)
     opterr = 0;
     for (int c; (c = getopt_long(argc, argv, "+r:e:m:jh", longopts, NULL)) != -1;) {
         switch (c) {
-        case 'r':
-            rules_text = optarg;
-            break;
-        case 'e':
-            spec = optarg;
-            break;
-        case 'm':
-            moves_text = optarg;
-            break;
-        case 'j':
-            json = true;
-            break;
-        case 'h':
-            fputs(help, stdout);
-            return CLI_OK;
-        default:
-            return cli_bad_option("move", argc, argv);
+        case 'r': rules_text = optarg; break;
+        case 'e': spec = optarg; break;
+        case 'm': moves_text = optarg; break;
+        case 'j': json = true; break;
+        case 'h': fputs(help, stdout); return CLI_OK;
+        default: return cli_bad_option("move", argc, argv);
         }
     }
     if (!spec)

@@ -102,15 +102,9 @@ int cmd_play(int argc, char **argv)
     opterr = 0;
     for (int c; (c = getopt_long(argc, argv, "+r:x:o:s:h", longopts, NULL)) != -1;) {
         switch (c) {
-        case 'r':
-            rules_text = optarg;
-            break;
-        case 'x':
-            xwho = optarg;
-            break;
-        case 'o':
-            owho = optarg;
-            break;
+        case 'r': rules_text = optarg; break;
+        case 'x': xwho = optarg; break;
+        case 'o': owho = optarg; break;
         case 's': {
             char *end;
             seed = strtoull(optarg, &end, 10);
@@ -118,11 +112,8 @@ int cmd_play(int argc, char **argv)
                 return cli_usage("play", "--seed '%s': expected an unsigned integer", optarg);
             break;
         }
-        case 'h':
-            fputs(help, stdout);
-            return CLI_OK;
-        default:
-            return cli_bad_option("play", argc, argv);
+        case 'h': fputs(help, stdout); return CLI_OK;
+        default: return cli_bad_option("play", argc, argv);
         }
     }
     if (optind < argc)

@@ -29,20 +29,11 @@ int cmd_show(int argc, char **argv)
     opterr = 0;
     for (int c; (c = getopt_long(argc, argv, "+r:m:jh", longopts, NULL)) != -1;) {
         switch (c) {
-        case 'r':
-            rules_text = optarg;
-            break;
-        case 'm':
-            moves_text = optarg;
-            break;
-        case 'j':
-            json = true;
-            break;
-        case 'h':
-            fputs(help, stdout);
-            return CLI_OK;
-        default:
-            return cli_bad_option("show", argc, argv);
+        case 'r': rules_text = optarg; break;
+        case 'm': moves_text = optarg; break;
+        case 'j': json = true; break;
+        case 'h': fputs(help, stdout); return CLI_OK;
+        default: return cli_bad_option("show", argc, argv);
         }
     }
     if (argc - optind > 1)

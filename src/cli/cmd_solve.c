@@ -10,8 +10,9 @@
 #define SOLVE_DEFAULT_TT_MIB 256
 
 static const char help[] =
-    "usage: ttt solve [--rules R] [--moves \"a1 b2 ...\"] [--time MS] [--nodes N] [--tt MIB] [--json] "
-    "[POSITION]\n"
+    "usage: ttt solve [--rules R] [--moves \"a1 b2 ...\"] [--value] [--time MS] [--nodes N] [--tt MIB] "
+    "[--json]\n"
+    "                 [POSITION]\n"
     "\n"
     "Prints the value of the position for the side to move (win, draw or loss, and in how many more moves\n"
     "the game ends with best play), the value of every legal move, the nodes searched and the time.\n"
@@ -20,6 +21,7 @@ static const char help[] =
     "\n"
     "  -r, --rules R     MxN[kK][-misere] (default 3x3, or the shape of POSITION)\n"
     "  -m, --moves LIST  solve the position these moves reach from the empty board\n"
+    "  -v, --value       only the value of the position, not of every move (much faster; no budget)\n"
     "  -t, --time MS     stop after this many milliseconds\n"
     "  -n, --nodes N     stop after this many nodes\n"
     "      --tt MIB      transposition table size (default 256)\n"
@@ -46,27 +48,52 @@ static const char *value_name(int score, bool proven)
     return r == TTT_WIN ? "win" : r == TTT_LOSS ? "loss" : "draw";
 }
 
+/* --value: the position's value alone. Takes ownership of the solver. */
+static int solve_value(ttt_solver *solver, const ttt_board *b, bool json)
+{
+    ttt_result value;
+    int plies;
+    uint64_t nodes;
+    ttt_error err;
+    double start = ttt_clock_ms();
+    ttt_status st = ttt_solver_value(solver, b, &value, &plies, &nodes, &err);
+    double ms = ttt_clock_ms() - start;
+    ttt_solver_free(solver);
+    if (st)
+        return cli_runtime("solve", "%s", err.msg);
+    const char *name = value == TTT_WIN ? "win" : value == TTT_LOSS ? "loss" : "draw";
+    char rt[TTT_RULES_TEXT_SIZE];
+    if (json)
+        printf("{\"value\":\"%s\",\"plies\":%d,\"nodes\":%llu,\"ms\":%.3f}\n", name, plies,
+               (unsigned long long)nodes, ms);
+    else
+        printf("%s, %s to move: %s, the game ends in %d more move%s with best play\n%llu nodes in %.3f ms\n",
+               ttt_rules_format(&b->rules, rt, sizeof rt), ttt_board_to_move(b) == TTT_X ? "X" : "O", name,
+               plies, plies == 1 ? "" : "s", (unsigned long long)nodes, ms);
+    return CLI_OK;
+}
+
 int cmd_solve(int argc, char **argv)
 {
     enum { OPT_TT = 256 };
-    static const struct option longopts[] = {
-        {"rules", required_argument, NULL, 'r'}, {"moves", required_argument, NULL, 'm'},
-        {"time", required_argument, NULL, 't'},  {"nodes", required_argument, NULL, 'n'},
-        {"tt", required_argument, NULL, OPT_TT}, {"json", no_argument, NULL, 'j'},
-        {"help", no_argument, NULL, 'h'},        {NULL, 0, NULL, 0}};
+    static const struct option longopts[] = {{"rules", required_argument, NULL, 'r'},
+                                             {"moves", required_argument, NULL, 'm'},
+                                             {"time", required_argument, NULL, 't'},
+                                             {"nodes", required_argument, NULL, 'n'},
+                                             {"tt", required_argument, NULL, OPT_TT},
+                                             {"json", no_argument, NULL, 'j'},
+                                             {"value", no_argument, NULL, 'v'},
+                                             {"help", no_argument, NULL, 'h'},
+                                             {NULL, 0, NULL, 0}};
     const char *rules_text = NULL, *moves_text = NULL;
     uint64_t time_ms = 0, nodes = 0, tt_mib = SOLVE_DEFAULT_TT_MIB;
-    bool json = false;
+    bool json = false, value_only = false;
     optind = 0;
     opterr = 0;
-    for (int c; (c = getopt_long(argc, argv, "+r:m:t:n:jh", longopts, NULL)) != -1;) {
+    for (int c; (c = getopt_long(argc, argv, "+r:m:t:n:vjh", longopts, NULL)) != -1;) {
         switch (c) {
-        case 'r':
-            rules_text = optarg;
-            break;
-        case 'm':
-            moves_text = optarg;
-            break;
+        case 'r': rules_text = optarg; break;
+        case 'm': moves_text = optarg; break;
         case 't':
             if (!parse_count(optarg, &time_ms))
                 return cli_usage("solve", "--time '%s': expected milliseconds", optarg);
@@ -79,18 +106,16 @@ int cmd_solve(int argc, char **argv)
             if (!parse_count(optarg, &tt_mib) || tt_mib < 1 || tt_mib > 65536)
                 return cli_usage("solve", "--tt '%s': expected MiB from 1 to 65536", optarg);
             break;
-        case 'j':
-            json = true;
-            break;
-        case 'h':
-            fputs(help, stdout);
-            return CLI_OK;
-        default:
-            return cli_bad_option("solve", argc, argv);
+        case 'v': value_only = true; break;
+        case 'j': json = true; break;
+        case 'h': fputs(help, stdout); return CLI_OK;
+        default: return cli_bad_option("solve", argc, argv);
         }
     }
     if (argc - optind > 1)
         return cli_usage("solve", "one position expected, got %d arguments", argc - optind);
+    if (value_only && (nodes || time_ms))
+        return cli_usage("solve", "--value solves exactly and takes no --time or --nodes");
     ttt_board b;
     int rc = cli_position("solve", rules_text, optind < argc ? argv[optind] : NULL, moves_text, &b);
     if (rc)
@@ -104,6 +129,8 @@ int cmd_solve(int argc, char **argv)
     ttt_error err;
     if (ttt_solver_new(&b.rules, (int)tt_mib, &solver, &err))
         return cli_runtime("solve", "%s", err.msg);
+    if (value_only)
+        return solve_value(solver, &b, json);
     ttt_limits limits = {.nodes = nodes, .ms = (double)time_ms, .depth = 0};
     ttt_search_result *r = malloc(sizeof *r);
     if (!r || ttt_solver_search(solver, &b, &limits, true, r, &err)) {

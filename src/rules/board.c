@@ -202,13 +202,10 @@ ttt_outcome ttt_board_outcome(const ttt_board *b)
 ttt_player ttt_board_winner(const ttt_board *b)
 {
     switch (ttt_board_outcome(b)) {
-    case TTT_X_WINS:
-        return TTT_X;
-    case TTT_O_WINS:
-        return TTT_O;
+    case TTT_X_WINS: return TTT_X;
+    case TTT_O_WINS: return TTT_O;
     case TTT_ONGOING:
-    case TTT_DRAW:
-        break;
+    case TTT_DRAW: break;
     }
     return TTT_NOBODY;
 }

@@ -36,7 +36,7 @@
 #define ORDER_HASH_MOVE   (1 << 30)
 #define HISTORY_MAX       (1u << 24)
 /* The budget is checked every this many nodes (a power of two). */
-#define CLOCK_CHECK_NODES 256
+#define CLOCK_CHECK_NODES 64
 /* Boards with more cells than this search only cells near stones when the search is depth-limited. */
 #define NEIGHBOURHOOD_MIN_CELLS 36
 #define NEIGHBOURHOOD_RADIUS    2

@@ -8,18 +8,12 @@
 const char *ttt_status_name(ttt_status status)
 {
     switch (status) {
-    case TTT_OK:
-        return "ok";
-    case TTT_EINVAL:
-        return "invalid input";
-    case TTT_ENOMEM:
-        return "out of memory";
-    case TTT_ELIMIT:
-        return "over a limit";
-    case TTT_ESTATE:
-        return "wrong state";
-    case TTT_EIO:
-        return "input/output error";
+    case TTT_OK: return "ok";
+    case TTT_EINVAL: return "invalid input";
+    case TTT_ENOMEM: return "out of memory";
+    case TTT_ELIMIT: return "over a limit";
+    case TTT_ESTATE: return "wrong state";
+    case TTT_EIO: return "input/output error";
     }
     return "unknown status";
 }
