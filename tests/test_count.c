@@ -11,19 +11,9 @@
 #include <string.h>
 
 #include "ttt/ttt.h"
+#include "support.h"
 
 /* --- Helpers -------------------------------------------------------------------------------------------- */
-
-static ttt_rules rules_of(const char *text)
-{
-    ttt_rules r;
-    ttt_error err = {{0}};
-    if (ttt_rules_parse(text, &r, &err) != TTT_OK) {
-        print_error("rules '%s': %s\n", text, err.msg);
-        fail();
-    }
-    return r;
-}
 
 /* ttt_counts is large; keep the ones under test off the stack. */
 static ttt_counts lib_counts;

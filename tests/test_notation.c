@@ -10,19 +10,9 @@
 #include <string.h>
 
 #include "ttt/ttt.h"
+#include "support.h"
 
 /* --- Helpers -------------------------------------------------------------------------------------------- */
-
-static ttt_rules rules_of(const char *text)
-{
-    ttt_rules r;
-    ttt_error err = {{0}};
-    if (ttt_rules_parse(text, &r, &err) != TTT_OK) {
-        print_error("rules '%s': %s\n", text, err.msg);
-        fail();
-    }
-    return r;
-}
 
 static void lower_copy(const char *in, char *out, size_t size)
 {

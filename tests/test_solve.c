@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "ttt/ttt.h"
+#include "support.h"
 
 /* --- Brute force ---------------------------------------------------------------------------------------- */
 
@@ -80,14 +81,6 @@ static int brute(memo *m, ttt_board *b)
     slot = memo_find(m, b->stones[TTT_X].w[0], b->stones[TTT_O].w[0]);
     *slot = (memo_slot){b->stones[TTT_X].w[0], b->stones[TTT_O].w[0], best, true};
     return best;
-}
-
-static ttt_rules rules_of(const char *text)
-{
-    ttt_rules r;
-    ttt_error err;
-    assert_int_equal(ttt_rules_parse(text, &r, &err), TTT_OK);
-    return r;
 }
 
 /* --- Every reachable 3x3 position ------------------------------------------------------------------------

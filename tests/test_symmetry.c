@@ -9,19 +9,9 @@
 #include <string.h>
 
 #include "ttt/ttt.h"
+#include "support.h"
 
 /* --- Helpers -------------------------------------------------------------------------------------------- */
-
-static ttt_rules rules_of(const char *text)
-{
-    ttt_rules r;
-    ttt_error err = {{0}};
-    if (ttt_rules_parse(text, &r, &err) != TTT_OK) {
-        print_error("rules '%s': %s\n", text, err.msg);
-        fail();
-    }
-    return r;
-}
 
 /* The symmetry as the header defines it: transpose (bit 2), then flip rows (bit 1), then flip cols (bit 0).
  * Written out here so that the library is checked against the definition, not against itself. */
