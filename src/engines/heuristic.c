@@ -1,0 +1,275 @@
+/*
+ * engines/heuristic.c - the `heuristic` engine: the "unbeatable" player of seed 000 (a Ruby boot-camp blog
+ * post), generalised from 3x3 to m x n boards, any k, and misère. No search: one pass over the winning lines.
+ *
+ * A "window" is one winning line: k cells in a row along a row, a column, a diagonal or an anti-diagonal. The
+ * windows are listed in a fixed order that extends the blog's WIN_COMBINATIONS (rows, columns, the diagonal,
+ * the anti-diagonal): first every horizontal window, then every vertical one, then every down-right
+ * diagonal, then every down-left anti-diagonal; within each direction by the reading order of the window's
+ * first cell (for anti-diagonals the top-right one), and each window's cells in walking order. On 3x3:
+ *
+ *     a1 b1 c1 | a2 b2 c2 | a3 b3 c3 | a1 a2 a3 | b1 b2 b3 | c1 c2 c3 | a1 b2 c3 | c1 b2 a3
+ *
+ * The order matters: it decides ties, exactly as the blog's array order does. One decision is the blog's
+ * `move` method, its four steps a static function each:
+ *
+ *   Step 1 (move). When the engine's own side has no stone yet and the centre is empty, play the centre.
+ *          The centre is cell ((rows-1)/2, (cols-1)/2): on an even side, of the central cells the one
+ *          nearest the top-left (b2 on 4x4, c2 on 4x6).
+ *   Step 2 (opponent_weightings). Every window that still has an empty cell weighs -3 per opponent stone
+ *          in it; a full window weighs 0.
+ *   Step 3 (weighted_selection). Keep the windows of the lowest weight, walking them in order with the
+ *          running minimum starting at 0, as the blog does: so with no opponent stone anywhere every window
+ *          of weight 0, full ones included, is kept.
+ *   Step 4 (frequency table). Flatten the kept windows' cells in order, keep the empty ones, count how
+ *          often each appears and play the most frequent; on a tie the one that comes first in the
+ *          flattened list (Ruby's max_by returns the first maximum). Should nothing be left, play the first
+ *          empty cell in reading order. That fallback is a safety net: every cell lies in some window, so
+ *          an empty cell is in a window that is not full, of weight 0 or below, and some window of the
+ *          lowest weight is not full either (a negative weight needs an empty cell).
+ *
+ * Option guard=1 adds, between steps 1 and 2, what the blog leaves to the weights: "win now, else block
+ * now". It plays the first cell (reading order) where completing a line wins, else the first cell where the
+ * opponent would complete a winning line. Whether a line wins is asked of the board (ttt_board_outcome) when
+ * the engine starts, so the engine never reads the misère flag. Under misère a line loses, so there is no
+ * win now and nothing to block; guard then only keeps the engine from completing a line of its own while
+ * another move exists (such cells are dropped from step 4). Under normal rules that part never applies.
+ *
+ * Under misère the weights still point at the opponent's lines, although there filling them helps the
+ * opponent stay clear of its own line: the engine plays the literal algorithm. It is deterministic: it
+ * accepts seed= and ignores it. One decision counts one node.
+ */
+#include <stddef.h>
+#include <stdlib.h>
+
+#include "engines/engine_impl.h"
+#include "util/error.h"
+
+/* The blog's weight of one opponent stone in a window. */
+#define HEURISTIC_OPPONENT_WEIGHT (-3)
+/* Step 3's running minimum starts here, as the blog's `lowest = 0`. */
+#define HEURISTIC_LOWEST_START 0
+
+typedef struct heuristic_config {
+    uint64_t guard; /* 1: win now, else block now, before the weights */
+} heuristic_config;
+
+static const heuristic_config heuristic_defaults = {.guard = 0};
+
+static const ttt_option_def heuristic_options[] = {
+    {"guard", TTT_OPT_UINT, offsetof(heuristic_config, guard), 0, 1, 0, 0},
+    {NULL, 0, 0, 0, 0, 0, 0},
+};
+
+typedef struct heuristic_state {
+    int windows;    /* how many windows */
+    int k;          /* cells per window */
+    ttt_move *cell; /* window w's cells are cell[w * k .. w * k + k - 1] */
+    int *weight;    /* scratch for step 2: one per window */
+    int *selected;  /* scratch for step 3: indices of the kept windows */
+    ttt_move centre;
+    bool line_wins; /* completing a line wins (normal rules) rather than loses (misère) */
+} heuristic_state;
+
+/* Walks every window in the documented order; with cells non-NULL writes their cells. Returns the count. */
+static int list_windows(const ttt_rules *r, ttt_move *cells)
+{
+    /* Directions (row step, column step): horizontal, vertical, diagonal, anti-diagonal. */
+    static const int dir[4][2] = {{0, 1}, {1, 0}, {1, 1}, {1, -1}};
+    int count = 0;
+    for (int d = 0; d < 4; d++)
+        for (int row = 0; row < r->rows; row++)
+            for (int col = 0; col < r->cols; col++) {
+                int last_row = row + (r->k - 1) * dir[d][0], last_col = col + (r->k - 1) * dir[d][1];
+                if (last_row >= r->rows || last_col < 0 || last_col >= r->cols)
+                    continue;
+                for (int i = 0; cells && i < r->k; i++)
+                    cells[count * r->k + i] = (row + i * dir[d][0]) * r->cols + col + i * dir[d][1];
+                count++;
+            }
+    return count;
+}
+
+static ttt_status heuristic_start(ttt_engine *e, ttt_error *err)
+{
+    const ttt_rules *r = &e->rules;
+    heuristic_state *s = calloc(1, sizeof *s);
+    int windows = list_windows(r, NULL);
+    if (s) {
+        s->cell = malloc((size_t)windows * (size_t)r->k * sizeof *s->cell);
+        s->weight = malloc((size_t)windows * sizeof *s->weight);
+        s->selected = malloc((size_t)windows * sizeof *s->selected);
+    }
+    if (!s || !s->cell || !s->weight || !s->selected) {
+        if (s) {
+            free(s->cell);
+            free(s->weight);
+            free(s->selected);
+        }
+        free(s);
+        return ttt_fail(err, TTT_ENOMEM, "engine 'heuristic': out of memory");
+    }
+    s->windows = list_windows(r, s->cell);
+    s->k = r->k;
+    s->centre = (r->rows - 1) / 2 * r->cols + (r->cols - 1) / 2;
+
+    /* Ask the board what a line means: X holding the first window, O nothing. */
+    ttt_bits x = {{0}}, o = {{0}};
+    for (int i = 0; i < s->k; i++)
+        ttt_bits_set(&x, s->cell[i]);
+    ttt_board probe;
+    ttt_board_from_bits(&probe, r, &x, &o);
+    s->line_wins = ttt_board_outcome(&probe) == TTT_X_WINS;
+
+    e->state = s;
+    return TTT_OK;
+}
+
+static void heuristic_stop(ttt_engine *e)
+{
+    heuristic_state *s = e->state;
+    if (!s)
+        return;
+    free(s->cell);
+    free(s->weight);
+    free(s->selected);
+    free(s);
+}
+
+static bool is_empty(const ttt_board *b, ttt_move cell)
+{
+    return !ttt_bits_test(&b->stones[TTT_X], cell) && !ttt_bits_test(&b->stones[TTT_O], cell);
+}
+
+/* Step 2, the blog's `opponent_weightings`: -3 per opponent stone in each window with an empty cell. */
+static void opponent_weightings(const heuristic_state *s, const ttt_board *b, ttt_player opponent,
+                                int *weight)
+{
+    for (int w = 0; w < s->windows; w++) {
+        const ttt_move *cells = &s->cell[w * s->k];
+        int stones = 0;
+        bool remaining = false;
+        for (int i = 0; i < s->k; i++) {
+            stones += ttt_bits_test(&b->stones[opponent], cells[i]);
+            remaining |= is_empty(b, cells[i]);
+        }
+        weight[w] = remaining ? HEURISTIC_OPPONENT_WEIGHT * stones : 0;
+    }
+}
+
+/* Step 3, the blog's `weighted_selection`: the windows of the lowest weight, in order. Returns how many. */
+static int weighted_selection(const heuristic_state *s, const int *weight, int *selected)
+{
+    int lowest = HEURISTIC_LOWEST_START, count = 0;
+    for (int w = 0; w < s->windows; w++) {
+        if (weight[w] < lowest) {
+            count = 0;
+            selected[count++] = w;
+            lowest = weight[w];
+        } else if (weight[w] == lowest) {
+            selected[count++] = w;
+        }
+    }
+    return count;
+}
+
+/* Step 4, the blog's frequency table (`freq_table` and `max_by` in `move`): the empty cell, not in `avoid`,
+ * that appears most often among the kept windows, the first on a tie; TTT_NO_MOVE when there is none. */
+static ttt_move frequency_table(const heuristic_state *s, const ttt_board *b, const int *selected, int count,
+                                const ttt_bits *avoid)
+{
+    int freq[TTT_MAX_CELLS] = {0};
+    for (int j = 0; j < count; j++)
+        for (int i = 0; i < s->k; i++) {
+            ttt_move c = s->cell[selected[j] * s->k + i];
+            if (is_empty(b, c) && !ttt_bits_test(avoid, c))
+                freq[c]++;
+        }
+    ttt_move choice = TTT_NO_MOVE;
+    int best = 0;
+    for (int j = 0; j < count; j++)
+        for (int i = 0; i < s->k; i++) {
+            ttt_move c = s->cell[selected[j] * s->k + i];
+            if (freq[c] > best) {
+                best = freq[c];
+                choice = c;
+            }
+        }
+    return choice;
+}
+
+/* guard=1: the first cell that wins now, else the first that blocks the opponent's win now, else
+ * TTT_NO_MOVE. Cells that would complete a losing line of our own go into *avoid, unless every legal move
+ * does. */
+static ttt_move guard(const heuristic_state *s, const ttt_board *b, ttt_bits *avoid)
+{
+    ttt_player me = ttt_board_to_move(b), opponent = (ttt_player)(1 - me);
+    ttt_move moves[TTT_MAX_CELLS];
+    int n = ttt_board_moves(b, moves), avoided = 0;
+    for (int i = 0; i < n; i++)
+        if (ttt_board_makes_line(b, me, moves[i])) {
+            if (s->line_wins)
+                return moves[i];
+            ttt_bits_set(avoid, moves[i]);
+            avoided++;
+        }
+    if (avoided == n)
+        *avoid = (ttt_bits){{0}};
+    for (int i = 0; s->line_wins && i < n; i++)
+        if (ttt_board_makes_line(b, opponent, moves[i]))
+            return moves[i];
+    return TTT_NO_MOVE;
+}
+
+/* The blog's `move`: step 1, the guard when asked for, then steps 2 to 4. */
+static ttt_status heuristic_choose(ttt_engine *e, const ttt_board *b, ttt_move *out, ttt_search_info *info,
+                                   ttt_error *err)
+{
+    (void)info;
+    (void)err;
+    const heuristic_config *c = e->config;
+    heuristic_state *s = e->state;
+    ttt_player me = ttt_board_to_move(b);
+    e->nodes++;
+
+    /* Step 1: the centre, while we have no stone. */
+    ttt_bits own = b->stones[me];
+    if (ttt_bits_count(&own) == 0 && is_empty(b, s->centre)) {
+        *out = s->centre;
+        return TTT_OK;
+    }
+
+    ttt_bits avoid = {{0}};
+    if (c->guard) {
+        ttt_move m = guard(s, b, &avoid);
+        if (m != TTT_NO_MOVE) {
+            *out = m;
+            return TTT_OK;
+        }
+    }
+
+    /* Steps 2 to 4. */
+    opponent_weightings(s, b, (ttt_player)(1 - me), s->weight);
+    int count = weighted_selection(s, s->weight, s->selected);
+    ttt_move m = frequency_table(s, b, s->selected, count, &avoid);
+
+    /* Fallback (see the top of the file): the first empty cell not avoided, in reading order. */
+    for (int cell = 0; m == TTT_NO_MOVE && cell < b->cells; cell++)
+        if (is_empty(b, cell) && !ttt_bits_test(&avoid, cell))
+            m = cell;
+    *out = m;
+    return TTT_OK;
+}
+
+const ttt_engine_vtable ttt_engine_heuristic = {
+    .about = {.name = "heuristic",
+              .summary = "the \"unbeatable\" line-weighting player of a boot-camp blog (seed 000): no search",
+              .options = "guard=0|1  1 = win now, else block now, before the weights (default 0)\n"
+                         "seed=N     ignored: the player is deterministic"},
+    .options = heuristic_options,
+    .config_size = sizeof(heuristic_config),
+    .config_defaults = &heuristic_defaults,
+    .start = heuristic_start,
+    .choose = heuristic_choose,
+    .stop = heuristic_stop,
+};
