@@ -2,10 +2,12 @@
 #include "engines/engine_impl.h"
 
 extern const ttt_engine_vtable ttt_engine_minimax;
+extern const ttt_engine_vtable ttt_engine_montecarlo;
 extern const ttt_engine_vtable ttt_engine_random;
 
 const ttt_engine_vtable *const ttt_engine_registry[] = {
     &ttt_engine_minimax,
+    &ttt_engine_montecarlo,
     &ttt_engine_random,
 };
 
