@@ -275,10 +275,8 @@ static inline int draw_batch(const ttt_playout *p, int m, ttt_rng *rng, uint8_t 
 }
 
 /* Does `mine`, which has just gained `cell`, hold a line through it? */
-static inline bool small_line(const ttt_playout *p, kernel kind, uint64_t mine, int cell)
+static inline bool small_line(const ttt_playout *p, uint64_t mine, int cell)
 {
-    if (kind == KERNEL_TINY)
-        return (p->line_table[mine >> 6] >> (mine & 63)) & 1;
     const uint64_t *w = p->win_small;
     for (int i = p->win_start[cell], end = p->win_start[cell + 1]; i < end; i++)
         if ((mine & w[i]) == w[i])
@@ -300,10 +298,10 @@ static inline ttt_outcome finish(ttt_playout *p, int t, bool line, const ttt_bit
     return line ? p->line_outcome[owner] : TTT_DRAW;
 }
 
-/* Boards of up to 64 cells: every stone set in one word. kind is a constant at each call, so the compiler
- * makes one copy per kernel. */
-static inline ttt_outcome run_word(ttt_playout *p, kernel kind, ttt_rng *rng, ttt_bits *final)
+/* Boards of up to 64 cells: every stone set in one word. */
+static ttt_outcome run_small(ttt_playout *p, ttt_rng *rng, ttt_bits *final)
 {
+    const int k = p->rules.k;
     uint8_t *order = p->order;
     const int n = p->nempty;
     uint64_t mine = p->root[p->root_side].w[0], theirs = p->root[p->root_side ^ 1].w[0];
@@ -320,7 +318,43 @@ static inline ttt_outcome run_word(ttt_playout *p, kernel kind, ttt_rng *rng, tt
         order[j] = order[t];
         order[t++] = cell;
         mine |= UINT64_C(1) << cell;
-        if (small_line(p, kind, mine, cell)) {
+        if (__builtin_popcountll(mine) >= k && small_line(p, mine, cell)) {
+            line = true;
+            break;
+        }
+        uint64_t swap = mine;
+        mine = theirs;
+        theirs = swap;
+    }
+    ttt_bits m, o;
+    memset(&m, 0, sizeof m);
+    memset(&o, 0, sizeof o);
+    m.w[0] = mine;
+    o.w[0] = theirs;
+    return finish(p, t, line, &m, &o, final);
+}
+
+/* Boards of up to 16 cells: one batch of draws covers the whole game (16! < 2^BATCH_BITS). */
+static ttt_outcome run_tiny(ttt_playout *p, ttt_rng *rng, ttt_bits *final)
+{
+    uint8_t *order = p->order;
+    const uint64_t *table = p->line_table;
+    const int n = p->nempty;
+    uint64_t mine = p->root[p->root_side].w[0], theirs = p->root[p->root_side ^ 1].w[0];
+    uint8_t draw[TINY_MAX_CELLS];
+    int len = draw_batch(p, n, rng, draw);
+    assert(len >= n - 1);
+    (void)len;
+    draw[n - 1] = 0; /* the last empty cell: no choice */
+    int t = 0;
+    bool line = false;
+    while (t < n) {
+        int j = t + draw[t];
+        uint8_t cell = order[j];
+        order[j] = order[t];
+        order[t++] = cell;
+        mine |= UINT64_C(1) << cell;
+        if ((table[mine >> 6] >> (mine & 63)) & 1) {
             line = true;
             break;
         }
@@ -388,8 +422,8 @@ ttt_outcome ttt_playout_run(ttt_playout *p, ttt_rng *rng, ttt_bits *final)
         return p->root_outcome;
     }
     switch (p->kind) {
-    case KERNEL_TINY: return run_word(p, KERNEL_TINY, rng, final);
-    case KERNEL_SMALL: return run_word(p, KERNEL_SMALL, rng, final);
+    case KERNEL_TINY: return run_tiny(p, rng, final);
+    case KERNEL_SMALL: return run_small(p, rng, final);
     case KERNEL_BIG: break;
     }
     return run_big(p, rng, final);
