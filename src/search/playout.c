@@ -7,7 +7,8 @@
  *
  *     tiny   cells <= 16   one table bit per stone set: bit s of line_table says "stone set s holds a line",
  *                          so the test is one load and one shift (8 KiB for 4x4, 64 bytes for 3x3)
- *     small  cells <= 64   per-cell window masks on one uint64_t (every board up to 8x8)
+ *     small  cells <= 64   per-cell window masks on one uint64_t (every board up to 8x8), tested only once
+ *                          the mover has k stones
  *     big    cells <= 256  per-cell window masks on four words
  *
  * Random moves. The empty cells of the start position sit in order[]; move t of a playout swaps a uniformly
@@ -19,7 +20,8 @@
  * word and the unused randomness in its low word, which feeds the next range. That is Lemire's multiply-shift
  * for one range equal to the product P of the batch's ranges, so the batch is exactly uniform when it is
  * rejected whenever the final low word is below 2^64 mod P (probability under P / 2^64). Batches keep
- * P <= 2^BATCH_BITS: a whole 3x3 or 4x4 game from one 64-bit number, rejected about once in 2^20 games.
+ * P <= 2^BATCH_BITS: a whole 3x3 or 4x4 game from one 64-bit number, rejected once in 2^45 (3x3) or 2^20
+ * (4x4) games.
  *
  *     cells 0..8 of 3x3, empty board:   order = 0 1 2 3 4 5 6 7 8
  *     draws (9 8 7 ... 2 ranges):       d0 in [0,9), d1 in [0,8), ...   from one r
