@@ -19,6 +19,11 @@
 /* Random games played by the playout item, and its seed. */
 #define BENCH_RANDOM_GAMES 200000
 #define BENCH_SEED         20261122
+/* Playouts of the playout items, and the montecarlo item's decisions and trials per decision. */
+#define BENCH_PLAYOUTS_3X3   2000000
+#define BENCH_PLAYOUTS_7X7K5 200000
+#define BENCH_MC_DECISIONS   200
+#define BENCH_MC_SPEC        "montecarlo:trials=1000,seed=20261122"
 
 typedef struct bench_item {
     const char *name;
@@ -108,6 +113,50 @@ static int bench_random_games(const char *rules_text, int games, bench_item *ite
     return 0;
 }
 
+/* Random playouts from the empty board (search/playout.c): nodes = playouts. */
+static int bench_playouts(const char *rules_text, int playouts, bench_item *item, ttt_error *err)
+{
+    ttt_rules rules;
+    ttt_playout *p;
+    if (ttt_rules_parse(rules_text, &rules, err) || ttt_playout_new(&rules, &p, err))
+        return 1;
+    ttt_rng rng;
+    ttt_rng_seed(&rng, BENCH_SEED);
+    double start = ttt_clock_ms();
+    for (int i = 0; i < playouts; i++)
+        ttt_playout_run(p, &rng, NULL);
+    item->ms = ttt_clock_ms() - start;
+    item->nodes = (uint64_t)playouts;
+    ttt_playout_free(p);
+    return 0;
+}
+
+/* Engine decisions in self-play games (a new game when one ends): nodes = the engine's nodes. */
+static int bench_decisions(const char *rules_text, const char *spec, int decisions, bench_item *item,
+                           ttt_error *err)
+{
+    ttt_rules rules;
+    ttt_engine *e;
+    if (ttt_rules_parse(rules_text, &rules, err) || ttt_engine_new(spec, &rules, &e, err))
+        return 1;
+    ttt_board b;
+    ttt_board_init(&b, &rules);
+    int bad = 0;
+    double start = ttt_clock_ms();
+    for (int i = 0; i < decisions && !bad; i++) {
+        ttt_move m;
+        bad = ttt_engine_choose(e, &b, &m, NULL, err) != TTT_OK;
+        if (!bad)
+            ttt_board_play(&b, m);
+        if (ttt_board_terminal(&b))
+            ttt_board_init(&b, &rules);
+    }
+    item->ms = ttt_clock_ms() - start;
+    item->nodes = ttt_engine_nodes(e);
+    ttt_engine_free(e);
+    return bad;
+}
+
 static const char help[] =
     "usage: ttt bench [--json]\n"
     "\n"
@@ -151,6 +200,9 @@ int cmd_bench(int argc, char **argv)
     ITEM("search 7x7k5 200k nodes", bench_search("7x7k5", "d4 c3", 200000, &items[n], &err));
     ITEM("search 15x15k5 100k nodes", bench_search("15x15k5", "h8 g7 i9", 100000, &items[n], &err));
     ITEM("random games 3x3 (moves)", bench_random_games("3x3", BENCH_RANDOM_GAMES, &items[n], &err));
+    ITEM("playouts 3x3", bench_playouts("3x3", BENCH_PLAYOUTS_3X3, &items[n], &err));
+    ITEM("playouts 7x7k5", bench_playouts("7x7k5", BENCH_PLAYOUTS_7X7K5, &items[n], &err));
+    ITEM("montecarlo moves 3x3", bench_decisions("3x3", BENCH_MC_SPEC, BENCH_MC_DECISIONS, &items[n], &err));
 #undef ITEM
     if (bad)
         return cli_runtime("bench", "%s", err.msg);

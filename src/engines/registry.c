@@ -2,11 +2,13 @@
 #include "engines/engine_impl.h"
 
 extern const ttt_engine_vtable ttt_engine_minimax;
+extern const ttt_engine_vtable ttt_engine_montecarlo;
 extern const ttt_engine_vtable ttt_engine_heuristic;
 extern const ttt_engine_vtable ttt_engine_random;
 
 const ttt_engine_vtable *const ttt_engine_registry[] = {
     &ttt_engine_minimax,
+    &ttt_engine_montecarlo,
     &ttt_engine_heuristic,
     &ttt_engine_random,
 };

@@ -60,8 +60,11 @@ expect_out 0 '^c1$' move --engine minimax xx./oo./...
 expect_out 0 '^c1$' move --engine minimax:seed=4 xx./o../...
 expect_out 0 '"depth":' move --json --engine minimax:depth=2,time=0 --rules 7x7k5
 expect_err "minimax:time=x|time=x" move --engine minimax:time=x
+expect_out 0 '^c1$' move --engine montecarlo xx./oo./...
+expect_out 0 '"nodes":500,' move --json --engine montecarlo:trials=500,seed=2 --rules 7x6k4
+expect_err "montecarlo': trials=0: expected an integer" move --engine montecarlo:trials=0
 expect_err '--engine is required' move x.o/.x./...
-expect_err "engine 'nope': unknown engine \(known: minimax, heuristic, random\)" move --engine nope
+expect_err "engine 'nope': unknown engine \(known: minimax, .*random\)" move --engine nope
 expect_err "unknown option 'depth' \(known: seed\)" move --engine random:depth=3
 expect_err "seed=abc: expected an integer" move --engine random:seed=abc
 expect_err "seed=-1: expected an integer" move --engine random:seed=-1
@@ -106,6 +109,7 @@ expect_err "unexpected argument 'now'" bench now
 # --- engines
 expect_out 0 '^minimax$' engines
 expect_out 0 '^random$' engines
+expect_out 0 '^montecarlo$' engines
 expect_err "unexpected argument" engines extra
 
 # --- play in line mode, driven through stdin

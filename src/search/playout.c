@@ -1,0 +1,432 @@
+/*
+ * search/playout.c - random games from a position, as fast as the board allows.
+ *
+ * The board is seen through its windows: every run of k cells in a row, column or diagonal. A move made a
+ * line exactly when one of the windows through its cell is now full of the mover's stones, so each cell keeps
+ * the list of the windows through it and the test is a few AND/compare. Three kernels share that idea:
+ *
+ *     tiny   cells <= 16   one table bit per stone set: bit s of line_table says "stone set s holds a line",
+ *                          so the test is one load and one shift (8 KiB for 4x4, 64 bytes for 3x3)
+ *     small  cells <= 64   per-cell window masks on one uint64_t (every board up to 8x8), tested only once
+ *                          the mover has k stones
+ *     big    cells <= 256  per-cell window masks on four words
+ *
+ * Random moves. The empty cells of the start position sit in order[]; move t of a playout swaps a uniformly
+ * chosen order[j], t <= j < n, into order[t] and plays it: a Fisher-Yates shuffle done lazily, so a game
+ * that ends early draws no more than it plays, and order[0..t] is the game's move list. order[] is not
+ * restored between runs: the shuffle of any arrangement is uniform, so it does not need to be.
+ *
+ * The draws come in batches from one 64-bit number r: r * range (a 128-bit product) has the draw in its high
+ * word and the unused randomness in its low word, which feeds the next range. That is Lemire's multiply-shift
+ * for one range equal to the product P of the batch's ranges, so the batch is exactly uniform when it is
+ * rejected whenever the final low word is below 2^64 mod P (probability under P / 2^64). Batches keep
+ * P <= 2^BATCH_BITS: a whole 3x3 or 4x4 game from one 64-bit number, rejected once in 2^45 (3x3) or 2^20
+ * (4x4) games.
+ *
+ *     cells 0..8 of 3x3, empty board:   order = 0 1 2 3 4 5 6 7 8
+ *     draws (9 8 7 ... 2 ranges):       d0 in [0,9), d1 in [0,8), ...   from one r
+ *     move t plays order[t + d_t] after swapping it into place
+ */
+#include "ttt/playout.h"
+
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/error.h"
+
+/* Boards up to this many cells use the table of line-holding stone sets (2^cells bits). */
+#define TINY_MAX_CELLS 16
+/* Boards up to this many cells live in one word. */
+#define SMALL_MAX_CELLS 64
+/* The product of the ranges of one batch of draws stays at or below 2^BATCH_BITS. */
+#define BATCH_BITS 48
+/* Draws per batch at most: ranges are at least 2, so at most BATCH_BITS of them. */
+#define BATCH_MAX BATCH_BITS
+
+#define DIRECTIONS 4
+static const int DIR_ROW[DIRECTIONS] = {0, 1, 1, 1};
+static const int DIR_COL[DIRECTIONS] = {1, 0, 1, -1};
+
+__extension__ typedef unsigned __int128 u128;
+
+typedef enum kernel { KERNEL_TINY, KERNEL_SMALL, KERNEL_BIG } kernel;
+
+struct ttt_playout {
+    ttt_rules rules;
+    int cells;
+    kernel kind;
+    ttt_outcome line_outcome[2]; /* what a line made by [TTT_X], [TTT_O] means: ttt_board_outcome's word */
+    uint64_t *line_table;        /* tiny: bit s set when stone set s holds a line */
+    int *win_start;      /* cells + 1: the windows through cell c are [win_start[c], win_start[c+1]) */
+    uint64_t *win_small; /* small: those windows as masks */
+    ttt_bits *win_big;   /* big: the same on four words */
+    uint8_t batch_len[TTT_MAX_CELLS + 1]; /* with m cells left: draws in a batch (ranges m, m-1, ...) */
+    uint64_t batch_threshold[TTT_MAX_CELLS + 1]; /* 2^64 mod (product of those ranges) */
+    /* The start position. */
+    ttt_bits root[2];
+    int root_side;            /* side to move at the start */
+    int nempty;               /* moves a playout may make; 0 when the start is finished */
+    ttt_outcome root_outcome; /* when nempty is 0 */
+    uint8_t order[TTT_MAX_CELLS];
+    int last_count; /* moves the last run played: order[0..last_count-1] */
+};
+
+/* --- Building the context --------------------------------------------------------------------------------
+ */
+
+/* Calls visit(ctx, window) for every window of the rules, the window as a bit set. */
+static int for_each_window(const ttt_rules *r, void (*visit)(void *, const ttt_bits *), void *ctx)
+{
+    int count = 0;
+    for (int d = 0; d < DIRECTIONS; d++)
+        for (int row = 0; row < r->rows; row++)
+            for (int col = 0; col < r->cols; col++) {
+                int endr = row + (r->k - 1) * DIR_ROW[d], endc = col + (r->k - 1) * DIR_COL[d];
+                if (endr >= r->rows || endc < 0 || endc >= r->cols)
+                    continue;
+                ttt_bits w;
+                memset(&w, 0, sizeof w);
+                for (int i = 0; i < r->k; i++)
+                    ttt_bits_set(&w, (row + i * DIR_ROW[d]) * r->cols + col + i * DIR_COL[d]);
+                if (visit)
+                    visit(ctx, &w);
+                count++;
+            }
+    return count;
+}
+
+typedef struct window_list {
+    ttt_bits *w;
+    int n;
+} window_list;
+
+static void collect_window(void *ctx, const ttt_bits *w)
+{
+    window_list *list = ctx;
+    list->w[list->n++] = *w;
+}
+
+/* What a line of `who` means under these rules, as ttt_board_outcome says it: the one place that knows. */
+static ttt_outcome outcome_of_line(const ttt_rules *r, ttt_player who)
+{
+    ttt_bits line, none;
+    memset(&line, 0, sizeof line);
+    memset(&none, 0, sizeof none);
+    for (int i = 0; i < r->k; i++)
+        ttt_bits_set(&line, r->k <= r->cols ? i : i * r->cols);
+    ttt_board b;
+    ttt_board_from_bits(&b, r, who == TTT_X ? &line : &none, who == TTT_X ? &none : &line);
+    assert(b.line_owner == who);
+    return ttt_board_outcome(&b);
+}
+
+static void plan_batches(ttt_playout *p)
+{
+    for (int m = 1; m <= TTT_MAX_CELLS; m++) {
+        uint64_t product = 1;
+        int len = 0;
+        while (m - len >= 2 && product * (uint64_t)(m - len) <= (UINT64_C(1) << BATCH_BITS)) {
+            product *= (uint64_t)(m - len);
+            len++;
+        }
+        if (len == 0)
+            len = 1; /* one cell left: a single draw from [0, 1) */
+        assert(len <= BATCH_MAX);
+        p->batch_len[m] = (uint8_t)len;
+        p->batch_threshold[m] = (0 - product) % product;
+    }
+}
+
+static ttt_status build_windows(ttt_playout *p, ttt_error *err)
+{
+    const ttt_rules *r = &p->rules;
+    int nwin = for_each_window(r, NULL, NULL);
+    window_list list = {malloc((size_t)nwin * sizeof(ttt_bits)), 0};
+    p->win_start = calloc((size_t)p->cells + 1, sizeof(int));
+    if (!list.w || !p->win_start) {
+        free(list.w);
+        return ttt_fail(err, TTT_ENOMEM, "playouts: out of memory");
+    }
+    for_each_window(r, collect_window, &list);
+    /* Windows per cell, then each cell's windows in one run of the array. */
+    int total = 0;
+    for (int c = 0; c < p->cells; c++) {
+        p->win_start[c] = total;
+        for (int i = 0; i < nwin; i++)
+            total += ttt_bits_test(&list.w[i], c);
+    }
+    p->win_start[p->cells] = total;
+    ttt_status st = TTT_OK;
+    if (p->kind == KERNEL_BIG)
+        p->win_big = malloc((size_t)total * sizeof(ttt_bits));
+    else
+        p->win_small = malloc((size_t)total * sizeof(uint64_t));
+    if (!p->win_big && !p->win_small) {
+        st = ttt_fail(err, TTT_ENOMEM, "playouts: out of memory");
+    } else {
+        for (int c = 0, at = 0; c < p->cells; c++)
+            for (int i = 0; i < nwin; i++) {
+                if (!ttt_bits_test(&list.w[i], c))
+                    continue;
+                if (p->kind == KERNEL_BIG)
+                    p->win_big[at++] = list.w[i];
+                else
+                    p->win_small[at++] = list.w[i].w[0];
+            }
+    }
+    if (st == TTT_OK && p->kind == KERNEL_TINY) {
+        size_t sets = (size_t)1 << p->cells;
+        size_t words = sets < 64 ? 1 : sets / 64;
+        p->line_table = calloc(words, sizeof(uint64_t));
+        if (!p->line_table)
+            st = ttt_fail(err, TTT_ENOMEM, "playouts: out of memory");
+        for (size_t s = 0; st == TTT_OK && s < sets; s++)
+            for (int i = 0; i < nwin; i++)
+                if ((s & list.w[i].w[0]) == list.w[i].w[0]) {
+                    p->line_table[s / 64] |= UINT64_C(1) << (s % 64);
+                    break;
+                }
+    }
+    free(list.w);
+    return st;
+}
+
+ttt_status ttt_playout_new(const ttt_rules *rules, ttt_playout **out, ttt_error *err)
+{
+    *out = NULL;
+    if (ttt_rules_check(rules, err))
+        return TTT_EINVAL;
+    ttt_playout *p = calloc(1, sizeof *p);
+    if (!p)
+        return ttt_fail(err, TTT_ENOMEM, "playouts: out of memory");
+    p->rules = *rules;
+    p->cells = ttt_rules_cells(rules);
+    p->kind = p->cells <= TINY_MAX_CELLS    ? KERNEL_TINY
+              : p->cells <= SMALL_MAX_CELLS ? KERNEL_SMALL
+                                            : KERNEL_BIG;
+    p->line_outcome[TTT_X] = outcome_of_line(rules, TTT_X);
+    p->line_outcome[TTT_O] = outcome_of_line(rules, TTT_O);
+    plan_batches(p);
+    ttt_status st = build_windows(p, err);
+    if (st) {
+        ttt_playout_free(p);
+        return st;
+    }
+    ttt_board empty;
+    ttt_board_init(&empty, rules);
+    ttt_playout_set_position(p, &empty);
+    *out = p;
+    return TTT_OK;
+}
+
+void ttt_playout_free(ttt_playout *p)
+{
+    if (!p)
+        return;
+    free(p->line_table);
+    free(p->win_start);
+    free(p->win_small);
+    free(p->win_big);
+    free(p);
+}
+
+void ttt_playout_set_position(ttt_playout *p, const ttt_board *b)
+{
+    assert(ttt_rules_equal(&p->rules, &b->rules));
+    p->root[TTT_X] = b->stones[TTT_X];
+    p->root[TTT_O] = b->stones[TTT_O];
+    p->root_side = ttt_board_to_move(b);
+    p->last_count = 0;
+    p->nempty = 0;
+    p->root_outcome = ttt_board_outcome(b);
+    if (ttt_board_terminal(b))
+        return;
+    ttt_bits empty = ttt_board_empty_cells(b);
+    for (int i = 0; i < TTT_WORDS; i++)
+        for (uint64_t w = empty.w[i]; w; w &= w - 1)
+            p->order[p->nempty++] = (uint8_t)(i * 64 + __builtin_ctzll(w));
+}
+
+int ttt_playout_last_moves(const ttt_playout *p, ttt_move *out)
+{
+    for (int i = 0; i < p->last_count; i++)
+        out[i] = p->order[i];
+    return p->last_count;
+}
+
+/* --- The kernels -----------------------------------------------------------------------------------------
+ */
+
+/* Fills draw[i] uniformly in [0, m - i) for i < batch_len[m], all from one 64-bit number (see the top of the
+ * file); returns how many. */
+static inline int draw_batch(const ttt_playout *p, int m, ttt_rng *rng, uint8_t *draw)
+{
+    int len = p->batch_len[m];
+    uint64_t threshold = p->batch_threshold[m];
+    for (;;) {
+        uint64_t r = ttt_rng_next(rng);
+        for (int i = 0; i < len; i++) {
+            u128 x = (u128)r * (uint64_t)(m - i);
+            draw[i] = (uint8_t)(x >> 64);
+            r = (uint64_t)x;
+        }
+        if (r >= threshold)
+            return len;
+    }
+}
+
+/* Does `mine`, which has just gained `cell`, hold a line through it? */
+static inline bool small_line(const ttt_playout *p, uint64_t mine, int cell)
+{
+    const uint64_t *w = p->win_small;
+    for (int i = p->win_start[cell], end = p->win_start[cell + 1]; i < end; i++)
+        if ((mine & w[i]) == w[i])
+            return true;
+    return false;
+}
+
+/* The end of a run: who holds which stones, and what it means. `mine` belongs to side (root_side + t) & 1
+ * when there was no line, to the last mover (root_side + t - 1) & 1 when there was. */
+static inline ttt_outcome finish(ttt_playout *p, int t, bool line, const ttt_bits *mine,
+                                 const ttt_bits *theirs, ttt_bits *final)
+{
+    p->last_count = t;
+    int owner = (p->root_side + t - line) & 1;
+    if (final) {
+        final[owner] = *mine;
+        final[owner ^ 1] = *theirs;
+    }
+    return line ? p->line_outcome[owner] : TTT_DRAW;
+}
+
+/* Boards of up to 64 cells: every stone set in one word. */
+static ttt_outcome run_small(ttt_playout *p, ttt_rng *rng, ttt_bits *final)
+{
+    const int k = p->rules.k;
+    uint8_t *order = p->order;
+    const int n = p->nempty;
+    uint64_t mine = p->root[p->root_side].w[0], theirs = p->root[p->root_side ^ 1].w[0];
+    uint8_t draw[BATCH_MAX];
+    int have = 0, used = 0, t = 0;
+    bool line = false;
+    while (t < n) {
+        if (used == have) {
+            have = draw_batch(p, n - t, rng, draw);
+            used = 0;
+        }
+        int j = t + draw[used++];
+        uint8_t cell = order[j];
+        order[j] = order[t];
+        order[t++] = cell;
+        mine |= UINT64_C(1) << cell;
+        if (__builtin_popcountll(mine) >= k && small_line(p, mine, cell)) {
+            line = true;
+            break;
+        }
+        uint64_t swap = mine;
+        mine = theirs;
+        theirs = swap;
+    }
+    ttt_bits m, o;
+    memset(&m, 0, sizeof m);
+    memset(&o, 0, sizeof o);
+    m.w[0] = mine;
+    o.w[0] = theirs;
+    return finish(p, t, line, &m, &o, final);
+}
+
+/* Boards of up to 16 cells: one batch of draws covers the whole game (16! < 2^BATCH_BITS). */
+static ttt_outcome run_tiny(ttt_playout *p, ttt_rng *rng, ttt_bits *final)
+{
+    uint8_t *order = p->order;
+    const uint64_t *table = p->line_table;
+    const int n = p->nempty;
+    uint64_t mine = p->root[p->root_side].w[0], theirs = p->root[p->root_side ^ 1].w[0];
+    uint8_t draw[TINY_MAX_CELLS];
+    int len = draw_batch(p, n, rng, draw);
+    assert(len >= n - 1);
+    (void)len;
+    draw[n - 1] = 0; /* the last empty cell: no choice */
+    int t = 0;
+    bool line = false;
+    while (t < n) {
+        int j = t + draw[t];
+        uint8_t cell = order[j];
+        order[j] = order[t];
+        order[t++] = cell;
+        mine |= UINT64_C(1) << cell;
+        if ((table[mine >> 6] >> (mine & 63)) & 1) {
+            line = true;
+            break;
+        }
+        uint64_t swap = mine;
+        mine = theirs;
+        theirs = swap;
+    }
+    ttt_bits m, o;
+    memset(&m, 0, sizeof m);
+    memset(&o, 0, sizeof o);
+    m.w[0] = mine;
+    o.w[0] = theirs;
+    return finish(p, t, line, &m, &o, final);
+}
+
+static bool big_line(const ttt_playout *p, const ttt_bits *mine, int cell)
+{
+    const ttt_bits *w = p->win_big;
+    for (int i = p->win_start[cell], end = p->win_start[cell + 1]; i < end; i++) {
+        uint64_t miss = 0;
+        for (int k = 0; k < TTT_WORDS; k++)
+            miss |= w[i].w[k] & ~mine->w[k];
+        if (!miss)
+            return true;
+    }
+    return false;
+}
+
+static ttt_outcome run_big(ttt_playout *p, ttt_rng *rng, ttt_bits *final)
+{
+    uint8_t *order = p->order;
+    const int n = p->nempty;
+    ttt_bits s[2] = {p->root[p->root_side], p->root[p->root_side ^ 1]};
+    int me = 0; /* s[me] is the side to move */
+    uint8_t draw[BATCH_MAX];
+    int have = 0, used = 0, t = 0;
+    bool line = false;
+    while (t < n) {
+        if (used == have) {
+            have = draw_batch(p, n - t, rng, draw);
+            used = 0;
+        }
+        int j = t + draw[used++];
+        uint8_t cell = order[j];
+        order[j] = order[t];
+        order[t++] = cell;
+        ttt_bits_set(&s[me], cell);
+        if (big_line(p, &s[me], cell)) {
+            line = true;
+            break;
+        }
+        me ^= 1;
+    }
+    return finish(p, t, line, &s[me], &s[me ^ 1], final);
+}
+
+ttt_outcome ttt_playout_run(ttt_playout *p, ttt_rng *rng, ttt_bits *final)
+{
+    if (p->nempty == 0) {
+        p->last_count = 0;
+        if (final) {
+            final[TTT_X] = p->root[TTT_X];
+            final[TTT_O] = p->root[TTT_O];
+        }
+        return p->root_outcome;
+    }
+    switch (p->kind) {
+    case KERNEL_TINY: return run_tiny(p, rng, final);
+    case KERNEL_SMALL: return run_small(p, rng, final);
+    case KERNEL_BIG: break;
+    }
+    return run_big(p, rng, final);
+}
