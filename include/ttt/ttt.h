@@ -11,5 +11,6 @@
 #include "ttt/engine.h"
 #include "ttt/count.h"
 #include "ttt/solve.h"
+#include "ttt/table.h"
 
 #endif

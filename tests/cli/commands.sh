@@ -6,7 +6,7 @@ expect_out 0 '^usage: ttt COMMAND' --help
 expect_out 0 '^ttt [0-9]+\.[0-9]+' --version
 expect_err "unknown command 'frobnicate'" frobnicate
 expect 2
-for cmd in play move show count solve bench engines; do
+for cmd in play move show count solve bench engines table; do
     expect_out 0 "^usage: ttt $cmd" "$cmd" --help
     expect_out 0 "^usage: ttt $cmd" help "$cmd"
 done
@@ -61,7 +61,7 @@ expect_out 0 '^c1$' move --engine minimax:seed=4 xx./o../...
 expect_out 0 '"depth":' move --json --engine minimax:depth=2,time=0 --rules 7x7k5
 expect_err "minimax:time=x|time=x" move --engine minimax:time=x
 expect_err '--engine is required' move x.o/.x./...
-expect_err "engine 'nope': unknown engine \(known: minimax, random\)" move --engine nope
+expect_err "engine 'nope': unknown engine \(known: minimax, random, table\)" move --engine nope
 expect_err "unknown option 'depth' \(known: seed\)" move --engine random:depth=3
 expect_err "seed=abc: expected an integer" move --engine random:seed=abc
 expect_err "seed=-1: expected an integer" move --engine random:seed=-1
