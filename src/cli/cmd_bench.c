@@ -19,6 +19,8 @@
 /* Random games played by the playout item, and its seed. */
 #define BENCH_RANDOM_GAMES 200000
 #define BENCH_SEED         20261122
+/* Random games of the table-build item (one thread, so that its time is one core's). */
+#define BENCH_TABLE_GAMES 100000
 
 typedef struct bench_item {
     const char *name;
@@ -108,6 +110,24 @@ static int bench_random_games(const char *rules_text, int games, bench_item *ite
     return 0;
 }
 
+/* A move table from random games (ttt_table_build), one thread. Nodes: the moves scored, i.e. the moves of
+ * all the games (games x average game length). */
+static int bench_table(const char *rules_text, uint64_t games, bench_item *item, ttt_error *err)
+{
+    ttt_rules rules;
+    if (ttt_rules_parse(rules_text, &rules, err))
+        return 1;
+    ttt_table_build_options opt = {.games = games, .seed = BENCH_SEED, .jobs = 1};
+    ttt_table *t;
+    double start = ttt_clock_ms();
+    if (ttt_table_build(&rules, &opt, &t, err))
+        return 1;
+    item->ms = ttt_clock_ms() - start;
+    item->nodes = ttt_table_samples(t);
+    ttt_table_free(t);
+    return 0;
+}
+
 static const char help[] =
     "usage: ttt bench [--json]\n"
     "\n"
@@ -151,6 +171,7 @@ int cmd_bench(int argc, char **argv)
     ITEM("search 7x7k5 200k nodes", bench_search("7x7k5", "d4 c3", 200000, &items[n], &err));
     ITEM("search 15x15k5 100k nodes", bench_search("15x15k5", "h8 g7 i9", 100000, &items[n], &err));
     ITEM("random games 3x3 (moves)", bench_random_games("3x3", BENCH_RANDOM_GAMES, &items[n], &err));
+    ITEM("table build 3x3 100k games", bench_table("3x3", BENCH_TABLE_GAMES, &items[n], &err));
 #undef ITEM
     if (bad)
         return cli_runtime("bench", "%s", err.msg);
