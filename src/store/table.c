@@ -43,8 +43,8 @@
 
 #define TABLE_INITIAL_CAPACITY 1024
 /* Grow when more than this fraction of the slots is used: short probes matter more than memory here. */
-#define TABLE_LOAD_NUM 1
-#define TABLE_LOAD_DEN 2
+#define TABLE_LOAD_NUM 3
+#define TABLE_LOAD_DEN 4
 /* Boards of up to this many cells get a bitmap "does this set of stones hold a line" (2^16 bits = 8 KiB). */
 #define LINE_BITMAP_MAX_CELLS 16
 /* The written average: enough digits for people; the loader allows the rounding. */
