@@ -12,5 +12,6 @@
 #include "ttt/count.h"
 #include "ttt/solve.h"
 #include "ttt/playout.h"
+#include "ttt/table.h"
 
 #endif

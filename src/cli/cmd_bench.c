@@ -24,6 +24,8 @@
 #define BENCH_PLAYOUTS_7X7K5 200000
 #define BENCH_MC_DECISIONS   200
 #define BENCH_MC_SPEC        "montecarlo:trials=1000,seed=20261122"
+/* Random games of the table-build item (one thread, so that its time is one core's). */
+#define BENCH_TABLE_GAMES 100000
 
 typedef struct bench_item {
     const char *name;
@@ -157,6 +159,24 @@ static int bench_decisions(const char *rules_text, const char *spec, int decisio
     return bad;
 }
 
+/* A move table from random games (ttt_table_build), one thread. Nodes: the moves scored, i.e. the moves of
+ * all the games (games x average game length). */
+static int bench_table(const char *rules_text, uint64_t games, bench_item *item, ttt_error *err)
+{
+    ttt_rules rules;
+    if (ttt_rules_parse(rules_text, &rules, err))
+        return 1;
+    ttt_table_build_options opt = {.games = games, .seed = BENCH_SEED, .jobs = 1};
+    ttt_table *t;
+    double start = ttt_clock_ms();
+    if (ttt_table_build(&rules, &opt, &t, err))
+        return 1;
+    item->ms = ttt_clock_ms() - start;
+    item->nodes = ttt_table_samples(t);
+    ttt_table_free(t);
+    return 0;
+}
+
 static const char help[] =
     "usage: ttt bench [--json]\n"
     "\n"
@@ -203,6 +223,7 @@ int cmd_bench(int argc, char **argv)
     ITEM("playouts 3x3", bench_playouts("3x3", BENCH_PLAYOUTS_3X3, &items[n], &err));
     ITEM("playouts 7x7k5", bench_playouts("7x7k5", BENCH_PLAYOUTS_7X7K5, &items[n], &err));
     ITEM("montecarlo moves 3x3", bench_decisions("3x3", BENCH_MC_SPEC, BENCH_MC_DECISIONS, &items[n], &err));
+    ITEM("table build 3x3 100k games", bench_table("3x3", BENCH_TABLE_GAMES, &items[n], &err));
 #undef ITEM
     if (bad)
         return cli_runtime("bench", "%s", err.msg);

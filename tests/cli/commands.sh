@@ -6,7 +6,7 @@ expect_out 0 '^usage: ttt COMMAND' --help
 expect_out 0 '^ttt [0-9]+\.[0-9]+' --version
 expect_err "unknown command 'frobnicate'" frobnicate
 expect 2
-for cmd in play move show count solve bench engines; do
+for cmd in play move show count solve bench engines table; do
     expect_out 0 "^usage: ttt $cmd" "$cmd" --help
     expect_out 0 "^usage: ttt $cmd" help "$cmd"
 done

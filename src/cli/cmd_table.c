@@ -1,0 +1,194 @@
+/* cli/cmd_table.c - `ttt table`: move tables learned from random games (ttt/table.h). One action: build. */
+#define _GNU_SOURCE /* getopt_long */
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <libgen.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+
+#define PROGRESS_BAR_WIDTH 30
+
+static const char help[] =
+    "usage: ttt table ACTION [OPTIONS]\n"
+    "\n"
+    "Move tables learned from uniformly random games, for the 'table' engine.\n"
+    "\n"
+    "actions:\n"
+    "  build     play random games and write the table (see 'ttt table build --help')\n";
+
+static const char build_help[] =
+    "usage: ttt table build [--rules R] --games N [--seed S] [--out FILE] [--jobs J]\n"
+    "\n"
+    "Plays N uniformly random games and scores every move from the mover's side: +10 when it wins, -10 when\n"
+    "it lets the opponent win with the next move, +1 when the mover went on to win, -1 otherwise. Each\n"
+    "position (in canonical form) keeps the sum and count of its moves' scores; the 'table' engine plays "
+    "the\n"
+    "move with the best average. The table is JSON (format 'ttt-table', version 1), written atomically.\n"
+    "The same rules, games and seed give the same table, whatever --jobs is.\n"
+    "\n"
+    "  -r, --rules R   MxN[kK][-misere], boards of up to 64 cells (default 3x3)\n"
+    "  -g, --games N   how many random games to play (required)\n"
+    "  -s, --seed S    the build seed, 0 to 9223372036854775807 (default 0)\n"
+    "  -o, --out FILE  where to write (default $XDG_DATA_HOME/ttt/tables/RULES.json, else\n"
+    "                  ~/.local/share/ttt/tables/RULES.json: the table the engine uses without file=)\n"
+    "  -j, --jobs J    threads (default: the number of processors)\n"
+    "\n"
+    "examples: ttt table build --games 1000000\n"
+    "          ttt table build --rules 4x4k3 --games 100000 --out 4x4k3.json\n"
+    "          ttt move --engine table:file=4x4k3.json --rules 4x4k3\n";
+
+static bool parse_u64(const char *text, uint64_t max, uint64_t *out)
+{
+    if (!isdigit((unsigned char)*text))
+        return false;
+    errno = 0;
+    char *end;
+    unsigned long long v = strtoull(text, &end, 10);
+    if (errno || *end || v > max)
+        return false;
+    *out = v;
+    return true;
+}
+
+/* The progress bar, on stderr (only set up when stderr is a terminal). */
+static void show_progress(uint64_t done, uint64_t total, void *user)
+{
+    (void)user;
+    double frac = total ? (double)done / (double)total : 1.0;
+    int filled = (int)(frac * PROGRESS_BAR_WIDTH);
+    fprintf(stderr, "\r[%.*s%*s] %3d%%  %" PRIu64 "/%" PRIu64 " games", filled,
+            "##############################", PROGRESS_BAR_WIDTH - filled, "", (int)(frac * 100), done,
+            total);
+    fflush(stderr);
+}
+
+/* Refuses early what would make the write fail after a long build: an existing file that is not a table,
+ * or a directory that cannot be written. */
+static int check_out(const char *path)
+{
+    struct stat sb;
+    if (stat(path, &sb) == 0 && (!S_ISREG(sb.st_mode) || !ttt_table_file_looks_like_table(path)))
+        return cli_usage("table", "'%s' exists and is not a ttt table: not overwriting it", path);
+    char *copy = strdup(path);
+    if (!copy)
+        return cli_runtime("table", "out of memory");
+    const char *dir = dirname(copy);
+    int rc = access(dir, W_OK) == 0 ? CLI_OK
+                                    : cli_usage("table", "cannot write in '%s': %s", dir, strerror(errno));
+    free(copy);
+    return rc;
+}
+
+static int table_build(int argc, char **argv)
+{
+    static const struct option longopts[] = {{"rules", required_argument, NULL, 'r'},
+                                             {"games", required_argument, NULL, 'g'},
+                                             {"seed", required_argument, NULL, 's'},
+                                             {"out", required_argument, NULL, 'o'},
+                                             {"jobs", required_argument, NULL, 'j'},
+                                             {"help", no_argument, NULL, 'h'},
+                                             {NULL, 0, NULL, 0}};
+    const char *rules_text = NULL, *out = NULL;
+    uint64_t games = 0, seed = 0, jobs = 0;
+    bool have_games = false;
+    optind = 0;
+    opterr = 0;
+    for (int c; (c = getopt_long(argc, argv, "+r:g:s:o:j:h", longopts, NULL)) != -1;) {
+        switch (c) {
+        case 'r': rules_text = optarg; break;
+        case 'g':
+            if (!parse_u64(optarg, TTT_TABLE_MAX_GAMES, &games))
+                return cli_usage("table", "--games '%s': expected a whole number from 0 to %" PRId64, optarg,
+                                 TTT_TABLE_MAX_GAMES);
+            have_games = true;
+            break;
+        case 's':
+            if (!parse_u64(optarg, TTT_TABLE_MAX_SEED, &seed))
+                return cli_usage("table", "--seed '%s': expected a whole number from 0 to %" PRId64, optarg,
+                                 TTT_TABLE_MAX_SEED);
+            break;
+        case 'o': out = optarg; break;
+        case 'j':
+            if (!parse_u64(optarg, TTT_TABLE_MAX_JOBS, &jobs) || jobs < 1)
+                return cli_usage("table", "--jobs '%s': expected a number of threads from 1 to %d", optarg,
+                                 TTT_TABLE_MAX_JOBS);
+            break;
+        case 'h': fputs(build_help, stdout); return CLI_OK;
+        default: return cli_bad_option("table", argc, argv);
+        }
+    }
+    if (optind < argc)
+        return cli_usage("table", "unexpected argument '%s'", argv[optind]);
+    if (!have_games)
+        return cli_usage("table", "--games is required, e.g. --games 1000000 (see 'ttt table build --help')");
+    ttt_rules rules = ttt_rules_default();
+    ttt_error err;
+    if (rules_text && ttt_rules_parse(rules_text, &rules, &err))
+        return cli_usage("table", "%s", err.msg);
+    if (ttt_rules_cells(&rules) > TTT_TABLE_MAX_CELLS)
+        return cli_usage("table", "rules '%s': tables hold boards of up to %d cells", rules_text,
+                         TTT_TABLE_MAX_CELLS);
+    char default_out[TTT_ERROR_SIZE * 4];
+    if (!out) {
+        ttt_status st = ttt_table_default_path(&rules, true, default_out, sizeof default_out, &err);
+        if (st)
+            return cli_runtime("table", "%s", err.msg);
+        out = default_out;
+    }
+    int rc = check_out(out);
+    if (rc)
+        return rc;
+    if (jobs == 0) {
+        long n = sysconf(_SC_NPROCESSORS_ONLN);
+        jobs = n < 1 ? 1 : n > TTT_TABLE_MAX_JOBS ? TTT_TABLE_MAX_JOBS : (uint64_t)n;
+    }
+    bool bar = isatty(STDERR_FILENO);
+    ttt_table_build_options opt = {
+        .games = games, .seed = seed, .jobs = (int)jobs, .progress = bar ? show_progress : NULL};
+    ttt_table *t;
+    double start = ttt_clock_ms();
+    ttt_status st = ttt_table_build(&rules, &opt, &t, &err);
+    double build_ms = ttt_clock_ms() - start;
+    if (bar)
+        fprintf(stderr, "\n");
+    if (st)
+        return cli_runtime("table", "%s", err.msg);
+    st = ttt_table_save(t, out, &err);
+    double total_ms = ttt_clock_ms() - start;
+    if (st) {
+        ttt_table_free(t);
+        return cli_runtime("table", "%s", err.msg);
+    }
+    /* The build uses no more threads than there are chunks of games. */
+    uint64_t chunks = (games + TTT_TABLE_CHUNK_GAMES - 1) / TTT_TABLE_CHUNK_GAMES;
+    if (jobs > chunks)
+        jobs = chunks ? chunks : 1;
+    char rt[TTT_RULES_TEXT_SIZE];
+    printf("%s: %" PRIu64 " games (seed %" PRIu64
+           "), %zu positions, %zu moves, built in %.3f s with %d job%s, "
+           "%.3f s in all\nwrote %s\n",
+           ttt_rules_format(&rules, rt, sizeof rt), games, seed, ttt_table_positions(t), ttt_table_entries(t),
+           build_ms / 1e3, (int)jobs, jobs == 1 ? "" : "s", total_ms / 1e3, out);
+    ttt_table_free(t);
+    return CLI_OK;
+}
+
+int cmd_table(int argc, char **argv)
+{
+    if (argc < 2)
+        return cli_usage("table", "no action given: expected 'build' (see 'ttt table --help')");
+    const char *action = argv[1];
+    if (strcmp(action, "--help") == 0 || strcmp(action, "-h") == 0) {
+        fputs(help, stdout);
+        return CLI_OK;
+    }
+    if (strcmp(action, "build") == 0)
+        return table_build(argc - 1, argv + 1);
+    return cli_usage("table", "unknown action '%s': expected 'build' (see 'ttt table --help')", action);
+}

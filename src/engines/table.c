@@ -1,0 +1,146 @@
+/*
+ * engines/table.c - the `table` engine: plays from a move table learned from random games (ttt/table.h,
+ * the method of seed 003).
+ *
+ * In a position the table has seen, the engine plays the legal move with the highest average score; the
+ * table answers for the canonical form of the position, and ttt_table_get maps each legal move into that
+ * frame, so the move played is always a cell of the real board. Equal averages are broken at random by the
+ * engine's own generator. In a position the table never saw (none of the legal moves has an entry) it falls
+ * back on: a move that wins at once, else a move that stops the opponent from winning at once, else a
+ * uniformly random legal move.
+ *
+ * Without file= the engine uses the default table of its rules in the user's data directory
+ * (ttt_table_default_path), building it on first use (TTT_TABLE_DEFAULT_GAMES games, seed
+ * TTT_TABLE_DEFAULT_SEED) and saving it there for the next time; a file that is there but does not load is
+ * an error and is left alone, never rebuilt over. When the directory cannot be written the table built is
+ * used for this engine only.
+ *
+ * Nodes: one per decision, a table lookup or a fallback.
+ */
+#include <stddef.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "engines/engine_impl.h"
+#include "ttt/table.h"
+#include "util/error.h"
+
+/* Threads used to build the default table (it is the same table whatever the number). */
+#define TABLE_ENGINE_BUILD_JOBS 2
+
+typedef struct table_config {
+    char file[TTT_OPT_PATH_SIZE];
+} table_config;
+
+static const table_config table_defaults = {.file = ""};
+
+static const ttt_option_def table_options[] = {
+    {"file", TTT_OPT_PATH, offsetof(table_config, file), 0, 0, 0, 0},
+    {NULL, 0, 0, 0, 0, 0, 0},
+};
+
+/* The default table: loaded when its file exists, else built and saved. */
+static ttt_status default_table(const ttt_rules *rules, ttt_table **out, ttt_error *err)
+{
+    char path[TTT_OPT_PATH_SIZE];
+    ttt_error ignored;
+    bool have_path = ttt_table_default_path(rules, true, path, sizeof path, &ignored) == TTT_OK;
+    struct stat st_buf;
+    if (have_path && stat(path, &st_buf) == 0)
+        return ttt_table_load(path, rules, out, err);
+    ttt_table_build_options opt = {
+        .games = TTT_TABLE_DEFAULT_GAMES, .seed = TTT_TABLE_DEFAULT_SEED, .jobs = TABLE_ENGINE_BUILD_JOBS};
+    ttt_status st = ttt_table_build(rules, &opt, out, err);
+    if (st == TTT_OK && have_path)
+        (void)ttt_table_save(*out, path, &ignored); /* a cache: without it the next engine builds again */
+    return st;
+}
+
+static ttt_status table_start(ttt_engine *e, ttt_error *err)
+{
+    const table_config *c = e->config;
+    ttt_table *t;
+    ttt_status st =
+        c->file[0] ? ttt_table_load(c->file, &e->rules, &t, err) : default_table(&e->rules, &t, err);
+    if (st) {
+        ttt_error_prefix(err, "engine 'table'");
+        return st;
+    }
+    e->state = t;
+    return TTT_OK;
+}
+
+/* Picks one of n candidate moves with the engine's generator. */
+static ttt_move pick(ttt_engine *e, const ttt_move *moves, int n)
+{
+    return moves[ttt_rng_below(&e->rng, (uint32_t)n)];
+}
+
+/* The fallback: win now, else stop the opponent's win now, else any legal move. */
+static ttt_move fallback(ttt_engine *e, const ttt_board *b, const ttt_move *legal, int n)
+{
+    ttt_player me = ttt_board_to_move(b), opp = (ttt_player)(1 - me);
+    ttt_move found[TTT_MAX_CELLS];
+    int nfound = 0;
+    for (int i = 0; i < n; i++) {
+        ttt_board next = *b;
+        ttt_board_play(&next, legal[i]);
+        if (ttt_board_winner(&next) == me)
+            found[nfound++] = legal[i];
+    }
+    if (nfound)
+        return pick(e, found, nfound);
+    /* Whether the opponent's line would win for them is the board's to say, not ours. */
+    ttt_board probe = *b;
+    probe.line_owner = opp;
+    bool opp_line_wins = ttt_board_winner(&probe) == opp;
+    for (int i = 0; opp_line_wins && i < n; i++)
+        if (ttt_board_makes_line(b, opp, legal[i]))
+            found[nfound++] = legal[i];
+    if (nfound)
+        return pick(e, found, nfound);
+    return pick(e, legal, n);
+}
+
+static ttt_status table_choose(ttt_engine *e, const ttt_board *b, ttt_move *out, ttt_search_info *info,
+                               ttt_error *err)
+{
+    (void)info;
+    (void)err;
+    ttt_move legal[TTT_MAX_CELLS], best[TTT_MAX_CELLS];
+    int n = ttt_board_moves(b, legal), nbest = 0;
+    double best_average = 0;
+    for (int i = 0; i < n; i++) {
+        ttt_table_value v;
+        if (!ttt_table_get(e->state, b, legal[i], &v))
+            continue;
+        if (nbest == 0 || v.average > best_average) {
+            best_average = v.average;
+            nbest = 0;
+        }
+        if (v.average == best_average)
+            best[nbest++] = legal[i];
+    }
+    e->nodes++;
+    *out = nbest ? pick(e, best, nbest) : fallback(e, b, legal, n);
+    return TTT_OK;
+}
+
+static void table_stop(ttt_engine *e) { ttt_table_free(e->state); }
+
+const ttt_engine_vtable ttt_engine_table = {
+    .about = {.name = "table",
+              .summary =
+                  "the best average move of a table learned from random games (seed 003); in positions "
+                  "the table never saw: win, else block, else random",
+              .options =
+                  "file=PATH  the table (ttt table build); default: the 1,000,000-game table of the rules\n"
+                  "           in ~/.local/share/ttt/tables (or $XDG_DATA_HOME), built on first use\n"
+                  "seed=N     choice among equally good moves and in the fallback (default 0)"},
+    .options = table_options,
+    .config_size = sizeof(table_config),
+    .config_defaults = &table_defaults,
+    .start = table_start,
+    .choose = table_choose,
+    .stop = table_stop,
+};

@@ -1,0 +1,969 @@
+/*
+ * store/table.c - the move table learned from random games: building, scoring, lookup, the JSON file.
+ *
+ * The table is one open-addressing hash table (linear probing, power-of-two capacity) of entries keyed by
+ * (canonical X stones, canonical O stones, canonical move); a board of up to 64 cells keeps each side in one
+ * word:
+ *
+ *     entry:  x (u64) | o (u64) | sum (i64) | meta (u64) = count << 8 | (move + 1);  meta == 0: empty slot
+ *
+ * The builder never calls the generic board code in its loop. Per rules it precomputes the cell permutation
+ * of every symmetry and a "has a line" test (a bitmap indexed by the stones for boards of up to 16 cells,
+ * shifts otherwise). A random game keeps the images of the position under every symmetry up to date, one OR
+ * per symmetry and move, so the canonical form before each move is a minimum over 8 (or 4) word pairs
+ * instead of a canonicalisation from scratch.
+ */
+#define _GNU_SOURCE /* mkstemp, fsync, fchmod */
+#include "ttt/table.h"
+
+#include <assert.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <jansson.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "ttt/notation.h"
+#include "ttt/rng.h"
+#include "ttt/symmetry.h"
+#include "store/table_internal.h"
+#include "util/error.h"
+
+#define TABLE_FORMAT_NAME    "ttt-table"
+#define TABLE_FORMAT_VERSION 1
+/* What every file this code writes starts with (ttt_table_file_looks_like_table). */
+#define TABLE_FILE_PREFIX "{\"format\":\"" TABLE_FORMAT_NAME "\""
+
+#define TABLE_INITIAL_CAPACITY 1024
+/* Grow when more than this fraction of the slots is used: short probes matter more than memory here. */
+#define TABLE_LOAD_NUM 3
+#define TABLE_LOAD_DEN 4
+/* Boards of up to this many cells get a bitmap "does this set of stones hold a line" (2^16 bits = 8 KiB). */
+#define LINE_BITMAP_MAX_CELLS 16
+/* The written average: enough digits for people; the loader allows the rounding. */
+#define AVERAGE_DECIMALS  6
+#define AVERAGE_TOLERANCE 1e-6
+/* Bits of the meta word below the count. */
+#define META_MOVE_BITS 8
+#define META_MOVE_MASK ((UINT64_C(1) << META_MOVE_BITS) - 1)
+
+/* --- Geometry: what the builder precomputes per rules -------------------------------------------------- */
+
+typedef struct table_geom {
+    int cells, nsym;
+    int shift[4];        /* the four line directions as bit steps */
+    uint64_t step_ok[4]; /* cells whose neighbour one step on in that direction is on the board */
+    int k;
+    bool line_wins; /* a completed line wins for the side that made it (asked of the board) */
+    uint8_t perm[TTT_SYM_ALL][TTT_TABLE_MAX_CELLS]; /* perm[s][cell] = ttt_sym_move(rules, s, cell) */
+    uint64_t *line_bitmap; /* bit p set when stone pattern p holds a line; NULL for boards over 16 cells */
+} table_geom;
+
+typedef struct table_entry {
+    uint64_t x, o;
+    int64_t sum;
+    uint64_t meta;
+} table_entry;
+
+struct ttt_table {
+    ttt_rules rules;
+    uint64_t games, seed;
+    table_entry *slots;
+    size_t capacity, used; /* capacity is a power of two */
+    table_geom geom;
+};
+
+/* Does the set of stones hold k in a row? run_i = stones that start a run of i+1 going one way. */
+static bool has_line_shifts(const table_geom *g, uint64_t stones)
+{
+    for (int d = 0; d < 4; d++) {
+        uint64_t run = stones;
+        for (int i = 1; i < g->k && run; i++)
+            run = stones & g->step_ok[d] & (run >> g->shift[d]);
+        if (run)
+            return true;
+    }
+    return false;
+}
+
+static inline bool has_line(const table_geom *g, uint64_t stones)
+{
+    if (g->line_bitmap)
+        return (g->line_bitmap[stones >> 6] >> (stones & 63)) & 1;
+    return has_line_shifts(g, stones);
+}
+
+static ttt_status geom_init(table_geom *g, const ttt_rules *r, ttt_error *err)
+{
+    memset(g, 0, sizeof *g);
+    g->cells = ttt_rules_cells(r);
+    g->nsym = ttt_sym_count(r);
+    g->k = r->k;
+    for (int s = 0; s < g->nsym; s++)
+        for (int c = 0; c < g->cells; c++)
+            g->perm[s][c] = (uint8_t)ttt_sym_move(r, s, c);
+    /* Steps across, down, down-right, down-left (stepping forward in bit order means ">>" from the far end).
+     */
+    const int drow[4] = {0, 1, 1, 1}, dcol[4] = {1, 0, 1, -1};
+    for (int d = 0; d < 4; d++) {
+        g->shift[d] = drow[d] * r->cols + dcol[d];
+        for (int c = 0; c < g->cells; c++) {
+            int row = c / r->cols + drow[d], col = c % r->cols + dcol[d];
+            if (row < r->rows && col >= 0 && col < r->cols)
+                g->step_ok[d] |= UINT64_C(1) << c;
+        }
+    }
+    /* The one question about the rule variant, asked of the board: whom does a line count for? */
+    ttt_board probe;
+    ttt_board_init(&probe, r);
+    probe.line_owner = TTT_X;
+    g->line_wins = ttt_board_winner(&probe) == TTT_X;
+    if (g->cells <= LINE_BITMAP_MAX_CELLS) {
+        size_t patterns = (size_t)1 << g->cells;
+        g->line_bitmap = calloc((patterns + 63) / 64, sizeof *g->line_bitmap);
+        if (!g->line_bitmap)
+            return ttt_fail(err, TTT_ENOMEM, "table: out of memory");
+        for (size_t p = 0; p < patterns; p++)
+            if (has_line_shifts(g, p))
+                g->line_bitmap[p >> 6] |= UINT64_C(1) << (p & 63);
+    }
+    return TTT_OK;
+}
+
+/* --- The hash table ------------------------------------------------------------------------------------ */
+
+static inline size_t slot_of(uint64_t x, uint64_t o, int move, size_t mask)
+{
+    uint64_t h = x * UINT64_C(0x9e3779b97f4a7c15) ^ (o + (uint64_t)move) * UINT64_C(0xc2b2ae3d27d4eb4f);
+    h ^= h >> 31;
+    h *= UINT64_C(0x94d049bb133111eb);
+    h ^= h >> 29;
+    return (size_t)h & mask;
+}
+
+static inline int entry_move(const table_entry *e) { return (int)(e->meta & META_MOVE_MASK) - 1; }
+static inline uint64_t entry_count(const table_entry *e) { return e->meta >> META_MOVE_BITS; }
+
+static table_entry *find_slot(table_entry *slots, size_t capacity, uint64_t x, uint64_t o, int move)
+{
+    size_t mask = capacity - 1;
+    uint64_t want = (uint64_t)(move + 1);
+    for (size_t i = slot_of(x, o, move, mask);; i = (i + 1) & mask) {
+        table_entry *e = &slots[i];
+        if (e->meta == 0 || (e->x == x && e->o == o && (e->meta & META_MOVE_MASK) == want))
+            return e;
+    }
+}
+
+static ttt_status grow(ttt_table *t)
+{
+    size_t capacity = t->capacity * 2;
+    table_entry *slots = calloc(capacity, sizeof *slots);
+    if (!slots)
+        return TTT_ENOMEM;
+    for (size_t i = 0; i < t->capacity; i++) {
+        const table_entry *e = &t->slots[i];
+        if (e->meta)
+            *find_slot(slots, capacity, e->x, e->o, entry_move(e)) = *e;
+    }
+    free(t->slots);
+    t->slots = slots;
+    t->capacity = capacity;
+    return TTT_OK;
+}
+
+/* Adds (sum, count) to the entry of (x, o, move), making it when new. */
+static ttt_status table_add(ttt_table *t, uint64_t x, uint64_t o, int move, int64_t sum, uint64_t count)
+{
+    table_entry *e = find_slot(t->slots, t->capacity, x, o, move);
+    if (e->meta == 0) {
+        if ((t->used + 1) * TABLE_LOAD_DEN > t->capacity * TABLE_LOAD_NUM) {
+            if (grow(t))
+                return TTT_ENOMEM;
+            e = find_slot(t->slots, t->capacity, x, o, move);
+        }
+        e->x = x;
+        e->o = o;
+        e->meta = (uint64_t)(move + 1);
+        t->used++;
+    }
+    e->sum += sum;
+    e->meta += count << META_MOVE_BITS;
+    return TTT_OK;
+}
+
+static const table_entry *table_find(const ttt_table *t, uint64_t x, uint64_t o, int move)
+{
+    const table_entry *e = find_slot(t->slots, t->capacity, x, o, move);
+    return e->meta ? e : NULL;
+}
+
+/* --- Making and reading tables ------------------------------------------------------------------------- */
+
+ttt_status ttt_table_new(const ttt_rules *rules, ttt_table **out, ttt_error *err)
+{
+    *out = NULL;
+    ttt_error sub;
+    if (ttt_rules_check(rules, &sub))
+        return ttt_fail(err, TTT_EINVAL, "table: %s", sub.msg);
+    if (ttt_rules_cells(rules) > TTT_TABLE_MAX_CELLS)
+        return ttt_fail(err, TTT_ELIMIT, "table: boards over %d cells are not supported (%dx%d has %d)",
+                        TTT_TABLE_MAX_CELLS, rules->rows, rules->cols, ttt_rules_cells(rules));
+    ttt_table *t = calloc(1, sizeof *t);
+    if (!t)
+        return ttt_fail(err, TTT_ENOMEM, "table: out of memory");
+    t->rules = *rules;
+    t->capacity = TABLE_INITIAL_CAPACITY;
+    t->slots = calloc(t->capacity, sizeof *t->slots);
+    if (!t->slots) {
+        free(t);
+        return ttt_fail(err, TTT_ENOMEM, "table: out of memory");
+    }
+    ttt_status st = geom_init(&t->geom, rules, err);
+    if (st) {
+        ttt_table_free(t);
+        return st;
+    }
+    *out = t;
+    return TTT_OK;
+}
+
+void ttt_table_free(ttt_table *t)
+{
+    if (!t)
+        return;
+    free(t->geom.line_bitmap);
+    free(t->slots);
+    free(t);
+}
+
+const ttt_rules *ttt_table_rules(const ttt_table *t) { return &t->rules; }
+uint64_t ttt_table_games(const ttt_table *t) { return t->games; }
+uint64_t ttt_table_seed(const ttt_table *t) { return t->seed; }
+size_t ttt_table_entries(const ttt_table *t) { return t->used; }
+
+uint64_t ttt_table_samples(const ttt_table *t)
+{
+    uint64_t n = 0;
+    for (size_t i = 0; i < t->capacity; i++)
+        n += entry_count(&t->slots[i]);
+    return n;
+}
+
+/* The occupied entries, sorted by stones played, then X stones, O stones and move: the file's order. */
+static int compare_entries(const void *pa, const void *pb)
+{
+    const table_entry *a = pa, *b = pb;
+    int na = __builtin_popcountll(a->x | a->o), nb = __builtin_popcountll(b->x | b->o);
+    if (na != nb)
+        return na < nb ? -1 : 1;
+    if (a->x != b->x)
+        return a->x < b->x ? -1 : 1;
+    if (a->o != b->o)
+        return a->o < b->o ? -1 : 1;
+    return entry_move(a) < entry_move(b) ? -1 : entry_move(a) > entry_move(b);
+}
+
+static table_entry *sorted_entries(const ttt_table *t)
+{
+    table_entry *list = malloc((t->used ? t->used : 1) * sizeof *list);
+    if (!list)
+        return NULL;
+    size_t n = 0;
+    for (size_t i = 0; i < t->capacity; i++)
+        if (t->slots[i].meta)
+            list[n++] = t->slots[i];
+    qsort(list, n, sizeof *list, compare_entries);
+    return list;
+}
+
+size_t ttt_table_positions(const ttt_table *t)
+{
+    /* Distinct (x, o) pairs: a count, not a hot path, so sort a copy rather than keep a second index. */
+    table_entry *list = sorted_entries(t);
+    if (!list)
+        return 0;
+    size_t n = 0;
+    for (size_t i = 0; i < t->used; i++)
+        if (i == 0 || list[i].x != list[i - 1].x || list[i].o != list[i - 1].o)
+            n++;
+    free(list);
+    return n;
+}
+
+/* The canonical images of (x, o) under g: the smallest image, and the set of symmetries reaching it. */
+static inline void canonical_words(const uint64_t img[2][TTT_SYM_ALL], int nsym, uint64_t *cx, uint64_t *co,
+                                   unsigned *syms)
+{
+    uint64_t bx = img[0][0], bo = img[1][0];
+    unsigned set = 1;
+    for (int s = 1; s < nsym; s++) {
+        uint64_t x = img[0][s], o = img[1][s];
+        if (x < bx || (x == bx && o < bo)) {
+            bx = x;
+            bo = o;
+            set = 1u << s;
+        } else if (x == bx && o == bo) {
+            set |= 1u << s;
+        }
+    }
+    *cx = bx;
+    *co = bo;
+    *syms = set;
+}
+
+/* The move's representative in the canonical frame: the smallest of its images under the symmetries that take
+ * the position to its canonical form (more than one when the canonical position is symmetric). */
+static inline int canonical_move(const table_geom *g, unsigned syms, int move)
+{
+    int best = TTT_TABLE_MAX_CELLS;
+    for (int s = 0; syms; s++, syms >>= 1)
+        if ((syms & 1) && g->perm[s][move] < best)
+            best = g->perm[s][move];
+    return best;
+}
+
+/* The images of a position's words under every symmetry. */
+static void images_of(const table_geom *g, uint64_t x, uint64_t o, uint64_t img[2][TTT_SYM_ALL])
+{
+    for (int s = 0; s < g->nsym; s++) {
+        img[0][s] = img[1][s] = 0;
+        for (int c = 0; c < g->cells; c++) {
+            if ((x >> c) & 1)
+                img[0][s] |= UINT64_C(1) << g->perm[s][c];
+            if ((o >> c) & 1)
+                img[1][s] |= UINT64_C(1) << g->perm[s][c];
+        }
+    }
+}
+
+bool ttt_table_get(const ttt_table *t, const ttt_board *b, ttt_move move, ttt_table_value *out)
+{
+    assert(ttt_rules_equal(&t->rules, &b->rules));
+    assert(move >= 0 && move < b->cells && ttt_board_at(b, move) == TTT_NOBODY);
+    uint64_t img[2][TTT_SYM_ALL], cx, co;
+    unsigned syms;
+    images_of(&t->geom, b->stones[TTT_X].w[0], b->stones[TTT_O].w[0], img);
+    canonical_words(img, t->geom.nsym, &cx, &co, &syms);
+    const table_entry *e = table_find(t, cx, co, canonical_move(&t->geom, syms, move));
+    if (!e)
+        return false;
+    out->sum = e->sum;
+    out->count = entry_count(e);
+    out->average = (double)out->sum / (double)out->count;
+    return true;
+}
+
+/* --- Scoring games ------------------------------------------------------------------------------------- */
+
+/* The score of move i (0-based) of a game of `len` moves won by `winner` (TTT_NOBODY for a draw). */
+static inline int64_t move_score(int i, int len, ttt_player winner)
+{
+    ttt_player mover = (ttt_player)(i & 1);
+    if (i == len - 1 && winner == mover)
+        return TTT_TABLE_SCORE_WIN;
+    if (i == len - 2 && winner == (ttt_player)(1 - mover))
+        return TTT_TABLE_SCORE_LET_WIN;
+    return winner == mover ? TTT_TABLE_SCORE_WINNER : TTT_TABLE_SCORE_NOT_WINNER;
+}
+
+/* Scores one finished game into t: every move under its canonical position, from the mover's side. */
+static ttt_status score_game(ttt_table *t, const uint8_t *moves, int len, ttt_player winner)
+{
+    const table_geom *g = &t->geom;
+    uint64_t img[2][TTT_SYM_ALL] = {{0}};
+    for (int i = 0; i < len; i++) {
+        uint64_t cx, co;
+        unsigned syms;
+        canonical_words(img, g->nsym, &cx, &co, &syms);
+        if (table_add(t, cx, co, canonical_move(g, syms, moves[i]), move_score(i, len, winner), 1))
+            return TTT_ENOMEM;
+        for (int s = 0; s < g->nsym; s++)
+            img[i & 1][s] |= UINT64_C(1) << g->perm[s][moves[i]];
+    }
+    return TTT_OK;
+}
+
+/* Plays one uniformly random game: each move draws one of the empty cells, kept in an array with
+ * swap-remove. Writes the moves, returns their number and sets *winner (TTT_NOBODY for a draw). */
+static int random_game(const table_geom *g, ttt_rng *rng, uint8_t *moves, ttt_player *winner)
+{
+    uint8_t empty[TTT_TABLE_MAX_CELLS];
+    for (int c = 0; c < g->cells; c++)
+        empty[c] = (uint8_t)c;
+    uint64_t stones[2] = {0, 0};
+    int left = g->cells;
+    for (int ply = 0;; ply++) {
+        uint32_t r = ttt_rng_below(rng, (uint32_t)left);
+        uint8_t cell = empty[r];
+        empty[r] = empty[--left];
+        moves[ply] = cell;
+        int side = ply & 1;
+        stones[side] |= UINT64_C(1) << cell;
+        if (has_line(g, stones[side])) {
+            *winner = (ttt_player)(g->line_wins ? side : 1 - side);
+            return ply + 1;
+        }
+        if (left == 0) {
+            *winner = TTT_NOBODY;
+            return ply + 1;
+        }
+    }
+}
+
+ttt_status ttt_table_add_game(ttt_table *t, const ttt_move *moves, int count, ttt_error *err)
+{
+    ttt_board b;
+    ttt_board_init(&b, &t->rules);
+    uint8_t seq[TTT_TABLE_MAX_CELLS];
+    for (int i = 0; i < count; i++) {
+        ttt_error sub;
+        if (ttt_board_play_checked(&b, moves[i], &sub))
+            return ttt_fail(err, TTT_EINVAL, "table: game move %d: %s", i + 1, sub.msg);
+        seq[i] = (uint8_t)moves[i];
+    }
+    if (!ttt_board_terminal(&b))
+        return ttt_fail(err, TTT_EINVAL, "table: the game is not over after %d moves", count);
+    if (score_game(t, seq, count, ttt_board_winner(&b)))
+        return ttt_fail(err, TTT_ENOMEM, "table: out of memory");
+    t->games++;
+    return TTT_OK;
+}
+
+/* --- Building ------------------------------------------------------------------------------------------ */
+
+/* Chunk c's generator seed: a key from the build seed, then the chunk number. Distinct chunks of one build
+ * get distinct seeds. */
+uint64_t ttt_table_chunk_seed(uint64_t seed, uint64_t chunk)
+{
+    uint64_t state = seed;
+    return ttt_splitmix64(&state) ^ chunk;
+}
+
+int ttt_table_random_game(const ttt_table *t, ttt_rng *rng, ttt_move *moves)
+{
+    uint8_t seq[TTT_TABLE_MAX_CELLS];
+    ttt_player winner;
+    int len = random_game(&t->geom, rng, seq, &winner);
+    for (int i = 0; i < len; i++)
+        moves[i] = seq[i];
+    return len;
+}
+
+/* The builder's fast path scores moves under the position as played (raw: no canonical form), which costs one
+ * hash update per move, and canonicalises each distinct raw entry once, when it flushes the raw table into
+ * the canonical one. On small boards the raw table never fills up (3x3 has 4,520 unfinished positions); on
+ * big ones it is flushed every so often to bound its memory. */
+#define RAW_FLUSH_ENTRIES (1u << 20)
+
+static ttt_status score_game_raw(ttt_table *raw, const uint8_t *moves, int len, ttt_player winner)
+{
+    uint64_t stones[2] = {0, 0};
+    for (int i = 0; i < len; i++) {
+        if (table_add(raw, stones[TTT_X], stones[TTT_O], moves[i], move_score(i, len, winner), 1))
+            return TTT_ENOMEM;
+        stones[i & 1] |= UINT64_C(1) << moves[i];
+    }
+    return TTT_OK;
+}
+
+/* Adds every raw entry to its canonical entry in canon, then empties raw. */
+static ttt_status flush_raw(ttt_table *canon, ttt_table *raw)
+{
+    const table_geom *g = &canon->geom;
+    for (size_t i = 0; i < raw->capacity; i++) {
+        const table_entry *e = &raw->slots[i];
+        if (!e->meta)
+            continue;
+        uint64_t img[2][TTT_SYM_ALL], cx, co;
+        unsigned syms;
+        images_of(g, e->x, e->o, img);
+        canonical_words(img, g->nsym, &cx, &co, &syms);
+        if (table_add(canon, cx, co, canonical_move(g, syms, entry_move(e)), e->sum, entry_count(e)))
+            return TTT_ENOMEM;
+    }
+    memset(raw->slots, 0, raw->capacity * sizeof *raw->slots);
+    raw->used = 0;
+    return TTT_OK;
+}
+
+typedef struct build_shared {
+    uint64_t games, seed, chunks;
+    atomic_uint_fast64_t next_chunk;
+    atomic_uint_fast64_t done;
+    atomic_bool failed;
+    ttt_table_progress_fn progress;
+    void *user;
+} build_shared;
+
+typedef struct build_worker {
+    build_shared *shared;
+    ttt_table *table, *raw;
+    bool reports; /* the calling thread's worker: the one that calls progress */
+    ttt_status status;
+} build_worker;
+
+static void *build_run(void *arg)
+{
+    build_worker *w = arg;
+    build_shared *sh = w->shared;
+    uint8_t moves[TTT_TABLE_MAX_CELLS];
+    for (;;) {
+        uint64_t c = atomic_fetch_add(&sh->next_chunk, 1);
+        if (c >= sh->chunks || atomic_load(&sh->failed))
+            break;
+        ttt_rng rng;
+        ttt_rng_seed(&rng, ttt_table_chunk_seed(sh->seed, c));
+        uint64_t first = c * TTT_TABLE_CHUNK_GAMES;
+        uint64_t n = sh->games - first < TTT_TABLE_CHUNK_GAMES ? sh->games - first : TTT_TABLE_CHUNK_GAMES;
+        for (uint64_t i = 0; i < n; i++) {
+            ttt_player winner;
+            int len = random_game(&w->raw->geom, &rng, moves, &winner);
+            if (score_game_raw(w->raw, moves, len, winner) ||
+                (w->raw->used > RAW_FLUSH_ENTRIES && flush_raw(w->table, w->raw))) {
+                w->status = TTT_ENOMEM;
+                atomic_store(&sh->failed, true);
+                return NULL;
+            }
+        }
+        uint64_t done = atomic_fetch_add(&sh->done, n) + n;
+        if (w->reports && sh->progress)
+            sh->progress(done, sh->games, sh->user);
+    }
+    if (flush_raw(w->table, w->raw)) {
+        w->status = TTT_ENOMEM;
+        atomic_store(&sh->failed, true);
+    }
+    return NULL;
+}
+
+/* Adds every entry of src into dst. */
+static ttt_status table_merge(ttt_table *dst, const ttt_table *src)
+{
+    for (size_t i = 0; i < src->capacity; i++) {
+        const table_entry *e = &src->slots[i];
+        if (e->meta && table_add(dst, e->x, e->o, entry_move(e), e->sum, entry_count(e)))
+            return TTT_ENOMEM;
+    }
+    return TTT_OK;
+}
+
+ttt_status ttt_table_build(const ttt_rules *rules, const ttt_table_build_options *opt, ttt_table **out,
+                           ttt_error *err)
+{
+    *out = NULL;
+    if (opt->games > TTT_TABLE_MAX_GAMES)
+        return ttt_fail(err, TTT_EINVAL, "table: games must be from 0 to %" PRId64, TTT_TABLE_MAX_GAMES);
+    if (opt->seed > TTT_TABLE_MAX_SEED)
+        return ttt_fail(err, TTT_EINVAL, "table: seed must be from 0 to %" PRId64, TTT_TABLE_MAX_SEED);
+    if (opt->jobs < 0 || opt->jobs > TTT_TABLE_MAX_JOBS)
+        return ttt_fail(err, TTT_EINVAL, "table: jobs must be from 1 to %d", TTT_TABLE_MAX_JOBS);
+    build_shared sh = {.games = opt->games,
+                       .seed = opt->seed,
+                       .chunks = (opt->games + TTT_TABLE_CHUNK_GAMES - 1) / TTT_TABLE_CHUNK_GAMES,
+                       .progress = opt->progress,
+                       .user = opt->user};
+    atomic_init(&sh.next_chunk, 0);
+    atomic_init(&sh.done, 0);
+    atomic_init(&sh.failed, false);
+    int jobs = opt->jobs ? opt->jobs : 1;
+    if ((uint64_t)jobs > sh.chunks)
+        jobs = sh.chunks ? (int)sh.chunks : 1;
+    build_worker workers[TTT_TABLE_MAX_JOBS];
+    pthread_t threads[TTT_TABLE_MAX_JOBS];
+    bool started[TTT_TABLE_MAX_JOBS] = {false};
+    ttt_status st = TTT_OK;
+    int made = 0;
+    for (; made < jobs; made++) {
+        workers[made] = (build_worker){.shared = &sh, .reports = made == 0, .status = TTT_OK};
+        if ((st = ttt_table_new(rules, &workers[made].table, err)) != TTT_OK)
+            break;
+        if ((st = ttt_table_new(rules, &workers[made].raw, err)) != TTT_OK) {
+            ttt_table_free(workers[made].table);
+            break;
+        }
+    }
+    if (st == TTT_OK) {
+        /* Worker 0 runs in this thread; a thread that cannot be started just leaves its chunks to the others.
+         */
+        for (int i = 1; i < jobs; i++)
+            started[i] = pthread_create(&threads[i], NULL, build_run, &workers[i]) == 0;
+        build_run(&workers[0]);
+        for (int i = 1; i < jobs; i++)
+            if (started[i])
+                pthread_join(threads[i], NULL);
+        for (int i = 0; i < jobs && st == TTT_OK; i++)
+            st = workers[i].status;
+        for (int i = 1; i < jobs && st == TTT_OK; i++)
+            st = table_merge(workers[0].table, workers[i].table);
+        if (st)
+            ttt_fail(err, st, "table: out of memory after %" PRIu64 " games",
+                     (uint64_t)atomic_load(&sh.done));
+    }
+    for (int i = 0; i < made; i++)
+        ttt_table_free(workers[i].raw);
+    for (int i = 1; i < made; i++)
+        ttt_table_free(workers[i].table);
+    if (st) {
+        if (made)
+            ttt_table_free(workers[0].table);
+        return st;
+    }
+    ttt_table *t = workers[0].table;
+    t->games = opt->games;
+    t->seed = opt->seed;
+    if (opt->progress)
+        opt->progress(opt->games, opt->games, opt->user);
+    *out = t;
+    return TTT_OK;
+}
+
+/* --- Saving -------------------------------------------------------------------------------------------- */
+
+static void position_text(const ttt_table *t, uint64_t x, uint64_t o, char *buf, size_t size)
+{
+    ttt_bits bx = {{0}}, bo = {{0}};
+    bx.w[0] = x;
+    bo.w[0] = o;
+    ttt_board b;
+    ttt_board_from_bits(&b, &t->rules, &bx, &bo);
+    ttt_position_format(&b, buf, size);
+}
+
+static void write_table(const ttt_table *t, const table_entry *list, FILE *f)
+{
+    char rules[TTT_RULES_TEXT_SIZE], pos[TTT_POSITION_TEXT_SIZE], mv[TTT_MOVE_TEXT_SIZE];
+    fprintf(f,
+            TABLE_FILE_PREFIX ",\"version\":%d,\"rules\":\"%s\",\"games\":%" PRIu64 ",\"seed\":%" PRIu64
+                              ",\"positions\":[",
+            TABLE_FORMAT_VERSION, ttt_rules_format(&t->rules, rules, sizeof rules), t->games, t->seed);
+    for (size_t i = 0; i < t->used; i++) {
+        const table_entry *e = &list[i];
+        bool first_move = i == 0 || e->x != list[i - 1].x || e->o != list[i - 1].o;
+        if (first_move) {
+            position_text(t, e->x, e->o, pos, sizeof pos);
+            fprintf(f, "%s\n{\"position\":\"%s\",\"moves\":[", i ? "]}," : "", pos);
+        } else {
+            fputc(',', f);
+        }
+        uint64_t count = entry_count(e);
+        fprintf(f, "{\"move\":\"%s\",\"sum\":%" PRId64 ",\"count\":%" PRIu64 ",\"average\":%.*f}",
+                ttt_move_format(&t->rules, entry_move(e), mv, sizeof mv), e->sum, count, AVERAGE_DECIMALS,
+                (double)e->sum / (double)count);
+    }
+    fputs(t->used ? "]}\n]}\n" : "]}\n", f);
+}
+
+ttt_status ttt_table_save(const ttt_table *t, const char *path, ttt_error *err)
+{
+    table_entry *list = sorted_entries(t);
+    if (!list)
+        return ttt_fail(err, TTT_ENOMEM, "table '%s': out of memory", path);
+    size_t len = strlen(path);
+    char *tmp = malloc(len + sizeof ".tmp-XXXXXX");
+    if (!tmp) {
+        free(list);
+        return ttt_fail(err, TTT_ENOMEM, "table '%s': out of memory", path);
+    }
+    memcpy(tmp, path, len);
+    memcpy(tmp + len, ".tmp-XXXXXX", sizeof ".tmp-XXXXXX");
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        int e = errno;
+        free(list);
+        free(tmp);
+        return ttt_fail(err, TTT_EIO, "table '%s': cannot write: %s", path, strerror(e));
+    }
+    FILE *f = fdopen(fd, "w");
+    const char *failed = NULL;
+    int e = 0;
+    if (!f) {
+        e = errno;
+        close(fd);
+        failed = "cannot write";
+    } else {
+        write_table(t, list, f);
+        if (fflush(f) || ferror(f) || fchmod(fd, S_IRUSR | S_IWUSR | S_IRGRP | S_IROTH) || fsync(fd)) {
+            e = errno;
+            failed = "cannot write";
+        }
+        if (fclose(f) && !failed) {
+            e = errno;
+            failed = "cannot write";
+        }
+        if (!failed && rename(tmp, path)) {
+            e = errno;
+            failed = "cannot replace the file";
+        }
+    }
+    if (failed)
+        unlink(tmp);
+    free(list);
+    free(tmp);
+    if (failed)
+        return ttt_fail(err, TTT_EIO, "table '%s': %s: %s", path, failed, strerror(e));
+    return TTT_OK;
+}
+
+bool ttt_table_file_looks_like_table(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return false;
+    char head[sizeof TABLE_FILE_PREFIX] = {0};
+    size_t n = fread(head, 1, sizeof head - 1, f);
+    fclose(f);
+    return n == sizeof head - 1 && memcmp(head, TABLE_FILE_PREFIX, n) == 0;
+}
+
+/* --- Loading ------------------------------------------------------------------------------------------- */
+
+/* A loader's context: the path for messages, and the error. */
+typedef struct loader {
+    const char *path;
+    ttt_error *err;
+} loader;
+
+static ttt_status bad(const loader *ld, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static ttt_status bad(const loader *ld, const char *fmt, ...)
+{
+    char msg[TTT_ERROR_SIZE];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return ttt_fail(ld->err, TTT_EINVAL, "table '%s': %s", ld->path, msg);
+}
+
+/* A member that must be an integer in [lo, hi]. */
+static ttt_status get_integer(const loader *ld, json_t *obj, const char *where, const char *key,
+                              json_int_t lo, json_int_t hi, json_int_t *out)
+{
+    json_t *v = json_object_get(obj, key);
+    if (!v)
+        return bad(ld, "%s'%s' is missing", where, key);
+    if (!json_is_integer(v) || json_integer_value(v) < lo || json_integer_value(v) > hi)
+        return bad(ld, "%s'%s' must be an integer from %lld to %lld", where, key, (long long)lo,
+                   (long long)hi);
+    *out = json_integer_value(v);
+    return TTT_OK;
+}
+
+static ttt_status get_string(const loader *ld, json_t *obj, const char *where, const char *key,
+                             const char **out)
+{
+    json_t *v = json_object_get(obj, key);
+    if (!v)
+        return bad(ld, "%s'%s' is missing", where, key);
+    if (!json_is_string(v))
+        return bad(ld, "%s'%s' must be a string", where, key);
+    *out = json_string_value(v);
+    return TTT_OK;
+}
+
+/* The header: format, version, rules (checked against want when not NULL), games, seed. */
+static ttt_status load_header(const loader *ld, json_t *root, const ttt_rules *want, ttt_rules *rules,
+                              json_int_t *games, json_int_t *seed)
+{
+    if (!json_is_object(root))
+        return bad(ld, "not a ttt table (the top level is not a JSON object)");
+    const char *format, *rules_text;
+    json_int_t version;
+    ttt_status st = get_string(ld, root, "", "format", &format);
+    if (st)
+        return st;
+    if (strcmp(format, TABLE_FORMAT_NAME) != 0)
+        return bad(ld, "not a ttt table (format is '%.40s', expected '%s')", format, TABLE_FORMAT_NAME);
+    json_t *v = json_object_get(root, "version");
+    if (!v || !json_is_integer(v))
+        return bad(ld, "'version' must be an integer");
+    version = json_integer_value(v);
+    if (version != TABLE_FORMAT_VERSION)
+        return bad(ld, "version %lld is not supported (this ttt reads version %d)", (long long)version,
+                   TABLE_FORMAT_VERSION);
+    if ((st = get_string(ld, root, "", "rules", &rules_text)))
+        return st;
+    ttt_error sub;
+    if (ttt_rules_parse(rules_text, rules, &sub))
+        return bad(ld, "%s", sub.msg);
+    char a[TTT_RULES_TEXT_SIZE], b[TTT_RULES_TEXT_SIZE];
+    if (want && !ttt_rules_equal(want, rules))
+        return bad(ld, "the table is for %s, not %s", ttt_rules_format(rules, a, sizeof a),
+                   ttt_rules_format(want, b, sizeof b));
+    if ((st = get_integer(ld, root, "", "games", 0, TTT_TABLE_MAX_GAMES, games)) ||
+        (st = get_integer(ld, root, "", "seed", 0, TTT_TABLE_MAX_SEED, seed)))
+        return st;
+    return TTT_OK;
+}
+
+/* One move of a position: text, legality, canonical frame, numbers. */
+static ttt_status load_move(const loader *ld, ttt_table *t, const ttt_board *b, unsigned syms, json_t *jm,
+                            const char *where)
+{
+    if (!json_is_object(jm))
+        return bad(ld, "%snot an object", where);
+    const char *text;
+    ttt_status st = get_string(ld, jm, where, "move", &text);
+    if (st)
+        return st;
+    ttt_move m;
+    ttt_error sub;
+    if (ttt_move_parse(text, &t->rules, &m, &sub))
+        return bad(ld, "%s%s", where, sub.msg);
+    char name[TTT_MOVE_TEXT_SIZE];
+    ttt_move_format(&t->rules, m, name, sizeof name);
+    if (ttt_board_at(b, m) != TTT_NOBODY)
+        return bad(ld, "%smove %s: the cell is taken", where, name);
+    if (canonical_move(&t->geom, syms, m) != m)
+        return bad(ld, "%smove %s is not in the canonical frame (it is the same move as %s)", where, name,
+                   ttt_move_format(&t->rules, canonical_move(&t->geom, syms, m), name, sizeof name));
+    json_int_t sum, count;
+    if ((st = get_integer(ld, jm, where, "count", 1, INT64_MAX / TTT_TABLE_SCORE_WIN, &count)) ||
+        (st = get_integer(ld, jm, where, "sum", -TTT_TABLE_SCORE_WIN * count, TTT_TABLE_SCORE_WIN * count,
+                          &sum)))
+        return st;
+    json_t *avg = json_object_get(jm, "average");
+    if (!avg || !json_is_number(avg))
+        return bad(ld, "%s'average' must be a number", where);
+    if (fabs(json_number_value(avg) - (double)sum / (double)count) > AVERAGE_TOLERANCE)
+        return bad(ld, "%s'average' is not sum / count", where);
+    uint64_t x = b->stones[TTT_X].w[0], o = b->stones[TTT_O].w[0];
+    if (table_find(t, x, o, m))
+        return bad(ld, "%smove %s is listed twice", where, name);
+    if (table_add(t, x, o, m, sum, (uint64_t)count))
+        return ttt_fail(ld->err, TTT_ENOMEM, "table '%s': out of memory", ld->path);
+    return TTT_OK;
+}
+
+/* One position and its moves. */
+static ttt_status load_position(const loader *ld, ttt_table *t, json_t *jp, size_t index)
+{
+    char where[64];
+    snprintf(where, sizeof where, "positions[%zu]: ", index);
+    if (!json_is_object(jp))
+        return bad(ld, "%snot an object", where);
+    const char *text;
+    ttt_status st = get_string(ld, jp, where, "position", &text);
+    if (st)
+        return st;
+    ttt_board b;
+    ttt_error sub;
+    if (ttt_position_parse(text, &t->rules, &b, &sub))
+        return bad(ld, "%s%s", where, sub.msg);
+    if (ttt_board_terminal(&b))
+        return bad(ld, "%sthe game is over in '%s': no move to score", where, text);
+    ttt_board canon;
+    ttt_board_canonical(&b, &canon);
+    if (!ttt_board_equal(&b, &canon)) {
+        char ctext[TTT_POSITION_TEXT_SIZE];
+        return bad(ld, "%s'%s' is not in canonical form ('%s')", where, text,
+                   ttt_position_format(&canon, ctext, sizeof ctext));
+    }
+    uint64_t x = b.stones[TTT_X].w[0], o = b.stones[TTT_O].w[0];
+    for (int c = 0; c < b.cells; c++)
+        if (table_find(t, x, o, c))
+            return bad(ld, "%s'%s' is listed twice", where, text);
+    json_t *moves = json_object_get(jp, "moves");
+    if (!moves || !json_is_array(moves) || json_array_size(moves) == 0)
+        return bad(ld, "%s'moves' must be a non-empty array", where);
+    uint64_t img[2][TTT_SYM_ALL], cx, co;
+    unsigned syms;
+    images_of(&t->geom, x, o, img);
+    canonical_words(img, t->geom.nsym, &cx, &co, &syms);
+    assert(cx == x && co == o);
+    for (size_t j = 0; j < json_array_size(moves); j++) {
+        char mwhere[80];
+        snprintf(mwhere, sizeof mwhere, "positions[%zu].moves[%zu]: ", index, j);
+        if ((st = load_move(ld, t, &b, syms, json_array_get(moves, j), mwhere)))
+            return st;
+    }
+    return TTT_OK;
+}
+
+ttt_status ttt_table_load(const char *path, const ttt_rules *rules, ttt_table **out, ttt_error *err)
+{
+    *out = NULL;
+    loader ld = {path, err};
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        int e = errno;
+        return ttt_fail(err, e == ENOENT ? TTT_EINVAL : TTT_EIO, "table '%s': %s", path,
+                        e == ENOENT ? "no such file" : strerror(e));
+    }
+    json_error_t jerr;
+    json_t *root = json_loadf(f, 0, &jerr);
+    int read_failed = ferror(f);
+    fclose(f);
+    if (!root) {
+        if (read_failed)
+            return ttt_fail(err, TTT_EIO, "table '%s': cannot read the file", path);
+        return bad(&ld, "not valid JSON: %s (line %d)", jerr.text, jerr.line);
+    }
+    ttt_rules file_rules;
+    json_int_t games = 0, seed = 0;
+    ttt_table *t = NULL;
+    ttt_status st = load_header(&ld, root, rules, &file_rules, &games, &seed);
+    ttt_error sub;
+    if (st == TTT_OK && (st = ttt_table_new(&file_rules, &t, &sub)) != TTT_OK)
+        ttt_fail(err, st, "table '%s': %s", path, sub.msg + (strncmp(sub.msg, "table: ", 7) ? 0 : 7));
+    json_t *positions = json_object_get(root, "positions");
+    if (st == TTT_OK && (!positions || !json_is_array(positions)))
+        st = bad(&ld, "'positions' must be an array");
+    for (size_t i = 0; st == TTT_OK && i < json_array_size(positions); i++)
+        st = load_position(&ld, t, json_array_get(positions, i), i);
+    json_decref(root);
+    if (st) {
+        ttt_table_free(t);
+        return st;
+    }
+    t->games = (uint64_t)games;
+    t->seed = (uint64_t)seed;
+    *out = t;
+    return TTT_OK;
+}
+
+/* --- The default place --------------------------------------------------------------------------------- */
+
+/* mkdir -p for the directory part of path. */
+static ttt_status make_parents(const char *path, ttt_error *err)
+{
+    char dir[TTT_ERROR_SIZE * 4];
+    size_t len = strlen(path);
+    if (len >= sizeof dir)
+        return ttt_fail(err, TTT_ELIMIT, "table: path too long");
+    memcpy(dir, path, len + 1);
+    for (char *p = dir + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = '\0';
+        if (mkdir(dir, S_IRWXU | S_IRGRP | S_IXGRP | S_IROTH | S_IXOTH) && errno != EEXIST)
+            return ttt_fail(err, TTT_EIO, "table: cannot make directory '%s': %s", dir, strerror(errno));
+        *p = '/';
+    }
+    return TTT_OK;
+}
+
+ttt_status ttt_table_default_path(const ttt_rules *rules, bool create_dirs, char *buf, size_t size,
+                                  ttt_error *err)
+{
+    char rt[TTT_RULES_TEXT_SIZE];
+    ttt_rules_format(rules, rt, sizeof rt);
+    const char *xdg = getenv("XDG_DATA_HOME"), *home = getenv("HOME");
+    int n;
+    if (xdg && xdg[0] == '/')
+        n = snprintf(buf, size, "%s/ttt/tables/%s.json", xdg, rt);
+    else if (home && home[0] == '/')
+        n = snprintf(buf, size, "%s/.local/share/ttt/tables/%s.json", home, rt);
+    else
+        return ttt_fail(err, TTT_EIO, "table: no data directory (neither XDG_DATA_HOME nor HOME is set)");
+    if (n < 0 || (size_t)n >= size)
+        return ttt_fail(err, TTT_ELIMIT, "table: the default path is too long");
+    return create_dirs ? make_parents(buf, err) : TTT_OK;
+}

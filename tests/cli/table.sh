@@ -1,0 +1,67 @@
+# Command tests for `ttt table build` and the table engine, through the real binary.
+source "$(dirname "$0")/harness.bash"
+
+DIR=$(mktemp -d)
+trap 'rm -f "$OUT" "$ERR"; rm -rf "$DIR"' EXIT
+# Nothing here may touch the user's own data directory.
+export XDG_DATA_HOME="$DIR/data"
+
+expect_out 0 '^usage: ttt table ACTION' table --help
+expect_out 0 '^usage: ttt table build' table build --help
+expect_out 0 '^usage: ttt table' help table
+
+# --- build
+expect_out 0 '^3x3: 1000 games \(seed 0\), [0-9]+ positions, [0-9]+ moves' table build --games 1000 --out "$DIR/t.json"
+grep -q '^{"format":"ttt-table","version":1,"rules":"3x3","games":1000,"seed":0,"positions":\[' "$DIR/t.json" &&
+    PASS=$((PASS + 1)) || fail "the table file does not start with the format header"
+# the same seed gives the same file, whatever the number of jobs
+expect 0 table build --games 70000 --seed 7 --jobs 1 --out "$DIR/a.json"
+expect 0 table build --games 70000 --seed 7 --jobs 2 --out "$DIR/b.json"
+cmp -s "$DIR/a.json" "$DIR/b.json" && PASS=$((PASS + 1)) || fail "--jobs 1 and --jobs 2 differ"
+# the default place is the data directory
+expect_out 0 "wrote $DIR/data/ttt/tables/4x4k3.json" table build --rules 4x4k3 --games 500
+[[ -s $DIR/data/ttt/tables/4x4k3.json ]] && PASS=$((PASS + 1)) || fail "no table in the data directory"
+# an existing table is replaced
+expect 0 table build --games 10 --out "$DIR/t.json"
+grep -q '"games":10,' "$DIR/t.json" && PASS=$((PASS + 1)) || fail "the table was not replaced"
+expect 0 table build --games 1000 --out "$DIR/t.json"
+
+# --- the engine reads it
+expect_out 0 '^[a-c][1-3]$' move --engine "table:file=$DIR/t.json" x.o/.x./...
+expect_out 0 '^c1$' move --engine "table:file=$DIR/t.json" xx./oo./...
+expect_out 0 '"engine":"table:seed=0,file=' move --json --engine "table:file=$DIR/t.json"
+expect_out 0 '"nodes":1,' move --json --engine "table:file=$DIR/t.json"
+expect_out 0 '^[a-d][1-4]$' move --rules 4x4k3 --engine table
+expect_out 0 '(X wins|O wins|draw)' play --rules 4x4k3 --x table --o random --seed 3
+expect_out 0 '^table$' engines
+
+# --- errors: exit 2, one line
+expect_err "no action given" table
+expect_err "unknown action 'frob'" table frob
+expect_err '--games is required' table build --out "$DIR/x.json"
+expect_err "--games 'many'" table build --games many
+expect_err "--games '-5'" table build --games -5
+expect_err "--seed 'x'" table build --games 1 --seed x
+expect_err "--seed '9223372036854775808'" table build --games 1 --seed 9223372036854775808
+expect_err "--jobs '0'" table build --games 1 --jobs 0
+expect_err "rules '2x2'" table build --games 1 --rules 2x2
+expect_err 'up to 64 cells' table build --games 1 --rules 9x9k5
+expect_err "unexpected argument 'extra'" table build --games 1 extra
+expect_err "bad option '--bogus'" table build --bogus
+echo 'my notes' >"$DIR/notes.txt"
+expect_err 'exists and is not a ttt table: not overwriting it' table build --games 1 --out "$DIR/notes.txt"
+grep -q 'my notes' "$DIR/notes.txt" && PASS=$((PASS + 1)) || fail "notes.txt was overwritten"
+expect_err "cannot write in '$DIR/no/such'" table build --games 1 --out "$DIR/no/such/t.json"
+expect_err 'no such file' move --engine "table:file=$DIR/missing.json"
+echo '{"format":"ttt-table","version":9}' >"$DIR/v9.json"
+expect_err 'version 9 is not supported' move --engine "table:file=$DIR/v9.json"
+echo 'not json' >"$DIR/bad.json"
+expect_err 'not valid JSON' move --engine "table:file=$DIR/bad.json"
+expect_err 'the table is for 3x3, not 4x4k3' move --rules 4x4k3 --engine "table:file=$DIR/t.json"
+# a corrupt default table is an error and stays as it is
+echo '{"format":"ttt-table",' >"$XDG_DATA_HOME/ttt/tables/3x3-misere.json"
+expect_err 'not valid JSON' move --rules 3x3-misere --engine table
+grep -qx '{"format":"ttt-table",' "$XDG_DATA_HOME/ttt/tables/3x3-misere.json" && PASS=$((PASS + 1)) ||
+    fail "the corrupt default table was overwritten"
+
+finish
