@@ -109,8 +109,7 @@ static ttt_status geom_init(table_geom *g, const ttt_rules *r, ttt_error *err)
     for (int s = 0; s < g->nsym; s++)
         for (int c = 0; c < g->cells; c++)
             g->perm[s][c] = (uint8_t)ttt_sym_move(r, s, c);
-    /* Steps across, down, down-right, down-left (stepping forward in bit order means ">>" from the far end).
-     */
+    /* The line directions across, down, down-right, down-left: one step on from cell c is cell c + shift. */
     const int drow[4] = {0, 1, 1, 1}, dcol[4] = {1, 0, 1, -1};
     for (int d = 0; d < 4; d++) {
         g->shift[d] = drow[d] * r->cols + dcol[d];
