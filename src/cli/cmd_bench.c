@@ -24,6 +24,9 @@
 #define BENCH_PLAYOUTS_7X7K5 200000
 #define BENCH_MC_DECISIONS   200
 #define BENCH_MC_SPEC        "montecarlo:trials=1000,seed=20261122"
+/* Decisions of the heuristic items (one node each). */
+#define BENCH_HEURISTIC_DECISIONS     200000
+#define BENCH_HEURISTIC_DECISIONS_BIG 5000
 /* Random games of the table-build item (one thread, so that its time is one core's). */
 #define BENCH_TABLE_GAMES 100000
 
@@ -31,6 +34,7 @@ typedef struct bench_item {
     const char *name;
     double ms;
     uint64_t nodes;
+    uint64_t moves; /* engine decisions, for the items that time an engine; 0 otherwise */
 } bench_item;
 
 /* Solves the position for its value with a cleared table, `repeat` times; reports the fastest. */
@@ -155,6 +159,7 @@ static int bench_decisions(const char *rules_text, const char *spec, int decisio
     }
     item->ms = ttt_clock_ms() - start;
     item->nodes = ttt_engine_nodes(e);
+    item->moves = (uint64_t)decisions;
     ttt_engine_free(e);
     return bad;
 }
@@ -203,7 +208,8 @@ int cmd_bench(int argc, char **argv)
     if (optind < argc)
         return cli_usage("bench", "unexpected argument '%s'", argv[optind]);
     enum { SOLVE_REPEAT = 20, SOLVE_REPEAT_BIG = 3 };
-    bench_item items[16];
+    bench_item items[24];
+    memset(items, 0, sizeof items);
     int n = 0, bad = 0;
     ttt_error err;
 #define ITEM(label, call)                                                                                    \
@@ -223,6 +229,10 @@ int cmd_bench(int argc, char **argv)
     ITEM("playouts 3x3", bench_playouts("3x3", BENCH_PLAYOUTS_3X3, &items[n], &err));
     ITEM("playouts 7x7k5", bench_playouts("7x7k5", BENCH_PLAYOUTS_7X7K5, &items[n], &err));
     ITEM("montecarlo moves 3x3", bench_decisions("3x3", BENCH_MC_SPEC, BENCH_MC_DECISIONS, &items[n], &err));
+    ITEM("heuristic moves 3x3",
+         bench_decisions("3x3", "heuristic", BENCH_HEURISTIC_DECISIONS, &items[n], &err));
+    ITEM("heuristic moves 15x15k5",
+         bench_decisions("15x15k5", "heuristic", BENCH_HEURISTIC_DECISIONS_BIG, &items[n], &err));
     ITEM("table build 3x3 100k games", bench_table("3x3", BENCH_TABLE_GAMES, &items[n], &err));
 #undef ITEM
     if (bad)
@@ -232,11 +242,14 @@ int cmd_bench(int argc, char **argv)
         signature += items[i].nodes;
     if (json) {
         json_t *list = json_array();
-        for (int i = 0; i < n; i++)
-            json_array_append_new(list,
-                                  json_pack("{s:s, s:f, s:I, s:f}", "name", items[i].name, "ms", items[i].ms,
-                                            "nodes", (json_int_t)items[i].nodes, "nodes_per_s",
-                                            items[i].ms > 0 ? items[i].nodes / items[i].ms * 1e3 : 0.0));
+        for (int i = 0; i < n; i++) {
+            json_t *it = json_pack("{s:s, s:f, s:I, s:f}", "name", items[i].name, "ms", items[i].ms, "nodes",
+                                   (json_int_t)items[i].nodes, "nodes_per_s",
+                                   items[i].ms > 0 ? items[i].nodes / items[i].ms * 1e3 : 0.0);
+            if (items[i].moves && items[i].ms > 0)
+                json_object_set_new(it, "moves_per_s", json_real(items[i].moves / items[i].ms * 1e3));
+            json_array_append_new(list, it);
+        }
         json_t *o = json_pack("{s:o, s:I}", "items", list, "signature", (json_int_t)signature);
         bad = !o || json_dumpf(o, stdout, JSON_COMPACT | JSON_REAL_PRECISION(6)) != 0;
         json_decref(o);
@@ -245,10 +258,14 @@ int cmd_bench(int argc, char **argv)
         putchar('\n');
         return CLI_OK;
     }
-    printf("%-28s %12s %14s %14s\n", "item", "ms", "nodes", "nodes/s");
-    for (int i = 0; i < n; i++)
-        printf("%-28s %12.3f %14" PRIu64 " %14.0f\n", items[i].name, items[i].ms, items[i].nodes,
+    printf("%-28s %12s %14s %14s %12s\n", "item", "ms", "nodes", "nodes/s", "moves/s");
+    for (int i = 0; i < n; i++) {
+        printf("%-28s %12.3f %14" PRIu64 " %14.0f", items[i].name, items[i].ms, items[i].nodes,
                items[i].ms > 0 ? items[i].nodes / items[i].ms * 1e3 : 0.0);
+        if (items[i].moves && items[i].ms > 0)
+            printf(" %12.0f", items[i].moves / items[i].ms * 1e3);
+        putchar('\n');
+    }
     printf("signature %" PRIu64 "\n", signature);
     return CLI_OK;
 }
