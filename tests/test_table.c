@@ -14,6 +14,7 @@
 
 #include "store/table_internal.h"
 #include "ttt/ttt.h"
+#include "support.h"
 
 /* --- Helpers -------------------------------------------------------------------------------------------- */
 
@@ -41,17 +42,6 @@ static const char *tmp_path(const char *name)
     char *p = buf[next++ % 8];
     snprintf(p, sizeof buf[0], "%s/%s", tmpdir, name);
     return p;
-}
-
-static ttt_rules rules_of(const char *text)
-{
-    ttt_rules r;
-    ttt_error err = {{0}};
-    if (ttt_rules_parse(text, &r, &err) != TTT_OK) {
-        print_error("rules '%s': %s\n", text, err.msg);
-        fail();
-    }
-    return r;
 }
 
 static ttt_board board_of(const char *position, const ttt_rules *r)

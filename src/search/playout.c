@@ -300,6 +300,18 @@ static inline ttt_outcome finish(ttt_playout *p, int t, bool line, const ttt_bit
     return line ? p->line_outcome[owner] : TTT_DRAW;
 }
 
+/* finish() for the one-word kernels, which keep each side's stones in one uint64_t. */
+static inline ttt_outcome finish_word(ttt_playout *p, int t, bool line, uint64_t mine, uint64_t theirs,
+                                      ttt_bits *final)
+{
+    ttt_bits m, o;
+    memset(&m, 0, sizeof m);
+    memset(&o, 0, sizeof o);
+    m.w[0] = mine;
+    o.w[0] = theirs;
+    return finish(p, t, line, &m, &o, final);
+}
+
 /* Boards of up to 64 cells: every stone set in one word. */
 static ttt_outcome run_small(ttt_playout *p, ttt_rng *rng, ttt_bits *final)
 {
@@ -328,12 +340,7 @@ static ttt_outcome run_small(ttt_playout *p, ttt_rng *rng, ttt_bits *final)
         mine = theirs;
         theirs = swap;
     }
-    ttt_bits m, o;
-    memset(&m, 0, sizeof m);
-    memset(&o, 0, sizeof o);
-    m.w[0] = mine;
-    o.w[0] = theirs;
-    return finish(p, t, line, &m, &o, final);
+    return finish_word(p, t, line, mine, theirs, final);
 }
 
 /* Boards of up to 16 cells: one batch of draws covers the whole game (16! < 2^BATCH_BITS). */
@@ -364,12 +371,7 @@ static ttt_outcome run_tiny(ttt_playout *p, ttt_rng *rng, ttt_bits *final)
         mine = theirs;
         theirs = swap;
     }
-    ttt_bits m, o;
-    memset(&m, 0, sizeof m);
-    memset(&o, 0, sizeof o);
-    m.w[0] = mine;
-    o.w[0] = theirs;
-    return finish(p, t, line, &m, &o, final);
+    return finish_word(p, t, line, mine, theirs, final);
 }
 
 static bool big_line(const ttt_playout *p, const ttt_bits *mine, int cell)
