@@ -66,8 +66,8 @@ static bool ask_move(const ttt_board *b, ttt_move *out)
 {
     char line[LINE_MAX_LEN];
     for (;;) {
-        printf("%s to move (e.g. %s%s, q quits): ", ttt_board_to_move(b) == TTT_X ? "X" : "O",
-               b->rules.cols > 1 ? "b2" : "a1", b->rules.rows == 3 && b->rules.cols == 3 ? " or 1-9" : "");
+        printf("%s, your move (e.g. b2%s, q quits): ", ttt_board_to_move(b) == TTT_X ? "X" : "O",
+               b->rules.rows == 3 && b->rules.cols == 3 ? " or 1-9" : "");
         fflush(stdout);
         if (!fgets(line, sizeof line, stdin)) {
             putchar('\n');
