@@ -731,6 +731,20 @@ static void test_engine_default_table(void **state)
     setenv("HOME", tmp_path("home"), 1);
 }
 
+/* Boards too big for a useful random-game table have no default: the engine asks for file= instead of writing
+ * a huge file into the user's data directory. */
+static void test_engine_no_default_for_big_boards(void **state)
+{
+    (void)state;
+    ttt_rules r = rules_of("6x6k4");
+    ttt_engine *e = NULL;
+    ttt_error err = {{0}};
+    assert_int_equal(ttt_engine_new("table", &r, &e, &err), TTT_EINVAL);
+    assert_null(e);
+    assert_non_null(strstr(err.msg, "no default table"));
+    assert_non_null(strstr(err.msg, "file="));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -750,6 +764,7 @@ int main(void)
         cmocka_unit_test(test_engine_uses_table),
         cmocka_unit_test(test_engine_bad_files),
         cmocka_unit_test(test_engine_default_table),
+        cmocka_unit_test(test_engine_no_default_for_big_boards),
     };
     return cmocka_run_group_tests(tests, make_tmpdir, remove_tmpdir);
 }

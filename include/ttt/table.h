@@ -65,10 +65,19 @@
 #define TTT_TABLE_SCORE_WINNER     1
 #define TTT_TABLE_SCORE_NOT_WINNER (-1)
 
+/* The most samples one entry holds (its count shares a word with the move); a file with more is refused. */
+#define TTT_TABLE_MAX_COUNT (UINT64_MAX >> 8)
+
 /* What the default table is: the table engine builds it on first use when it is given no file. Fixed, so
- * that every default table of the same rules is the same. */
-#define TTT_TABLE_DEFAULT_GAMES 1000000
-#define TTT_TABLE_DEFAULT_SEED  0
+ * that every default table of the same rules is the same. Its size shrinks with the board, so that the file
+ * stays quick to load (1M games of 4x4 k=3 make a 121 MB file that takes 11 s to read): 1,000,000 games up to
+ * 9 cells, 100,000 up to 16, 10,000 up to TTT_TABLE_DEFAULT_MAX_CELLS. Bigger boards have no default table
+ * (random games barely cover them): build one with `ttt table build` and pass file=. */
+#define TTT_TABLE_DEFAULT_GAMES     1000000
+#define TTT_TABLE_DEFAULT_GAMES_16  100000
+#define TTT_TABLE_DEFAULT_GAMES_25  10000
+#define TTT_TABLE_DEFAULT_MAX_CELLS 25
+#define TTT_TABLE_DEFAULT_SEED      0
 
 typedef struct ttt_table ttt_table;
 

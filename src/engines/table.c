@@ -10,10 +10,10 @@
  * uniformly random legal move.
  *
  * Without file= the engine uses the default table of its rules in the user's data directory
- * (ttt_table_default_path), building it on first use (TTT_TABLE_DEFAULT_GAMES games, seed
- * TTT_TABLE_DEFAULT_SEED) and saving it there for the next time; a file that is there but does not load is
- * an error and is left alone, never rebuilt over. When the directory cannot be written the table built is
- * used for this engine only.
+ * (ttt_table_default_path), building it on first use (TTT_TABLE_DEFAULT_GAMES games on up to 9 cells, fewer
+ * on bigger boards, none above TTT_TABLE_DEFAULT_MAX_CELLS: see table.h; seed TTT_TABLE_DEFAULT_SEED) and
+ * saving it there for the next time; a file that is there but does not load is an error and is left alone,
+ * never rebuilt over. When the directory cannot be written the table built is used for this engine only.
  *
  * Nodes: one per decision, a table lookup or a fallback.
  */
@@ -48,8 +48,19 @@ static ttt_status default_table(const ttt_rules *rules, ttt_table **out, ttt_err
     struct stat st_buf;
     if (have_path && stat(path, &st_buf) == 0)
         return ttt_table_load(path, rules, out, err);
+    int cells = ttt_rules_cells(rules);
+    if (cells > TTT_TABLE_DEFAULT_MAX_CELLS) {
+        char rt[TTT_RULES_TEXT_SIZE];
+        return ttt_fail(err, TTT_EINVAL,
+                        "no default table for boards of more than %d cells; build one with 'ttt table build "
+                        "--rules %s --games N --out FILE' and pass file=FILE",
+                        TTT_TABLE_DEFAULT_MAX_CELLS, ttt_rules_format(rules, rt, sizeof rt));
+    }
+    uint64_t games = cells <= 9    ? TTT_TABLE_DEFAULT_GAMES
+                     : cells <= 16 ? TTT_TABLE_DEFAULT_GAMES_16
+                                   : TTT_TABLE_DEFAULT_GAMES_25;
     ttt_table_build_options opt = {
-        .games = TTT_TABLE_DEFAULT_GAMES, .seed = TTT_TABLE_DEFAULT_SEED, .jobs = TABLE_ENGINE_BUILD_JOBS};
+        .games = games, .seed = TTT_TABLE_DEFAULT_SEED, .jobs = TABLE_ENGINE_BUILD_JOBS};
     ttt_status st = ttt_table_build(rules, &opt, out, err);
     if (st == TTT_OK && have_path)
         (void)ttt_table_save(*out, path, &ignored); /* a cache: without it the next engine builds again */

@@ -820,11 +820,13 @@ static ttt_status load_move(const loader *ld, ttt_table *t, const ttt_board *b, 
     ttt_move_format(&t->rules, m, name, sizeof name);
     if (ttt_board_at(b, m) != TTT_NOBODY)
         return bad(ld, "%smove %s: the cell is taken", where, name);
-    if (canonical_move(&t->geom, syms, m) != m)
+    if (canonical_move(&t->geom, syms, m) != m) {
+        char same[TTT_MOVE_TEXT_SIZE];
         return bad(ld, "%smove %s is not in the canonical frame (it is the same move as %s)", where, name,
-                   ttt_move_format(&t->rules, canonical_move(&t->geom, syms, m), name, sizeof name));
+                   ttt_move_format(&t->rules, canonical_move(&t->geom, syms, m), same, sizeof same));
+    }
     json_int_t sum, count;
-    if ((st = get_integer(ld, jm, where, "count", 1, INT64_MAX / TTT_TABLE_SCORE_WIN, &count)) ||
+    if ((st = get_integer(ld, jm, where, "count", 1, (json_int_t)TTT_TABLE_MAX_COUNT, &count)) ||
         (st = get_integer(ld, jm, where, "sum", -TTT_TABLE_SCORE_WIN * count, TTT_TABLE_SCORE_WIN * count,
                           &sum)))
         return st;
