@@ -5,7 +5,9 @@
  * name picks an entry of the registry; the options are validated once, when the engine is made, and an
  * unknown name, an unknown key or a bad value is an error that names it. Every engine takes `seed=` (an
  * unsigned 64-bit integer, default 0) and is deterministic: the same spec, rules and sequence of requests
- * give the same moves. Every engine counts the work it does (nodes searched or playouts run).
+ * give the same moves, as long as the budget is counted in work (nodes, trials, depth). A budget in time
+ * (`time=`) depends on the clock and so on the machine. Every engine counts the work it does (nodes searched
+ * or playouts run).
  *
  * An engine owns its memory (tables, trees, generators); ttt_engine_free releases all of it.
  */

@@ -27,8 +27,10 @@
 #define MC_MAX_SCORE     1e6
 #define MC_MAX_TRIALS    UINT64_C(1000000000000)
 #define MC_MAX_TIME_MS   86400000
-/* With a time budget the clock is read once every this many trials. */
-#define MC_CLOCK_CHECK_TRIALS 256
+/* With a time budget the clock is read after about this many playout moves (a batch of trials of at most
+ * this many moves in all, one trial at least), so that big boards do not overrun: a 16x16 trial is ~100 times
+ * a 3x3 one. */
+#define MC_CLOCK_CHECK_MOVES 2048
 
 typedef struct mc_config {
     uint64_t trials;  /* NTRIALS */
@@ -123,8 +125,10 @@ static ttt_status mc_move(ttt_engine *e, const ttt_board *b, ttt_move *out, ttt_
     ttt_playout_set_position(s->playout, b);
     uint64_t trials = 0;
     double deadline = c->time_ms ? ttt_clock_ms() + (double)c->time_ms : 0;
+    int empties = b->cells - b->ply;
+    uint64_t check_batch = empties < MC_CLOCK_CHECK_MOVES ? (uint64_t)(MC_CLOCK_CHECK_MOVES / empties) : 1;
     do {
-        uint64_t batch = c->time_ms ? MC_CLOCK_CHECK_TRIALS : c->trials;
+        uint64_t batch = c->time_ms ? check_batch : c->trials;
         for (uint64_t i = 0; i < batch; i++) {
             ttt_bits final[2];
             ttt_outcome outcome = mc_trial(s, &e->rng, final);
@@ -161,15 +165,17 @@ static void mc_stop(ttt_engine *e)
 }
 
 const ttt_engine_vtable ttt_engine_montecarlo = {
-    .about = {.name = "montecarlo",
-              .summary = "flat Monte Carlo (the assignment's): random games from the position, each square "
-                         "scored by who won them",
-              .options = "trials=N   random games per move, NTRIALS (default 3000)\n"
-                         "current=X  score of the player's squares in a game it won or lost, SCORE_CURRENT "
-                         "(default 1)\n"
-                         "other=X    score of the opponent's squares, SCORE_OTHER (default 1)\n"
-                         "time=MS    play trials until MS milliseconds are up instead, 0 = off (default 0)\n"
-                         "seed=N     random games and the choice among equal squares (default 0)"},
+    .about =
+        {.name = "montecarlo",
+         .summary = "flat Monte Carlo (the assignment's): random games from the position, each square "
+                    "scored by who won them",
+         .options =
+             "trials=N   random games per move, NTRIALS (default 3000)\n"
+             "current=X  score of the player's squares in a game it won or lost, SCORE_CURRENT "
+             "(default 1)\n"
+             "other=X    score of the opponent's squares, SCORE_OTHER (default 1)\n"
+             "time=MS    play trials until MS milliseconds are up, ignoring trials=; 0 = off (default 0)\n"
+             "seed=N     random games and the choice among equal squares (default 0)"},
     .options = mc_options,
     .config_size = sizeof(mc_config),
     .config_defaults = &mc_defaults,
