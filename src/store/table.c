@@ -49,6 +49,7 @@
 #define LINE_BITMAP_MAX_CELLS 16
 /* The written average: enough digits for people; the loader allows the rounding. */
 #define AVERAGE_DECIMALS  6
+#define AVERAGE_SCALE     1000000 /* 10^AVERAGE_DECIMALS */
 #define AVERAGE_TOLERANCE 1e-6
 /* Bits of the meta word below the count. */
 #define META_MOVE_BITS 8
@@ -653,9 +654,16 @@ static void write_table(const ttt_table *t, const table_entry *list, FILE *f)
             fputc(',', f);
         }
         uint64_t count = entry_count(e);
-        fprintf(f, "{\"move\":\"%s\",\"sum\":%" PRId64 ",\"count\":%" PRIu64 ",\"average\":%.*f}",
-                ttt_move_format(&t->rules, entry_move(e), mv, sizeof mv), e->sum, count, AVERAGE_DECIMALS,
-                (double)e->sum / (double)count);
+        /* The average in fixed point with integer conversions: printf's %f would write the locale's decimal
+         * point, and a program that calls setlocale (the terminal UI does) must still write valid JSON. */
+        int64_t scaled = llround((double)e->sum * AVERAGE_SCALE / (double)count); /* |average| <= 10 */
+        uint64_t magnitude = (uint64_t)(scaled < 0 ? -scaled : scaled);
+        fprintf(f,
+                "{\"move\":\"%s\",\"sum\":%" PRId64 ",\"count\":%" PRIu64 ",\"average\":%s%" PRIu64
+                ".%0*" PRIu64 "}",
+                ttt_move_format(&t->rules, entry_move(e), mv, sizeof mv), e->sum, count,
+                scaled < 0 ? "-" : "", magnitude / AVERAGE_SCALE, AVERAGE_DECIMALS,
+                magnitude % AVERAGE_SCALE);
     }
     fputs(t->used ? "]}\n]}\n" : "]}\n", f);
 }
