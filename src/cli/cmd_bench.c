@@ -37,20 +37,25 @@ typedef struct bench_item {
     uint64_t moves; /* engine decisions, for the items that time an engine; 0 otherwise */
 } bench_item;
 
+/* The position the moves reach under the rules, and a solver for it with the bench's table size. */
+static int bench_setup(const char *rules_text, const char *moves, ttt_board *b, ttt_solver **solver,
+                       ttt_error *err)
+{
+    ttt_rules rules;
+    ttt_move seq[TTT_MAX_CELLS];
+    int n = 0;
+    return ttt_rules_parse(rules_text, &rules, err) ||
+           ttt_moves_parse(moves, &rules, seq, TTT_MAX_CELLS, &n, err) ||
+           ttt_moves_replay(&rules, seq, n, b, err) || ttt_solver_new(&rules, BENCH_TT_MIB, solver, err);
+}
+
 /* Solves the position for its value with a cleared table, `repeat` times; reports the fastest. */
 static int bench_solve(const char *rules_text, const char *moves, int repeat, bench_item *item,
                        ttt_error *err)
 {
-    ttt_rules rules;
     ttt_board b;
-    ttt_move seq[TTT_MAX_CELLS];
-    int n = 0;
-    if (ttt_rules_parse(rules_text, &rules, err) ||
-        ttt_moves_parse(moves, &rules, seq, TTT_MAX_CELLS, &n, err) ||
-        ttt_moves_replay(&rules, seq, n, &b, err))
-        return 1;
     ttt_solver *solver;
-    if (ttt_solver_new(&rules, BENCH_TT_MIB, &solver, err))
+    if (bench_setup(rules_text, moves, &b, &solver, err))
         return 1;
     item->ms = -1;
     for (int i = 0; i < repeat; i++) {
@@ -72,16 +77,9 @@ static int bench_solve(const char *rules_text, const char *moves, int repeat, be
 static int bench_search(const char *rules_text, const char *moves, uint64_t nodes, bench_item *item,
                         ttt_error *err)
 {
-    ttt_rules rules;
     ttt_board b;
-    ttt_move seq[TTT_MAX_CELLS];
-    int n = 0;
-    if (ttt_rules_parse(rules_text, &rules, err) ||
-        ttt_moves_parse(moves, &rules, seq, TTT_MAX_CELLS, &n, err) ||
-        ttt_moves_replay(&rules, seq, n, &b, err))
-        return 1;
     ttt_solver *solver;
-    if (ttt_solver_new(&rules, BENCH_TT_MIB, &solver, err))
+    if (bench_setup(rules_text, moves, &b, &solver, err))
         return 1;
     ttt_limits limits = {.nodes = nodes};
     ttt_search_result *r = malloc(sizeof *r);
