@@ -49,6 +49,48 @@ void ttt_engine_new_game(ttt_engine *engine);
 ttt_status ttt_engine_game_over(ttt_engine *engine, const ttt_move *moves, int count, ttt_outcome outcome,
                                 ttt_error *err);
 
+/* --- Analysis: what an engine thinks of every move (hints)
+ * --------------------------------------------------
+ */
+
+typedef enum ttt_eval_kind {
+    TTT_EVAL_NONE = 0,  /* the engine has no opinion of this move (e.g. a cell a big-board search skipped) */
+    TTT_EVAL_EXACT = 1, /* result and plies are the move's proven game value */
+    TTT_EVAL_SCORE = 2, /* score is the engine's own estimate, comparable only with the same analysis */
+} ttt_eval_kind;
+
+/* One legal move as an engine sees it, from the point of view of the side to move. */
+typedef struct ttt_move_eval {
+    ttt_move move;
+    ttt_eval_kind kind;
+    int result;   /* TTT_EVAL_EXACT: +1 the move wins, 0 draws, -1 loses (with best play by both) */
+    int plies;    /* TTT_EVAL_EXACT: moves until the game ends, this one included */
+    double score; /* in [-1, 1]: +1 a sure win, -1 a sure loss; for EXACT it is the result itself */
+    double
+        share; /* in [0, 1]: the move's share of the engine's effort (MCTS visits), 0 when not applicable */
+} ttt_move_eval;
+
+/* A whole position's analysis: every legal move, best first (by kind EXACT > SCORE > NONE order of value). */
+typedef struct ttt_analysis {
+    int count;                          /* legal moves */
+    ttt_move_eval moves[TTT_MAX_CELLS]; /* best first */
+    const char *method;                 /* static text: "solver", "montecarlo score grid", "mcts visits" */
+    ttt_search_info info;               /* the work spent */
+} ttt_analysis;
+
+/* True when the engine can analyse (implements per-move scores). */
+bool ttt_engine_can_analyse(const ttt_engine *engine);
+
+/* Scores every legal move of b (ongoing, with the engine's rules) with the engine's own method and budget.
+ * Returns TTT_ESTATE for a finished game or other rules, TTT_EINVAL (with a message naming the engine) when
+ * the engine cannot analyse. Uses the engine's generator and counts its nodes like a move choice. */
+ttt_status ttt_engine_analyse(ttt_engine *engine, const ttt_board *b, ttt_analysis *out, ttt_error *err);
+
+/* Sorts an analysis best first: exact wins (sooner first), then estimates and draws by score (exact draws
+ * before equal estimates), then exact losses (later first), then moves without an opinion. Engines call it;
+ * it is public so that clients can merge analyses. */
+void ttt_analysis_sort(ttt_analysis *a);
+
 /* The registry name ("random"). */
 const char *ttt_engine_name(const ttt_engine *engine);
 

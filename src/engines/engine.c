@@ -216,8 +216,8 @@ void ttt_engine_free(ttt_engine *e)
     free(e);
 }
 
-ttt_status ttt_engine_choose(ttt_engine *e, const ttt_board *b, ttt_move *out, ttt_search_info *info,
-                             ttt_error *err)
+/* The checks every request about a position makes: the engine's rules, a game still going. */
+static ttt_status check_position(const ttt_engine *e, const ttt_board *b, const char *what, ttt_error *err)
 {
     char want[TTT_RULES_TEXT_SIZE], got[TTT_RULES_TEXT_SIZE];
     if (!ttt_rules_equal(&e->rules, &b->rules))
@@ -225,8 +225,17 @@ ttt_status ttt_engine_choose(ttt_engine *e, const ttt_board *b, ttt_move *out, t
                         ttt_rules_format(&e->rules, want, sizeof want),
                         ttt_rules_format(&b->rules, got, sizeof got));
     if (ttt_board_terminal(b))
-        return ttt_fail(err, TTT_ESTATE, "engine '%s': the game is over, there is no move to choose",
-                        e->vt->about.name);
+        return ttt_fail(err, TTT_ESTATE, "engine '%s': the game is over, there is no move to %s",
+                        e->vt->about.name, what);
+    return TTT_OK;
+}
+
+ttt_status ttt_engine_choose(ttt_engine *e, const ttt_board *b, ttt_move *out, ttt_search_info *info,
+                             ttt_error *err)
+{
+    ttt_status cst = check_position(e, b, "choose", err);
+    if (cst)
+        return cst;
     ttt_search_info local;
     memset(&local, 0, sizeof local);
     uint64_t before = e->nodes;
@@ -239,6 +248,56 @@ ttt_status ttt_engine_choose(ttt_engine *e, const ttt_board *b, ttt_move *out, t
     if (info)
         *info = local;
     return st;
+}
+
+bool ttt_engine_can_analyse(const ttt_engine *e) { return e->vt->analyse != NULL; }
+
+ttt_status ttt_engine_analyse(ttt_engine *e, const ttt_board *b, ttt_analysis *out, ttt_error *err)
+{
+    if (!e->vt->analyse)
+        return ttt_fail(err, TTT_EINVAL,
+                        "engine '%s' cannot score moves (engines that can: see 'ttt engines')",
+                        e->vt->about.name);
+    ttt_status cst = check_position(e, b, "analyse", err);
+    if (cst)
+        return cst;
+    memset(out, 0, sizeof *out);
+    uint64_t before = e->nodes;
+    double start = ttt_clock_ms();
+    ttt_status st = e->vt->analyse(e, b, out, err);
+    out->info.ms = ttt_clock_ms() - start;
+    out->info.nodes = e->nodes - before;
+    if (st == TTT_OK) {
+        assert(out->count == b->cells - b->ply);
+        ttt_analysis_sort(out);
+    }
+    return st;
+}
+
+/* The sort key of a move: exact wins first (sooner better), exact losses last (later better), everything
+ * else by score, exact draws just above equal estimates, no opinion at the very end. */
+static double eval_key(const ttt_move_eval *m)
+{
+    enum { SPAN = 4 * TTT_MAX_CELLS };
+    if (m->kind == TTT_EVAL_NONE)
+        return -3.0 * SPAN;
+    if (m->kind == TTT_EVAL_EXACT && m->result > 0)
+        return 2.0 * SPAN - m->plies;
+    if (m->kind == TTT_EVAL_EXACT && m->result < 0)
+        return -2.0 * SPAN + m->plies;
+    return m->score + (m->kind == TTT_EVAL_EXACT ? 1e-9 : 0.0);
+}
+
+void ttt_analysis_sort(ttt_analysis *a)
+{
+    for (int i = 1; i < a->count; i++) { /* insertion sort: stable, and at most 256 moves */
+        ttt_move_eval m = a->moves[i];
+        double key = eval_key(&m);
+        int j = i;
+        for (; j > 0 && eval_key(&a->moves[j - 1]) < key; j--)
+            a->moves[j] = a->moves[j - 1];
+        a->moves[j] = m;
+    }
 }
 
 void ttt_engine_new_game(ttt_engine *e)

@@ -38,6 +38,9 @@ typedef struct ttt_engine_vtable {
     /* Chooses a move; the board is ongoing and has the engine's rules. Must add its work to e->nodes. */
     ttt_status (*choose)(ttt_engine *e, const ttt_board *b, ttt_move *out, ttt_search_info *info,
                          ttt_error *err);
+    /* Scores every legal move into out->moves (count, moves, kind, result, plies, score, share) and sets
+     * out->method; the framework fills info and sorts. Must add its work to e->nodes. May be NULL. */
+    ttt_status (*analyse)(ttt_engine *e, const ttt_board *b, ttt_analysis *out, ttt_error *err);
     void (*new_game)(ttt_engine *e); /* may be NULL */
     ttt_status (*game_over)(ttt_engine *e, const ttt_move *moves, int count, ttt_outcome outcome,
                             ttt_error *err); /* may be NULL */

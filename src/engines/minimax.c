@@ -10,6 +10,7 @@
 #include <stddef.h>
 
 #include "engines/engine_impl.h"
+#include "ttt/hint.h"
 #include "ttt/solve.h"
 
 /* Defaults: enough time to solve 5x5 k=4 from the start; a table that holds it. */
@@ -61,6 +62,23 @@ static ttt_status minimax_choose(ttt_engine *e, const ttt_board *b, ttt_move *ou
     return TTT_OK;
 }
 
+/* Every move scored by a full-window search (all=true) within the engine's budget: exact values when the
+ * search proves them, heuristic estimates otherwise. */
+/* Every move scored by a full-window search (all=true) within the engine's budget: exact values when the
+ * search proves them, heuristic estimates otherwise. */
+static ttt_status minimax_analyse(ttt_engine *e, const ttt_board *b, ttt_analysis *out, ttt_error *err)
+{
+    const minimax_config *c = e->config;
+    ttt_limits limits = {.nodes = c->nodes, .ms = (double)c->time_ms, .depth = (int)c->depth};
+    ttt_search_result r;
+    ttt_status st = ttt_solver_search(e->state, b, &limits, true, &r, err);
+    if (st)
+        return st;
+    e->nodes += r.nodes;
+    ttt_analysis_from_search(b, &r, out);
+    return TTT_OK;
+}
+
 static void minimax_stop(ttt_engine *e) { ttt_solver_free(e->state); }
 
 const ttt_engine_vtable ttt_engine_minimax = {
@@ -78,5 +96,6 @@ const ttt_engine_vtable ttt_engine_minimax = {
     .config_defaults = &minimax_defaults,
     .start = minimax_start,
     .choose = minimax_choose,
+    .analyse = minimax_analyse,
     .stop = minimax_stop,
 };

@@ -52,8 +52,8 @@ static const ttt_option_def mc_options[] = {
 
 typedef struct mc_state {
     ttt_playout *playout;
-    /* The score grid of the last decision, by cell; squares occupied at the time stay 0. Issues 6 and 8
-     * (hints, analysis) will expose it through the engine interface. */
+    /* The score grid of the last decision, by cell; squares occupied at the time stay 0 (mc_analyse shows
+     * it). */
     double scores[TTT_MAX_CELLS];
 } mc_state;
 
@@ -110,13 +110,9 @@ static ttt_move get_best_move(const ttt_board *b, const double *scores, ttt_rng 
     return best[ttt_rng_below(rng, (uint32_t)nbest)];
 }
 
-/* mc_move: the simulation. Clear the grid; run the trials (a fixed number, or as many as fit in the time),
- * scoring each; choose among the best squares. One node per trial. */
-static ttt_status mc_move(ttt_engine *e, const ttt_board *b, ttt_move *out, ttt_search_info *info,
-                          ttt_error *err)
+/* mc_run: runs the trials from b into the score grid; returns how many it ran. */
+static uint64_t mc_run(ttt_engine *e, const ttt_board *b)
 {
-    (void)info;
-    (void)err;
     const mc_config *c = e->config;
     mc_state *s = e->state;
     ttt_player player = ttt_board_to_move(b);
@@ -137,7 +133,37 @@ static ttt_status mc_move(ttt_engine *e, const ttt_board *b, ttt_move *out, ttt_
         trials += batch;
     } while (c->time_ms && ttt_clock_ms() < deadline);
     e->nodes += trials;
-    *out = get_best_move(b, s->scores, &e->rng);
+    return trials;
+}
+
+/* mc_move: the simulation. Clear the grid; run the trials (a fixed number, or as many as fit in the time),
+ * scoring each; choose among the best squares. One node per trial. */
+static ttt_status mc_move(ttt_engine *e, const ttt_board *b, ttt_move *out, ttt_search_info *info,
+                          ttt_error *err)
+{
+    (void)info;
+    (void)err;
+    mc_run(e, b);
+    *out = get_best_move(b, ((const mc_state *)e->state)->scores, &e->rng);
+    return TTT_OK;
+}
+
+/* The score grid as an analysis: each square's total divided by the most a square can gain in that many
+ * trials (every trial won, with the larger of the two weights), so in [-1, 1]. */
+static ttt_status mc_analyse(ttt_engine *e, const ttt_board *b, ttt_analysis *out, ttt_error *err)
+{
+    (void)err;
+    const mc_config *c = e->config;
+    const mc_state *s = e->state;
+    uint64_t trials = mc_run(e, b);
+    double weight = c->current > c->other ? c->current : c->other;
+    double scale = weight > 0 ? (double)trials * weight : 1.0;
+    ttt_move moves[TTT_MAX_CELLS];
+    out->count = ttt_board_moves(b, moves);
+    out->method = "montecarlo score grid";
+    for (int i = 0; i < out->count; i++)
+        out->moves[i] =
+            (ttt_move_eval){.move = moves[i], .kind = TTT_EVAL_SCORE, .score = s->scores[moves[i]] / scale};
     return TTT_OK;
 }
 
@@ -181,5 +207,6 @@ const ttt_engine_vtable ttt_engine_montecarlo = {
     .config_defaults = &mc_defaults,
     .start = mc_start,
     .choose = mc_move,
+    .analyse = mc_analyse,
     .stop = mc_stop,
 };
