@@ -228,6 +228,38 @@ static void test_spec_round_trip(void **state)
     ttt_engine_free(d);
 }
 
+/* --- Difficulty levels ---------------------------------------------------------------------------------- */
+
+/* Every level is an alias of a real spec: the engine made from the level is the engine its spec makes,
+ * options the caller adds override the level's own, and names are matched whole. */
+static void test_levels_are_aliases(void **state)
+{
+    (void)state;
+    ttt_rules r = rules_of("3x3");
+    assert_true(ttt_level_count() >= 4);
+    assert_null(ttt_level_at(ttt_level_count()));
+    assert_null(ttt_level_find("hardest", 7));
+    assert_null(ttt_level_find("har", 3));
+    for (int i = 0; i < ttt_level_count(); i++) {
+        const ttt_level *l = ttt_level_at(i);
+        assert_ptr_equal(ttt_level_find(l->name, strlen(l->name)), l);
+        ttt_engine *a = engine_ok(l->name, &r), *b = engine_ok(l->spec, &r);
+        char sa[TTT_SPEC_TEXT_SIZE], sb[TTT_SPEC_TEXT_SIZE];
+        assert_string_equal(ttt_engine_spec(a, sa, sizeof sa), ttt_engine_spec(b, sb, sizeof sb));
+        ttt_engine_free(a);
+        ttt_engine_free(b);
+        char spec[TTT_SPEC_TEXT_SIZE];
+        snprintf(spec, sizeof spec, "%s:seed=77", l->name);
+        a = engine_ok(spec, &r);
+        assert_non_null(strstr(ttt_engine_spec(a, sa, sizeof sa), "seed=77"));
+        ttt_engine_free(a);
+    }
+    const ttt_level *perfect = ttt_level_find("perfect", 7);
+    assert_non_null(perfect);
+    assert_spec_fails("perfect:", "perfect");
+    assert_spec_fails("perfect:bogus=1", "bogus");
+}
+
 /* --- The random engine ---------------------------------------------------------------------------------- */
 
 static void test_random_engine_plays_legal_moves_to_the_end(void **state)
@@ -410,6 +442,7 @@ int main(void)
         cmocka_unit_test(test_spec_duplicate_option),
         cmocka_unit_test(test_spec_empty),
         cmocka_unit_test(test_spec_round_trip),
+        cmocka_unit_test(test_levels_are_aliases),
         cmocka_unit_test(test_random_engine_plays_legal_moves_to_the_end),
         cmocka_unit_test(test_random_engine_is_deterministic),
         cmocka_unit_test(test_random_engine_seeds_give_different_games),

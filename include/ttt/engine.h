@@ -116,4 +116,25 @@ typedef struct ttt_engine_about {
 int ttt_engine_count(void);
 const ttt_engine_about *ttt_engine_about_at(int index);
 
+/* --- Difficulty levels
+ * ---------------------------------------------------------------------------------------
+ *
+ * A level is a named alias for an engine spec ("easy", "medium", "hard", "perfect"), accepted wherever a spec
+ * is: ttt_engine_new("hard", ...) and ttt_engine_new("hard:seed=3", ...) make the level's engine, with the
+ * extra options appended to the level's own. Levels are listed weakest first, and each is measurably weaker
+ * than the next (README: each level's record against `random` and `minimax`).
+ */
+
+typedef struct ttt_level {
+    const char *name;  /* "medium" */
+    const char *spec;  /* the engine spec it stands for */
+    const char *about; /* one line: what playing it feels like */
+} ttt_level;
+
+int ttt_level_count(void);
+const ttt_level *ttt_level_at(int index);
+
+/* The level called name (the first len characters of it), or NULL. */
+const ttt_level *ttt_level_find(const char *name, size_t len);
+
 #endif

@@ -162,6 +162,38 @@ static ttt_status apply_options(ttt_engine *e, const char *text, ttt_error *err)
     }
 }
 
+/* True when the options text "k=v,k=v" sets key (of length len). */
+static bool sets_key(const char *options, const char *key, size_t len)
+{
+    for (const char *p = options; *p; p = strchr(p, ',') ? strchr(p, ',') + 1 : p + strlen(p))
+        if (strncmp(p, key, len) == 0 && p[len] == '=')
+            return true;
+    return false;
+}
+
+/* Writes the level's spec with the caller's options: the level's own options that the caller does not set,
+ * then the caller's. Returns nonzero when it does not fit. */
+static int expand_level(const ttt_level *level, const char *options, char *out, size_t size)
+{
+    const char *colon = strchr(level->spec, ':');
+    size_t n = (size_t)snprintf(
+        out, size, "%.*s", (int)(colon ? (size_t)(colon - level->spec) : strlen(level->spec)), level->spec);
+    char sep = ':';
+    for (const char *p = colon ? colon + 1 : ""; *p && n < size;) {
+        const char *end = strchr(p, ',');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        const char *eq = memchr(p, '=', len);
+        if (!eq || !sets_key(options, p, (size_t)(eq - p))) {
+            n += (size_t)snprintf(out + n, size - n, "%c%.*s", sep, (int)len, p);
+            sep = ',';
+        }
+        p = end ? end + 1 : p + len;
+    }
+    if (*options && n < size)
+        n += (size_t)snprintf(out + n, size - n, "%c%s", sep, options);
+    return n >= size;
+}
+
 ttt_status ttt_engine_new(const char *spec, const ttt_rules *rules, ttt_engine **out, ttt_error *err)
 {
     *out = NULL;
@@ -172,6 +204,15 @@ ttt_status ttt_engine_new(const char *spec, const ttt_rules *rules, ttt_engine *
         return ttt_fail(err, TTT_EINVAL, "engine '%s': %s", spec, sub.msg);
     const char *colon = strchr(spec, ':');
     size_t name_len = colon ? (size_t)(colon - spec) : strlen(spec);
+    const ttt_level *level = ttt_level_find(spec, name_len);
+    if (level) { /* an alias: the level's spec, its options overridden by the caller's */
+        char expanded[TTT_SPEC_TEXT_SIZE + TTT_OPT_PATH_SIZE];
+        if (colon && !colon[1])
+            return ttt_fail(err, TTT_EINVAL, "engine '%s': empty option list after ':'", level->name);
+        if (expand_level(level, colon ? colon + 1 : "", expanded, sizeof expanded))
+            return ttt_fail(err, TTT_EINVAL, "engine '%s': spec too long", level->name);
+        return ttt_engine_new(expanded, rules, out, err);
+    }
     const ttt_engine_vtable *vt = find_engine(spec, name_len);
     if (!vt) {
         char known[TTT_ERROR_SIZE / 2];
