@@ -1,4 +1,8 @@
-/* cli/cmd_play.c - `ttt play`: a game in line mode (board as text, moves typed at a prompt). */
+/*
+ * cli/cmd_play.c - `ttt play`: options, then one of three front ends over a ttt_game session: the terminal UI
+ * (src/tui/, when stdin and stdout are a terminal), the line mode (board as text, moves typed at a prompt;
+ * also how scripts drive a game), and engine-only matches with a summary (--games N).
+ */
 #define _GNU_SOURCE /* getopt_long */
 #include <ctype.h>
 #include <getopt.h>
@@ -6,50 +10,51 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/play.h"
+#include "tui/tui.h"
 
-/* The strongest engine there is: the default opponent. */
-#define PLAY_DEFAULT_ENGINE "minimax"
-#define HUMAN               "human"
-#define LINE_MAX_LEN        256
+/* The default opponent: the strongest level. */
+#define PLAY_DEFAULT_LEVEL "perfect"
+#define LINE_MAX_LEN       256
+/* The most games one command plays. */
+#define PLAY_MAX_GAMES 10000000
 
 static const char help[] =
-    "usage: ttt play [--rules R] [--x SPEC|human] [--o SPEC|human] [--seed S]\n"
+    "usage: ttt play [--rules R] [--x SPEC|human] [--o SPEC|human] [--level LEVEL] [--games N] [--plain]\n"
     "\n"
-    "Plays one game. By default you are X (and move first) against the strongest engine.\n"
-    "Type a move (b2, or 1-9 on 3x3) at the prompt; 'q' or end of input quits.\n"
+    "Plays tic-tac-toe or an m,n,k-game. By default you are X (and move first) against the perfect engine.\n"
+    "Naming one side picks the other: --x ENGINE makes you O, --o human (or --x human) leaves the other "
+    "side\n"
+    "to the level's engine; name both for two people (human, human) or two engines.\n"
+    "\n"
+    "On a terminal it is a full-screen game: arrows, WASD, or j k l (H for left) move the cursor, Enter or\n"
+    "Space plays, 1-9 play a cell of 3x3; u undo, h hint, n new game (sides swapped), ? help, q quit.\n"
+    "Otherwise (or with --plain) it reads moves at a prompt: b2 (or 1-9 on 3x3); u undo, h hint, ? help,\n"
+    "q or end of input quits.\n"
     "\n"
     "  -r, --rules R     MxN[kK][-misere] (default 3x3)\n"
-    "  -x, --x WHO       who plays X: 'human' or an engine spec (default human)\n"
-    "  -o, --o WHO       who plays O: 'human' or an engine spec (default " PLAY_DEFAULT_ENGINE ")\n"
+    "  -x, --x WHO       who plays X: 'human' or an engine spec or level (default human)\n"
+    "  -o, --o WHO       who plays O: 'human' or an engine spec or level (default: the level's engine)\n"
+    "  -l, --level L     the engine's strength: easy, medium, hard or perfect (default " PLAY_DEFAULT_LEVEL
+    ")\n"
+    "  -g, --games N     play N games, sides swapped after each; two engines print a win/draw/loss summary\n"
+    "  -p, --plain       line mode even on a terminal\n"
+    "  -v, --verbose     with two engines and --games: one line per game\n"
     "  -s, --seed S      seed for engines whose spec has no seed= (default: from the clock; printed)\n"
     "\n"
+    "levels: easy, medium, hard, perfect ('ttt engines' shows what each stands for)\n"
     "examples: ttt play\n"
-    "          ttt play --rules 4x4k3 --x random --o human\n";
+    "          ttt play --level easy --rules 4x4k3\n"
+    "          ttt play --x hard --o random --games 1000\n";
 
-typedef struct player {
-    const char *who; /* "human" or an engine spec */
-    ttt_engine *engine;
-} player;
-
-/* Makes the engine for a side, giving it the session seed unless its spec names one. */
-static int make_player(player *p, const char *who, const ttt_rules *rules, uint64_t seed)
-{
-    p->who = who;
-    p->engine = NULL;
-    if (strcmp(who, HUMAN) == 0)
-        return CLI_OK;
-    char spec[TTT_SPEC_TEXT_SIZE];
-    if (strstr(who, "seed="))
-        snprintf(spec, sizeof spec, "%s", who);
-    else
-        snprintf(spec, sizeof spec, "%s%cseed=%" PRIu64, who, strchr(who, ':') ? ',' : ':', seed);
-    ttt_error err;
-    ttt_status st = ttt_engine_new(spec, rules, &p->engine, &err);
-    return st ? (st == TTT_EINVAL ? cli_usage("play", "%s", err.msg) : cli_runtime("play", "%s", err.msg))
-              : CLI_OK;
-}
+static const char line_help[] = "moves: a column letter and a row number (b2), or 1-9 on 3x3\n"
+                                "  u  take back your last move (and the engine's reply)\n"
+                                "  h  hint: every empty cell's value for the side to move\n"
+                                "  ?  this help\n"
+                                "  q  quit (so does the end of input)\n";
 
 static char *trim(char *s)
 {
@@ -61,53 +66,258 @@ static char *trim(char *s)
     return s;
 }
 
-/* Asks until a legal move is typed. Returns false at end of input or on 'q'. */
-static bool ask_move(const ttt_board *b, ttt_move *out)
+static const char *side_name(ttt_player p) { return p == TTT_X ? "X" : "O"; }
+
+/* "perfect = minimax:time=1000,...,seed=7" for an engine given by a level or a short spec, "human" for a
+ * person. */
+static void print_players(ttt_game *g)
+{
+    for (ttt_player s = TTT_X; s <= TTT_O; s++) {
+        ttt_game_player *p = ttt_game_side(g, s);
+        if (p->engine)
+            printf("%s is %s = %s%s", side_name(s), p->who, p->spec, s == TTT_X ? ", " : "\n");
+        else
+            printf("%s is %s%s", side_name(s), ttt_game_humans(g) == 1 ? "you" : TTT_HUMAN,
+                   s == TTT_X ? ", " : "\n");
+    }
+}
+
+/* The hint as a grid: every empty cell's value for the side to move, the method on the line above. */
+static void print_hint(play_hinter *h, ttt_game *g, uint64_t seed)
+{
+    ttt_analysis a;
+    ttt_error err;
+    if (play_hint(h, g, seed, &a, &err)) {
+        printf("no hint: %s\n", err.msg);
+        return;
+    }
+    char text[TTT_MAX_CELLS][PLAY_EVAL_TEXT_SIZE];
+    for (int c = 0; c < g->board.cells; c++)
+        snprintf(text[c], sizeof text[c], "%s",
+                 ttt_board_at(&g->board, c) == TTT_X   ? "X"
+                 : ttt_board_at(&g->board, c) == TTT_O ? "O"
+                                                       : ".");
+    for (int i = 0; i < a.count; i++)
+        play_eval_text(&a.moves[i], text[a.moves[i].move], sizeof text[0]);
+    char best[TTT_MOVE_TEXT_SIZE];
+    printf("hint for %s (%s; W3 wins in 3 moves, D draws, L5 loses in 5, +43 a %s estimate): best %s\n",
+           side_name(ttt_board_to_move(&g->board)), a.method, a.method,
+           ttt_move_format(&g->rules, a.moves[0].move, best, sizeof best));
+    printf("    ");
+    for (int c = 0; c < g->rules.cols; c++)
+        printf(" %-3c", 'a' + c);
+    putchar('\n');
+    for (int r = 0; r < g->rules.rows; r++) {
+        printf(" %2d ", r + 1);
+        for (int c = 0; c < g->rules.cols; c++)
+            printf(" %-3s", text[r * g->rules.cols + c]);
+        putchar('\n');
+    }
+}
+
+/* The line a parse failure prints: the library's reason, or a plain "not a move" for text that is not one. */
+static void print_bad_move(const ttt_rules *r, const char *text, const ttt_error *err)
+{
+    if (strstr(err->msg, "expected a column letter") || strstr(err->msg, "no row number"))
+        printf("not a move: '%.16s' (expected a1..%c%d%s; u h ? q)\n", text, 'a' + r->cols - 1, r->rows,
+               r->rows == 3 && r->cols == 3 ? " or 1-9" : "");
+    else
+        printf("%s\n", err->msg);
+}
+
+typedef enum turn_result { TURN_MOVED, TURN_QUIT } turn_result;
+
+/* A person's turn: asks until a legal move is typed, or u/h/? are handled and the turn goes on. */
+static turn_result human_turn(ttt_game *g, play_hinter *hinter, uint64_t seed)
 {
     char line[LINE_MAX_LEN];
     for (;;) {
-        printf("%s, your move (e.g. b2%s, q quits): ", ttt_board_to_move(b) == TTT_X ? "X" : "O",
-               b->rules.rows == 3 && b->rules.cols == 3 ? " or 1-9" : "");
+        const ttt_rules *r = &g->rules;
+        printf("%s, your move (b2%s; u undo, h hint, ? help, q quit): ",
+               side_name(ttt_board_to_move(&g->board)), r->rows == 3 && r->cols == 3 ? " or 1-9" : "");
         fflush(stdout);
         if (!fgets(line, sizeof line, stdin)) {
             putchar('\n');
-            return false;
+            return TURN_QUIT;
+        }
+        if (!strchr(line, '\n') && !feof(stdin)) { /* a line too long for the buffer: drop the rest */
+            int ch;
+            while ((ch = getchar()) != EOF && ch != '\n')
+                ;
+            printf("not a move: the line is longer than %d characters\n", LINE_MAX_LEN - 2);
+            continue;
         }
         char *text = trim(line);
         if (!*text)
             continue;
         if (strcmp(text, "q") == 0 || strcmp(text, "quit") == 0)
-            return false;
+            return TURN_QUIT;
+        if (strcmp(text, "?") == 0 || strcmp(text, "help") == 0) {
+            fputs(line_help, stdout);
+            continue;
+        }
+        if (strcmp(text, "h") == 0 || strcmp(text, "hint") == 0) {
+            print_hint(hinter, g, seed);
+            continue;
+        }
+        if (strcmp(text, "u") == 0 || strcmp(text, "undo") == 0) {
+            int n = ttt_game_undo(g);
+            if (n == 0) {
+                printf("nothing to undo\n");
+                continue;
+            }
+            printf("took back %d move%s\n\n", n, n == 1 ? "" : "s");
+            cli_draw_board(stdout, &g->board);
+            continue;
+        }
         ttt_error err;
         ttt_move m;
-        ttt_board next;
-        if (ttt_move_parse(text, &b->rules, &m, &err) == TTT_OK &&
-            ttt_board_result(b, m, &next, &err) == TTT_OK) {
-            *out = m;
-            return true;
+        if (ttt_move_parse(text, r, &m, &err)) {
+            print_bad_move(r, text, &err);
+            continue;
         }
-        printf("%s\n", err.msg);
+        if (ttt_game_play(g, m, &err)) {
+            printf("%s\n", err.msg);
+            continue;
+        }
+        return TURN_MOVED;
     }
+}
+
+/* Line mode: the board as text after every move. Returns the exit status. */
+static int line_mode(ttt_game *g, const play_config *cfg)
+{
+    play_hinter hinter = {0};
+    int games = cfg->games ? cfg->games : 1, rc = CLI_OK;
+    bool quit = false;
+    for (int n = 1; n <= games && !quit && rc == CLI_OK; n++) {
+        if (n > 1) {
+            ttt_game_next(g, true);
+            printf("\ngame %d of %d, sides swapped: ", n, games);
+            print_players(g);
+        }
+        putchar('\n');
+        cli_draw_board(stdout, &g->board);
+        while (!ttt_board_terminal(&g->board)) {
+            ttt_engine *e = ttt_game_engine_to_move(g);
+            ttt_player side = ttt_board_to_move(&g->board);
+            if (e) {
+                ttt_error err;
+                ttt_move m;
+                if (ttt_engine_choose(e, &g->board, &m, NULL, &err) || ttt_game_play(g, m, &err)) {
+                    rc = cli_runtime("play", "%s", err.msg);
+                    break;
+                }
+                char name[TTT_MOVE_TEXT_SIZE];
+                printf("\n%s (%s) plays %s\n", side_name(side), ttt_game_side(g, side)->who,
+                       ttt_move_format(&g->rules, m, name, sizeof name));
+            } else if (human_turn(g, &hinter, cfg->seed) == TURN_QUIT) {
+                quit = true;
+                break;
+            }
+            putchar('\n');
+            cli_draw_board(stdout, &g->board);
+        }
+        if (ttt_board_terminal(&g->board)) {
+            play_finished(g);
+            if (games > 1) {
+                char score[PLAY_SCORE_TEXT_SIZE];
+                printf("score after %d game%s: %s\n", n, n == 1 ? "" : "s",
+                       play_score_text(g, score, sizeof score));
+            }
+        }
+    }
+    if (quit)
+        printf("game abandoned\n");
+    play_hinter_free(&hinter);
+    return rc;
+}
+
+/* Two engines, cfg->games games with the sides swapped after each: a summary (and with --verbose a line per
+ * game). Returns the exit status. */
+static int engine_match(ttt_game *g, const play_config *cfg)
+{
+    char rt[TTT_RULES_TEXT_SIZE];
+    for (int n = 1; n <= cfg->games; n++) {
+        if (n > 1)
+            ttt_game_next(g, true);
+        while (!ttt_board_terminal(&g->board)) {
+            ttt_error err;
+            ttt_move m;
+            if (ttt_engine_choose(ttt_game_engine_to_move(g), &g->board, &m, NULL, &err) ||
+                ttt_game_play(g, m, &err))
+                return cli_runtime("play", "game %d: %s", n, err.msg);
+        }
+        play_finished(g);
+        if (cfg->verbose) {
+            printf("game %d: X %s, O %s:", n, ttt_game_side(g, TTT_X)->who, ttt_game_side(g, TTT_O)->who);
+            for (int i = 0; i < g->count; i++) {
+                char name[TTT_MOVE_TEXT_SIZE];
+                printf(" %s", ttt_move_format(&g->rules, g->moves[i], name, sizeof name));
+            }
+            char status[128];
+            printf(": %s\n", cli_status_line(&g->board, status, sizeof status));
+        }
+    }
+    printf("%d game%s of %s, sides swapped after every game (seed %" PRIu64 "):\n", cfg->games,
+           cfg->games == 1 ? "" : "s", ttt_rules_format(&g->rules, rt, sizeof rt), cfg->seed);
+    char a[TTT_SPEC_TEXT_SIZE + 8], b[TTT_SPEC_TEXT_SIZE + 8];
+    play_player_name(g, 0, a, sizeof a);
+    play_player_name(g, 1, b, sizeof b);
+    printf("%s: %d wins, %s: %d wins, %d draws\n", a, g->players[0].wins, b, g->players[1].wins, g->draws);
+    for (int i = 0; i < 2; i++) {
+        const ttt_game_player *p = &g->players[i];
+        printf("  %s (%s): as X %d won, %d drawn, %d lost; as O %d won, %d drawn, %d lost\n", i ? b : a,
+               p->spec, p->won_as[TTT_X], p->drawn_as[TTT_X], p->lost_as[TTT_X], p->won_as[TTT_O],
+               p->drawn_as[TTT_O], p->lost_as[TTT_O]);
+    }
+    return CLI_OK;
+}
+
+/* True when the full-screen UI can run: stdin and stdout are a terminal that is not "dumb". */
+static bool can_use_tui(void)
+{
+    const char *term = getenv("TERM");
+    return isatty(STDIN_FILENO) && isatty(STDOUT_FILENO) && term && *term && strcmp(term, "dumb") != 0;
 }
 
 int cmd_play(int argc, char **argv)
 {
     static const struct option longopts[] = {
         {"rules", required_argument, NULL, 'r'}, {"x", required_argument, NULL, 'x'},
-        {"o", required_argument, NULL, 'o'},     {"seed", required_argument, NULL, 's'},
+        {"o", required_argument, NULL, 'o'},     {"level", required_argument, NULL, 'l'},
+        {"games", required_argument, NULL, 'g'}, {"plain", no_argument, NULL, 'p'},
+        {"verbose", no_argument, NULL, 'v'},     {"seed", required_argument, NULL, 's'},
         {"help", no_argument, NULL, 'h'},        {NULL, 0, NULL, 0}};
-    const char *rules_text = "3x3", *xwho = HUMAN, *owho = PLAY_DEFAULT_ENGINE;
-    uint64_t seed = (uint64_t)time(NULL);
+    const char *rules_text = "3x3", *xwho = NULL, *owho = NULL, *level = PLAY_DEFAULT_LEVEL;
+    play_config cfg = {.games = 0, .verbose = false, .seed = (uint64_t)time(NULL)};
+    bool plain = false;
     optind = 0;
     opterr = 0;
-    for (int c; (c = getopt_long(argc, argv, "+r:x:o:s:h", longopts, NULL)) != -1;) {
+    for (int c; (c = getopt_long(argc, argv, "+r:x:o:l:g:pvs:h", longopts, NULL)) != -1;) {
         switch (c) {
         case 'r': rules_text = optarg; break;
         case 'x': xwho = optarg; break;
         case 'o': owho = optarg; break;
+        case 'l':
+            if (!ttt_level_find(optarg, strlen(optarg)))
+                return cli_usage("play", "--level '%s': expected easy, medium, hard or perfect", optarg);
+            level = optarg;
+            break;
+        case 'g': {
+            char *end;
+            long n = strtol(optarg, &end, 10);
+            if (!isdigit((unsigned char)*optarg) || *end || n < 1 || n > PLAY_MAX_GAMES)
+                return cli_usage("play", "--games '%s': expected a number of games from 1 to %d", optarg,
+                                 PLAY_MAX_GAMES);
+            cfg.games = (int)n;
+            break;
+        }
+        case 'p': plain = true; break;
+        case 'v': cfg.verbose = true; break;
         case 's': {
             char *end;
-            seed = strtoull(optarg, &end, 10);
+            cfg.seed = strtoull(optarg, &end, 10);
             if (!isdigit((unsigned char)*optarg) || *end)
                 return cli_usage("play", "--seed '%s': expected an unsigned integer", optarg);
             break;
@@ -118,46 +328,32 @@ int cmd_play(int argc, char **argv)
     }
     if (optind < argc)
         return cli_usage("play", "unexpected argument '%s'", argv[optind]);
+    /* Naming one side picks the other: an engine's opponent is you, a person's is the level's engine. */
+    if (!xwho && !owho)
+        xwho = TTT_HUMAN;
+    if (!xwho)
+        xwho = strcmp(owho, TTT_HUMAN) == 0 ? level : TTT_HUMAN;
+    if (!owho)
+        owho = strcmp(xwho, TTT_HUMAN) == 0 ? level : TTT_HUMAN;
     ttt_rules rules;
     ttt_error err;
     if (ttt_rules_parse(rules_text, &rules, &err))
         return cli_usage("play", "%s", err.msg);
-    player players[2];
-    int rc = make_player(&players[TTT_X], xwho, &rules, seed);
-    if (rc == CLI_OK && (rc = make_player(&players[TTT_O], owho, &rules, seed + 1)) != CLI_OK)
-        ttt_engine_free(players[TTT_X].engine);
-    if (rc)
-        return rc;
-    char rt[TTT_RULES_TEXT_SIZE];
-    printf("ttt %s: X is %s, O is %s (seed %" PRIu64 ")\n\n", ttt_rules_format(&rules, rt, sizeof rt), xwho,
-           owho, seed);
-    ttt_board b;
-    ttt_board_init(&b, &rules);
-    cli_draw_board(stdout, &b);
-    bool quit = false;
-    while (!ttt_board_terminal(&b) && !quit) {
-        player *p = &players[ttt_board_to_move(&b)];
-        ttt_move m;
-        if (p->engine) {
-            ttt_search_info info;
-            if (ttt_engine_choose(p->engine, &b, &m, &info, &err)) {
-                rc = cli_runtime("play", "%s", err.msg);
-                break;
-            }
-            char name[TTT_MOVE_TEXT_SIZE];
-            printf("\n%s (%s) plays %s\n", ttt_board_to_move(&b) == TTT_X ? "X" : "O",
-                   ttt_engine_name(p->engine), ttt_move_format(&rules, m, name, sizeof name));
-        } else if (!ask_move(&b, &m)) {
-            quit = true;
-            break;
-        }
-        ttt_board_play(&b, m);
-        putchar('\n');
-        cli_draw_board(stdout, &b);
+    ttt_game *g;
+    ttt_status st = ttt_game_new(&rules, xwho, owho, cfg.seed, &g, &err);
+    if (st)
+        return st == TTT_EINVAL ? cli_usage("play", "%s", err.msg) : cli_runtime("play", "%s", err.msg);
+    int rc;
+    if (ttt_game_humans(g) == 0 && cfg.games > 0) {
+        rc = engine_match(g, &cfg);
+    } else if (!plain && can_use_tui()) {
+        rc = tui_play(g, &cfg);
+    } else {
+        char rt[TTT_RULES_TEXT_SIZE];
+        printf("ttt %s (seed %" PRIu64 "): ", ttt_rules_format(&rules, rt, sizeof rt), cfg.seed);
+        print_players(g);
+        rc = line_mode(g, &cfg);
     }
-    if (quit)
-        printf("game abandoned\n");
-    ttt_engine_free(players[TTT_X].engine);
-    ttt_engine_free(players[TTT_O].engine);
+    ttt_game_free(g);
     return rc;
 }

@@ -18,22 +18,29 @@
 #define MINIMAX_DEFAULT_TT_MIB  64
 #define MINIMAX_MAX_TT_MIB      16384
 #define MINIMAX_MAX_TIME_MS     86400000
+/* blunder= is a percentage: the chance per move of a uniformly random move instead of the search's. */
+#define MINIMAX_BLUNDER_SCALE 100
 
 typedef struct minimax_config {
     uint64_t time_ms; /* 0 = no limit */
     uint64_t nodes;   /* 0 = no limit */
     uint64_t depth;   /* 0 = to the end of the game */
     uint64_t tt_mib;
+    uint64_t blunder; /* percent of moves played at random (difficulty levels); 0 = never */
 } minimax_config;
 
-static const minimax_config minimax_defaults = {
-    .time_ms = MINIMAX_DEFAULT_TIME_MS, .nodes = 0, .depth = 0, .tt_mib = MINIMAX_DEFAULT_TT_MIB};
+static const minimax_config minimax_defaults = {.time_ms = MINIMAX_DEFAULT_TIME_MS,
+                                                .nodes = 0,
+                                                .depth = 0,
+                                                .tt_mib = MINIMAX_DEFAULT_TT_MIB,
+                                                .blunder = 0};
 
 static const ttt_option_def minimax_options[] = {
     {"time", TTT_OPT_UINT, offsetof(minimax_config, time_ms), 0, MINIMAX_MAX_TIME_MS, 0, 0},
     {"nodes", TTT_OPT_UINT, offsetof(minimax_config, nodes), 0, UINT64_MAX, 0, 0},
     {"depth", TTT_OPT_UINT, offsetof(minimax_config, depth), 0, TTT_MAX_CELLS, 0, 0},
     {"tt", TTT_OPT_UINT, offsetof(minimax_config, tt_mib), 1, MINIMAX_MAX_TT_MIB, 0, 0},
+    {"blunder", TTT_OPT_UINT, offsetof(minimax_config, blunder), 0, MINIMAX_BLUNDER_SCALE, 0, 0},
     {NULL, 0, 0, 0, 0, 0, 0},
 };
 
@@ -51,6 +58,13 @@ static ttt_status minimax_choose(ttt_engine *e, const ttt_board *b, ttt_move *ou
                                  ttt_error *err)
 {
     const minimax_config *c = e->config;
+    /* A blunder draws from the generator only when blunder= is set, so that other specs play as before. */
+    if (c->blunder && ttt_rng_below(&e->rng, MINIMAX_BLUNDER_SCALE) < c->blunder) {
+        ttt_move moves[TTT_MAX_CELLS];
+        *out = moves[ttt_rng_below(&e->rng, (uint32_t)ttt_board_moves(b, moves))];
+        e->nodes++;
+        return TTT_OK;
+    }
     ttt_limits limits = {.nodes = c->nodes, .ms = (double)c->time_ms, .depth = (int)c->depth};
     ttt_search_result r;
     ttt_status st = ttt_solver_search(e->state, b, &limits, false, &r, err);
@@ -86,11 +100,13 @@ const ttt_engine_vtable ttt_engine_minimax = {
               .summary =
                   "negamax with alpha-beta: perfect where it can solve the board in time, a deep search "
                   "otherwise",
-              .options = "time=MS   time per move in milliseconds, 0 = no limit (default 1000)\n"
-                         "nodes=N   nodes per move, 0 = no limit (default 0)\n"
-                         "depth=N   plies to look ahead, 0 = to the end (default 0)\n"
-                         "tt=MIB    transposition table size (default 64)\n"
-                         "seed=N    choice among equally good moves (default 0)"},
+              .options =
+                  "time=MS   time per move in milliseconds, 0 = no limit (default 1000)\n"
+                  "nodes=N   nodes per move, 0 = no limit (default 0)\n"
+                  "depth=N   plies to look ahead, 0 = to the end (default 0)\n"
+                  "tt=MIB    transposition table size (default 64)\n"
+                  "blunder=P percent of moves played at random instead, for weaker levels (default 0)\n"
+                  "seed=N    choice among equally good moves (default 0)"},
     .options = minimax_options,
     .config_size = sizeof(minimax_config),
     .config_defaults = &minimax_defaults,

@@ -1,0 +1,93 @@
+/* cli/play.c - what the line mode and the terminal UI of `ttt play` share: finished games, hints, scores. */
+#include "cli/play.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* A score in [-1, 1] is shown as a signed percentage of a sure win, capped to two digits. */
+#define PLAY_SCORE_PERCENT 99.0
+/* Distances above this are shown without a number (they do not fit a cell). */
+#define PLAY_MAX_SHOWN_PLIES 99
+
+void play_finished(ttt_game *g)
+{
+    ttt_error err;
+    /* A learning engine that cannot save what it learnt does not spoil the game: the failure is not shown
+     * in the middle of the game's screen, and the next game is still played. */
+    (void)ttt_game_tell_engines(g, &err);
+    /* store: record the game here (issue 6, after the store lands) */
+}
+
+ttt_status play_hint(play_hinter *h, ttt_game *g, uint64_t seed, ttt_analysis *out, ttt_error *err)
+{
+    ttt_status st;
+    if (!h->solver && (st = ttt_solver_new(&g->rules, PLAY_HINT_TT_MIB, &h->solver, err)) != TTT_OK)
+        return st;
+    if (h->game != g->number) {
+        ttt_solver_clear(h->solver); /* a new game: forget the last one's table */
+        h->game = g->number;
+    }
+    ttt_engine *fallback = NULL;
+    for (int i = 0; i < 2 && !fallback; i++)
+        if (g->players[i].engine && ttt_engine_can_analyse(g->players[i].engine))
+            fallback = g->players[i].engine;
+    if (!fallback) {
+        if (!h->own) {
+            char spec[TTT_SPEC_TEXT_SIZE];
+            snprintf(spec, sizeof spec, "%s:seed=%" PRIu64, PLAY_HINT_ENGINE, seed);
+            if ((st = ttt_engine_new(spec, &g->rules, &h->own, err)) != TTT_OK)
+                return st;
+        }
+        fallback = h->own;
+    }
+    return ttt_hint(h->solver, &g->board, fallback, PLAY_HINT_MS, out, err);
+}
+
+void play_hinter_free(play_hinter *h)
+{
+    ttt_solver_free(h->solver);
+    ttt_engine_free(h->own);
+    *h = (play_hinter){0};
+}
+
+const char *play_eval_text(const ttt_move_eval *v, char *buf, size_t size)
+{
+    switch (v->kind) {
+    case TTT_EVAL_EXACT:
+        if (v->result == 0)
+            snprintf(buf, size, "D");
+        else if (v->plies > PLAY_MAX_SHOWN_PLIES)
+            snprintf(buf, size, "%c", v->result > 0 ? 'W' : 'L');
+        else
+            snprintf(buf, size, "%c%d", v->result > 0 ? 'W' : 'L', v->plies);
+        break;
+    case TTT_EVAL_SCORE: snprintf(buf, size, "%+d", (int)lround(v->score * PLAY_SCORE_PERCENT)); break;
+    case TTT_EVAL_NONE: snprintf(buf, size, "?"); break;
+    }
+    return buf;
+}
+
+const char *play_player_name(const ttt_game *g, int player, char *buf, size_t size)
+{
+    const ttt_game_player *p = &g->players[player];
+    if (p->engine)
+        snprintf(buf, size, "%s", p->who);
+    else if (ttt_game_humans(g) == 1)
+        snprintf(buf, size, "you");
+    else
+        snprintf(buf, size, "player %d", player + 1);
+    /* Two engines of the same name (minimax against minimax) are told apart by their first side. */
+    if (p->engine && g->players[1 - player].engine && strcmp(p->who, g->players[1 - player].who) == 0)
+        snprintf(buf + strlen(buf), size - strlen(buf), " (%d)", player + 1);
+    return buf;
+}
+
+const char *play_score_text(const ttt_game *g, char *buf, size_t size)
+{
+    char a[TTT_SPEC_TEXT_SIZE + 8], b[TTT_SPEC_TEXT_SIZE + 8];
+    snprintf(buf, size, "%s %d, %s %d, draws %d", play_player_name(g, 0, a, sizeof a), g->players[0].wins,
+             play_player_name(g, 1, b, sizeof b), g->players[1].wins, g->draws);
+    return buf;
+}

@@ -1,0 +1,57 @@
+/*
+ * cli/play.h - what the two front ends of `ttt play` share: the line mode (cmd_play.c) and the terminal UI
+ * (src/tui/tui.c). The session itself (players, moves, undo, score) is the library's ttt_game.
+ */
+#ifndef TTT_CLI_PLAY_H
+#define TTT_CLI_PLAY_H
+
+#include "ttt/ttt.h"
+
+/* Budget of a hint's solver search, in milliseconds (the fallback engine spends its own budget). */
+#define PLAY_HINT_MS TTT_HINT_DEFAULT_MS
+/* Transposition table of the hints' solver, in MiB. */
+#define PLAY_HINT_TT_MIB 32
+/* The analysing engine of hints when no player can analyse: Monte Carlo at full strength. */
+#define PLAY_HINT_ENGINE "montecarlo"
+
+/* Text sizes: a hint cell ("W12", "+43"), a score line. */
+#define PLAY_EVAL_TEXT_SIZE  8
+#define PLAY_SCORE_TEXT_SIZE 256
+
+/* How a session is played. */
+typedef struct play_config {
+    int games;    /* games in the session; 0 = until the player quits (terminal UI) or one game (line mode) */
+    bool verbose; /* engine-only sessions: a line per game */
+    uint64_t seed; /* the session seed (the hints' engine is seeded from it too) */
+} play_config;
+
+/* Everything hints need for one session: a solver (its table reused within a game, cleared between games)
+ * and, when the solver cannot prove every move, an analysing engine: the first engine player that can
+ * analyse, else a full-strength PLAY_HINT_ENGINE made on first use. */
+typedef struct play_hinter {
+    ttt_solver *solver;
+    ttt_engine *own; /* the PLAY_HINT_ENGINE made on first use, or NULL */
+    int game;        /* the session's game number the solver's table is about */
+} play_hinter;
+
+/* Every finished game goes through here, whatever the front end: the engines are told how it went (a learning
+ * engine learns from games against people) and the game is recorded. Call it once per finished game. */
+void play_finished(ttt_game *g);
+
+/* Analyses the position of g (ongoing) for a hint: ttt_hint with the session's solver and fallback. The
+ * hinter starts zeroed and is released with play_hinter_free. */
+ttt_status play_hint(play_hinter *h, ttt_game *g, uint64_t seed, ttt_analysis *out, ttt_error *err);
+void play_hinter_free(play_hinter *h);
+
+/* A move's value for a hint cell: "W3" (wins, the game ends in 3 moves), "D" (draw), "L5", a score "+43"
+ * (percent of a sure win) or "-12" for an estimate, "?" for no opinion. Returns buf. */
+const char *play_eval_text(const ttt_move_eval *v, char *buf, size_t size);
+
+/* A player's name in scores and prompts: "you" when one person plays an engine, "X player" / "O player" style
+ * for two people (by the side they had in the first game), the spec as given for an engine. */
+const char *play_player_name(const ttt_game *g, int player, char *buf, size_t size);
+
+/* "you 1, perfect 0, draws 2" across the games of the session. Returns buf. */
+const char *play_score_text(const ttt_game *g, char *buf, size_t size);
+
+#endif

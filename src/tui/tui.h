@@ -1,0 +1,16 @@
+/*
+ * tui/tui.h - the full-screen terminal UI of `ttt play` (ncursesw). Part of the command only: the library
+ * never links curses.
+ */
+#ifndef TTT_TUI_TUI_H
+#define TTT_TUI_TUI_H
+
+#include "cli/play.h"
+
+/* Plays the session g on the terminal (stdin and stdout must be one) until the player quits, or after
+ * cfg->games games when that is not 0. Restores the terminal on every way out, Ctrl-C and SIGTERM included.
+ * Quitting while an engine is searching restores the terminal and ends the process at once (_exit) without
+ * waiting for the search. Returns the exit status. */
+int tui_play(ttt_game *g, const play_config *cfg);
+
+#endif
