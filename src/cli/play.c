@@ -20,7 +20,8 @@ void play_finished(ttt_game *g)
     /* store: record the game here (issue 6, after the store lands) */
 }
 
-ttt_status play_hint(play_hinter *h, ttt_game *g, uint64_t seed, ttt_analysis *out, ttt_error *err)
+ttt_status play_hint_prepare(play_hinter *h, ttt_game *g, uint64_t seed, ttt_engine **fallback,
+                             ttt_error *err)
 {
     ttt_status st;
     if (!h->solver && (st = ttt_solver_new(&g->rules, PLAY_HINT_TT_MIB, &h->solver, err)) != TTT_OK)
@@ -29,20 +30,27 @@ ttt_status play_hint(play_hinter *h, ttt_game *g, uint64_t seed, ttt_analysis *o
         ttt_solver_clear(h->solver); /* a new game: forget the last one's table */
         h->game = g->number;
     }
-    ttt_engine *fallback = NULL;
-    for (int i = 0; i < 2 && !fallback; i++)
+    *fallback = NULL;
+    for (int i = 0; i < 2 && !*fallback; i++)
         if (g->players[i].engine && ttt_engine_can_analyse(g->players[i].engine))
-            fallback = g->players[i].engine;
-    if (!fallback) {
+            *fallback = g->players[i].engine;
+    if (!*fallback) {
         if (!h->own) {
             char spec[TTT_SPEC_TEXT_SIZE];
             snprintf(spec, sizeof spec, "%s:seed=%" PRIu64, PLAY_HINT_ENGINE, seed);
             if ((st = ttt_engine_new(spec, &g->rules, &h->own, err)) != TTT_OK)
                 return st;
         }
-        fallback = h->own;
+        *fallback = h->own;
     }
-    return ttt_hint(h->solver, &g->board, fallback, PLAY_HINT_MS, out, err);
+    return TTT_OK;
+}
+
+ttt_status play_hint(play_hinter *h, ttt_game *g, uint64_t seed, ttt_analysis *out, ttt_error *err)
+{
+    ttt_engine *fallback;
+    ttt_status st = play_hint_prepare(h, g, seed, &fallback, err);
+    return st ? st : ttt_hint(h->solver, &g->board, fallback, PLAY_HINT_MS, out, err);
 }
 
 void play_hinter_free(play_hinter *h)

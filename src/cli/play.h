@@ -41,6 +41,12 @@ void play_finished(ttt_game *g);
 /* Analyses the position of g (ongoing) for a hint: ttt_hint with the session's solver and fallback. The
  * hinter starts zeroed and is released with play_hinter_free. */
 ttt_status play_hint(play_hinter *h, ttt_game *g, uint64_t seed, ttt_analysis *out, ttt_error *err);
+
+/* The first half of play_hint, for a front end that runs the search on another thread: makes the solver and
+ * the fallback engine if needed and puts the fallback in *fallback. Then ttt_hint(h->solver, board,
+ * *fallback, PLAY_HINT_MS, ...) does the rest, touching nothing of g. */
+ttt_status play_hint_prepare(play_hinter *h, ttt_game *g, uint64_t seed, ttt_engine **fallback,
+                             ttt_error *err);
 void play_hinter_free(play_hinter *h);
 
 /* A move's value for a hint cell: "W3" (wins, the game ends in 3 moves), "D" (draw), "L5", a score "+43"

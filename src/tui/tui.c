@@ -1,7 +1,628 @@
+/*
+ * tui/tui.c - the full-screen terminal UI of `ttt play` (ncursesw).
+ *
+ * One loop on the main thread draws the screen and reads keys with a short timeout; engine moves and hints
+ * are searched on one worker thread, so keys answer while an engine thinks. The worker gets a copy of the
+ * board and a stamp of the position; a result whose stamp is stale (the player undid, or started a new game)
+ * is dropped. Whatever else touches an engine (a new game, telling the engines a game is over) waits until
+ * the worker is idle. Quitting while the worker searches restores the terminal and ends the process with
+ * _exit: searches cannot be interrupted, and the process has nothing else to save (an unfinished game is not
+ * recorded).
+ *
+ * The terminal is in raw mode, so Ctrl-C arrives as a key and quits like q; SIGTERM, SIGHUP and a SIGINT sent
+ * from elsewhere set a flag that the loop polls within one tick, and it restores the terminal on the way out.
+ *
+ * Layout (80x24 holds a 16x16 board): a title line, a blank line, the board with column letters and row
+ * numbers (cells 4 characters wide; grid lines on boards of up to TUI_GRID_MAX_ROWS rows), then the status,
+ * score, message and key lines.
+ */
 #include "tui/tui.h"
+
+#include <assert.h>
+#include <curses.h>
+#include <langinfo.h>
+#include <locale.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+
+/* How long getch waits for a key before the loop looks at the worker again. */
+#define TUI_TICK_MS 50
+/* When two engines play each other, the pause after each move so that people can follow the game. */
+#define TUI_ENGINE_PAUSE_MS 400.0
+/* A cell is this many columns wide: three for the stone or a hint ("W12", "+43"), one for the grid line. */
+#define TUI_CELL_W 4
+/* Width of the row numbers left of the board. */
+#define TUI_LABEL_W 4
+/* Boards of up to this many rows are drawn with grid lines between rows (2 * rows - 1 lines). */
+#define TUI_GRID_MAX_ROWS 7
+/* Screen lines: title and blank line above the board, status, score, message and keys below it. */
+#define TUI_TOP_LINES    2
+#define TUI_BOTTOM_LINES 5
+/* The keys line needs this many columns. */
+#define TUI_MIN_COLS  72
+#define TUI_TEXT_SIZE 256
+#define KEY_CTRL_C    3
+
+/* Colour pairs. */
+enum { PAIR_X = 1, PAIR_O, PAIR_LINE, PAIR_WIN, PAIR_DRAW, PAIR_LOSS, PAIR_TITLE };
+
+/* The one static of the UI: a signal arrived (SIGINT, SIGTERM, SIGHUP). A signal handler can reach nothing
+ * else; the loop polls it every tick. */
+static volatile sig_atomic_t tui_signalled;
+
+static void on_signal(int sig) { tui_signalled = sig; }
+
+typedef enum job_kind { JOB_MOVE, JOB_HINT } job_kind;
+typedef enum worker_state { WORKER_IDLE, WORKER_RUNNING, WORKER_DONE } worker_state;
+
+/* The search thread: one job at a time. Inputs are written before the thread starts and outputs read after
+ * it says DONE (the atomic state orders them). */
+typedef struct worker {
+    pthread_t thread;
+    atomic_int state; /* worker_state */
+    job_kind kind;
+    unsigned stamp; /* the position stamp the job was started for */
+    ttt_board board;
+    ttt_engine *engine; /* JOB_MOVE: the engine to move; JOB_HINT: the fallback analyser */
+    ttt_solver *solver; /* JOB_HINT */
+    ttt_move move;
+    ttt_analysis analysis;
+    ttt_status status;
+    ttt_error err;
+} worker;
+
+typedef struct tui {
+    ttt_game *g;
+    const play_config *cfg;
+    worker w;
+    play_hinter hinter;
+    unsigned stamp;   /* changes whenever the position does (a move, an undo, a new game) */
+    int cursor;       /* the cell under the cursor */
+    bool color;       /* colours on (a colour terminal and NO_COLOR unset or empty) */
+    bool unicode;     /* the locale is UTF-8: "…" and box lines */
+    bool hint_shown;  /* the overlay is on for the position with hint_stamp */
+    bool hint_wanted; /* h was pressed: a hint is searched or shown */
+    unsigned hint_stamp;
+    ttt_analysis hint;
+    bool help;        /* the help screen is up */
+    bool reported;    /* the finished current game went through play_finished */
+    bool new_pending; /* n was pressed while the worker was busy */
+    double engine_at; /* the clock time before which an engine may not start its move (engine vs engine) */
+    char msg[TUI_TEXT_SIZE];
+    bool failed; /* an engine failed: msg says how; the UI ends with status 1 */
+} tui;
+
+static void *worker_main(void *arg)
+{
+    worker *w = arg;
+    if (w->kind == JOB_MOVE)
+        w->status = ttt_engine_choose(w->engine, &w->board, &w->move, NULL, &w->err);
+    else
+        w->status = ttt_hint(w->solver, &w->board, w->engine, PLAY_HINT_MS, &w->analysis, &w->err);
+    atomic_store(&w->state, WORKER_DONE);
+    return NULL;
+}
+
+static bool worker_idle(tui *t) { return atomic_load(&t->w.state) == WORKER_IDLE; }
+
+static void worker_start(tui *t, job_kind kind, ttt_engine *engine, ttt_solver *solver)
+{
+    worker *w = &t->w;
+    assert(worker_idle(t));
+    w->kind = kind;
+    w->stamp = t->stamp;
+    w->board = t->g->board;
+    w->engine = engine;
+    w->solver = solver;
+    atomic_store(&w->state, WORKER_RUNNING);
+    if (pthread_create(&w->thread, NULL, worker_main, w) != 0) {
+        atomic_store(&w->state, WORKER_IDLE);
+        snprintf(t->msg, sizeof t->msg, "could not start a thread for the search");
+        t->failed = true;
+    }
+}
+
+static const char *ellipsis(const tui *t) { return t->unicode ? "\xe2\x80\xa6" : "..."; }
+
+static const char *side_name(ttt_player p) { return p == TTT_X ? "X" : "O"; }
+
+/* The player's name for the status line: "you", "player 1", or the engine as given. */
+static const char *side_player(tui *t, ttt_player side, char *buf, size_t size)
+{
+    ttt_game_player *p = ttt_game_side(t->g, side);
+    return play_player_name(t->g, (int)(p - t->g->players), buf, size);
+}
+
+static bool human_to_move(tui *t)
+{
+    return !ttt_board_terminal(&t->g->board) && !ttt_game_engine_to_move(t->g);
+}
+
+static bool match_over(tui *t)
+{
+    return t->cfg->games && t->g->number >= t->cfg->games && ttt_board_terminal(&t->g->board);
+}
+
+/* --- Drawing
+ * ---------------------------------------------------------------------------------------------- */
+
+static bool grid_lines(const tui *t) { return t->g->rules.rows <= TUI_GRID_MAX_ROWS; }
+
+static int board_height(const tui *t)
+{
+    int rows = t->g->rules.rows;
+    return 1 + (grid_lines(t) ? 2 * rows - 1 : rows);
+}
+
+static int screen_lines_needed(const tui *t) { return TUI_TOP_LINES + board_height(t) + TUI_BOTTOM_LINES; }
+
+static int screen_cols_needed(const tui *t)
+{
+    int board = TUI_LABEL_W + TUI_CELL_W * t->g->rules.cols;
+    return board > TUI_MIN_COLS ? board : TUI_MIN_COLS;
+}
+
+static attr_t hint_attr(const tui *t, const ttt_move_eval *v)
+{
+    double s = v->kind == TTT_EVAL_EXACT ? v->result : v->score;
+    if (!t->color)
+        return s > 0 ? A_BOLD : s < 0 ? A_DIM : A_NORMAL;
+    return (attr_t)COLOR_PAIR(s > 0 ? PAIR_WIN : s < 0 ? PAIR_LOSS : PAIR_DRAW) | A_BOLD;
+}
+
+static void draw_board(tui *t, int top)
+{
+    const ttt_board *b = &t->g->board;
+    const ttt_rules *r = &t->g->rules;
+    ttt_move line[TTT_MAX_SIDE];
+    int nline = ttt_board_line_cells(b, line);
+    bool in_line[TTT_MAX_CELLS] = {false};
+    for (int i = 0; i < nline; i++)
+        in_line[line[i]] = true;
+    const ttt_move_eval *hint_at[TTT_MAX_CELLS] = {NULL};
+    if (t->hint_shown && t->hint_stamp == t->stamp)
+        for (int i = 0; i < t->hint.count; i++)
+            hint_at[t->hint.moves[i].move] = &t->hint.moves[i];
+    int last = t->g->count ? t->g->moves[t->g->count - 1] : TTT_NO_MOVE;
+    bool grid = grid_lines(t);
+
+    for (int c = 0; c < r->cols; c++)
+        mvaddch(top, TUI_LABEL_W + c * TUI_CELL_W + 1, (chtype)('a' + c));
+    for (int row = 0; row < r->rows; row++) {
+        int y = top + 1 + (grid ? 2 * row : row);
+        mvprintw(y, 0, "%3d ", row + 1);
+        for (int c = 0; c < r->cols; c++) {
+            int cell = row * r->cols + c, x = TUI_LABEL_W + c * TUI_CELL_W;
+            ttt_player p = ttt_board_at(b, cell);
+            char text[PLAY_EVAL_TEXT_SIZE];
+            attr_t attr = A_NORMAL;
+            if (p != TTT_NOBODY) {
+                snprintf(text, sizeof text, "%s", side_name(p));
+                attr = t->color ? (attr_t)COLOR_PAIR(p == TTT_X ? PAIR_X : PAIR_O) | A_BOLD : A_BOLD;
+            } else if (hint_at[cell]) {
+                play_eval_text(hint_at[cell], text, sizeof text);
+                attr = hint_attr(t, hint_at[cell]);
+            } else {
+                snprintf(text, sizeof text, "%s", grid ? " " : ".");
+                attr = t->color ? A_DIM : A_NORMAL;
+            }
+            if (in_line[cell])
+                attr = t->color ? (attr_t)COLOR_PAIR(PAIR_LINE) | A_BOLD : A_BOLD | A_UNDERLINE | A_REVERSE;
+            else if (cell == last)
+                attr |= A_REVERSE;
+            /* Three columns: a stone or a short hint centred between the cursor's brackets, a longer hint
+             * filling them (the cursor then underlines it). */
+            bool cur = cell == t->cursor && !ttt_board_terminal(b);
+            int len = (int)strlen(text);
+            if (cur && len > 1)
+                attr |= A_UNDERLINE;
+            mvaddch(y, x, len == 1 && cur ? '[' : ' ');
+            if (len == 3)
+                move(y, x);
+            attron(attr);
+            addstr(text);
+            attroff(attr);
+            if (len == 1)
+                addch(cur ? ']' : ' ');
+            else if (len == 2)
+                addch(' ');
+            if (grid && c < r->cols - 1)
+                mvaddch(y, x + TUI_CELL_W - 1, ACS_VLINE);
+        }
+        if (grid && row < r->rows - 1) {
+            move(y + 1, TUI_LABEL_W);
+            for (int c = 0; c < r->cols; c++) {
+                for (int i = 0; i < TUI_CELL_W - 1; i++)
+                    addch(ACS_HLINE);
+                if (c < r->cols - 1)
+                    addch(ACS_PLUS);
+            }
+        }
+    }
+}
+
+/* The status line: whose turn, who thinks, or how the game ended. */
+static void status_text(tui *t, char *buf, size_t size)
+{
+    const ttt_board *b = &t->g->board;
+    char who[TTT_SPEC_TEXT_SIZE + 16], last[TTT_MOVE_TEXT_SIZE] = "";
+    if (t->g->count)
+        ttt_move_format(&t->g->rules, t->g->moves[t->g->count - 1], last, sizeof last);
+    ttt_outcome o = ttt_board_outcome(b);
+    if (o == TTT_ONGOING) {
+        ttt_player side = ttt_board_to_move(b);
+        side_player(t, side, who, sizeof who);
+        int n = snprintf(buf, size, "%s to move (%s)", side_name(side), who);
+        if (ttt_game_engine_to_move(t->g))
+            n += snprintf(buf + n, size - (size_t)n, ": thinking%s", ellipsis(t));
+        else if (t->hint_wanted && !t->hint_shown)
+            n += snprintf(buf + n, size - (size_t)n, ": hint, thinking%s", ellipsis(t));
+        if (*last)
+            snprintf(buf + n, size - (size_t)n, "   last: %s %s", side_name(1 - side), last);
+        return;
+    }
+    char line[TUI_TEXT_SIZE];
+    cli_status_line(b, line, sizeof line);
+    if (o == TTT_DRAW) {
+        snprintf(buf, size, "%s", line);
+    } else {
+        side_player(t, o == TTT_X_WINS ? TTT_X : TTT_O, who, sizeof who);
+        snprintf(buf, size, "%.120s (%.100s%s)", line, who, strcmp(who, "you") == 0 ? " won" : "");
+    }
+    snprintf(buf + strlen(buf), size - strlen(buf), "   last: %s %s",
+             side_name((ttt_player)((b->ply - 1) & 1)), last);
+}
+
+static const char keys_line[] =
+    "arrows/wasd/jkl move  Enter play  u undo  h hint  n new game  ? help  q quit";
+
+static const char *help_lines[] = {
+    "ttt play: keys",
+    "",
+    "  arrows, w a s d, j k l (H left)  move the cursor",
+    "  Enter or Space                   play the cell under the cursor",
+    "  1-9                              on 3x3, play that cell (1 2 3 / 4 5 6 / 7 8 9)",
+    "  u                                take back your last move (and the engine's reply)",
+    "  h                                hint: every empty cell's value, on and off",
+    "                                   W3 wins in 3 moves, D draws, L5 loses in 5 (solved);",
+    "                                   +43 / -12: an engine's estimate when it cannot solve",
+    "  n                                new game, sides swapped",
+    "  ?                                this help",
+    "  q or Ctrl-C                      quit (at once, even while an engine thinks)",
+    "",
+    "The last move is shown reversed, a completed line highlighted. Any key returns to the game.",
+};
+
+static void draw(tui *t)
+{
+    erase();
+    if (t->help) {
+        for (size_t i = 0; i < sizeof help_lines / sizeof help_lines[0] && (int)i < LINES; i++)
+            mvaddnstr((int)i, 0, help_lines[i], COLS);
+        refresh();
+        return;
+    }
+    if (LINES < screen_lines_needed(t) || COLS < screen_cols_needed(t)) {
+        mvprintw(0, 0, "terminal too small: %dx%d, need %dx%d", COLS, LINES, screen_cols_needed(t),
+                 screen_lines_needed(t));
+        mvprintw(1, 0, "resize it, or q quits");
+        refresh();
+        return;
+    }
+    char text[TUI_TEXT_SIZE], rt[TTT_RULES_TEXT_SIZE], x[TTT_SPEC_TEXT_SIZE + 16], o[TTT_SPEC_TEXT_SIZE + 16];
+    ttt_rules_format(&t->g->rules, rt, sizeof rt);
+    char games[32] = "";
+    if (t->cfg->games)
+        snprintf(games, sizeof games, " of %d", t->cfg->games);
+    snprintf(text, sizeof text, "ttt %s, %d in a row%s   game %d%s   X: %s   O: %s", rt, t->g->rules.k,
+             t->g->rules.misere ? " loses" : "", t->g->number, games, side_player(t, TTT_X, x, sizeof x),
+             side_player(t, TTT_O, o, sizeof o));
+    if (t->color)
+        attron(COLOR_PAIR(PAIR_TITLE) | A_BOLD);
+    else
+        attron(A_BOLD);
+    mvaddnstr(0, 0, text, COLS);
+    attrset(A_NORMAL);
+    draw_board(t, TUI_TOP_LINES);
+    int y = TUI_TOP_LINES + board_height(t) + 1;
+    status_text(t, text, sizeof text);
+    attron(A_BOLD);
+    mvaddnstr(y, 0, text, COLS);
+    attroff(A_BOLD);
+    play_score_text(t->g, text, sizeof text);
+    mvprintw(y + 1, 0, "score: %.*s", COLS - 8, text);
+    if (match_over(t))
+        mvprintw(y + 2, 0, "match over after %d games: q quits", t->g->number);
+    else if (t->msg[0])
+        mvaddnstr(y + 2, 0, t->msg, COLS);
+    else if (ttt_board_terminal(&t->g->board))
+        mvaddnstr(y + 2, 0, "n: new game with the sides swapped, q: quit", COLS);
+    if (t->color)
+        attron(A_DIM);
+    mvaddnstr(y + 3, 0, keys_line, COLS);
+    attrset(A_NORMAL);
+    /* The terminal's own cursor sits on the board's cursor, for screen readers and terminals that show it. */
+    if (!ttt_board_terminal(&t->g->board)) {
+        int row = t->cursor / t->g->rules.cols, col = t->cursor % t->g->rules.cols;
+        move(TUI_TOP_LINES + 1 + (grid_lines(t) ? 2 * row : row), TUI_LABEL_W + col * TUI_CELL_W + 1);
+    }
+    refresh();
+}
+
+/* --- Game actions
+ * ----------------------------------------------------------------------------------------- */
+
+static void position_changed(tui *t)
+{
+    t->stamp++;
+    t->hint_shown = false;
+    t->hint_wanted = false;
+}
+
+static void play_cell(tui *t, int cell)
+{
+    if (ttt_board_terminal(&t->g->board)) {
+        snprintf(t->msg, sizeof t->msg, "the game is over: n starts a new one");
+        return;
+    }
+    if (!human_to_move(t)) {
+        snprintf(t->msg, sizeof t->msg, "wait: the engine is thinking");
+        return;
+    }
+    ttt_error err;
+    if (ttt_game_play(t->g, cell, &err)) {
+        snprintf(t->msg, sizeof t->msg, "%s", err.msg);
+        return;
+    }
+    t->msg[0] = '\0';
+    t->cursor = cell;
+    position_changed(t);
+}
+
+static void undo(tui *t)
+{
+    int n = ttt_game_undo(t->g);
+    if (n == 0) {
+        snprintf(t->msg, sizeof t->msg, "%s",
+                 ttt_board_terminal(&t->g->board) ? "the game is over: n starts a new one"
+                                                  : "nothing to undo");
+        return;
+    }
+    snprintf(t->msg, sizeof t->msg, "took back %d move%s", n, n == 1 ? "" : "s");
+    position_changed(t);
+}
+
+static void hint(tui *t)
+{
+    if (t->hint_wanted) { /* h again hides it */
+        t->hint_wanted = t->hint_shown = false;
+        t->msg[0] = '\0';
+        return;
+    }
+    if (!human_to_move(t)) {
+        snprintf(t->msg, sizeof t->msg, "hints are for your move");
+        return;
+    }
+    t->hint_wanted = true;
+}
+
+static void new_game(tui *t)
+{
+    if (t->cfg->games && t->g->number >= t->cfg->games) {
+        snprintf(t->msg, sizeof t->msg, "that was the last of %d games: q quits", t->cfg->games);
+        return;
+    }
+    t->new_pending = true;
+    position_changed(t);
+}
+
+/* Takes a finished job's result, if the position is still the one it was for. */
+static void collect(tui *t)
+{
+    worker *w = &t->w;
+    if (atomic_load(&w->state) != WORKER_DONE)
+        return;
+    pthread_join(w->thread, NULL);
+    atomic_store(&w->state, WORKER_IDLE);
+    if (w->stamp != t->stamp)
+        return;
+    ttt_error err;
+    if (w->status) {
+        snprintf(t->msg, sizeof t->msg, "%s", w->err.msg);
+        if (w->kind == JOB_MOVE)
+            t->failed = true;
+        else
+            t->hint_wanted = false;
+    } else if (w->kind == JOB_MOVE) {
+        if (ttt_game_play(t->g, w->move, &err)) {
+            snprintf(t->msg, sizeof t->msg, "%s", err.msg);
+            t->failed = true;
+            return;
+        }
+        position_changed(t);
+        if (ttt_game_humans(t->g) == 0)
+            t->engine_at = ttt_clock_ms() + TUI_ENGINE_PAUSE_MS;
+    } else {
+        t->hint = w->analysis;
+        t->hint_stamp = t->stamp;
+        t->hint_shown = true;
+        snprintf(t->msg, sizeof t->msg, "hint (%s): W3 wins in 3 moves, D draws, L5 loses in 5, +43 estimate",
+                 t->hint.method);
+    }
+}
+
+/* Starts what the position asks for when the worker is free: the new game, telling the engines about a
+ * finished one, an engine's move, a hint. */
+static void advance(tui *t)
+{
+    if (!worker_idle(t) || t->failed)
+        return;
+    ttt_game *g = t->g;
+    if (ttt_board_terminal(&g->board) && !t->reported) {
+        play_finished(g);
+        t->reported = true;
+    }
+    if (t->new_pending) {
+        t->new_pending = false;
+        ttt_game_next(g, true);
+        t->reported = false;
+        t->msg[0] = '\0';
+        t->engine_at = 0;
+        position_changed(t);
+    }
+    ttt_engine *e = ttt_game_engine_to_move(g);
+    if (e && ttt_clock_ms() >= t->engine_at) {
+        worker_start(t, JOB_MOVE, e, NULL);
+    } else if (t->hint_wanted && !t->hint_shown && human_to_move(t)) {
+        ttt_engine *fallback;
+        ttt_error err;
+        if (play_hint_prepare(&t->hinter, g, t->cfg->seed, &fallback, &err)) {
+            snprintf(t->msg, sizeof t->msg, "no hint: %.200s", err.msg);
+            t->hint_wanted = false;
+            return;
+        }
+        worker_start(t, JOB_HINT, fallback, t->hinter.solver);
+    }
+}
+
+static void move_cursor(tui *t, int drow, int dcol)
+{
+    const ttt_rules *r = &t->g->rules;
+    int row = t->cursor / r->cols + drow, col = t->cursor % r->cols + dcol;
+    row = (row + r->rows) % r->rows;
+    col = (col + r->cols) % r->cols;
+    t->cursor = row * r->cols + col;
+}
+
+/* Handles one key. Returns false to quit. */
+static bool key(tui *t, int ch)
+{
+    if (ch == ERR)
+        return true;
+    if (t->help && ch != KEY_RESIZE) {
+        t->help = false;
+        return ch != KEY_CTRL_C && ch != 'q';
+    }
+    if (ch != KEY_RESIZE)
+        t->msg[0] = '\0';
+    const ttt_rules *r = &t->g->rules;
+    switch (ch) {
+    case 'q':
+    case 'Q':
+    case KEY_CTRL_C: return false;
+    case KEY_UP:
+    case 'w':
+    case 'W':
+    case 'k':
+    case 'K': move_cursor(t, -1, 0); break;
+    case KEY_DOWN:
+    case 's':
+    case 'S':
+    case 'j':
+    case 'J': move_cursor(t, 1, 0); break;
+    case KEY_LEFT:
+    case 'a':
+    case 'A':
+    case 'H': move_cursor(t, 0, -1); break;
+    case KEY_RIGHT:
+    case 'd':
+    case 'D':
+    case 'l':
+    case 'L': move_cursor(t, 0, 1); break;
+    case '\n':
+    case '\r':
+    case ' ':
+    case KEY_ENTER: play_cell(t, t->cursor); break;
+    case 'u':
+    case 'U': undo(t); break;
+    case 'h': hint(t); break;
+    case 'n':
+    case 'N': new_game(t); break;
+    case '?': t->help = true; break;
+    case KEY_RESIZE: clear(); break;
+    default:
+        if (ch >= '1' && ch <= '9' && r->rows == 3 && r->cols == 3)
+            play_cell(t, ch - '1');
+        break;
+    }
+    return true;
+}
+
+/* --- Set-up and the loop
+ * ---------------------------------------------------------------------------------- */
+
+static void init_colors(tui *t)
+{
+    const char *no_color = getenv("NO_COLOR");
+    t->color = !(no_color && *no_color) && has_colors();
+    if (!t->color)
+        return;
+    start_color();
+    use_default_colors();
+    init_pair(PAIR_X, COLOR_CYAN, -1);
+    init_pair(PAIR_O, COLOR_YELLOW, -1);
+    init_pair(PAIR_LINE, COLOR_BLACK, COLOR_GREEN);
+    init_pair(PAIR_WIN, COLOR_GREEN, -1);
+    init_pair(PAIR_DRAW, COLOR_YELLOW, -1);
+    init_pair(PAIR_LOSS, COLOR_RED, -1);
+    init_pair(PAIR_TITLE, COLOR_BLUE, -1);
+}
+
+static void install_signals(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+}
+
 int tui_play(ttt_game *g, const play_config *cfg)
 {
-    (void)g;
-    (void)cfg;
-    return 1;
+    tui t = {.g = g, .cfg = cfg};
+    atomic_init(&t.w.state, WORKER_IDLE);
+    t.cursor = (g->rules.rows / 2) * g->rules.cols + g->rules.cols / 2;
+    setlocale(LC_ALL, "");
+    const char *codeset = nl_langinfo(CODESET);
+    t.unicode = codeset && strcmp(codeset, "UTF-8") == 0;
+    if (!initscr())
+        return cli_runtime("play", "cannot start the terminal UI (TERM=%s)", getenv("TERM"));
+    raw();
+    noecho();
+    keypad(stdscr, TRUE);
+    timeout(TUI_TICK_MS);
+    init_colors(&t);
+    install_signals();
+    for (;;) {
+        if (tui_signalled)
+            break;
+        collect(&t);
+        if (t.failed)
+            break;
+        advance(&t);
+        draw(&t);
+        if (!key(&t, getch()))
+            break;
+    }
+    endwin();
+    if (!worker_idle(&t)) {
+        /* A search is running and cannot be stopped: the terminal is restored, nothing is left to save. */
+        fflush(stdout);
+        _exit(t.failed ? CLI_RUNTIME : CLI_OK);
+    }
+    if (!t.reported && ttt_board_terminal(&g->board))
+        play_finished(g);
+    play_hinter_free(&t.hinter);
+    if (t.failed)
+        return cli_runtime("play", "%s", t.msg);
+    return CLI_OK;
 }
