@@ -100,8 +100,8 @@ static void print_hint(play_hinter *h, ttt_game *g, uint64_t seed)
     for (int i = 0; i < a.count; i++)
         play_eval_text(&a.moves[i], text[a.moves[i].move], sizeof text[0]);
     char best[TTT_MOVE_TEXT_SIZE];
-    printf("hint for %s (%s; W3 wins in 3 moves, D draws, L5 loses in 5, +43 a %s estimate): best %s\n",
-           side_name(ttt_board_to_move(&g->board)), a.method, a.method,
+    printf("hint for %s (%s): best %s; W5 wins in 5 moves, D draws, L5 loses in 5, +43 an estimate\n",
+           side_name(ttt_board_to_move(&g->board)), a.method,
            ttt_move_format(&g->rules, a.moves[0].move, best, sizeof best));
     printf("    ");
     for (int c = 0; c < g->rules.cols; c++)

@@ -1,0 +1,96 @@
+# `ttt play` in line mode and engine matches, driven through scripted stdin: games won, drawn and lost, every
+# error path of the prompt, undo, hints, help, the end of input, --games summaries and bad options.
+source "$(dirname "$0")/harness.bash"
+IN=$(mktemp)
+trap 'rm -f "$OUT" "$ERR" "$IN"' EXIT
+
+# feed LINES...: the lines typed at the prompt.
+feed() { printf '%s\n' "$@" >"$IN"; }
+# Typing 1..9 in turn plays the first free cell each time (a taken cell is refused and the next line tried).
+FIRST_FREE=(1 2 3 4 5 6 7 8 9)
+
+# --- whole games: won (against a seeded random O), lost (against the perfect engine), drawn (two people)
+feed "${FIRST_FREE[@]}"
+STDIN=$IN expect_out 0 '^X wins' play --o random:seed=1
+STDIN=$IN expect_out 0 '^O wins' play --o perfect:seed=1
+feed 1 2 3 5 4 6 8 7 9
+STDIN=$IN expect_out 0 '^draw: the board is full' play --x human --o human
+# misère: completing a line loses
+feed 1 4 2 5 3
+STDIN=$IN expect_out 0 'O wins: X completed a line' play --rules 3x3-misere --x human --o human
+# who plays which side: --x ENGINE makes you O, the engine moves first
+STDIN=/dev/null expect_out 0 'X is random:seed=5 = random:seed=5, O is you' play --x random:seed=5
+STDIN=/dev/null expect_out 0 'X \(random:seed=5\) plays' play --x random:seed=5
+STDIN=/dev/null expect_out 0 ': X is you, O is perfect = minimax:seed=8' play --seed 7
+STDIN=/dev/null expect_out 0 'O is hard = minimax:seed=8,time=1000,.*blunder=5' play --seed 7 --level hard
+STDIN=/dev/null expect_out 0 'X is easy = minimax:seed=7,time=100,.*blunder=50, O is you' play --seed 7 --o human --x easy
+
+# --- the prompt's error paths: a one-line reason, then the prompt again, and the game goes on
+feed zz d1 a9 0 b2 b2 c
+STDIN=$IN expect_out 0 "not a move: 'zz' \(expected a1..c3 or 1-9; u h \? q\)" play --o random:seed=1
+STDIN=$IN expect_out 0 "move 'd1': column d is off the 3x3 board \(columns a-c\)" play --o random:seed=1
+STDIN=$IN expect_out 0 "move 'a9': row 9 is off the 3x3 board" play --o random:seed=1
+STDIN=$IN expect_out 0 "move '0': cells are numbered 1 to 9" play --o random:seed=1
+STDIN=$IN expect_out 0 '^X, your move.*b2 is taken$' play --o random:seed=1
+STDIN=$IN expect_out 0 "not a move: 'c'" play --o random:seed=1
+STDIN=$IN expect_out 0 'game abandoned' play --o random:seed=1
+feed 5
+STDIN=$IN expect_out 0 "move '5': digits name cells only on 3x3" play --rules 4x4k3 --o random:seed=1
+long=$(printf 'a%.0s' {1..300})
+feed "$long" b2
+STDIN=$IN expect_out 0 'not a move: the line is longer than' play --o random:seed=1
+STDIN=$IN expect_out 0 '^  2  \. X \.' play --o random:seed=1
+
+# --- undo, hint, help, quit, end of input
+feed u b2 u
+STDIN=$IN expect_out 0 'nothing to undo' play --o random:seed=1
+STDIN=$IN expect_out 0 'took back 2 moves' play --o random:seed=1
+feed h
+STDIN=$IN expect_out 0 'hint for X \(solver' play
+STDIN=$IN expect_out 0 '^  1  D   D   D' play
+# after X a1, O b1 (a mistake), X wins: a hint shows wins with their distance
+feed a1 b1 h
+STDIN=$IN expect_out 0 '^  2  W5  W5  D' play --x human --o human
+STDIN=$IN expect_out 0 'best (a2|b2|a3)' play --x human --o human
+# bigger boards: the solver proves it (4x4k3) or the hint falls back on an engine's scores
+feed h
+STDIN=$IN expect_out 0 'hint for X \(solver' play --rules 4x4k3 --x human --o human
+feed '?'
+STDIN=$IN expect_out 0 'take back your last move' play
+feed q
+STDIN=$IN expect_out 0 'game abandoned' play
+STDIN=/dev/null expect_out 0 'game abandoned' play
+# --plain is line mode (stdin is not a terminal here anyway)
+STDIN=/dev/null expect_out 0 'X, your move' play --plain
+
+# --- matches: --games with people swaps sides every game; the score is kept
+feed 1 2 3 5 4 6 8 7 9 1 4 2 5 3
+STDIN=$IN expect_out 0 'game 2 of 2, sides swapped: X is human, O is human' play --x human --o human --games 2
+STDIN=$IN expect_out 0 'score after 2 games: player 1 0, player 2 1, draws 1' play --x human --o human --games 2
+
+# --- engines only: a summary of N games, sides swapped every game, reproducible from the seed
+expect_out 0 '^20 games of 3x3, sides swapped after every game \(seed 1\):' play --x easy --o random --games 20 --seed 1
+expect_out 0 '^easy: [0-9]+ wins, random: [0-9]+ wins, [0-9]+ draws$' play --x easy --o random --games 20 --seed 1
+first=$(sed -n 2p "$OUT")
+expect_out 0 "^$first\$" play --x easy --o random --games 20 --seed 1
+sum=$(sed -n 2p "$OUT" | grep -oE '[0-9]+' | paste -sd+ | bc)
+[[ $sum -eq 20 ]] && PASS=$((PASS + 1)) || fail "the summary adds up to $sum games, not 20"
+expect_out 0 '^game 3: X easy, O random: .*: (X wins|O wins|draw)' play --x easy --o random --games 3 --verbose
+expect_out 0 'minimax \(1\): 0 wins, minimax \(2\): 0 wins, 10 draws' play --x minimax --o minimax --games 10
+# the perfect level never loses; hard does, now and then, against perfect play
+expect_out 0 'random: 0 wins' play --x perfect --o random --games 200 --seed 3
+expect_out 0 'minimax: [1-9][0-9]* wins' play --x hard --o minimax --games 200 --seed 3
+expect_out 0 '1 game of 4x4k3-misere' play --x medium --o easy --games 1 --rules 4x4k3-misere
+
+# --- bad options: one line, exit 2
+expect_err "--level 'expert': expected easy, medium, hard or perfect" play --level expert
+expect_err "--games '0': expected a number of games from 1 to" play --games 0
+expect_err "--games 'x'" play --games x
+expect_err "--seed 'x'" play --seed x
+expect_err "rules 'x'" play --rules x
+expect_err "engine 'nope': unknown engine" play --o nope
+expect_err "unknown option 'depth'" play --x random:depth=3
+expect_err "blunder=101: expected an integer from 0 to 100" play --x minimax:blunder=101
+expect_err "unexpected argument 'extra'" play extra
+expect_err "bad option '--bogus'" play --bogus
+finish

@@ -1,0 +1,163 @@
+# The terminal UI of `ttt play`, driven through tmux (send-keys, capture-pane): games won, drawn and lost, undo,
+# hint, help, new game, resize, NO_COLOR, and quitting (q, Ctrl-C, SIGTERM) with the terminal restored, also
+# while an engine is thinking. Waits poll the screen with a generous deadline, so a loaded machine only makes
+# them slower. Skips (exit 77) when tmux is missing.
+set -u
+TTT=$(realpath "${1:?usage: $0 path/to/ttt}")
+if ! command -v tmux >/dev/null 2>&1; then
+    echo "skipped: tmux is not installed (scripts/setup.sh installs it)"
+    exit 77
+fi
+RUN=0 # each program gets its own tmux server (socket ttt-test-PID-RUN): no waiting for the last one to exit
+SOCK=ttt-test-$$-0
+PASS=0
+FAIL=0
+DEADLINE=30 # seconds to wait for a screen, at most
+tm() { tmux -L "$SOCK" -f /dev/null "$@"; }
+trap 'tm kill-server 2>/dev/null' EXIT
+
+# new_server: ends the last program's tmux server and picks a fresh socket.
+new_server() {
+    tm kill-server 2>/dev/null
+    RUN=$((RUN + 1))
+    SOCK=ttt-test-$$-$RUN
+}
+
+# start ARGS...: runs `ttt play ARGS` in a fresh 80x24 window; when it exits the shell prints its status and
+# whether the terminal is back in its normal modes (canonical input, echo).
+start() {
+    new_server
+    local cmd="$TTT play $*"
+    tm new-session -d -x 80 -y 24 "$cmd; echo EXITED rc=\$?; stty -a | tr ' ;' '\n\n' | grep -xE -- '-?(icanon|echo)' | paste -sd' ' | sed 's/^/TTY /'; sleep 600"
+    NAME="ttt play $*"
+}
+
+screen() { tm capture-pane -p ${1:+"$1"}; }
+
+fail() {
+    FAIL=$((FAIL + 1))
+    echo "FAIL: $NAME: $*"
+    screen | sed 's/^/  | /'
+}
+
+# wait_for REGEX [what]: polls the screen until a line matches the extended regex.
+wait_for() {
+    local end=$((SECONDS + DEADLINE))
+    while ((SECONDS < end)); do
+        if screen | grep -Eq -- "$1"; then
+            PASS=$((PASS + 1))
+            return 0
+        fi
+        tm has-session 2>/dev/null || break
+        sleep 0.1
+    done
+    fail "no line matches /$1/ after ${DEADLINE}s"
+    return 1
+}
+
+# absent REGEX: no line on the screen matches now.
+absent() {
+    if screen | grep -Eq -- "$1"; then
+        fail "a line matches /$1/"
+        return 1
+    fi
+    PASS=$((PASS + 1))
+}
+
+keys() { tm send-keys "$@"; }
+
+# restored: the program exited 0, the alternate screen is gone and the terminal modes are back.
+restored() {
+    wait_for '^EXITED rc=0' || return 1
+    wait_for '^TTY icanon echo$'
+    if [[ $(tm display -p '#{alternate_on}') != 0 ]]; then
+        fail "the alternate screen is still on"
+    else
+        PASS=$((PASS + 1))
+    fi
+    absent 'score:'
+}
+
+# --- a game won: X takes the top row against a seeded random O (its replies a3, c2 are known)
+start --o random:seed=1
+wait_for '^X to move \(you\)$'
+wait_for 'X: you   O: random:seed=1'
+keys 1 && wait_for 'last: O a3'
+keys 2 && wait_for 'last: O c2'
+keys 3 && wait_for '^X wins \(you won\)'
+wait_for '^score: you 1, random:seed=1 0, draws 0'
+wait_for 'n: new game with the sides swapped'
+# colours are on (SGR 30-37) unless NO_COLOR is set
+if screen -e | grep -Eq $'\e\\[3[0-7]m'; then PASS=$((PASS + 1)); else fail "no colours"; fi
+# n: a new game with the sides swapped, the engine moves first
+keys n && wait_for 'game 2   X: random:seed=1   O: you'
+wait_for '^O to move \(you\)   last: X'
+keys q && restored
+
+# --- a game lost: X plays a1, b1, a2 (cursor and Enter for the last), the perfect O completes a3-b2-c1
+start --o perfect:seed=1
+keys 1 && wait_for 'last: O b2'
+keys 2 && wait_for 'last: O c1'
+keys 3 && wait_for '^c1 is taken$'
+keys Left Left Down Enter && wait_for '^O wins \(perfect:seed=1\)'
+wait_for '^score: you 0, perfect:seed=1 1, draws 0'
+keys u && wait_for 'the game is over: n starts a new one'
+keys q && restored
+
+# --- a game drawn, two people at one keyboard (wasd and hjkl-style keys too)
+start --x human --o human
+keys 1 2 3 5 4 6 8 7 && wait_for 'last: O a3'
+keys d l Enter && wait_for '^draw: the board is full'
+wait_for '^score: player 1 0, player 2 0, draws 1'
+keys q && restored
+
+# --- undo takes back your move and the engine's reply; hint shows every empty cell's value
+start --o perfect:seed=1
+keys u && wait_for '^nothing to undo$'
+keys 1 && wait_for 'last: O b2'
+keys u && wait_for '^took back 2 moves$'
+wait_for '^X to move \(you\)$'
+keys 5 && wait_for 'last: O a3'
+keys h && wait_for '^hint \(solver\): W3 wins in 3 moves'
+wait_for '^  1  (D|W[0-9]|L[0-9])  *[│|] *(D|W[0-9]|L[0-9])'
+keys h && absent '^hint'
+keys '?' && wait_for 'take back your last move'
+keys x && wait_for '^X to move \(you\)'
+keys q && restored
+
+# --- resize: too small is said, big enough draws the board again; 15x15 fits 80x24 with coordinates
+start --rules 15x15k5 --x human --o human
+wait_for '^ 15  \.'
+wait_for '^     a   b   c   d   e   f   g   h   i   j   k   l   m   n   o$'
+tm resize-window -x 60 -y 20 && wait_for '^terminal too small: 60x20'
+tm resize-window -x 80 -y 24 && wait_for '^ 15  \.'
+keys q && restored
+
+# --- NO_COLOR: no colours, the highlights are bold/reverse/underline
+start_env() { new_server; tm new-session -d -x 80 -y 24 "$1; echo EXITED rc=\$?; sleep 600"; NAME=$1; }
+start_env "NO_COLOR=1 $TTT play --x human --o human"
+keys 1 2 3 && wait_for 'last: X c1'
+if screen -e | grep -Eq $'\e\\[3[0-7]m'; then fail "colours despite NO_COLOR"; else PASS=$((PASS + 1)); fi
+if screen -e | grep -q $'\e\\[1;7m'; then PASS=$((PASS + 1)); else fail "the last move is not reversed"; fi
+keys q && wait_for '^EXITED rc=0'
+
+# --- quit while thinking: a 5-second search on 15x15; q ends the program at once, the terminal restored
+start --rules 15x15k5 --o minimax:time=5000
+keys Enter && wait_for 'O to move \(minimax:time=5000\): thinking'
+t0=$(date +%s%N)
+keys q && wait_for '^EXITED rc=0'
+ms=$((($(date +%s%N) - t0) / 1000000))
+if ((ms < 4000)); then PASS=$((PASS + 1)); else fail "q took ${ms} ms while the engine was thinking"; fi
+restored
+# Ctrl-C while thinking does the same
+start --rules 15x15k5 --o minimax:time=5000
+keys Enter && wait_for 'thinking'
+keys C-c && restored
+# SIGTERM restores the terminal too
+start --x human --o human
+wait_for '^X to move'
+pid=$(pgrep -P "$(tm display -p '#{pane_pid}')" -x ttt)
+kill -TERM "$pid" && restored
+
+echo "$PASS passed, $FAIL failed"
+[[ $FAIL -eq 0 ]]
