@@ -45,7 +45,6 @@ static const char help[] =
     "  -v, --verbose     with two engines and --games: one line per game\n"
     "  -s, --seed S      seed for engines whose spec has no seed= (default: from the clock; printed)\n"
     "\n"
-    "levels: easy, medium, hard, perfect ('ttt engines' shows what each stands for)\n"
     "examples: ttt play\n"
     "          ttt play --level easy --rules 4x4k3\n"
     "          ttt play --x hard --o random --games 1000\n";
@@ -322,7 +321,13 @@ int cmd_play(int argc, char **argv)
                 return cli_usage("play", "--seed '%s': expected an unsigned integer", optarg);
             break;
         }
-        case 'h': fputs(help, stdout); return CLI_OK;
+        case 'h':
+            fputs(help, stdout);
+            printf("\nlevels (engine specs too: --o hard, ttt move --engine easy):\n");
+            for (int i = 0; i < ttt_level_count(); i++)
+                printf("  %-8s %-28s %s\n", ttt_level_at(i)->name, ttt_level_at(i)->spec,
+                       ttt_level_at(i)->about);
+            return CLI_OK;
         default: return cli_bad_option("play", argc, argv);
         }
     }
