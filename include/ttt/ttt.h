@@ -14,5 +14,6 @@
 #include "ttt/playout.h"
 #include "ttt/table.h"
 #include "ttt/hint.h"
+#include "ttt/arena.h"
 
 #endif
