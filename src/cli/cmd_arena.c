@@ -203,7 +203,7 @@ int cmd_arena(int argc, char **argv)
     bool have_games = false, gauntlet = false, json = false, csv = false;
     optind = 0;
     opterr = 0;
-    for (int c; (c = getopt_long(argc, argv, "+r:g:j:s:h", longopts, NULL)) != -1;) {
+    for (int c; (c = getopt_long(argc, argv, "r:g:j:s:h", longopts, NULL)) != -1;) {
         switch (c) {
         case 'r': rules_text = optarg; break;
         case 'g':

@@ -411,9 +411,12 @@ static uint64_t mcts_run(ttt_engine *e, const ttt_board *b)
 }
 
 /* The move to play: the quickest proven win; else the most visited child not proven lost (a proven draw
- * instead when that child expects to lose); else the slowest loss. */
-static ttt_move mcts_best(const mcts_state *s)
+ * instead when that child expects to lose); else the slowest loss, and among equally slow ones a move that
+ * blocks a line the opponent could make now (resisting an open four: the opponent may still go wrong). */
+static ttt_move mcts_best(const mcts_state *s, const ttt_board *b)
 {
+    ttt_player opp = (ttt_player)(1 - ttt_board_to_move(b));
+    bool loss_blocks = false;
     const mcts_node *root = &s->pool[0];
     const mcts_node *win = NULL, *draw = NULL, *open = NULL, *loss = NULL;
     for (uint32_t i = 0; i < root->count; i++) {
@@ -427,10 +430,16 @@ static ttt_move mcts_best(const mcts_state *s)
             if (!draw || ch->visits > draw->visits)
                 draw = ch;
             break;
-        case PROOF_LOSS:
-            if (!loss || ch->plies > loss->plies || (ch->plies == loss->plies && ch->visits > loss->visits))
+        case PROOF_LOSS: {
+            bool blocks = s->line_wins && ttt_board_makes_line(b, opp, ch->move);
+            if (!loss || ch->plies > loss->plies ||
+                (ch->plies == loss->plies &&
+                 (blocks > loss_blocks || (blocks == loss_blocks && ch->visits > loss->visits)))) {
                 loss = ch;
+                loss_blocks = blocks;
+            }
             break;
+        }
         default:
             if (!open || ch->visits > open->visits)
                 open = ch;
@@ -459,7 +468,7 @@ static ttt_status mcts_choose(ttt_engine *e, const ttt_board *b, ttt_move *out, 
     (void)info;
     (void)err;
     mcts_run(e, b);
-    ttt_move m = mcts_best(e->state);
+    ttt_move m = mcts_best(e->state, b);
     *out = m == TTT_NO_MOVE ? first_empty(b) : m;
     return TTT_OK;
 }
