@@ -15,5 +15,6 @@
 #include "ttt/table.h"
 #include "ttt/hint.h"
 #include "ttt/game.h"
+#include "ttt/arena.h"
 
 #endif

@@ -3,7 +3,7 @@
  *
  * Every item is bounded by node counts, never by time, so the total node count (the signature) is the same
  * in every build of the same code: debug, sanitizer and release. Quote it in commits that change search,
- * playouts or move generation.
+ * playouts or move generation. The arena items count the moves of their games as nodes and report games/s.
  */
 #define _GNU_SOURCE /* getopt_long */
 #include <getopt.h>
@@ -29,12 +29,22 @@
 #define BENCH_HEURISTIC_DECISIONS_BIG 5000
 /* Random games of the table-build item (one thread, so that its time is one core's). */
 #define BENCH_TABLE_GAMES 100000
+/* The mcts items: decisions at a fixed number of iterations (nodes = iterations run, fewer when the root is
+ * proven first). */
+#define BENCH_MCTS_DECISIONS     200
+#define BENCH_MCTS_SPEC          "mcts:iterations=2000,seed=20261122"
+#define BENCH_MCTS_DECISIONS_BIG 10
+#define BENCH_MCTS_SPEC_BIG      "mcts:iterations=5000,seed=20261122"
+/* Arena games (one thread) of the arena items. */
+#define BENCH_ARENA_GAMES_RANDOM  20000
+#define BENCH_ARENA_GAMES_MINIMAX 200
 
 typedef struct bench_item {
     const char *name;
     double ms;
     uint64_t nodes;
     uint64_t moves; /* engine decisions, for the items that time an engine; 0 otherwise */
+    uint64_t games; /* arena games, for the arena items; 0 otherwise */
 } bench_item;
 
 /* The position the moves reach under the rules, and a solver for it with the bench's table size. */
@@ -180,6 +190,29 @@ static int bench_table(const char *rules_text, uint64_t games, bench_item *item,
     return 0;
 }
 
+/* Arena games between two specs, one thread, seeded as `ttt arena --seed BENCH_SEED` seeds them: nodes = the
+ * moves of all the games. Engines are made and freed for every game, as in the arena. */
+static int bench_arena(const char *rules_text, const char *x_spec, const char *o_spec, uint64_t games,
+                       bench_item *item, ttt_error *err)
+{
+    ttt_rules rules;
+    if (ttt_rules_parse(rules_text, &rules, err))
+        return 1;
+    double start = ttt_clock_ms();
+    for (uint64_t g = 0; g < games; g++) {
+        ttt_outcome o;
+        int count;
+        bool a_is_x = g % 2 == 0;
+        if (ttt_arena_play(&rules, a_is_x ? x_spec : o_spec, a_is_x ? o_spec : x_spec,
+                           ttt_arena_game_seed(BENCH_SEED, 0, g), &o, NULL, &count, err))
+            return 1;
+        item->nodes += (uint64_t)count;
+    }
+    item->ms = ttt_clock_ms() - start;
+    item->games = games;
+    return 0;
+}
+
 static const char help[] =
     "usage: ttt bench [--json]\n"
     "\n"
@@ -232,6 +265,13 @@ int cmd_bench(int argc, char **argv)
     ITEM("heuristic moves 15x15k5",
          bench_decisions("15x15k5", "heuristic", BENCH_HEURISTIC_DECISIONS_BIG, &items[n], &err));
     ITEM("table build 3x3 100k games", bench_table("3x3", BENCH_TABLE_GAMES, &items[n], &err));
+    ITEM("mcts moves 3x3", bench_decisions("3x3", BENCH_MCTS_SPEC, BENCH_MCTS_DECISIONS, &items[n], &err));
+    ITEM("mcts moves 15x15k5",
+         bench_decisions("15x15k5", BENCH_MCTS_SPEC_BIG, BENCH_MCTS_DECISIONS_BIG, &items[n], &err));
+    ITEM("arena 3x3 random-random",
+         bench_arena("3x3", "random", "random", BENCH_ARENA_GAMES_RANDOM, &items[n], &err));
+    ITEM("arena 3x3 minimax-minimax",
+         bench_arena("3x3", "minimax:time=0", "minimax:time=0", BENCH_ARENA_GAMES_MINIMAX, &items[n], &err));
 #undef ITEM
     if (bad)
         return cli_runtime("bench", "%s", err.msg);
@@ -246,6 +286,8 @@ int cmd_bench(int argc, char **argv)
                                    items[i].ms > 0 ? items[i].nodes / items[i].ms * 1e3 : 0.0);
             if (items[i].moves && items[i].ms > 0)
                 json_object_set_new(it, "moves_per_s", json_real(items[i].moves / items[i].ms * 1e3));
+            if (items[i].games && items[i].ms > 0)
+                json_object_set_new(it, "games_per_s", json_real(items[i].games / items[i].ms * 1e3));
             json_array_append_new(list, it);
         }
         json_t *o = json_pack("{s:o, s:I}", "items", list, "signature", (json_int_t)signature);
@@ -256,12 +298,14 @@ int cmd_bench(int argc, char **argv)
         putchar('\n');
         return CLI_OK;
     }
-    printf("%-28s %12s %14s %14s %12s\n", "item", "ms", "nodes", "nodes/s", "moves/s");
+    printf("%-28s %12s %14s %14s %12s %12s\n", "item", "ms", "nodes", "nodes/s", "moves/s", "games/s");
     for (int i = 0; i < n; i++) {
         printf("%-28s %12.3f %14" PRIu64 " %14.0f", items[i].name, items[i].ms, items[i].nodes,
                items[i].ms > 0 ? items[i].nodes / items[i].ms * 1e3 : 0.0);
         if (items[i].moves && items[i].ms > 0)
             printf(" %12.0f", items[i].moves / items[i].ms * 1e3);
+        if (items[i].games && items[i].ms > 0)
+            printf(" %12s %12.0f", "", items[i].games / items[i].ms * 1e3);
         putchar('\n');
     }
     printf("signature %" PRIu64 "\n", signature);

@@ -11,6 +11,7 @@ static const cli_command commands[] = {
     {"solve", cmd_solve, "the value of a position and of every move, solved exactly"},
     {"count", cmd_count, "count reachable positions and complete games exactly"},
     {"table", cmd_table, "build a move table from random games, for the table engine"},
+    {"arena", cmd_arena, "play engines against each other: a round robin or a gauntlet, with Elo"},
     {"bench", cmd_bench, "a fixed set of searches and playouts: speed figures and a signature"},
     {"engines", cmd_engines, "list the engines and their options"},
 };

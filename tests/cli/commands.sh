@@ -6,7 +6,7 @@ expect_out 0 '^usage: ttt COMMAND' --help
 expect_out 0 '^ttt [0-9]+\.[0-9]+' --version
 expect_err "unknown command 'frobnicate'" frobnicate
 expect 2
-for cmd in play move show count solve bench engines table; do
+for cmd in play move show count solve bench engines table arena; do
     expect_out 0 "^usage: ttt $cmd" "$cmd" --help
     expect_out 0 "^usage: ttt $cmd" help "$cmd"
 done
@@ -110,6 +110,7 @@ expect_err "unexpected argument 'now'" bench now
 expect_out 0 '^minimax$' engines
 expect_out 0 '^random$' engines
 expect_out 0 '^montecarlo$' engines
+expect_out 0 '^mcts$' engines
 expect_err "unexpected argument" engines extra
 
 # --- play in line mode, driven through stdin

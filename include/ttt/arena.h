@@ -1,0 +1,90 @@
+/*
+ * ttt/arena.h - tournaments between engines: the pairing schedule, the games (in parallel), and the Elo
+ * statistics of a match.
+ *
+ * Every pair of engines plays `games` games; colours alternate in pairs: game 2i has the pair's first engine
+ * as X, game 2i+1 the second, and both games of a pair share one seed, derived from the tournament seed, the
+ * pair and i (ttt_arena_game_seed). Each game gets new engines, seeded with that seed (unless the spec sets
+ * seed= itself), so that a game's result depends only on the specs, the rules and its seed: the same
+ * tournament gives the same results at any number of threads. At the end of every game both engines are told
+ * how it went (ttt_engine_game_over), which is how learning engines learn from arena games.
+ */
+#ifndef TTT_ARENA_H
+#define TTT_ARENA_H
+
+#include "ttt/engine.h"
+
+#define TTT_ARENA_MAX_ENGINES 32
+#define TTT_ARENA_MAX_JOBS    256
+/* Games per pair at most (the results take one byte per game). */
+#define TTT_ARENA_MAX_GAMES INT64_C(100000000)
+/* Tournament seeds go from 0 to this, as for tables. */
+#define TTT_ARENA_MAX_SEED INT64_MAX
+
+/* Wins, losses and draws, from one engine's side. */
+typedef struct ttt_arena_record {
+    uint64_t wins, losses, draws;
+} ttt_arena_record;
+
+/* One pair's match: engine a against engine b (indexes into the specs), from a's side. */
+typedef struct ttt_arena_pair {
+    int a, b;
+    ttt_arena_record total;
+    ttt_arena_record a_as_x; /* the games where a played X */
+    ttt_arena_record a_as_o;
+} ttt_arena_pair;
+
+/* Called now and then from the calling thread with the games finished so far and the total. */
+typedef void (*ttt_arena_progress_fn)(uint64_t done, uint64_t total, void *user);
+
+typedef struct ttt_arena_options {
+    const char *const *specs; /* engine specs, at least 2, at most TTT_ARENA_MAX_ENGINES */
+    int nspecs;
+    uint64_t games;                 /* per pair, 1 to TTT_ARENA_MAX_GAMES */
+    uint64_t seed;                  /* 0 to TTT_ARENA_MAX_SEED */
+    int jobs;                       /* threads, 1 to TTT_ARENA_MAX_JOBS (0 counts as 1) */
+    bool gauntlet;                  /* the first engine against each other one, instead of every pair */
+    ttt_arena_progress_fn progress; /* may be NULL */
+    void *user;
+} ttt_arena_options;
+
+/* The number of pairs: n(n-1)/2 for a round robin, n-1 for a gauntlet. */
+int ttt_arena_pair_count(int nspecs, bool gauntlet);
+
+/* Pair p of the schedule (0 <= p < ttt_arena_pair_count): round robin in the order (0,1), (0,2), ...,
+ * (0,n-1), (1,2), ...; a gauntlet is (0,1), (0,2), ..., (0,n-1). */
+void ttt_arena_pair_at(int nspecs, bool gauntlet, int p, int *a, int *b);
+
+/* The seed of game `game` of pair `pair`: games 2i and 2i+1 share it. A splitmix64 mix of the three. */
+uint64_t ttt_arena_game_seed(uint64_t seed, int pair, uint64_t game);
+
+/* Plays one game from the empty board between new engines made from x_spec and o_spec, both seeded with
+ * seed (unless a spec sets seed= itself), and tells both the result. *outcome receives the result; moves
+ * (room for TTT_MAX_CELLS, may be NULL) the moves and *count how many (may be NULL). Errors: a bad spec
+ * (TTT_EINVAL, naming it), an engine that fails. */
+ttt_status ttt_arena_play(const ttt_rules *rules, const char *x_spec, const char *o_spec, uint64_t seed,
+                          ttt_outcome *outcome, ttt_move *moves, int *count, ttt_error *err);
+
+/* Runs the tournament; pairs (room for ttt_arena_pair_count entries) receives each pair's record, in
+ * schedule order. Every spec is checked before any game is played (TTT_EINVAL names the bad one). */
+ttt_status ttt_arena_run(const ttt_rules *rules, const ttt_arena_options *opt, ttt_arena_pair *pairs,
+                         ttt_error *err);
+
+/* --- The statistics of a match ------------------------------------------------------------------------- */
+
+/* As cutechess-cli reports them, from the record's side. */
+typedef struct ttt_arena_stats {
+    uint64_t games;
+    double score;      /* (wins + draws / 2) / games, in [0, 1] */
+    double elo;        /* -400 log10(1 / score - 1): +INFINITY when every game was won, -INFINITY lost */
+    double elo_low;    /* the 95% interval of elo, from the trinomial variance of the score; */
+    double elo_high;   /*   either bound may be infinite, and both equal elo when every game had one result */
+    double los;        /* likelihood of superiority, 0.5 (1 + erf((wins - losses) / sqrt(2 (wins + losses)))),
+                          0.5 when no game was decided */
+    double draw_ratio; /* draws / games */
+} ttt_arena_stats;
+
+/* The statistics of a record of at least one game (asserted). Never NaN. */
+void ttt_arena_stats_of(const ttt_arena_record *r, ttt_arena_stats *out);
+
+#endif

@@ -1,0 +1,278 @@
+/*
+ * analysis/arena.c - tournaments between engines (ttt/arena.h).
+ *
+ * The games of a tournament are numbered pair by pair: game g is game g % games of pair g / games. Worker
+ * threads take games from one atomic counter and write each result (one byte: the outcome, from the pair's
+ * first engine's side) into its slot, so the records, tallied after the last game, do not depend on which
+ * thread played what.
+ */
+#include "ttt/arena.h"
+
+#include <assert.h>
+#include <inttypes.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ttt/rng.h"
+#include "util/error.h"
+
+/* z for a two-sided 95% interval. */
+#define ARENA_Z95 1.959963984540054
+/* The progress callback is called about this many times in a tournament. */
+#define ARENA_PROGRESS_STEPS 1000
+
+/* What a game's byte holds: the result for the pair's first engine. */
+enum { GAME_WIN = 1, GAME_LOSS = 2, GAME_DRAW = 3 };
+
+int ttt_arena_pair_count(int nspecs, bool gauntlet)
+{
+    return nspecs < 2 ? 0 : gauntlet ? nspecs - 1 : nspecs * (nspecs - 1) / 2;
+}
+
+void ttt_arena_pair_at(int nspecs, bool gauntlet, int p, int *a, int *b)
+{
+    assert(p >= 0 && p < ttt_arena_pair_count(nspecs, gauntlet));
+    if (gauntlet) {
+        *a = 0;
+        *b = p + 1;
+        return;
+    }
+    int i = 0;
+    while (p >= nspecs - 1 - i) {
+        p -= nspecs - 1 - i;
+        i++;
+    }
+    *a = i;
+    *b = i + 1 + p;
+}
+
+uint64_t ttt_arena_game_seed(uint64_t seed, int pair, uint64_t game)
+{
+    uint64_t state = seed;
+    uint64_t key = ttt_splitmix64(&state);
+    state = key ^ ((uint64_t)pair << 40) ^ (game / 2);
+    return ttt_splitmix64(&state);
+}
+
+/* True when the spec sets seed= among its options. */
+static bool spec_has_seed(const char *spec)
+{
+    const char *colon = strchr(spec, ':');
+    for (const char *p = colon; p; p = strchr(p + 1, ','))
+        if (strncmp(p + 1, "seed=", 5) == 0)
+            return true;
+    return false;
+}
+
+/* A new engine from spec, seeded with seed unless the spec has its own. */
+static ttt_status arena_engine(const char *spec, const ttt_rules *rules, uint64_t seed, ttt_engine **out,
+                               ttt_error *err)
+{
+    if (spec_has_seed(spec))
+        return ttt_engine_new(spec, rules, out, err);
+    char text[TTT_SPEC_TEXT_SIZE + 32];
+    int n = snprintf(text, sizeof text, "%s%sseed=%" PRIu64, spec, strchr(spec, ':') ? "," : ":", seed);
+    if (n < 0 || (size_t)n >= sizeof text)
+        return ttt_fail(err, TTT_EINVAL, "engine '%.40s...': spec too long", spec);
+    return ttt_engine_new(text, rules, out, err);
+}
+
+ttt_status ttt_arena_play(const ttt_rules *rules, const char *x_spec, const char *o_spec, uint64_t seed,
+                          ttt_outcome *outcome, ttt_move *moves, int *count, ttt_error *err)
+{
+    ttt_engine *e[2] = {NULL, NULL};
+    ttt_status st = arena_engine(x_spec, rules, seed, &e[TTT_X], err);
+    if (st == TTT_OK)
+        st = arena_engine(o_spec, rules, seed, &e[TTT_O], err);
+    ttt_move played[TTT_MAX_CELLS];
+    ttt_board b;
+    ttt_board_init(&b, rules);
+    while (st == TTT_OK && !ttt_board_terminal(&b)) {
+        ttt_move m;
+        st = ttt_engine_choose(e[ttt_board_to_move(&b)], &b, &m, NULL, err);
+        if (st == TTT_OK) {
+            played[b.ply] = m;
+            ttt_board_play(&b, m);
+        }
+    }
+    if (st == TTT_OK) {
+        *outcome = ttt_board_outcome(&b);
+        for (int side = 0; side < 2 && st == TTT_OK; side++)
+            st = ttt_engine_game_over(e[side], played, b.ply, *outcome, err);
+        if (moves)
+            memcpy(moves, played, (size_t)b.ply * sizeof *moves);
+        if (count)
+            *count = b.ply;
+    }
+    ttt_engine_free(e[0]);
+    ttt_engine_free(e[1]);
+    return st;
+}
+
+/* --- The tournament ------------------------------------------------------------------------------------ */
+
+typedef struct arena_shared {
+    const ttt_rules *rules;
+    const ttt_arena_options *opt;
+    int npairs;
+    uint64_t total;
+    uint8_t *results; /* total bytes: GAME_* */
+    atomic_uint_fast64_t next, done;
+    atomic_bool failed;
+} arena_shared;
+
+typedef struct arena_worker {
+    arena_shared *shared;
+    bool reports;
+    ttt_status status;
+    ttt_error err;
+} arena_worker;
+
+static void *arena_run_worker(void *arg)
+{
+    arena_worker *w = arg;
+    arena_shared *sh = w->shared;
+    const ttt_arena_options *opt = sh->opt;
+    uint64_t step = sh->total / ARENA_PROGRESS_STEPS + 1, last = 0;
+    for (;;) {
+        uint64_t g = atomic_fetch_add(&sh->next, 1);
+        if (g >= sh->total || atomic_load(&sh->failed))
+            break;
+        int pair = (int)(g / opt->games), a, b;
+        uint64_t i = g % opt->games;
+        ttt_arena_pair_at(opt->nspecs, opt->gauntlet, pair, &a, &b);
+        bool a_is_x = i % 2 == 0;
+        ttt_outcome o;
+        w->status = ttt_arena_play(sh->rules, opt->specs[a_is_x ? a : b], opt->specs[a_is_x ? b : a],
+                                   ttt_arena_game_seed(opt->seed, pair, i), &o, NULL, NULL, &w->err);
+        if (w->status) {
+            atomic_store(&sh->failed, true);
+            break;
+        }
+        sh->results[g] = o == TTT_DRAW ? GAME_DRAW : (o == TTT_X_WINS) == a_is_x ? GAME_WIN : GAME_LOSS;
+        uint64_t done = atomic_fetch_add(&sh->done, 1) + 1;
+        if (w->reports && opt->progress && (done - last >= step || done == sh->total)) {
+            opt->progress(done, sh->total, opt->user);
+            last = done;
+        }
+    }
+    return NULL;
+}
+
+static void tally(ttt_arena_record *r, uint8_t result)
+{
+    r->wins += result == GAME_WIN;
+    r->losses += result == GAME_LOSS;
+    r->draws += result == GAME_DRAW;
+}
+
+ttt_status ttt_arena_run(const ttt_rules *rules, const ttt_arena_options *opt, ttt_arena_pair *pairs,
+                         ttt_error *err)
+{
+    if (opt->nspecs < 2 || opt->nspecs > TTT_ARENA_MAX_ENGINES)
+        return ttt_fail(err, TTT_EINVAL, "arena: expected 2 to %d engines, got %d", TTT_ARENA_MAX_ENGINES,
+                        opt->nspecs);
+    if (opt->games < 1 || opt->games > (uint64_t)TTT_ARENA_MAX_GAMES)
+        return ttt_fail(err, TTT_EINVAL, "arena: games must be from 1 to %" PRId64, TTT_ARENA_MAX_GAMES);
+    if (opt->seed > (uint64_t)TTT_ARENA_MAX_SEED)
+        return ttt_fail(err, TTT_EINVAL, "arena: seed must be from 0 to %" PRId64, TTT_ARENA_MAX_SEED);
+    if (opt->jobs < 0 || opt->jobs > TTT_ARENA_MAX_JOBS)
+        return ttt_fail(err, TTT_EINVAL, "arena: jobs must be from 1 to %d", TTT_ARENA_MAX_JOBS);
+    for (int i = 0; i < opt->nspecs; i++) {
+        ttt_engine *e;
+        ttt_status st = arena_engine(opt->specs[i], rules, 0, &e, err);
+        if (st)
+            return st;
+        ttt_engine_free(e);
+    }
+    arena_shared sh = {
+        .rules = rules, .opt = opt, .npairs = ttt_arena_pair_count(opt->nspecs, opt->gauntlet)};
+    sh.total = (uint64_t)sh.npairs * opt->games;
+    sh.results = calloc(sh.total, 1);
+    if (!sh.results)
+        return ttt_fail(err, TTT_ENOMEM, "arena: out of memory for %" PRIu64 " results", sh.total);
+    atomic_init(&sh.next, 0);
+    atomic_init(&sh.done, 0);
+    atomic_init(&sh.failed, false);
+    int jobs = opt->jobs ? opt->jobs : 1;
+    if ((uint64_t)jobs > sh.total)
+        jobs = (int)sh.total;
+    arena_worker *workers = calloc((size_t)jobs, sizeof *workers);
+    pthread_t *threads = calloc((size_t)jobs, sizeof *threads);
+    bool *started = calloc((size_t)jobs, sizeof *started);
+    if (!workers || !threads || !started) {
+        free(workers);
+        free(threads);
+        free(started);
+        free(sh.results);
+        return ttt_fail(err, TTT_ENOMEM, "arena: out of memory");
+    }
+    for (int i = 0; i < jobs; i++)
+        workers[i] = (arena_worker){.shared = &sh, .reports = i == 0};
+    /* Worker 0 runs in this thread; a thread that cannot be started leaves its games to the others. */
+    for (int i = 1; i < jobs; i++)
+        started[i] = pthread_create(&threads[i], NULL, arena_run_worker, &workers[i]) == 0;
+    arena_run_worker(&workers[0]);
+    for (int i = 1; i < jobs; i++)
+        if (started[i])
+            pthread_join(threads[i], NULL);
+    ttt_status st = TTT_OK;
+    for (int i = 0; i < jobs && st == TTT_OK; i++)
+        if (workers[i].status) {
+            st = workers[i].status;
+            if (err)
+                *err = workers[i].err;
+        }
+    if (st == TTT_OK)
+        for (int p = 0; p < sh.npairs; p++) {
+            ttt_arena_pair *pr = &pairs[p];
+            *pr = (ttt_arena_pair){0};
+            ttt_arena_pair_at(opt->nspecs, opt->gauntlet, p, &pr->a, &pr->b);
+            for (uint64_t i = 0; i < opt->games; i++) {
+                uint8_t r = sh.results[(uint64_t)p * opt->games + i];
+                tally(&pr->total, r);
+                tally(i % 2 == 0 ? &pr->a_as_x : &pr->a_as_o, r);
+            }
+        }
+    free(workers);
+    free(threads);
+    free(started);
+    free(sh.results);
+    return st;
+}
+
+/* --- Statistics ---------------------------------------------------------------------------------------- */
+
+/* The Elo difference that gives an expected score s: infinite at 0 and 1. */
+static double elo_of_score(double s)
+{
+    if (s <= 0.0)
+        return -INFINITY;
+    if (s >= 1.0)
+        return INFINITY;
+    return -400.0 * log10(1.0 / s - 1.0) + 0.0; /* + 0.0: an even score is +0, not -0 */
+}
+
+void ttt_arena_stats_of(const ttt_arena_record *r, ttt_arena_stats *out)
+{
+    uint64_t n = r->wins + r->losses + r->draws;
+    assert(n > 0);
+    double w = (double)r->wins, l = (double)r->losses, d = (double)r->draws, games = (double)n;
+    double s = (w + d / 2.0) / games;
+    /* The variance of one game's score (1, 0 or 1/2) around the mean, then of the mean. */
+    double var = (w * (1.0 - s) * (1.0 - s) + l * s * s + d * (0.5 - s) * (0.5 - s)) / games;
+    double margin = ARENA_Z95 * sqrt(var / games);
+    *out = (ttt_arena_stats){
+        .games = n,
+        .score = s,
+        .elo = elo_of_score(s),
+        .elo_low = elo_of_score(s - margin),
+        .elo_high = elo_of_score(s + margin),
+        .los = w + l > 0 ? 0.5 * (1.0 + erf((w - l) / sqrt(2.0 * (w + l)))) : 0.5,
+        .draw_ratio = d / games,
+    };
+}

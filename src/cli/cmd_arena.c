@@ -1,0 +1,276 @@
+/* cli/cmd_arena.c - `ttt arena`: tournaments between engines (ttt/arena.h), reported like cutechess-cli. */
+#define _GNU_SOURCE /* getopt_long */
+#include <ctype.h>
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+
+#define ARENA_BAR_WIDTH 30
+/* Elo differences beyond this are shown as ">+800" / "<-800" (an infinite estimate included). */
+#define ARENA_ELO_SHOWN 800.0
+
+static const char help[] =
+    "usage: ttt arena [--rules R] --games N [--jobs J] [--seed S] [--gauntlet] [--json|--csv] SPEC SPEC "
+    "[SPEC...]\n"
+    "\n"
+    "Plays engines against each other: every pair (a round robin), or the first engine against each of the\n"
+    "others (--gauntlet). Each pair plays N games; colours alternate in pairs of games that share a seed.\n"
+    "Every game's seed comes from --seed and the game's number, and each game gets new engines seeded with\n"
+    "it (unless a spec sets seed= itself), so the results are the same at any --jobs. For each pair: wins,\n"
+    "losses and draws of the first engine, its score, the Elo difference with its 95% interval, the\n"
+    "likelihood of superiority, the draw ratio, and the split by colour.\n"
+    "\n"
+    "  -r, --rules R   MxN[kK][-misere] (default 3x3)\n"
+    "  -g, --games N   games per pair (required), 1 to 100000000\n"
+    "  -j, --jobs J    threads (default: the number of processors)\n"
+    "  -s, --seed S    the tournament seed, 0 to 9223372036854775807 (default 0)\n"
+    "      --gauntlet  the first engine against each other one\n"
+    "      --json      the results as JSON\n"
+    "      --csv       the results as CSV, one line per pair\n"
+    "\n"
+    "examples: ttt arena --games 1000 minimax mcts random\n"
+    "          ttt arena --rules 7x7k5 --games 200 mcts:iterations=3000 montecarlo:trials=3000\n";
+
+static bool parse_u64(const char *text, uint64_t max, uint64_t *out)
+{
+    if (!isdigit((unsigned char)*text))
+        return false;
+    errno = 0;
+    char *end;
+    unsigned long long v = strtoull(text, &end, 10);
+    if (errno || *end || v > max)
+        return false;
+    *out = v;
+    return true;
+}
+
+static void show_progress(uint64_t done, uint64_t total, void *user)
+{
+    (void)user;
+    double frac = total ? (double)done / (double)total : 1.0;
+    int filled = (int)(frac * ARENA_BAR_WIDTH);
+    fprintf(stderr, "\r[%.*s%*s] %3d%%  %" PRIu64 "/%" PRIu64 " games", filled,
+            "##############################", ARENA_BAR_WIDTH - filled, "", (int)(frac * 100), done, total);
+    fflush(stderr);
+}
+
+/* "+147.2", or ">+800" / "<-800" beyond ARENA_ELO_SHOWN (infinite included). */
+static const char *elo_text(double elo, char *buf, size_t size)
+{
+    if (elo > ARENA_ELO_SHOWN)
+        snprintf(buf, size, ">+%.0f", ARENA_ELO_SHOWN);
+    else if (elo < -ARENA_ELO_SHOWN)
+        snprintf(buf, size, "<-%.0f", ARENA_ELO_SHOWN);
+    else
+        snprintf(buf, size, "%+.1f", elo);
+    return buf;
+}
+
+/* "all draws", "all wins", "all losses" when every game had one result, else NULL. */
+static const char *verdict(const ttt_arena_record *r)
+{
+    uint64_t n = r->wins + r->losses + r->draws;
+    return r->draws == n ? "all draws" : r->wins == n ? "all wins" : r->losses == n ? "all losses" : NULL;
+}
+
+static void print_split(const char *name, const char *colour, const ttt_arena_record *r)
+{
+    uint64_t n = r->wins + r->losses + r->draws;
+    printf("...      %s playing %s: %" PRIu64 " - %" PRIu64 " - %" PRIu64 "  [%.3f] %" PRIu64 "\n", name,
+           colour, r->wins, r->losses, r->draws, n ? (r->wins + r->draws / 2.0) / (double)n : 0.5, n);
+}
+
+static void print_text(const char *const *specs, const ttt_arena_pair *pairs, int npairs)
+{
+    for (int p = 0; p < npairs; p++) {
+        const ttt_arena_pair *pr = &pairs[p];
+        const ttt_arena_record *r = &pr->total;
+        ttt_arena_stats st;
+        ttt_arena_stats_of(r, &st);
+        const char *a = specs[pr->a];
+        char e[32], lo[32], hi[32];
+        printf("Score of %s vs %s: %" PRIu64 " - %" PRIu64 " - %" PRIu64 "  [%.3f] %" PRIu64 "\n", a,
+               specs[pr->b], r->wins, r->losses, r->draws, st.score, st.games);
+        print_split(a, "X", &pr->a_as_x);
+        print_split(a, "O", &pr->a_as_o);
+        const char *v = verdict(r);
+        if (v)
+            printf("...      Elo difference: %s (%s), LOS: %.1f %%, DrawRatio: %.1f %%\n",
+                   elo_text(st.elo, e, sizeof e), v, st.los * 100, st.draw_ratio * 100);
+        else
+            printf("...      Elo difference: %s [%s, %s] (95%%), LOS: %.1f %%, DrawRatio: %.1f %%\n",
+                   elo_text(st.elo, e, sizeof e), elo_text(st.elo_low, lo, sizeof lo),
+                   elo_text(st.elo_high, hi, sizeof hi), st.los * 100, st.draw_ratio * 100);
+        if (p + 1 < npairs)
+            putchar('\n');
+    }
+}
+
+/* A finite number as JSON, an infinite one as null. */
+static json_t *json_finite(double x) { return isfinite(x) ? json_real(x) : json_null(); }
+
+static json_t *json_record(const ttt_arena_record *r)
+{
+    return json_pack("{s:I, s:I, s:I}", "wins", (json_int_t)r->wins, "losses", (json_int_t)r->losses, "draws",
+                     (json_int_t)r->draws);
+}
+
+static int print_json(const ttt_rules *rules, const ttt_arena_options *opt, const ttt_arena_pair *pairs,
+                      int npairs)
+{
+    json_t *list = json_array();
+    for (int p = 0; p < npairs; p++) {
+        const ttt_arena_pair *pr = &pairs[p];
+        ttt_arena_stats st;
+        ttt_arena_stats_of(&pr->total, &st);
+        const char *v = verdict(&pr->total);
+        json_t *o =
+            json_pack("{s:s, s:s, s:I, s:I, s:I, s:I, s:f, s:o, s:o, s:o, s:f, s:f, s:o, s:o, s:o}", "a",
+                      opt->specs[pr->a], "b", opt->specs[pr->b], "games", (json_int_t)st.games, "wins",
+                      (json_int_t)pr->total.wins, "losses", (json_int_t)pr->total.losses, "draws",
+                      (json_int_t)pr->total.draws, "score", st.score, "elo", json_finite(st.elo), "elo_low",
+                      json_finite(st.elo_low), "elo_high", json_finite(st.elo_high), "los", st.los,
+                      "draw_ratio", st.draw_ratio, "verdict", v ? json_string(v) : json_null(), "a_as_x",
+                      json_record(&pr->a_as_x), "a_as_o", json_record(&pr->a_as_o));
+        json_array_append_new(list, o);
+    }
+    char rt[TTT_RULES_TEXT_SIZE];
+    json_t *o = json_pack("{s:s, s:I, s:I, s:b, s:o}", "rules", ttt_rules_format(rules, rt, sizeof rt),
+                          "games_per_pair", (json_int_t)opt->games, "seed", (json_int_t)opt->seed, "gauntlet",
+                          opt->gauntlet, "pairs", list);
+    bool bad = !o || json_dumpf(o, stdout, JSON_COMPACT | JSON_REAL_PRECISION(6)) != 0;
+    json_decref(o);
+    if (bad)
+        return cli_runtime("arena", "could not write JSON");
+    putchar('\n');
+    return CLI_OK;
+}
+
+/* A CSV field: the number, or empty when it is infinite. */
+static void csv_number(double x)
+{
+    if (isfinite(x))
+        printf(",%.6g", x);
+    else
+        printf(",");
+}
+
+static void print_csv(const ttt_arena_options *opt, const ttt_arena_pair *pairs, int npairs)
+{
+    puts("a,b,games,wins,losses,draws,score,elo,elo_low,elo_high,los,draw_ratio,verdict,"
+         "a_x_wins,a_x_losses,a_x_draws,a_o_wins,a_o_losses,a_o_draws");
+    for (int p = 0; p < npairs; p++) {
+        const ttt_arena_pair *pr = &pairs[p];
+        ttt_arena_stats st;
+        ttt_arena_stats_of(&pr->total, &st);
+        const char *v = verdict(&pr->total);
+        /* Specs hold no '"' and no newline; quoting keeps their commas inside the field. */
+        printf("\"%s\",\"%s\",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64, opt->specs[pr->a],
+               opt->specs[pr->b], st.games, pr->total.wins, pr->total.losses, pr->total.draws);
+        csv_number(st.score);
+        csv_number(st.elo);
+        csv_number(st.elo_low);
+        csv_number(st.elo_high);
+        csv_number(st.los);
+        csv_number(st.draw_ratio);
+        printf(",%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n", v ? v : "",
+               pr->a_as_x.wins, pr->a_as_x.losses, pr->a_as_x.draws, pr->a_as_o.wins, pr->a_as_o.losses,
+               pr->a_as_o.draws);
+    }
+}
+
+int cmd_arena(int argc, char **argv)
+{
+    enum { OPT_GAUNTLET = 256, OPT_JSON, OPT_CSV };
+    static const struct option longopts[] = {{"rules", required_argument, NULL, 'r'},
+                                             {"games", required_argument, NULL, 'g'},
+                                             {"jobs", required_argument, NULL, 'j'},
+                                             {"seed", required_argument, NULL, 's'},
+                                             {"gauntlet", no_argument, NULL, OPT_GAUNTLET},
+                                             {"json", no_argument, NULL, OPT_JSON},
+                                             {"csv", no_argument, NULL, OPT_CSV},
+                                             {"help", no_argument, NULL, 'h'},
+                                             {NULL, 0, NULL, 0}};
+    const char *rules_text = NULL;
+    uint64_t games = 0, seed = 0, jobs = 0;
+    bool have_games = false, gauntlet = false, json = false, csv = false;
+    optind = 0;
+    opterr = 0;
+    for (int c; (c = getopt_long(argc, argv, "r:g:j:s:h", longopts, NULL)) != -1;) {
+        switch (c) {
+        case 'r': rules_text = optarg; break;
+        case 'g':
+            if (!parse_u64(optarg, TTT_ARENA_MAX_GAMES, &games) || games < 1)
+                return cli_usage("arena", "--games '%s': expected a whole number from 1 to %" PRId64, optarg,
+                                 TTT_ARENA_MAX_GAMES);
+            have_games = true;
+            break;
+        case 'j':
+            if (!parse_u64(optarg, TTT_ARENA_MAX_JOBS, &jobs) || jobs < 1)
+                return cli_usage("arena", "--jobs '%s': expected a number of threads from 1 to %d", optarg,
+                                 TTT_ARENA_MAX_JOBS);
+            break;
+        case 's':
+            if (!parse_u64(optarg, TTT_ARENA_MAX_SEED, &seed))
+                return cli_usage("arena", "--seed '%s': expected a whole number from 0 to %" PRId64, optarg,
+                                 TTT_ARENA_MAX_SEED);
+            break;
+        case OPT_GAUNTLET: gauntlet = true; break;
+        case OPT_JSON: json = true; break;
+        case OPT_CSV: csv = true; break;
+        case 'h': fputs(help, stdout); return CLI_OK;
+        default: return cli_bad_option("arena", argc, argv);
+        }
+    }
+    if (json && csv)
+        return cli_usage("arena", "--json and --csv: choose one");
+    int nspecs = argc - optind;
+    if (nspecs < 2)
+        return cli_usage("arena", "expected at least two engine specs, got %d (see 'ttt arena --help')",
+                         nspecs);
+    if (nspecs > TTT_ARENA_MAX_ENGINES)
+        return cli_usage("arena", "at most %d engines, got %d", TTT_ARENA_MAX_ENGINES, nspecs);
+    if (!have_games)
+        return cli_usage("arena", "--games is required, e.g. --games 1000 (see 'ttt arena --help')");
+    ttt_rules rules = ttt_rules_default();
+    ttt_error err;
+    if (rules_text && ttt_rules_parse(rules_text, &rules, &err))
+        return cli_usage("arena", "%s", err.msg);
+    if (jobs == 0) {
+        long n = sysconf(_SC_NPROCESSORS_ONLN);
+        jobs = n < 1 ? 1 : n > TTT_ARENA_MAX_JOBS ? TTT_ARENA_MAX_JOBS : (uint64_t)n;
+    }
+    bool bar = isatty(STDERR_FILENO);
+    ttt_arena_options opt = {.specs = (const char *const *)(argv + optind),
+                             .nspecs = nspecs,
+                             .games = games,
+                             .seed = seed,
+                             .jobs = (int)jobs,
+                             .gauntlet = gauntlet,
+                             .progress = bar ? show_progress : NULL};
+    int npairs = ttt_arena_pair_count(nspecs, gauntlet);
+    ttt_arena_pair *pairs = calloc((size_t)npairs, sizeof *pairs);
+    if (!pairs)
+        return cli_runtime("arena", "out of memory");
+    ttt_status st = ttt_arena_run(&rules, &opt, pairs, &err);
+    if (bar && st != TTT_EINVAL)
+        fputc('\n', stderr);
+    int rc = CLI_OK;
+    if (st)
+        rc = st == TTT_EINVAL ? cli_usage("arena", "%s", err.msg) : cli_runtime("arena", "%s", err.msg);
+    else if (json)
+        rc = print_json(&rules, &opt, pairs, npairs);
+    else if (csv)
+        print_csv(&opt, pairs, npairs);
+    else
+        print_text(opt.specs, pairs, npairs);
+    free(pairs);
+    return rc;
+}

@@ -1,0 +1,574 @@
+/*
+ * engines/mcts.c - the `mcts` engine: Monte Carlo tree search (UCT) over the fast random playouts, with
+ * proven wins, losses and draws backed up through the tree (MCTS-Solver).
+ *
+ * One iteration:
+ *     Step 1. Selection: from the root, descend to the child with the best UCT value
+ *             mean + c * sqrt(ln(parent visits) / visits), unvisited children first (in a shuffled order),
+ *             children proven lost for the side choosing skipped, until a leaf or a proven node.
+ *     Step 2. Expansion: a leaf visited MCTS_EXPAND_VISITS times gets all its children at once. Every child
+ * is played: one that ends the game is proven on the spot. Under rules where a line wins (the board's outcome
+ * says so, see line_wins), a side that can win now keeps only its winning moves, and a side facing one
+ * immediate threat keeps only the block (facing two, it has lost): the other moves are proven losses, left
+ * out of the tree below the root. On boards of more than MCTS_NEAR_MIN_CELLS cells only cells within
+ * MCTS_NEAR_DISTANCE of a stone are children (the node is then "partial" and can be proven a loss only by
+ * its... never: see Step 4). Step 3. Simulation: a uniformly random game from the leaf (ttt_playout), or the
+ * proven value. Step 4. Backup: visits and rewards (1 win, 0.5 draw, 0 loss for the side that moved into a
+ * node) up the path; then proofs: a child proven won for the side to move proves its parent lost for the side
+ * that moved into it; a fully expanded node whose children are all proven takes the best of them. A partial
+ * node is proven only through a winning child, so pruning stays sound.
+ *
+ * Nodes live in one pool, children of a node in one block; the pool grows up to the `tree=` cap, and when it
+ * is full the search goes on without expanding. Between moves the engine keeps the subtree of the position it
+ * is asked about when that position follows from its last root (detected from the stones alone), copied to
+ * the front of a fresh pool; anything else starts a new tree.
+ */
+#include <math.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engines/engine_impl.h"
+#include "ttt/playout.h"
+#include "util/error.h"
+
+/* UCT exploration constant for rewards in [0, 1]. Measured (Release build, iterations=3000 against
+ * montecarlo:trials=3000, `ttt arena --rules R --games G --jobs 2 mcts:iterations=3000,c=C
+ * montecarlo:trials=3000`):
+ *     7x7k5, 100-200 games:  c=0.3 -3.5 Elo [-18.7, +11.7]; c=0.6 -27.9 [-53.1, -2.9]; c=1 -36.6 [-53.9,
+ * -19.5] 5x5k4, 200 games:      c=0.3 +13.9 [-18.0, +46.0];                          c=1 +29.6 [+2.8, +56.7]
+ * No value is better on both boards by more than the noise; 1 is kept (close to the textbook sqrt(2)
+ * for [0, 1] rewards). Lower c helps on 7x7k5, higher on 5x5k4: worth a finer sweep. */
+#define MCTS_DEFAULT_C 1.0
+#define MCTS_MAX_C     100.0
+/* Iterations per move by default: on 3x3 it lost none of 10,000 games to random and drew 2,000 of 2,000
+ * against minimax (README, measured figures); on 15x15k5 a move takes about 0.1 s (Release, shared machine)
+ * and it blocks fours and open threes in tests/test_mcts.c. */
+#define MCTS_DEFAULT_ITERATIONS 10000
+#define MCTS_MAX_ITERATIONS     UINT64_C(1000000000000)
+#define MCTS_MAX_TIME_MS        86400000
+/* Tree size cap in nodes (24 bytes each): 2^21 nodes is 48 MiB, twice that while the tree is carried over. */
+#define MCTS_DEFAULT_TREE_NODES (UINT64_C(1) << 21)
+#define MCTS_MIN_TREE_NODES     (2 * TTT_MAX_CELLS)
+#define MCTS_MAX_TREE_NODES     (UINT64_C(1) << 31)
+/* A leaf is expanded once it has been visited this many times (its first visits are plain playouts). */
+#define MCTS_EXPAND_VISITS 1
+/* Boards of more cells than this search only the cells within MCTS_NEAR_DISTANCE (king moves) of a stone. */
+#define MCTS_NEAR_MIN_CELLS 64
+#define MCTS_NEAR_DISTANCE  2
+/* With a time budget, the clock is read every this many iterations. */
+#define MCTS_CLOCK_CHECK  64
+#define MCTS_INITIAL_POOL 1024
+
+enum { PROOF_NONE = 0, PROOF_WIN, PROOF_DRAW, PROOF_LOSS }; /* for the side that moved into the node */
+enum { NODE_EXPANDED = 1, NODE_PARTIAL = 2 };
+
+typedef struct mcts_node {
+    double value; /* sum of rewards for the side that moved into the node */
+    uint32_t visits;
+    uint32_t first; /* index of the first child (children are contiguous) */
+    uint16_t count; /* children */
+    int16_t move;   /* the move into the node; TTT_NO_MOVE at the root */
+    uint8_t proof;  /* PROOF_*: the game value for the side that moved into the node, once proven */
+    uint8_t plies;  /* proven: moves from this node to the end of the game */
+    uint8_t flags;  /* NODE_* */
+} mcts_node;
+
+typedef struct mcts_config {
+    uint64_t iterations;
+    uint64_t time_ms; /* 0 = run `iterations`; otherwise iterate until the time is up */
+    double c;
+    uint64_t tree; /* node cap */
+} mcts_config;
+
+static const mcts_config mcts_defaults = {.iterations = MCTS_DEFAULT_ITERATIONS,
+                                          .time_ms = 0,
+                                          .c = MCTS_DEFAULT_C,
+                                          .tree = MCTS_DEFAULT_TREE_NODES};
+
+static const ttt_option_def mcts_options[] = {
+    {"iterations", TTT_OPT_UINT, offsetof(mcts_config, iterations), 1, MCTS_MAX_ITERATIONS, 0, 0},
+    {"time", TTT_OPT_UINT, offsetof(mcts_config, time_ms), 0, MCTS_MAX_TIME_MS, 0, 0},
+    {"c", TTT_OPT_DOUBLE, offsetof(mcts_config, c), 0, 0, 0, MCTS_MAX_C},
+    {"tree", TTT_OPT_UINT, offsetof(mcts_config, tree), MCTS_MIN_TREE_NODES, MCTS_MAX_TREE_NODES, 0, 0},
+    {NULL, 0, 0, 0, 0, 0, 0},
+};
+
+typedef struct mcts_state {
+    ttt_playout *playout;
+    mcts_node *pool;
+    size_t used, allocated, limit;
+    bool line_wins; /* completing a line wins for its maker (the board's outcome says so) */
+    bool have_root; /* pool[0] is the tree of root_board */
+    ttt_board root_board;
+    uint32_t path[TTT_MAX_CELLS + 1];
+} mcts_state;
+
+/* --- The pool --------------------------------------------------------------------------------------------
+ */
+
+/* Room for n more nodes, growing the pool up to its cap; false when the cap is reached. */
+static bool pool_reserve(mcts_state *s, size_t n)
+{
+    if (s->used + n <= s->allocated)
+        return true;
+    if (s->used + n > s->limit)
+        return false;
+    size_t size = s->allocated ? s->allocated * 2 : MCTS_INITIAL_POOL;
+    while (size < s->used + n)
+        size *= 2;
+    if (size > s->limit)
+        size = s->limit;
+    mcts_node *p = realloc(s->pool, size * sizeof *p);
+    if (!p)
+        return false; /* out of memory: search on without expanding, like a full pool */
+    s->pool = p;
+    s->allocated = size;
+    return true;
+}
+
+static void tree_reset(mcts_state *s, const ttt_board *b)
+{
+    s->used = 1;
+    s->pool[0] = (mcts_node){.move = TTT_NO_MOVE};
+    s->root_board = *b;
+    s->have_root = true;
+}
+
+/* Makes node `idx` the root: copies its subtree to the front of a new pool, breadth first (Cheney's copying
+ * collector: the new pool is its own queue). */
+static bool tree_keep(mcts_state *s, uint32_t idx)
+{
+    mcts_node *fresh = malloc(s->allocated * sizeof *fresh);
+    if (!fresh)
+        return false;
+    fresh[0] = s->pool[idx];
+    fresh[0].move = TTT_NO_MOVE;
+    size_t n = 1;
+    for (size_t i = 0; i < n; i++) {
+        if (!fresh[i].count)
+            continue;
+        memcpy(&fresh[n], &s->pool[fresh[i].first], fresh[i].count * sizeof *fresh);
+        fresh[i].first = (uint32_t)n;
+        n += fresh[i].count;
+    }
+    free(s->pool);
+    s->pool = fresh;
+    s->used = n;
+    return true;
+}
+
+/* Carries the tree over to b when b follows from the last root by moves the tree has; starts afresh
+ * otherwise. The engine is told only the board, so the moves are read off the stones: each side's new stones,
+ * the side to move's first, along the tree's children. */
+static void tree_prepare(mcts_state *s, const ttt_board *b)
+{
+    if (s->have_root && s->root_board.ply <= b->ply) {
+        ttt_bits added[2];
+        bool contained = true;
+        for (int side = 0; side < 2; side++)
+            for (int i = 0; i < TTT_WORDS; i++) {
+                uint64_t old = s->root_board.stones[side].w[i], now = b->stones[side].w[i];
+                contained &= (old & ~now) == 0;
+                added[side].w[i] = now & ~old;
+            }
+        uint32_t idx = 0;
+        ttt_board cur = s->root_board;
+        while (contained && cur.ply < b->ply) {
+            const mcts_node *n = &s->pool[idx];
+            ttt_player side = ttt_board_to_move(&cur);
+            uint32_t next = UINT32_MAX;
+            for (uint32_t i = 0; i < n->count && next == UINT32_MAX; i++)
+                if (ttt_bits_test(&added[side], s->pool[n->first + i].move))
+                    next = n->first + i;
+            if (next == UINT32_MAX)
+                contained = false;
+            else {
+                ttt_bits_clear(&added[side], s->pool[next].move);
+                ttt_board_play(&cur, s->pool[next].move);
+                idx = next;
+            }
+        }
+        if (contained && (idx == 0 || tree_keep(s, idx))) {
+            s->root_board = *b;
+            return;
+        }
+    }
+    tree_reset(s, b);
+}
+
+/* --- Proofs ----------------------------------------------------------------------------------------------
+ */
+
+/* Recomputes a node's proof from its children (whose proofs are for the side to move at the node). Returns
+ * true when the node is proven. */
+static bool node_prove(mcts_state *s, uint32_t idx)
+{
+    mcts_node *n = &s->pool[idx];
+    if (n->proof != PROOF_NONE)
+        return true;
+    if (!(n->flags & NODE_EXPANDED))
+        return false;
+    int win_plies = -1, best = PROOF_NONE, best_plies = 0;
+    bool open = (n->flags & NODE_PARTIAL) != 0;
+    for (uint32_t i = 0; i < n->count; i++) {
+        const mcts_node *ch = &s->pool[n->first + i];
+        if (ch->proof == PROOF_WIN) {
+            if (win_plies < 0 || ch->plies < win_plies)
+                win_plies = ch->plies;
+        } else if (ch->proof == PROOF_NONE)
+            open = true;
+        else if (best == PROOF_NONE || (ch->proof == PROOF_DRAW && best == PROOF_LOSS) ||
+                 (ch->proof == best && ch->plies > best_plies)) {
+            best = ch->proof;
+            best_plies = ch->plies;
+        }
+    }
+    if (win_plies >= 0) {
+        n->proof = PROOF_LOSS;
+        n->plies = (uint8_t)(win_plies + 1);
+    } else if (!open && best != PROOF_NONE) {
+        n->proof = best == PROOF_DRAW ? PROOF_DRAW : PROOF_WIN;
+        n->plies = (uint8_t)(best_plies + 1);
+    }
+    return n->proof != PROOF_NONE;
+}
+
+/* --- Expansion -------------------------------------------------------------------------------------------
+ */
+
+/* The cells within MCTS_NEAR_DISTANCE of a stone of b. */
+static ttt_bits near_stones(const ttt_board *b)
+{
+    ttt_bits near = {{0}};
+    int rows = b->rules.rows, cols = b->rules.cols;
+    for (int cell = 0; cell < b->cells; cell++) {
+        if (!ttt_bits_test(&b->stones[0], cell) && !ttt_bits_test(&b->stones[1], cell))
+            continue;
+        int r = cell / cols, c = cell % cols;
+        for (int dr = -MCTS_NEAR_DISTANCE; dr <= MCTS_NEAR_DISTANCE; dr++)
+            for (int dc = -MCTS_NEAR_DISTANCE; dc <= MCTS_NEAR_DISTANCE; dc++)
+                if (r + dr >= 0 && r + dr < rows && c + dc >= 0 && c + dc < cols)
+                    ttt_bits_set(&near, (r + dr) * cols + c + dc);
+    }
+    return near;
+}
+
+/* Gives node idx (position b, ongoing) its children; see Step 2. The root keeps every legal move it does not
+ * prune for distance, proven losses included, so that analysis shows them. False when the pool is full. */
+static bool node_expand(mcts_state *s, uint32_t idx, const ttt_board *b, ttt_rng *rng)
+{
+    ttt_move moves[TTT_MAX_CELLS];
+    int n = ttt_board_moves(b, moves);
+    ttt_player me = ttt_board_to_move(b), opp = (ttt_player)(1 - me);
+    bool mine[TTT_MAX_CELLS], theirs[TTT_MAX_CELLS];
+    int wins = 0, threats = 0;
+    for (int i = 0; i < n; i++) {
+        mine[i] = ttt_board_makes_line(b, me, moves[i]);
+        theirs[i] = ttt_board_makes_line(b, opp, moves[i]);
+        wins += mine[i];
+        threats += theirs[i];
+    }
+    if (!s->line_wins)
+        wins = threats = 0; /* a line loses for its maker: nothing to block, nothing to rush */
+    bool root = idx == 0, use_near = b->cells > MCTS_NEAR_MIN_CELLS && b->ply > 0, partial = false;
+    ttt_bits near = use_near ? near_stones(b) : (ttt_bits){{0}};
+    mcts_node kids[TTT_MAX_CELLS];
+    int count = 0;
+    for (int i = 0; i < n; i++) {
+        mcts_node k = {.move = (int16_t)moves[i]};
+        if (mine[i]) /* the move ends the game: the outcome function says for whom */
+            k.proof = s->line_wins ? PROOF_WIN : PROOF_LOSS;
+        else if (b->ply + 1 == b->cells)
+            k.proof = PROOF_DRAW;
+        else if (wins > 0) { /* a win is on the board: the other moves do not matter */
+            if (!root)
+                continue;
+        } else if (threats >= 2 || (threats == 1 && !theirs[i])) { /* the opponent wins next move */
+            if (!root)
+                continue;
+            k.proof = PROOF_LOSS;
+            k.plies = 1;
+        } else if (use_near && !ttt_bits_test(&near, moves[i])) {
+            partial = true;
+            continue;
+        }
+        kids[count++] = k;
+    }
+    if (!pool_reserve(s, (size_t)count))
+        return false;
+    for (int i = count - 1; i > 0; i--) { /* shuffled: unvisited children are tried in this order */
+        int j = (int)ttt_rng_below(rng, (uint32_t)i + 1);
+        mcts_node t = kids[i];
+        kids[i] = kids[j];
+        kids[j] = t;
+    }
+    mcts_node *node = &s->pool[idx];
+    node->first = (uint32_t)s->used;
+    node->count = (uint16_t)count;
+    node->flags |= NODE_EXPANDED | (partial ? NODE_PARTIAL : 0);
+    memcpy(&s->pool[s->used], kids, (size_t)count * sizeof kids[0]);
+    s->used += (size_t)count;
+    if (count == 0) { /* two threats and no win: lost in two moves */
+        node->proof = PROOF_WIN;
+        node->plies = 2;
+    }
+    node_prove(s, idx);
+    return true;
+}
+
+/* --- Search ----------------------------------------------------------------------------------------------
+ */
+
+/* Step 1: the child to descend to, or UINT32_MAX when every child is proven lost (a partial node). */
+static uint32_t node_select(const mcts_state *s, uint32_t idx, double c)
+{
+    const mcts_node *n = &s->pool[idx];
+    double explore = c * sqrt(log((double)n->visits + 1.0)), best = -1.0;
+    uint32_t pick = UINT32_MAX;
+    for (uint32_t i = 0; i < n->count; i++) {
+        const mcts_node *ch = &s->pool[n->first + i];
+        if (ch->proof == PROOF_LOSS)
+            continue;
+        if (ch->visits == 0)
+            return n->first + i;
+        double u = ch->value / ch->visits + explore / sqrt((double)ch->visits);
+        if (u > best) {
+            best = u;
+            pick = n->first + i;
+        }
+    }
+    return pick;
+}
+
+static double proof_reward(int proof) { return proof == PROOF_WIN ? 1.0 : proof == PROOF_DRAW ? 0.5 : 0.0; }
+
+/* One iteration (Steps 1-4) from the root. */
+static void mcts_iterate(mcts_state *s, ttt_rng *rng, double c)
+{
+    ttt_board b = s->root_board;
+    uint32_t idx = 0;
+    int depth = 0;
+    s->path[0] = 0;
+    bool proved = false;
+    for (;;) {
+        mcts_node *n = &s->pool[idx];
+        if (n->proof != PROOF_NONE)
+            break;
+        if (!(n->flags & NODE_EXPANDED)) {
+            if (n->visits < MCTS_EXPAND_VISITS && idx != 0)
+                break;
+            if (!node_expand(s, idx, &b, rng))
+                break;
+            if (s->pool[idx].proof != PROOF_NONE) {
+                proved = true;
+                break;
+            }
+        }
+        uint32_t next = node_select(s, idx, c);
+        if (next == UINT32_MAX)
+            break;
+        idx = next;
+        ttt_board_play(&b, s->pool[idx].move);
+        s->path[++depth] = idx;
+    }
+    const mcts_node *leaf = &s->pool[idx];
+    double reward; /* for the side that moved into the leaf */
+    if (leaf->proof != PROOF_NONE) {
+        reward = proof_reward(leaf->proof);
+        proved = true;
+    } else {
+        ttt_playout_set_position(s->playout, &b);
+        ttt_outcome o = ttt_playout_run(s->playout, rng, NULL);
+        ttt_player mover = (ttt_player)(1 - ttt_board_to_move(&b));
+        reward = o == TTT_DRAW ? 0.5 : (o == TTT_X_WINS) == (mover == TTT_X) ? 1.0 : 0.0;
+    }
+    for (int d = depth; d >= 0; d--) {
+        mcts_node *n = &s->pool[s->path[d]];
+        n->visits++;
+        n->value += reward;
+        reward = 1.0 - reward;
+    }
+    if (proved)
+        for (int d = depth - 1; d >= 0 && node_prove(s, s->path[d]); d--) {
+        }
+}
+
+/* Runs the budget from b (the tree carried over when it can be); returns the iterations run. */
+static uint64_t mcts_run(ttt_engine *e, const ttt_board *b)
+{
+    const mcts_config *c = e->config;
+    mcts_state *s = e->state;
+    tree_prepare(s, b);
+    if (!(s->pool[0].flags & NODE_EXPANDED))
+        node_expand(s, 0, b, &e->rng); /* the pool always has room for the root's children */
+    uint64_t done = 0;
+    double deadline = c->time_ms ? ttt_clock_ms() + (double)c->time_ms : 0;
+    while (s->pool[0].proof == PROOF_NONE) {
+        if (c->time_ms) {
+            if (done % MCTS_CLOCK_CHECK == 0 && done && ttt_clock_ms() >= deadline)
+                break;
+        } else if (done >= c->iterations)
+            break;
+        mcts_iterate(s, &e->rng, c->c);
+        done++;
+    }
+    e->nodes += done;
+    return done;
+}
+
+/* The move to play: the quickest proven win; else the most visited child not proven lost (a proven draw
+ * instead when that child expects to lose); else the slowest loss, and among equally slow ones a move that
+ * blocks a line the opponent could make now (resisting an open four: the opponent may still go wrong). */
+static ttt_move mcts_best(const mcts_state *s, const ttt_board *b)
+{
+    ttt_player opp = (ttt_player)(1 - ttt_board_to_move(b));
+    bool loss_blocks = false;
+    const mcts_node *root = &s->pool[0];
+    const mcts_node *win = NULL, *draw = NULL, *open = NULL, *loss = NULL;
+    for (uint32_t i = 0; i < root->count; i++) {
+        const mcts_node *ch = &s->pool[root->first + i];
+        switch (ch->proof) {
+        case PROOF_WIN:
+            if (!win || ch->plies < win->plies)
+                win = ch;
+            break;
+        case PROOF_DRAW:
+            if (!draw || ch->visits > draw->visits)
+                draw = ch;
+            break;
+        case PROOF_LOSS: {
+            bool blocks = s->line_wins && ttt_board_makes_line(b, opp, ch->move);
+            if (!loss || ch->plies > loss->plies ||
+                (ch->plies == loss->plies &&
+                 (blocks > loss_blocks || (blocks == loss_blocks && ch->visits > loss->visits)))) {
+                loss = ch;
+                loss_blocks = blocks;
+            }
+            break;
+        }
+        default:
+            if (!open || ch->visits > open->visits)
+                open = ch;
+        }
+    }
+    if (win)
+        return win->move;
+    if (open && (!draw || (open->visits && open->value / open->visits >= 0.5)))
+        return open->move;
+    if (draw)
+        return draw->move;
+    return loss ? loss->move : TTT_NO_MOVE;
+}
+
+/* A ttt_move of the first empty cell: only for a root without children (a full pool on a huge board). */
+static ttt_move first_empty(const ttt_board *b)
+{
+    ttt_move moves[TTT_MAX_CELLS];
+    ttt_board_moves(b, moves);
+    return moves[0];
+}
+
+static ttt_status mcts_choose(ttt_engine *e, const ttt_board *b, ttt_move *out, ttt_search_info *info,
+                              ttt_error *err)
+{
+    (void)info;
+    (void)err;
+    mcts_run(e, b);
+    ttt_move m = mcts_best(e->state, b);
+    *out = m == TTT_NO_MOVE ? first_empty(b) : m;
+    return TTT_OK;
+}
+
+/* The root's children: proven ones exact, the others their mean reward as a score in [-1, 1] and their share
+ * of the visits; moves the search left out (far from the stones on a big board) have no opinion. */
+static ttt_status mcts_analyse(ttt_engine *e, const ttt_board *b, ttt_analysis *out, ttt_error *err)
+{
+    (void)err;
+    mcts_run(e, b);
+    const mcts_state *s = e->state;
+    const mcts_node *root = &s->pool[0];
+    ttt_move moves[TTT_MAX_CELLS];
+    out->count = ttt_board_moves(b, moves);
+    out->method = "mcts visits";
+    double total = 0;
+    for (uint32_t i = 0; i < root->count; i++)
+        total += s->pool[root->first + i].visits;
+    for (int i = 0; i < out->count; i++) {
+        ttt_move_eval *m = &out->moves[i];
+        *m = (ttt_move_eval){.move = moves[i], .kind = TTT_EVAL_NONE};
+        for (uint32_t j = 0; j < root->count; j++) {
+            const mcts_node *ch = &s->pool[root->first + j];
+            if (ch->move != moves[i])
+                continue;
+            m->share = total > 0 ? ch->visits / total : 0.0;
+            if (ch->proof != PROOF_NONE) {
+                m->kind = TTT_EVAL_EXACT;
+                m->result = ch->proof == PROOF_WIN ? 1 : ch->proof == PROOF_LOSS ? -1 : 0;
+                m->plies = ch->plies + 1;
+                m->score = m->result;
+            } else {
+                m->kind = TTT_EVAL_SCORE;
+                m->score = ch->visits ? 2.0 * ch->value / ch->visits - 1.0 : 0.0;
+            }
+        }
+    }
+    return TTT_OK;
+}
+
+static void mcts_new_game(ttt_engine *e) { ((mcts_state *)e->state)->have_root = false; }
+
+static ttt_status mcts_start(ttt_engine *e, ttt_error *err)
+{
+    const mcts_config *c = e->config;
+    mcts_state *s = calloc(1, sizeof *s);
+    if (!s)
+        return ttt_fail(err, TTT_ENOMEM, "engine 'mcts': out of memory");
+    s->limit = (size_t)c->tree;
+    ttt_status st = ttt_playout_new(&e->rules, &s->playout, err);
+    if (st == TTT_OK && !pool_reserve(s, MCTS_INITIAL_POOL < s->limit ? MCTS_INITIAL_POOL : s->limit))
+        st = ttt_fail(err, TTT_ENOMEM, "engine 'mcts': out of memory");
+    if (st) {
+        ttt_playout_free(s->playout);
+        free(s);
+        return st;
+    }
+    /* What a line means is the outcome function's business: ask it about a board where X has one. */
+    ttt_board probe;
+    ttt_board_init(&probe, &e->rules);
+    probe.line_owner = TTT_X;
+    s->line_wins = ttt_board_outcome(&probe) == TTT_X_WINS;
+    e->state = s;
+    return TTT_OK;
+}
+
+static void mcts_stop(ttt_engine *e)
+{
+    mcts_state *s = e->state;
+    if (!s)
+        return;
+    ttt_playout_free(s->playout);
+    free(s->pool);
+    free(s);
+}
+
+const ttt_engine_vtable ttt_engine_mcts = {
+    .about = {.name = "mcts",
+              .summary =
+                  "Monte Carlo tree search (UCT) with proven wins and losses: strong on boards too big "
+                  "to solve, any rules",
+              .options = "iterations=N  playouts per move (default 10000)\n"
+                         "time=MS       iterate until MS milliseconds are up, ignoring iterations=; 0 = off "
+                         "(default 0)\n"
+                         "c=X           exploration constant (default 1)\n"
+                         "tree=N        most tree nodes kept, 24 bytes each (default 2097152)\n"
+                         "seed=N        playouts and the order new moves are tried in (default 0)"},
+    .options = mcts_options,
+    .config_size = sizeof(mcts_config),
+    .config_defaults = &mcts_defaults,
+    .start = mcts_start,
+    .choose = mcts_choose,
+    .analyse = mcts_analyse,
+    .new_game = mcts_new_game,
+    .stop = mcts_stop,
+};
