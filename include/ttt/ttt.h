@@ -13,5 +13,6 @@
 #include "ttt/solve.h"
 #include "ttt/playout.h"
 #include "ttt/table.h"
+#include "ttt/store.h"
 
 #endif
