@@ -66,17 +66,23 @@ enum { X_WON = TTT_X, O_WON = TTT_O, DRAWN = 2, NRESULTS = 3 };
 #define NO_NODE          UINT32_MAX
 /* Bits of a child key below the parent index: the next move + 1 (cells are at most 256). */
 #define KEY_MOVE_BITS 9
+/* How many threat-and-block pairs the threats=1 check follows before the final double threat. */
+#define LEARNER_THREAT_DEPTH 4
 
 typedef struct learner_config {
     char memory[TTT_OPT_PATH_SIZE];
     uint64_t learn;
+    uint64_t safe;
+    uint64_t threats;
 } learner_config;
 
-static const learner_config learner_defaults = {.memory = "", .learn = 1};
+static const learner_config learner_defaults = {.memory = "", .learn = 1, .safe = 1, .threats = 1};
 
 static const ttt_option_def learner_options[] = {
     {"memory", TTT_OPT_PATH, offsetof(learner_config, memory), 0, 0, 0, 0},
     {"learn", TTT_OPT_UINT, offsetof(learner_config, learn), 0, 1, 0, 0},
+    {"safe", TTT_OPT_UINT, offsetof(learner_config, safe), 0, 1, 0, 0},
+    {"threats", TTT_OPT_UINT, offsetof(learner_config, threats), 0, 1, 0, 0},
     {NULL, 0, 0, 0, 0, 0, 0},
 };
 
@@ -346,6 +352,56 @@ static void follow(learner_state *s, const ttt_board *b)
     }
 }
 
+/* --- Forced wins by threats (threats=1) --------------------------------------------------------------- */
+
+/* How many empty cells would complete a winning line for who; the first goes to *cell. */
+static int threats_of(const ttt_board *b, ttt_player who, ttt_move *cell)
+{
+    ttt_board probe = *b;
+    probe.line_owner = who;
+    if (ttt_board_winner(&probe) != who) /* misère: a line does not win, so nothing threatens */
+        return 0;
+    int n = 0;
+    for (int c = 0; c < b->cells; c++)
+        if (!ttt_bits_test(&b->stones[TTT_X], c) && !ttt_bits_test(&b->stones[TTT_O], c) &&
+            ttt_board_makes_line(b, who, c) && n++ == 0)
+            *cell = c;
+    return n;
+}
+
+/* Can `who`, to move in b, force a win with moves that each threaten to win at once? A win now; else a move
+ * that makes two threats (the defender cannot block both), or one threat whose forced block leads on to
+ * such a win, following up to LEARNER_THREAT_DEPTH threats. When the defender threatens to win, the only
+ * move is the block, and it counts when it makes threats itself. */
+static bool forced_by_threats(const ttt_board *b, ttt_player who, int depth, uint64_t *nodes)
+{
+    ttt_player def = (ttt_player)(1 - who);
+    ttt_move cell, forced = TTT_NO_MOVE;
+    if (threats_of(b, who, &cell))
+        return true;
+    int d = threats_of(b, def, &forced);
+    if (depth == 0 || d >= 2)
+        return false;
+    for (int c = d ? forced : 0; c < (d ? forced + 1 : b->cells); c++) {
+        if (ttt_bits_test(&b->stones[TTT_X], c) || ttt_bits_test(&b->stones[TTT_O], c))
+            continue;
+        ttt_board next = *b;
+        ttt_board_play(&next, c);
+        (*nodes)++;
+        if (ttt_board_terminal(&next))
+            continue;
+        int t = threats_of(&next, who, &cell);
+        if (t >= 2)
+            return true;
+        if (t == 1) {
+            ttt_board_play(&next, cell);
+            if (!ttt_board_terminal(&next) && forced_by_threats(&next, who, depth - 1, nodes))
+                return true;
+        }
+    }
+    return false;
+}
+
 /* --- Deciding ------------------------------------------------------------------------------------------ */
 
 static ttt_move pick(ttt_engine *e, const ttt_move *moves, int n)
@@ -356,13 +412,13 @@ static ttt_move pick(ttt_engine *e, const ttt_move *moves, int n)
 /* The moves of the step "pursue": continuations with games of result `want` (W > 0), passed over where
  * losing games continue with the same move unless W > L; of those, the ones with the most. */
 static int pursue(const int64_t (*counts)[NRESULTS], const ttt_move *cand, int n, int want, int lose,
-                  ttt_move *out)
+                  bool never_lost, ttt_move *out)
 {
     int64_t best = 0;
     int nout = 0;
     for (int i = 0; i < n; i++) {
         int64_t w = counts[i][want], l = counts[i][lose];
-        if (w == 0 || (l > 0 && w <= l) || w < best)
+        if (w == 0 || (l > 0 && (never_lost || w <= l)) || w < best)
             continue;
         if (w > best) {
             best = w;
@@ -413,6 +469,21 @@ static ttt_status learner_choose(ttt_engine *e, const ttt_board *b, ttt_move *ou
         memcpy(cand, legal, (size_t)n * sizeof *legal);
         ncand = n;
     }
+    const learner_config *c = e->config;
+    if (c->threats) { /* leave out moves after which the opponent forces a win by threats, if any other */
+        int nsafe = 0;
+        for (int i = 0; i < ncand; i++) {
+            ttt_board next = *b;
+            ttt_board_play(&next, cand[i]);
+            if (ttt_board_terminal(&next) || !forced_by_threats(&next, opp, LEARNER_THREAT_DEPTH, &e->nodes))
+                found[nsafe++] = cand[i];
+        }
+        if (nsafe) {
+            memcpy(cand, found, (size_t)nsafe * sizeof *found);
+            ncand = nsafe;
+        }
+        nfound = 0;
+    }
 
     /* The node of the current sequence and the symmetries that take the sequence to it. */
     ttt_move canon[TTT_MAX_CELLS], image[TTT_MAX_CELLS];
@@ -441,9 +512,11 @@ static ttt_status learner_choose(ttt_engine *e, const ttt_board *b, ttt_move *ou
         any_loss |= counts[i][opp] > 0;
     }
 
-    /* 3. Pursue a win. 4. Pursue a draw. */
-    if ((nfound = pursue(counts, cand, ncand, me, opp, found)) != 0 ||
-        (nfound = pursue(counts, cand, ncand, DRAWN, opp, found)) != 0) {
+    /* 3. Pursue a win. 4. Pursue a draw. With safe=1, first among the moves that never lost. */
+    if ((c->safe && (nfound = pursue(counts, cand, ncand, me, opp, true, found)) != 0) ||
+        (c->safe && (nfound = pursue(counts, cand, ncand, DRAWN, opp, true, found)) != 0) ||
+        (nfound = pursue(counts, cand, ncand, me, opp, false, found)) != 0 ||
+        (nfound = pursue(counts, cand, ncand, DRAWN, opp, false, found)) != 0) {
         *out = pick(e, found, nfound);
         return TTT_OK;
     }
