@@ -94,7 +94,7 @@ static int export_one(const char *rules, const char *moves, const char *result, 
         if (!last || json_array_append_new(x->memories, last))
             return x->failed = true;
     }
-    json_t *seq = json_pack("{s:s, s:s, s:I}", "moves", moves, "result", result, (json_int_t)count);
+    json_t *seq = json_pack("{s:s, s:s, s:I}", "moves", moves, "result", result, "count", (json_int_t)count);
     if (!seq || json_array_append_new(x->current, seq))
         return x->failed = true;
     return 0;

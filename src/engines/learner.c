@@ -514,8 +514,20 @@ static ttt_status learner_choose(ttt_engine *e, const ttt_board *b, ttt_move *ou
 
     /* 3. Pursue a win. 4. Pursue a draw. With safe=1, first among the moves that never lost. */
     if ((c->safe && (nfound = pursue(counts, cand, ncand, me, opp, true, found)) != 0) ||
-        (c->safe && (nfound = pursue(counts, cand, ncand, DRAWN, opp, true, found)) != 0) ||
-        (nfound = pursue(counts, cand, ncand, me, opp, false, found)) != 0 ||
+        (c->safe && (nfound = pursue(counts, cand, ncand, DRAWN, opp, true, found)) != 0)) {
+        *out = pick(e, found, nfound);
+        return TTT_OK;
+    }
+    /* With safe=1, 5. (avoid a loss) comes before the comparison of counts: a move never tried is
+     * preferred to one that has lost, however often it also won. */
+    for (int i = 0; c->safe && any_loss && i < ncand; i++)
+        if (counts[i][opp] == 0)
+            found[nfound++] = cand[i];
+    if (nfound) {
+        *out = pick(e, found, nfound);
+        return TTT_OK;
+    }
+    if ((nfound = pursue(counts, cand, ncand, me, opp, false, found)) != 0 ||
         (nfound = pursue(counts, cand, ncand, DRAWN, opp, false, found)) != 0) {
         *out = pick(e, found, nfound);
         return TTT_OK;
