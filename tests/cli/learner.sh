@@ -67,7 +67,7 @@ wait $p1 && wait $p2 && PASS=$((PASS + 1)) || fail "a concurrent training failed
     >/dev/null 2>"$DIR/k.err" &
 pid=$!
 for _ in $(seq 100); do
-    [[ $(wc -l <"$DIR/k.csv" 2>/dev/null || echo 0) -gt 30 ]] && break
+    [[ -f $DIR/k.csv && $(wc -l <"$DIR/k.csv") -gt 30 ]] && break
     sleep 0.1
 done
 kill -KILL $pid
