@@ -5,7 +5,7 @@ set -euo pipefail
 
 PACKAGES=(
     cmake make gcc pkg-config
-    libcmocka-dev libjansson-dev libncurses-dev libsqlite3-dev libmicrohttpd-dev
+    libcmocka-dev libjansson-dev libncurses-dev libsqlite3-dev sqlite3 libmicrohttpd-dev
     tmux clang-format
 )
 

@@ -41,6 +41,13 @@ ttt_status ttt_move_parse(const char *text, const ttt_rules *rules, ttt_move *ou
 /* Writes the `a1` form of a cell (TTT_MOVE_TEXT_SIZE bytes suffice). Returns buf; "-" for TTT_NO_MOVE. */
 char *ttt_move_format(const ttt_rules *rules, ttt_move cell, char *buf, size_t size);
 
+/* Room for the longest move sequence text: every cell, up to 3 characters and a separator each. */
+#define TTT_MOVES_TEXT_SIZE (TTT_MAX_CELLS * 4 + 1)
+
+/* Writes count moves as "b2 a1 c3" (space-separated a1 forms) into buf, truncated to size (use
+ * TTT_MOVES_TEXT_SIZE). Returns buf. */
+char *ttt_moves_format(const ttt_rules *rules, const ttt_move *moves, int count, char *buf, size_t size);
+
 /* Parses a move sequence into out (room for max moves); *count receives how many. Errors name the
  * position in the sequence: "moves: move 3 'z1': column z is off the 3x3 board". Legality is not checked. */
 ttt_status ttt_moves_parse(const char *text, const ttt_rules *rules, ttt_move *out, int max, int *count,

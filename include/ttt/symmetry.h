@@ -43,6 +43,13 @@ ttt_move ttt_sym_move(const ttt_rules *rules, ttt_sym s, ttt_move cell);
 /* Applies s to a sequence of count moves; in and out may be the same array. */
 void ttt_sym_moves(const ttt_rules *rules, ttt_sym s, const ttt_move *in, int count, ttt_move *out);
 
+/* The canonical form of a move sequence: of its images under the board's symmetries, the lexicographically
+ * least (compared move by move as cell numbers). Writes it to out (may be moves) and returns a symmetry that
+ * maps the sequence onto it. Every prefix of the canonical form is the canonical form of that prefix, so
+ * canonical sequences share prefixes exactly when the games they record pass through images of the same
+ * move order (the learner's memory relies on this). */
+ttt_sym ttt_sym_sequence_canonical(const ttt_rules *rules, const ttt_move *moves, int count, ttt_move *out);
+
 /* Applies s to a bit set of cells. */
 ttt_bits ttt_sym_bits(const ttt_rules *rules, ttt_sym s, const ttt_bits *in);
 

@@ -16,5 +16,6 @@
 #include "ttt/hint.h"
 #include "ttt/game.h"
 #include "ttt/arena.h"
+#include "ttt/store.h"
 
 #endif

@@ -1,7 +1,10 @@
 /* cli/cli.c - helpers shared by the subcommands: errors, positions from options, drawing a board. */
 #include "cli/cli.h"
 
+#include <ctype.h>
+#include <errno.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int report(int code, const char *cmd, const char *fmt, va_list ap)
@@ -33,6 +36,19 @@ int cli_runtime(const char *cmd, const char *fmt, ...)
 int cli_status_exit(ttt_status status)
 {
     return status == TTT_OK ? CLI_OK : status == TTT_EINVAL ? CLI_USAGE : CLI_RUNTIME;
+}
+
+bool cli_parse_u64(const char *text, uint64_t max, uint64_t *out)
+{
+    if (!isdigit((unsigned char)*text))
+        return false;
+    errno = 0;
+    char *end;
+    unsigned long long v = strtoull(text, &end, 10);
+    if (errno || *end || v > max)
+        return false;
+    *out = v;
+    return true;
 }
 
 int cli_bad_option(const char *cmd, int argc, char **argv)

@@ -26,6 +26,9 @@ int cli_runtime(const char *cmd, const char *fmt, ...) __attribute__((format(pri
 /* The exit status that fits a library status: CLI_USAGE for bad input, CLI_RUNTIME otherwise. */
 int cli_status_exit(ttt_status status);
 
+/* Parses a decimal whole number from 0 to max (no sign, no spaces). False when it is not one. */
+bool cli_parse_u64(const char *text, uint64_t max, uint64_t *out);
+
 /* Reports the option getopt_long rejected (call on '?' or ':'). Returns CLI_USAGE. */
 int cli_bad_option(const char *cmd, int argc, char **argv);
 
@@ -53,5 +56,8 @@ int cmd_play(int argc, char **argv);
 int cmd_engines(int argc, char **argv);
 int cmd_table(int argc, char **argv);
 int cmd_arena(int argc, char **argv);
+int cmd_train(int argc, char **argv);
+int cmd_memory(int argc, char **argv);
+int cmd_history(int argc, char **argv);
 
 #endif

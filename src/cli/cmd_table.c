@@ -1,6 +1,5 @@
 /* cli/cmd_table.c - `ttt table`: move tables learned from random games (ttt/table.h). One action: build. */
 #define _GNU_SOURCE /* getopt_long */
-#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -42,19 +41,6 @@ static const char build_help[] =
     "examples: ttt table build --games 1000000\n"
     "          ttt table build --rules 4x4k3 --games 100000 --out 4x4k3.json\n"
     "          ttt move --engine table:file=4x4k3.json --rules 4x4k3\n";
-
-static bool parse_u64(const char *text, uint64_t max, uint64_t *out)
-{
-    if (!isdigit((unsigned char)*text))
-        return false;
-    errno = 0;
-    char *end;
-    unsigned long long v = strtoull(text, &end, 10);
-    if (errno || *end || v > max)
-        return false;
-    *out = v;
-    return true;
-}
 
 /* The progress bar, on stderr (only set up when stderr is a terminal). */
 static void show_progress(uint64_t done, uint64_t total, void *user)
@@ -103,19 +89,19 @@ static int table_build(int argc, char **argv)
         switch (c) {
         case 'r': rules_text = optarg; break;
         case 'g':
-            if (!parse_u64(optarg, TTT_TABLE_MAX_GAMES, &games))
+            if (!cli_parse_u64(optarg, TTT_TABLE_MAX_GAMES, &games))
                 return cli_usage("table", "--games '%s': expected a whole number from 0 to %" PRId64, optarg,
                                  TTT_TABLE_MAX_GAMES);
             have_games = true;
             break;
         case 's':
-            if (!parse_u64(optarg, TTT_TABLE_MAX_SEED, &seed))
+            if (!cli_parse_u64(optarg, TTT_TABLE_MAX_SEED, &seed))
                 return cli_usage("table", "--seed '%s': expected a whole number from 0 to %" PRId64, optarg,
                                  TTT_TABLE_MAX_SEED);
             break;
         case 'o': out = optarg; break;
         case 'j':
-            if (!parse_u64(optarg, TTT_TABLE_MAX_JOBS, &jobs) || jobs < 1)
+            if (!cli_parse_u64(optarg, TTT_TABLE_MAX_JOBS, &jobs) || jobs < 1)
                 return cli_usage("table", "--jobs '%s': expected a number of threads from 1 to %d", optarg,
                                  TTT_TABLE_MAX_JOBS);
             break;

@@ -12,6 +12,9 @@ static const cli_command commands[] = {
     {"count", cmd_count, "count reachable positions and complete games exactly"},
     {"table", cmd_table, "build a move table from random games, for the table engine"},
     {"arena", cmd_arena, "play engines against each other: a round robin or a gauntlet, with Elo"},
+    {"train", cmd_train, "the learner plays an opponent and learns from every game"},
+    {"memory", cmd_memory, "the learner's memory: stats, export, import"},
+    {"history", cmd_history, "recorded games: list them, replay one move by move"},
     {"bench", cmd_bench, "a fixed set of searches and playouts: speed figures and a signature"},
     {"engines", cmd_engines, "list the engines and their options"},
 };

@@ -6,11 +6,12 @@ extern const ttt_engine_vtable ttt_engine_montecarlo;
 extern const ttt_engine_vtable ttt_engine_mcts;
 extern const ttt_engine_vtable ttt_engine_heuristic;
 extern const ttt_engine_vtable ttt_engine_table;
+extern const ttt_engine_vtable ttt_engine_learner;
 extern const ttt_engine_vtable ttt_engine_random;
 
 const ttt_engine_vtable *const ttt_engine_registry[] = {
-    &ttt_engine_minimax,   &ttt_engine_montecarlo, &ttt_engine_mcts,
-    &ttt_engine_heuristic, &ttt_engine_table,      &ttt_engine_random,
+    &ttt_engine_minimax, &ttt_engine_montecarlo, &ttt_engine_mcts,   &ttt_engine_heuristic,
+    &ttt_engine_table,   &ttt_engine_learner,    &ttt_engine_random,
 };
 
 const int ttt_engine_registry_size = (int)(sizeof ttt_engine_registry / sizeof ttt_engine_registry[0]);

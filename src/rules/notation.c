@@ -165,6 +165,19 @@ char *ttt_move_format(const ttt_rules *rules, ttt_move cell, char *buf, size_t s
     return buf;
 }
 
+char *ttt_moves_format(const ttt_rules *rules, const ttt_move *moves, int count, char *buf, size_t size)
+{
+    size_t len = 0;
+    if (size)
+        buf[0] = '\0';
+    for (int i = 0; i < count && len < size; i++) {
+        char mt[TTT_MOVE_TEXT_SIZE];
+        len += (size_t)snprintf(buf + len, size - len, "%s%s", i ? " " : "",
+                                ttt_move_format(rules, moves[i], mt, sizeof mt));
+    }
+    return buf;
+}
+
 static bool is_separator(char c) { return c == ',' || isspace((unsigned char)c); }
 
 ttt_status ttt_moves_parse(const char *text, const ttt_rules *rules, ttt_move *out, int max, int *count,

@@ -84,6 +84,23 @@ void ttt_sym_moves(const ttt_rules *rules, ttt_sym s, const ttt_move *in, int co
         out[i] = ttt_sym_move(rules, s, in[i]);
 }
 
+ttt_sym ttt_sym_sequence_canonical(const ttt_rules *rules, const ttt_move *moves, int count, ttt_move *out)
+{
+    int nsym = ttt_sym_count(rules);
+    ttt_sym best = 0;
+    for (ttt_sym s = 1; s < nsym; s++)
+        for (int i = 0; i < count; i++) {
+            ttt_move a = ttt_sym_move(rules, s, moves[i]), b = ttt_sym_move(rules, best, moves[i]);
+            if (a != b) {
+                if (a < b)
+                    best = s;
+                break;
+            }
+        }
+    ttt_sym_moves(rules, best, moves, count, out);
+    return best;
+}
+
 ttt_bits ttt_sym_bits(const ttt_rules *rules, ttt_sym s, const ttt_bits *in)
 {
     ttt_bits out;

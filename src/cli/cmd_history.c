@@ -1,0 +1,146 @@
+/* cli/cmd_history.c - `ttt history`: the recorded games of the database (ttt/store.h), and replays. */
+#define _GNU_SOURCE /* getopt_long */
+#include <getopt.h>
+#include <inttypes.h>
+#include <jansson.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli/cli.h"
+
+#define HISTORY_DEFAULT_LIMIT 20
+#define HISTORY_MAX_LIMIT     1000000
+#define HISTORY_TIME_SIZE     32
+
+static const char help[] =
+    "usage: ttt history [--memory PATH] [--limit N] [--show ID] [--json]\n"
+    "\n"
+    "The finished games recorded in the database, newest first, or one game replayed move by move.\n"
+    "('ttt train' does not record its games here: they would flood the list.)\n"
+    "\n"
+    "  -m, --memory PATH  the database (also --db; default $XDG_DATA_HOME/ttt/ttt.db, else\n"
+    "                     ~/.local/share/ttt/ttt.db)\n"
+    "  -n, --limit N      how many games to list (default 20, 0 for all)\n"
+    "      --show ID      replay game ID: the board after every move\n"
+    "      --json         one JSON object per game (with --show: the game)\n"
+    "\n"
+    "examples: ttt history\n"
+    "          ttt history --show 12\n";
+
+static const char *when(int64_t t, char *buf, size_t size)
+{
+    time_t tt = (time_t)t;
+    struct tm tm;
+    if (!localtime_r(&tt, &tm) || !strftime(buf, size, "%Y-%m-%d %H:%M:%S", &tm))
+        snprintf(buf, size, "%" PRId64, t);
+    return buf;
+}
+
+static void print_json(const ttt_game_record *g)
+{
+    json_t *o = json_pack("{s:I, s:I, s:I, s:s, s:s, s:s, s:s, s:s}", "id", (json_int_t)g->id, "started",
+                          (json_int_t)g->started, "ended", (json_int_t)g->ended, "rules", g->rules, "x", g->x,
+                          "o", g->o, "moves", g->moves, "result", g->result);
+    if (o)
+        json_dumpf(o, stdout, JSON_PRESERVE_ORDER | JSON_COMPACT);
+    putchar('\n');
+    json_decref(o);
+}
+
+static int list_one(const ttt_game_record *g, void *user)
+{
+    bool json = *(const bool *)user;
+    if (json) {
+        print_json(g);
+        return 0;
+    }
+    char t[HISTORY_TIME_SIZE];
+    printf("%6" PRId64 "  %s  %-8s %-5s X %s, O %s: %s\n", g->id, when(g->ended, t, sizeof t), g->rules,
+           g->result, g->x, g->o, g->moves);
+    return 0;
+}
+
+static int show_game(ttt_store *store, int64_t id, bool json)
+{
+    ttt_game_record g;
+    ttt_error err;
+    if (ttt_store_get_game(store, id, &g, &err))
+        return cli_usage("history", "%s", err.msg);
+    if (json) {
+        print_json(&g);
+        return CLI_OK;
+    }
+    ttt_rules rules;
+    ttt_move moves[TTT_MAX_CELLS];
+    int n;
+    ttt_board b;
+    if (ttt_rules_parse(g.rules, &rules, &err) ||
+        ttt_moves_parse(g.moves, &rules, moves, TTT_MAX_CELLS, &n, &err))
+        return cli_runtime("history", "game %" PRId64 " is damaged: %s", id, err.msg);
+    char t[HISTORY_TIME_SIZE];
+    printf("game %" PRId64 ", %s, %s: X %s, O %s\n\n", g.id, when(g.ended, t, sizeof t), g.rules, g.x, g.o);
+    ttt_board_init(&b, &rules);
+    for (int i = 0; i < n; i++) {
+        if (ttt_board_play_checked(&b, moves[i], &err))
+            return cli_runtime("history", "game %" PRId64 " is damaged: move %d: %s", id, i + 1, err.msg);
+        char mt[TTT_MOVE_TEXT_SIZE];
+        printf("%d. %s %s\n", i + 1, i % 2 ? "O" : "X", ttt_move_format(&rules, moves[i], mt, sizeof mt));
+        cli_draw_board(stdout, &b);
+        putchar('\n');
+    }
+    return CLI_OK;
+}
+
+int cmd_history(int argc, char **argv)
+{
+    static const struct option longopts[] = {{"memory", required_argument, NULL, 'm'},
+                                             {"db", required_argument, NULL, 'm'},
+                                             {"limit", required_argument, NULL, 'n'},
+                                             {"show", required_argument, NULL, 'S'},
+                                             {"json", no_argument, NULL, 'j'},
+                                             {"help", no_argument, NULL, 'h'},
+                                             {NULL, 0, NULL, 0}};
+    const char *memory = NULL;
+    uint64_t limit = HISTORY_DEFAULT_LIMIT, show = 0;
+    bool json = false, have_show = false;
+    optind = 0;
+    opterr = 0;
+    for (int c; (c = getopt_long(argc, argv, "+m:n:h", longopts, NULL)) != -1;) {
+        switch (c) {
+        case 'm': memory = optarg; break;
+        case 'n':
+            if (!cli_parse_u64(optarg, HISTORY_MAX_LIMIT, &limit))
+                return cli_usage("history", "--limit '%s': expected a whole number from 0 to %d", optarg,
+                                 HISTORY_MAX_LIMIT);
+            break;
+        case 'S':
+            if (!cli_parse_u64(optarg, INT64_MAX, &show) || show == 0)
+                return cli_usage("history", "--show '%s': expected a game id (a whole number from 1)",
+                                 optarg);
+            have_show = true;
+            break;
+        case 'j': json = true; break;
+        case 'h': fputs(help, stdout); return CLI_OK;
+        default: return cli_bad_option("history", argc, argv);
+        }
+    }
+    if (optind < argc)
+        return cli_usage("history", "unexpected argument '%s'", argv[optind]);
+    ttt_store *store;
+    ttt_error err;
+    if (ttt_store_open(memory, &store, &err))
+        return cli_usage("history", "%s", err.msg);
+    int rc = CLI_OK;
+    if (have_show)
+        rc = show_game(store, (int64_t)show, json);
+    else {
+        int64_t count = 0;
+        if (ttt_store_count_games(store, &count, &err) ||
+            ttt_store_list_games(store, (int)limit, list_one, &json, &err))
+            rc = cli_runtime("history", "%s", err.msg);
+        else if (count == 0 && !json)
+            printf("no games recorded in %s\n", ttt_store_path(store));
+    }
+    ttt_store_close(store);
+    return rc;
+}

@@ -1,0 +1,279 @@
+/* cli/cmd_train.c - `ttt train`: the learner plays games against an opponent and learns from each one. */
+#define _GNU_SOURCE /* getopt_long */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+
+#define PROGRESS_BAR_WIDTH 30
+/* Default window of the learning curve: games / TRAIN_DEFAULT_WINDOWS, at least 1. */
+#define TRAIN_DEFAULT_WINDOWS 20
+#define TRAIN_MAX_GAMES       INT64_C(1000000000)
+
+static const char help[] =
+    "usage: ttt train [--rules R] --against SPEC --games N [--as x|o|both] [--memory PATH] [--csv FILE]\n"
+    "                 [--window N] [--seed S] [--learner SPEC]\n"
+    "\n"
+    "The learner plays N games against an opponent engine and learns from every one of them: each finished\n"
+    "game is added to its memory (one transaction per game), so a run that is stopped keeps what it "
+    "learned.\n"
+    "Training games are not added to the game records of 'ttt history' (they would flood it).\n"
+    "\n"
+    "  -r, --rules R      MxN[kK][-misere] (default 3x3)\n"
+    "  -a, --against SPEC the opponent, any engine spec: minimax, random, montecarlo:trials=500, learner...\n"
+    "  -g, --games N      how many games (required)\n"
+    "      --as x|o|both  the learner's side; both alternates, X first (default both)\n"
+    "  -m, --memory PATH  the learner's database (default $XDG_DATA_HOME/ttt/ttt.db, else\n"
+    "                     ~/.local/share/ttt/ttt.db)\n"
+    "      --csv FILE     the learning curve: window,games,wins,draws,losses per window of games, from the\n"
+    "                     learner's side, a line written as each window ends\n"
+    "  -w, --window N     games per window of the curve (default games/20, at least 1)\n"
+    "  -s, --seed S       derives both engines' seeds, unless their specs name one (default 0)\n"
+    "  -l, --learner SPEC the learning engine's spec (default learner; learner:learn=0 measures without\n"
+    "                     learning)\n"
+    "\n"
+    "examples: ttt train --against minimax --games 20\n"
+    "          ttt train --against random --games 2000 --as o --csv curve.csv\n"
+    "          ttt train --against minimax --games 1000 --learner learner:learn=0\n";
+
+typedef struct train_tally {
+    int64_t wins, draws, losses;
+} train_tally;
+
+/* The spec with seed=S appended unless it names one, and memory=PATH appended when path is not NULL. */
+static int make_engine(const char *spec, const char *memory, uint64_t seed, const ttt_rules *rules,
+                       ttt_engine **out)
+{
+    char full[TTT_SPEC_TEXT_SIZE * 2];
+    int n = snprintf(full, sizeof full, "%s", spec);
+    if (!strstr(spec, "seed="))
+        n += snprintf(full + n, sizeof full - (size_t)n, "%cseed=%" PRIu64, strchr(full, ':') ? ',' : ':',
+                      seed);
+    if (memory)
+        n += snprintf(full + n, sizeof full - (size_t)n, ",memory=%s", memory);
+    if ((size_t)n >= sizeof full)
+        return cli_usage("train", "engine spec '%s' is too long", spec);
+    ttt_error err;
+    if (ttt_engine_new(full, rules, out, &err))
+        return cli_usage("train", "%s", err.msg);
+    return CLI_OK;
+}
+
+static void show_progress(int64_t done, int64_t total, const train_tally *t)
+{
+    double frac = total ? (double)done / (double)total : 1.0;
+    int filled = (int)(frac * PROGRESS_BAR_WIDTH);
+    fprintf(stderr,
+            "\r[%.*s%*s] %3d%%  %" PRId64 "/%" PRId64 " games  W %" PRId64 " D %" PRId64 " L %" PRId64,
+            filled, "##############################", PROGRESS_BAR_WIDTH - filled, "", (int)(frac * 100),
+            done, total, t->wins, t->draws, t->losses);
+    fflush(stderr);
+}
+
+/* Plays one game; *outcome receives the result. Both engines are told how it ended. */
+static ttt_status play_game(ttt_engine *const players[2], const ttt_rules *rules, ttt_outcome *outcome,
+                            ttt_error *err)
+{
+    ttt_board b;
+    ttt_board_init(&b, rules);
+    ttt_move moves[TTT_MAX_CELLS];
+    int n = 0;
+    ttt_engine_new_game(players[0]);
+    ttt_engine_new_game(players[1]);
+    while (!ttt_board_terminal(&b)) {
+        ttt_status st = ttt_engine_choose(players[ttt_board_to_move(&b)], &b, &moves[n], NULL, err);
+        if (st)
+            return st;
+        if ((st = ttt_board_play_checked(&b, moves[n++], err)) != TTT_OK)
+            return st;
+    }
+    *outcome = ttt_board_outcome(&b);
+    for (int side = 0; side < 2; side++) {
+        ttt_status st = ttt_engine_game_over(players[side], moves, n, *outcome, err);
+        if (st)
+            return st;
+    }
+    return TTT_OK;
+}
+
+typedef struct train_options {
+    const char *rules_text, *against, *memory, *csv, *learner;
+    int64_t games, window;
+    uint64_t seed;
+    int as; /* TTT_X, TTT_O, or -1 for both */
+} train_options;
+
+static int parse_args(int argc, char **argv, train_options *o)
+{
+    static const struct option longopts[] = {{"rules", required_argument, NULL, 'r'},
+                                             {"against", required_argument, NULL, 'a'},
+                                             {"games", required_argument, NULL, 'g'},
+                                             {"as", required_argument, NULL, 'A'},
+                                             {"memory", required_argument, NULL, 'm'},
+                                             {"csv", required_argument, NULL, 'c'},
+                                             {"window", required_argument, NULL, 'w'},
+                                             {"seed", required_argument, NULL, 's'},
+                                             {"learner", required_argument, NULL, 'l'},
+                                             {"help", no_argument, NULL, 'h'},
+                                             {NULL, 0, NULL, 0}};
+    *o = (train_options){.learner = "learner", .as = -1, .games = -1};
+    optind = 0;
+    opterr = 0;
+    for (int c; (c = getopt_long(argc, argv, "+r:a:g:m:w:s:l:h", longopts, NULL)) != -1;) {
+        uint64_t v;
+        switch (c) {
+        case 'r': o->rules_text = optarg; break;
+        case 'a': o->against = optarg; break;
+        case 'm': o->memory = optarg; break;
+        case 'c': o->csv = optarg; break;
+        case 'l': o->learner = optarg; break;
+        case 'g':
+            if (!cli_parse_u64(optarg, (uint64_t)TRAIN_MAX_GAMES, &v))
+                return cli_usage("train", "--games '%s': expected a whole number from 0 to %" PRId64, optarg,
+                                 TRAIN_MAX_GAMES);
+            o->games = (int64_t)v;
+            break;
+        case 'w':
+            if (!cli_parse_u64(optarg, (uint64_t)TRAIN_MAX_GAMES, &v) || v == 0)
+                return cli_usage("train", "--window '%s': expected a whole number from 1 to %" PRId64, optarg,
+                                 TRAIN_MAX_GAMES);
+            o->window = (int64_t)v;
+            break;
+        case 's':
+            if (!cli_parse_u64(optarg, UINT64_MAX / 2, &o->seed))
+                return cli_usage("train", "--seed '%s': expected a whole number from 0 to %" PRIu64, optarg,
+                                 UINT64_MAX / 2);
+            break;
+        case 'A':
+            if (strcmp(optarg, "x") == 0)
+                o->as = TTT_X;
+            else if (strcmp(optarg, "o") == 0)
+                o->as = TTT_O;
+            else if (strcmp(optarg, "both") == 0)
+                o->as = -1;
+            else
+                return cli_usage("train", "--as '%s': expected x, o or both", optarg);
+            break;
+        case 'h': fputs(help, stdout); return -1;
+        default: return cli_bad_option("train", argc, argv);
+        }
+    }
+    if (optind < argc)
+        return cli_usage("train", "unexpected argument '%s'", argv[optind]);
+    if (!o->against)
+        return cli_usage("train", "--against is required, e.g. --against minimax (see 'ttt train --help')");
+    if (o->games < 0)
+        return cli_usage("train", "--games is required, e.g. --games 20 (see 'ttt train --help')");
+    if (o->memory && (strchr(o->memory, ',') || !o->memory[0]))
+        return cli_usage("train", "--memory '%s': expected a non-empty path without ','", o->memory);
+    if (o->memory && strstr(o->learner, "memory="))
+        return cli_usage("train", "--memory and a memory= in --learner: give one");
+    if (o->window == 0)
+        o->window = o->games / TRAIN_DEFAULT_WINDOWS > 0 ? o->games / TRAIN_DEFAULT_WINDOWS : 1;
+    return CLI_OK;
+}
+
+static void write_window(FILE *csv, int64_t index, int64_t games, const train_tally *w)
+{
+    fprintf(csv, "%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64 "\n", index, games, w->wins,
+            w->draws, w->losses);
+    fflush(csv);
+}
+
+static int print_memory(const ttt_store_memory_stats *m, void *user)
+{
+    if (strcmp(m->rules, (const char *)user) == 0)
+        printf("memory: %" PRId64 " games learned for %s, %" PRId64 " sequences, %" PRId64 " prefixes\n",
+               m->games, m->rules, m->sequences, m->prefixes);
+    return 0;
+}
+
+int cmd_train(int argc, char **argv)
+{
+    train_options o;
+    int rc = parse_args(argc, argv, &o);
+    if (rc)
+        return rc < 0 ? CLI_OK : rc;
+    ttt_rules rules = ttt_rules_default();
+    ttt_error err;
+    if (o.rules_text && ttt_rules_parse(o.rules_text, &rules, &err))
+        return cli_usage("train", "%s", err.msg);
+    ttt_engine *learner = NULL, *opponent = NULL;
+    if ((rc = make_engine(o.learner, o.memory, o.seed * 2, &rules, &learner)) != CLI_OK)
+        return rc;
+    if ((rc = make_engine(o.against, NULL, o.seed * 2 + 1, &rules, &opponent)) != CLI_OK) {
+        ttt_engine_free(learner);
+        return rc;
+    }
+    FILE *csv = NULL;
+    if (o.csv && !(csv = fopen(o.csv, "w"))) {
+        ttt_engine_free(learner);
+        ttt_engine_free(opponent);
+        return cli_usage("train", "--csv '%s': %s", o.csv, strerror(errno));
+    }
+    if (csv) {
+        fprintf(csv, "window,games,wins,draws,losses\n");
+        fflush(csv);
+    }
+    bool bar = isatty(STDERR_FILENO);
+    train_tally total = {0}, window = {0};
+    int64_t windows = 0, in_window = 0;
+    double start = ttt_clock_ms();
+    ttt_status st = TTT_OK;
+    int64_t g;
+    for (g = 0; g < o.games; g++) {
+        ttt_player side = o.as >= 0 ? (ttt_player)o.as : (ttt_player)(g & 1);
+        ttt_engine *players[2];
+        players[side] = learner;
+        players[1 - side] = opponent;
+        ttt_outcome oc;
+        if ((st = play_game(players, &rules, &oc, &err)) != TTT_OK)
+            break;
+        bool won = (oc == TTT_X_WINS && side == TTT_X) || (oc == TTT_O_WINS && side == TTT_O);
+        int64_t *slot = oc == TTT_DRAW ? &window.draws : won ? &window.wins : &window.losses;
+        (*slot)++;
+        if (++in_window == o.window || g + 1 == o.games) {
+            if (csv)
+                write_window(csv, windows, in_window, &window);
+            total.wins += window.wins;
+            total.draws += window.draws;
+            total.losses += window.losses;
+            window = (train_tally){0};
+            in_window = 0;
+            windows++;
+        }
+        if (bar && ((g + 1) % (o.games / 100 + 1) == 0 || g + 1 == o.games)) {
+            train_tally shown = {total.wins + window.wins, total.draws + window.draws,
+                                 total.losses + window.losses};
+            show_progress(g + 1, o.games, &shown);
+        }
+    }
+    double ms = ttt_clock_ms() - start;
+    if (bar)
+        fprintf(stderr, "\n");
+    if (csv)
+        fclose(csv);
+    ttt_engine_free(learner);
+    ttt_engine_free(opponent);
+    if (st)
+        return cli_runtime("train", "game %" PRId64 ": %s", g + 1, err.msg);
+    char rt[TTT_RULES_TEXT_SIZE];
+    ttt_rules_format(&rules, rt, sizeof rt);
+    const char *as = o.as == TTT_X ? "X" : o.as == TTT_O ? "O" : "X and O";
+    printf("%s: %s as %s against %s: %" PRId64 " games: %" PRId64 " wins, %" PRId64 " draws, %" PRId64
+           " losses (%.1f s, %.0f games/s)\n",
+           rt, o.learner, as, o.against, o.games, total.wins, total.draws, total.losses, ms / 1e3,
+           ms > 0 ? (double)o.games * 1e3 / ms : 0.0);
+    if (!strstr(o.learner, "memory=")) {
+        ttt_store *store;
+        if (ttt_store_open(o.memory, &store, &err) == TTT_OK) {
+            ttt_store_memory_stats_each(store, print_memory, rt, &err);
+            ttt_store_close(store);
+        }
+    }
+    return CLI_OK;
+}

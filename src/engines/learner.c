@@ -1,0 +1,575 @@
+/*
+ * engines/learner.c - the `learner` engine: learns from every game it plays by remembering move sequences
+ * (seed 001), with its memory in the ttt database (ttt/store.h).
+ *
+ * Memory. Every finished game is recorded once, as the canonical form of its move sequence (of its images
+ * under the board's symmetries, the lexicographically least: ttt_sym_sequence_canonical), with its result:
+ * X won (a winning sequence for the first player), O won (for the second), or a draw (for nobody: "when a
+ * draw is recorded, the player order is not considered"). Because every prefix of a canonical sequence is
+ * the canonical form of that prefix, the sequences form a tree of canonical prefixes, and the document's
+ * "success array" of a sequence is the count, at each prefix, of the recorded games of that result that pass
+ * through it. The engine loads the sequences of its rules when it starts into such a tree:
+ *
+ *     node = a canonical prefix      counts[X_WON], counts[O_WON], counts[DRAWN]: games through it
+ *     children: one hash table keyed by (parent node, canonical next move) -> child node
+ *
+ * and adds each game it learns both to the tree and, in one transaction, to the database (an upsert that
+ * adds 1 to the sequence's count, so concurrent learners lose nothing). learn=0 plays from the memory as it
+ * was loaded and writes nothing.
+ *
+ * Matching under the symmetries. The current game's sequence P has canonical form c = g(P) for every g in
+ * the set G of symmetries that reach it (more than one when P is itself symmetric, as the empty board is).
+ * A recorded sequence matches P when its first |P| moves are an image of P, that is when it passes through
+ * node c. A legal move r then continues into the canonical prefix c + min over g in G of g(r), so each legal
+ * move of the real board reads its counts from one child of c, and moves that are images of each other read
+ * the same counts.
+ *
+ * Deciding a move: the document's lazy progression, the first step that gives a move:
+ *   1. win now: a move that wins the game;
+ *   2. block: a cell where the opponent would complete a winning line;
+ *   3. pursue a win: continuations with winning games for the mover (W > 0); where losing games continue
+ *      with the same move too (L > 0) the winning one is passed over unless W > L (a tie passes it over);
+ *      of those left, the move with the most wins;
+ *   4. pursue a draw: the same with the drawn games (D > 0, and D > L where L > 0), the most draws;
+ *   5. avoid a loss: when losing games continue from here, every move they continue with is avoided, and
+ *      the move is random among the others (among all when none is left);
+ *   6. random among the legal moves.
+ * Ties are broken by the engine's generator. Under misère a move that completes the mover's own line loses
+ * at once: steps 3-6 leave such moves out while any other move exists (the misère form of steps 1-2; under
+ * normal rules no move loses at once, so nothing is left out).
+ *
+ * The engine follows the game it is asked about: each decision compares the board with the previous one and
+ * appends the new stones (one per side per turn, alternating). A board that does not extend the previous
+ * one starts a new sequence, its stones taken in increasing cell order, X and O alternating.
+ *
+ * Nodes: one per decision.
+ */
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engines/engine_impl.h"
+#include "ttt/notation.h"
+#include "ttt/store.h"
+#include "ttt/symmetry.h"
+#include "util/error.h"
+
+/* The three results a recorded sequence can have, as indexes of a node's counts. X_WON and O_WON are the
+ * ttt_player of the winner, so the mover's wins are counts[me] and its losses counts[1 - me]. */
+enum { X_WON = TTT_X, O_WON = TTT_O, DRAWN = 2, NRESULTS = 3 };
+
+#define LEARNER_INITIAL_NODES 1024
+#define LEARNER_INITIAL_SLOTS 2048 /* a power of two */
+/* Grow the child table when more than this fraction of its slots is used. */
+#define LEARNER_LOAD_NUM 3
+#define LEARNER_LOAD_DEN 4
+#define NO_NODE          UINT32_MAX
+/* Bits of a child key below the parent index: the next move + 1 (cells are at most 256). */
+#define KEY_MOVE_BITS 9
+/* How many threat-and-block pairs the threats=1 check follows before the final double threat. */
+#define LEARNER_THREAT_DEPTH 4
+
+typedef struct learner_config {
+    char memory[TTT_OPT_PATH_SIZE];
+    uint64_t learn;
+    uint64_t safe;
+    uint64_t threats;
+} learner_config;
+
+static const learner_config learner_defaults = {.memory = "", .learn = 1, .safe = 1, .threats = 1};
+
+static const ttt_option_def learner_options[] = {
+    {"memory", TTT_OPT_PATH, offsetof(learner_config, memory), 0, 0, 0, 0},
+    {"learn", TTT_OPT_UINT, offsetof(learner_config, learn), 0, 1, 0, 0},
+    {"safe", TTT_OPT_UINT, offsetof(learner_config, safe), 0, 1, 0, 0},
+    {"threats", TTT_OPT_UINT, offsetof(learner_config, threats), 0, 1, 0, 0},
+    {NULL, 0, 0, 0, 0, 0, 0},
+};
+
+typedef struct learner_node {
+    int64_t counts[NRESULTS];
+} learner_node;
+
+typedef struct learner_state {
+    ttt_store *store;
+    char rules_text[TTT_RULES_TEXT_SIZE];
+    /* The tree: node 0 is the empty sequence. */
+    learner_node *nodes;
+    uint32_t nnodes, node_capacity;
+    uint64_t *keys; /* (parent << KEY_MOVE_BITS) | (move + 1); 0: empty slot */
+    uint32_t *children;
+    size_t slots, used; /* slots is a power of two */
+    /* The game being followed. */
+    ttt_board seen;
+    ttt_move moves[TTT_MAX_CELLS];
+    int nmoves;
+} learner_state;
+
+/* --- The tree ------------------------------------------------------------------------------------------ */
+
+static inline uint64_t child_key(uint32_t parent, ttt_move move)
+{
+    return ((uint64_t)parent << KEY_MOVE_BITS) | (uint64_t)(move + 1);
+}
+
+static inline size_t key_slot(uint64_t key, size_t mask)
+{
+    key *= UINT64_C(0x9e3779b97f4a7c15);
+    return (size_t)(key ^ (key >> 32)) & mask;
+}
+
+static size_t find_slot(const uint64_t *keys, size_t slots, uint64_t key)
+{
+    size_t mask = slots - 1, i = key_slot(key, mask);
+    while (keys[i] && keys[i] != key)
+        i = (i + 1) & mask;
+    return i;
+}
+
+static uint32_t child_of(const learner_state *s, uint32_t parent, ttt_move move)
+{
+    if (parent == NO_NODE)
+        return NO_NODE;
+    uint64_t key = child_key(parent, move);
+    size_t i = find_slot(s->keys, s->slots, key);
+    return s->keys[i] ? s->children[i] : NO_NODE;
+}
+
+static ttt_status grow_slots(learner_state *s)
+{
+    size_t slots = s->slots * 2;
+    uint64_t *keys = calloc(slots, sizeof *keys);
+    uint32_t *children = malloc(slots * sizeof *children);
+    if (!keys || !children) {
+        free(keys);
+        free(children);
+        return TTT_ENOMEM;
+    }
+    for (size_t i = 0; i < s->slots; i++)
+        if (s->keys[i]) {
+            size_t j = find_slot(keys, slots, s->keys[i]);
+            keys[j] = s->keys[i];
+            children[j] = s->children[i];
+        }
+    free(s->keys);
+    free(s->children);
+    s->keys = keys;
+    s->children = children;
+    s->slots = slots;
+    return TTT_OK;
+}
+
+/* The child of parent by move, made when missing; NO_NODE when out of memory. */
+static uint32_t child_make(learner_state *s, uint32_t parent, ttt_move move)
+{
+    uint64_t key = child_key(parent, move);
+    size_t i = find_slot(s->keys, s->slots, key);
+    if (s->keys[i])
+        return s->children[i];
+    if ((s->used + 1) * LEARNER_LOAD_DEN > s->slots * LEARNER_LOAD_NUM) {
+        if (grow_slots(s))
+            return NO_NODE;
+        i = find_slot(s->keys, s->slots, key);
+    }
+    if (s->nnodes == s->node_capacity) {
+        learner_node *nodes = realloc(s->nodes, 2 * (size_t)s->node_capacity * sizeof *nodes);
+        if (!nodes)
+            return NO_NODE;
+        s->nodes = nodes;
+        s->node_capacity *= 2;
+    }
+    uint32_t id = s->nnodes++;
+    memset(&s->nodes[id], 0, sizeof s->nodes[id]);
+    s->keys[i] = key;
+    s->children[i] = id;
+    s->used++;
+    return id;
+}
+
+/* Adds count games of the given result along a canonical sequence. */
+static ttt_status tree_add(learner_state *s, const ttt_move *canon, int n, int result, int64_t count)
+{
+    uint32_t node = 0;
+    s->nodes[0].counts[result] += count;
+    for (int i = 0; i < n; i++) {
+        if ((node = child_make(s, node, canon[i])) == NO_NODE)
+            return TTT_ENOMEM;
+        s->nodes[node].counts[result] += count;
+    }
+    return TTT_OK;
+}
+
+/* --- Loading and learning ------------------------------------------------------------------------------ */
+
+static int result_of_outcome(ttt_outcome oc)
+{
+    return oc == TTT_X_WINS ? X_WON : oc == TTT_O_WINS ? O_WON : DRAWN;
+}
+
+static const char *result_name(int result) { return result == X_WON ? "x" : result == O_WON ? "o" : "draw"; }
+
+typedef struct load_ctx {
+    ttt_engine *e;
+    ttt_error *err;
+    ttt_status status;
+} load_ctx;
+
+/* One stored sequence: it must be a finished legal game of these rules, in canonical form, with that result
+ * (anything else means the file was changed by hand or is corrupt). */
+static int load_one(const char *rules, const char *moves, const char *result, int64_t count, void *user)
+{
+    (void)rules;
+    load_ctx *ctx = user;
+    learner_state *s = ctx->e->state;
+    ttt_move seq[TTT_MAX_CELLS], canon[TTT_MAX_CELLS];
+    int n;
+    ttt_board b;
+    ttt_error why;
+    if (ttt_moves_parse(moves, &ctx->e->rules, seq, TTT_MAX_CELLS, &n, &why) ||
+        ttt_moves_replay(&ctx->e->rules, seq, n, &b, &why)) {
+        ctx->status = ttt_fail(ctx->err, TTT_EINVAL, "memory '%s': %s sequence '%s': %s",
+                               ttt_store_path(s->store), s->rules_text, moves, why.msg);
+        return 1;
+    }
+    ttt_sym_sequence_canonical(&ctx->e->rules, seq, n, canon);
+    ttt_outcome oc = ttt_board_outcome(&b);
+    if (oc == TTT_ONGOING || strcmp(result_name(result_of_outcome(oc)), result) != 0 || count < 1 ||
+        memcmp(seq, canon, (size_t)n * sizeof *seq) != 0) {
+        ctx->status =
+            ttt_fail(ctx->err, TTT_EINVAL,
+                     "memory '%s': %s sequence '%s': not a canonical finished game with result '%s'",
+                     ttt_store_path(s->store), s->rules_text, moves, result);
+        return 1;
+    }
+    if ((ctx->status = tree_add(s, canon, n, result_of_outcome(oc), count)) != TTT_OK) {
+        ttt_fail(ctx->err, TTT_ENOMEM, "out of memory");
+        return 1;
+    }
+    return 0;
+}
+
+static void learner_stop(ttt_engine *e);
+
+static ttt_status learner_start(ttt_engine *e, ttt_error *err)
+{
+    const learner_config *c = e->config;
+    learner_state *s = calloc(1, sizeof *s);
+    if (!s)
+        return ttt_fail(err, TTT_ENOMEM, "engine 'learner': out of memory");
+    e->state = s;
+    s->nodes = malloc(LEARNER_INITIAL_NODES * sizeof *s->nodes);
+    s->keys = calloc(LEARNER_INITIAL_SLOTS, sizeof *s->keys);
+    s->children = malloc(LEARNER_INITIAL_SLOTS * sizeof *s->children);
+    if (!s->nodes || !s->keys || !s->children) {
+        learner_stop(e);
+        return ttt_fail(err, TTT_ENOMEM, "engine 'learner': out of memory");
+    }
+    s->node_capacity = LEARNER_INITIAL_NODES;
+    s->nnodes = 1;
+    memset(&s->nodes[0], 0, sizeof s->nodes[0]);
+    s->slots = LEARNER_INITIAL_SLOTS;
+    ttt_rules_format(&e->rules, s->rules_text, sizeof s->rules_text);
+    ttt_board_init(&s->seen, &e->rules);
+    ttt_status st = ttt_store_open(c->memory, &s->store, err);
+    if (!st) {
+        load_ctx ctx = {e, err, TTT_OK};
+        st = ttt_store_sequences(s->store, s->rules_text, load_one, &ctx, err);
+        if (!st)
+            st = ctx.status;
+    }
+    if (st) {
+        ttt_error_prefix(err, "engine 'learner'");
+        learner_stop(e); /* the framework calls stop only for engines that started */
+    }
+    return st;
+}
+
+static void forget_game(learner_state *s, const ttt_rules *rules)
+{
+    ttt_board_init(&s->seen, rules);
+    s->nmoves = 0;
+}
+
+static ttt_status learner_game_over(ttt_engine *e, const ttt_move *moves, int count, ttt_outcome outcome,
+                                    ttt_error *err)
+{
+    const learner_config *c = e->config;
+    learner_state *s = e->state;
+    forget_game(s, &e->rules);
+    ttt_board b;
+    ttt_status st = ttt_moves_replay(&e->rules, moves, count, &b, err);
+    if (st)
+        return st;
+    if (ttt_board_outcome(&b) == TTT_ONGOING || ttt_board_outcome(&b) != outcome)
+        return ttt_fail(err, TTT_EINVAL, "engine 'learner': the moves are not a game that ended that way");
+    if (!c->learn)
+        return TTT_OK;
+    ttt_move canon[TTT_MAX_CELLS];
+    ttt_sym_sequence_canonical(&e->rules, moves, count, canon);
+    char text[TTT_MOVES_TEXT_SIZE];
+    ttt_moves_format(&e->rules, canon, count, text, sizeof text);
+    int result = result_of_outcome(outcome);
+    if ((st = ttt_store_learn(s->store, s->rules_text, text, result_name(result), 1, err)) != TTT_OK)
+        return st;
+    if (tree_add(s, canon, count, result, 1))
+        return ttt_fail(err, TTT_ENOMEM, "engine 'learner': out of memory");
+    return TTT_OK;
+}
+
+static void learner_new_game(ttt_engine *e) { forget_game(e->state, &e->rules); }
+
+/* --- Following the game -------------------------------------------------------------------------------- */
+
+static bool bits_subset(const ttt_bits *a, const ttt_bits *b)
+{
+    for (int i = 0; i < TTT_WORDS; i++)
+        if (a->w[i] & ~b->w[i])
+            return false;
+    return true;
+}
+
+/* Brings the followed sequence up to b: the new stones, one per side per turn in increasing cell order. */
+static void follow(learner_state *s, const ttt_board *b)
+{
+    if (!bits_subset(&s->seen.stones[TTT_X], &b->stones[TTT_X]) ||
+        !bits_subset(&s->seen.stones[TTT_O], &b->stones[TTT_O]) || s->seen.ply > b->ply)
+        forget_game(s, &b->rules);
+    int next[2] = {0, 0};
+    while (s->seen.ply < b->ply) {
+        ttt_player side = ttt_board_to_move(&s->seen);
+        int cell = next[side];
+        while (cell < b->cells &&
+               (!ttt_bits_test(&b->stones[side], cell) || ttt_bits_test(&s->seen.stones[side], cell)))
+            cell++;
+        if (cell == b->cells) { /* not reachable by alternate play from the previous board: start over */
+            forget_game(s, &b->rules);
+            next[TTT_X] = next[TTT_O] = 0;
+            continue;
+        }
+        next[side] = cell + 1;
+        ttt_board_play(&s->seen, cell);
+        s->moves[s->nmoves++] = cell;
+    }
+}
+
+/* --- Forced wins by threats (threats=1) --------------------------------------------------------------- */
+
+/* How many empty cells would complete a winning line for who; the first goes to *cell. */
+static int threats_of(const ttt_board *b, ttt_player who, ttt_move *cell)
+{
+    ttt_board probe = *b;
+    probe.line_owner = who;
+    if (ttt_board_winner(&probe) != who) /* misère: a line does not win, so nothing threatens */
+        return 0;
+    int n = 0;
+    for (int c = 0; c < b->cells; c++)
+        if (!ttt_bits_test(&b->stones[TTT_X], c) && !ttt_bits_test(&b->stones[TTT_O], c) &&
+            ttt_board_makes_line(b, who, c) && n++ == 0)
+            *cell = c;
+    return n;
+}
+
+/* Can `who`, to move in b, force a win with moves that each threaten to win at once? A win now; else a move
+ * that makes two threats (the defender cannot block both), or one threat whose forced block leads on to
+ * such a win, following up to LEARNER_THREAT_DEPTH threats. When the defender threatens to win, the only
+ * move is the block, and it counts when it makes threats itself. */
+static bool forced_by_threats(const ttt_board *b, ttt_player who, int depth, uint64_t *nodes)
+{
+    ttt_player def = (ttt_player)(1 - who);
+    ttt_move cell, forced = TTT_NO_MOVE;
+    if (threats_of(b, who, &cell))
+        return true;
+    int d = threats_of(b, def, &forced);
+    if (depth == 0 || d >= 2)
+        return false;
+    for (int c = d ? forced : 0; c < (d ? forced + 1 : b->cells); c++) {
+        if (ttt_bits_test(&b->stones[TTT_X], c) || ttt_bits_test(&b->stones[TTT_O], c))
+            continue;
+        ttt_board next = *b;
+        ttt_board_play(&next, c);
+        (*nodes)++;
+        if (ttt_board_terminal(&next))
+            continue;
+        int t = threats_of(&next, who, &cell);
+        if (t >= 2)
+            return true;
+        if (t == 1) {
+            ttt_board_play(&next, cell);
+            if (!ttt_board_terminal(&next) && forced_by_threats(&next, who, depth - 1, nodes))
+                return true;
+        }
+    }
+    return false;
+}
+
+/* --- Deciding ------------------------------------------------------------------------------------------ */
+
+static ttt_move pick(ttt_engine *e, const ttt_move *moves, int n)
+{
+    return moves[ttt_rng_below(&e->rng, (uint32_t)n)];
+}
+
+/* The moves of the step "pursue": continuations with games of result `want` (W > 0), passed over where
+ * losing games continue with the same move unless W > L; of those, the ones with the most. */
+static int pursue(const int64_t (*counts)[NRESULTS], const ttt_move *cand, int n, int want, int lose,
+                  bool never_lost, ttt_move *out)
+{
+    int64_t best = 0;
+    int nout = 0;
+    for (int i = 0; i < n; i++) {
+        int64_t w = counts[i][want], l = counts[i][lose];
+        if (w == 0 || (l > 0 && (never_lost || w <= l)) || w < best)
+            continue;
+        if (w > best) {
+            best = w;
+            nout = 0;
+        }
+        out[nout++] = cand[i];
+    }
+    return nout;
+}
+
+static ttt_status learner_choose(ttt_engine *e, const ttt_board *b, ttt_move *out, ttt_search_info *info,
+                                 ttt_error *err)
+{
+    (void)info;
+    (void)err;
+    learner_state *s = e->state;
+    e->nodes++;
+    follow(s, b);
+    ttt_player me = ttt_board_to_move(b), opp = (ttt_player)(1 - me);
+    ttt_move legal[TTT_MAX_CELLS], found[TTT_MAX_CELLS], cand[TTT_MAX_CELLS];
+    int n = ttt_board_moves(b, legal), nfound = 0, ncand = 0;
+
+    /* 1. Win now. 2. Block the opponent's winning line. */
+    for (int i = 0; i < n; i++) {
+        ttt_board next = *b;
+        ttt_board_play(&next, legal[i]);
+        ttt_player w = ttt_board_winner(&next);
+        if (w == me)
+            found[nfound++] = legal[i];
+        else if (w != opp)
+            cand[ncand++] = legal[i];
+    }
+    if (nfound) {
+        *out = pick(e, found, nfound);
+        return TTT_OK;
+    }
+    ttt_board probe = *b;
+    probe.line_owner = opp;
+    bool opp_line_wins = ttt_board_winner(&probe) == opp;
+    for (int i = 0; opp_line_wins && i < n; i++)
+        if (ttt_board_makes_line(b, opp, legal[i]))
+            found[nfound++] = legal[i];
+    if (nfound) {
+        *out = pick(e, found, nfound);
+        return TTT_OK;
+    }
+    if (ncand == 0) { /* every move loses at once (misère): any */
+        memcpy(cand, legal, (size_t)n * sizeof *legal);
+        ncand = n;
+    }
+    const learner_config *c = e->config;
+    if (c->threats) { /* leave out moves after which the opponent forces a win by threats, if any other */
+        int nsafe = 0;
+        for (int i = 0; i < ncand; i++) {
+            ttt_board next = *b;
+            ttt_board_play(&next, cand[i]);
+            if (ttt_board_terminal(&next) || !forced_by_threats(&next, opp, LEARNER_THREAT_DEPTH, &e->nodes))
+                found[nsafe++] = cand[i];
+        }
+        if (nsafe) {
+            memcpy(cand, found, (size_t)nsafe * sizeof *found);
+            ncand = nsafe;
+        }
+        nfound = 0;
+    }
+
+    /* The node of the current sequence and the symmetries that take the sequence to it. */
+    ttt_move canon[TTT_MAX_CELLS], image[TTT_MAX_CELLS];
+    ttt_sym_sequence_canonical(&e->rules, s->moves, s->nmoves, canon);
+    ttt_sym reach[TTT_SYM_ALL];
+    int nreach = 0;
+    for (ttt_sym g = 0; g < ttt_sym_count(&e->rules); g++) {
+        ttt_sym_moves(&e->rules, g, s->moves, s->nmoves, image);
+        if (memcmp(image, canon, (size_t)s->nmoves * sizeof *image) == 0)
+            reach[nreach++] = g;
+    }
+    uint32_t node = 0;
+    for (int i = 0; i < s->nmoves && node != NO_NODE; i++)
+        node = child_of(s, node, canon[i]);
+    int64_t counts[TTT_MAX_CELLS][NRESULTS];
+    bool any_loss = false;
+    for (int i = 0; i < ncand; i++) {
+        ttt_move m = TTT_MAX_CELLS;
+        for (int j = 0; j < nreach; j++) {
+            ttt_move r = ttt_sym_move(&e->rules, reach[j], cand[i]);
+            m = r < m ? r : m;
+        }
+        uint32_t child = child_of(s, node, m);
+        for (int r = 0; r < NRESULTS; r++)
+            counts[i][r] = child == NO_NODE ? 0 : s->nodes[child].counts[r];
+        any_loss |= counts[i][opp] > 0;
+    }
+
+    /* 3. Pursue a win. 4. Pursue a draw. With safe=1, first among the moves that never lost. */
+    if ((c->safe && (nfound = pursue(counts, cand, ncand, me, opp, true, found)) != 0) ||
+        (c->safe && (nfound = pursue(counts, cand, ncand, DRAWN, opp, true, found)) != 0)) {
+        *out = pick(e, found, nfound);
+        return TTT_OK;
+    }
+    /* With safe=1, 5. (avoid a loss) comes before the comparison of counts: a move never tried is
+     * preferred to one that has lost, however often it also won. */
+    for (int i = 0; c->safe && any_loss && i < ncand; i++)
+        if (counts[i][opp] == 0)
+            found[nfound++] = cand[i];
+    if (nfound) {
+        *out = pick(e, found, nfound);
+        return TTT_OK;
+    }
+    if ((nfound = pursue(counts, cand, ncand, me, opp, false, found)) != 0 ||
+        (nfound = pursue(counts, cand, ncand, DRAWN, opp, false, found)) != 0) {
+        *out = pick(e, found, nfound);
+        return TTT_OK;
+    }
+    /* 5. Avoid a loss. */
+    if (any_loss)
+        for (int i = 0; i < ncand; i++)
+            if (counts[i][opp] == 0)
+                found[nfound++] = cand[i];
+    /* 6. Random. */
+    *out = nfound ? pick(e, found, nfound) : pick(e, cand, ncand);
+    return TTT_OK;
+}
+
+static void learner_stop(ttt_engine *e)
+{
+    learner_state *s = e->state;
+    if (!s)
+        return;
+    e->state = NULL;
+    ttt_store_close(s->store);
+    free(s->nodes);
+    free(s->keys);
+    free(s->children);
+    free(s);
+}
+
+const ttt_engine_vtable ttt_engine_learner = {
+    .about = {.name = "learner",
+              .summary =
+                  "learns from every game it plays (seed 001): win, block, then the recorded sequences "
+                  "that match the game under the board's symmetries",
+              .options =
+                  "memory=PATH  the database (default ~/.local/share/ttt/ttt.db, or $XDG_DATA_HOME/ttt)\n"
+                  "learn=0|1    1: learn from each finished game (default); 0: play from memory only\n"
+                  "seed=N       choice among equally good moves and at random (default 0)"},
+    .options = learner_options,
+    .config_size = sizeof(learner_config),
+    .config_defaults = &learner_defaults,
+    .start = learner_start,
+    .choose = learner_choose,
+    .new_game = learner_new_game,
+    .game_over = learner_game_over,
+    .stop = learner_stop,
+};

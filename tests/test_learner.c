@@ -1,0 +1,368 @@
+/* Unit tests for the learner engine (seed 001): canonical storage, matching under symmetry, the order of the
+ * lazy progression on constructed memories, determinism, and learning against real engines. */
+#define _GNU_SOURCE /* mkdtemp */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ttt/ttt.h"
+#include "support.h"
+
+static char tmpdir[256];
+static int db_counter;
+
+static int make_tmpdir(void **state)
+{
+    (void)state;
+    snprintf(tmpdir, sizeof tmpdir, "%s/ttt-test-learner-XXXXXX",
+             getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+    return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int remove_tmpdir(void **state)
+{
+    (void)state;
+    char cmd[400];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+/* A fresh database path for each test. */
+static const char *new_db(char *buf, size_t size)
+{
+    snprintf(buf, size, "%s/m%d.db", tmpdir, db_counter++);
+    return buf;
+}
+
+/* Records count plays of a game (any symmetric image) in the memory at path, through the store. */
+static void remember(const char *path, const char *moves_text, int64_t count)
+{
+    ttt_rules r = rules_of("3x3");
+    ttt_move moves[TTT_MAX_CELLS], canon[TTT_MAX_CELLS];
+    int n;
+    ttt_board b;
+    ttt_error err = {{0}};
+    assert_int_equal(ttt_moves_parse(moves_text, &r, moves, TTT_MAX_CELLS, &n, &err), TTT_OK);
+    assert_int_equal(ttt_moves_replay(&r, moves, n, &b, &err), TTT_OK);
+    ttt_outcome oc = ttt_board_outcome(&b);
+    assert_int_not_equal(oc, TTT_ONGOING);
+    ttt_sym_sequence_canonical(&r, moves, n, canon);
+    char text[TTT_MOVES_TEXT_SIZE];
+    ttt_moves_format(&r, canon, n, text, sizeof text);
+    ttt_store *s;
+    assert_int_equal(ttt_store_open(path, &s, &err), TTT_OK);
+    assert_int_equal(ttt_store_learn(s, "3x3", text,
+                                     oc == TTT_X_WINS   ? "x"
+                                     : oc == TTT_O_WINS ? "o"
+                                                        : "draw",
+                                     count, &err),
+                     TTT_OK);
+    ttt_store_close(s);
+}
+
+static ttt_engine *learner(const char *path, const char *options)
+{
+    char spec[1024];
+    snprintf(spec, sizeof spec, "learner:memory=%s%s%s", path, options[0] ? "," : "", options);
+    ttt_rules r = rules_of("3x3");
+    ttt_engine *e = NULL;
+    ttt_error err = {{0}};
+    if (ttt_engine_new(spec, &r, &e, &err)) {
+        print_error("%s: %s\n", spec, err.msg);
+        fail();
+    }
+    return e;
+}
+
+/* The engine's move after the given moves, as text. */
+static const char *move_after(ttt_engine *e, const char *moves_text, char *buf)
+{
+    ttt_rules r = rules_of("3x3");
+    ttt_move moves[TTT_MAX_CELLS], m;
+    int n = 0;
+    ttt_board b;
+    ttt_error err = {{0}};
+    assert_int_equal(ttt_moves_parse(moves_text, &r, moves, TTT_MAX_CELLS, &n, &err), TTT_OK);
+    assert_int_equal(ttt_moves_replay(&r, moves, n, &b, &err), TTT_OK);
+    assert_int_equal(ttt_engine_choose(e, &b, &m, NULL, &err), TTT_OK);
+    return ttt_move_format(&r, m, buf, TTT_MOVE_TEXT_SIZE);
+}
+
+/* The doc's progression with neither improvement, so each step shows. */
+#define FAITHFUL "threats=0,safe=0"
+
+/* A win for X down column a; a win for X on the diagonal; a draw from the centre; a win for O from a1. */
+#define X_WINS_COLUMN "a1 b1 a2 b2 a3"
+#define X_WINS_DIAG   "a1 b1 b2 c1 c3"
+#define DRAW_CENTRE   "b2 a1 c3 a3 a2 c2 b1 b3 c1"
+#define O_WINS        "a1 b2 b1 c1 a3 a2 c3 c2"
+
+static int count_rows(const char *rules, const char *moves, const char *result, int64_t count, void *user)
+{
+    (void)rules;
+    (void)moves;
+    (void)result;
+    *(int64_t *)user += count * 1000 + 1; /* thousands: games; units: rows */
+    return 0;
+}
+
+static void test_a_game_and_its_image_are_stored_once(void **state)
+{
+    (void)state;
+    char path[300], mt[TTT_MOVE_TEXT_SIZE];
+    new_db(path, sizeof path);
+    ttt_engine *e = learner(path, "");
+    ttt_rules r = rules_of("3x3");
+    ttt_error err = {{0}};
+    /* X_WINS_COLUMN and its transpose a1 a2 b1 b2 c1, and its half turn c3 b3 c2 b2 c1 */
+    const char *games[] = {X_WINS_COLUMN, "a1 a2 b1 b2 c1", "c3 b3 c2 b2 c1"};
+    for (int g = 0; g < 3; g++) {
+        ttt_move moves[TTT_MAX_CELLS];
+        int n;
+        assert_int_equal(ttt_moves_parse(games[g], &r, moves, TTT_MAX_CELLS, &n, &err), TTT_OK);
+        assert_int_equal(ttt_engine_game_over(e, moves, n, TTT_X_WINS, &err), TTT_OK);
+    }
+    /* a wrong outcome is refused */
+    ttt_move moves[TTT_MAX_CELLS];
+    int n;
+    assert_int_equal(ttt_moves_parse(X_WINS_COLUMN, &r, moves, TTT_MAX_CELLS, &n, &err), TTT_OK);
+    assert_int_equal(ttt_engine_game_over(e, moves, n, TTT_DRAW, &err), TTT_EINVAL);
+    ttt_engine_free(e);
+    ttt_store *s;
+    assert_int_equal(ttt_store_open(path, &s, &err), TTT_OK);
+    int64_t tally = 0;
+    assert_int_equal(ttt_store_sequences(s, "3x3", count_rows, &tally, &err), TTT_OK);
+    assert_int_equal(tally, 3 * 1000 + 1); /* one row, three games */
+    ttt_store_close(s);
+    /* and a new engine reads it back: as X after a1 b1 it pursues the recorded win */
+    e = learner(path, FAITHFUL);
+    assert_string_equal(move_after(e, "a1 b1", mt), "a2");
+    ttt_engine_free(e);
+}
+
+static void test_matching_under_symmetry(void **state)
+{
+    (void)state;
+    char path[300], mt[TTT_MOVE_TEXT_SIZE];
+    remember(new_db(path, sizeof path), X_WINS_COLUMN, 1);
+    ttt_engine *e = learner(path, FAITHFUL);
+    /* a1 a2 is the transpose of a1 b1: the recorded a2 maps back to b1 */
+    assert_string_equal(move_after(e, "a1 a2", mt), "b1");
+    /* c3 b3 is the half turn of a1 b1: a2 maps to c2 */
+    assert_string_equal(move_after(e, "c3 b3", mt), "c2");
+    /* c1 b1 is the mirror of a1 b1: a2 maps to c2 */
+    assert_string_equal(move_after(e, "c1 b1", mt), "c2");
+    ttt_engine_free(e);
+}
+
+static void test_win_before_block_before_memory(void **state)
+{
+    (void)state;
+    char path[300], mt[TTT_MOVE_TEXT_SIZE];
+    /* memory: after a1 b2 c3 b1, X won five times with a3 (O missed b3) */
+    remember(new_db(path, sizeof path), "a1 b2 c3 b1 a3 c1 a2", 5);
+    ttt_engine *e = learner(path, FAITHFUL);
+    /* X can win at a3 and must block b3: it wins */
+    assert_string_equal(move_after(e, "a1 b1 a2 b2", mt), "a3");
+    /* O threatens b3 and X has no win: the block, not the recorded win */
+    assert_string_equal(move_after(e, "a1 b2 c3 b1", mt), "b3");
+    ttt_engine_free(e);
+}
+
+static void test_pursue_win_before_draw(void **state)
+{
+    (void)state;
+    char path[300], mt[TTT_MOVE_TEXT_SIZE];
+    remember(new_db(path, sizeof path), X_WINS_DIAG, 1);
+    remember(path, DRAW_CENTRE, 5);
+    ttt_engine *e = learner(path, FAITHFUL);
+    for (int i = 0; i < 5; i++) { /* any corner: they are images of a1 */
+        const char *m = move_after(e, "", mt);
+        assert_true(strcmp(m, "a1") == 0 || strcmp(m, "c1") == 0 || strcmp(m, "a3") == 0 ||
+                    strcmp(m, "c3") == 0);
+    }
+    ttt_engine_free(e);
+}
+
+static void test_win_passed_over_when_losses_outnumber(void **state)
+{
+    (void)state;
+    char path[300], mt[TTT_MOVE_TEXT_SIZE];
+    remember(new_db(path, sizeof path), X_WINS_DIAG, 1);
+    remember(path, O_WINS, 2); /* a1 won once and lost twice: 1 > 2 is false */
+    remember(path, DRAW_CENTRE, 1);
+    ttt_engine *e = learner(path, FAITHFUL);
+    assert_string_equal(move_after(e, "", mt), "b2"); /* the draw */
+    ttt_engine_free(e);
+    /* with as many wins as losses the win is still passed over; with more it is pursued */
+    remember(path, X_WINS_DIAG, 1);
+    e = learner(path, FAITHFUL);
+    assert_string_equal(move_after(e, "", mt), "b2");
+    ttt_engine_free(e);
+    remember(path, X_WINS_DIAG, 1);
+    e = learner(path, FAITHFUL);
+    assert_string_not_equal(move_after(e, "", mt), "b2");
+    ttt_engine_free(e);
+}
+
+static void test_pursue_draw_then_avoid_loss(void **state)
+{
+    (void)state;
+    char path[300], mt[TTT_MOVE_TEXT_SIZE];
+    remember(new_db(path, sizeof path), O_WINS, 1);
+    ttt_engine *e = learner(path, FAITHFUL);
+    /* only a loss from the corners: every corner is avoided, the move is random among the rest */
+    for (int i = 0; i < 20; i++) {
+        const char *m = move_after(e, "", mt);
+        assert_false(strcmp(m, "a1") == 0 || strcmp(m, "c1") == 0 || strcmp(m, "a3") == 0 ||
+                     strcmp(m, "c3") == 0);
+    }
+    ttt_engine_free(e);
+    remember(path, "c2 a1 b2 a2 a3 c1 b1 b3 c3", 1); /* a draw from an edge (all edges are images) */
+    e = learner(path, FAITHFUL);
+    for (int i = 0; i < 5; i++) {
+        const char *m = move_after(e, "", mt);
+        assert_true(strcmp(m, "b1") == 0 || strcmp(m, "a2") == 0 || strcmp(m, "c2") == 0 ||
+                    strcmp(m, "b3") == 0);
+    }
+    ttt_engine_free(e);
+}
+
+/* Plays games of the learner against a real engine; returns the learner's losses. */
+static int play(ttt_engine *l, const char *opponent_spec, ttt_player side, int games)
+{
+    ttt_rules r = rules_of("3x3");
+    ttt_engine *o;
+    ttt_error err = {{0}};
+    assert_int_equal(ttt_engine_new(opponent_spec, &r, &o, &err), TTT_OK);
+    int losses = 0;
+    for (int g = 0; g < games; g++) {
+        ttt_board b;
+        ttt_board_init(&b, &r);
+        ttt_move moves[TTT_MAX_CELLS];
+        int n = 0;
+        ttt_engine_new_game(l);
+        while (!ttt_board_terminal(&b)) {
+            ttt_engine *e = ttt_board_to_move(&b) == side ? l : o;
+            assert_int_equal(ttt_engine_choose(e, &b, &moves[n], NULL, &err), TTT_OK);
+            ttt_board_play(&b, moves[n++]);
+        }
+        assert_int_equal(ttt_engine_game_over(l, moves, n, ttt_board_outcome(&b), &err), TTT_OK);
+        losses += ttt_board_winner(&b) == (ttt_player)(1 - side);
+    }
+    ttt_engine_free(o);
+    return losses;
+}
+
+static void test_learns_not_to_lose_to_minimax(void **state)
+{
+    (void)state;
+    for (ttt_player side = TTT_X; side <= TTT_O; side++) {
+        char path[300];
+        new_db(path, sizeof path);
+        ttt_engine *l = learner(path, "seed=1");
+        play(l, "minimax:seed=2", side, 20);
+        ttt_engine_free(l);
+        l = learner(path, "seed=3,learn=0");
+        assert_int_equal(play(l, "minimax:seed=4", side, 200), 0);
+        ttt_engine_free(l);
+    }
+}
+
+static void test_same_seed_same_games(void **state)
+{
+    (void)state;
+    char a[300], b[300], mt[TTT_MOVE_TEXT_SIZE], mt2[TTT_MOVE_TEXT_SIZE];
+    remember(new_db(a, sizeof a), DRAW_CENTRE, 1);
+    remember(new_db(b, sizeof b), DRAW_CENTRE, 1);
+    ttt_engine *e1 = learner(a, "seed=5"), *e2 = learner(b, "seed=5");
+    play(e1, "random:seed=6", TTT_X, 30);
+    play(e2, "random:seed=6", TTT_X, 30);
+    const char *moves[] = {"", "b2 a1", "a1", "c2 b2 a1"};
+    for (int i = 0; i < 4; i++)
+        assert_string_equal(move_after(e1, moves[i], mt), move_after(e2, moves[i], mt2));
+    assert_int_equal(ttt_engine_nodes(e1), ttt_engine_nodes(e2));
+    ttt_engine_free(e1);
+    ttt_engine_free(e2);
+}
+
+static void test_bad_memory_is_an_error(void **state)
+{
+    (void)state;
+    char path[300], spec[400];
+    snprintf(path, sizeof path, "%s/notes.txt", tmpdir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("my notes\n", f);
+    fclose(f);
+    snprintf(spec, sizeof spec, "learner:memory=%s", path);
+    ttt_rules r = rules_of("3x3");
+    ttt_engine *e = NULL;
+    ttt_error err = {{0}};
+    assert_int_equal(ttt_engine_new(spec, &r, &e, &err), TTT_EINVAL);
+    assert_null(e);
+    assert_non_null(strstr(err.msg, "engine 'learner': memory '"));
+    assert_non_null(strstr(err.msg, "not an SQLite database"));
+    /* a stored sequence that is not canonical is refused when loading */
+    new_db(path, sizeof path);
+    ttt_store *s;
+    assert_int_equal(ttt_store_open(path, &s, &err), TTT_OK);
+    assert_int_equal(ttt_store_learn(s, "3x3", "c3 b3 c2 b2 c1", "x", 1, &err), TTT_OK);
+    ttt_store_close(s);
+    snprintf(spec, sizeof spec, "learner:memory=%s", path);
+    assert_int_equal(ttt_engine_new(spec, &r, &e, &err), TTT_EINVAL);
+    assert_non_null(strstr(err.msg, "not a canonical finished game"));
+}
+
+static void test_bigger_boards(void **state)
+{
+    (void)state;
+    char path[300], spec[400];
+    new_db(path, sizeof path);
+    snprintf(spec, sizeof spec, "learner:memory=%s,seed=1", path);
+    const char *rules[] = {"4x4k3", "5x4k4", "7x7k5-misere"};
+    for (int i = 0; i < 3; i++) {
+        ttt_rules r = rules_of(rules[i]);
+        ttt_engine *l, *o;
+        ttt_error err = {{0}};
+        assert_int_equal(ttt_engine_new(spec, &r, &l, &err), TTT_OK);
+        assert_int_equal(ttt_engine_new("random:seed=2", &r, &o, &err), TTT_OK);
+        for (int g = 0; g < 3; g++) {
+            ttt_board b;
+            ttt_board_init(&b, &r);
+            ttt_move moves[TTT_MAX_CELLS];
+            int n = 0;
+            while (!ttt_board_terminal(&b)) {
+                assert_int_equal(ttt_engine_choose(b.ply % 2 == g % 2 ? l : o, &b, &moves[n], NULL, &err),
+                                 TTT_OK);
+                ttt_board_play(&b, moves[n++]);
+            }
+            assert_int_equal(ttt_engine_game_over(l, moves, n, ttt_board_outcome(&b), &err), TTT_OK);
+        }
+        ttt_engine_free(l);
+        ttt_engine_free(o);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_a_game_and_its_image_are_stored_once),
+        cmocka_unit_test(test_matching_under_symmetry),
+        cmocka_unit_test(test_win_before_block_before_memory),
+        cmocka_unit_test(test_pursue_win_before_draw),
+        cmocka_unit_test(test_win_passed_over_when_losses_outnumber),
+        cmocka_unit_test(test_pursue_draw_then_avoid_loss),
+        cmocka_unit_test(test_learns_not_to_lose_to_minimax),
+        cmocka_unit_test(test_same_seed_same_games),
+        cmocka_unit_test(test_bad_memory_is_an_error),
+        cmocka_unit_test(test_bigger_boards),
+    };
+    return cmocka_run_group_tests(tests, make_tmpdir, remove_tmpdir);
+}
