@@ -44,6 +44,8 @@ static const char help[] =
     "  -p, --plain       line mode even on a terminal\n"
     "  -v, --verbose     with two engines and --games: one line per game\n"
     "  -s, --seed S      seed for engines whose spec has no seed= (default: from the clock; printed)\n"
+    "      --db PATH     record finished games here (default $XDG_DATA_HOME/ttt/ttt.db; see ttt history)\n"
+    "      --no-record   do not record the games\n"
     "\n"
     "examples: ttt play\n"
     "          ttt play --level easy --rules 4x4k3\n"
@@ -218,7 +220,9 @@ static int line_mode(ttt_game *g, const play_config *cfg)
             cli_draw_board(stdout, &g->board);
         }
         if (ttt_board_terminal(&g->board)) {
-            play_finished(g);
+            ttt_error err;
+            if (play_finished(g, cfg, &err))
+                fprintf(stderr, "ttt play: %s\n", err.msg);
             if (games > 1) {
                 char score[PLAY_SCORE_TEXT_SIZE];
                 printf("score after %d game%s: %s\n", n, n == 1 ? "" : "s",
@@ -240,14 +244,15 @@ static int engine_match(ttt_game *g, const play_config *cfg)
     for (int n = 1; n <= cfg->games; n++) {
         if (n > 1)
             ttt_game_next(g, true);
+        ttt_error err;
         while (!ttt_board_terminal(&g->board)) {
-            ttt_error err;
             ttt_move m;
             if (ttt_engine_choose(ttt_game_engine_to_move(g), &g->board, &m, NULL, &err) ||
                 ttt_game_play(g, m, &err))
                 return cli_runtime("play", "game %d: %s", n, err.msg);
         }
-        play_finished(g);
+        if (play_finished(g, cfg, &err))
+            fprintf(stderr, "ttt play: game %d: %s\n", n, err.msg);
         if (cfg->verbose) {
             printf("game %d: X %s, O %s:", n, ttt_game_side(g, TTT_X)->who, ttt_game_side(g, TTT_O)->who);
             for (int i = 0; i < g->count; i++) {
@@ -287,10 +292,12 @@ int cmd_play(int argc, char **argv)
         {"o", required_argument, NULL, 'o'},     {"level", required_argument, NULL, 'l'},
         {"games", required_argument, NULL, 'g'}, {"plain", no_argument, NULL, 'p'},
         {"verbose", no_argument, NULL, 'v'},     {"seed", required_argument, NULL, 's'},
-        {"help", no_argument, NULL, 'h'},        {NULL, 0, NULL, 0}};
+        {"help", no_argument, NULL, 'h'},        {"db", required_argument, NULL, 'd'},
+        {"no-record", no_argument, NULL, 'N'},   {NULL, 0, NULL, 0}};
     const char *rules_text = "3x3", *xwho = NULL, *owho = NULL, *level = PLAY_DEFAULT_LEVEL;
     play_config cfg = {.games = 0, .verbose = false, .seed = (uint64_t)time(NULL)};
-    bool plain = false;
+    bool plain = false, record = true;
+    const char *db = NULL;
     optind = 0;
     opterr = 0;
     for (int c; (c = getopt_long(argc, argv, "+r:x:o:l:g:pvs:h", longopts, NULL)) != -1;) {
@@ -314,6 +321,8 @@ int cmd_play(int argc, char **argv)
         }
         case 'p': plain = true; break;
         case 'v': cfg.verbose = true; break;
+        case 'd': db = optarg; break;
+        case 'N': record = false; break;
         case 's': {
             char *end;
             cfg.seed = strtoull(optarg, &end, 10);
@@ -348,6 +357,10 @@ int cmd_play(int argc, char **argv)
     ttt_status st = ttt_game_new(&rules, xwho, owho, cfg.seed, &g, &err);
     if (st)
         return st == TTT_EINVAL ? cli_usage("play", "%s", err.msg) : cli_runtime("play", "%s", err.msg);
+    if (record && ttt_store_open(db, &cfg.store, &err)) {
+        ttt_game_free(g);
+        return cli_runtime("play", "%s (--db PATH for another file, --no-record to play without)", err.msg);
+    }
     int rc;
     if (ttt_game_humans(g) == 0 && cfg.games > 0) {
         rc = engine_match(g, &cfg);
@@ -360,5 +373,6 @@ int cmd_play(int argc, char **argv)
         rc = line_mode(g, &cfg);
     }
     ttt_game_free(g);
+    ttt_store_close(cfg.store);
     return rc;
 }

@@ -11,13 +11,25 @@
 /* Distances above this are shown without a number (they do not fit a cell). */
 #define PLAY_MAX_SHOWN_PLIES 99
 
-void play_finished(ttt_game *g)
+ttt_status play_finished(ttt_game *g, const play_config *cfg, ttt_error *err)
 {
-    ttt_error err;
-    /* A learning engine that cannot save what it learnt does not spoil the game: the failure is not shown
-     * in the middle of the game's screen, and the next game is still played. */
-    (void)ttt_game_tell_engines(g, &err);
-    /* store: record the game here (issue 6, after the store lands) */
+    ttt_error learn_err;
+    ttt_status learn = ttt_game_tell_engines(g, &learn_err);
+    ttt_status st = TTT_OK;
+    if (cfg->store) {
+        const ttt_game_player *x = ttt_game_side(g, TTT_X), *o = ttt_game_side(g, TTT_O);
+        ttt_game_record rec;
+        st = ttt_game_record_make(&g->rules, g->moves, g->count, x->engine ? x->spec : NULL,
+                                  o->engine ? o->spec : NULL, (int64_t)g->started, (int64_t)g->ended, &rec,
+                                  err);
+        if (st == TTT_OK)
+            st = ttt_store_add_game(cfg->store, &rec, NULL, err);
+    }
+    if (learn && st == TTT_OK) {
+        *err = learn_err;
+        return learn;
+    }
+    return st;
 }
 
 ttt_status play_hint_prepare(play_hinter *h, ttt_game *g, uint64_t seed, ttt_engine **fallback,

@@ -22,7 +22,8 @@
 typedef struct play_config {
     int games;    /* games in the session; 0 = until the player quits (terminal UI) or one game (line mode) */
     bool verbose; /* engine-only sessions: a line per game */
-    uint64_t seed; /* the session seed (the hints' engine is seeded from it too) */
+    uint64_t seed;    /* the session seed (the hints' engine is seeded from it too) */
+    ttt_store *store; /* where finished games are recorded; NULL records nothing (--no-record) */
 } play_config;
 
 /* Everything hints need for one session: a solver (its table reused within a game, cleared between games)
@@ -35,8 +36,9 @@ typedef struct play_hinter {
 } play_hinter;
 
 /* Every finished game goes through here, whatever the front end: the engines are told how it went (a learning
- * engine learns from games against people) and the game is recorded. Call it once per finished game. */
-void play_finished(ttt_game *g);
+ * engine learns from games against people) and the game is recorded in cfg->store. Call it once per finished
+ * game. Both steps are tried; a failure of either comes back (the caller shows it and plays on). */
+ttt_status play_finished(ttt_game *g, const play_config *cfg, ttt_error *err);
 
 /* Analyses the position of g (ongoing) for a hint: ttt_hint with the session's solver and fallback. The
  * hinter starts zeroed and is released with play_hinter_free. */

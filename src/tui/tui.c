@@ -466,7 +466,9 @@ static void advance(tui *t)
         return;
     ttt_game *g = t->g;
     if (ttt_board_terminal(&g->board) && !t->reported) {
-        play_finished(g);
+        ttt_error err;
+        if (play_finished(g, t->cfg, &err))
+            snprintf(t->msg, sizeof t->msg, "not recorded: %.200s", err.msg);
         t->reported = true;
     }
     if (t->new_pending) {
@@ -619,8 +621,9 @@ int tui_play(ttt_game *g, const play_config *cfg)
         fflush(stdout);
         _exit(t.failed ? CLI_RUNTIME : CLI_OK);
     }
-    if (!t.reported && ttt_board_terminal(&g->board))
-        play_finished(g);
+    ttt_error err;
+    if (!t.reported && ttt_board_terminal(&g->board) && play_finished(g, cfg, &err))
+        fprintf(stderr, "ttt play: %s\n", err.msg);
     play_hinter_free(&t.hinter);
     if (t.failed)
         return cli_runtime("play", "%s", t.msg);

@@ -82,6 +82,28 @@ expect_out 0 'random: 0 wins' play --x perfect --o random --games 200 --seed 3
 expect_out 0 'minimax: [1-9][0-9]* wins' play --x hard --o minimax --games 200 --seed 3
 expect_out 0 '1 game of 4x4k3-misere' play --x medium --o easy --games 1 --rules 4x4k3-misere
 
+# --- records: every finished game lands in the database, an abandoned one does not; --no-record writes nothing
+DBDIR=$(mktemp -d)
+trap 'rm -f "$OUT" "$ERR" "$IN"; rm -rf "$DBDIR"' EXIT
+feed "${FIRST_FREE[@]}"
+STDIN=$IN expect_out 0 '^X wins' play --o random:seed=1 --db "$DBDIR/p.db"
+feed 5 q
+STDIN=$IN expect_out 0 'game abandoned' play --o random:seed=1 --db "$DBDIR/p.db"
+expect_out 0 '^3 games of 3x3' play --x random --o easy --games 3 --seed 2 --db "$DBDIR/p.db"
+expect_out 0 'X human, O random:seed=1: a1 ' history --db "$DBDIR/p.db"
+expect_out 0 '^ +4 ' history --db "$DBDIR/p.db"
+run history --db "$DBDIR/p.db"
+[[ $(wc -l <"$OUT") -eq 4 ]] || fail "expected 4 recorded games (the abandoned one not among them)"
+expect_out 0 '^1\. X a1' history --db "$DBDIR/p.db" --show 1
+expect_out 0 '^3 games' play --x random --o random --games 3 --no-record --db "$DBDIR/none.db"
+[[ ! -e "$DBDIR/none.db" ]] || fail "--no-record created the database"
+printf 'not a database, and it stays so\n' >"$DBDIR/foreign"
+sum=$(md5sum <"$DBDIR/foreign")
+feed 5
+STDIN=$IN expect 1 play --o random:seed=1 --db "$DBDIR/foreign"
+grep -q 'no-record' "$ERR" || fail "a bad database's error does not suggest --no-record"
+[[ $(md5sum <"$DBDIR/foreign") == "$sum" ]] || fail "the foreign file was changed"
+
 # --- bad options: one line, exit 2
 expect_err "--level 'expert': expected easy, medium, hard or perfect" play --level expert
 expect_err "--games '0': expected a number of games from 1 to" play --games 0
