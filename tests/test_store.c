@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
 #include <sys/stat.h>
 
 #include "ttt/ttt.h"
@@ -29,6 +30,65 @@ static int remove_tmpdir(void **state)
     char cmd[400];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
     return system(cmd) == 0 ? 0 : -1;
+}
+
+/* Threads (each its own connection, as separate processes would be) that create the same new database at once
+ * and record a game each: every one opens it (none mistakes the half-made file of another for a foreign
+ * database, none gives up on the switch to WAL) and no game is lost. */
+#define RACE_THREADS 6
+#define RACE_ROUNDS  15
+
+typedef struct race_arg {
+    const char *path;
+    ttt_status st;
+    char msg[TTT_ERROR_SIZE];
+} race_arg;
+
+static void *race_open(void *p)
+{
+    race_arg *a = p;
+    ttt_rules r = ttt_rules_default();
+    const ttt_move moves[] = {0, 1, 3, 4, 6}; /* a1 b1 a2 b2 a3: X wins down column a */
+    ttt_game_record rec;
+    ttt_store *s = NULL;
+    ttt_error err = {{0}};
+    a->st = ttt_game_record_make(&r, moves, 5, NULL, "random", 1, 2, &rec, &err);
+    if (!a->st)
+        a->st = ttt_store_open(a->path, &s, &err);
+    if (!a->st)
+        a->st = ttt_store_add_game(s, &rec, NULL, &err);
+    ttt_store_close(s);
+    snprintf(a->msg, sizeof a->msg, "%s", a->st ? err.msg : "");
+    return NULL;
+}
+
+static void test_concurrent_creation(void **state)
+{
+    (void)state;
+    for (int round = 0; round < RACE_ROUNDS; round++) {
+        char path[400];
+        snprintf(path, sizeof path, "%s/race-%d.db", tmpdir, round);
+        pthread_t t[RACE_THREADS];
+        race_arg args[RACE_THREADS];
+        for (int i = 0; i < RACE_THREADS; i++) {
+            args[i] = (race_arg){.path = path};
+            assert_int_equal(pthread_create(&t[i], NULL, race_open, &args[i]), 0);
+        }
+        for (int i = 0; i < RACE_THREADS; i++) {
+            pthread_join(t[i], NULL);
+            if (args[i].st) {
+                print_error("round %d, thread %d: %s\n", round, i, args[i].msg);
+                fail();
+            }
+        }
+        ttt_store *s;
+        ttt_error err = {{0}};
+        assert_int_equal(ttt_store_open(path, &s, &err), TTT_OK);
+        int64_t n = -1;
+        assert_int_equal(ttt_store_count_games(s, &n, &err), TTT_OK);
+        assert_int_equal(n, RACE_THREADS);
+        ttt_store_close(s);
+    }
 }
 
 static void test_default_path(void **state)
@@ -169,6 +229,7 @@ int main(void)
         cmocka_unit_test(test_foreign_files_are_refused),
         cmocka_unit_test(test_games),
         cmocka_unit_test(test_sequences_and_stats),
+        cmocka_unit_test(test_concurrent_creation),
     };
     return cmocka_run_group_tests(tests, make_tmpdir, remove_tmpdir);
 }

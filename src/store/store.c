@@ -23,6 +23,9 @@
 #define SQLITE_HEADER     "SQLite format 3"
 #define SQLITE_HEADER_LEN 16 /* including the terminating NUL */
 
+/* How long to wait between attempts to switch a new database to WAL mode (milliseconds). */
+#define STORE_WAL_RETRY_MS 10
+
 struct ttt_store {
     sqlite3 *db;
     char *path;
@@ -110,11 +113,17 @@ static int64_t query_int(sqlite3 *db, const char *sql)
     return v;
 }
 
-/* Steps 2 and 3: is it ours, empty, or foreign? Sets *fresh for an empty database. */
+/* Steps 2 and 3: is it ours, empty, or foreign? Sets *fresh for an empty database. The marker and the tables
+ * are read in one read transaction: another process creating the same database at this moment is seen either
+ * before its migration (empty) or after it (ours), never halfway (tables without the marker). */
 static ttt_status check_owner(ttt_store *s, bool *fresh, ttt_error *err)
 {
+    bool snapshot = sqlite3_exec(s->db, "BEGIN", NULL, NULL, NULL) == SQLITE_OK;
     int64_t app = query_int(s->db, "PRAGMA application_id");
     int64_t tables = query_int(s->db, "SELECT count(*) FROM sqlite_master");
+    int64_t version = query_int(s->db, "PRAGMA user_version");
+    if (snapshot)
+        sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL);
     if (app < 0 || tables < 0) {
         int code = sqlite3_errcode(s->db);
         if (code == SQLITE_NOTADB)
@@ -126,7 +135,7 @@ static ttt_status check_owner(ttt_store *s, bool *fresh, ttt_error *err)
     if (app != TTT_STORE_APPLICATION_ID && !*fresh)
         return ttt_fail(err, TTT_EINVAL,
                         "memory '%s': an SQLite database of another program: not touching it", s->path);
-    s->version = (int)query_int(s->db, "PRAGMA user_version");
+    s->version = (int)version;
     if (s->version > TTT_STORE_SCHEMA_VERSION)
         return ttt_fail(
             err, TTT_EINVAL,
@@ -143,6 +152,26 @@ static ttt_status exec(ttt_store *s, const char *sql, ttt_error *err)
     ttt_status st = ttt_fail(err, TTT_EIO, "memory '%s': %s", s->path, msg ? msg : sqlite3_errmsg(s->db));
     sqlite3_free(msg);
     return st;
+}
+
+/* WAL mode is kept in the file, so only a new database switches to it. The switch takes the file exclusively,
+ * and SQLite answers "locked" at once, without waiting, while another process opens the same new file, so
+ * the switch is retried for up to TTT_STORE_BUSY_MS. */
+static ttt_status use_wal(ttt_store *s, ttt_error *err)
+{
+    for (int waited = 0;; waited += STORE_WAL_RETRY_MS) {
+        sqlite3_stmt *q;
+        if (sqlite3_prepare_v2(s->db, "PRAGMA journal_mode = WAL", -1, &q, NULL) != SQLITE_OK)
+            return db_fail(s, err, "cannot switch to WAL");
+        int rc = sqlite3_step(q);
+        bool wal = rc == SQLITE_ROW && sqlite3_stricmp((const char *)sqlite3_column_text(q, 0), "wal") == 0;
+        sqlite3_finalize(q);
+        if (wal)
+            return TTT_OK;
+        if ((rc != SQLITE_BUSY && rc != SQLITE_LOCKED && rc != SQLITE_ROW) || waited >= TTT_STORE_BUSY_MS)
+            return db_fail(s, err, "cannot switch to WAL");
+        sqlite3_sleep(STORE_WAL_RETRY_MS);
+    }
 }
 
 /* Step 4: the migrations that are missing, in one transaction with the version and the marker. */
@@ -201,7 +230,9 @@ ttt_status ttt_store_open(const char *path, ttt_store **out, ttt_error *err)
     bool fresh = false;
     st = check_owner(s, &fresh, err);
     if (!st)
-        st = exec(s, "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL", err);
+        st = use_wal(s, err);
+    if (!st)
+        st = exec(s, "PRAGMA synchronous = NORMAL", err);
     if (!st)
         st = migrate(s, err);
     if (!st && !fresh &&
