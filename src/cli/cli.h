@@ -52,5 +52,6 @@ int cmd_bench(int argc, char **argv);
 int cmd_play(int argc, char **argv);
 int cmd_engines(int argc, char **argv);
 int cmd_table(int argc, char **argv);
+int cmd_serve(int argc, char **argv);
 
 #endif
