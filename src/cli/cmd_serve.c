@@ -1,5 +1,6 @@
 /* cli/cmd_serve.c - `ttt serve`: the page and the JSON API over HTTP (src/web/). */
 #define _GNU_SOURCE /* getopt_long */
+#include <arpa/inet.h>
 #include <ctype.h>
 #include <getopt.h>
 #include <libgen.h>
@@ -106,6 +107,9 @@ int cmd_serve(int argc, char **argv)
     }
     if (optind < argc)
         return cli_usage("serve", "unexpected argument '%s'", argv[optind]);
+    unsigned char addr[sizeof(struct in6_addr)];
+    if (inet_pton(AF_INET, config.host, addr) != 1 && inet_pton(AF_INET6, config.host, addr) != 1)
+        return cli_usage("serve", "--host '%s': expected a numeric IPv4 or IPv6 address", config.host);
     char why[256];
     if (config.api.db_path && !writable_path(config.api.db_path, why, sizeof why))
         return cli_usage("serve", "--db '%s': %s", config.api.db_path, why);
