@@ -7,7 +7,7 @@ TTT=${1:?usage: load.sh path/to/ttt [SECONDS] [CONNECTIONS]}
 SECS=${2:-10}
 CONNS=${3:-8}
 THREADS=2
-GAMES_PER_THREAD=450
+GAMES_PER_THREAD=50
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 tmp=$(mktemp -d)
 "$TTT" serve --port 0 >"$tmp/log" 2>&1 &

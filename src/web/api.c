@@ -686,7 +686,8 @@ static reply analyse(web_api *api, json_t *body)
     ttt_solver *solver = NULL;
     ttt_engine *fallback = NULL;
     ttt_analysis *a = malloc(sizeof *a);
-    ttt_status st = a ? ttt_solver_new(&rules, WEB_HINT_TT_MIB, &solver, &err) : TTT_ENOMEM;
+    int tt_mib = ttt_rules_cells(&rules) <= WEB_HINT_SMALL_CELLS ? WEB_HINT_TT_MIB_SMALL : WEB_HINT_TT_MIB;
+    ttt_status st = a ? ttt_solver_new(&rules, tt_mib, &solver, &err) : TTT_ENOMEM;
     if (st == TTT_OK && bounded[0])
         st = ttt_engine_new(bounded, &rules, &fallback, &err);
     if (st == TTT_OK)

@@ -33,6 +33,8 @@
 #define WEB_MAX_ENGINE_MS         2000    /* no engine or hint thinks longer than this per request */
 #define WEB_MAX_TT_MIB            16      /* minimax transposition tables are clamped to this */
 #define WEB_HINT_TT_MIB           8       /* the solver table of one analysis */
+#define WEB_HINT_TT_MIB_SMALL     1       /* ... on boards of up to WEB_HINT_SMALL_CELLS cells (4x4 misère */
+#define WEB_HINT_SMALL_CELLS      16      /* analyses need ~100k nodes; a small table halves 3x3's p99) */
 #define WEB_MAX_PLAYOUT_CELLS     6000000 /* montecarlo without time=: trials x cells at most this */
 #define WEB_MAX_ENGINE_JOBS       4       /* engines and analyses thinking at once; more requests wait */
 #define WEB_ENGINE_WAIT_MS        10000   /* a request waits this long for an engine slot, then gets 503 */
