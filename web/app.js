@@ -214,7 +214,8 @@ async function refreshHints() {
   const my = ++hintEpoch;
   clearHints();
   $('hint-legend').hidden = !hintsOn();
-  if (!hintsOn() || !game || game.outcome !== 'ongoing') return;
+  // Hints are for a person's turn: while an engine is to move they would only compete with it for time.
+  if (!hintsOn() || !game || game.outcome !== 'ongoing' || game.engine_to_move) return;
   const state = game;
   try {
     const a = await api('POST', '/api/analyse', { rules: state.rules.text, moves: state.moves.join(' '), engine: HINT_ENGINE });

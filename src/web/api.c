@@ -441,10 +441,11 @@ static json_t *game_json(const web_game *g)
         json_array_append_new(line, move_json(&b->rules, cells[i]));
     char position[TTT_POSITION_TEXT_SIZE];
     ttt_player to_move = ttt_board_terminal(b) ? TTT_NOBODY : ttt_board_to_move(b);
-    return json_pack("{s:s, s:o, s:o, s:s, s:s*, s:o, s:s, s:o, s:o, s:{s:s, s:s}, s:b}", "id", g->id,
-                     "rules", rules_json(&b->rules), "board", rows_json(b), "position",
-                     ttt_position_format(b, position, sizeof position), "to_move", side_name(to_move),
-                     "moves", moves, "outcome", outcome_name(outcome), "winning_line", line, "last_move",
+    return json_pack("{s:s, s:o, s:o, s:s, s:o, s:o, s:s, s:o, s:o, s:{s:s, s:s}, s:b}", "id", g->id, "rules",
+                     rules_json(&b->rules), "board", rows_json(b), "position",
+                     ttt_position_format(b, position, sizeof position), "to_move",
+                     to_move == TTT_NOBODY ? json_null() : json_string(side_name(to_move)), "moves", moves,
+                     "outcome", outcome_name(outcome), "winning_line", line, "last_move",
                      g->count ? move_json(&b->rules, g->moves[g->count - 1]) : json_null(), "players", "x",
                      g->player[TTT_X], "o", g->player[TTT_O], "engine_to_move",
                      to_move != TTT_NOBODY && g->bounded[to_move][0] != '\0');
