@@ -169,6 +169,20 @@ try {
   await page.waitForFunction(() => document.querySelector('[data-cell="c3"]').getAttribute('aria-label').startsWith('c3, X'));
   await page.screenshot({ path: join(shots, '5-phone-375px.png'), fullPage: true });
 
+  // 7. The biggest board: 16x16, k=5. The solver cannot prove it in time, so the overlay shades every empty cell
+  // by the Monte Carlo score grid.
+  await page.setViewportSize({ width: 1000, height: 1100 });
+  await page.fill('#k', '5');
+  await page.fill('#rows', '16');
+  await page.fill('#cols', '16');
+  await page.setChecked('#misere', false);
+  await page.click('#new-game');
+  await page.waitForFunction(() => document.querySelectorAll('#board .cell').length === 256);
+  await cell('h8').click();
+  await page.waitForFunction(() => document.querySelectorAll('#board .cell.hint-score').length === 255);
+  check((await page.locator('#hint-method').textContent()).includes('montecarlo'), '16x16 k=5: every empty cell shaded by the Monte Carlo score grid');
+  await page.screenshot({ path: join(shots, '6-16x16k5-score-hints.png') });
+
   check(pageErrors.length === 0, `no errors in the page (${pageErrors.join('; ')})`);
 } catch (e) {
   failed = true;
