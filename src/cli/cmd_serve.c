@@ -16,6 +16,8 @@
 #define SERVE_DEFAULT_HOST "127.0.0.1"
 #define SERVE_DEFAULT_PORT 8080
 #define SERVE_MAX_PORT     65535
+#define SERVE_MAX_GAMES    1000000       /* --max-games at most */
+#define SERVE_MAX_IDLE_S   (86400 * 365) /* --idle-expiry at most: a year */
 
 static const char help[] =
     "usage: ttt serve [--host ADDR] [--port N] [--db PATH] [--max-games N] [--idle-expiry S]\n"
@@ -93,13 +95,14 @@ int cmd_serve(int argc, char **argv)
             break;
         case 'd': config.api.db_path = optarg; break;
         case OPT_MAX_GAMES:
-            if (!parse_int(optarg, 1, 1000000, &config.api.max_games))
-                return cli_usage("serve", "--max-games '%s': expected a number from 1 to 1000000", optarg);
+            if (!parse_int(optarg, 1, SERVE_MAX_GAMES, &config.api.max_games))
+                return cli_usage("serve", "--max-games '%s': expected a number from 1 to %d", optarg,
+                                 SERVE_MAX_GAMES);
             break;
         case OPT_IDLE_EXPIRY:
-            if (!parse_int(optarg, 1, 86400 * 365, &config.api.idle_expiry_s))
+            if (!parse_int(optarg, 1, SERVE_MAX_IDLE_S, &config.api.idle_expiry_s))
                 return cli_usage("serve", "--idle-expiry '%s': expected seconds from 1 to %d", optarg,
-                                 86400 * 365);
+                                 SERVE_MAX_IDLE_S);
             break;
         case 'h': fputs(help, stdout); return CLI_OK;
         default: return cli_bad_option("serve", argc, argv);
