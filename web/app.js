@@ -187,12 +187,15 @@ async function play(name) {
   await engineTurns(my);
 }
 
-// Takes back the last move, and the engine's reply before it, so that a person gets their own turn back.
+// Takes back moves until a person is to move (against an engine: its reply and the person's move), or one
+// move when engines play both sides. When an engine is then to move (it had the first move), it plays again.
 async function undo() {
   if (!game || busy || game.moves.length === 0) return;
   const n = game.moves.length;
-  const lastSide = n % 2 === 1 ? 'x' : 'o';
-  const plies = game.players[lastSide] !== 'human' && game.players[lastSide === 'x' ? 'o' : 'x'] === 'human' && n >= 2 ? 2 : 1;
+  const sideAfter = (p) => ((n - p) % 2 === 0 ? 'x' : 'o');
+  let plies = 1;
+  while (plies < n && game.players[sideAfter(plies)] !== 'human') plies++;
+  if (game.players[sideAfter(plies)] !== 'human') plies = 1;
   const my = epoch;
   busy = true;
   showError(null);
@@ -204,6 +207,7 @@ async function undo() {
   } finally {
     if (my === epoch) busy = false;
   }
+  await engineTurns(my);
 }
 
 // --- Hints ---------------------------------------------------------------------------------------------
