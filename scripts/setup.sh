@@ -7,6 +7,8 @@ PACKAGES=(
     cmake make gcc pkg-config
     libcmocka-dev libjansson-dev libncurses-dev libsqlite3-dev sqlite3 libmicrohttpd-dev
     tmux clang-format
+    # ttt serve's tests and load measurement: HTTP client, JSON checks, the browser, Node for playwright-core
+    curl jq chromium wrk nodejs
 )
 
 is_installed() {
@@ -19,11 +21,26 @@ if ! command -v dpkg-query >/dev/null 2>&1; then
     exit 1
 fi
 
+# playwright-core (tests/web/package-lock.json) for the page's end-to-end test, never its browsers: the test
+# drives Debian's chromium. Quiet when already installed.
+install_web_tests() {
+    local dir
+    dir="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/tests/web"
+    [[ -d $dir/node_modules/playwright-core ]] && return 0
+    (cd "$dir" && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error) ||
+        { echo "setup: npm ci in tests/web failed" >&2; exit 1; }
+}
+
 missing=()
 for p in "${PACKAGES[@]}"; do
     is_installed "$p" || missing+=("$p")
 done
-((${#missing[@]} == 0)) && exit 0
+# Debian's nodejs comes without npm; NodeSource's includes it.
+command -v npm >/dev/null 2>&1 || missing+=(npm)
+if ((${#missing[@]} == 0)); then
+    install_web_tests
+    exit 0
+fi
 
 echo "setup: installing ${missing[*]}"
 
@@ -74,3 +91,4 @@ if ((${#still_missing[@]} != 0)); then
     echo "setup: still not installed after apt-get: ${still_missing[*]}" >&2
     exit 1
 fi
+install_web_tests

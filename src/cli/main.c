@@ -17,6 +17,7 @@ static const cli_command commands[] = {
     {"history", cmd_history, "recorded games: list them, replay one move by move"},
     {"bench", cmd_bench, "a fixed set of searches and playouts: speed figures and a signature"},
     {"engines", cmd_engines, "list the engines and their options"},
+    {"serve", cmd_serve, "serve the game page and its JSON API over HTTP (play in the browser)"},
 };
 #define NCOMMANDS ((int)(sizeof commands / sizeof commands[0]))
 

@@ -1,0 +1,142 @@
+/* cli/cmd_serve.c - `ttt serve`: the page and the JSON API over HTTP (src/web/). */
+#define _GNU_SOURCE /* getopt_long */
+#include <arpa/inet.h>
+#include <ctype.h>
+#include <getopt.h>
+#include <libgen.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "web/server.h"
+
+#define SERVE_DEFAULT_HOST "127.0.0.1"
+#define SERVE_DEFAULT_PORT 8080
+#define SERVE_MAX_PORT     65535
+#define SERVE_MAX_GAMES    1000000       /* --max-games at most */
+#define SERVE_MAX_IDLE_S   (86400 * 365) /* --idle-expiry at most: a year */
+
+static const char help[] =
+    "usage: ttt serve [--host ADDR] [--port N] [--db PATH] [--max-games N] [--idle-expiry S]\n"
+    "\n"
+    "Serves the game page and its JSON API (README: 'ttt serve') until Ctrl-C or SIGTERM.\n"
+    "Prints the URL once it listens.\n"
+    "\n"
+    "  -H, --host ADDR      numeric address to listen on (default 127.0.0.1; 0.0.0.0 for every interface)\n"
+    "  -p, --port N         port (default 8080; 0 picks a free one, printed in the URL)\n"
+    "  -d, --db PATH        SQLite store for finished games (must be a writable path)\n"
+    "      --max-games N    games kept in memory (default 1000; the least recently used idle one makes "
+    "room)\n"
+    "      --idle-expiry S  seconds after which an untouched game is dropped (default 1800)\n"
+    "\n"
+    "example: ttt serve --port 8080, then open http://127.0.0.1:8080/\n";
+
+static bool parse_int(const char *text, long min, long max, int *out)
+{
+    char *end;
+    if (!isdigit((unsigned char)*text))
+        return false;
+    long v = strtol(text, &end, 10);
+    if (*end || v < min || v > max)
+        return false;
+    *out = (int)v;
+    return true;
+}
+
+/* A path the store can write: an existing writable regular file, or a new name in a writable directory. */
+static bool writable_path(const char *path, char *why, size_t size)
+{
+    struct stat st;
+    if (stat(path, &st) == 0) {
+        if (!S_ISREG(st.st_mode))
+            return snprintf(why, size, "not a regular file"), false;
+        if (access(path, W_OK) != 0)
+            return snprintf(why, size, "not writable"), false;
+        return true;
+    }
+    char *copy = strdup(path);
+    if (!copy)
+        return snprintf(why, size, "out of memory"), false;
+    const char *dir = dirname(copy);
+    bool ok = stat(dir, &st) == 0 && S_ISDIR(st.st_mode) && access(dir, W_OK | X_OK) == 0;
+    if (!ok)
+        snprintf(why, size, "directory '%s' does not exist or is not writable", dir);
+    free(copy);
+    return ok;
+}
+
+int cmd_serve(int argc, char **argv)
+{
+    enum { OPT_MAX_GAMES = 256, OPT_IDLE_EXPIRY };
+    static const struct option longopts[] = {{"host", required_argument, NULL, 'H'},
+                                             {"port", required_argument, NULL, 'p'},
+                                             {"db", required_argument, NULL, 'd'},
+                                             {"max-games", required_argument, NULL, OPT_MAX_GAMES},
+                                             {"idle-expiry", required_argument, NULL, OPT_IDLE_EXPIRY},
+                                             {"help", no_argument, NULL, 'h'},
+                                             {NULL, 0, NULL, 0}};
+    web_server_config config = {.host = SERVE_DEFAULT_HOST,
+                                .port = SERVE_DEFAULT_PORT,
+                                .api = {.max_games = WEB_MAX_GAMES_DEFAULT,
+                                        .idle_expiry_s = WEB_IDLE_EXPIRY_S_DEFAULT,
+                                        .db_path = NULL}};
+    optind = 0;
+    opterr = 0;
+    for (int c; (c = getopt_long(argc, argv, "+H:p:d:h", longopts, NULL)) != -1;) {
+        switch (c) {
+        case 'H': config.host = optarg; break;
+        case 'p':
+            if (!parse_int(optarg, 0, SERVE_MAX_PORT, &config.port))
+                return cli_usage("serve", "--port '%s': expected a port from 0 to %d", optarg,
+                                 SERVE_MAX_PORT);
+            break;
+        case 'd': config.api.db_path = optarg; break;
+        case OPT_MAX_GAMES:
+            if (!parse_int(optarg, 1, SERVE_MAX_GAMES, &config.api.max_games))
+                return cli_usage("serve", "--max-games '%s': expected a number from 1 to %d", optarg,
+                                 SERVE_MAX_GAMES);
+            break;
+        case OPT_IDLE_EXPIRY:
+            if (!parse_int(optarg, 1, SERVE_MAX_IDLE_S, &config.api.idle_expiry_s))
+                return cli_usage("serve", "--idle-expiry '%s': expected seconds from 1 to %d", optarg,
+                                 SERVE_MAX_IDLE_S);
+            break;
+        case 'h': fputs(help, stdout); return CLI_OK;
+        default: return cli_bad_option("serve", argc, argv);
+        }
+    }
+    if (optind < argc)
+        return cli_usage("serve", "unexpected argument '%s'", argv[optind]);
+    unsigned char addr[sizeof(struct in6_addr)];
+    if (inet_pton(AF_INET, config.host, addr) != 1 && inet_pton(AF_INET6, config.host, addr) != 1)
+        return cli_usage("serve", "--host '%s': expected a numeric IPv4 or IPv6 address", config.host);
+    char why[256];
+    if (config.api.db_path && !writable_path(config.api.db_path, why, sizeof why))
+        return cli_usage("serve", "--db '%s': %s", config.api.db_path, why);
+
+    /* SIGINT and SIGTERM are blocked before the server's threads start (they inherit the mask), so that only
+     * this thread receives them, in sigwait. */
+    sigset_t stop_signals;
+    sigemptyset(&stop_signals);
+    sigaddset(&stop_signals, SIGINT);
+    sigaddset(&stop_signals, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &stop_signals, NULL);
+    signal(SIGPIPE, SIG_IGN);
+
+    char err[256];
+    web_server *server = web_server_start(&config, err, sizeof err);
+    if (!server)
+        return cli_runtime("serve", "%s", err);
+    bool v6 = strchr(config.host, ':') != NULL;
+    printf("ttt serve: http://%s%s%s:%d/ (Ctrl-C to stop)\n", v6 ? "[" : "", config.host, v6 ? "]" : "",
+           web_server_port(server));
+    fflush(stdout);
+    int sig = 0;
+    sigwait(&stop_signals, &sig);
+    web_server_stop(server);
+    printf("ttt serve: stopped (%s)\n", sig == SIGINT ? "interrupt" : "terminated");
+    return CLI_OK;
+}

@@ -1,0 +1,851 @@
+/* web/api.c - the JSON API of `ttt serve` over the library (web/api.h). */
+#define _GNU_SOURCE /* getrandom, strcasecmp */
+#include "web/api.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <jansson.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <time.h>
+
+#define HUMAN "human"
+
+/* HTTP status codes the API answers with. */
+enum {
+    HTTP_OK = 200,
+    HTTP_CREATED = 201,
+    HTTP_BAD_REQUEST = 400,
+    HTTP_NOT_FOUND = 404,
+    HTTP_METHOD_NOT_ALLOWED = 405,
+    HTTP_CONFLICT = 409,
+    HTTP_UNPROCESSABLE = 422,
+    HTTP_INTERNAL = 500,
+    HTTP_UNAVAILABLE = 503,
+};
+
+/* One game in memory: everything its record in the store needs (rules, players, moves, outcome, times). */
+typedef struct web_game {
+    char id[WEB_ID_SIZE];
+    pthread_mutex_t lock; /* guards everything below; held while an engine thinks about this game */
+    int refs;             /* requests using the game (guarded by the table's lock): never evicted while > 0 */
+    double last_used_ms;  /* monotonic (guarded by the table's lock) */
+    ttt_board board;
+    ttt_move moves[TTT_MAX_CELLS];
+    int count;
+    char player[2][TTT_SPEC_TEXT_SIZE];  /* [TTT_X], [TTT_O]: "human" or the spec as the client gave it */
+    char bounded[2][TTT_SPEC_TEXT_SIZE]; /* the spec the server runs (web_bound_spec); "" for a person */
+    time_t started, ended;               /* wall clock; ended is 0 until the game first finishes */
+    bool finished;                       /* the game has ended once and was handed to web_game_finished */
+} web_game;
+
+struct web_api {
+    web_api_config config;
+    char *db_path;
+    pthread_mutex_t lock; /* the table: games, count */
+    web_game **games;
+    int count;
+    uint64_t id_counter; /* mixed into ids when getrandom fails */
+    /* Engine slots: at most WEB_MAX_ENGINE_JOBS engines think at once, so that a burst of engine requests
+     * queues instead of thrashing the machine. */
+    pthread_mutex_t slot_lock;
+    pthread_cond_t slot_free;
+    int slots_busy;
+};
+
+/* --- Replies -------------------------------------------------------------------------------------------- */
+
+typedef struct reply {
+    int status;
+    json_t *body; /* owned */
+} reply;
+
+static char *dump(json_t *o)
+{
+    char *text = o ? json_dumps(o, JSON_COMPACT | JSON_REAL_PRECISION(6)) : NULL;
+    json_decref(o);
+    return text;
+}
+
+char *web_api_error_json(const char *msg)
+{
+    char *text = dump(json_pack("{s:s}", "error", msg));
+    return text ? text : strdup("{\"error\":\"out of memory\"}");
+}
+
+static reply fail(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static reply fail(int status, const char *fmt, ...)
+{
+    char msg[TTT_ERROR_SIZE + 64];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return (reply){status, json_pack("{s:s}", "error", msg)};
+}
+
+static reply ok(int status, json_t *body)
+{
+    return body ? (reply){status, body} : fail(HTTP_INTERNAL, "out of memory");
+}
+
+/* The status for a library failure on input from the client. */
+static int status_of(ttt_status st)
+{
+    return st == TTT_ENOMEM ? HTTP_INTERNAL : st == TTT_ESTATE ? HTTP_CONFLICT : HTTP_UNPROCESSABLE;
+}
+
+/* --- Request bodies ------------------------------------------------------------------------------------- */
+
+/* Parses body as a JSON object whose keys are all in allowed (NULL-terminated). An empty body is {}. */
+static reply parse_body(const char *body, size_t len, const char *const *allowed, json_t **out)
+{
+    *out = NULL;
+    json_error_t jerr;
+    json_t *o = len == 0 ? json_object() : json_loadb(body, len, JSON_REJECT_DUPLICATES, &jerr);
+    if (!o)
+        return fail(HTTP_BAD_REQUEST, "malformed JSON: %s (line %d, column %d)", jerr.text, jerr.line,
+                    jerr.column);
+    if (!json_is_object(o)) {
+        json_decref(o);
+        return fail(HTTP_BAD_REQUEST, "the body must be a JSON object");
+    }
+    const char *key;
+    json_t *value;
+    json_object_foreach(o, key, value)
+    {
+        bool known = false;
+        for (const char *const *a = allowed; *a && !known; a++)
+            known = strcmp(*a, key) == 0;
+        if (!known) {
+            char list[256] = "";
+            for (const char *const *a = allowed; *a; a++)
+                snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", a == allowed ? "" : ", ",
+                         *a);
+            reply r = fail(HTTP_BAD_REQUEST, "unknown field '%s' (known: %s)", key, *allowed ? list : "none");
+            json_decref(o);
+            return r;
+        }
+    }
+    *out = o;
+    return (reply){0, NULL};
+}
+
+/* A string field: *out is NULL when absent or null; 400 when it has another type. */
+static reply get_string(json_t *o, const char *key, const char **out)
+{
+    json_t *v = json_object_get(o, key);
+    *out = NULL;
+    if (!v || json_is_null(v))
+        return (reply){0, NULL};
+    if (!json_is_string(v))
+        return fail(HTTP_BAD_REQUEST, "field '%s' must be a string", key);
+    *out = json_string_value(v);
+    return (reply){0, NULL};
+}
+
+/* An integer field in [min, max]: *out keeps its value when absent; 400 for another type or range. */
+static reply get_int(json_t *o, const char *key, long long min, long long max, long long *out)
+{
+    json_t *v = json_object_get(o, key);
+    if (!v || json_is_null(v))
+        return (reply){0, NULL};
+    if (!json_is_integer(v))
+        return fail(HTTP_BAD_REQUEST, "field '%s' must be an integer", key);
+    long long n = json_integer_value(v);
+    if (n < min || n > max)
+        return fail(HTTP_BAD_REQUEST, "field '%s' must be from %lld to %lld", key, min, max);
+    *out = n;
+    return (reply){0, NULL};
+}
+
+/* --- Engine specs with bounded time --------------------------------------------------------------------- */
+
+/* The spec the server runs for a client's spec, so that no request can hold the server:
+ *   - an option naming a file (file=) is refused: the server reads no file a client names;
+ *   - time=0 (no limit) and time= above WEB_MAX_ENGINE_MS become time=WEB_MAX_ENGINE_MS, except that an
+ *     engine with a trials= count and time=0 (montecarlo) keeps counting trials, refused above
+ *     WEB_MAX_PLAYOUT_CELLS trial-cells;
+ *   - tt= (minimax's table) is clamped to WEB_MAX_TT_MIB.
+ * Levels are expanded by the library; the result is the engine's full spec with every option spelled out. */
+static ttt_status web_bound_spec(const char *spec, const ttt_rules *rules, char *out, size_t size,
+                                 ttt_error *err)
+{
+    if (strlen(spec) >= TTT_SPEC_TEXT_SIZE)
+        return snprintf(err->msg, sizeof err->msg, "engine spec longer than %d characters",
+                        TTT_SPEC_TEXT_SIZE - 1),
+               TTT_EINVAL;
+    const char *colon = strchr(spec, ':');
+    for (const char *p = colon; p && *p; p = strchr(p + 1, ',')) {
+        const char *key = p + 1;
+        if (strncmp(key, "file=", 5) == 0)
+            return snprintf(
+                       err->msg, sizeof err->msg,
+                       "engine '%.*s': file= is not allowed by the server (it reads no file a client names)",
+                       (int)(colon - spec), spec),
+                   TTT_EINVAL;
+    }
+    ttt_engine *e;
+    ttt_status st = ttt_engine_new(spec, rules, &e, err);
+    if (st)
+        return st;
+    char full[TTT_SPEC_TEXT_SIZE];
+    ttt_engine_spec(e, full, sizeof full);
+    ttt_engine_free(e);
+
+    /* full is "name:seed=S,key=value,..." */
+    char *opts = strchr(full, ':');
+    *opts++ = '\0';
+    size_t n = (size_t)snprintf(out, size, "%s:", full);
+    uint64_t trials = 0, time_ms = 0;
+    bool has_trials = false, has_time = false;
+    for (char *save = NULL, *pair = strtok_r(opts, ",", &save); pair; pair = strtok_r(NULL, ",", &save)) {
+        char *eq = strchr(pair, '=');
+        if (!eq)
+            continue;
+        *eq = '\0';
+        const char *key = pair, *value = eq + 1;
+        char clamped[32];
+        if (strcmp(key, "time") == 0) {
+            has_time = true;
+            time_ms = strtoull(value, NULL, 10);
+            continue; /* written last, once the trials are known */
+        }
+        if (strcmp(key, "trials") == 0) {
+            has_trials = true;
+            trials = strtoull(value, NULL, 10);
+        }
+        if (strcmp(key, "tt") == 0 && strtoull(value, NULL, 10) > WEB_MAX_TT_MIB) {
+            snprintf(clamped, sizeof clamped, "%d", WEB_MAX_TT_MIB);
+            value = clamped;
+        }
+        n += (size_t)snprintf(out + n, n < size ? size - n : 0, "%s%s=%s", out[n - 1] == ':' ? "" : ",", key,
+                              value);
+    }
+    if (has_time) {
+        if (time_ms == 0 && has_trials) {
+            uint64_t cells = (uint64_t)ttt_rules_cells(rules);
+            if (trials > WEB_MAX_PLAYOUT_CELLS / cells)
+                return snprintf(err->msg, sizeof err->msg,
+                                "engine '%.40s': trials=%" PRIu64
+                                " on %d cells is more than the server allows "
+                                "(%" PRIu64 "); ask for time=MS instead",
+                                full, trials, (int)cells, (uint64_t)WEB_MAX_PLAYOUT_CELLS / cells),
+                       TTT_ELIMIT;
+        } else if (time_ms == 0 || time_ms > WEB_MAX_ENGINE_MS) {
+            time_ms = WEB_MAX_ENGINE_MS;
+        }
+        n += (size_t)snprintf(out + n, n < size ? size - n : 0, ",time=%" PRIu64, time_ms);
+    }
+    if (n >= size)
+        return snprintf(err->msg, sizeof err->msg, "engine spec too long"), TTT_EINVAL;
+    return TTT_OK;
+}
+
+/* --- Engine slots --------------------------------------------------------------------------------------- */
+
+static bool slot_acquire(web_api *api)
+{
+    struct timespec deadline;
+    clock_gettime(CLOCK_REALTIME, &deadline);
+    deadline.tv_sec += WEB_ENGINE_WAIT_MS / 1000;
+    pthread_mutex_lock(&api->slot_lock);
+    int rc = 0;
+    while (api->slots_busy >= WEB_MAX_ENGINE_JOBS && rc != ETIMEDOUT)
+        rc = pthread_cond_timedwait(&api->slot_free, &api->slot_lock, &deadline);
+    bool got = api->slots_busy < WEB_MAX_ENGINE_JOBS;
+    if (got)
+        api->slots_busy++;
+    pthread_mutex_unlock(&api->slot_lock);
+    return got;
+}
+
+static void slot_release(web_api *api)
+{
+    pthread_mutex_lock(&api->slot_lock);
+    api->slots_busy--;
+    pthread_cond_signal(&api->slot_free);
+    pthread_mutex_unlock(&api->slot_lock);
+}
+
+/* --- The game table ------------------------------------------------------------------------------------- */
+
+web_api *web_api_new(const web_api_config *config)
+{
+    if (!config || config->max_games <= 0 || config->idle_expiry_s <= 0)
+        return NULL;
+    web_api *api = calloc(1, sizeof *api);
+    if (!api)
+        return NULL;
+    api->config = *config;
+    api->games = calloc((size_t)config->max_games, sizeof *api->games);
+    if (config->db_path && !(api->db_path = strdup(config->db_path))) {
+        free(api->games);
+        api->games = NULL;
+    }
+    if (!api->games) {
+        free(api);
+        return NULL;
+    }
+    api->config.db_path = api->db_path;
+    pthread_mutex_init(&api->lock, NULL);
+    pthread_mutex_init(&api->slot_lock, NULL);
+    pthread_cond_init(&api->slot_free, NULL);
+    return api;
+}
+
+static void game_free(web_game *g)
+{
+    pthread_mutex_destroy(&g->lock);
+    free(g);
+}
+
+void web_api_free(web_api *api)
+{
+    if (!api)
+        return;
+    for (int i = 0; i < api->count; i++)
+        game_free(api->games[i]);
+    free(api->games);
+    free(api->db_path);
+    pthread_mutex_destroy(&api->lock);
+    pthread_mutex_destroy(&api->slot_lock);
+    pthread_cond_destroy(&api->slot_free);
+    free(api);
+}
+
+/* Under api->lock: drops games idle longer than the expiry; when the table is still full, the least
+ * recently used idle game. Games in use by a request stay. Returns true when there is room. */
+static bool make_room(web_api *api)
+{
+    double now = ttt_clock_ms(), expiry = (double)api->config.idle_expiry_s * 1000.0;
+    int lru = -1;
+    for (int i = 0; i < api->count;) {
+        web_game *g = api->games[i];
+        if (g->refs == 0 && now - g->last_used_ms > expiry) {
+            game_free(g);
+            api->games[i] = api->games[--api->count];
+            continue;
+        }
+        if (g->refs == 0 && (lru < 0 || g->last_used_ms < api->games[lru]->last_used_ms))
+            lru = i;
+        i++;
+    }
+    if (api->count < api->config.max_games)
+        return true;
+    if (lru < 0)
+        return false;
+    game_free(api->games[lru]);
+    api->games[lru] = api->games[--api->count];
+    return true;
+}
+
+static void new_id(web_api *api, char *id)
+{
+    uint64_t r;
+    if (getrandom(&r, sizeof r, 0) !=
+        (ssize_t)sizeof r) /* unpredictable ids; a counter if the kernel fails */
+        r = UINT64_C(0x9E3779B97F4A7C15) * ++api->id_counter ^ (uint64_t)time(NULL);
+    snprintf(id, WEB_ID_SIZE, "%016" PRIx64, r);
+}
+
+/* Finds a game and takes a reference (release with game_release). NULL when unknown or expired. */
+static web_game *game_acquire(web_api *api, const char *id)
+{
+    web_game *found = NULL;
+    pthread_mutex_lock(&api->lock);
+    double now = ttt_clock_ms();
+    for (int i = 0; i < api->count; i++)
+        if (strcmp(api->games[i]->id, id) == 0) {
+            web_game *g = api->games[i];
+            if (g->refs == 0 && now - g->last_used_ms > (double)api->config.idle_expiry_s * 1000.0) {
+                game_free(g);
+                api->games[i] = api->games[--api->count];
+            } else {
+                found = g;
+                g->refs++;
+                g->last_used_ms = now;
+            }
+            break;
+        }
+    pthread_mutex_unlock(&api->lock);
+    return found;
+}
+
+static void game_release(web_api *api, web_game *g)
+{
+    pthread_mutex_lock(&api->lock);
+    g->refs--;
+    g->last_used_ms = ttt_clock_ms();
+    pthread_mutex_unlock(&api->lock);
+}
+
+/* --- Game state as JSON --------------------------------------------------------------------------------- */
+
+static const char *side_name(ttt_player p) { return p == TTT_X ? "x" : p == TTT_O ? "o" : NULL; }
+
+static const char *outcome_name(ttt_outcome o)
+{
+    switch (o) {
+    case TTT_X_WINS: return "x";
+    case TTT_O_WINS: return "o";
+    case TTT_DRAW: return "draw";
+    case TTT_ONGOING: break;
+    }
+    return "ongoing";
+}
+
+static json_t *move_json(const ttt_rules *rules, ttt_move m)
+{
+    char text[TTT_MOVE_TEXT_SIZE];
+    return json_string(ttt_move_format(rules, m, text, sizeof text));
+}
+
+static json_t *rules_json(const ttt_rules *r)
+{
+    char text[TTT_RULES_TEXT_SIZE];
+    return json_pack("{s:s, s:i, s:i, s:i, s:b}", "text", ttt_rules_format(r, text, sizeof text), "rows",
+                     r->rows, "cols", r->cols, "k", r->k, "misere", r->misere);
+}
+
+/* The board as rows of 'x', 'o', '.'. */
+static json_t *rows_json(const ttt_board *b)
+{
+    json_t *rows = json_array();
+    char row[TTT_MAX_SIDE + 1];
+    for (int r = 0; r < b->rules.rows; r++) {
+        for (int c = 0; c < b->rules.cols; c++) {
+            ttt_player p = ttt_board_at(b, r * b->rules.cols + c);
+            row[c] = p == TTT_X ? 'x' : p == TTT_O ? 'o' : '.';
+        }
+        row[b->rules.cols] = '\0';
+        json_array_append_new(rows, json_string(row));
+    }
+    return rows;
+}
+
+static json_t *game_json(const web_game *g)
+{
+    const ttt_board *b = &g->board;
+    ttt_outcome outcome = ttt_board_outcome(b);
+    json_t *moves = json_array(), *line = json_array();
+    for (int i = 0; i < g->count; i++)
+        json_array_append_new(moves, move_json(&b->rules, g->moves[i]));
+    ttt_move cells[TTT_MAX_SIDE];
+    int n = ttt_board_line_cells(b, cells);
+    for (int i = 0; i < n; i++)
+        json_array_append_new(line, move_json(&b->rules, cells[i]));
+    char position[TTT_POSITION_TEXT_SIZE];
+    ttt_player to_move = ttt_board_terminal(b) ? TTT_NOBODY : ttt_board_to_move(b);
+    return json_pack("{s:s, s:o, s:o, s:s, s:o, s:o, s:s, s:o, s:o, s:{s:s, s:s}, s:b}", "id", g->id, "rules",
+                     rules_json(&b->rules), "board", rows_json(b), "position",
+                     ttt_position_format(b, position, sizeof position), "to_move",
+                     to_move == TTT_NOBODY ? json_null() : json_string(side_name(to_move)), "moves", moves,
+                     "outcome", outcome_name(outcome), "winning_line", line, "last_move",
+                     g->count ? move_json(&b->rules, g->moves[g->count - 1]) : json_null(), "players", "x",
+                     g->player[TTT_X], "o", g->player[TTT_O], "engine_to_move",
+                     to_move != TTT_NOBODY && g->bounded[to_move][0] != '\0');
+}
+
+/* --- Finished games ------------------------------------------------------------------------------------- */
+
+/* Every finished game passes through here exactly once (with the game locked), at the first time it ends:
+ * an undo that reopens it and a second ending are not recorded again. */
+static void web_game_finished(web_api *api, web_game *g)
+{
+    if (g->finished)
+        return;
+    g->finished = true;
+    g->ended = time(NULL);
+    ttt_outcome outcome = ttt_board_outcome(&g->board);
+    /* Engines that learn (the learner) are told how the game went. Engines live for one request here, so a
+     * fresh one is made for the purpose; errors are ignored: the game is over either way. */
+    for (int side = TTT_X; side <= TTT_O; side++) {
+        ttt_engine *e;
+        ttt_error err;
+        if (g->bounded[side][0] && ttt_engine_new(g->bounded[side], &g->board.rules, &e, &err) == TTT_OK) {
+            (void)ttt_engine_game_over(e, g->moves, g->count, outcome, &err);
+            ttt_engine_free(e);
+        }
+    }
+    /* store: record the finished game here (after the store lands) */
+    /* Everything a ttt_game_record needs is in g: rules (g->board.rules, ttt_rules_format), players
+     * (g->player[TTT_X], g->player[TTT_O]: "human" or the spec), moves (g->moves, g->count), outcome,
+     * start and end (g->started, g->ended); the store's path is api->config.db_path (NULL: no store). */
+    (void)api;
+}
+
+/* --- Routes --------------------------------------------------------------------------------------------- */
+
+static reply parse_rules(const char *text, ttt_rules *out)
+{
+    ttt_error err;
+    *out = ttt_rules_default();
+    if (text && ttt_rules_parse(text, out, &err))
+        return fail(HTTP_UNPROCESSABLE, "%s", err.msg);
+    return (reply){0, NULL};
+}
+
+/* A player field: absent, null or "human" is a person; anything else is an engine spec, bounded. */
+static reply parse_player(json_t *body, const char *key, const ttt_rules *rules, char *player, char *bounded)
+{
+    const char *spec;
+    reply r = get_string(body, key, &spec);
+    if (r.body)
+        return r;
+    if (!spec || strcmp(spec, HUMAN) == 0) {
+        snprintf(player, TTT_SPEC_TEXT_SIZE, "%s", HUMAN);
+        bounded[0] = '\0';
+        return (reply){0, NULL};
+    }
+    ttt_error err;
+    ttt_status st = web_bound_spec(spec, rules, bounded, TTT_SPEC_TEXT_SIZE, &err);
+    if (st)
+        return fail(st == TTT_ENOMEM ? HTTP_INTERNAL : HTTP_UNPROCESSABLE, "%s: %s", key, err.msg);
+    snprintf(player, TTT_SPEC_TEXT_SIZE, "%s", spec);
+    return (reply){0, NULL};
+}
+
+static reply create_game(web_api *api, json_t *body)
+{
+    const char *rules_text;
+    reply r = get_string(body, "rules", &rules_text);
+    ttt_rules rules;
+    if (r.body || (r = parse_rules(rules_text, &rules)).body)
+        return r;
+    web_game *g = calloc(1, sizeof *g);
+    if (!g)
+        return fail(HTTP_INTERNAL, "out of memory");
+    if ((r = parse_player(body, "x", &rules, g->player[TTT_X], g->bounded[TTT_X])).body ||
+        (r = parse_player(body, "o", &rules, g->player[TTT_O], g->bounded[TTT_O])).body) {
+        free(g);
+        return r;
+    }
+    pthread_mutex_init(&g->lock, NULL);
+    ttt_board_init(&g->board, &rules);
+    g->started = time(NULL);
+    pthread_mutex_lock(&api->lock);
+    if (!make_room(api)) {
+        pthread_mutex_unlock(&api->lock);
+        game_free(g);
+        return fail(HTTP_UNAVAILABLE, "too many games in play (%d); try again later", api->config.max_games);
+    }
+    new_id(api, g->id);
+    g->last_used_ms = ttt_clock_ms();
+    api->games[api->count++] = g;
+    json_t *state = game_json(g); /* nobody else knows the id yet */
+    pthread_mutex_unlock(&api->lock);
+    return ok(HTTP_CREATED, state);
+}
+
+static reply play_move(web_api *api, web_game *g, json_t *body)
+{
+    const char *text, *side;
+    reply r = get_string(body, "move", &text);
+    if (r.body || (r = get_string(body, "side", &side)).body)
+        return r;
+    if (!text)
+        return fail(HTTP_BAD_REQUEST, "field 'move' is required, e.g. {\"move\": \"b2\"}");
+    if (side && strcmp(side, "x") != 0 && strcmp(side, "o") != 0)
+        return fail(HTTP_BAD_REQUEST, "field 'side' must be \"x\" or \"o\"");
+    ttt_error err;
+    ttt_move m;
+    if (ttt_move_parse(text, &g->board.rules, &m, &err))
+        return fail(HTTP_UNPROCESSABLE, "%s", err.msg);
+    if (ttt_board_terminal(&g->board))
+        return fail(HTTP_CONFLICT, "the game is over (%s)", outcome_name(ttt_board_outcome(&g->board)));
+    ttt_player to_move = ttt_board_to_move(&g->board);
+    if (side && strcmp(side, side_name(to_move)) != 0)
+        return fail(HTTP_CONFLICT, "out of turn: %s to move", side_name(to_move));
+    if (g->bounded[to_move][0])
+        return fail(HTTP_CONFLICT, "out of turn: %s is played by the engine '%s' (POST .../engine)",
+                    side_name(to_move), g->player[to_move]);
+    if (ttt_board_play_checked(&g->board, m, &err))
+        return fail(HTTP_UNPROCESSABLE, "%s", err.msg);
+    g->moves[g->count++] = m;
+    if (ttt_board_terminal(&g->board))
+        web_game_finished(api, g);
+    return ok(HTTP_OK, game_json(g));
+}
+
+/* Runs an engine (bounded spec) on b within an engine slot. */
+static reply run_engine(web_api *api, const char *bounded, const ttt_board *b, ttt_move *move,
+                        ttt_search_info *info)
+{
+    if (!slot_acquire(api))
+        return fail(HTTP_UNAVAILABLE, "every engine is busy; try again later");
+    ttt_engine *e;
+    ttt_error err;
+    ttt_status st = ttt_engine_new(bounded, &b->rules, &e, &err);
+    if (st == TTT_OK) {
+        st = ttt_engine_choose(e, b, move, info, &err);
+        ttt_engine_free(e);
+    }
+    slot_release(api);
+    return st ? fail(status_of(st), "%s", err.msg) : (reply){0, NULL};
+}
+
+static reply engine_move(web_api *api, web_game *g, json_t *body)
+{
+    const char *spec;
+    reply r = get_string(body, "engine", &spec);
+    if (r.body)
+        return r;
+    if (ttt_board_terminal(&g->board))
+        return fail(HTTP_CONFLICT, "the game is over (%s)", outcome_name(ttt_board_outcome(&g->board)));
+    ttt_player to_move = ttt_board_to_move(&g->board);
+    char bounded[TTT_SPEC_TEXT_SIZE];
+    if (spec) {
+        ttt_error err;
+        ttt_status st = web_bound_spec(spec, &g->board.rules, bounded, sizeof bounded, &err);
+        if (st)
+            return fail(st == TTT_ENOMEM ? HTTP_INTERNAL : HTTP_UNPROCESSABLE, "engine: %s", err.msg);
+    } else if (g->bounded[to_move][0]) {
+        snprintf(bounded, sizeof bounded, "%s", g->bounded[to_move]);
+    } else {
+        return fail(HTTP_CONFLICT, "%s to move is a person: name an engine, e.g. {\"engine\": \"hard\"}",
+                    side_name(to_move));
+    }
+    ttt_move m;
+    ttt_search_info info;
+    if ((r = run_engine(api, bounded, &g->board, &m, &info)).body)
+        return r;
+    ttt_board_play(&g->board, m);
+    g->moves[g->count++] = m;
+    if (ttt_board_terminal(&g->board))
+        web_game_finished(api, g);
+    json_t *state = game_json(g);
+    if (state)
+        json_object_set_new(state, "engine",
+                            json_pack("{s:s, s:o, s:I, s:f, s:i}", "spec", bounded, "move",
+                                      move_json(&g->board.rules, m), "nodes", (json_int_t)info.nodes, "ms",
+                                      info.ms, "depth", info.depth));
+    return ok(HTTP_OK, state);
+}
+
+static reply undo_moves(web_game *g, json_t *body)
+{
+    long long plies = 1;
+    reply r = get_int(body, "plies", 1, TTT_MAX_CELLS, &plies);
+    if (r.body)
+        return r;
+    if (plies > g->count)
+        return fail(HTTP_CONFLICT, "cannot take back %lld moves: %d played", plies, g->count);
+    for (long long i = 0; i < plies; i++)
+        ttt_board_undo(&g->board, g->moves[--g->count]);
+    return ok(HTTP_OK, game_json(g));
+}
+
+static const char *eval_result(const ttt_move_eval *e)
+{
+    if (e->kind != TTT_EVAL_EXACT)
+        return NULL;
+    return e->result > 0 ? "win" : e->result < 0 ? "loss" : "draw";
+}
+
+static reply analyse(web_api *api, json_t *body)
+{
+    const char *rules_text, *position, *moves_text, *spec;
+    long long ms = (long long)TTT_HINT_DEFAULT_MS;
+    reply r = get_string(body, "rules", &rules_text);
+    if (r.body || (r = get_string(body, "position", &position)).body ||
+        (r = get_string(body, "moves", &moves_text)).body || (r = get_string(body, "engine", &spec)).body ||
+        (r = get_int(body, "ms", 1, WEB_MAX_ENGINE_MS, &ms)).body)
+        return r;
+    if (position && moves_text)
+        return fail(HTTP_BAD_REQUEST, "give 'position' or 'moves', not both");
+    ttt_rules rules;
+    if ((r = parse_rules(rules_text, &rules)).body)
+        return r;
+    ttt_error err;
+    ttt_board b;
+    ttt_board_init(&b, &rules);
+    if (position && ttt_position_parse(position, &rules, &b, &err))
+        return fail(HTTP_UNPROCESSABLE, "%s", err.msg);
+    if (moves_text) {
+        ttt_move moves[TTT_MAX_CELLS];
+        int count;
+        if (ttt_moves_parse(moves_text, &rules, moves, TTT_MAX_CELLS, &count, &err) ||
+            ttt_moves_replay(&rules, moves, count, &b, &err))
+            return fail(HTTP_UNPROCESSABLE, "%s", err.msg);
+    }
+    if (ttt_board_terminal(&b))
+        return fail(HTTP_CONFLICT, "the game is over (%s): nothing to analyse",
+                    outcome_name(ttt_board_outcome(&b)));
+    char bounded[TTT_SPEC_TEXT_SIZE] = "";
+    if (spec) {
+        ttt_status st = web_bound_spec(spec, &rules, bounded, sizeof bounded, &err);
+        if (st)
+            return fail(st == TTT_ENOMEM ? HTTP_INTERNAL : HTTP_UNPROCESSABLE, "engine: %s", err.msg);
+    }
+    if (!slot_acquire(api))
+        return fail(HTTP_UNAVAILABLE, "every engine is busy; try again later");
+    ttt_solver *solver = NULL;
+    ttt_engine *fallback = NULL;
+    ttt_analysis *a = malloc(sizeof *a);
+    int tt_mib = ttt_rules_cells(&rules) <= WEB_HINT_SMALL_CELLS ? WEB_HINT_TT_MIB_SMALL : WEB_HINT_TT_MIB;
+    ttt_status st = a ? ttt_solver_new(&rules, tt_mib, &solver, &err) : TTT_ENOMEM;
+    if (st == TTT_OK && bounded[0])
+        st = ttt_engine_new(bounded, &rules, &fallback, &err);
+    if (st == TTT_OK)
+        st = ttt_hint(solver, &b, fallback, (double)ms, a, &err);
+    ttt_engine_free(fallback);
+    ttt_solver_free(solver);
+    slot_release(api);
+    if (st) {
+        free(a);
+        return st == TTT_ENOMEM ? fail(HTTP_INTERNAL, "out of memory") : fail(status_of(st), "%s", err.msg);
+    }
+    json_t *moves = json_array();
+    for (int i = 0; i < a->count; i++) {
+        const ttt_move_eval *e = &a->moves[i];
+        const char *kind = e->kind == TTT_EVAL_EXACT ? "exact" : e->kind == TTT_EVAL_SCORE ? "score" : "none";
+        json_t *mv = json_pack("{s:o, s:i, s:i, s:s}", "move", move_json(&rules, e->move), "row",
+                               e->move / rules.cols, "col", e->move % rules.cols, "kind", kind);
+        if (e->kind == TTT_EVAL_EXACT) {
+            json_object_set_new(mv, "result", json_string(eval_result(e)));
+            json_object_set_new(mv, "plies", json_integer(e->plies));
+        }
+        if (e->kind != TTT_EVAL_NONE)
+            json_object_set_new(mv, "score", json_real(e->score));
+        json_object_set_new(mv, "share", json_real(e->share));
+        json_array_append_new(moves, mv);
+    }
+    char pos[TTT_POSITION_TEXT_SIZE];
+    json_t *out =
+        json_pack("{s:o, s:s, s:s, s:s, s:o, s:I, s:f, s:i, s:s*}", "rules", rules_json(&rules), "position",
+                  ttt_position_format(&b, pos, sizeof pos), "to_move", side_name(ttt_board_to_move(&b)),
+                  "method", a->method, "moves", moves, "nodes", (json_int_t)a->info.nodes, "ms", a->info.ms,
+                  "depth", a->info.depth, "engine", bounded[0] ? bounded : NULL);
+    free(a);
+    return ok(HTTP_OK, out);
+}
+
+static reply engines(const web_api *api)
+{
+    json_t *list = json_array(), *levels = json_array();
+    for (int i = 0; i < ttt_engine_count(); i++) {
+        const ttt_engine_about *a = ttt_engine_about_at(i);
+        json_array_append_new(list, json_pack("{s:s, s:s, s:s}", "name", a->name, "summary", a->summary,
+                                              "options", a->options));
+    }
+    for (int i = 0; i < ttt_level_count(); i++) {
+        const ttt_level *l = ttt_level_at(i);
+        json_array_append_new(
+            levels, json_pack("{s:s, s:s, s:s}", "name", l->name, "spec", l->spec, "about", l->about));
+    }
+    return ok(HTTP_OK,
+              json_pack("{s:o, s:o, s:{s:i, s:i, s:i}, s:{s:i, s:i, s:i, s:i, s:i}}", "engines", list,
+                        "levels", levels, "rules", "min_side", TTT_MIN_SIDE, "max_side", TTT_MAX_SIDE,
+                        "min_k", TTT_MIN_K, "limits", "max_games", api->config.max_games, "idle_expiry_s",
+                        api->config.idle_expiry_s, "max_engine_ms", WEB_MAX_ENGINE_MS, "max_body",
+                        WEB_MAX_BODY, "max_playout_cells", WEB_MAX_PLAYOUT_CELLS));
+}
+
+/* The fields each body may have. */
+static const char *const fields_create[] = {"rules", "x", "o", NULL};
+static const char *const fields_move[] = {"move", "side", NULL};
+static const char *const fields_engine[] = {"engine", NULL};
+static const char *const fields_undo[] = {"plies", NULL};
+static const char *const fields_analyse[] = {"rules", "position", "moves", "engine", "ms", NULL};
+static const char *const fields_none[] = {NULL};
+
+typedef enum game_action { ACTION_STATE, ACTION_MOVE, ACTION_ENGINE, ACTION_UNDO } game_action;
+
+static reply game_route(web_api *api, const char *method, const char *rest, const char *body, size_t len,
+                        const char **allow)
+{
+    /* rest is "{id}" or "{id}/action" */
+    const char *slash = strchr(rest, '/');
+    size_t id_len = slash ? (size_t)(slash - rest) : strlen(rest);
+    const char *action = slash ? slash + 1 : "";
+    game_action what;
+    const char *const *fields;
+    if (!*action) {
+        what = ACTION_STATE, fields = fields_none, *allow = "GET";
+    } else if (strcmp(action, "move") == 0) {
+        what = ACTION_MOVE, fields = fields_move, *allow = "POST";
+    } else if (strcmp(action, "engine") == 0) {
+        what = ACTION_ENGINE, fields = fields_engine, *allow = "POST";
+    } else if (strcmp(action, "undo") == 0) {
+        what = ACTION_UNDO, fields = fields_undo, *allow = "POST";
+    } else {
+        *allow = NULL;
+        return fail(HTTP_NOT_FOUND, "no such route: %s (known: move, engine, undo)", action);
+    }
+    if (strcmp(method, *allow) != 0)
+        return fail(HTTP_METHOD_NOT_ALLOWED, "method %s not allowed here (use %s)", method, *allow);
+    *allow = NULL;
+    char id[WEB_ID_SIZE];
+    if (id_len == 0 || id_len >= sizeof id)
+        return fail(HTTP_NOT_FOUND, "no game '%.*s'", (int)(id_len > 32 ? 32 : id_len), rest);
+    memcpy(id, rest, id_len);
+    id[id_len] = '\0';
+    json_t *o = NULL;
+    reply r = what == ACTION_STATE ? (reply){0, NULL} : parse_body(body, len, fields, &o);
+    if (r.body)
+        return r;
+    web_game *g = game_acquire(api, id);
+    if (!g) {
+        json_decref(o);
+        return fail(HTTP_NOT_FOUND, "no game '%s' (unknown or expired)", id);
+    }
+    pthread_mutex_lock(&g->lock);
+    switch (what) {
+    case ACTION_STATE: r = ok(HTTP_OK, game_json(g)); break;
+    case ACTION_MOVE: r = play_move(api, g, o); break;
+    case ACTION_ENGINE: r = engine_move(api, g, o); break;
+    case ACTION_UNDO: r = undo_moves(g, o); break;
+    }
+    pthread_mutex_unlock(&g->lock);
+    game_release(api, g);
+    json_decref(o);
+    return r;
+}
+
+static reply route(web_api *api, const char *method, const char *path, const char *body, size_t len,
+                   const char **allow)
+{
+    static const char games_prefix[] = "/api/games/";
+    json_t *o = NULL;
+    reply r;
+    if (strcmp(path, "/api/engines") == 0) {
+        *allow = "GET";
+        return strcmp(method, "GET") == 0
+                   ? engines(api)
+                   : fail(HTTP_METHOD_NOT_ALLOWED, "method %s not allowed here (use GET)", method);
+    }
+    if (strcmp(path, "/api/games") == 0 || strcmp(path, "/api/analyse") == 0) {
+        bool create = path[5] == 'g';
+        *allow = "POST";
+        if (strcmp(method, "POST") != 0)
+            return fail(HTTP_METHOD_NOT_ALLOWED, "method %s not allowed here (use POST)", method);
+        if ((r = parse_body(body, len, create ? fields_create : fields_analyse, &o)).body)
+            return r;
+        r = create ? create_game(api, o) : analyse(api, o);
+        json_decref(o);
+        return r;
+    }
+    if (strncmp(path, games_prefix, sizeof games_prefix - 1) == 0)
+        return game_route(api, method, path + sizeof games_prefix - 1, body, len, allow);
+    return fail(HTTP_NOT_FOUND, "no such route: %.100s", path);
+}
+
+int web_api_handle(web_api *api, const char *method, const char *path, const char *body, size_t len,
+                   char **json, const char **allow)
+{
+    *allow = NULL;
+    reply r = route(api, method, path, body, len, allow);
+    if (r.status != HTTP_METHOD_NOT_ALLOWED)
+        *allow = NULL;
+    *json = dump(r.body);
+    if (!*json) {
+        *json = web_api_error_json("out of memory");
+        return HTTP_INTERNAL;
+    }
+    return r.status;
+}

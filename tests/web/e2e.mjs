@@ -1,0 +1,200 @@
+// tests/web/e2e.mjs - the page of `ttt serve` in headless Chromium (Debian's /usr/bin/chromium), driven by
+// playwright-core: a full game by clicking (against an engine), a full game by keyboard, undo, the hint overlay,
+// 4x4 misère, phone width. Screenshots go to the directory given as the second argument.
+//
+// usage: node tests/web/e2e.mjs path/to/ttt SCREENSHOT_DIR    (exit 0 on success; any failure throws)
+import { spawn } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+
+const [ttt, shots] = process.argv.slice(2);
+if (!ttt || !shots) throw new Error('usage: node e2e.mjs path/to/ttt SCREENSHOT_DIR');
+mkdirSync(shots, { recursive: true });
+const CHROMIUM = '/usr/bin/chromium';
+const TIMEOUT_MS = 20000;
+
+function check(cond, what) {
+  if (!cond) throw new Error(`check failed: ${what}`);
+  console.log(`ok - ${what}`);
+}
+
+// Starts the server on a free port and resolves with its URL (from the line it prints).
+function startServer() {
+  const proc = spawn(ttt, ['serve', '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    proc.on('exit', (code) => reject(new Error(`ttt serve exited early (${code})`)));
+    proc.stdout.on('data', (d) => {
+      out += d;
+      const m = out.match(/http:\/\/[^ ]+\//);
+      if (m) resolve({ proc, url: m[0] });
+    });
+  });
+}
+
+const server = await startServer();
+const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'] });
+let failed = false;
+try {
+  const page = await browser.newPage({ viewport: { width: 1000, height: 900 } });
+  page.setDefaultTimeout(TIMEOUT_MS);
+  const pageErrors = [];
+  page.on('pageerror', (e) => pageErrors.push(String(e)));
+
+  const cell = (name) => page.locator(`#board .cell[data-cell="${name}"]`);
+  const status = () => page.locator('#status').textContent();
+  const label = (name) => cell(name).getAttribute('aria-label');
+  // Waits until the game is over, or it is a person's turn with no engine thinking.
+  const settled = () =>
+    page.waitForFunction(() => {
+      const s = document.getElementById('status').textContent;
+      return document.getElementById('thinking').hidden && /to move$|wins|Draw/.test(s) && !/\(/.test(s.split('to move')[1] || '');
+    });
+
+  async function newGame({ rows = 3, cols = 3, misere = false, x = 'human', o = 'human' }) {
+    await page.fill('#rows', String(rows));
+    await page.fill('#cols', String(cols));
+    await page.fill('#k', '');
+    await page.setChecked('#misere', misere);
+    await page.selectOption('#player-x', x);
+    await page.selectOption('#player-o', o);
+    const before = await page.locator('#board').getAttribute('data-game');
+    await page.click('#new-game');
+    await page.waitForFunction(
+      ([n, prev]) => document.querySelectorAll('#board .cell').length === n && document.getElementById('board').dataset.game !== prev,
+      [rows * cols, before]);
+    await settled();
+  }
+
+  await page.goto(server.url);
+  await page.waitForSelector('#board .cell');
+  await page.waitForFunction(() => document.querySelector('#player-o option[value="perfect"]'));
+  // Records whether "thinking…" is ever shown.
+  await page.evaluate(() => {
+    window.sawThinking = false;
+    const t = document.getElementById('thinking');
+    new MutationObserver(() => { if (!t.hidden) window.sawThinking = true; }).observe(t, { attributes: true });
+  });
+
+  // 1. A full game by clicking, against the perfect level: click the first empty cell until the game ends.
+  await newGame({ x: 'human', o: 'perfect' });
+  for (let turn = 0; turn < 9; turn++) {
+    const s = await status();
+    if (!s.startsWith('X to move')) break;
+    const empty = page.locator('#board .cell[aria-label$="empty"]').first();
+    const name = await empty.getAttribute('data-cell');
+    await empty.click();
+    await page.waitForFunction((n) => /, X/.test(document.querySelector(`[data-cell="${n}"]`).getAttribute('aria-label')), name);
+    await settled();
+  }
+  const end1 = await status();
+  check(/O wins|Draw/.test(end1), `game by clicking against perfect ends in O wins or a draw (${end1})`);
+  check(await page.evaluate(() => window.sawThinking), '"thinking…" was shown while the engine searched');
+  if (end1.startsWith('O wins'))
+    check(await page.locator('#board .cell.win').count() === 3, 'the winning line is highlighted (3 cells)');
+  check(await page.locator('#board .cell.last').count() === 1, 'the last move is highlighted');
+  await page.screenshot({ path: join(shots, '1-click-game-vs-perfect.png') });
+  const scoreO = +(await page.locator('#score-o').textContent()), scoreD = +(await page.locator('#score-draw').textContent());
+  check(scoreO + scoreD === 1, 'the score across games counted the finished game');
+
+  // 2. A full game by keyboard, two people: X b2, O a2, X a1, O b1, X c3 (diagonal a1-b2-c3).
+  await newGame({});
+  await cell('b2').focus();
+  const keys = ['Enter', 'ArrowLeft', 'Space', 'ArrowUp', 'Enter', 'ArrowRight', 'Enter', 'ArrowDown', 'ArrowDown',
+    'ArrowRight', 'Enter'];
+  const expected = { 0: ['b2', 'X'], 2: ['a2', 'O'], 4: ['a1', 'X'], 6: ['b1', 'O'], 10: ['c3', 'X'] };
+  for (let i = 0; i < keys.length; i++) {
+    await page.keyboard.press(keys[i]);
+    if (expected[i]) {
+      const [n, side] = expected[i];
+      await page.waitForFunction(([c, p]) => document.querySelector(`[data-cell="${c}"]`).getAttribute('aria-label').startsWith(`${c}, ${p}`), [n, side]);
+    }
+  }
+  check((await status()) === 'X wins', 'game by keyboard: X wins');
+  check(await page.locator('#board .cell.win').count() === 3, 'keyboard game: winning line highlighted');
+  const focus = await page.evaluate(() => {
+    const a = document.activeElement;
+    return { cell: a.dataset.cell, outline: getComputedStyle(a).outlineStyle, width: getComputedStyle(a).outlineWidth };
+  });
+  check(focus.cell === 'c3' && focus.outline === 'solid' && focus.width !== '0px', `keyboard focus is visible on c3 (${JSON.stringify(focus)})`);
+  check((await label('a1')) === 'a1, X, winning line', `cells have accessible names ("${await label('a1')}")`);
+  check(+(await page.locator('#score-x').textContent()) === 1, 'score: X has 1 win');
+  await page.screenshot({ path: join(shots, '2-keyboard-game.png') });
+
+  // 3. Undo: two people, one move back; against an engine, back to the person's turn.
+  await newGame({});
+  await cell('b2').click();
+  await page.waitForFunction(() => document.querySelector('[data-cell="b2"]').getAttribute('aria-label').startsWith('b2, X'));
+  await cell('a1').click();
+  await page.waitForFunction(() => document.querySelector('[data-cell="a1"]').getAttribute('aria-label').startsWith('a1, O'));
+  await page.click('#undo');
+  await page.waitForFunction(() => document.querySelector('[data-cell="a1"]').getAttribute('aria-label') === 'a1, empty');
+  check((await status()) === 'O to move', 'undo takes back one move between two people');
+  await newGame({ o: 'hard' });
+  await cell('a1').click();
+  await page.waitForFunction(() => document.querySelectorAll('#board .cell[aria-label$="empty"]').length === 7);
+  await settled();
+  await page.click('#undo');
+  await page.waitForFunction(() => document.querySelectorAll('#board .cell[aria-label$="empty"]').length === 9);
+  check((await status()) === 'X to move', "undo against an engine takes back its reply too: the person's turn again");
+
+  // 4. The hint overlay: every empty cell coloured with its exact value on 3x3.
+  await cell('b2').click();
+  await page.waitForFunction(() => document.querySelectorAll('#board .cell[aria-label$="empty"]').length === 7);
+  await settled();
+  await page.click('#hints');
+  await page.waitForFunction(() => document.querySelectorAll('#board .cell.hint-win, #board .cell.hint-draw, #board .cell.hint-loss').length === 7);
+  const hintTexts = await page.locator('#board .cell .hint').allTextContents();
+  check(hintTexts.length === 7 && hintTexts.every((t) => /^(W\d+|D|L\d+)$/.test(t)), `hint overlay on every empty cell: ${hintTexts.join(' ')}`);
+  check(await page.locator('#hint-legend').isVisible(), 'the hint legend is shown');
+  await page.screenshot({ path: join(shots, '3-hints-3x3.png') });
+
+  // 5. 4x4 misère: a new board of 16 cells, rules shown, a few moves, hints still coloured.
+  await newGame({ rows: 4, cols: 4, misere: true, o: 'easy' });
+  check(await page.locator('#board .cell').count() === 16, '4x4 misère: 16 cells');
+  await cell('a1').click();
+  await page.waitForFunction(() => document.querySelectorAll('#board .cell[aria-label$="empty"]').length === 14);
+  await settled();
+  await page.waitForFunction(() => document.querySelectorAll('#board .cell .hint').length === 14);
+  check(await page.locator('#board .cell .hint').count() === 14, '4x4 misère: hints on all 14 empty cells');
+  await page.screenshot({ path: join(shots, '4-4x4-misere-hints.png') });
+
+  // 6. Phone width: nothing wider than the screen, the board still playable.
+  await page.setViewportSize({ width: 375, height: 760 });
+  await newGame({ rows: 5, cols: 5 });
+  const widths = await page.evaluate(() => ({ doc: document.documentElement.scrollWidth, board: document.getElementById('board').getBoundingClientRect().width }));
+  check(widths.doc <= 375 && widths.board <= 375, `usable at 375 px: page ${widths.doc} px, board ${widths.board} px wide`);
+  await cell('c3').click();
+  await page.waitForFunction(() => document.querySelector('[data-cell="c3"]').getAttribute('aria-label').startsWith('c3, X'));
+  await page.screenshot({ path: join(shots, '5-phone-375px.png'), fullPage: true });
+
+  // 7. The biggest board: 16x16, k=5. The solver cannot prove it in time, so the overlay shades every empty cell
+  // by the Monte Carlo score grid.
+  await page.setViewportSize({ width: 1000, height: 1100 });
+  await page.fill('#k', '5');
+  await page.fill('#rows', '16');
+  await page.fill('#cols', '16');
+  await page.setChecked('#misere', false);
+  await page.click('#new-game');
+  await page.waitForFunction(() => document.querySelectorAll('#board .cell').length === 256);
+  await cell('h8').click();
+  await page.waitForFunction(() => document.querySelectorAll('#board .cell.hint-score').length === 255);
+  check((await page.locator('#hint-method').textContent()).includes('montecarlo'), '16x16 k=5: every empty cell shaded by the Monte Carlo score grid');
+  await page.screenshot({ path: join(shots, '6-16x16k5-score-hints.png') });
+
+  check(pageErrors.length === 0, `no errors in the page (${pageErrors.join('; ')})`);
+} catch (e) {
+  failed = true;
+  console.error(`FAIL: ${e.stack || e}`);
+} finally {
+  await browser.close();
+  server.proc.removeAllListeners('exit');
+  server.proc.kill('SIGTERM');
+  const code = await new Promise((r) => server.proc.on('exit', (c) => r(c)));
+  if (code !== 0) {
+    console.error(`FAIL: ttt serve exited ${code} on SIGTERM`);
+    failed = true;
+  }
+}
+process.exit(failed ? 1 : 0);

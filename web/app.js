@@ -1,0 +1,314 @@
+// web/app.js - the page of `ttt serve`: a thin client of the JSON API (README, "ttt serve"). No framework.
+'use strict';
+
+const HINT_ENGINE = 'montecarlo:time=500'; // scores for boards the solver cannot finish in time
+const SEED_RANGE = 1000000;                // engines get a random seed per game, for variety
+
+const $ = (id) => document.getElementById(id);
+let game = null;     // the state from the API
+let busy = false;    // a request that changes the game is under way
+let epoch = 0;       // bumped by every new game: answers for an older game are dropped
+let hintEpoch = 0;   // the same for hint answers
+let hints = null;    // the last analysis shown, or null
+let focusCell = 0;   // the cell that has tabindex=0 (roving focus)
+const counted = new Set(); // games already added to the score
+let score = JSON.parse(sessionStorage.getItem('ttt-score') || '{"x":0,"o":0,"draw":0}');
+
+async function api(method, path, body) {
+  const res = await fetch(path, {
+    method,
+    headers: body ? { 'Content-Type': 'application/json' } : {},
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const data = await res.json().catch(() => ({ error: `HTTP ${res.status}` }));
+  if (!res.ok) throw new Error(data.error || `HTTP ${res.status}`);
+  return data;
+}
+
+function showError(e) { $('message').textContent = e ? String(e.message || e) : ''; }
+
+// --- Setup ---------------------------------------------------------------------------------------------
+
+async function loadEngines() {
+  const data = await api('GET', '/api/engines');
+  for (const side of ['x', 'o']) {
+    const sel = $(`player-${side}`);
+    const levels = document.createElement('optgroup');
+    levels.label = 'Levels';
+    for (const l of data.levels) levels.append(new Option(`${l.name} (${l.spec})`, l.name));
+    const engines = document.createElement('optgroup');
+    engines.label = 'Engines';
+    for (const e of data.engines) engines.append(new Option(e.name, e.name));
+    sel.append(levels, engines);
+  }
+  $('player-o').value = 'medium';
+}
+
+function rulesText() {
+  const rows = +$('rows').value, cols = +$('cols').value, k = $('k').value;
+  return `${rows}x${cols}${k ? `k${k}` : ''}${$('misere').checked ? '-misere' : ''}`;
+}
+
+function playerSpec(side) {
+  const v = $(`player-${side}`).value;
+  if (v === 'human') return 'human';
+  return `${v}:seed=${Math.floor(Math.random() * SEED_RANGE)}`;
+}
+
+async function newGame() {
+  showError(null);
+  const my = ++epoch;
+  busy = false;
+  try {
+    const state = await api('POST', '/api/games', { rules: rulesText(), x: playerSpec('x'), o: playerSpec('o') });
+    if (my !== epoch) return;
+    focusCell = Math.floor(state.rules.rows / 2) * state.rules.cols + Math.floor(state.rules.cols / 2);
+    buildBoard(state);
+    update(state);
+    await engineTurns(my);
+  } catch (e) { showError(e); }
+}
+
+// --- The board -----------------------------------------------------------------------------------------
+
+const colName = (c) => String.fromCharCode(97 + c);
+const cellName = (r, c) => `${colName(c)}${r + 1}`;
+
+function buildBoard(state) {
+  const board = $('board');
+  const { rows, cols } = state.rules;
+  board.replaceChildren();
+  board.dataset.game = state.id;
+  board.style.setProperty('--cols', cols);
+  board.setAttribute('aria-label', `Board, ${rows} rows by ${cols} columns`);
+  for (let r = 0; r < rows; r++) {
+    for (let c = 0; c < cols; c++) {
+      const b = document.createElement('button');
+      b.type = 'button';
+      b.className = 'cell';
+      b.dataset.cell = cellName(r, c);
+      b.dataset.index = r * cols + c;
+      b.tabIndex = r * cols + c === focusCell ? 0 : -1;
+      board.append(b);
+    }
+  }
+}
+
+function cellButtons() { return $('board').querySelectorAll('.cell'); }
+
+function statusText(s) {
+  if (s.outcome === 'draw') return 'Draw';
+  if (s.outcome === 'x' || s.outcome === 'o') {
+    const winner = s.outcome.toUpperCase();
+    return s.rules.misere ? `${winner} wins (the other side completed a line)` : `${winner} wins`;
+  }
+  const who = s.players[s.to_move];
+  return `${s.to_move.toUpperCase()} to move${who === 'human' ? '' : ` (${who.split(':')[0]})`}`;
+}
+
+function update(state) {
+  game = state;
+  hints = null;
+  const line = new Set(state.winning_line);
+  const { cols } = state.rules;
+  const humanTurn = state.outcome === 'ongoing' && !state.engine_to_move;
+  for (const b of cellButtons()) {
+    const i = +b.dataset.index;
+    const ch = state.board[Math.floor(i / cols)][i % cols];
+    const name = b.dataset.cell;
+    b.textContent = ch === '.' ? '' : ch.toUpperCase();
+    b.className = 'cell' + (ch === '.' ? '' : ` ${ch}`);
+    if (name === state.last_move) b.classList.add('last');
+    if (line.has(name)) b.classList.add('win');
+    let label = `${name}, ${ch === '.' ? 'empty' : ch.toUpperCase()}`;
+    if (name === state.last_move) label += ', last move';
+    if (line.has(name)) label += ', winning line';
+    b.setAttribute('aria-label', label);
+    b.setAttribute('aria-disabled', String(ch !== '.' || !humanTurn));
+  }
+  $('status').textContent = statusText(state);
+  $('undo').disabled = state.moves.length === 0;
+  countScore(state);
+  refreshHints();
+}
+
+function countScore(state) {
+  if (state.outcome === 'ongoing' || counted.has(state.id)) return;
+  counted.add(state.id);
+  score[state.outcome]++;
+  sessionStorage.setItem('ttt-score', JSON.stringify(score));
+  showScore();
+}
+
+function showScore() {
+  $('score-x').textContent = score.x;
+  $('score-o').textContent = score.o;
+  $('score-draw').textContent = score.draw;
+}
+
+function setThinking(on) {
+  $('thinking').hidden = !on;
+  $('board').setAttribute('aria-busy', String(on));
+}
+
+// --- Playing -------------------------------------------------------------------------------------------
+
+async function engineTurns(my) {
+  while (my === epoch && game && game.outcome === 'ongoing' && game.engine_to_move) {
+    busy = true;
+    setThinking(true);
+    try {
+      const state = await api('POST', `/api/games/${game.id}/engine`);
+      if (my !== epoch) return;
+      update(state);
+    } catch (e) {
+      showError(e);
+      break;
+    } finally {
+      if (my === epoch) { busy = false; setThinking(false); }
+    }
+  }
+}
+
+async function play(name) {
+  if (!game || busy || game.outcome !== 'ongoing' || game.engine_to_move) return;
+  const my = epoch;
+  busy = true;
+  showError(null);
+  try {
+    const state = await api('POST', `/api/games/${game.id}/move`, { move: name });
+    if (my !== epoch) return;
+    update(state);
+  } catch (e) {
+    showError(e);
+  } finally {
+    if (my === epoch) busy = false;
+  }
+  await engineTurns(my);
+}
+
+// Takes back moves until a person is to move (against an engine: its reply and the person's move), or one
+// move when engines play both sides. When an engine is then to move (it had the first move), it plays again.
+async function undo() {
+  if (!game || busy || game.moves.length === 0) return;
+  const n = game.moves.length;
+  const sideAfter = (p) => ((n - p) % 2 === 0 ? 'x' : 'o');
+  let plies = 1;
+  while (plies < n && game.players[sideAfter(plies)] !== 'human') plies++;
+  if (game.players[sideAfter(plies)] !== 'human') plies = 1;
+  const my = epoch;
+  busy = true;
+  showError(null);
+  try {
+    const state = await api('POST', `/api/games/${game.id}/undo`, { plies });
+    if (my === epoch) update(state);
+  } catch (e) {
+    showError(e);
+  } finally {
+    if (my === epoch) busy = false;
+  }
+  await engineTurns(my);
+}
+
+// --- Hints ---------------------------------------------------------------------------------------------
+
+function hintsOn() { return $('hints').getAttribute('aria-pressed') === 'true'; }
+
+async function refreshHints() {
+  const my = ++hintEpoch;
+  clearHints();
+  $('hint-legend').hidden = !hintsOn();
+  // Hints are for a person's turn: while an engine is to move they would only compete with it for time.
+  if (!hintsOn() || !game || game.outcome !== 'ongoing' || game.engine_to_move) return;
+  const state = game;
+  try {
+    const a = await api('POST', '/api/analyse', { rules: state.rules.text, moves: state.moves.join(' '), engine: HINT_ENGINE });
+    if (my !== hintEpoch || game !== state) return;
+    hints = a;
+    showHints(a);
+  } catch (e) { if (my === hintEpoch) showError(e); }
+}
+
+function clearHints() {
+  for (const b of cellButtons()) {
+    b.classList.remove('hint-win', 'hint-draw', 'hint-loss', 'hint-score');
+    b.style.removeProperty('background');
+    b.querySelector('.hint')?.remove();
+  }
+  $('board').classList.remove('hinted');
+}
+
+function showHints(a) {
+  const byName = new Map([...cellButtons()].map((b) => [b.dataset.cell, b]));
+  const scores = a.moves.filter((m) => m.kind === 'score').map((m) => m.score);
+  const lo = Math.min(...scores), hi = Math.max(...scores);
+  for (const m of a.moves) {
+    const b = byName.get(m.move);
+    if (!b) continue;
+    const tag = document.createElement('span');
+    tag.className = 'hint';
+    let text = '';
+    if (m.kind === 'exact') {
+      b.classList.add(`hint-${m.result}`);
+      text = m.result === 'draw' ? 'D' : `${m.result === 'win' ? 'W' : 'L'}${m.plies}`;
+    } else if (m.kind === 'score') {
+      // Shade from red (the worst move of this analysis) to green (the best); scores compare only within it.
+      const t = hi > lo ? (m.score - lo) / (hi - lo) : 0.5;
+      b.classList.add('hint-score');
+      b.style.setProperty('background', `hsl(${Math.round(t * 120)}, 65%, 72%)`);
+      text = m.share > 0 ? `${Math.round(m.share * 100)}%` : `${Math.round(m.score * 100)}`;
+    }
+    tag.textContent = text;
+    tag.setAttribute('aria-hidden', 'true');
+    b.append(tag);
+    if (text) b.setAttribute('aria-label', `${b.getAttribute('aria-label')}, hint ${m.kind === 'exact' ? m.result : `score ${text}`}`);
+  }
+  $('board').classList.add('hinted');
+  $('hint-method').textContent = `(${a.method})`;
+}
+
+// --- Events --------------------------------------------------------------------------------------------
+
+function moveFocus(to) {
+  const cells = cellButtons();
+  if (to < 0 || to >= cells.length) return;
+  cells[focusCell]?.setAttribute('tabindex', '-1');
+  focusCell = to;
+  cells[to].setAttribute('tabindex', '0');
+  cells[to].focus();
+}
+
+function onKey(e) {
+  const cell = e.target.closest('.cell');
+  if (!cell || !game) return;
+  const { rows, cols } = game.rules;
+  const i = +cell.dataset.index, r = Math.floor(i / cols), c = i % cols;
+  const to = {
+    ArrowLeft: c > 0 ? i - 1 : i, ArrowRight: c < cols - 1 ? i + 1 : i,
+    ArrowUp: r > 0 ? i - cols : i, ArrowDown: r < rows - 1 ? i + cols : i,
+    Home: r * cols, End: r * cols + cols - 1,
+  }[e.key];
+  if (to === undefined) return;
+  e.preventDefault();
+  moveFocus(to);
+}
+
+function init() {
+  showScore();
+  $('setup').addEventListener('submit', (e) => { e.preventDefault(); newGame(); });
+  $('undo').addEventListener('click', undo);
+  $('hints').addEventListener('click', () => {
+    $('hints').setAttribute('aria-pressed', String(!hintsOn()));
+    refreshHints();
+  });
+  $('board').addEventListener('click', (e) => {
+    const cell = e.target.closest('.cell');
+    if (!cell) return;
+    moveFocus(+cell.dataset.index);
+    play(cell.dataset.cell);
+  });
+  $('board').addEventListener('keydown', onKey);
+  loadEngines().then(newGame).catch(showError);
+}
+
+document.addEventListener('DOMContentLoaded', init);
