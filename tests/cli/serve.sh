@@ -124,7 +124,7 @@ new_game '{"rules": "4x4-misere", "x": "hard:seed=3", "o": "human"}'
 api 200 GET "/api/games/$ID" '.engine_to_move == true and .rules.misere == true'
 api 409 POST "/api/games/$ID/move" '{"move": "a1"}' '.error | test("out of turn")'
 api 200 POST "/api/games/$ID/engine" '' '.moves | length == 1'
-jq -e '.engine.spec | test("^minimax:.*depth=4.*time=")' "$OUT" >/dev/null && PASS=$((PASS + 1)) || fail "engine spec in answer: $(cat "$OUT")"
+jq -e '.engine.spec | test("^minimax:.*blunder=5.*time=")' "$OUT" >/dev/null && PASS=$((PASS + 1)) || fail "engine spec in answer: $(cat "$OUT")"
 api 200 POST "/api/games/$ID/engine" '{"engine": "random:seed=1"}' '(.moves | length) == 2 and .engine.spec == "random:seed=1"'
 api 422 POST "/api/games/$ID/engine" '{"engine": "nosuch"}' '.error | test("unknown engine")'
 api 422 POST "/api/games/$ID/engine" '{"engine": "minimax:depth=abc"}'
