@@ -20,14 +20,15 @@
 #define SERVE_MAX_IDLE_S   (86400 * 365) /* --idle-expiry at most: a year */
 
 static const char help[] =
-    "usage: ttt serve [--host ADDR] [--port N] [--db PATH] [--max-games N] [--idle-expiry S]\n"
+    "usage: ttt serve [--host ADDR] [--port N] [--db PATH] [--no-record] [--max-games N] [--idle-expiry S]\n"
     "\n"
     "Serves the game page and its JSON API (README: 'ttt serve') until Ctrl-C or SIGTERM.\n"
     "Prints the URL once it listens.\n"
     "\n"
     "  -H, --host ADDR      numeric address to listen on (default 127.0.0.1; 0.0.0.0 for every interface)\n"
     "  -p, --port N         port (default 8080; 0 picks a free one, printed in the URL)\n"
-    "  -d, --db PATH        SQLite store for finished games (must be a writable path)\n"
+    "  -d, --db PATH        record finished games here (default $XDG_DATA_HOME/ttt/ttt.db; see ttt history)\n"
+    "      --no-record      do not record the games\n"
     "      --max-games N    games kept in memory (default 1000; the least recently used idle one makes "
     "room)\n"
     "      --idle-expiry S  seconds after which an untouched game is dropped (default 1800)\n"
@@ -70,10 +71,11 @@ static bool writable_path(const char *path, char *why, size_t size)
 
 int cmd_serve(int argc, char **argv)
 {
-    enum { OPT_MAX_GAMES = 256, OPT_IDLE_EXPIRY };
+    enum { OPT_MAX_GAMES = 256, OPT_IDLE_EXPIRY, OPT_NO_RECORD };
     static const struct option longopts[] = {{"host", required_argument, NULL, 'H'},
                                              {"port", required_argument, NULL, 'p'},
                                              {"db", required_argument, NULL, 'd'},
+                                             {"no-record", no_argument, NULL, OPT_NO_RECORD},
                                              {"max-games", required_argument, NULL, OPT_MAX_GAMES},
                                              {"idle-expiry", required_argument, NULL, OPT_IDLE_EXPIRY},
                                              {"help", no_argument, NULL, 'h'},
@@ -82,7 +84,9 @@ int cmd_serve(int argc, char **argv)
                                 .port = SERVE_DEFAULT_PORT,
                                 .api = {.max_games = WEB_MAX_GAMES_DEFAULT,
                                         .idle_expiry_s = WEB_IDLE_EXPIRY_S_DEFAULT,
-                                        .db_path = NULL}};
+                                        .store = NULL}};
+    const char *db_path = NULL;
+    bool record = true;
     optind = 0;
     opterr = 0;
     for (int c; (c = getopt_long(argc, argv, "+H:p:d:h", longopts, NULL)) != -1;) {
@@ -93,7 +97,8 @@ int cmd_serve(int argc, char **argv)
                 return cli_usage("serve", "--port '%s': expected a port from 0 to %d", optarg,
                                  SERVE_MAX_PORT);
             break;
-        case 'd': config.api.db_path = optarg; break;
+        case 'd': db_path = optarg; break;
+        case OPT_NO_RECORD: record = false; break;
         case OPT_MAX_GAMES:
             if (!parse_int(optarg, 1, SERVE_MAX_GAMES, &config.api.max_games))
                 return cli_usage("serve", "--max-games '%s': expected a number from 1 to %d", optarg,
@@ -114,8 +119,12 @@ int cmd_serve(int argc, char **argv)
     if (inet_pton(AF_INET, config.host, addr) != 1 && inet_pton(AF_INET6, config.host, addr) != 1)
         return cli_usage("serve", "--host '%s': expected a numeric IPv4 or IPv6 address", config.host);
     char why[256];
-    if (config.api.db_path && !writable_path(config.api.db_path, why, sizeof why))
-        return cli_usage("serve", "--db '%s': %s", config.api.db_path, why);
+    if (db_path && !writable_path(db_path, why, sizeof why))
+        return cli_usage("serve", "--db '%s': %s", db_path, why);
+    ttt_error store_err;
+    if (record && ttt_store_open(db_path, &config.api.store, &store_err))
+        return cli_runtime("serve", "%s (--db PATH for another file, --no-record to serve without)",
+                           store_err.msg);
 
     /* SIGINT and SIGTERM are blocked before the server's threads start (they inherit the mask), so that only
      * this thread receives them, in sigwait. */
@@ -128,8 +137,10 @@ int cmd_serve(int argc, char **argv)
 
     char err[256];
     web_server *server = web_server_start(&config, err, sizeof err);
-    if (!server)
+    if (!server) {
+        ttt_store_close(config.api.store);
         return cli_runtime("serve", "%s", err);
+    }
     bool v6 = strchr(config.host, ':') != NULL;
     printf("ttt serve: http://%s%s%s:%d/ (Ctrl-C to stop)\n", v6 ? "[" : "", config.host, v6 ? "]" : "",
            web_server_port(server));
@@ -137,6 +148,7 @@ int cmd_serve(int argc, char **argv)
     int sig = 0;
     sigwait(&stop_signals, &sig);
     web_server_stop(server);
+    ttt_store_close(config.api.store);
     printf("ttt serve: stopped (%s)\n", sig == SIGINT ? "interrupt" : "terminated");
     return CLI_OK;
 }

@@ -45,8 +45,8 @@ typedef struct web_game {
 
 struct web_api {
     web_api_config config;
-    char *db_path;
-    pthread_mutex_t lock; /* the table: games, count */
+    pthread_mutex_t store_lock; /* config.store: one request at a time writes a record */
+    pthread_mutex_t lock;       /* the table: games, count */
     web_game **games;
     int count;
     uint64_t id_counter; /* mixed into ids when getrandom fails */
@@ -283,16 +283,12 @@ web_api *web_api_new(const web_api_config *config)
         return NULL;
     api->config = *config;
     api->games = calloc((size_t)config->max_games, sizeof *api->games);
-    if (config->db_path && !(api->db_path = strdup(config->db_path))) {
-        free(api->games);
-        api->games = NULL;
-    }
     if (!api->games) {
         free(api);
         return NULL;
     }
-    api->config.db_path = api->db_path;
     pthread_mutex_init(&api->lock, NULL);
+    pthread_mutex_init(&api->store_lock, NULL);
     pthread_mutex_init(&api->slot_lock, NULL);
     pthread_cond_init(&api->slot_free, NULL);
     return api;
@@ -311,8 +307,8 @@ void web_api_free(web_api *api)
     for (int i = 0; i < api->count; i++)
         game_free(api->games[i]);
     free(api->games);
-    free(api->db_path);
     pthread_mutex_destroy(&api->lock);
+    pthread_mutex_destroy(&api->store_lock);
     pthread_mutex_destroy(&api->slot_lock);
     pthread_cond_destroy(&api->slot_free);
     free(api);
@@ -472,11 +468,20 @@ static void web_game_finished(web_api *api, web_game *g)
             ttt_engine_free(e);
         }
     }
-    /* store: record the finished game here (after the store lands) */
-    /* Everything a ttt_game_record needs is in g: rules (g->board.rules, ttt_rules_format), players
-     * (g->player[TTT_X], g->player[TTT_O]: "human" or the spec), moves (g->moves, g->count), outcome,
-     * start and end (g->started, g->ended); the store's path is api->config.db_path (NULL: no store). */
-    (void)api;
+    if (!api->config.store)
+        return;
+    /* The record: the players as the client named them ("human", "hard", "minimax:time=500"). A failure to
+     * record does not undo the game, which the client already has: it is left out of the history. */
+    ttt_game_record rec;
+    ttt_error err;
+    bool x_human = g->bounded[TTT_X][0] == '\0', o_human = g->bounded[TTT_O][0] == '\0';
+    if (ttt_game_record_make(&g->board.rules, g->moves, g->count, x_human ? NULL : g->player[TTT_X],
+                             o_human ? NULL : g->player[TTT_O], (int64_t)g->started, (int64_t)g->ended, &rec,
+                             &err) == TTT_OK) {
+        pthread_mutex_lock(&api->store_lock);
+        (void)ttt_store_add_game(api->config.store, &rec, NULL, &err);
+        pthread_mutex_unlock(&api->store_lock);
+    }
 }
 
 /* --- Routes --------------------------------------------------------------------------------------------- */

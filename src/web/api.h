@@ -44,9 +44,9 @@
 typedef struct web_api web_api;
 
 typedef struct web_api_config {
-    int max_games;       /* > 0 */
-    int idle_expiry_s;   /* > 0 */
-    const char *db_path; /* the SQLite store finished games go to, or NULL (kept until the store lands) */
+    int max_games;     /* > 0 */
+    int idle_expiry_s; /* > 0 */
+    ttt_store *store;  /* where finished games are recorded (not owned; used under a lock), or NULL */
 } web_api_config;
 
 /* Makes the API's state (the game table). NULL when out of memory. The config's strings are copied. */

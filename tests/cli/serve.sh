@@ -199,6 +199,11 @@ wait $PID
 rc=$?
 [[ $rc -eq 0 ]] && grep -q 'stopped' "$LOG" && PASS=$((PASS + 1)) || fail "SIGTERM: exit $rc, log: $(cat "$LOG")"
 
+# The finished game is in the store, once (the undo that reopened it did not record it again); the games left
+# unfinished are not.
+expect_out 0 '^ +1 .* x +X human, O human: b2 a2 a1 b1 c3$' history --db "$DB_DIR/games.db"
+[[ $(wc -l <"$OUT") -eq 1 ]] && PASS=$((PASS + 1)) || fail "expected one recorded game: $(cat "$OUT")"
+
 # A second server on a port in use fails with exit 1.
 python3 -c 'import socket,sys,time; s=socket.socket(); s.bind(("127.0.0.1",0)); s.listen(); print(s.getsockname()[1], flush=True); time.sleep(10)' >"$DB_DIR/port" &
 HOLDER=$!
