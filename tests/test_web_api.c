@@ -159,7 +159,8 @@ static void test_engine_specs_are_bounded(void **state)
     (void)state;
     web_api *api = api_new(10);
     expect_engine_spec(api, "minimax:time=0", "minimax:seed=0,nodes=0,depth=0,tt=16,blunder=0,time=2000");
-    expect_engine_spec(api, "minimax:time=99999,tt=4", "minimax:seed=0,nodes=0,depth=0,tt=4,blunder=0,time=2000");
+    expect_engine_spec(api, "minimax:time=99999,tt=4",
+                       "minimax:seed=0,nodes=0,depth=0,tt=4,blunder=0,time=2000");
     expect_engine_spec(api, "minimax:time=5", "minimax:seed=0,nodes=0,depth=0,tt=16,blunder=0,time=5");
     expect_engine_spec(api, "easy", "minimax:seed=0,nodes=0,depth=0,tt=16,blunder=50,time=100");
     expect_engine_spec(api, "montecarlo:time=0,trials=100",
