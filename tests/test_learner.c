@@ -94,8 +94,10 @@ static const char *move_after(ttt_engine *e, const char *moves_text, char *buf)
     return ttt_move_format(&r, m, buf, TTT_MOVE_TEXT_SIZE);
 }
 
-/* The doc's progression with neither improvement, so each step shows. */
-#define FAITHFUL "threats=0,safe=0"
+/* The doc's progression with none of the improvements, so each step shows. */
+#define FAITHFUL "threats=0,safe=0,backup=0"
+/* The doc's progression with values backed up over the memory tree. */
+#define BACKUP "threats=0,safe=0,backup=1"
 
 /* A win for X down column a; a win for X on the diagonal; a draw from the centre; a win for O from a1. */
 #define X_WINS_COLUMN "a1 b1 a2 b2 a3"
@@ -234,6 +236,60 @@ static void test_pursue_draw_then_avoid_loss(void **state)
     ttt_engine_free(e);
 }
 
+static bool is_move(const char *m, const char *a, const char *b) { return !strcmp(m, a) || !strcmp(m, b); }
+
+/* The game that teaches the fork: after X a1, O b2, X c3, O's corner c1 lets X block at a3 with a double
+ * threat (a2 and b3). Before it, O won twice with c1 when X did not block. */
+#define O_WINS_AFTER_C1 "a1 b2 c3 c1 b1 a3"
+#define FORK_LOSS       "a1 b2 c3 c1 a3 a2 b3"
+
+static void test_one_fork_loss_is_enough(void **state)
+{
+    (void)state;
+    char path[300], mt[TTT_MOVE_TEXT_SIZE];
+    remember(new_db(path, sizeof path), O_WINS_AFTER_C1, 2);
+    ttt_engine *e = learner(path, BACKUP);
+    /* two wins, no loss: O pursues c1 (or its image a3 under the diagonal mirror) */
+    assert_true(is_move(move_after(e, "a1 b2 c3", mt), "c1", "a3"));
+    /* the engine learns the fork loss */
+    ttt_rules r = rules_of("3x3");
+    ttt_move moves[TTT_MAX_CELLS];
+    int n;
+    ttt_error err = {{0}};
+    assert_int_equal(ttt_moves_parse(FORK_LOSS, &r, moves, TTT_MAX_CELLS, &n, &err), TTT_OK);
+    assert_int_equal(ttt_engine_game_over(e, moves, n, TTT_X_WINS, &err), TTT_OK);
+    /* c1 still won twice as often as it lost, but the loss was forced: c1 is never played again */
+    for (int i = 0; i < 20; i++)
+        assert_false(is_move(move_after(e, "a1 b2 c3", mt), "c1", "a3"));
+    ttt_engine_free(e);
+    /* the value is rebuilt from the stored games when the memory is loaded again */
+    e = learner(path, BACKUP);
+    for (int i = 0; i < 20; i++)
+        assert_false(is_move(move_after(e, "a1 b2 c3", mt), "c1", "a3"));
+    ttt_engine_free(e);
+    /* without backup, the document's counts (2 wins > 1 loss) keep the losing move */
+    e = learner(path, FAITHFUL);
+    assert_true(is_move(move_after(e, "a1 b2 c3", mt), "c1", "a3"));
+    ttt_engine_free(e);
+}
+
+static void test_forced_loss_goes_back_through_forced_moves(void **state)
+{
+    (void)state;
+    char path[300], mt[TTT_MOVE_TEXT_SIZE];
+    /* X a1, O b1 (an edge next to X's corner), X a3 threatens a2, O's block is forced, X b2 makes two
+     * threats: the loss goes back through the forced block to O's b1, and (the images of) b1 are avoided */
+    remember(new_db(path, sizeof path), "a1 b1 a3 a2 b2 c1 c3", 1);
+    remember(path, "a1 b1 a2 b2 c3 a3 c1 c2 b3", 3); /* b1 also drew three times */
+    ttt_engine *e = learner(path, BACKUP);
+    for (int i = 0; i < 20; i++)
+        assert_false(is_move(move_after(e, "a1", mt), "b1", "a2"));
+    ttt_engine_free(e);
+    e = learner(path, FAITHFUL); /* the document pursues the draws (3 > 1) */
+    assert_true(is_move(move_after(e, "a1", mt), "b1", "a2"));
+    ttt_engine_free(e);
+}
+
 /* Plays games of the learner against a real engine; returns the learner's losses. */
 static int play(ttt_engine *l, const char *opponent_spec, ttt_player side, int games)
 {
@@ -273,6 +329,30 @@ static void test_learns_not_to_lose_to_minimax(void **state)
         assert_int_equal(play(l, "minimax:seed=4", side, 200), 0);
         ttt_engine_free(l);
     }
+}
+
+/* Learning alone (threats=0) as O: it loses in its first `early` games, then not in `check` games without
+ * learning after `total` games of training. The opponent specs take seeds 1 to 3. */
+static void learns_alone(const char *opponent, int early, int total, int check)
+{
+    char path[300], spec[3][100];
+    for (int i = 0; i < 3; i++)
+        snprintf(spec[i], sizeof spec[i], "%s:seed=%d", opponent, i + 1);
+    new_db(path, sizeof path);
+    ttt_engine *l = learner(path, "threats=0,seed=1");
+    assert_true(play(l, spec[0], TTT_O, early) > 0);
+    play(l, spec[1], TTT_O, total - early);
+    ttt_engine_free(l);
+    l = learner(path, "threats=0,seed=2,learn=0");
+    assert_int_equal(play(l, spec[2], TTT_O, check), 0);
+    ttt_engine_free(l);
+}
+
+static void test_learning_alone_stops_losing(void **state)
+{
+    (void)state;
+    learns_alone("minimax", 20, 300, 300);
+    learns_alone("random", 200, 2000, 2000);
 }
 
 static void test_same_seed_same_games(void **state)
@@ -359,7 +439,10 @@ int main(void)
         cmocka_unit_test(test_pursue_win_before_draw),
         cmocka_unit_test(test_win_passed_over_when_losses_outnumber),
         cmocka_unit_test(test_pursue_draw_then_avoid_loss),
+        cmocka_unit_test(test_one_fork_loss_is_enough),
+        cmocka_unit_test(test_forced_loss_goes_back_through_forced_moves),
         cmocka_unit_test(test_learns_not_to_lose_to_minimax),
+        cmocka_unit_test(test_learning_alone_stops_losing),
         cmocka_unit_test(test_same_seed_same_games),
         cmocka_unit_test(test_bad_memory_is_an_error),
         cmocka_unit_test(test_bigger_boards),

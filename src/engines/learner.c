@@ -34,6 +34,15 @@
  *   5. avoid a loss: when losing games continue from here, every move they continue with is avoided, and
  *      the move is random among the others (among all when none is left);
  *   6. random among the legal moves.
+ * With backup=1 (the default), before steps 3-6: a move known to win is played, and the moves known to lose
+ * are left out while another is left (see "Values known from the games seen"). Each node carries bounds
+ * [lo, hi] on the result of the game from its position (X's side: -1, 0, 1), backed up by negamax from the
+ * games that ended: a finished game is its result; a position is worth the best of its moves, where a move
+ * the memory has is worth its child's bounds and any other move what the rules alone say (it ends the game,
+ * or lets the opponent win at once, else anything). So after one game lost to a fork, the fork is a known
+ * win for the opponent (two threats: every reply loses), and so is every position that led to it by forced
+ * blocks, and the move before it is a known loss. The bounds are kept up to date along each learned game's
+ * path and rebuilt from the counts when the memory is loaded; nothing more is stored.
  * Ties are broken by the engine's generator. Under misère a move that completes the mover's own line loses
  * at once: steps 3-6 leave such moves out while any other move exists (the misère form of steps 1-2; under
  * normal rules no move loses at once, so nothing is left out).
@@ -44,6 +53,7 @@
  *
  * Nodes: one per decision.
  */
+#include <assert.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,20 +84,27 @@ typedef struct learner_config {
     uint64_t learn;
     uint64_t safe;
     uint64_t threats;
+    uint64_t backup;
 } learner_config;
 
-static const learner_config learner_defaults = {.memory = "", .learn = 1, .safe = 1, .threats = 1};
+static const learner_config learner_defaults = {
+    .memory = "", .learn = 1, .safe = 1, .threats = 1, .backup = 1};
 
 static const ttt_option_def learner_options[] = {
     {"memory", TTT_OPT_PATH, offsetof(learner_config, memory), 0, 0, 0, 0},
     {"learn", TTT_OPT_UINT, offsetof(learner_config, learn), 0, 1, 0, 0},
     {"safe", TTT_OPT_UINT, offsetof(learner_config, safe), 0, 1, 0, 0},
     {"threats", TTT_OPT_UINT, offsetof(learner_config, threats), 0, 1, 0, 0},
+    {"backup", TTT_OPT_UINT, offsetof(learner_config, backup), 0, 1, 0, 0},
     {NULL, 0, 0, 0, 0, 0, 0},
 };
 
+/* Values, from X's side: what a game through a node is known to end in at best and at worst (backup=1). */
+enum { O_WINS_VALUE = -1, DRAW_VALUE = 0, X_WINS_VALUE = 1 };
+
 typedef struct learner_node {
     int64_t counts[NRESULTS];
+    int8_t lo, hi; /* O_WINS_VALUE <= lo <= hi <= X_WINS_VALUE; lo == hi: a known result */
 } learner_node;
 
 typedef struct learner_state {
@@ -106,6 +123,13 @@ typedef struct learner_state {
 } learner_state;
 
 /* --- The tree ------------------------------------------------------------------------------------------ */
+
+static void node_init(learner_node *node)
+{
+    memset(node, 0, sizeof *node);
+    node->lo = O_WINS_VALUE;
+    node->hi = X_WINS_VALUE;
+}
 
 static inline uint64_t child_key(uint32_t parent, ttt_move move)
 {
@@ -179,7 +203,7 @@ static uint32_t child_make(learner_state *s, uint32_t parent, ttt_move move)
         s->node_capacity *= 2;
     }
     uint32_t id = s->nnodes++;
-    memset(&s->nodes[id], 0, sizeof s->nodes[id]);
+    node_init(&s->nodes[id]);
     s->keys[i] = key;
     s->children[i] = id;
     s->used++;
@@ -207,6 +231,8 @@ static int result_of_outcome(ttt_outcome oc)
 }
 
 static const char *result_name(int result) { return result == X_WON ? "x" : result == O_WON ? "o" : "draw"; }
+
+static void backup(learner_state *s, const ttt_rules *rules, const ttt_move *canon, int n);
 
 typedef struct load_ctx {
     ttt_engine *e;
@@ -245,6 +271,8 @@ static int load_one(const char *rules, const char *moves, const char *result, in
         ttt_fail(ctx->err, TTT_ENOMEM, "out of memory");
         return 1;
     }
+    if (((const learner_config *)ctx->e->config)->backup)
+        backup(s, &ctx->e->rules, canon, n);
     return 0;
 }
 
@@ -266,7 +294,7 @@ static ttt_status learner_start(ttt_engine *e, ttt_error *err)
     }
     s->node_capacity = LEARNER_INITIAL_NODES;
     s->nnodes = 1;
-    memset(&s->nodes[0], 0, sizeof s->nodes[0]);
+    node_init(&s->nodes[0]);
     s->slots = LEARNER_INITIAL_SLOTS;
     ttt_rules_format(&e->rules, s->rules_text, sizeof s->rules_text);
     ttt_board_init(&s->seen, &e->rules);
@@ -313,6 +341,8 @@ static ttt_status learner_game_over(ttt_engine *e, const ttt_move *moves, int co
         return st;
     if (tree_add(s, canon, count, result, 1))
         return ttt_fail(err, TTT_ENOMEM, "engine 'learner': out of memory");
+    if (c->backup)
+        backup(s, &e->rules, canon, count);
     return TTT_OK;
 }
 
@@ -400,6 +430,116 @@ static bool forced_by_threats(const ttt_board *b, ttt_player who, int depth, uin
         }
     }
     return false;
+}
+
+/* --- Values known from the games seen (backup=1) ----------------------------------------------------- */
+
+/* A value from X's side seen from the mover's side, and back: the same negation. */
+static inline int8_t for_mover(ttt_player mover, int v) { return (int8_t)(mover == TTT_X ? v : -v); }
+
+/* The bounds of a move's value for the mover that the rules alone give, without memory: the move ends the
+ * game; or the opponent then wins at once (it has a winning cell the move does not take: opp_threats of
+ * them, the first at opp_cell). Otherwise nothing is known: [-1, 1]. */
+static void rule_bounds(const ttt_board *b, ttt_move r, int opp_threats, ttt_move opp_cell, int8_t *lo,
+                        int8_t *hi)
+{
+    ttt_player me = ttt_board_to_move(b);
+    ttt_board next = *b;
+    ttt_board_play(&next, r);
+    if (ttt_board_terminal(&next)) {
+        ttt_player w = ttt_board_winner(&next);
+        *lo = *hi = (int8_t)(w == me ? 1 : w == TTT_NOBODY ? 0 : -1);
+    } else if (opp_threats >= 2 || (opp_threats == 1 && opp_cell != r)) {
+        *lo = *hi = -1;
+    } else {
+        *lo = -1;
+        *hi = 1;
+    }
+}
+
+/* The bounds of move r from the position of node (NO_NODE: a position the memory never saw) for the
+ * mover: the child's backed-up bounds when the memory has it, else what the rules give. m is r's
+ * canonical form, the key of the child. */
+static void move_bounds(const learner_state *s, uint32_t node, const ttt_board *b, ttt_move r, ttt_move m,
+                        int opp_threats, ttt_move opp_cell, int8_t *lo, int8_t *hi)
+{
+    uint32_t child = child_of(s, node, m);
+    ttt_player me = ttt_board_to_move(b);
+    if (child == NO_NODE) {
+        rule_bounds(b, r, opp_threats, opp_cell, lo, hi);
+        return;
+    }
+    int8_t a = for_mover(me, s->nodes[child].lo), z = for_mover(me, s->nodes[child].hi);
+    *lo = a < z ? a : z;
+    *hi = a < z ? z : a;
+}
+
+/* Recomputes a node's bounds from its children (negamax over bounds): a finished game is its result; else
+ * the mover's value is the best of its moves, so its lower bound is the best lower bound of a move and its
+ * upper bound the best upper bound. One move per class of moves that are images of each other under the
+ * symmetries that fix the prefix (stab, a bit per symmetry): they share a child. A move the memory never
+ * saw is bounded by the rules alone, so a position is a known loss only when every move is known to lose,
+ * which the rules often tell (the opponent has two threats, or one the move does not block). */
+static void node_bounds(learner_state *s, const ttt_rules *rules, uint32_t node, const ttt_board *b,
+                        unsigned stab)
+{
+    learner_node *nd = &s->nodes[node];
+    if (ttt_board_terminal(b)) {
+        nd->lo = nd->hi = (int8_t)ttt_board_utility(b);
+        return;
+    }
+    ttt_player me = ttt_board_to_move(b);
+    ttt_move opp_cell = TTT_NO_MOVE, legal[TTT_MAX_CELLS];
+    int opp_threats = threats_of(b, (ttt_player)(1 - me), &opp_cell);
+    int n = ttt_board_moves(b, legal), lo = -1, hi = -1;
+    for (int i = 0; i < n && lo < 1; i++) {
+        ttt_move r = legal[i], m = r;
+        for (ttt_sym g = 1; g < TTT_SYM_ALL; g++)
+            if (stab >> g & 1u) {
+                ttt_move image = ttt_sym_move(rules, g, r);
+                m = image < m ? image : m;
+            }
+        if (m != r) /* another move of its class stands for it */
+            continue;
+        int8_t mlo, mhi;
+        move_bounds(s, node, b, r, m, opp_threats, opp_cell, &mlo, &mhi);
+        lo = mlo > lo ? mlo : lo;
+        hi = mhi > hi ? mhi : hi;
+    }
+    int8_t a = for_mover(me, lo), z = for_mover(me, hi);
+    nd->lo = a < z ? a : z;
+    nd->hi = a < z ? z : a;
+}
+
+/* Brings the bounds up to date after a game was added along the canonical sequence canon: only the nodes
+ * on its path can change (a node's bounds depend on its subtree alone), and they are recomputed from the
+ * end of the game back to the empty board. Loading does this once per stored sequence, in any order: the
+ * last sequence through a node comes after every change below it, so the result is the same as from
+ * scratch. */
+static void backup(learner_state *s, const ttt_rules *rules, const ttt_move *canon, int n)
+{
+    uint32_t path[TTT_MAX_CELLS + 1];
+    unsigned stab[TTT_MAX_CELLS + 1];
+    ttt_board b;
+    ttt_board_init(&b, rules);
+    int nsym = ttt_sym_count(rules);
+    path[0] = 0;
+    stab[0] = (1u << nsym) - 1;
+    for (int i = 0; i < n; i++) {
+        path[i + 1] = child_of(s, path[i], canon[i]);
+        assert(path[i + 1] != NO_NODE);
+        stab[i + 1] = 0;
+        for (ttt_sym g = 0; g < nsym; g++)
+            if ((stab[i] >> g & 1u) && ttt_sym_move(rules, g, canon[i]) == canon[i])
+                stab[i + 1] |= 1u << g;
+        ttt_board_play(&b, canon[i]);
+    }
+    for (int d = n;; d--) {
+        node_bounds(s, rules, path[d], &b, stab[d]);
+        if (d == 0)
+            break;
+        ttt_board_undo(&b, canon[d - 1]);
+    }
 }
 
 /* --- Deciding ------------------------------------------------------------------------------------------ */
@@ -498,15 +638,46 @@ static ttt_status learner_choose(ttt_engine *e, const ttt_board *b, ttt_move *ou
     uint32_t node = 0;
     for (int i = 0; i < s->nmoves && node != NO_NODE; i++)
         node = child_of(s, node, canon[i]);
+    ttt_move key[TTT_MAX_CELLS]; /* each candidate's canonical move: its child's key */
+    for (int i = 0; i < ncand; i++) {
+        key[i] = TTT_MAX_CELLS;
+        for (int j = 0; j < nreach; j++) {
+            ttt_move r = ttt_sym_move(&e->rules, reach[j], cand[i]);
+            key[i] = r < key[i] ? r : key[i];
+        }
+    }
+
+    /* With backup=1, the values the memory proves come first: a move known to win is played, and the moves
+     * known to lose (the opponent has a recorded win after them, or every reply it has loses) are left out
+     * while any other is left. This is "pursue a win" and "avoid a loss" on what the games showed for
+     * certain. */
+    if (c->backup) {
+        ttt_move opp_cell = TTT_NO_MOVE;
+        int opp_threats = threats_of(b, opp, &opp_cell), nsafe = 0;
+        int8_t lo[TTT_MAX_CELLS], hi[TTT_MAX_CELLS];
+        for (int i = 0; i < ncand; i++) {
+            move_bounds(s, node, b, cand[i], key[i], opp_threats, opp_cell, &lo[i], &hi[i]);
+            if (lo[i] == 1)
+                found[nfound++] = cand[i];
+        }
+        if (nfound) {
+            *out = pick(e, found, nfound);
+            return TTT_OK;
+        }
+        for (int i = 0; i < ncand; i++)
+            if (hi[i] > -1) {
+                found[nsafe] = cand[i];
+                key[nsafe++] = key[i];
+            }
+        if (nsafe) {
+            memcpy(cand, found, (size_t)nsafe * sizeof *found);
+            ncand = nsafe;
+        }
+    }
     int64_t counts[TTT_MAX_CELLS][NRESULTS];
     bool any_loss = false;
     for (int i = 0; i < ncand; i++) {
-        ttt_move m = TTT_MAX_CELLS;
-        for (int j = 0; j < nreach; j++) {
-            ttt_move r = ttt_sym_move(&e->rules, reach[j], cand[i]);
-            m = r < m ? r : m;
-        }
-        uint32_t child = child_of(s, node, m);
+        uint32_t child = child_of(s, node, key[i]);
         for (int r = 0; r < NRESULTS; r++)
             counts[i][r] = child == NO_NODE ? 0 : s->nodes[child].counts[r];
         any_loss |= counts[i][opp] > 0;
@@ -563,6 +734,13 @@ const ttt_engine_vtable ttt_engine_learner = {
               .options =
                   "memory=PATH  the database (default ~/.local/share/ttt/ttt.db, or $XDG_DATA_HOME/ttt)\n"
                   "learn=0|1    1: learn from each finished game (default); 0: play from memory only\n"
+                  "backup=0|1   1: back up the results the games proved over the memory tree, play a "
+                  "known win,\n"
+                  "             avoid a known loss (default); 0: the document's counts alone\n"
+                  "safe=0|1     1: prefer moves that never lost to the comparison of counts (default)\n"
+                  "threats=0|1  1: skip moves after which the opponent forces a win by threats "
+                  "(default);\n"
+                  "             threats=0,safe=0,backup=0 is the document's player exactly\n"
                   "seed=N       choice among equally good moves and at random (default 0)"},
     .options = learner_options,
     .config_size = sizeof(learner_config),
