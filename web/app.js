@@ -214,6 +214,16 @@ async function undo() {
 
 function hintsOn() { return $('hints').getAttribute('aria-pressed') === 'true'; }
 
+// Where the solver cannot prove the values, a playing engine that scores moves shows its own view (the Monte
+// Carlo score grid, MCTS visit shares); otherwise HINT_ENGINE does.
+function hintEngine(state) {
+  for (const side of ['x', 'o']) {
+    const p = state.players[side];
+    if (/^(mcts|montecarlo)(:|$)/.test(p)) return p;
+  }
+  return HINT_ENGINE;
+}
+
 async function refreshHints() {
   const my = ++hintEpoch;
   clearHints();
@@ -222,7 +232,7 @@ async function refreshHints() {
   if (!hintsOn() || !game || game.outcome !== 'ongoing' || game.engine_to_move) return;
   const state = game;
   try {
-    const a = await api('POST', '/api/analyse', { rules: state.rules.text, moves: state.moves.join(' '), engine: HINT_ENGINE });
+    const a = await api('POST', '/api/analyse', { rules: state.rules.text, moves: state.moves.join(' '), engine: hintEngine(state) });
     if (my !== hintEpoch || game !== state) return;
     hints = a;
     showHints(a);
