@@ -74,7 +74,9 @@
  * c=1, `ttt arena --rules R --games G --jobs 2 mcts:iterations=3000,threats=T montecarlo:trials=3000`):
  *   5x5k4, 1000 games: T=1 +133.7 Elo [+120.9, +146.9], 387-20-593 (as O: 4-20-476)
  *                      T=0 +90.6 [+75.2, +106.3], 388-133-479 (as O: 13-133-354)
- *   7x7k5, 200 games:  T=1 -1.7 [-14.9, +11.5], 7-8-185; T=0 +12.2 [+1.0, +23.4], 9-2-189 (92-95% draws) */
+ *                      T=1, --seed 1: +127.8 [+115.3, +140.6], 370-18-612
+ *   7x7k5, 200 games:  T=1 -1.7 [-14.9, +11.5], 7-8-185; T=0 +12.2 [+1.0, +23.4], 9-2-189 (92-95% draws)
+ *   7x7k5, 1000 games: T=1 +15.6 [+9.9, +21.4], 59-14-927 (92.7% draws: at best +25 Elo at that ratio) */
 #define MCTS_DEFAULT_THREATS 1
 /* Iterations per move by default: on 3x3 it lost none of 10,000 games to random and drew 1,000 of 1,000
  * against minimax (README, measured figures); on 15x15k5 a move takes about 0.34 s with threat playouts
