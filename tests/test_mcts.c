@@ -104,6 +104,8 @@ static void test_obvious_moves(void **state)
     for (size_t i = 0; i < sizeof obvious / sizeof obvious[0]; i++) {
         check_fixture(&obvious[i], ",iterations=1", SEEDS);
         check_fixture(&obvious[i], "", strstr(obvious[i].rules, "15x15") ? SEEDS_BIG : SEEDS);
+        if (!strstr(obvious[i].rules, "15x15")) /* plain UCT with uniform playouts keeps the guarantees */
+            check_fixture(&obvious[i], ",rave=0,threats=0", SEEDS);
     }
 }
 
@@ -329,6 +331,9 @@ static void test_bad_options(void **state)
     assert_non_null(strstr(err.msg, "iterations=0"));
     assert_int_equal(ttt_engine_new("mcts:c=-1", &r, &e, &err), TTT_EINVAL);
     assert_int_equal(ttt_engine_new("mcts:tree=5", &r, &e, &err), TTT_EINVAL);
+    assert_int_equal(ttt_engine_new("mcts:rave=-1", &r, &e, &err), TTT_EINVAL);
+    assert_int_equal(ttt_engine_new("mcts:threats=2", &r, &e, &err), TTT_EINVAL);
+    assert_non_null(strstr(err.msg, "threats=2"));
     assert_int_equal(ttt_engine_new("mcts:depth=5", &r, &e, &err), TTT_EINVAL);
     assert_non_null(strstr(err.msg, "unknown option 'depth'"));
 }
