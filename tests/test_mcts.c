@@ -104,6 +104,8 @@ static void test_obvious_moves(void **state)
     for (size_t i = 0; i < sizeof obvious / sizeof obvious[0]; i++) {
         check_fixture(&obvious[i], ",iterations=1", SEEDS);
         check_fixture(&obvious[i], "", strstr(obvious[i].rules, "15x15") ? SEEDS_BIG : SEEDS);
+        if (!strstr(obvious[i].rules, "15x15")) /* plain UCT with uniform playouts keeps the guarantees */
+            check_fixture(&obvious[i], ",rave=0,threats=0", SEEDS);
     }
 }
 
@@ -250,6 +252,7 @@ static void test_tree_reuse(void **state)
     ttt_error err;
     assert_int_equal(ttt_engine_choose(e, &b, &m, &info, &err), TTT_OK);
     assert_true(info.nodes > 0 && info.nodes < 1000000); /* stopped when the root was proven */
+    ttt_board start = b; /* proven in the tree, not by its own children: only a new tree costs iterations */
     ttt_board_play(&b, m);
     ttt_move replies[TTT_MAX_CELLS];
     ttt_board_moves(&b, replies);
@@ -257,7 +260,7 @@ static void test_tree_reuse(void **state)
     assert_int_equal(ttt_engine_choose(e, &b, &m, &info, &err), TTT_OK);
     assert_int_equal(info.nodes, 0);
     ttt_engine_new_game(e);
-    assert_int_equal(ttt_engine_choose(e, &b, &m, &info, &err), TTT_OK);
+    assert_int_equal(ttt_engine_choose(e, &start, &m, &info, &err), TTT_OK);
     assert_true(info.nodes > 0);
     ttt_board other = board_of(&r, "a1 b2");
     assert_int_equal(ttt_engine_choose(e, &other, &m, &info, &err), TTT_OK);
@@ -328,6 +331,9 @@ static void test_bad_options(void **state)
     assert_non_null(strstr(err.msg, "iterations=0"));
     assert_int_equal(ttt_engine_new("mcts:c=-1", &r, &e, &err), TTT_EINVAL);
     assert_int_equal(ttt_engine_new("mcts:tree=5", &r, &e, &err), TTT_EINVAL);
+    assert_int_equal(ttt_engine_new("mcts:rave=-1", &r, &e, &err), TTT_EINVAL);
+    assert_int_equal(ttt_engine_new("mcts:threats=2", &r, &e, &err), TTT_EINVAL);
+    assert_non_null(strstr(err.msg, "threats=2"));
     assert_int_equal(ttt_engine_new("mcts:depth=5", &r, &e, &err), TTT_EINVAL);
     assert_non_null(strstr(err.msg, "unknown option 'depth'"));
 }

@@ -1,22 +1,27 @@
 /*
- * engines/mcts.c - the `mcts` engine: Monte Carlo tree search (UCT) over the fast random playouts, with
- * proven wins, losses and draws backed up through the tree (MCTS-Solver).
+ * engines/mcts.c - the `mcts` engine: Monte Carlo tree search (UCT with RAVE) over the fast random playouts,
+ * with proven wins, losses and draws backed up through the tree (MCTS-Solver).
  *
  * One iteration:
  *     Step 1. Selection: from the root, descend to the child with the best UCT value
- *             mean + c * sqrt(ln(parent visits) / visits), unvisited children first (in a shuffled order),
- *             children proven lost for the side choosing skipped, until a leaf or a proven node.
- *     Step 2. Expansion: a leaf visited MCTS_EXPAND_VISITS times gets all its children at once. Every child
- * is played: one that ends the game is proven on the spot. Under rules where a line wins (the board's outcome
- * says so, see line_wins), a side that can win now keeps only its winning moves, and a side facing one
- * immediate threat keeps only the block (facing two, it has lost): the other moves are proven losses, left
- * out of the tree below the root. On boards of more than MCTS_NEAR_MIN_CELLS cells only cells within
- * MCTS_NEAR_DISTANCE of a stone are children (the node is then "partial" and can be proven a loss only by
- * its... never: see Step 4). Step 3. Simulation: a uniformly random game from the leaf (ttt_playout), or the
- * proven value. Step 4. Backup: visits and rewards (1 win, 0.5 draw, 0 loss for the side that moved into a
- * node) up the path; then proofs: a child proven won for the side to move proves its parent lost for the side
- * that moved into it; a fully expanded node whose children are all proven takes the best of them. A partial
- * node is proven only through a winning child, so pruning stays sound.
+ *             mean + c * sqrt(ln(parent visits) / visits), unvisited children first (in a shuffled order);
+ * with RAVE the mean is blended with the child's AMAF mean (see MCTS_DEFAULT_RAVE) and the visits in the
+ * bonus count one more, so a child with AMAF statistics need not be visited first, children proven lost for
+ * the side choosing skipped, until a leaf or a proven node. Step 2. Expansion: a leaf visited
+ * MCTS_EXPAND_VISITS times gets all its children at once. Every child is played: one that ends the game is
+ * proven on the spot. Under rules where a line wins (the board's outcome says so, see line_wins), a side that
+ * can win now keeps only its winning moves, and a side facing one immediate threat keeps only the block
+ * (facing two, it has lost): the other moves are proven losses, left out of the tree below the root. On
+ * boards of more than MCTS_NEAR_MIN_CELLS cells only cells within MCTS_NEAR_DISTANCE of a stone are children
+ * (the node is then "partial" and can be proven a loss only by its... never: see Step 4). Step 3. Simulation:
+ * a uniformly random game from the leaf (ttt_playout), or with threats=1 one in which each side wins or
+ * blocks when it can (threat_playout), or the proven value. Step 4. Backup: visits and
+ * rewards (1 win, 0.5 draw, 0 loss for the side that moved into a node) up the path, and AMAF statistics:
+ * every child of a node on the path whose move the side to move there played later in the game (in the tree
+ * or the playout, read off the final stones) gets the game's reward; then proofs: a child proven won for the
+ * side to move proves its parent lost for the side that moved into it; a fully expanded node whose children
+ * are all proven takes the best of them. A partial node is proven only through a winning child, so pruning
+ * stays sound.
  *
  * Nodes live in one pool, children of a node in one block; the pool grows up to the `tree=` cap, and when it
  * is full the search goes on without expanding. Between moves the engine keeps the subtree of the position it
@@ -32,22 +37,54 @@
 #include "ttt/playout.h"
 #include "util/error.h"
 
-/* UCT exploration constant for rewards in [0, 1]. Measured (Release build, iterations=3000 against
+/* UCT exploration constant for rewards in [0, 1]. Measured (Release, iterations=3000 against
  * montecarlo:trials=3000, `ttt arena --rules R --games G --jobs 2 mcts:iterations=3000,c=C
- * montecarlo:trials=3000`):
- *     7x7k5, 100-200 games:  c=0.3 -3.5 Elo [-18.7, +11.7]; c=0.6 -27.9 [-53.1, -2.9]; c=1 -36.6 [-53.9,
- * -19.5] 5x5k4, 200 games:      c=0.3 +13.9 [-18.0, +46.0];                          c=1 +29.6 [+2.8, +56.7]
- * No value is better on both boards by more than the noise; 1 is kept (close to the textbook sqrt(2)
- * for [0, 1] rewards). Lower c helps on 7x7k5, higher on 5x5k4: worth a finer sweep. */
+ * montecarlo:trials=3000`).
+ * Plain UCT (rave=0, threats=0):
+ *   7x7k5, 100-200 games: c=0.3 -3.5 Elo [-18.7, +11.7]; c=0.6 -27.9 [-53.1, -2.9];
+ *                         c=1 -36.6 [-53.9, -19.5]
+ *   5x5k4, 200 games:     c=0.3 +13.9 [-18.0, +46.0]; c=1 +29.6 [+2.8, +56.7]
+ * With RAVE (rave=1000, threats=0), 5x5k4:
+ *   200 games: c=0 +26.1 [-13.9, +66.8]; c=0.1 +22.6; c=0.3 +34.9; c=0.5 +38.4 [-0.2, +78.0];
+ *              c=1 +90.6 [+57.2, +125.8]; c=1.5 +86.9; c=2.5 +79.5
+ *   400 games: c=0.7 +73.2 [+48.0, +99.1]; c=1 +99.0 [+75.4, +123.6]; c=1.4 +86.0 [+62.0, +110.8]
+ * So 1 (near the textbook sqrt(2) for [0, 1] rewards); RAVE does not want a smaller c here. */
 #define MCTS_DEFAULT_C 1.0
 #define MCTS_MAX_C     100.0
-/* Iterations per move by default: on 3x3 it lost none of 10,000 games to random and drew 2,000 of 2,000
- * against minimax (README, measured figures); on 15x15k5 a move takes about 0.1 s (Release, shared machine)
- * and it blocks fours and open threes in tests/test_mcts.c. */
+/* RAVE equivalence parameter K (MC-RAVE, Gelly & Silver): a child's value is
+ * (1 - beta) * mean + beta * AMAF mean, beta = sqrt(K / (3 * visits + K)): the AMAF mean counts for half at
+ * visits = K. 0 turns RAVE off (plain UCT). Measured (Release, c=1, threats=0,
+ * `ttt arena --rules R --games G --jobs 2 mcts:iterations=3000,rave=K montecarlo:trials=3000`):
+ *   5x5k4, 200 games: K=100 +66.8 Elo [+38.8, +95.8]; K=300 +61.4 [+29.5, +94.4];
+ *                     K=1000 +90.6 [+57.2, +125.8]; K=3000 +79.5 [+44.9, +115.8]
+ *                     (plain UCT: +29.6 [+2.8, +56.7])
+ *   5x5k4, 400 games: K=500 +86.9 [+63.5, +111.1]; K=1000 +99.0 [+75.4, +123.6]; K=2000 +85.0
+ *   7x7k5, 200 games: K=300 +8.7 [-1.5, +18.8]; K=1000 +12.2 [+1.0, +23.4]; K=3000 +10.4 [+2.2, +18.7]
+ *                     (94-97% draws; plain UCT: -36.6 [-53.9, -19.5])
+ * Silver's schedule beta = n' / (n + n' + 4 b^2 n n') did worse on 5x5k4 (400 games): b=0.03 +58.7,
+ * b=0.1 +28.7, b=0.3 +32.2. Not kept either: a line-count prior as virtual AMAF visits (10, 30, 100:
+ * +65.0, +58.7, +57.0 at 400 games), expanding at the second visit (+72.2), and proving at expansion the
+ * moves that make two threats (sound, but +57.9: the engine as O then knows early that it is lost, and
+ * montecarlo converts more of those games). */
+#define MCTS_DEFAULT_RAVE 1000.0
+#define MCTS_MAX_RAVE     1e9
+/* Threat-aware playouts (threats=1, under rules where a line wins): each side completes a line when it can,
+ * else blocks one, else plays at random. Slower (15x15k5, default budget: about 0.34 s a move against 0.11 s,
+ * Release), but they judge a position by games in which nobody ignores a four. Measured (Release, rave=1000,
+ * c=1, `ttt arena --rules R --games G --jobs 2 mcts:iterations=3000,threats=T montecarlo:trials=3000`):
+ *   5x5k4, 1000 games: T=1 +133.7 Elo [+120.9, +146.9], 387-20-593 (as O: 4-20-476)
+ *                      T=0 +90.6 [+75.2, +106.3], 388-133-479 (as O: 13-133-354)
+ *                      T=1, --seed 1: +127.8 [+115.3, +140.6], 370-18-612
+ *   7x7k5, 200 games:  T=1 -1.7 [-14.9, +11.5], 7-8-185; T=0 +12.2 [+1.0, +23.4], 9-2-189 (92-95% draws)
+ *   7x7k5, 1000 games: T=1 +15.6 [+9.9, +21.4], 59-14-927 (92.7% draws: at best +25 Elo at that ratio) */
+#define MCTS_DEFAULT_THREATS 1
+/* Iterations per move by default: on 3x3 it lost none of 10,000 games to random and drew 1,000 of 1,000
+ * against minimax (README, measured figures); on 15x15k5 a move takes about 0.34 s with threat playouts
+ * (Release, shared machine) and it blocks fours and open threes in tests/test_mcts.c. */
 #define MCTS_DEFAULT_ITERATIONS 10000
 #define MCTS_MAX_ITERATIONS     UINT64_C(1000000000000)
 #define MCTS_MAX_TIME_MS        86400000
-/* Tree size cap in nodes (24 bytes each): 2^21 nodes is 48 MiB, twice that while the tree is carried over. */
+/* Tree size cap in nodes (32 bytes each): 2^21 nodes is 64 MiB, twice that while the tree is carried over. */
 #define MCTS_DEFAULT_TREE_NODES (UINT64_C(1) << 21)
 #define MCTS_MIN_TREE_NODES     (2 * TTT_MAX_CELLS)
 #define MCTS_MAX_TREE_NODES     (UINT64_C(1) << 31)
@@ -66,30 +103,38 @@ enum { NODE_EXPANDED = 1, NODE_PARTIAL = 2 };
 typedef struct mcts_node {
     double value; /* sum of rewards for the side that moved into the node */
     uint32_t visits;
-    uint32_t first; /* index of the first child (children are contiguous) */
-    uint16_t count; /* children */
-    int16_t move;   /* the move into the node; TTT_NO_MOVE at the root */
-    uint8_t proof;  /* PROOF_*: the game value for the side that moved into the node, once proven */
-    uint8_t plies;  /* proven: moves from this node to the end of the game */
-    uint8_t flags;  /* NODE_* */
+    uint32_t first;       /* index of the first child (children are contiguous) */
+    uint32_t amaf_visits; /* iterations through the parent in which the mover played this move later (AMAF) */
+    uint32_t amaf_half;   /* their rewards for the mover, in half points (2 win, 1 draw), exact */
+    uint16_t count;       /* children */
+    int16_t move;         /* the move into the node; TTT_NO_MOVE at the root */
+    uint8_t proof;        /* PROOF_*: the game value for the side that moved into the node, once proven */
+    uint8_t plies;        /* proven: moves from this node to the end of the game */
+    uint8_t flags;        /* NODE_* */
 } mcts_node;
 
 typedef struct mcts_config {
     uint64_t iterations;
     uint64_t time_ms; /* 0 = run `iterations`; otherwise iterate until the time is up */
     double c;
-    uint64_t tree; /* node cap */
+    double rave;      /* RAVE equivalence parameter; 0 = plain UCT */
+    uint64_t threats; /* 1 = playouts win when they can and block a line the opponent could make */
+    uint64_t tree;    /* node cap */
 } mcts_config;
 
 static const mcts_config mcts_defaults = {.iterations = MCTS_DEFAULT_ITERATIONS,
                                           .time_ms = 0,
                                           .c = MCTS_DEFAULT_C,
+                                          .rave = MCTS_DEFAULT_RAVE,
+                                          .threats = MCTS_DEFAULT_THREATS,
                                           .tree = MCTS_DEFAULT_TREE_NODES};
 
 static const ttt_option_def mcts_options[] = {
     {"iterations", TTT_OPT_UINT, offsetof(mcts_config, iterations), 1, MCTS_MAX_ITERATIONS, 0, 0},
     {"time", TTT_OPT_UINT, offsetof(mcts_config, time_ms), 0, MCTS_MAX_TIME_MS, 0, 0},
     {"c", TTT_OPT_DOUBLE, offsetof(mcts_config, c), 0, 0, 0, MCTS_MAX_C},
+    {"rave", TTT_OPT_DOUBLE, offsetof(mcts_config, rave), 0, 0, 0, MCTS_MAX_RAVE},
+    {"threats", TTT_OPT_UINT, offsetof(mcts_config, threats), 0, 1, 0, 0},
     {"tree", TTT_OPT_UINT, offsetof(mcts_config, tree), MCTS_MIN_TREE_NODES, MCTS_MAX_TREE_NODES, 0, 0},
     {NULL, 0, 0, 0, 0, 0, 0},
 };
@@ -98,8 +143,9 @@ typedef struct mcts_state {
     ttt_playout *playout;
     mcts_node *pool;
     size_t used, allocated, limit;
-    bool line_wins; /* completing a line wins for its maker (the board's outcome says so) */
-    bool have_root; /* pool[0] is the tree of root_board */
+    bool line_wins;       /* completing a line wins for its maker (the board's outcome says so) */
+    bool threat_playouts; /* threats=1 under rules where a line wins */
+    bool have_root;       /* pool[0] is the tree of root_board */
     ttt_board root_board;
     uint32_t path[TTT_MAX_CELLS + 1];
 } mcts_state;
@@ -317,11 +363,96 @@ static bool node_expand(mcts_state *s, uint32_t idx, const ttt_board *b, ttt_rng
     return true;
 }
 
+/* --- Threat-aware playouts --------------------------------------------------------------------------------
+ */
+
+static const int line_dirs[4][2] = {{0, 1}, {1, 0}, {1, 1}, {1, -1}};
+
+/* Adds to threats[who] the empty cells on the lines through m (m just played by `who`) where `who` would
+ * complete a line: a new such cell needs the stone at m, so it lies within k - 1 of m along one of the four
+ * directions and completes its line along that direction. Each direction is a strip of 2k - 1 cells centred
+ * on m, where an empty cell with runs of `who` of l and r stones beside it threatens when l + 1 + r >= k. */
+static void add_threats(const ttt_board *b, ttt_player who, int m, ttt_bits *threats)
+{
+    int rows = b->rules.rows, cols = b->rules.cols, k = b->rules.k, r = m / cols, c = m % cols;
+    const ttt_bits *own = &b->stones[who], *other = &b->stones[1 - who];
+    for (int d = 0; d < 4; d++) {
+        /* strip[i]: 1 own stone, 0 empty, -1 the opponent's or off the board; cell[i] its cell */
+        int strip[2 * TTT_MAX_SIDE], cell[2 * TTT_MAX_SIDE], len = 2 * k - 1;
+        for (int i = 0; i < len; i++) {
+            int rr = r + (i - (k - 1)) * line_dirs[d][0], cc = c + (i - (k - 1)) * line_dirs[d][1];
+            if (rr < 0 || rr >= rows || cc < 0 || cc >= cols) {
+                strip[i] = -1;
+                continue;
+            }
+            cell[i] = rr * cols + cc;
+            strip[i] = ttt_bits_test(own, cell[i]) ? 1 : ttt_bits_test(other, cell[i]) ? -1 : 0;
+        }
+        for (int i = 0; i < len; i++) {
+            if (strip[i] != 0)
+                continue;
+            int run = 1;
+            for (int j = i - 1; j >= 0 && strip[j] == 1; j--)
+                run++;
+            for (int j = i + 1; j < len && strip[j] == 1; j++)
+                run++;
+            if (run >= k)
+                ttt_bits_set(threats, cell[i]);
+        }
+    }
+}
+
+static int first_cell(const ttt_bits *set)
+{
+    for (int i = 0; i < TTT_WORDS; i++)
+        if (set->w[i])
+            return i * 64 + __builtin_ctzll(set->w[i]);
+    return -1;
+}
+
+/* A random game from b (ongoing, rules where a line wins) in which each side completes a line when it can,
+ * else blocks one the opponent could complete, else plays a uniformly random empty cell. Returns the outcome
+ * (the board's) and each side's final stones. */
+static ttt_outcome threat_playout(const ttt_board *start, ttt_rng *rng, ttt_bits *final)
+{
+    ttt_board b = *start;
+    ttt_move empty[TTT_MAX_CELLS];
+    int pos[TTT_MAX_CELLS], n = ttt_board_moves(&b, empty);
+    ttt_bits threats[2] = {{{0}}, {{0}}};
+    for (int i = 0; i < n; i++)
+        pos[empty[i]] = i;
+    for (int who = 0; who < 2; who++) /* k >= 3: every threat's line holds a stone of its side */
+        for (int i = 0; i < TTT_WORDS; i++)
+            for (uint64_t w = b.stones[who].w[i]; w; w &= w - 1)
+                add_threats(&b, (ttt_player)who, i * 64 + __builtin_ctzll(w), &threats[who]);
+    while (!ttt_board_terminal(&b)) {
+        ttt_player me = ttt_board_to_move(&b);
+        int m = first_cell(&threats[me]);
+        if (m < 0)
+            m = first_cell(&threats[1 - me]);
+        if (m < 0)
+            m = empty[ttt_rng_below(rng, (uint32_t)n)];
+        int i = pos[m];
+        empty[i] = empty[--n];
+        pos[empty[i]] = i;
+        ttt_board_play(&b, m);
+        ttt_bits_clear(&threats[0], m);
+        ttt_bits_clear(&threats[1], m);
+        if (!ttt_board_terminal(&b))
+            add_threats(&b, me, m, &threats[me]);
+    }
+    final[TTT_X] = b.stones[TTT_X];
+    final[TTT_O] = b.stones[TTT_O];
+    return ttt_board_outcome(&b);
+}
+
 /* --- Search ----------------------------------------------------------------------------------------------
  */
 
-/* Step 1: the child to descend to, or UINT32_MAX when every child is proven lost (a partial node). */
-static uint32_t node_select(const mcts_state *s, uint32_t idx, double c)
+/* Step 1: the child to descend to, or UINT32_MAX when every child is proven lost (a partial node). With
+ * RAVE (rave > 0) a child's mean is blended with its AMAF mean, which lets a child be chosen before its
+ * first visit; children without any statistics yet come first. */
+static uint32_t node_select(const mcts_state *s, uint32_t idx, double c, double rave)
 {
     const mcts_node *n = &s->pool[idx];
     double explore = c * sqrt(log((double)n->visits + 1.0)), best = -1.0;
@@ -330,9 +461,19 @@ static uint32_t node_select(const mcts_state *s, uint32_t idx, double c)
         const mcts_node *ch = &s->pool[n->first + i];
         if (ch->proof == PROOF_LOSS)
             continue;
-        if (ch->visits == 0)
-            return n->first + i;
-        double u = ch->value / ch->visits + explore / sqrt((double)ch->visits);
+        double u;
+        if (rave > 0 && ch->amaf_visits > 0) {
+            double amaf = ch->amaf_half / (2.0 * ch->amaf_visits), q = amaf;
+            if (ch->visits > 0) {
+                double beta = sqrt(rave / (3.0 * ch->visits + rave));
+                q = (1.0 - beta) * (ch->value / ch->visits) + beta * amaf;
+            }
+            u = q + explore / sqrt((double)ch->visits + 1.0);
+        } else {
+            if (ch->visits == 0)
+                return n->first + i;
+            u = ch->value / ch->visits + explore / sqrt((double)ch->visits);
+        }
         if (u > best) {
             best = u;
             pick = n->first + i;
@@ -344,7 +485,7 @@ static uint32_t node_select(const mcts_state *s, uint32_t idx, double c)
 static double proof_reward(int proof) { return proof == PROOF_WIN ? 1.0 : proof == PROOF_DRAW ? 0.5 : 0.0; }
 
 /* One iteration (Steps 1-4) from the root. */
-static void mcts_iterate(mcts_state *s, ttt_rng *rng, double c)
+static void mcts_iterate(mcts_state *s, ttt_rng *rng, double c, double rave)
 {
     ttt_board b = s->root_board;
     uint32_t idx = 0;
@@ -365,7 +506,7 @@ static void mcts_iterate(mcts_state *s, ttt_rng *rng, double c)
                 break;
             }
         }
-        uint32_t next = node_select(s, idx, c);
+        uint32_t next = node_select(s, idx, c, rave);
         if (next == UINT32_MAX)
             break;
         idx = next;
@@ -373,21 +514,42 @@ static void mcts_iterate(mcts_state *s, ttt_rng *rng, double c)
         s->path[++depth] = idx;
     }
     const mcts_node *leaf = &s->pool[idx];
-    double reward; /* for the side that moved into the leaf */
+    double reward;     /* for the side that moved into the leaf */
+    ttt_bits final[2]; /* each side's stones at the end of the game: what AMAF needs */
     if (leaf->proof != PROOF_NONE) {
         reward = proof_reward(leaf->proof);
         proved = true;
+        final[TTT_X] = b.stones[TTT_X];
+        final[TTT_O] = b.stones[TTT_O];
     } else {
-        ttt_playout_set_position(s->playout, &b);
-        ttt_outcome o = ttt_playout_run(s->playout, rng, NULL);
+        ttt_outcome o;
+        if (s->threat_playouts)
+            o = threat_playout(&b, rng, final);
+        else {
+            ttt_playout_set_position(s->playout, &b);
+            o = ttt_playout_run(s->playout, rng, final);
+        }
         ttt_player mover = (ttt_player)(1 - ttt_board_to_move(&b));
         reward = o == TTT_DRAW ? 0.5 : (o == TTT_X_WINS) == (mover == TTT_X) ? 1.0 : 0.0;
     }
+    /* The side to move at path[d]: the root's side for even d. */
+    ttt_player side = (ttt_player)(ttt_board_to_move(&s->root_board) ^ (depth & 1));
     for (int d = depth; d >= 0; d--) {
         mcts_node *n = &s->pool[s->path[d]];
         n->visits++;
         n->value += reward;
-        reward = 1.0 - reward;
+        reward = 1.0 - reward; /* now for `side`, the side to move at n */
+        if (rave > 0) {        /* AMAF: n's children that `side` played later in this game, by it or not */
+            uint32_t half = (uint32_t)(2.0 * reward);
+            for (uint32_t i = 0; i < n->count; i++) {
+                mcts_node *ch = &s->pool[n->first + i];
+                if (ttt_bits_test(&final[side], ch->move)) {
+                    ch->amaf_visits++;
+                    ch->amaf_half += half;
+                }
+            }
+        }
+        side = (ttt_player)(1 - side);
     }
     if (proved)
         for (int d = depth - 1; d >= 0 && node_prove(s, s->path[d]); d--) {
@@ -410,7 +572,7 @@ static uint64_t mcts_run(ttt_engine *e, const ttt_board *b)
                 break;
         } else if (done >= c->iterations)
             break;
-        mcts_iterate(s, &e->rng, c->c);
+        mcts_iterate(s, &e->rng, c->c, c->rave);
         done++;
     }
     e->nodes += done;
@@ -538,6 +700,7 @@ static ttt_status mcts_start(ttt_engine *e, ttt_error *err)
     ttt_board_init(&probe, &e->rules);
     probe.line_owner = TTT_X;
     s->line_wins = ttt_board_outcome(&probe) == TTT_X_WINS;
+    s->threat_playouts = s->line_wins && c->threats;
     e->state = s;
     return TTT_OK;
 }
@@ -561,7 +724,11 @@ const ttt_engine_vtable ttt_engine_mcts = {
                          "time=MS       iterate until MS milliseconds are up, ignoring iterations=; 0 = off "
                          "(default 0)\n"
                          "c=X           exploration constant (default 1)\n"
-                         "tree=N        most tree nodes kept, 24 bytes each (default 2097152)\n"
+                         "rave=K        RAVE: AMAF values weigh half at K visits; 0 = plain UCT (default "
+                         "1000)\n"
+                         "threats=0|1   playouts that win and block when they can, where a line wins "
+                         "(default 1)\n"
+                         "tree=N        most tree nodes kept, 32 bytes each (default 2097152)\n"
                          "seed=N        playouts and the order new moves are tried in (default 0)"},
     .options = mcts_options,
     .config_size = sizeof(mcts_config),
