@@ -260,6 +260,25 @@ static void test_levels_are_aliases(void **state)
     assert_spec_fails("perfect:bogus=1", "bogus");
 }
 
+/* Which specs name files (servers refuse them) and which engines have an option, levels included. */
+static void test_spec_paths_and_options(void **state)
+{
+    (void)state;
+    char key[32] = "";
+    assert_true(ttt_engine_spec_sets_path("table:file=/etc/passwd", key, sizeof key));
+    assert_string_equal(key, "file");
+    assert_true(ttt_engine_spec_sets_path("learner:seed=1,memory=/tmp/x.db", key, sizeof key));
+    assert_string_equal(key, "memory");
+    assert_false(ttt_engine_spec_sets_path("learner:seed=1", key, sizeof key));
+    assert_false(ttt_engine_spec_sets_path("minimax:time=5", key, sizeof key));
+    assert_false(ttt_engine_spec_sets_path("hard", key, sizeof key));
+    assert_false(ttt_engine_spec_sets_path("nosuch:file=x", key, sizeof key));
+    assert_true(ttt_engine_has_option("learner", "memory"));
+    assert_true(ttt_engine_has_option("hard:seed=2", "blunder"));
+    assert_false(ttt_engine_has_option("random", "memory"));
+    assert_false(ttt_engine_has_option("nosuch", "seed"));
+}
+
 /* --- The random engine ---------------------------------------------------------------------------------- */
 
 static void test_random_engine_plays_legal_moves_to_the_end(void **state)
@@ -443,6 +462,7 @@ int main(void)
         cmocka_unit_test(test_spec_empty),
         cmocka_unit_test(test_spec_round_trip),
         cmocka_unit_test(test_levels_are_aliases),
+        cmocka_unit_test(test_spec_paths_and_options),
         cmocka_unit_test(test_random_engine_plays_legal_moves_to_the_end),
         cmocka_unit_test(test_random_engine_is_deterministic),
         cmocka_unit_test(test_random_engine_seeds_give_different_games),

@@ -44,6 +44,19 @@ ttt_status ttt_engine_choose(ttt_engine *engine, const ttt_board *b, ttt_move *o
 /* Tells the engine that a new game starts (engines that keep a tree or per-game state reset it). */
 void ttt_engine_new_game(ttt_engine *engine);
 
+/* Tells the engine the moves from the empty board to the position it will be asked about next, for engines
+ * whose decisions depend on the order of the moves (the learner matches move sequences) when the engine did
+ * not follow the game itself: a client that makes a fresh engine per request calls it before choosing.
+ * Engines that only look at the board ignore it. */
+void ttt_engine_follow(ttt_engine *engine, const ttt_move *moves, int count);
+
+/* Whether the engine a spec names (a level counts) has the option key; false for an unknown engine. */
+bool ttt_engine_has_option(const char *spec, const char *key);
+
+/* Whether the spec sets an option that names a file (the table's file=, the learner's memory=): a server
+ * refuses those from clients. The first such key goes to key. False for an unknown engine. */
+bool ttt_engine_spec_sets_path(const char *spec, char *key, size_t size);
+
 /* Tells the engine how a game it took part in went: the moves from the empty board and the final outcome.
  * Learning engines learn from it; others ignore it. */
 ttt_status ttt_engine_game_over(ttt_engine *engine, const ttt_move *moves, int count, ttt_outcome outcome,

@@ -41,6 +41,8 @@ typedef struct ttt_store ttt_store;
 #define TTT_STORE_BUSY_MS 30000
 /* Room for a path. */
 #define TTT_STORE_PATH_SIZE 1024
+/* A sequence's count saturates here (2^53: exact as a double, so in JSON too). */
+#define TTT_STORE_MAX_COUNT (INT64_C(1) << 53)
 
 /* The default database path: $XDG_DATA_HOME/ttt/ttt.db when XDG_DATA_HOME is an absolute path, else
  * $HOME/.local/share/ttt/ttt.db. TTT_EIO when neither is set, TTT_ELIMIT when buf is too small. */
@@ -51,6 +53,10 @@ ttt_status ttt_store_default_path(char *buf, size_t size, ttt_error *err);
  * database: not touching it", "... is an SQLite database of another program: not touching it", "... was
  * made by a newer ttt (schema 7, this one reads up to 1)", "... is corrupt: ...". */
 ttt_status ttt_store_open(const char *path, ttt_store **out, ttt_error *err);
+
+/* As ttt_store_open, for readers (history, stats, export): a file that does not exist yet is TTT_ESTATE
+ * ("no database at 'F' yet") and nothing is created. */
+ttt_status ttt_store_open_existing(const char *path, ttt_store **out, ttt_error *err);
 
 /* Closes the handle. NULL is allowed. */
 void ttt_store_close(ttt_store *store);

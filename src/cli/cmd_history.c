@@ -128,7 +128,13 @@ int cmd_history(int argc, char **argv)
         return cli_usage("history", "unexpected argument '%s'", argv[optind]);
     ttt_store *store;
     ttt_error err;
-    if (ttt_store_open(memory, &store, &err))
+    ttt_status st = ttt_store_open_existing(memory, &store, &err);
+    if (st == TTT_ESTATE && !have_show) { /* nothing recorded yet, and nothing is created to say so */
+        if (!json)
+            printf("no games recorded (%s)\n", err.msg);
+        return CLI_OK;
+    }
+    if (st)
         return cli_usage("history", "%s", err.msg);
     int rc = CLI_OK;
     if (have_show)

@@ -13,7 +13,6 @@
 #define MEMORY_FORMAT_NAME    "ttt-memory"
 #define MEMORY_FORMAT_VERSION 1
 /* The largest count an imported sequence may carry (exact in a JSON number). */
-#define MEMORY_MAX_COUNT (INT64_C(1) << 53)
 
 static const char help[] =
     "usage: ttt memory ACTION [--memory PATH]\n"
@@ -160,8 +159,8 @@ static bool check_sequence(json_t *seq, const ttt_rules *rules, import_entry *e,
         return false;
     }
     e->count = (int64_t)json_integer_value(jc);
-    if (e->count < 1 || e->count > MEMORY_MAX_COUNT) {
-        snprintf(why, size, "count %" PRId64 ": expected 1 to %" PRId64, e->count, MEMORY_MAX_COUNT);
+    if (e->count < 1 || e->count > TTT_STORE_MAX_COUNT) {
+        snprintf(why, size, "count %" PRId64 ": expected 1 to %" PRId64, e->count, TTT_STORE_MAX_COUNT);
         return false;
     }
     ttt_sym_sequence_canonical(rules, moves, n, canon);
@@ -231,29 +230,40 @@ static int read_import(const char *path, import_entry **entries, size_t *count)
     return rc;
 }
 
-static int memory_import(ttt_store *store, const char *path)
+/* Checks the whole file first, then opens (or creates) the memory and adds it in one transaction: nothing is
+ * written when anything is wrong. */
+static int memory_import(const char *memory, const char *path)
 {
     import_entry *entries;
     size_t n;
     int rc = read_import(path, &entries, &n);
     if (rc)
         return rc;
+    ttt_store *store;
+    if ((rc = open_store(memory, &store)) != CLI_OK) {
+        free(entries);
+        return rc;
+    }
     ttt_error err;
     ttt_status st = ttt_store_begin(store, &err);
     int64_t games = 0;
     for (size_t i = 0; i < n && !st; i++) {
         st = ttt_store_learn(store, entries[i].rules, entries[i].moves, entries[i].result, entries[i].count,
                              &err);
-        games += entries[i].count;
+        games =
+            games > TTT_STORE_MAX_COUNT - entries[i].count ? TTT_STORE_MAX_COUNT : games + entries[i].count;
     }
     if (st)
         ttt_store_rollback(store);
     else
         st = ttt_store_commit(store, &err);
     free(entries);
-    if (st)
+    if (st) {
+        ttt_store_close(store);
         return cli_runtime("memory", "%s", err.msg);
+    }
     printf("imported %zu sequences, %" PRId64 " games, into %s\n", n, games, ttt_store_path(store));
+    ttt_store_close(store);
     return CLI_OK;
 }
 
@@ -300,11 +310,19 @@ int cmd_memory(int argc, char **argv)
     }
     if (optind < argc)
         return cli_usage("memory", "unexpected argument '%s'", argv[optind]);
+    if (import)
+        return memory_import(memory, file);
     ttt_store *store;
-    int rc = open_store(memory, &store);
-    if (rc)
-        return rc;
-    rc = stats ? memory_stats(store) : export ? memory_export(store, out) : memory_import(store, file);
+    ttt_error err;
+    ttt_status st = ttt_store_open_existing(memory, &store, &err);
+    if (st == TTT_ESTATE && stats) { /* nothing learnt yet, and nothing is created to say so */
+        printf("memory: empty (%s)\n", err.msg);
+        return CLI_OK;
+    }
+    if (st)
+        return cli_usage("memory", "%s", err.msg);
+    int rc;
+    rc = stats ? memory_stats(store) : memory_export(store, out);
     ttt_store_close(store);
     return rc;
 }

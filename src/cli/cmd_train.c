@@ -49,14 +49,14 @@ static int make_engine(const char *spec, const char *memory, uint64_t seed, cons
                        ttt_engine **out)
 {
     char full[TTT_SPEC_TEXT_SIZE * 2];
-    int n = snprintf(full, sizeof full, "%s", spec);
-    if (!strstr(spec, "seed="))
-        n += snprintf(full + n, sizeof full - (size_t)n, "%cseed=%" PRIu64, strchr(full, ':') ? ',' : ':',
-                      seed);
-    if (memory)
-        n += snprintf(full + n, sizeof full - (size_t)n, ",memory=%s", memory);
-    if ((size_t)n >= sizeof full)
-        return cli_usage("train", "engine spec '%s' is too long", spec);
+    size_t n = (size_t)snprintf(full, sizeof full, "%s", spec);
+    if (n < sizeof full && !strstr(spec, "seed="))
+        n += (size_t)snprintf(full + n, sizeof full - n, "%cseed=%" PRIu64, strchr(full, ':') ? ',' : ':',
+                              seed);
+    if (n < sizeof full && memory)
+        n += (size_t)snprintf(full + n, sizeof full - n, ",memory=%s", memory);
+    if (n >= sizeof full)
+        return cli_usage("train", "engine spec '%.40s...' is too long", spec);
     ttt_error err;
     if (ttt_engine_new(full, rules, out, &err))
         return cli_usage("train", "%s", err.msg);
@@ -205,7 +205,10 @@ int cmd_train(int argc, char **argv)
     ttt_engine *learner = NULL, *opponent = NULL;
     if ((rc = make_engine(o.learner, o.memory, o.seed * 2, &rules, &learner)) != CLI_OK)
         return rc;
-    if ((rc = make_engine(o.against, NULL, o.seed * 2 + 1, &rules, &opponent)) != CLI_OK) {
+    /* A learning opponent learns into the same memory unless its spec names another. */
+    const char *against_memory =
+        ttt_engine_has_option(o.against, "memory") && !strstr(o.against, "memory=") ? o.memory : NULL;
+    if ((rc = make_engine(o.against, against_memory, o.seed * 2 + 1, &rules, &opponent)) != CLI_OK) {
         ttt_engine_free(learner);
         return rc;
     }

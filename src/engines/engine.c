@@ -33,6 +33,59 @@ static const ttt_engine_vtable *find_engine(const char *name, size_t len)
     return NULL;
 }
 
+/* The engine a spec names, a level standing for its engine; NULL when the name is unknown. */
+static const ttt_engine_vtable *engine_of_spec(const char *spec)
+{
+    const char *colon = strchr(spec, ':');
+    size_t len = colon ? (size_t)(colon - spec) : strlen(spec);
+    const ttt_level *level = ttt_level_find(spec, len);
+    if (level) {
+        spec = level->spec;
+        colon = strchr(spec, ':');
+        len = colon ? (size_t)(colon - spec) : strlen(spec);
+    }
+    return find_engine(spec, len);
+}
+
+static const ttt_option_def *option_of(const ttt_engine_vtable *vt, const char *key, size_t len)
+{
+    for (const ttt_option_def *o = vt->options; o && o->key; o++)
+        if (strlen(o->key) == len && strncmp(o->key, key, len) == 0)
+            return o;
+    return NULL;
+}
+
+bool ttt_engine_has_option(const char *spec, const char *key)
+{
+    const ttt_engine_vtable *vt = engine_of_spec(spec);
+    return vt && option_of(vt, key, strlen(key));
+}
+
+bool ttt_engine_spec_sets_path(const char *spec, char *key, size_t size)
+{
+    const ttt_engine_vtable *vt = engine_of_spec(spec);
+    const char *colon = strchr(spec, ':');
+    if (!vt || !colon)
+        return false;
+    for (const char *p = colon + 1; *p;) {
+        size_t len = strcspn(p, ",");
+        size_t klen = strcspn(p, "=,");
+        const ttt_option_def *o = option_of(vt, p, klen);
+        if (o && o->type == TTT_OPT_PATH) {
+            snprintf(key, size, "%.*s", (int)klen, p);
+            return true;
+        }
+        p += len + (p[len] == ',');
+    }
+    return false;
+}
+
+void ttt_engine_follow(ttt_engine *e, const ttt_move *moves, int count)
+{
+    if (e->vt->follow)
+        e->vt->follow(e, moves, count);
+}
+
 /* "seed, time, nodes" for error messages. */
 static void list_keys(const ttt_engine_vtable *vt, char *buf, size_t size)
 {

@@ -42,6 +42,8 @@ typedef struct ttt_engine_vtable {
      * out->method; the framework fills info and sorts. Must add its work to e->nodes. May be NULL. */
     ttt_status (*analyse)(ttt_engine *e, const ttt_board *b, ttt_analysis *out, ttt_error *err);
     void (*new_game)(ttt_engine *e); /* may be NULL */
+    /* The moves from the empty board to the position the next request is about; may be NULL. */
+    void (*follow)(ttt_engine *e, const ttt_move *moves, int count);
     ttt_status (*game_over)(ttt_engine *e, const ttt_move *moves, int count, ttt_outcome outcome,
                             ttt_error *err); /* may be NULL */
     void (*stop)(ttt_engine *e);             /* releases state; may be NULL */

@@ -49,7 +49,8 @@
  *
  * The engine follows the game it is asked about: each decision compares the board with the previous one and
  * appends the new stones (one per side per turn, alternating). A board that does not extend the previous
- * one starts a new sequence, its stones taken in increasing cell order, X and O alternating.
+ * one starts a new sequence, its stones taken in increasing cell order, X and O alternating, unless the
+ * client told the real order with ttt_engine_follow (a server that makes an engine per request does).
  *
  * Nodes: one per decision.
  */
@@ -210,15 +211,23 @@ static uint32_t child_make(learner_state *s, uint32_t parent, ttt_move move)
     return id;
 }
 
+/* a + b, saturating at TTT_STORE_MAX_COUNT (counts from a file are not trusted to be small). */
+static int64_t count_add(int64_t a, int64_t b)
+{
+    if (b < 0)
+        b = 0;
+    return a > TTT_STORE_MAX_COUNT - b ? TTT_STORE_MAX_COUNT : a + b;
+}
+
 /* Adds count games of the given result along a canonical sequence. */
 static ttt_status tree_add(learner_state *s, const ttt_move *canon, int n, int result, int64_t count)
 {
     uint32_t node = 0;
-    s->nodes[0].counts[result] += count;
+    s->nodes[0].counts[result] = count_add(s->nodes[0].counts[result], count);
     for (int i = 0; i < n; i++) {
         if ((node = child_make(s, node, canon[i])) == NO_NODE)
             return TTT_ENOMEM;
-        s->nodes[node].counts[result] += count;
+        s->nodes[node].counts[result] = count_add(s->nodes[node].counts[result], count);
     }
     return TTT_OK;
 }
@@ -347,6 +356,18 @@ static ttt_status learner_game_over(ttt_engine *e, const ttt_move *moves, int co
 }
 
 static void learner_new_game(ttt_engine *e) { forget_game(e->state, &e->rules); }
+
+/* The game so far, as the client played it: replaces whatever the engine followed. Stops at the first move
+ * that is not legal (the caller's mistake; the board of the next request then decides, as without it). */
+static void learner_follow(ttt_engine *e, const ttt_move *moves, int count)
+{
+    learner_state *s = e->state;
+    forget_game(s, &e->rules);
+    for (int i = 0; i < count && ttt_board_is_legal(&s->seen, moves[i]); i++) {
+        ttt_board_play(&s->seen, moves[i]);
+        s->moves[s->nmoves++] = moves[i];
+    }
+}
 
 /* --- Following the game -------------------------------------------------------------------------------- */
 
@@ -748,6 +769,7 @@ const ttt_engine_vtable ttt_engine_learner = {
     .start = learner_start,
     .choose = learner_choose,
     .new_game = learner_new_game,
+    .follow = learner_follow,
     .game_over = learner_game_over,
     .stop = learner_stop,
 };

@@ -11,6 +11,7 @@
 #include "ttt/store.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -201,16 +202,22 @@ static ttt_status migrate(ttt_store *s, ttt_error *err)
     return TTT_OK;
 }
 
+/* NULL or "" stands for the default path, written into buf (TTT_STORE_PATH_SIZE bytes). */
+static ttt_status resolve_path(const char **path, char *buf, ttt_error *err)
+{
+    if (*path && (*path)[0])
+        return TTT_OK;
+    *path = buf;
+    return ttt_store_default_path(buf, TTT_STORE_PATH_SIZE, err);
+}
+
 ttt_status ttt_store_open(const char *path, ttt_store **out, ttt_error *err)
 {
     *out = NULL;
     char default_path[TTT_STORE_PATH_SIZE];
-    if (!path || !path[0]) {
-        ttt_status st = ttt_store_default_path(default_path, sizeof default_path, err);
-        if (st)
-            return st;
-        path = default_path;
-    }
+    ttt_status pst = resolve_path(&path, default_path, err);
+    if (pst)
+        return pst;
     ttt_status st = check_header(path, err);
     if (!st)
         st = make_parents(path, err);
@@ -245,6 +252,19 @@ ttt_status ttt_store_open(const char *path, ttt_store **out, ttt_error *err)
     }
     *out = s;
     return TTT_OK;
+}
+
+ttt_status ttt_store_open_existing(const char *path, ttt_store **out, ttt_error *err)
+{
+    *out = NULL;
+    char default_path[TTT_STORE_PATH_SIZE];
+    ttt_status pst = resolve_path(&path, default_path, err);
+    if (pst)
+        return pst;
+    struct stat sb;
+    if (stat(path, &sb) != 0 && errno == ENOENT)
+        return ttt_fail(err, TTT_ESTATE, "no database at '%s' yet", path);
+    return ttt_store_open(path, out, err);
 }
 
 void ttt_store_close(ttt_store *s)
@@ -426,16 +446,21 @@ ttt_status ttt_store_count_games(ttt_store *s, int64_t *count, ttt_error *err)
 ttt_status ttt_store_learn(ttt_store *s, const char *rules, const char *moves, const char *result,
                            int64_t count, ttt_error *err)
 {
+    if (count < 1 || count > TTT_STORE_MAX_COUNT)
+        return ttt_fail(err, TTT_EINVAL, "memory '%s': count %" PRId64 " out of range (1 to %" PRId64 ")",
+                        s->path, count, TTT_STORE_MAX_COUNT);
     sqlite3_stmt *q;
     if (sqlite3_prepare_v2(s->db,
                            "INSERT INTO learner_sequences(rules, moves, result, count) VALUES (?, ?, ?, ?) "
-                           "ON CONFLICT(rules, moves) DO UPDATE SET count = count + excluded.count",
+                           "ON CONFLICT(rules, moves) DO UPDATE SET count = min(count + excluded.count, "
+                           "?5)",
                            -1, &q, NULL) != SQLITE_OK)
         return db_fail(s, err, "learn");
     sqlite3_bind_text(q, 1, rules, -1, SQLITE_STATIC);
     sqlite3_bind_text(q, 2, moves, -1, SQLITE_STATIC);
     sqlite3_bind_text(q, 3, result, -1, SQLITE_STATIC);
     sqlite3_bind_int64(q, 4, count);
+    sqlite3_bind_int64(q, 5, TTT_STORE_MAX_COUNT);
     return run_write(s, q, NULL, err);
 }
 

@@ -172,22 +172,30 @@ static reply get_int(json_t *o, const char *key, long long min, long long max, l
  *     WEB_MAX_PLAYOUT_CELLS trial-cells;
  *   - tt= (minimax's table) is clamped to WEB_MAX_TT_MIB.
  * Levels are expanded by the library; the result is the engine's full spec with every option spelled out. */
-static ttt_status web_bound_spec(const char *spec, const ttt_rules *rules, char *out, size_t size,
-                                 ttt_error *err)
+static ttt_status web_bound_spec(const web_api *api, const char *spec, const ttt_rules *rules, char *out,
+                                 size_t size, ttt_error *err)
 {
     if (strlen(spec) >= TTT_SPEC_TEXT_SIZE)
         return snprintf(err->msg, sizeof err->msg, "engine spec longer than %d characters",
                         TTT_SPEC_TEXT_SIZE - 1),
                TTT_EINVAL;
-    const char *colon = strchr(spec, ':');
-    for (const char *p = colon; p && *p; p = strchr(p + 1, ',')) {
-        const char *key = p + 1;
-        if (strncmp(key, "file=", 5) == 0)
-            return snprintf(
-                       err->msg, sizeof err->msg,
-                       "engine '%.*s': file= is not allowed by the server (it reads no file a client names)",
-                       (int)(colon - spec), spec),
-                   TTT_EINVAL;
+    char path_key[32];
+    if (ttt_engine_spec_sets_path(spec, path_key, sizeof path_key))
+        return snprintf(err->msg, sizeof err->msg,
+                        "engine '%.*s': %s= is not allowed by the server (it opens no file a client names)",
+                        (int)strcspn(spec, ":"), spec, path_key),
+               TTT_EINVAL;
+    /* An engine with a memory (the learner) uses the server's database, and learns only when the server
+     * records games. */
+    char with_memory[TTT_SPEC_TEXT_SIZE + TTT_STORE_PATH_SIZE + 16];
+    if (ttt_engine_has_option(spec, "memory")) {
+        const char *sep = strchr(spec, ':') ? "," : ":";
+        int n = api->config.store ? snprintf(with_memory, sizeof with_memory, "%s%smemory=%s", spec, sep,
+                                             ttt_store_path(api->config.store))
+                                  : snprintf(with_memory, sizeof with_memory, "%s%slearn=0", spec, sep);
+        if (n < 0 || (size_t)n >= sizeof with_memory)
+            return snprintf(err->msg, sizeof err->msg, "engine spec too long"), TTT_EINVAL;
+        spec = with_memory;
     }
     ttt_engine *e;
     ttt_status st = ttt_engine_new(spec, rules, &e, err);
@@ -496,7 +504,8 @@ static reply parse_rules(const char *text, ttt_rules *out)
 }
 
 /* A player field: absent, null or "human" is a person; anything else is an engine spec, bounded. */
-static reply parse_player(json_t *body, const char *key, const ttt_rules *rules, char *player, char *bounded)
+static reply parse_player(const web_api *api, json_t *body, const char *key, const ttt_rules *rules,
+                          char *player, char *bounded)
 {
     const char *spec;
     reply r = get_string(body, key, &spec);
@@ -508,7 +517,7 @@ static reply parse_player(json_t *body, const char *key, const ttt_rules *rules,
         return (reply){0, NULL};
     }
     ttt_error err;
-    ttt_status st = web_bound_spec(spec, rules, bounded, TTT_SPEC_TEXT_SIZE, &err);
+    ttt_status st = web_bound_spec(api, spec, rules, bounded, TTT_SPEC_TEXT_SIZE, &err);
     if (st)
         return fail(st == TTT_ENOMEM ? HTTP_INTERNAL : HTTP_UNPROCESSABLE, "%s: %s", key, err.msg);
     snprintf(player, TTT_SPEC_TEXT_SIZE, "%s", spec);
@@ -525,8 +534,8 @@ static reply create_game(web_api *api, json_t *body)
     web_game *g = calloc(1, sizeof *g);
     if (!g)
         return fail(HTTP_INTERNAL, "out of memory");
-    if ((r = parse_player(body, "x", &rules, g->player[TTT_X], g->bounded[TTT_X])).body ||
-        (r = parse_player(body, "o", &rules, g->player[TTT_O], g->bounded[TTT_O])).body) {
+    if ((r = parse_player(api, body, "x", &rules, g->player[TTT_X], g->bounded[TTT_X])).body ||
+        (r = parse_player(api, body, "o", &rules, g->player[TTT_O], g->bounded[TTT_O])).body) {
         free(g);
         return r;
     }
@@ -578,15 +587,17 @@ static reply play_move(web_api *api, web_game *g, json_t *body)
 }
 
 /* Runs an engine (bounded spec) on b within an engine slot. */
-static reply run_engine(web_api *api, const char *bounded, const ttt_board *b, ttt_move *move,
+static reply run_engine(web_api *api, const char *bounded, const web_game *g, ttt_move *move,
                         ttt_search_info *info)
 {
+    const ttt_board *b = &g->board;
     if (!slot_acquire(api))
         return fail(HTTP_UNAVAILABLE, "every engine is busy; try again later");
     ttt_engine *e;
     ttt_error err;
     ttt_status st = ttt_engine_new(bounded, &b->rules, &e, &err);
     if (st == TTT_OK) {
+        ttt_engine_follow(e, g->moves, g->count); /* a fresh engine: the game's real move order */
         st = ttt_engine_choose(e, b, move, info, &err);
         ttt_engine_free(e);
     }
@@ -606,7 +617,7 @@ static reply engine_move(web_api *api, web_game *g, json_t *body)
     char bounded[TTT_SPEC_TEXT_SIZE];
     if (spec) {
         ttt_error err;
-        ttt_status st = web_bound_spec(spec, &g->board.rules, bounded, sizeof bounded, &err);
+        ttt_status st = web_bound_spec(api, spec, &g->board.rules, bounded, sizeof bounded, &err);
         if (st)
             return fail(st == TTT_ENOMEM ? HTTP_INTERNAL : HTTP_UNPROCESSABLE, "engine: %s", err.msg);
     } else if (g->bounded[to_move][0]) {
@@ -617,7 +628,7 @@ static reply engine_move(web_api *api, web_game *g, json_t *body)
     }
     ttt_move m;
     ttt_search_info info;
-    if ((r = run_engine(api, bounded, &g->board, &m, &info)).body)
+    if ((r = run_engine(api, bounded, g, &m, &info)).body)
         return r;
     ttt_board_play(&g->board, m);
     g->moves[g->count++] = m;
@@ -683,7 +694,7 @@ static reply analyse(web_api *api, json_t *body)
                     outcome_name(ttt_board_outcome(&b)));
     char bounded[TTT_SPEC_TEXT_SIZE] = "";
     if (spec) {
-        ttt_status st = web_bound_spec(spec, &rules, bounded, sizeof bounded, &err);
+        ttt_status st = web_bound_spec(api, spec, &rules, bounded, sizeof bounded, &err);
         if (st)
             return fail(st == TTT_ENOMEM ? HTTP_INTERNAL : HTTP_UNPROCESSABLE, "engine: %s", err.msg);
     }

@@ -107,6 +107,21 @@ expect_err "not a ttt memory export" memory import --memory "$DIR/new.db" "$DIR/
 echo 'nope' >"$DIR/bad.json"
 expect_err "not valid JSON" memory import --memory "$DIR/new.db" "$DIR/bad.json"
 [[ $(md5sum <"$DIR/new.db") == "$sum" ]] && PASS=$((PASS + 1)) || fail "a refused import changed the file"
+# a refused import creates nothing: no database, no directory
+expect_err "not valid JSON" memory import --memory "$DIR/fresh/sub/m.db" "$DIR/bad.json"
+[[ ! -e $DIR/fresh ]] && PASS=$((PASS + 1)) || fail "a refused import created the database's directory"
+# readers create nothing: history and stats of a database that does not exist yet
+expect_out 0 'no games recorded' history --db "$DIR/none/h.db"
+expect_out 0 'memory: empty' memory stats --memory "$DIR/none/m.db"
+expect_err "no database at" memory export --memory "$DIR/none/m.db"
+[[ ! -e $DIR/none ]] && PASS=$((PASS + 1)) || fail "a reader created a database or its directory"
+# counts saturate at 2^53 instead of overflowing
+big=9007199254740992
+printf '{"format":"ttt-memory","version":1,"memories":[{"rules":"3x3","sequences":[{"moves":"a1 b1 a2 b2 a3","result":"x","count":%s},{"moves":"a1 b1 a2 b2 a3","result":"x","count":%s}]}]}\n' $big $big >"$DIR/big.json"
+expect_out 0 "^imported 2 sequences, $big games" memory import --memory "$DIR/big.db" "$DIR/big.json"
+expect 0 memory import --memory "$DIR/big.db" "$DIR/big.json"
+expect_out 0 "^3x3: $big games learned" memory stats --memory "$DIR/big.db"
+expect_out 0 '^[a-c][1-3]$' move --engine "learner:memory=$DIR/big.db" --moves "a1 b1"
 
 # --- corrupt and foreign files: a clear error, the file untouched
 echo 'my notes' >"$DIR/notes.txt"

@@ -129,6 +129,8 @@ api 200 POST "/api/games/$ID/engine" '{"engine": "random:seed=1"}' '(.moves | le
 api 422 POST "/api/games/$ID/engine" '{"engine": "nosuch"}' '.error | test("unknown engine")'
 api 422 POST "/api/games/$ID/engine" '{"engine": "minimax:depth=abc"}'
 api 422 POST "/api/games/$ID/engine" '{"engine": "table:file=/etc/passwd"}' '.error | test("file= is not allowed")'
+api 422 POST "/api/games/$ID/engine" "{\"engine\": \"learner:memory=$DB_DIR/client.db\"}" '.error | test("memory= is not allowed")'
+[[ ! -e $DB_DIR/client.db ]] && PASS=$((PASS + 1)) || fail "a client-named memory file was created"
 api 400 POST "/api/games/$ID/engine" '{"engine": 3}'
 api 400 POST "/api/games" '{"rules": 3}'
 api 422 POST /api/games '{"rules": "2x2"}'
@@ -190,6 +192,15 @@ api 200 GET "/api/games/$ID"
 sleep 3.2
 api 404 GET "/api/games/$ID" '.error | test("unknown or expired")'
 
+# --- The learner plays from the server's database and learns into it ---------------------------------------
+new_game '{"x": "learner:seed=1", "o": "random:seed=2"}'
+for _ in $(seq 9); do
+    http POST "/api/games/$ID/engine"
+    jq -e '.outcome == "ongoing"' "$OUT" >/dev/null || break
+done
+jq -e '.outcome != "ongoing"' "$OUT" >/dev/null && PASS=$((PASS + 1)) || fail "learner game did not finish: $(cat "$OUT")"
+expect_out 0 '^3x3: 1 games learned' memory stats --memory "$DB_DIR/games.db"
+
 # --- Still alive, then a clean stop ----------------------------------------------------------------------
 new_game '{"o": "perfect"}'
 api 200 POST "/api/games/$ID/move" '{"move": "a1"}'
@@ -202,7 +213,8 @@ rc=$?
 # The finished game is in the store, once (the undo that reopened it did not record it again); the games left
 # unfinished are not.
 expect_out 0 '^ +1 .* x +X human, O human: b2 a2 a1 b1 c3$' history --db "$DB_DIR/games.db"
-[[ $(wc -l <"$OUT") -eq 1 ]] && PASS=$((PASS + 1)) || fail "expected one recorded game: $(cat "$OUT")"
+expect_out 0 '^ +2 .* X learner:seed=1, O random:seed=2: ' history --db "$DB_DIR/games.db"
+[[ $(wc -l <"$OUT") -eq 2 ]] && PASS=$((PASS + 1)) || fail "expected two recorded games: $(cat "$OUT")"
 
 # A second server on a port in use fails with exit 1.
 python3 -c 'import socket,sys,time; s=socket.socket(); s.bind(("127.0.0.1",0)); s.listen(); print(s.getsockname()[1], flush=True); time.sleep(10)' >"$DB_DIR/port" &
