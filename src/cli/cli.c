@@ -2,6 +2,7 @@
 #include "cli/cli.h"
 
 #include <ctype.h>
+#include <inttypes.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -49,6 +50,22 @@ bool cli_parse_u64(const char *text, uint64_t max, uint64_t *out)
         return false;
     *out = v;
     return true;
+}
+
+void cli_progress(uint64_t done, uint64_t total, const char *extra)
+{
+    static const char full[CLI_PROGRESS_WIDTH + 1] = "##############################";
+    double frac = total ? (double)done / (double)total : 1.0;
+    int filled = (int)(frac * CLI_PROGRESS_WIDTH);
+    fprintf(stderr, "\r[%.*s%*s] %3d%%  %" PRIu64 "/%" PRIu64 " games%s", filled, full,
+            CLI_PROGRESS_WIDTH - filled, "", (int)(frac * 100), done, total, extra);
+    fflush(stderr);
+}
+
+void cli_progress_games(uint64_t done, uint64_t total, void *user)
+{
+    (void)user;
+    cli_progress(done, total, "");
 }
 
 int cli_bad_option(const char *cmd, int argc, char **argv)

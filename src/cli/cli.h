@@ -13,6 +13,9 @@
 
 enum { CLI_OK = 0, CLI_RUNTIME = 1, CLI_USAGE = 2 };
 
+/* Width of a progress bar, in characters. */
+#define CLI_PROGRESS_WIDTH 30
+
 typedef struct cli_command {
     const char *name;
     int (*run)(int argc, char **argv); /* argv[0] is the subcommand's name */
@@ -28,6 +31,13 @@ int cli_status_exit(ttt_status status);
 
 /* Parses a decimal whole number from 0 to max (no sign, no spaces). False when it is not one. */
 bool cli_parse_u64(const char *text, uint64_t max, uint64_t *out);
+
+/* Draws a progress bar on stderr, in place: "[#####     ]  50%  500/1000 games" and extra (may be ""). For
+ * terminals only (callers check isatty(STDERR_FILENO)). */
+void cli_progress(uint64_t done, uint64_t total, const char *extra);
+
+/* cli_progress with no extra, in the shape of the library's progress callbacks (user is ignored). */
+void cli_progress_games(uint64_t done, uint64_t total, void *user);
 
 /* Reports the option getopt_long rejected (call on '?' or ':'). Returns CLI_USAGE. */
 int cli_bad_option(const char *cmd, int argc, char **argv);

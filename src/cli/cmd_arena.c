@@ -1,7 +1,5 @@
 /* cli/cmd_arena.c - `ttt arena`: tournaments between engines (ttt/arena.h), reported like cutechess-cli. */
 #define _GNU_SOURCE /* getopt_long */
-#include <ctype.h>
-#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <jansson.h>
@@ -12,7 +10,6 @@
 
 #include "cli/cli.h"
 
-#define ARENA_BAR_WIDTH 30
 /* Elo differences beyond this are shown as ">+800" / "<-800" (an infinite estimate included). */
 #define ARENA_ELO_SHOWN 800.0
 
@@ -37,29 +34,6 @@ static const char help[] =
     "\n"
     "examples: ttt arena --games 1000 minimax mcts random\n"
     "          ttt arena --rules 7x7k5 --games 200 mcts:iterations=3000 montecarlo:trials=3000\n";
-
-static bool parse_u64(const char *text, uint64_t max, uint64_t *out)
-{
-    if (!isdigit((unsigned char)*text))
-        return false;
-    errno = 0;
-    char *end;
-    unsigned long long v = strtoull(text, &end, 10);
-    if (errno || *end || v > max)
-        return false;
-    *out = v;
-    return true;
-}
-
-static void show_progress(uint64_t done, uint64_t total, void *user)
-{
-    (void)user;
-    double frac = total ? (double)done / (double)total : 1.0;
-    int filled = (int)(frac * ARENA_BAR_WIDTH);
-    fprintf(stderr, "\r[%.*s%*s] %3d%%  %" PRIu64 "/%" PRIu64 " games", filled,
-            "##############################", ARENA_BAR_WIDTH - filled, "", (int)(frac * 100), done, total);
-    fflush(stderr);
-}
 
 /* "+147.2", or ">+800" / "<-800" beyond ARENA_ELO_SHOWN (infinite included). */
 static const char *elo_text(double elo, char *buf, size_t size)
@@ -207,18 +181,18 @@ int cmd_arena(int argc, char **argv)
         switch (c) {
         case 'r': rules_text = optarg; break;
         case 'g':
-            if (!parse_u64(optarg, TTT_ARENA_MAX_GAMES, &games) || games < 1)
+            if (!cli_parse_u64(optarg, TTT_ARENA_MAX_GAMES, &games) || games < 1)
                 return cli_usage("arena", "--games '%s': expected a whole number from 1 to %" PRId64, optarg,
                                  TTT_ARENA_MAX_GAMES);
             have_games = true;
             break;
         case 'j':
-            if (!parse_u64(optarg, TTT_ARENA_MAX_JOBS, &jobs) || jobs < 1)
+            if (!cli_parse_u64(optarg, TTT_ARENA_MAX_JOBS, &jobs) || jobs < 1)
                 return cli_usage("arena", "--jobs '%s': expected a number of threads from 1 to %d", optarg,
                                  TTT_ARENA_MAX_JOBS);
             break;
         case 's':
-            if (!parse_u64(optarg, TTT_ARENA_MAX_SEED, &seed))
+            if (!cli_parse_u64(optarg, TTT_ARENA_MAX_SEED, &seed))
                 return cli_usage("arena", "--seed '%s': expected a whole number from 0 to %" PRId64, optarg,
                                  TTT_ARENA_MAX_SEED);
             break;
@@ -254,7 +228,7 @@ int cmd_arena(int argc, char **argv)
                              .seed = seed,
                              .jobs = (int)jobs,
                              .gauntlet = gauntlet,
-                             .progress = bar ? show_progress : NULL};
+                             .progress = bar ? cli_progress_games : NULL};
     int npairs = ttt_arena_pair_count(nspecs, gauntlet);
     ttt_arena_pair *pairs = calloc((size_t)npairs, sizeof *pairs);
     if (!pairs)

@@ -311,9 +311,8 @@ int cmd_play(int argc, char **argv)
             level = optarg;
             break;
         case 'g': {
-            char *end;
-            long n = strtol(optarg, &end, 10);
-            if (!isdigit((unsigned char)*optarg) || *end || n < 1 || n > PLAY_MAX_GAMES)
+            uint64_t n;
+            if (!cli_parse_u64(optarg, PLAY_MAX_GAMES, &n) || n < 1)
                 return cli_usage("play", "--games '%s': expected a number of games from 1 to %d", optarg,
                                  PLAY_MAX_GAMES);
             cfg.games = (int)n;
@@ -323,13 +322,10 @@ int cmd_play(int argc, char **argv)
         case 'v': cfg.verbose = true; break;
         case 'd': db = optarg; break;
         case 'N': record = false; break;
-        case 's': {
-            char *end;
-            cfg.seed = strtoull(optarg, &end, 10);
-            if (!isdigit((unsigned char)*optarg) || *end)
+        case 's':
+            if (!cli_parse_u64(optarg, UINT64_MAX, &cfg.seed))
                 return cli_usage("play", "--seed '%s': expected an unsigned integer", optarg);
             break;
-        }
         case 'h':
             fputs(help, stdout);
             printf("\nlevels (engine specs too: --o hard, ttt move --engine easy):\n");

@@ -11,8 +11,6 @@
 
 #include "cli/cli.h"
 
-#define PROGRESS_BAR_WIDTH 30
-
 static const char help[] =
     "usage: ttt table ACTION [OPTIONS]\n"
     "\n"
@@ -41,18 +39,6 @@ static const char build_help[] =
     "examples: ttt table build --games 1000000\n"
     "          ttt table build --rules 4x4k3 --games 100000 --out 4x4k3.json\n"
     "          ttt move --engine table:file=4x4k3.json --rules 4x4k3\n";
-
-/* The progress bar, on stderr (only set up when stderr is a terminal). */
-static void show_progress(uint64_t done, uint64_t total, void *user)
-{
-    (void)user;
-    double frac = total ? (double)done / (double)total : 1.0;
-    int filled = (int)(frac * PROGRESS_BAR_WIDTH);
-    fprintf(stderr, "\r[%.*s%*s] %3d%%  %" PRIu64 "/%" PRIu64 " games", filled,
-            "##############################", PROGRESS_BAR_WIDTH - filled, "", (int)(frac * 100), done,
-            total);
-    fflush(stderr);
-}
 
 /* Refuses early what would make the write fail after a long build: an existing file that is not a table,
  * or a directory that cannot be written. */
@@ -136,7 +122,7 @@ static int table_build(int argc, char **argv)
     }
     bool bar = isatty(STDERR_FILENO);
     ttt_table_build_options opt = {
-        .games = games, .seed = seed, .jobs = (int)jobs, .progress = bar ? show_progress : NULL};
+        .games = games, .seed = seed, .jobs = (int)jobs, .progress = bar ? cli_progress_games : NULL};
     ttt_table *t;
     double start = ttt_clock_ms();
     ttt_status st = ttt_table_build(&rules, &opt, &t, &err);

@@ -9,7 +9,6 @@
 
 #include "cli/cli.h"
 
-#define PROGRESS_BAR_WIDTH 30
 /* Default window of the learning curve: games / TRAIN_DEFAULT_WINDOWS, at least 1. */
 #define TRAIN_DEFAULT_WINDOWS 20
 #define TRAIN_MAX_GAMES       INT64_C(1000000000)
@@ -61,17 +60,6 @@ static int make_engine(const char *spec, const char *memory, uint64_t seed, cons
     if (ttt_engine_new(full, rules, out, &err))
         return cli_usage("train", "%s", err.msg);
     return CLI_OK;
-}
-
-static void show_progress(int64_t done, int64_t total, const train_tally *t)
-{
-    double frac = total ? (double)done / (double)total : 1.0;
-    int filled = (int)(frac * PROGRESS_BAR_WIDTH);
-    fprintf(stderr,
-            "\r[%.*s%*s] %3d%%  %" PRId64 "/%" PRId64 " games  W %" PRId64 " D %" PRId64 " L %" PRId64,
-            filled, "##############################", PROGRESS_BAR_WIDTH - filled, "", (int)(frac * 100),
-            done, total, t->wins, t->draws, t->losses);
-    fflush(stderr);
 }
 
 /* Plays one game; *outcome receives the result. Both engines are told how it ended. */
@@ -252,7 +240,10 @@ int cmd_train(int argc, char **argv)
         if (bar && ((g + 1) % (o.games / 100 + 1) == 0 || g + 1 == o.games)) {
             train_tally shown = {total.wins + window.wins, total.draws + window.draws,
                                  total.losses + window.losses};
-            show_progress(g + 1, o.games, &shown);
+            char tally[3 * 24 + 16];
+            snprintf(tally, sizeof tally, "  W %" PRId64 " D %" PRId64 " L %" PRId64, shown.wins, shown.draws,
+                     shown.losses);
+            cli_progress((uint64_t)(g + 1), (uint64_t)o.games, tally);
         }
     }
     double ms = ttt_clock_ms() - start;
