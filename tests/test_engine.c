@@ -13,19 +13,6 @@
 
 /* --- Helpers -------------------------------------------------------------------------------------------- */
 
-static ttt_engine *engine_ok(const char *spec, const ttt_rules *r)
-{
-    ttt_engine *e = NULL;
-    ttt_error err = {{0}};
-    ttt_status st = ttt_engine_new(spec, r, &e, &err);
-    if (st != TTT_OK) {
-        print_error("engine '%s': %s\n", spec, err.msg);
-    }
-    assert_int_equal(st, TTT_OK);
-    assert_non_null(e);
-    return e;
-}
-
 /* The spec must be refused with TTT_EINVAL, *out set to NULL and a message that names `culprit`. */
 static void assert_spec_fails(const char *spec, const char *culprit)
 {

@@ -17,30 +17,14 @@
 
 #include "support.h"
 
+/* Each legal move of b appears exactly once in a. */
+/* The position of a text under rules given as text. */
 static ttt_board position(const char *rules, const char *text)
 {
     ttt_rules r = rules_of(rules);
-    ttt_board b;
-    ttt_error err;
-    if (ttt_position_parse(text, &r, &b, &err) != TTT_OK) {
-        print_error("position '%s': %s\n", text, err.msg);
-        fail();
-    }
-    return b;
+    return board_of(&r, text);
 }
 
-static ttt_engine *engine(const char *spec, const ttt_rules *r)
-{
-    ttt_engine *e;
-    ttt_error err;
-    if (ttt_engine_new(spec, r, &e, &err) != TTT_OK) {
-        print_error("engine '%s': %s\n", spec, err.msg);
-        fail();
-    }
-    return e;
-}
-
-/* Each legal move of b appears exactly once in a. */
 static void assert_every_move_once(const ttt_board *b, const ttt_analysis *a)
 {
     assert_int_equal(a->count, b->cells - b->ply);
@@ -139,7 +123,7 @@ static void test_engine_analyse(void **state)
     ttt_analysis a;
     const char *specs[] = {"minimax", "montecarlo:seed=3"};
     for (size_t i = 0; i < 2; i++) {
-        ttt_engine *e = engine(specs[i], &b.rules);
+        ttt_engine *e = engine_ok(specs[i], &b.rules);
         assert_true(ttt_engine_can_analyse(e));
         uint64_t before = ttt_engine_nodes(e);
         assert_int_equal(ttt_engine_analyse(e, &b, &a, &err), TTT_OK);
@@ -149,7 +133,7 @@ static void test_engine_analyse(void **state)
         assert_true(ttt_engine_nodes(e) == before + a.info.nodes);
         ttt_engine_free(e);
     }
-    ttt_engine *mc = engine("montecarlo:seed=3", &b.rules);
+    ttt_engine *mc = engine_ok("montecarlo:seed=3", &b.rules);
     assert_int_equal(ttt_engine_analyse(mc, &b, &a, &err), TTT_OK);
     assert_string_equal(a.method, "montecarlo score grid");
     assert_int_equal(a.moves[0].kind, TTT_EVAL_SCORE);
@@ -163,12 +147,12 @@ static void test_analyse_refusals(void **state)
     ttt_board b = position("3x3", "xx./oo./...");
     ttt_error err;
     ttt_analysis a;
-    ttt_engine *r = engine("random", &b.rules);
+    ttt_engine *r = engine_ok("random", &b.rules);
     assert_false(ttt_engine_can_analyse(r));
     assert_int_equal(ttt_engine_analyse(r, &b, &a, &err), TTT_EINVAL);
     assert_non_null(strstr(err.msg, "random"));
     ttt_engine_free(r);
-    ttt_engine *m = engine("minimax", &b.rules);
+    ttt_engine *m = engine_ok("minimax", &b.rules);
     ttt_board over = position("3x3", "xxx/oo./...");
     assert_int_equal(ttt_engine_analyse(m, &over, &a, &err), TTT_ESTATE);
     ttt_board other = position("4x4", "..../..../..../....");
@@ -189,7 +173,7 @@ static void test_hint_fallback(void **state)
     ttt_error err;
     assert_int_equal(ttt_solver_new(&r, 1, &solver, &err), TTT_OK);
     ttt_analysis a;
-    ttt_engine *mc = engine("montecarlo:trials=50", &r);
+    ttt_engine *mc = engine_ok("montecarlo:trials=50", &r);
     assert_int_equal(ttt_hint(solver, &b, mc, 1, &a, &err), TTT_OK);
     assert_string_equal(a.method, "montecarlo score grid");
     assert_every_move_once(&b, &a);

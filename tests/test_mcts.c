@@ -19,34 +19,7 @@
 #define SEEDS     20
 #define SEEDS_BIG 20
 
-static ttt_engine *engine_ok(const char *spec, const ttt_rules *r)
-{
-    ttt_engine *e;
-    ttt_error err;
-    if (ttt_engine_new(spec, r, &e, &err) != TTT_OK) {
-        print_error("engine '%s': %s\n", spec, err.msg);
-        fail();
-    }
-    return e;
-}
-
 /* The position after the moves ("h8 g8 i8"), or a diagram ("x../...") when it contains '/'. */
-static ttt_board board_of(const ttt_rules *r, const char *text)
-{
-    ttt_board b;
-    ttt_error err;
-    ttt_move seq[TTT_MAX_CELLS];
-    int n;
-    ttt_status st = strchr(text, '/') ? ttt_position_parse(text, r, &b, &err)
-                                      : ttt_moves_parse(text, r, seq, TTT_MAX_CELLS, &n, &err) ||
-                                            ttt_moves_replay(r, seq, n, &b, &err);
-    if (st != TTT_OK) {
-        print_error("position '%s': %s\n", text, err.msg);
-        fail();
-    }
-    return b;
-}
-
 static void move_name(const ttt_engine *e, const ttt_board *b, ttt_move m, char *name)
 {
     (void)e;

@@ -15,38 +15,10 @@
 
 #include "ttt/ttt.h"
 
+#include "support.h"
+
 /* The seeds every "obvious move" position is tried with. */
 #define SEEDS 100
-
-static ttt_rules rules_of(const char *text)
-{
-    ttt_rules r;
-    ttt_error err;
-    assert_int_equal(ttt_rules_parse(text, &r, &err), TTT_OK);
-    return r;
-}
-
-static ttt_board board_of(const ttt_rules *r, const char *position)
-{
-    ttt_board b;
-    ttt_error err;
-    if (ttt_position_parse(position, r, &b, &err) != TTT_OK) {
-        print_error("position '%s': %s\n", position, err.msg);
-        fail();
-    }
-    return b;
-}
-
-static ttt_engine *engine_ok(const char *spec, const ttt_rules *r)
-{
-    ttt_engine *e;
-    ttt_error err;
-    if (ttt_engine_new(spec, r, &e, &err) != TTT_OK) {
-        print_error("engine '%s': %s\n", spec, err.msg);
-        fail();
-    }
-    return e;
-}
 
 /* The move of a freshly made engine, by name ("c1"). */
 static void move_of(const char *spec, const ttt_board *b, char *name, ttt_search_info *info)

@@ -44,17 +44,6 @@ static const char *tmp_path(const char *name)
     return p;
 }
 
-static ttt_board board_of(const char *position, const ttt_rules *r)
-{
-    ttt_board b;
-    ttt_error err = {{0}};
-    if (ttt_position_parse(position, r, &b, &err) != TTT_OK) {
-        print_error("position '%s': %s\n", position, err.msg);
-        fail();
-    }
-    return b;
-}
-
 static void add_game(ttt_table *t, const char *moves)
 {
     ttt_move seq[TTT_MAX_CELLS];
@@ -550,17 +539,6 @@ static void test_save_errors_leave_old_file(void **state)
 
 /* --- The engine ----------------------------------------------------------------------------------------- */
 
-static ttt_engine *engine_ok(const char *spec, const ttt_rules *r)
-{
-    ttt_engine *e = NULL;
-    ttt_error err = {{0}};
-    if (ttt_engine_new(spec, r, &e, &err) != TTT_OK) {
-        print_error("engine '%s': %s\n", spec, err.msg);
-        fail();
-    }
-    return e;
-}
-
 /* The engine plays every move of games against itself and against random; all legal, one node each. */
 static void test_engine_plays_to_the_end(void **state)
 {
@@ -614,12 +592,12 @@ static void test_engine_fallback(void **state)
             ttt_engine *e = engine_ok(spec, &r);
             ttt_move m;
             /* X to move wins at c1 (normal rules); under misère c1 would lose, and no move wins. */
-            ttt_board b = board_of("xx./oo./...", &r);
+            ttt_board b = board_of(&r, "xx./oo./...");
             assert_int_equal(ttt_engine_choose(e, &b, &m, NULL, NULL), TTT_OK);
             if (!misere)
                 assert_int_equal(m, 2);
             /* O to move: X threatens c1; block it (normal rules only: a misère line loses for X). */
-            b = board_of("xx./o../...", &r);
+            b = board_of(&r, "xx./o../...");
             assert_int_equal(ttt_engine_choose(e, &b, &m, NULL, NULL), TTT_OK);
             if (!misere)
                 assert_int_equal(m, 2);
@@ -646,7 +624,7 @@ static void test_engine_uses_table(void **state)
     ttt_board_init(&b, &r);
     assert_int_equal(ttt_engine_choose(e, &b, &m, NULL, NULL), TTT_OK);
     assert_int_equal(m, 4); /* the centre has the best average */
-    b = board_of("xx./oo./...", &r);
+    b = board_of(&r, "xx./oo./...");
     assert_int_equal(ttt_engine_choose(e, &b, &m, NULL, NULL), TTT_OK);
     assert_int_equal(m, 2);
     ttt_engine_free(e);
