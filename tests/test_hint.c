@@ -17,7 +17,6 @@
 
 #include "support.h"
 
-/* Each legal move of b appears exactly once in a. */
 /* The position of a text under rules given as text. */
 static ttt_board position(const char *rules, const char *text)
 {
@@ -25,6 +24,7 @@ static ttt_board position(const char *rules, const char *text)
     return board_of(&r, text);
 }
 
+/* Each legal move of b appears exactly once in a. */
 static void assert_every_move_once(const ttt_board *b, const ttt_analysis *a)
 {
     assert_int_equal(a->count, b->cells - b->ply);

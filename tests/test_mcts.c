@@ -19,7 +19,6 @@
 #define SEEDS     20
 #define SEEDS_BIG 20
 
-/* The position after the moves ("h8 g8 i8"), or a diagram ("x../...") when it contains '/'. */
 static void move_name(const ttt_engine *e, const ttt_board *b, ttt_move m, char *name)
 {
     (void)e;
