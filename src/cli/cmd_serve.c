@@ -7,7 +7,9 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
@@ -18,9 +20,12 @@
 #define SERVE_MAX_PORT     65535
 #define SERVE_MAX_GAMES    1000000       /* --max-games at most */
 #define SERVE_MAX_IDLE_S   (86400 * 365) /* --idle-expiry at most: a year */
+#define SERVE_MAX_CONNS    1000000       /* --max-connections at most (the open file limit bounds it too) */
+#define SERVE_SPARE_FDS    64            /* files the server keeps open besides connections (database, ...) */
 
 static const char help[] =
     "usage: ttt serve [--host ADDR] [--port N] [--db PATH] [--no-record] [--max-games N] [--idle-expiry S]\n"
+    "                 [--max-connections N] [--per-address N]\n"
     "\n"
     "Serves the game page and its JSON API (README: 'ttt serve') until Ctrl-C or SIGTERM.\n"
     "Prints the URL once it listens.\n"
@@ -32,6 +37,12 @@ static const char help[] =
     "      --max-games N    games kept in memory (default 1000; the least recently used idle one makes "
     "room)\n"
     "      --idle-expiry S  seconds after which an untouched game is dropped (default 1800)\n"
+    "      --max-connections N  open connections in all (default 1024; more are closed at once)\n"
+    "      --per-address N  open connections from one client address (default 32; 0: no limit, e.g.\n"
+    "                       behind a reverse proxy, where every request comes from the proxy's address)\n"
+    "\n"
+    "A request's head and body must arrive within 10 s. Failures that no answer carries (a finished game\n"
+    "that could not be recorded) are reported on stderr.\n"
     "\n"
     "example: ttt serve --port 8080, then open http://127.0.0.1:8080/\n";
 
@@ -44,6 +55,37 @@ static bool parse_int(const char *text, long min, long max, int *out)
     if (*end || v < min || v > max)
         return false;
     *out = (int)v;
+    return true;
+}
+
+/* The server's log (web_log_fn): one line on stderr with the time. */
+static void serve_log(void *ctx, const char *line)
+{
+    (void)ctx;
+    char stamp[32];
+    time_t now = time(NULL);
+    struct tm tm;
+    strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&now, &tm));
+    fprintf(stderr, "%s ttt serve: %s\n", stamp, line);
+}
+
+/* Makes room for max_connections open connections besides SERVE_SPARE_FDS other files: raises the soft open
+ * file limit up to the hard one. Returns false with the most that fit in *fit when even that is too low. */
+static bool room_for_connections(unsigned max_connections, unsigned *fit)
+{
+    struct rlimit lim;
+    if (getrlimit(RLIMIT_NOFILE, &lim) != 0)
+        return true; /* unknown: the daemon refuses connections it has no descriptor for */
+    rlim_t need = (rlim_t)max_connections + SERVE_SPARE_FDS;
+    if (lim.rlim_cur != RLIM_INFINITY && lim.rlim_cur < need) {
+        lim.rlim_cur = lim.rlim_max == RLIM_INFINITY || lim.rlim_max > need ? need : lim.rlim_max;
+        setrlimit(RLIMIT_NOFILE, &lim);
+        getrlimit(RLIMIT_NOFILE, &lim);
+    }
+    if (lim.rlim_cur != RLIM_INFINITY && lim.rlim_cur < need) {
+        *fit = lim.rlim_cur > SERVE_SPARE_FDS ? (unsigned)(lim.rlim_cur - SERVE_SPARE_FDS) : 0;
+        return false;
+    }
     return true;
 }
 
@@ -71,20 +113,26 @@ static bool writable_path(const char *path, char *why, size_t size)
 
 int cmd_serve(int argc, char **argv)
 {
-    enum { OPT_MAX_GAMES = 256, OPT_IDLE_EXPIRY, OPT_NO_RECORD };
+    enum { OPT_MAX_GAMES = 256, OPT_IDLE_EXPIRY, OPT_NO_RECORD, OPT_MAX_CONNS, OPT_PER_ADDRESS };
     static const struct option longopts[] = {{"host", required_argument, NULL, 'H'},
                                              {"port", required_argument, NULL, 'p'},
                                              {"db", required_argument, NULL, 'd'},
                                              {"no-record", no_argument, NULL, OPT_NO_RECORD},
                                              {"max-games", required_argument, NULL, OPT_MAX_GAMES},
                                              {"idle-expiry", required_argument, NULL, OPT_IDLE_EXPIRY},
+                                             {"max-connections", required_argument, NULL, OPT_MAX_CONNS},
+                                             {"per-address", required_argument, NULL, OPT_PER_ADDRESS},
                                              {"help", no_argument, NULL, 'h'},
                                              {NULL, 0, NULL, 0}};
     web_server_config config = {.host = SERVE_DEFAULT_HOST,
                                 .port = SERVE_DEFAULT_PORT,
+                                .max_connections = WEB_MAX_CONNECTIONS_DEFAULT,
+                                .max_per_address = WEB_PER_ADDRESS_DEFAULT,
                                 .api = {.max_games = WEB_MAX_GAMES_DEFAULT,
                                         .idle_expiry_s = WEB_IDLE_EXPIRY_S_DEFAULT,
-                                        .store = NULL}};
+                                        .store = NULL,
+                                        .log = serve_log}};
+    int max_conns = WEB_MAX_CONNECTIONS_DEFAULT, per_address = WEB_PER_ADDRESS_DEFAULT;
     const char *db_path = NULL;
     bool record = true;
     optind = 0;
@@ -109,6 +157,16 @@ int cmd_serve(int argc, char **argv)
                 return cli_usage("serve", "--idle-expiry '%s': expected seconds from 1 to %d", optarg,
                                  SERVE_MAX_IDLE_S);
             break;
+        case OPT_MAX_CONNS:
+            if (!parse_int(optarg, 1, SERVE_MAX_CONNS, &max_conns))
+                return cli_usage("serve", "--max-connections '%s': expected a number from 1 to %d", optarg,
+                                 SERVE_MAX_CONNS);
+            break;
+        case OPT_PER_ADDRESS:
+            if (!parse_int(optarg, 0, SERVE_MAX_CONNS, &per_address))
+                return cli_usage("serve", "--per-address '%s': expected a number from 0 (no limit) to %d",
+                                 optarg, SERVE_MAX_CONNS);
+            break;
         case 'h': fputs(help, stdout); return CLI_OK;
         default: return cli_bad_option("serve", argc, argv);
         }
@@ -118,6 +176,12 @@ int cmd_serve(int argc, char **argv)
     unsigned char addr[sizeof(struct in6_addr)];
     if (inet_pton(AF_INET, config.host, addr) != 1 && inet_pton(AF_INET6, config.host, addr) != 1)
         return cli_usage("serve", "--host '%s': expected a numeric IPv4 or IPv6 address", config.host);
+    config.max_connections = (unsigned)max_conns;
+    config.max_per_address = (unsigned)per_address;
+    unsigned fit;
+    if (!room_for_connections(config.max_connections, &fit))
+        return cli_usage("serve", "--max-connections %d: the open file limit allows at most %u (ulimit -n)",
+                         max_conns, fit);
     char why[256];
     if (db_path && !writable_path(db_path, why, sizeof why))
         return cli_usage("serve", "--db '%s': %s", db_path, why);

@@ -43,10 +43,16 @@
 
 typedef struct web_api web_api;
 
+/* The server's log: one line (no newline) about something no response carries, e.g. a finished game that
+ * could not be recorded. Called from request threads, possibly several at once. */
+typedef void web_log_fn(void *ctx, const char *line);
+
 typedef struct web_api_config {
     int max_games;     /* > 0 */
     int idle_expiry_s; /* > 0 */
     ttt_store *store;  /* where finished games are recorded (not owned; used under a lock), or NULL */
+    web_log_fn *log;   /* or NULL: not reported */
+    void *log_ctx;     /* log's first argument */
 } web_api_config;
 
 /* Makes the API's state (the game table). NULL when out of memory. The config's strings are copied. */

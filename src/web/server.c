@@ -1,36 +1,83 @@
 /* web/server.c - the libmicrohttpd daemon of `ttt serve` (web/server.h). */
+#define _GNU_SOURCE /* strcasecmp */
 #include "web/server.h"
 
 #include <arpa/inet.h>
 #include <microhttpd.h>
+#include <netdb.h>
 #include <netinet/in.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/socket.h>
+#include <time.h>
 
 #include "web/assets.h"
 
 #define JSON_TYPE "application/json; charset=utf-8"
 /* The page loads nothing from elsewhere: scripts, styles and requests all go to this server. */
-#define PAGE_CSP "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'"
+#define PAGE_CSP    "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'"
+#define CLIENT_SIZE 64 /* a client's numeric address as text (INET6_ADDRSTRLEN is 46) */
+
+/* One open connection, for the request deadline. Linked in web_server.conns from libmicrohttpd's "started"
+ * notification to its "closed" one, which comes before the socket is closed: the reaper shuts down fd only
+ * under conns_lock while the connection is in the list, so it never touches a reused descriptor. */
+typedef struct web_conn {
+    struct web_conn *prev, *next;
+    int fd;
+    struct timespec since; /* the current request's deadline runs from here (opening, or the last answer) */
+    bool answering;        /* the request is in and being answered: no deadline */
+    bool shut;             /* shut down by the reaper; libmicrohttpd closes it next */
+} web_conn;
+
+/* One request: its body as it arrives, then its answer from an API worker. */
+typedef struct request {
+    char *body;
+    size_t len;
+    bool too_big; /* more than WEB_MAX_BODY bytes: answered 413, the rest discarded */
+    struct MHD_Connection *connection;
+    const char *method, *url; /* libmicrohttpd's, valid until the request completes */
+    char client[CLIENT_SIZE];
+    struct request *next; /* in the queue for the workers */
+    bool answered;        /* set by a worker with status, json and allow, before it resumes the connection */
+    int status;
+    char *json;
+    const char *allow;
+} request;
 
 struct web_server {
     struct MHD_Daemon *daemon;
     web_api *api;
     int port;
+
+    pthread_mutex_t conns_lock; /* conns, every web_conn's fields, stopping */
+    pthread_cond_t reaper_wake;
+    web_conn *conns;
+    bool stopping;
+    bool reaper_started;
+    pthread_t reaper;
+
+    pthread_mutex_t jobs_lock; /* the queue, queued, closed */
+    pthread_cond_t jobs_ready;
+    request *head, *tail;
+    int queued;
+    bool closed; /* stopping: queued requests get 503, new ones are not queued */
+    int workers_started;
+    pthread_t workers[WEB_API_WORKERS];
 };
 
-/* One request's body as it arrives. */
-typedef struct request {
-    char *body;
-    size_t len;
-    bool too_big; /* more than WEB_MAX_BODY bytes: answered 413, the rest discarded */
-} request;
+/* --- Answers ----------------------------------------------------------------------------------------------
+ */
 
+/* Queues text (malloc'd, taken) as the answer. close: the connection is closed after it (an answer given
+ * before the body was read). */
 static enum MHD_Result send_text(struct MHD_Connection *c, unsigned status, const char *type, char *text,
-                                 const char *allow)
+                                 const char *allow, bool close)
 {
+    if (!text)
+        return MHD_NO;
     struct MHD_Response *r = MHD_create_response_from_buffer(strlen(text), text, MHD_RESPMEM_MUST_FREE);
     if (!r) {
         free(text);
@@ -41,15 +88,24 @@ static enum MHD_Result send_text(struct MHD_Connection *c, unsigned status, cons
     MHD_add_response_header(r, "X-Content-Type-Options", "nosniff");
     if (allow)
         MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, allow);
+    if (close)
+        MHD_add_response_header(r, MHD_HTTP_HEADER_CONNECTION, "close");
     enum MHD_Result ret = MHD_queue_response(c, status, r);
     MHD_destroy_response(r);
     return ret;
 }
 
 static enum MHD_Result send_error(struct MHD_Connection *c, unsigned status, const char *msg,
-                                  const char *allow)
+                                  const char *allow, bool close)
 {
-    return send_text(c, status, JSON_TYPE, web_api_error_json(msg), allow);
+    return send_text(c, status, JSON_TYPE, web_api_error_json(msg), allow, close);
+}
+
+static enum MHD_Result send_too_big(struct MHD_Connection *c, bool close)
+{
+    char msg[64];
+    snprintf(msg, sizeof msg, "request body larger than %d bytes", WEB_MAX_BODY);
+    return send_error(c, MHD_HTTP_CONTENT_TOO_LARGE, msg, NULL, close);
 }
 
 static enum MHD_Result send_asset(struct MHD_Connection *c, const char *url, const char *method)
@@ -62,7 +118,7 @@ static enum MHD_Result send_asset(struct MHD_Connection *c, const char *url, con
             continue;
         if (strcmp(method, "GET") != 0 && strcmp(method, "HEAD") != 0)
             return send_error(c, MHD_HTTP_METHOD_NOT_ALLOWED, "method not allowed here (use GET)",
-                              "GET, HEAD");
+                              "GET, HEAD", false);
         struct MHD_Response *r =
             MHD_create_response_from_buffer(a->size, (void *)(uintptr_t)a->data, MHD_RESPMEM_PERSISTENT);
         if (!r)
@@ -75,10 +131,202 @@ static enum MHD_Result send_asset(struct MHD_Connection *c, const char *url, con
         MHD_destroy_response(r);
         return ret;
     }
-    return send_error(c, MHD_HTTP_NOT_FOUND, "not found", NULL);
+    return send_error(c, MHD_HTTP_NOT_FOUND, "not found", NULL, false);
 }
 
-/* libmicrohttpd calls this once when the headers are in, once per piece of body, and once at the end. */
+/* --- Connections and the request deadline -----------------------------------------------------------------
+ */
+
+static double seconds_since(const struct timespec *t, const struct timespec *now)
+{
+    return (double)(now->tv_sec - t->tv_sec) + (double)(now->tv_nsec - t->tv_nsec) / 1e9;
+}
+
+static web_conn *conn_of(struct MHD_Connection *c)
+{
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    return info ? info->socket_context : NULL;
+}
+
+/* answering: the request is in (its deadline stops); else the next request's deadline starts now. */
+static void conn_set_answering(web_server *s, struct MHD_Connection *c, bool answering)
+{
+    web_conn *wc = conn_of(c);
+    if (!wc)
+        return;
+    pthread_mutex_lock(&s->conns_lock);
+    wc->answering = answering;
+    if (!answering)
+        clock_gettime(CLOCK_MONOTONIC, &wc->since);
+    pthread_mutex_unlock(&s->conns_lock);
+}
+
+static void on_connection(void *cls, struct MHD_Connection *c, void **socket_context,
+                          enum MHD_ConnectionNotificationCode toe)
+{
+    web_server *s = cls;
+    if (toe == MHD_CONNECTION_NOTIFY_STARTED) {
+        const union MHD_ConnectionInfo *info = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+        web_conn *wc = calloc(1, sizeof *wc);
+        if (!wc || !info) {
+            free(wc); /* not tracked, so not bounded: refused instead */
+            if (info)
+                shutdown(info->connect_fd, SHUT_RDWR);
+            return;
+        }
+        wc->fd = info->connect_fd;
+        clock_gettime(CLOCK_MONOTONIC, &wc->since);
+        pthread_mutex_lock(&s->conns_lock);
+        wc->next = s->conns;
+        if (s->conns)
+            s->conns->prev = wc;
+        s->conns = wc;
+        pthread_mutex_unlock(&s->conns_lock);
+        *socket_context = wc;
+        return;
+    }
+    web_conn *wc = *socket_context;
+    if (!wc)
+        return;
+    pthread_mutex_lock(&s->conns_lock);
+    if (wc->prev)
+        wc->prev->next = wc->next;
+    else
+        s->conns = wc->next;
+    if (wc->next)
+        wc->next->prev = wc->prev;
+    pthread_mutex_unlock(&s->conns_lock);
+    free(wc);
+    *socket_context = NULL;
+}
+
+/* Every WEB_REAP_INTERVAL_MS: shuts down each connection whose request is not in by its deadline. The
+ * polling thread then sees the connection end and closes it (shutdown, never close: the descriptor stays
+ * libmicrohttpd's). */
+static void *reaper_main(void *arg)
+{
+    web_server *s = arg;
+    pthread_mutex_lock(&s->conns_lock);
+    while (!s->stopping) {
+        struct timespec now;
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        for (web_conn *wc = s->conns; wc; wc = wc->next) {
+            if (!wc->answering && !wc->shut && seconds_since(&wc->since, &now) >= WEB_REQUEST_DEADLINE_S) {
+                shutdown(wc->fd, SHUT_RDWR);
+                wc->shut = true;
+            }
+        }
+        struct timespec wake = now;
+        wake.tv_nsec += (long)WEB_REAP_INTERVAL_MS * 1000000L;
+        wake.tv_sec += wake.tv_nsec / 1000000000L;
+        wake.tv_nsec %= 1000000000L;
+        pthread_cond_timedwait(&s->reaper_wake, &s->conns_lock, &wake);
+    }
+    pthread_mutex_unlock(&s->conns_lock);
+    return NULL;
+}
+
+/* --- API workers ------------------------------------------------------------------------------------------
+ */
+
+static void *worker_main(void *arg)
+{
+    web_server *s = arg;
+    pthread_mutex_lock(&s->jobs_lock);
+    for (;;) {
+        while (!s->head && !s->closed)
+            pthread_cond_wait(&s->jobs_ready, &s->jobs_lock);
+        request *rq = s->head;
+        if (!rq)
+            break; /* closed, and nothing left */
+        s->head = rq->next;
+        if (!s->head)
+            s->tail = NULL;
+        s->queued--;
+        bool closed = s->closed;
+        pthread_mutex_unlock(&s->jobs_lock);
+        if (closed) {
+            rq->status = MHD_HTTP_SERVICE_UNAVAILABLE;
+            rq->json = web_api_error_json("the server is stopping");
+            rq->allow = NULL;
+        } else {
+            /* client address: rq->client (filled in on_request), for the API's per-client cap */
+            rq->status =
+                web_api_handle(s->api, rq->method, rq->url, rq->body, rq->len, &rq->json, &rq->allow);
+        }
+        rq->answered = true;
+        MHD_resume_connection(rq->connection); /* the polling thread sends the answer (on_request again) */
+        pthread_mutex_lock(&s->jobs_lock);
+    }
+    pthread_mutex_unlock(&s->jobs_lock);
+    return NULL;
+}
+
+/* Hands rq to the workers and suspends its connection until one has answered; 503 when too many wait. */
+static enum MHD_Result dispatch(web_server *s, struct MHD_Connection *c, request *rq)
+{
+    pthread_mutex_lock(&s->jobs_lock);
+    if (s->closed || s->queued >= WEB_API_QUEUE) {
+        bool closed = s->closed;
+        pthread_mutex_unlock(&s->jobs_lock);
+        return send_error(c, MHD_HTTP_SERVICE_UNAVAILABLE,
+                          closed ? "the server is stopping" : "too many requests waiting: try again shortly",
+                          NULL, false);
+    }
+    MHD_suspend_connection(c);
+    rq->connection = c;
+    rq->next = NULL;
+    if (s->tail)
+        s->tail->next = rq;
+    else
+        s->head = rq;
+    s->tail = rq;
+    s->queued++;
+    pthread_cond_signal(&s->jobs_ready);
+    pthread_mutex_unlock(&s->jobs_lock);
+    return MHD_YES;
+}
+
+/* --- Requests ---------------------------------------------------------------------------------------------
+ */
+
+/* The client's numeric address ("127.0.0.1", "::1") into out, or "" when unknown. */
+static void client_address(struct MHD_Connection *c, char *out, size_t size)
+{
+    out[0] = '\0';
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    if (!info || !info->client_addr)
+        return;
+    socklen_t len =
+        info->client_addr->sa_family == AF_INET6 ? sizeof(struct sockaddr_in6) : sizeof(struct sockaddr_in);
+    if (getnameinfo(info->client_addr, len, out, (socklen_t)size, NULL, 0, NI_NUMERICHOST) != 0)
+        out[0] = '\0';
+}
+
+/* The head is in: answers now, before any body is read, what the head alone shows is wrong. Returns MHD_YES
+ * with nothing queued when the request may go on. */
+static enum MHD_Result check_head(web_server *s, struct MHD_Connection *c, request *rq)
+{
+    const char *coding = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_TRANSFER_ENCODING);
+    const char *length = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
+    if (!coding && !(length && strtoull(length, NULL, 10) > WEB_MAX_BODY))
+        return MHD_YES;
+    conn_set_answering(s, c, true);
+    if (!coding) {
+        rq->too_big = true;
+        return send_too_big(c, true);
+    }
+    /* libmicrohttpd waits for a body of unknown length until the connection ends when the coding is not
+     * chunked, and a chunk may announce up to 2^64 - 1 bytes: a body must come with its length instead. */
+    char msg[128];
+    bool chunked = strcasecmp(coding, "chunked") == 0;
+    snprintf(msg, sizeof msg,
+             "Transfer-Encoding '%.40s' is not accepted: send the body with a Content-Length", coding);
+    return send_error(c, chunked ? MHD_HTTP_LENGTH_REQUIRED : MHD_HTTP_BAD_REQUEST, msg, NULL, true);
+}
+
+/* libmicrohttpd calls this once when the head is in, once per piece of body, once at the end, and once more
+ * after an API worker resumed the connection. */
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url, const char *method,
                                   const char *version, const char *upload_data, size_t *upload_size,
                                   void **con_cls)
@@ -90,15 +338,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
         if (!(rq = calloc(1, sizeof *rq)))
             return MHD_NO;
         *con_cls = rq;
-        const char *length = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
-        if (length && strtoull(length, NULL, 10) > WEB_MAX_BODY) {
-            rq->too_big =
-                true; /* answered before reading the body; libmicrohttpd then closes the connection */
-            char msg[64];
-            snprintf(msg, sizeof msg, "request body larger than %d bytes", WEB_MAX_BODY);
-            return send_error(c, MHD_HTTP_CONTENT_TOO_LARGE, msg, NULL);
-        }
-        return MHD_YES;
+        return check_head(s, c, rq);
     }
     if (*upload_size) {
         if (!rq->too_big && rq->len + *upload_size > WEB_MAX_BODY) {
@@ -117,35 +357,103 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
         *upload_size = 0;
         return MHD_YES;
     }
-    if (rq->too_big) {
-        char msg[64];
-        snprintf(msg, sizeof msg, "request body larger than %d bytes", WEB_MAX_BODY);
-        return send_error(c, MHD_HTTP_CONTENT_TOO_LARGE, msg, NULL);
+    if (rq->answered) {
+        char *json = rq->json;
+        rq->json = NULL;
+        return send_text(c, (unsigned)rq->status, JSON_TYPE, json, rq->allow, false);
     }
+    conn_set_answering(s, c, true);
+    if (rq->too_big)
+        return send_too_big(c, false);
     if (strncmp(url, "/api/", 5) != 0)
         return send_asset(c, url, method);
-    char *json;
-    const char *allow;
-    int status = web_api_handle(s->api, method, url, rq->body, rq->len, &json, &allow);
-    return send_text(c, (unsigned)status, JSON_TYPE, json, allow);
+    char client[CLIENT_SIZE];
+    client_address(c, client, sizeof client); /* client address: for the API's per-client cap */
+    memcpy(rq->client, client, sizeof client);
+    rq->method = method;
+    rq->url = url;
+    return dispatch(s, c, rq);
 }
 
 static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
                          enum MHD_RequestTerminationCode toe)
 {
-    (void)cls, (void)c, (void)toe;
+    (void)toe;
+    conn_set_answering(cls, c, false);
     request *rq = *con_cls;
     if (rq) {
         free(rq->body);
+        free(rq->json);
         free(rq);
         *con_cls = NULL;
     }
 }
 
+/* --- The server -------------------------------------------------------------------------------------------
+ */
+
+/* Ends the workers (after they answered what was queued, 503) and the reaper. */
+static void stop_threads(web_server *s)
+{
+    pthread_mutex_lock(&s->jobs_lock);
+    s->closed = true;
+    pthread_cond_broadcast(&s->jobs_ready);
+    pthread_mutex_unlock(&s->jobs_lock);
+    for (int i = 0; i < s->workers_started; i++)
+        pthread_join(s->workers[i], NULL);
+    s->workers_started = 0;
+    pthread_mutex_lock(&s->conns_lock);
+    s->stopping = true;
+    pthread_cond_signal(&s->reaper_wake);
+    pthread_mutex_unlock(&s->conns_lock);
+    if (s->reaper_started)
+        pthread_join(s->reaper, NULL);
+    s->reaper_started = false;
+}
+
+static void free_server(web_server *s)
+{
+    pthread_mutex_destroy(&s->conns_lock);
+    pthread_cond_destroy(&s->reaper_wake);
+    pthread_mutex_destroy(&s->jobs_lock);
+    pthread_cond_destroy(&s->jobs_ready);
+    web_api_free(s->api);
+    free(s);
+}
+
+/* The server's state and threads, without the daemon; NULL when out of memory or threads. */
+static web_server *new_server(const web_server_config *config)
+{
+    web_server *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    pthread_condattr_t monotonic;
+    pthread_condattr_init(&monotonic);
+    pthread_condattr_setclock(&monotonic, CLOCK_MONOTONIC);
+    pthread_mutex_init(&s->conns_lock, NULL);
+    pthread_cond_init(&s->reaper_wake, &monotonic);
+    pthread_condattr_destroy(&monotonic);
+    pthread_mutex_init(&s->jobs_lock, NULL);
+    pthread_cond_init(&s->jobs_ready, NULL);
+    bool ok = (s->api = web_api_new(&config->api)) != NULL;
+    ok = ok && pthread_create(&s->reaper, NULL, reaper_main, s) == 0;
+    s->reaper_started = ok;
+    while (ok && s->workers_started < WEB_API_WORKERS) {
+        ok = pthread_create(&s->workers[s->workers_started], NULL, worker_main, s) == 0;
+        s->workers_started += ok;
+    }
+    if (!ok) {
+        stop_threads(s);
+        free_server(s);
+        return NULL;
+    }
+    return s;
+}
+
 web_server *web_server_start(const web_server_config *config, char *err, size_t errsize)
 {
     struct sockaddr_storage addr = {0};
-    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION;
+    unsigned flags = MHD_USE_AUTO_INTERNAL_THREAD | MHD_ALLOW_SUSPEND_RESUME;
     struct sockaddr_in *v4 = (struct sockaddr_in *)&addr;
     struct sockaddr_in6 *v6 = (struct sockaddr_in6 *)&addr;
     if (inet_pton(AF_INET, config->host, &v4->sin_addr) == 1) {
@@ -159,22 +467,23 @@ web_server *web_server_start(const web_server_config *config, char *err, size_t 
         snprintf(err, errsize, "--host '%s': expected a numeric IPv4 or IPv6 address", config->host);
         return NULL;
     }
-    web_server *s = calloc(1, sizeof *s);
-    if (!s || !(s->api = web_api_new(&config->api))) {
-        free(s);
-        snprintf(err, errsize, "out of memory");
+    web_server *s = new_server(config);
+    if (!s) {
+        snprintf(err, errsize, "out of memory or threads");
         return NULL;
     }
     s->daemon =
         MHD_start_daemon(flags, (uint16_t)config->port, NULL, NULL, on_request, s, MHD_OPTION_SOCK_ADDR,
                          (struct sockaddr *)&addr, MHD_OPTION_NOTIFY_COMPLETED, on_completed, s,
-                         MHD_OPTION_CONNECTION_LIMIT, (unsigned)WEB_MAX_CONNECTIONS,
+                         MHD_OPTION_NOTIFY_CONNECTION, on_connection, s, MHD_OPTION_THREAD_POOL_SIZE,
+                         (unsigned)WEB_POLL_THREADS, MHD_OPTION_CONNECTION_LIMIT, config->max_connections,
+                         MHD_OPTION_PER_IP_CONNECTION_LIMIT, config->max_per_address,
                          MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)WEB_CONNECTION_TIMEOUT_S, MHD_OPTION_END);
     if (!s->daemon) {
         snprintf(err, errsize, "cannot listen on %s port %d (address in use, or not this machine's?)",
                  config->host, config->port);
-        web_api_free(s->api);
-        free(s);
+        stop_threads(s);
+        free_server(s);
         return NULL;
     }
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(s->daemon, MHD_DAEMON_INFO_BIND_PORT);
@@ -188,7 +497,9 @@ void web_server_stop(web_server *server)
 {
     if (!server)
         return;
+    /* The workers first: each suspended connection is resumed with its answer (libmicrohttpd must not be
+     * stopped with a connection suspended); requests coming in meanwhile get 503 at once. */
+    stop_threads(server);
     MHD_stop_daemon(server->daemon);
-    web_api_free(server->api);
-    free(server);
+    free_server(server);
 }

@@ -2,9 +2,21 @@
  * web/server.h - the HTTP side of `ttt serve`: a libmicrohttpd daemon that serves the page (web/ embedded at
  * build time, web/assets.h) and hands /api/ requests to web/api.h.
  *
- * Threads: one thread per connection (MHD_USE_THREAD_PER_CONNECTION), so a request that waits for an engine
- * holds only its own connection; at most WEB_MAX_CONNECTIONS connections, each idle one closed after
- * WEB_CONNECTION_TIMEOUT_S seconds. Request bodies above WEB_MAX_BODY bytes are answered 413.
+ * Threads: WEB_POLL_THREADS polling threads (libmicrohttpd's thread pool, epoll on Linux) read requests and
+ * write answers for every connection; they never wait for an engine. An /api/ request, once in, is handed to
+ * one of WEB_API_WORKERS worker threads and its connection suspended until the answer is ready, so a request
+ * that waits for an engine slot (up to WEB_ENGINE_WAIT_MS) holds one worker and its own connection, nothing
+ * else. At most WEB_API_QUEUE requests wait for a worker; past that the answer is 503.
+ *
+ * What one client can hold (slow clients, "slowloris"): at most max_per_address connections per client
+ * address and max_connections in all (further connections are closed at once); a request's head and body
+ * must be in within WEB_REQUEST_DEADLINE_S of the connection's opening or of the previous answer on it,
+ * however steadily bytes trickle in, or the connection is shut; a connection that makes no progress for
+ * WEB_CONNECTION_TIMEOUT_S (e.g. not reading its answer) is closed.
+ *
+ * Requests: bodies above WEB_MAX_BODY bytes are answered 413; a request with a Transfer-Encoding (chunked or
+ * any other) is answered 411 at its head: every body needs a Content-Length. Bad Content-Length values are
+ * answered 400 by libmicrohttpd itself, before the server sees the request (README: what remains).
  */
 #ifndef TTT_WEB_SERVER_H
 #define TTT_WEB_SERVER_H
@@ -13,15 +25,23 @@
 
 #include "web/api.h"
 
-#define WEB_MAX_CONNECTIONS      256
-#define WEB_CONNECTION_TIMEOUT_S 30
+#define WEB_MAX_CONNECTIONS_DEFAULT 1024 /* open connections in all */
+#define WEB_PER_ADDRESS_DEFAULT     32   /* open connections per client address (0: no limit) */
+#define WEB_REQUEST_DEADLINE_S      10 /* a request's head and body, from the connection or the last answer */
+#define WEB_CONNECTION_TIMEOUT_S    10 /* no progress at all for this long: closed */
+#define WEB_REAP_INTERVAL_MS        250  /* how often the request deadline is checked */
+#define WEB_POLL_THREADS            4    /* libmicrohttpd's polling threads (network I/O only) */
+#define WEB_API_WORKERS             32   /* threads answering /api/ requests (they may wait for engines) */
+#define WEB_API_QUEUE               1024 /* /api/ requests waiting for a worker; more get 503 */
 
 typedef struct web_server web_server;
 
 typedef struct web_server_config {
-    const char *host; /* numeric IPv4 or IPv6 address to listen on */
-    int port;         /* 0: any free port (web_server_port tells which) */
-    web_api_config api;
+    const char *host;         /* numeric IPv4 or IPv6 address to listen on */
+    int port;                 /* 0: any free port (web_server_port tells which) */
+    unsigned max_connections; /* > 0; the process needs as many free file descriptors */
+    unsigned max_per_address; /* 0: no limit */
+    web_api_config api;       /* its log is the server's too */
 } web_server_config;
 
 /* Starts listening and serving in background threads. On failure returns NULL and writes one line into
@@ -31,7 +51,8 @@ web_server *web_server_start(const web_server_config *config, char *err, size_t 
 /* The port actually listened on. */
 int web_server_port(const web_server *server);
 
-/* Stops accepting, finishes or drops the connections in progress, and frees everything. NULL is allowed. */
+/* Stops accepting, answers the requests in progress (those still waiting for a worker get 503), drops the
+ * connections and frees everything. NULL is allowed. */
 void web_server_stop(web_server *server);
 
 #endif

@@ -67,3 +67,19 @@ finish() {
     echo "$PASS passed, $FAIL failed"
     [[ $FAIL -eq 0 ]]
 }
+
+# serve_start LOG ARGS...: starts `ttt serve --port 0 ARGS...` in the background, its output in LOG, and waits
+# for its URL; sets SERVER (the pid), URL and PORT. Exits the test when no URL comes within 5 s.
+serve_start() {
+    local log=$1
+    shift
+    "$TTT" serve --port 0 "$@" >"$log" 2>&1 &
+    SERVER=$!
+    for _ in $(seq 100); do
+        grep -q 'http://' "$log" && break
+        sleep 0.05
+    done
+    URL=$(grep -oE 'http://[^ ]+/' "$log" | head -1)
+    PORT=$(grep -oE ':[0-9]+/' <<<"$URL" | tr -d :/)
+    [[ -n $PORT ]] || { echo "FAIL: no URL printed: $(cat "$log")"; exit 1; }
+}
