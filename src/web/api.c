@@ -185,14 +185,19 @@ static ttt_status web_bound_spec(const web_api *api, const char *spec, const ttt
                         "engine '%.*s': %s= is not allowed by the server (it opens no file a client names)",
                         (int)strcspn(spec, ":"), spec, path_key),
                TTT_EINVAL;
-    /* An engine with a memory (the learner) uses the server's database, and learns only when the server
-     * records games. */
+    /* An engine with a memory (the learner) uses the server's database; without one (--no-record) it would
+     * open the user's default database, so it is refused. */
+    if (!api->config.store && ttt_engine_has_option(spec, "memory"))
+        return snprintf(
+                   err->msg, sizeof err->msg,
+                   "engine '%.*s' needs the server's database, and this server records nothing (--no-record)",
+                   (int)strcspn(spec, ":"), spec),
+               TTT_EINVAL;
     char with_memory[TTT_SPEC_TEXT_SIZE + TTT_STORE_PATH_SIZE + 16];
     if (ttt_engine_has_option(spec, "memory")) {
         const char *sep = strchr(spec, ':') ? "," : ":";
-        int n = api->config.store ? snprintf(with_memory, sizeof with_memory, "%s%smemory=%s", spec, sep,
-                                             ttt_store_path(api->config.store))
-                                  : snprintf(with_memory, sizeof with_memory, "%s%slearn=0", spec, sep);
+        int n = snprintf(with_memory, sizeof with_memory, "%s%smemory=%s", spec, sep,
+                         ttt_store_path(api->config.store));
         if (n < 0 || (size_t)n >= sizeof with_memory)
             return snprintf(err->msg, sizeof err->msg, "engine spec too long"), TTT_EINVAL;
         spec = with_memory;
@@ -479,16 +484,23 @@ static void web_game_finished(web_api *api, web_game *g)
     if (!api->config.store)
         return;
     /* The record: the players as the client named them ("human", "hard", "minimax:time=500"). A failure to
-     * record does not undo the game, which the client already has: it is left out of the history. */
+     * record does not undo the game, which the client already has: it is left out of the history, and said
+     * in the server's log. */
     ttt_game_record rec;
     ttt_error err;
     bool x_human = g->bounded[TTT_X][0] == '\0', o_human = g->bounded[TTT_O][0] == '\0';
-    if (ttt_game_record_make(&g->board.rules, g->moves, g->count, x_human ? NULL : g->player[TTT_X],
-                             o_human ? NULL : g->player[TTT_O], (int64_t)g->started, (int64_t)g->ended, &rec,
-                             &err) == TTT_OK) {
+    ttt_status st = ttt_game_record_make(&g->board.rules, g->moves, g->count,
+                                         x_human ? NULL : g->player[TTT_X], o_human ? NULL : g->player[TTT_O],
+                                         (int64_t)g->started, (int64_t)g->ended, &rec, &err);
+    if (st == TTT_OK) {
         pthread_mutex_lock(&api->store_lock);
-        (void)ttt_store_add_game(api->config.store, &rec, NULL, &err);
+        st = ttt_store_add_game(api->config.store, &rec, NULL, &err);
         pthread_mutex_unlock(&api->store_lock);
+    }
+    if (st != TTT_OK && api->config.log) {
+        char line[sizeof err.msg + 64];
+        snprintf(line, sizeof line, "game %s not recorded: %s", g->id, err.msg);
+        api->config.log(api->config.log_ctx, line);
     }
 }
 

@@ -303,15 +303,27 @@ static void client_address(struct MHD_Connection *c, char *out, size_t size)
         out[0] = '\0';
 }
 
+static enum MHD_Result count_lengths(void *cls, enum MHD_ValueKind kind, const char *key, const char *value)
+{
+    (void)kind, (void)value;
+    *(int *)cls += strcasecmp(key, MHD_HTTP_HEADER_CONTENT_LENGTH) == 0;
+    return MHD_YES;
+}
+
 /* The head is in: answers now, before any body is read, what the head alone shows is wrong. Returns MHD_YES
  * with nothing queued when the request may go on. */
 static enum MHD_Result check_head(web_server *s, struct MHD_Connection *c, request *rq)
 {
     const char *coding = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_TRANSFER_ENCODING);
     const char *length = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
-    if (!coding && !(length && strtoull(length, NULL, 10) > WEB_MAX_BODY))
+    int lengths = 0;
+    MHD_get_connection_values(c, MHD_HEADER_KIND, count_lengths, &lengths);
+    if (!coding && lengths <= 1 && !(length && strtoull(length, NULL, 10) > WEB_MAX_BODY))
         return MHD_YES;
     conn_set_answering(s, c, true);
+    /* libmicrohttpd reads the first of several lengths; another reader could take another (smuggling). */
+    if (lengths > 1)
+        return send_error(c, MHD_HTTP_BAD_REQUEST, "several Content-Length headers", NULL, true);
     if (!coding) {
         rq->too_big = true;
         return send_too_big(c, true);
