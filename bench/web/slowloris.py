@@ -6,7 +6,8 @@ finishing it; a socket the server closes is opened again, at most --reopen per s
 source addresses --from (127.0.0.1, or a range 127.0.0.2-127.0.0.21). Meanwhile --clients threads from
 --normal-from send GET --path one after another for --seconds, each on a new connection and with a
 --timeout seconds bound. Prints the share of normal requests answered 200 and their p50/p99 latency, and
-how many slow sockets the server held at the end.
+how many slow sockets were still open at the end (a socket the server has not accepted yet counts as open:
+it waits in the listen queue).
 
 Loopback only: the target and every source address must be in 127.0.0.0/8. Bounded: at most 2000 sockets
 and 300 s; stops by itself. Exit 0 when every normal request was answered 200, 1 otherwise (2: bad usage).
@@ -168,7 +169,7 @@ def main():
     slow = Slow(a.host, a.port, a.sources, a.sockets, a.interval, a.reopen)
     slow.thread.start()
     time.sleep(a.interval + 0.5)  # every slow socket opened and has sent its first line
-    print(f"slow sockets: {slow.held()} of {a.sockets} held by the server after opening "
+    print(f"slow sockets: {slow.held()} of {a.sockets} still open after the opening, accepted or queued "
           f"(from {a.sources[0]}{'..' + a.sources[-1] if len(a.sources) > 1 else ''})", flush=True)
     results, lock = [], threading.Lock()
     until = time.monotonic() + a.seconds
@@ -184,8 +185,8 @@ def main():
 
     ok = [t for s, t in results if s == 200]
     share = 100.0 * len(ok) / len(results) if results else 0.0
-    print(f"slow sockets: {held} held at the end; {slow.opened} opened, {slow.closed_by_server} closed by "
-          f"the server, {slow.refused} refused")
+    print(f"slow sockets: {held} still open at the end; {slow.opened} opened, {slow.closed_by_server} closed "
+          f"by the server, {slow.refused} refused")
     print(f"normal requests: {len(ok)} of {len(results)} answered 200 ({share:.1f}%), "
           f"p50 {1000 * percentile(ok, 50):.0f} ms, p99 {1000 * percentile(ok, 99):.0f} ms "
           f"(GET {a.path} from {a.normal_from}, {a.clients} clients, timeout {a.timeout:g} s)")
