@@ -462,6 +462,20 @@ static json_t *game_json(const web_game *g)
 
 /* --- Finished games ------------------------------------------------------------------------------------- */
 
+/* One line in the server's log (config.log), if it has one. */
+static void web_log(const web_api *api, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void web_log(const web_api *api, const char *fmt, ...)
+{
+    if (!api->config.log)
+        return;
+    char line[sizeof(ttt_error) + 128];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    api->config.log(api->config.log_ctx, line);
+}
+
 /* Every finished game passes through here exactly once (with the game locked), at the first time it ends:
  * an undo that reopens it and a second ending are not recorded again. */
 static void web_game_finished(web_api *api, web_game *g)
@@ -472,14 +486,20 @@ static void web_game_finished(web_api *api, web_game *g)
     g->ended = time(NULL);
     ttt_outcome outcome = ttt_board_outcome(&g->board);
     /* Engines that learn (the learner) are told how the game went. Engines live for one request here, so a
-     * fresh one is made for the purpose; errors are ignored: the game is over either way. */
+     * fresh one is made for the purpose. A failure does not undo the game: it goes to the server's log. */
     for (int side = TTT_X; side <= TTT_O; side++) {
         ttt_engine *e;
         ttt_error err;
-        if (g->bounded[side][0] && ttt_engine_new(g->bounded[side], &g->board.rules, &e, &err) == TTT_OK) {
-            (void)ttt_engine_game_over(e, g->moves, g->count, outcome, &err);
+        if (!g->bounded[side][0])
+            continue;
+        ttt_status st = ttt_engine_new(g->bounded[side], &g->board.rules, &e, &err);
+        if (st == TTT_OK) {
+            st = ttt_engine_game_over(e, g->moves, g->count, outcome, &err);
             ttt_engine_free(e);
         }
+        if (st != TTT_OK)
+            web_log(api, "game %s: %c's engine did not learn it: %s", g->id, side == TTT_X ? 'X' : 'O',
+                    err.msg);
     }
     if (!api->config.store)
         return;
@@ -497,11 +517,8 @@ static void web_game_finished(web_api *api, web_game *g)
         st = ttt_store_add_game(api->config.store, &rec, NULL, &err);
         pthread_mutex_unlock(&api->store_lock);
     }
-    if (st != TTT_OK && api->config.log) {
-        char line[sizeof err.msg + 64];
-        snprintf(line, sizeof line, "game %s not recorded: %s", g->id, err.msg);
-        api->config.log(api->config.log_ctx, line);
-    }
+    if (st != TTT_OK)
+        web_log(api, "game %s not recorded: %s", g->id, err.msg);
 }
 
 /* --- Routes --------------------------------------------------------------------------------------------- */

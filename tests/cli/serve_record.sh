@@ -1,5 +1,5 @@
 # tests/cli/serve_record.sh - what `ttt serve` does with its database: a finished game it fails to record is
-# reported in its log (stderr) with the game's id and the reason; with --no-record it opens no database at all
+# reported in its log (stderr) with the game's id and the reason, and so is a learner that cannot learn it; with --no-record it opens no database at all
 # (no file appears in XDG_DATA_HOME or HOME, even with a learner asked for).
 source "$(dirname "$0")/harness.bash"
 command -v python3 >/dev/null || { echo "FAIL: python3 not found"; exit 1; }
@@ -26,15 +26,28 @@ RECORDED=$ID
 python3 - "$DIR/games.db" <<'EOF'
 import sqlite3, sys
 db = sqlite3.connect(sys.argv[1])
-db.execute("CREATE TRIGGER refuse BEFORE INSERT ON games BEGIN SELECT RAISE(ABORT, 'refused by the test'); END")
+for table in ("games", "learner_sequences"):
+    for op in ("INSERT", "UPDATE"):
+        db.execute(f"CREATE TRIGGER refuse_{table}_{op} BEFORE {op} ON {table} "
+                   "BEGIN SELECT RAISE(ABORT, 'refused by the test'); END")
 db.commit()
 EOF
 play_to_the_end
 REFUSED=$ID
+post /api/games '{"x": "learner:seed=1", "o": "random:seed=2"}'
+LEARNER=$(jq -r .id "$OUT")
+for _ in $(seq 9); do
+    post "/api/games/$LEARNER/engine" ''
+    jq -e '.outcome == "ongoing"' "$OUT" >/dev/null || break
+done
+jq -e '.outcome != "ongoing"' "$OUT" >/dev/null && PASS=$((PASS + 1)) || fail "learner game did not end: $(cat "$OUT")"
 kill -TERM $SERVER
 wait $SERVER
 grep -Eq "ttt serve: game $REFUSED not recorded: .*refused by the test" "$LOG" && PASS=$((PASS + 1)) ||
     fail "the refused game is not in the log: $(cat "$LOG")"
+grep -Eq "ttt serve: game $LEARNER not recorded: .*refused by the test" "$LOG" &&
+    grep -Eq "ttt serve: game $LEARNER: X's engine did not learn it: .*refused by the test" "$LOG" &&
+    PASS=$((PASS + 1)) || fail "the learner's game or its learning is not in the log: $(cat "$LOG")"
 ! grep -q "$RECORDED" "$LOG" && PASS=$((PASS + 1)) || fail "the recorded game is reported too: $(cat "$LOG")"
 expect_out 0 '^ +1 .* X human, O human: b2 a1 a2 b1 c2$' history --db "$DIR/games.db"
 
