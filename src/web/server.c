@@ -68,8 +68,7 @@ struct web_server {
     pthread_t workers[WEB_API_WORKERS];
 };
 
-/* --- Answers ----------------------------------------------------------------------------------------------
- */
+/* --- Answers -------------------------------------------------------------------------------------------- */
 
 /* Queues text (malloc'd, taken) as the answer. close: the connection is closed after it (an answer given
  * before the body was read). */
@@ -134,8 +133,7 @@ static enum MHD_Result send_asset(struct MHD_Connection *c, const char *url, con
     return send_error(c, MHD_HTTP_NOT_FOUND, "not found", NULL, false);
 }
 
-/* --- Connections and the request deadline -----------------------------------------------------------------
- */
+/* --- Connections and the request deadline --------------------------------------------------------------- */
 
 static double seconds_since(const struct timespec *t, const struct timespec *now)
 {
@@ -226,8 +224,7 @@ static void *reaper_main(void *arg)
     return NULL;
 }
 
-/* --- API workers ------------------------------------------------------------------------------------------
- */
+/* --- API workers ---------------------------------------------------------------------------------------- */
 
 static void *worker_main(void *arg)
 {
@@ -287,8 +284,7 @@ static enum MHD_Result dispatch(web_server *s, struct MHD_Connection *c, request
     return MHD_YES;
 }
 
-/* --- Requests ---------------------------------------------------------------------------------------------
- */
+/* --- Requests ------------------------------------------------------------------------------------------- */
 
 /* The client's numeric address ("127.0.0.1", "::1") into out, or "" when unknown. */
 static void client_address(struct MHD_Connection *c, char *out, size_t size)
@@ -401,8 +397,7 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **con_cls,
     }
 }
 
-/* --- The server -------------------------------------------------------------------------------------------
- */
+/* --- The server ----------------------------------------------------------------------------------------- */
 
 /* Ends the workers (after they answered what was queued, 503) and the reaper. */
 static void stop_threads(web_server *s)
