@@ -40,8 +40,9 @@ typedef struct request {
     struct MHD_Connection *connection;
     const char *method, *url; /* libmicrohttpd's, valid until the request completes */
     char client[CLIENT_SIZE];
-    struct request *next; /* in the queue for the workers */
-    bool answered;        /* set by a worker with status, json and allow, before it resumes the connection */
+    struct request *next;              /* in the queue for the workers */
+    struct request *in_prev, *in_next; /* in web_server.in_flight */
+    bool answered; /* set by a worker with status, json and allow, before it resumes the connection */
     int status;
     char *json;
     const char *allow;
@@ -59,11 +60,13 @@ struct web_server {
     bool reaper_started;
     pthread_t reaper;
 
-    pthread_mutex_t jobs_lock; /* the queue, queued, closed */
+    pthread_mutex_t jobs_lock; /* the queue, queued, in_flight, closed */
     pthread_cond_t jobs_ready;
     request *head, *tail;
     int queued;
-    bool closed; /* stopping: queued requests get 503, new ones are not queued */
+    request *in_flight;        /* queued or being answered by a worker */
+    unsigned jobs_per_address; /* at most this many of them per client address; 0: no limit */
+    bool closed;               /* stopping: queued requests get 503, new ones are not queued */
     int workers_started;
     pthread_t workers[WEB_API_WORKERS];
 };
@@ -252,14 +255,34 @@ static void *worker_main(void *arg)
                 web_api_handle(s->api, rq->method, rq->url, rq->body, rq->len, &rq->json, &rq->allow);
         }
         rq->answered = true;
-        MHD_resume_connection(rq->connection); /* the polling thread sends the answer (on_request again) */
+        pthread_mutex_lock(&s->jobs_lock);
+        if (rq->in_prev)
+            rq->in_prev->in_next = rq->in_next;
+        else
+            s->in_flight = rq->in_next;
+        if (rq->in_next)
+            rq->in_next->in_prev = rq->in_prev;
+        pthread_mutex_unlock(&s->jobs_lock);
+        /* The polling thread sends the answer (on_request again); rq may be freed from here on. */
+        MHD_resume_connection(rq->connection);
         pthread_mutex_lock(&s->jobs_lock);
     }
     pthread_mutex_unlock(&s->jobs_lock);
     return NULL;
 }
 
-/* Hands rq to the workers and suspends its connection until one has answered; 503 when too many wait. */
+/* Requests from client in flight (under jobs_lock). */
+static unsigned jobs_of(const web_server *s, const char *client)
+{
+    unsigned n = 0;
+    for (const request *r = s->in_flight; r; r = r->in_next)
+        n += strcmp(r->client, client) == 0;
+    return n;
+}
+
+/* Hands rq to the workers and suspends its connection until one has answered; 503 when too many wait, 429
+ * when its client already has jobs_per_address requests in flight (so that one client cannot keep every
+ * worker waiting for engines). */
 static enum MHD_Result dispatch(web_server *s, struct MHD_Connection *c, request *rq)
 {
     pthread_mutex_lock(&s->jobs_lock);
@@ -270,6 +293,18 @@ static enum MHD_Result dispatch(web_server *s, struct MHD_Connection *c, request
                           closed ? "the server is stopping" : "too many requests waiting: try again shortly",
                           NULL, false);
     }
+    if (s->jobs_per_address && jobs_of(s, rq->client) >= s->jobs_per_address) {
+        pthread_mutex_unlock(&s->jobs_lock);
+        char msg[128];
+        snprintf(msg, sizeof msg, "too many requests at once from %s (%u): wait for their answers",
+                 rq->client, s->jobs_per_address);
+        return send_error(c, MHD_HTTP_TOO_MANY_REQUESTS, msg, NULL, false);
+    }
+    rq->in_prev = NULL;
+    rq->in_next = s->in_flight;
+    if (s->in_flight)
+        s->in_flight->in_prev = rq;
+    s->in_flight = rq;
     MHD_suspend_connection(c);
     rq->connection = c;
     rq->next = NULL;
@@ -442,6 +477,7 @@ static web_server *new_server(const web_server_config *config)
     pthread_condattr_destroy(&monotonic);
     pthread_mutex_init(&s->jobs_lock, NULL);
     pthread_cond_init(&s->jobs_ready, NULL);
+    s->jobs_per_address = config->max_per_address ? WEB_API_JOBS_PER_ADDRESS : 0;
     bool ok = (s->api = web_api_new(&config->api)) != NULL;
     ok = ok && pthread_create(&s->reaper, NULL, reaper_main, s) == 0;
     s->reaper_started = ok;

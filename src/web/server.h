@@ -6,7 +6,10 @@
  * write answers for every connection; they never wait for an engine. An /api/ request, once in, is handed to
  * one of WEB_API_WORKERS worker threads and its connection suspended until the answer is ready, so a request
  * that waits for an engine slot (up to WEB_ENGINE_WAIT_MS) holds one worker and its own connection, nothing
- * else. At most WEB_API_QUEUE requests wait for a worker; past that the answer is 503.
+ * else. At most WEB_API_QUEUE requests wait for a worker (past that the answer is 503), and at most
+ * WEB_API_JOBS_PER_ADDRESS of one client address are queued or answered at once (past that 429), so that one
+ * client cannot keep every worker waiting for engines; with no per-address limit (max_per_address 0, behind
+ * a proxy) neither is this.
  *
  * What one client can hold (slow clients, "slowloris"): at most max_per_address connections per client
  * address and max_connections in all (further connections are closed at once); a request's head and body
@@ -33,6 +36,7 @@
 #define WEB_POLL_THREADS            4    /* libmicrohttpd's polling threads (network I/O only) */
 #define WEB_API_WORKERS             32   /* threads answering /api/ requests (they may wait for engines) */
 #define WEB_API_QUEUE               1024 /* /api/ requests waiting for a worker; more get 503 */
+#define WEB_API_JOBS_PER_ADDRESS    8    /* /api/ requests in flight per client address; more get 429 */
 
 typedef struct web_server web_server;
 

@@ -1,7 +1,8 @@
 # tests/cli/serve_slow.sh - slow clients cannot take `ttt serve` off the air: 300 sockets that trickle a request
 # head (bench/web/slowloris.py, a short run) leave every normal request answered 200; one client address holds
 # at most --per-address connections, all of them at most --max-connections (more wait); a request head trickled one line a
-# second is cut at the request deadline (an inactivity timeout never fires on it). Loopback only.
+# second is cut at the request deadline (an inactivity timeout never fires on it); one address has at most 8
+# API requests in flight (429 past that). Loopback only.
 source "$(dirname "$0")/harness.bash"
 command -v python3 >/dev/null || { echo "FAIL: python3 not found"; exit 1; }
 SLOWLORIS=$(dirname "$0")/../../bench/web/slowloris.py
@@ -52,6 +53,22 @@ else:
 print(f"cut after {time.monotonic() - start:.0f} s")
 EOF
 [[ $? -eq 0 ]] && PASS=$((PASS + 1)) || fail "a trickled request head was never cut"
+
+# One address with 12 engine-bound requests at once gets 429 past 8 (so that it cannot keep every API worker
+# waiting for engines), while another address is answered.
+body='{"rules": "9x9k5", "moves": "e5", "engine": "montecarlo:time=1000", "ms": 1000}'
+for i in $(seq 12); do
+    curl -s -o /dev/null -w '%{http_code}\n' --max-time 30 --interface 127.0.0.3 -X POST --data-binary "$body" \
+        "${URL}api/analyse" >"$OUT.$i" &
+done
+sleep 0.5
+curl -s -o /dev/null -w '%{http_code}' --max-time 5 --interface 127.0.0.4 "${URL}api/engines" >"$ERR"
+wait $(jobs -p | grep -v "^$SERVER$")
+codes=$(cat "$OUT".* | sort | uniq -c | tr -s ' \n' ' ')
+rm -f "$OUT".*
+[[ $codes == *" 4 429 "* && $(cat "$ERR") == 200 ]] && PASS=$((PASS + 1)) ||
+    fail "12 requests at once from one address: $codes; another address: $(cat "$ERR")"
+
 kill -TERM $SERVER
 wait $SERVER
 [[ $? -eq 0 ]] && PASS=$((PASS + 1)) || fail "SIGTERM after slow clients: $(cat "$LOG")"
