@@ -72,7 +72,8 @@ static void serve_log(void *ctx, const char *line)
 }
 
 /* Makes room for max_connections open connections besides SERVE_SPARE_FDS other files: raises the soft open
- * file limit up to the hard one. Returns false with the most that fit in *fit when even that is too low. */
+ * file limit up to the hard one. Returns false with the most that fit in *fit when even that is too low
+ * (then the limit is as high as it goes). */
 static bool room_for_connections(unsigned max_connections, unsigned *fit)
 {
     struct rlimit lim;
@@ -135,6 +136,7 @@ int cmd_serve(int argc, char **argv)
                                         .store = NULL,
                                         .log = serve_log}};
     int max_conns = WEB_MAX_CONNECTIONS_DEFAULT, per_address = WEB_PER_ADDRESS_DEFAULT;
+    bool conns_given = false;
     const char *db_path = NULL;
     bool record = true;
     optind = 0;
@@ -163,6 +165,7 @@ int cmd_serve(int argc, char **argv)
             if (!parse_int(optarg, 1, SERVE_MAX_CONNS, &max_conns))
                 return cli_usage("serve", "--max-connections '%s': expected a number from 1 to %d", optarg,
                                  SERVE_MAX_CONNS);
+            conns_given = true;
             break;
         case OPT_PER_ADDRESS:
             if (!parse_int(optarg, 0, SERVE_MAX_CONNS, &per_address))
@@ -181,9 +184,14 @@ int cmd_serve(int argc, char **argv)
     config.max_connections = (unsigned)max_conns;
     config.max_per_address = (unsigned)per_address;
     unsigned fit;
-    if (!room_for_connections(config.max_connections, &fit))
-        return cli_usage("serve", "--max-connections %d: the open file limit allows at most %u (ulimit -n)",
-                         max_conns, fit);
+    if (!room_for_connections(config.max_connections, &fit)) {
+        if (conns_given || fit == 0)
+            return cli_runtime("serve", "%d connections: the open file limit allows at most %u (ulimit -n)",
+                               max_conns, fit);
+        fprintf(stderr, "ttt serve: at most %u connections, as the open file limit allows (ulimit -n)\n",
+                fit);
+        config.max_connections = fit;
+    }
     char why[256];
     if (db_path && !writable_path(db_path, why, sizeof why))
         return cli_usage("serve", "--db '%s': %s", db_path, why);
