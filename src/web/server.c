@@ -124,9 +124,18 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
     }
     if (strncmp(url, "/api/", 5) != 0)
         return send_asset(c, url, method);
+    /* The client's numeric address, for the API's per-address game cap. */
+    char client[WEB_CLIENT_SIZE] = "unknown";
+    const union MHD_ConnectionInfo *ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    const struct sockaddr *sa = ci ? ci->client_addr : NULL;
+    if (sa && sa->sa_family == AF_INET)
+        inet_ntop(AF_INET, &((const struct sockaddr_in *)(const void *)sa)->sin_addr, client, sizeof client);
+    else if (sa && sa->sa_family == AF_INET6)
+        inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr, client,
+                  sizeof client);
     char *json;
     const char *allow;
-    int status = web_api_handle(s->api, method, url, rq->body, rq->len, &json, &allow);
+    int status = web_api_handle_client(s->api, client, method, url, rq->body, rq->len, &json, &allow);
     return send_text(c, (unsigned)status, JSON_TYPE, json, allow);
 }
 
