@@ -13,8 +13,9 @@
  *     POST /api/games/{id}/undo         {plies?}: takes back the last move(s)
  *     POST /api/analyse                 {rules?, position? | moves?, engine?, ms?} -> every move's value
  *
- * Every error is {"error": "one line"} with a 4xx status (5xx only for running out of memory or of room for
- * games). Bodies must be JSON objects with only the documented fields.
+ * Every error is {"error": "one line"} with a 4xx status (429 when the client's address holds too many live
+ * games; 5xx only for running out of memory or of room for games). Bodies must be JSON objects with only
+ * the documented fields.
  *
  * Threads: web_api_handle may be called from many threads at once. The game table has one mutex, held only
  * to find, add or evict a game; each game has its own mutex, held while an engine thinks about it, so a slow
