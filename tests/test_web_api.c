@@ -78,7 +78,7 @@ static void new_game(web_api *api, const char *body, char *id)
 
 static char *path_of(char *buf, size_t size, const char *id, const char *action)
 {
-    snprintf(buf, size, "/api/games/%s%s%s", id, action ? "/" : "", action ? action : "");
+    snprintf(buf, size, "/api/games/%.*s%s%s", WEB_ID_SIZE - 1, id, action ? "/" : "", action ? action : "");
     return buf;
 }
 
@@ -352,6 +352,34 @@ static void test_engine_lives_with_its_game(void **state)
     web_api_free(api); /* frees the kept engine (the sanitizer build checks) */
 }
 
+/* Kept engines are capped: with more games than WEB_MAX_LIVE_ENGINES playing, the least recently used
+ * game's engine is freed, and made again (one more engine made) when that game goes on. */
+static void test_kept_engines_are_capped(void **state)
+{
+    (void)state;
+    enum { GAMES = WEB_MAX_LIVE_ENGINES + 8 };
+    web_api *api = api_new(GAMES);
+    static struct {
+        char id[WEB_ID_SIZE];
+    } ids[GAMES];
+    char path[64];
+    for (int i = 0; i < GAMES; i++) {
+        new_game(api, "{\"x\": \"random\"}", ids[i].id);
+        json_t *o = expect(api, 200, "POST", path_of(path, sizeof path, ids[i].id, "engine"), NULL);
+        assert_int_equal(json_integer_value(json_object_get(json_object_get(o, "engine"), "total_nodes")), 1);
+        bool b2_taken = strcmp(json_string_value(json_object_get(o, "last_move")), "b2") == 0;
+        json_decref(o);
+        person_move(api, ids[i].id, b2_taken ? "a1" : "b2");
+    }
+    unsigned long made = web_api_engines_made(api);
+    assert_int_equal(made, GAMES);
+    assert_int_equal(engine_move(api, ids[GAMES - 1].id, "total_nodes"), 2); /* kept: it counts on */
+    assert_int_equal(web_api_engines_made(api), made);
+    assert_int_equal(engine_move(api, ids[0].id, "total_nodes"), 1); /* dropped: made again */
+    assert_int_equal(web_api_engines_made(api), made + 1);
+    web_api_free(api);
+}
+
 /* The table engine's table is built once per rules set, in memory, shared by every game, and never written
  * into the data directory; a board whose table would be too big is refused when the game is made. */
 static void test_table_engine_shares_one_table_and_writes_nothing(void **state)
@@ -523,6 +551,7 @@ int main(void)
         cmocka_unit_test(test_analyse_solves_3x3),
         cmocka_unit_test(test_threads_keep_games_consistent),
         cmocka_unit_test(test_engine_lives_with_its_game),
+        cmocka_unit_test(test_kept_engines_are_capped),
         cmocka_unit_test(test_table_engine_shares_one_table_and_writes_nothing),
         cmocka_unit_test(test_learner_without_database_opens_none),
         cmocka_unit_test(test_long_database_path_is_used_whole),

@@ -411,8 +411,8 @@ static ttt_status web_engine_new(web_api *api, const char *bounded, const ttt_ru
     if (api->config.store && ttt_engine_has_option(bounded, "memory"))
         fits = fits && appendf(spec, sizeof spec, &n, ",memory=%s", ttt_store_path(api->config.store));
     if (!fits)
-        return snprintf(err->msg, sizeof err->msg, "engine '%s': the database path makes its spec too long",
-                        bounded),
+        return snprintf(err->msg, sizeof err->msg,
+                        "engine '%.40s': the database path makes its spec too long", bounded),
                TTT_ELIMIT;
     ttt_engine_env env = {.table = NULL, .no_files = true};
     ttt_status st = spec_is(bounded, "table") ? shared_table(api, rules, &env.table, err) : TTT_OK;
