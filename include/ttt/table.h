@@ -129,7 +129,7 @@ uint64_t ttt_table_samples(const ttt_table *t);
 
 /* The entry of `move` in position b (any image: both are mapped to the canonical frame). b must have the
  * table's rules and `move` must be an empty cell of b (asserted). Returns false, *out untouched, when the
- * table never saw that move there. */
+ * table never saw that move there. Reads only: many threads may look up one table at once. */
 bool ttt_table_get(const ttt_table *t, const ttt_board *b, ttt_move move, ttt_table_value *out);
 
 /* The number of games of the default table of the rules (TTT_TABLE_DEFAULT_GAMES, _16 or _25 by the number

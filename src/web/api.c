@@ -925,10 +925,13 @@ static ttt_status analyse_within(web_api *api, const ttt_board *b, const char *s
     st = web_bound_spec(api, spec, &b->rules, left >= 1 ? (uint64_t)left : 1, true, bounded, size, err);
     if (st == TTT_OK)
         st = web_engine_new(api, bounded, &b->rules, &e, err);
-    if (st == TTT_OK && ttt_engine_can_analyse(e))
+    if (st == TTT_OK && ttt_engine_can_analyse(e)) {
         st = ttt_engine_analyse(e, b, out, err);
-    else if (st == TTT_OK)
+        out->info.nodes += r->nodes; /* the work and time of the whole analysis, the solver's included */
+        out->info.ms = ttt_clock_ms() - start;
+    } else if (st == TTT_OK) {
         ttt_analysis_from_search(b, r, out);
+    }
     ttt_engine_free(e);
     free(r);
     return st;
