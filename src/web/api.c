@@ -729,12 +729,15 @@ static reply parse_player(const web_api *api, json_t *body, const char *key, con
     return (reply){0, NULL};
 }
 
-/* Under api->lock: the live games the client created. */
+/* Under api->lock: the live games the client created (those idle past the expiry are as good as gone). */
 static int client_games(const web_api *api, const char *client)
 {
+    double now = ttt_clock_ms(), expiry = (double)api->config.idle_expiry_s * 1000.0;
     int n = 0;
-    for (int i = 0; i < api->count; i++)
-        n += strcmp(api->games[i]->client, client) == 0;
+    for (int i = 0; i < api->count; i++) {
+        const web_game *g = api->games[i];
+        n += strcmp(g->client, client) == 0 && (g->refs > 0 || now - g->last_used_ms <= expiry);
+    }
     return n;
 }
 
