@@ -326,6 +326,20 @@ static void person_move(web_api *api, const char *id, const char *move)
     json_decref(expect(api, 200, "POST", path_of(path, sizeof path, id, "move"), body));
 }
 
+/* A person's move on the first empty cell of a 4x4 board in reading order (whatever the engine played). */
+static void person_move_anywhere(web_api *api, const char *id)
+{
+    char path[64], body[64];
+    int status = 0;
+    for (int cell = 0; cell < 16 && status != 200; cell++) {
+        snprintf(body, sizeof body, "{\"move\": \"%c%d\"}", 'a' + cell % 4, 1 + cell / 4);
+        json_t *o;
+        status = call(api, "POST", path_of(path, sizeof path, id, "move"), body, &o);
+        json_decref(o);
+    }
+    assert_int_equal(status, 200);
+}
+
 /* One engine per player per game: an MCTS player keeps its tree (its node count goes on from move to move)
  * and is made once, however many moves it plays; after an undo it plays on from the real moves. */
 static void test_engine_lives_with_its_game(void **state)
@@ -333,16 +347,16 @@ static void test_engine_lives_with_its_game(void **state)
     (void)state;
     web_api *api = api_new(10);
     char id[WEB_ID_SIZE], path[64];
-    new_game(api, "{\"rules\": \"4x4\", \"x\": \"mcts:iterations=300\"}", id);
+    new_game(api, "{\"rules\": \"4x4\", \"x\": \"mcts:time=30\"}", id);
     unsigned long made = web_api_engines_made(api);
     json_int_t first = engine_move(api, id, "total_nodes");
-    assert_true(first >= 300);
-    person_move(api, id, "d4");
+    assert_true(first >= 1);
+    person_move_anywhere(api, id);
     json_int_t nodes = engine_move(api, id, "nodes"); /* the second move's own work ... */
-    person_move(api, id, "d3");
+    person_move_anywhere(api, id);
     json_decref(expect(api, 200, "POST", path_of(path, sizeof path, id, "undo"), "{\"plies\": 2}"));
     json_int_t total = engine_move(api, id, "total_nodes"); /* ... counted on top of the first's */
-    assert_true(total >= first + nodes + 300);
+    assert_true(nodes >= 1 && total >= first + nodes + 1);
     assert_int_equal(web_api_engines_made(api) - made, 1);
     /* Another engine named for one move is made for it, and the player's engine stays. */
     json_decref(

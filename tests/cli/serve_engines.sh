@@ -59,10 +59,11 @@ mkdir -p "$LONG"
 serve rec --db "$LONG/games.db" --max-games 150
 
 # Engines live with their game: MCTS's node count goes on from move to move.
-game '{"rules": "4x4", "x": "mcts:iterations=300", "o": "human"}'
-req 200 POST "games/$ID/engine" '' '.engine.total_nodes >= 300'
+game '{"rules": "4x4", "x": "mcts:time=30", "o": "human"}'
+req 200 POST "games/$ID/engine" '' '.engine.total_nodes >= 1'
 first=$(jq .engine.total_nodes "$OUT")
-req 200 POST "games/$ID/move" '{"move": "d4"}'
+free=$(jq -r '.board | to_entries | map(.key as $r | .value | split("") | to_entries | map(select(.value == ".") | "\(["a","b","c","d"][.key])\($r + 1)")) | flatten | .[0]' "$OUT")
+req 200 POST "games/$ID/move" "{\"move\": \"$free\"}"
 req 200 POST "games/$ID/engine" '' ".engine.total_nodes >= $first + .engine.nodes"
 
 # The learner: bounded in time; learn= is the server's; it learns into the long-path database.
