@@ -434,6 +434,34 @@ static void test_random_engine_follows_the_given_board(void **state)
     ttt_engine_free(e);
 }
 
+/* ttt_engine_spec_expand checks a spec without making the engine and writes its full spec whole, or says
+ * it does not fit: a long path is never cut. */
+static void test_spec_expand_never_truncates(void **state)
+{
+    (void)state;
+    ttt_rules r = rules_of("3x3");
+    char out[TTT_SPEC_TEXT_SIZE], spec[600];
+    ttt_error err = {{0}};
+    assert_int_equal(ttt_engine_spec_expand("easy", &r, out, sizeof out, &err), TTT_OK);
+    assert_string_equal(out, "minimax:seed=0,time=100,nodes=0,depth=0,tt=64,blunder=50");
+    /* No table is built or loaded: a file that does not exist is not even looked at. */
+    assert_int_equal(ttt_engine_spec_expand("table:file=/nonexistent/t.json", &r, out, sizeof out, &err),
+                     TTT_OK);
+    assert_string_equal(out, "table:seed=0,file=/nonexistent/t.json");
+    int n = snprintf(spec, sizeof spec, "learner:memory=/");
+    while (n < 400)
+        n += snprintf(spec + n, sizeof spec - (size_t)n, "dir/");
+    snprintf(spec + n, sizeof spec - (size_t)n, "m.db");
+    assert_int_equal(ttt_engine_spec_expand(spec, &r, out, sizeof out, &err), TTT_ELIMIT);
+    assert_string_equal(out, "");
+    assert_non_null(strstr(err.msg, "more than 255"));
+    char big[TTT_SPEC_TEXT_SIZE * 3];
+    assert_int_equal(ttt_engine_spec_expand(spec, &r, big, sizeof big, &err), TTT_OK);
+    assert_non_null(strstr(big, spec + strlen("learner:")));
+    assert_int_equal(ttt_engine_spec_expand("nosuch", &r, out, sizeof out, &err), TTT_EINVAL);
+    assert_non_null(strstr(err.msg, "unknown engine"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -458,6 +486,7 @@ int main(void)
         cmocka_unit_test(test_nodes_counter_increases),
         cmocka_unit_test(test_random_engine_covers_every_cell),
         cmocka_unit_test(test_random_engine_follows_the_given_board),
+        cmocka_unit_test(test_spec_expand_never_truncates),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "ttt/ttt.h"
 #include "support.h"
@@ -430,6 +431,68 @@ static void test_bigger_boards(void **state)
     }
 }
 
+/* A 16x16 k=5 position of 70 stones, no four anywhere, where the threat check looks at thousands of
+ * positions (tests/cli: gen2.py seed 3). */
+static const char *const threat_heavy =
+    "................/................/...xxx...ooxox../......oo.o..o.../..o.xx..oo.xoo../....ooxx......../"
+    "...ox...o....x../..x.....xxxo.o../..x.oo.x.oo..o../..x.x.x...xxo.../..o.oo.x..oxxo../...o.x.x......../"
+    "..ox.x..o..x..../...x..x.xooo.x../................/................";
+
+/* nodes= bounds the work of a decision, threat check included: the budget's engine stops at it and still
+ * plays a legal move, where the unbounded one looks at more. (time= stops the same check by the clock.) */
+static void test_budget_bounds_the_threat_check(void **state)
+{
+    (void)state;
+    ttt_rules r = rules_of("16x16k5");
+    ttt_board b = board_of(&r, threat_heavy);
+    char db[512], spec[700];
+    new_db(db, sizeof db);
+    enum { BUDGET = 500 };
+    uint64_t nodes[2];
+    for (int bounded = 0; bounded < 2; bounded++) {
+        snprintf(spec, sizeof spec, "learner:memory=%s,learn=0,nodes=%d", db, bounded ? BUDGET : 0);
+        ttt_engine *e = engine_ok(spec, &r);
+        ttt_move m;
+        ttt_search_info info;
+        ttt_error err = {{0}};
+        assert_int_equal(ttt_engine_choose(e, &b, &m, &info, &err), TTT_OK);
+        assert_true(ttt_board_is_legal(&b, m));
+        nodes[bounded] = info.nodes;
+        ttt_engine_free(e);
+    }
+    assert_true(nodes[1] <= BUDGET);
+    assert_true(nodes[0] > BUDGET);
+}
+
+/* Given no memory= and no_files, the learner plays from an empty memory of its own and learns into it only:
+ * no database is opened (none appears in the data directory). */
+static void test_no_files_opens_no_database(void **state)
+{
+    (void)state;
+    char data[400];
+    snprintf(data, sizeof data, "%s/data", tmpdir);
+    setenv("XDG_DATA_HOME", data, 1);
+    ttt_rules r = rules_of("3x3");
+    ttt_engine_env env = {.no_files = true};
+    ttt_engine *e;
+    ttt_error err = {{0}};
+    assert_int_equal(ttt_engine_new_in("learner", &r, &env, &e, &err), TTT_OK);
+    ttt_board b = board_of(&r, "a1 b2 a2 a3 c1 b1 b3 c2 c3");
+    ttt_move moves[TTT_MAX_CELLS];
+    int n;
+    assert_int_equal(ttt_moves_parse("a1 b2 a2 a3 c1 b1 b3 c2 c3", &r, moves, TTT_MAX_CELLS, &n, &err),
+                     TTT_OK);
+    assert_int_equal(ttt_engine_game_over(e, moves, n, ttt_board_outcome(&b), &err), TTT_OK);
+    ttt_board start;
+    ttt_board_init(&start, &r);
+    ttt_move m;
+    assert_int_equal(ttt_engine_choose(e, &start, &m, NULL, &err), TTT_OK);
+    ttt_engine_free(e);
+    struct stat sb;
+    assert_int_not_equal(stat(data, &sb), 0);
+    unsetenv("XDG_DATA_HOME");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -446,6 +509,8 @@ int main(void)
         cmocka_unit_test(test_same_seed_same_games),
         cmocka_unit_test(test_bad_memory_is_an_error),
         cmocka_unit_test(test_bigger_boards),
+        cmocka_unit_test(test_budget_bounds_the_threat_check),
+        cmocka_unit_test(test_no_files_opens_no_database),
     };
     return cmocka_run_group_tests(tests, make_tmpdir, remove_tmpdir);
 }

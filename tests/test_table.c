@@ -653,6 +653,61 @@ static void test_engine_bad_files(void **state)
     assert_non_null(strstr(err.msg, "known: seed, file"));
 }
 
+/* A client that shares one table hands it to each engine (ttt_engine_new_in): the engines play from it
+ * without loading or building any, the table outlives them, and with no_files and no table the engine refuses
+ * to start rather than build one. */
+static void test_engine_shared_table(void **state)
+{
+    (void)state;
+    const char *data = tmp_path("shared-data");
+    setenv("XDG_DATA_HOME", data, 1);
+    ttt_rules r = rules_of("3x3");
+    ttt_error err = {{0}};
+    ttt_table *t;
+    assert_int_equal(ttt_table_build_default(&r, 1, &t, &err), TTT_OK);
+    assert_int_equal(ttt_table_games(t), ttt_table_default_games(&r));
+    ttt_engine_env env = {.table = t, .no_files = true};
+    ttt_engine *a, *b;
+    assert_int_equal(ttt_engine_new_in("table", &r, &env, &a, &err), TTT_OK);
+    assert_int_equal(ttt_engine_new_in("table:seed=1", &r, &env, &b, &err), TTT_OK);
+    ttt_board board = board_of(&r, "b2 a1 c3");
+    ttt_move ma, mb;
+    assert_int_equal(ttt_engine_choose(a, &board, &ma, NULL, &err), TTT_OK);
+    ttt_engine_free(a);
+    assert_int_equal(ttt_engine_choose(b, &board, &mb, NULL, &err), TTT_OK); /* the table is still there */
+    ttt_engine_free(b);
+    assert_true(ttt_board_is_legal(&board, ma) && ttt_board_is_legal(&board, mb));
+    struct stat sb;
+    assert_int_not_equal(stat(data, &sb), 0); /* nothing written, not even the directory */
+    /* The same move as an engine with its own copy of the same table. */
+    char path[512];
+    snprintf(path, sizeof path, "table:file=%s", tmp_path("shared.json"));
+    save(t, tmp_path("shared.json"));
+    ttt_engine *own = engine_ok(path, &r);
+    ttt_move mo;
+    assert_int_equal(ttt_engine_choose(own, &board, &mo, NULL, &err), TTT_OK);
+    assert_int_equal(mo, ma);
+    ttt_engine_free(own);
+    /* A table of other rules, and no table at all where no file may be made. */
+    ttt_rules other = rules_of("3x3-misere");
+    ttt_engine *e = NULL;
+    assert_int_equal(ttt_engine_new_in("table", &other, &env, &e, &err), TTT_EINVAL);
+    assert_null(e);
+    assert_non_null(strstr(err.msg, "for 3x3, not 3x3-misere"));
+    env.table = NULL;
+    assert_int_equal(ttt_engine_new_in("table", &r, &env, &e, &err), TTT_EINVAL);
+    assert_non_null(strstr(err.msg, "no table given"));
+    assert_int_not_equal(stat(data, &sb), 0);
+    ttt_table_free(t);
+    /* The bound on a default table's entries: 3x3's by its positions, 4x4's by its games. */
+    ttt_rules four = rules_of("4x4");
+    assert_true(ttt_table_max_entries(&r, ttt_table_default_games(&r)) < 19683 * 9 + 1);
+    assert_int_equal(ttt_table_max_entries(&four, ttt_table_default_games(&four)),
+                     (uint64_t)TTT_TABLE_DEFAULT_GAMES_16 * 16);
+    assert_int_equal(ttt_table_default_games(&(ttt_rules){.rows = 6, .cols = 6, .k = 4}), 0);
+    unsetenv("XDG_DATA_HOME");
+}
+
 /* Without file= the engine builds the default table in the data directory once, then reads it; a file there
  * that does not load is an error and is never overwritten. */
 static void test_engine_default_table(void **state)
@@ -741,6 +796,7 @@ int main(void)
         cmocka_unit_test(test_engine_fallback),
         cmocka_unit_test(test_engine_uses_table),
         cmocka_unit_test(test_engine_bad_files),
+        cmocka_unit_test(test_engine_shared_table),
         cmocka_unit_test(test_engine_default_table),
         cmocka_unit_test(test_engine_no_default_for_big_boards),
     };

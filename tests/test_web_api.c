@@ -1,4 +1,6 @@
-/* Unit tests for web/api.h without HTTP: routes, statuses, bounded engine specs, limits, threads. */
+/* Unit tests for web/api.h without HTTP: routes, statuses, bounded engine specs, limits, threads, engines
+ * that live with their game, and that the API writes no file but its database. */
+#define _GNU_SOURCE /* mkdtemp, setenv */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -10,6 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <dirent.h>
 
 #include "ttt/ttt.h"
 #include "web/api.h"
@@ -24,12 +28,17 @@ static web_api *api_new(int max_games)
     return api;
 }
 
+/* The client of the requests that follow (NULL: web_api_handle, "unknown"). */
+static const char *client;
+
 /* Sends a request; returns the status and the parsed answer in *out (the caller decrefs). */
 static int call(web_api *api, const char *method, const char *path, const char *body, json_t **out)
 {
     char *text;
     const char *allow;
-    int status = web_api_handle(api, method, path, body, body ? strlen(body) : 0, &text, &allow);
+    size_t len = body ? strlen(body) : 0;
+    int status = client ? web_api_handle_client(api, client, method, path, body, len, &text, &allow)
+                        : web_api_handle(api, method, path, body, len, &text, &allow);
     json_error_t jerr;
     json_t *o = json_loads(text, 0, &jerr);
     if (!o)
@@ -69,7 +78,7 @@ static void new_game(web_api *api, const char *body, char *id)
 
 static char *path_of(char *buf, size_t size, const char *id, const char *action)
 {
-    snprintf(buf, size, "/api/games/%s%s%s", id, action ? "/" : "", action ? action : "");
+    snprintf(buf, size, "/api/games/%.*s%s%s", WEB_ID_SIZE - 1, id, action ? "/" : "", action ? action : "");
     return buf;
 }
 
@@ -268,6 +277,284 @@ static void test_threads_keep_games_consistent(void **state)
     web_api_free(api);
 }
 
+/* --- Engines with their game ---------------------------------------------------------------------------- */
+
+/* XDG_DATA_HOME of the tests: where a default table or database would go. It must stay empty. */
+static char data_home[256];
+
+static int dir_entries(const char *path)
+{
+    DIR *d = opendir(path);
+    if (!d)
+        return -1;
+    int n = 0;
+    for (struct dirent *e; (e = readdir(d));)
+        n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
+    closedir(d);
+    return n;
+}
+
+/* An engine move in game id; returns the answer's "engine" object's integer field (nodes, total_nodes). */
+static json_int_t engine_move(web_api *api, const char *id, const char *field)
+{
+    char path[64];
+    json_t *o = expect(api, 200, "POST", path_of(path, sizeof path, id, "engine"), NULL);
+    json_t *v = json_object_get(json_object_get(o, "engine"), field);
+    assert_true(json_is_integer(v));
+    json_int_t n = json_integer_value(v);
+    json_decref(o);
+    return n;
+}
+
+/* Engine moves until the game (3x3, engines on both sides) is over. */
+static void play_to_the_end(web_api *api, const char *id)
+{
+    char path[64];
+    bool over = false;
+    for (int i = 0; i < 9 && !over; i++) {
+        json_t *o = expect(api, 200, "POST", path_of(path, sizeof path, id, "engine"), NULL);
+        over = strcmp(json_string_value(json_object_get(o, "outcome")), "ongoing") != 0;
+        json_decref(o);
+    }
+    assert_true(over);
+}
+
+static void person_move(web_api *api, const char *id, const char *move)
+{
+    char path[64], body[64];
+    snprintf(body, sizeof body, "{\"move\": \"%s\"}", move);
+    json_decref(expect(api, 200, "POST", path_of(path, sizeof path, id, "move"), body));
+}
+
+/* A person's move on the first empty cell of a 4x4 board in reading order (whatever the engine played). */
+static void person_move_anywhere(web_api *api, const char *id)
+{
+    char path[64], body[64];
+    int status = 0;
+    for (int cell = 0; cell < 16 && status != 200; cell++) {
+        snprintf(body, sizeof body, "{\"move\": \"%c%d\"}", 'a' + cell % 4, 1 + cell / 4);
+        json_t *o;
+        status = call(api, "POST", path_of(path, sizeof path, id, "move"), body, &o);
+        json_decref(o);
+    }
+    assert_int_equal(status, 200);
+}
+
+/* One engine per player per game: an MCTS player keeps its tree (its node count goes on from move to move)
+ * and is made once, however many moves it plays; after an undo it plays on from the real moves. */
+static void test_engine_lives_with_its_game(void **state)
+{
+    (void)state;
+    web_api *api = api_new(10);
+    char id[WEB_ID_SIZE], path[64];
+    new_game(api, "{\"rules\": \"4x4\", \"x\": \"mcts:time=30\"}", id);
+    unsigned long made = web_api_engines_made(api);
+    json_int_t first = engine_move(api, id, "total_nodes");
+    assert_true(first >= 1);
+    person_move_anywhere(api, id);
+    json_int_t nodes = engine_move(api, id, "nodes"); /* the second move's own work ... */
+    person_move_anywhere(api, id);
+    json_decref(expect(api, 200, "POST", path_of(path, sizeof path, id, "undo"), "{\"plies\": 2}"));
+    json_int_t total = engine_move(api, id, "total_nodes"); /* ... counted on top of the first's */
+    assert_true(nodes >= 1 && total >= first + nodes + 1);
+    assert_int_equal(web_api_engines_made(api) - made, 1);
+    /* Another engine named for one move is made for it, and the player's engine stays. */
+    json_decref(
+        expect(api, 200, "POST", path_of(path, sizeof path, id, "engine"), "{\"engine\": \"random\"}"));
+    assert_true(engine_move(api, id, "total_nodes") > total);
+    assert_int_equal(web_api_engines_made(api) - made, 2);
+    web_api_free(api); /* frees the kept engine (the sanitizer build checks) */
+}
+
+/* Kept engines are capped: with more games than WEB_MAX_LIVE_ENGINES playing, the least recently used
+ * game's engine is freed, and made again (one more engine made) when that game goes on. */
+static void test_kept_engines_are_capped(void **state)
+{
+    (void)state;
+    enum { GAMES = WEB_MAX_LIVE_ENGINES + 8 };
+    web_api *api = api_new(GAMES);
+    static struct {
+        char id[WEB_ID_SIZE];
+    } ids[GAMES];
+    char path[64];
+    for (int i = 0; i < GAMES; i++) {
+        new_game(api, "{\"x\": \"random\"}", ids[i].id);
+        json_t *o = expect(api, 200, "POST", path_of(path, sizeof path, ids[i].id, "engine"), NULL);
+        assert_int_equal(json_integer_value(json_object_get(json_object_get(o, "engine"), "total_nodes")), 1);
+        bool b2_taken = strcmp(json_string_value(json_object_get(o, "last_move")), "b2") == 0;
+        json_decref(o);
+        person_move(api, ids[i].id, b2_taken ? "a1" : "b2");
+    }
+    unsigned long made = web_api_engines_made(api);
+    assert_int_equal(made, GAMES);
+    assert_int_equal(engine_move(api, ids[GAMES - 1].id, "total_nodes"), 2); /* kept: it counts on */
+    assert_int_equal(web_api_engines_made(api), made);
+    assert_int_equal(engine_move(api, ids[0].id, "total_nodes"), 1); /* dropped: made again */
+    assert_int_equal(web_api_engines_made(api), made + 1);
+    web_api_free(api);
+}
+
+/* The table engine's table is built once per rules set, in memory, shared by every game, and never written
+ * into the data directory; a board whose table would be too big is refused when the game is made. */
+static void test_table_engine_shares_one_table_and_writes_nothing(void **state)
+{
+    (void)state;
+    web_api *api = api_new(10);
+    char a[WEB_ID_SIZE], b[WEB_ID_SIZE];
+    new_game(api, "{\"x\": \"table\", \"o\": \"table:seed=1\"}", a);
+    new_game(api, "{\"x\": \"table:seed=2\"}", b);
+    for (int i = 0; i < 3; i++)
+        assert_int_equal(engine_move(api, a, "nodes"), 1);
+    assert_int_equal(engine_move(api, b, "nodes"), 1);
+    assert_int_equal(dir_entries(data_home), 0);
+    json_t *o = expect(api, 422, "POST", "/api/games", "{\"rules\": \"4x4\", \"x\": \"table\"}");
+    assert_non_null(strstr(json_string_value(json_object_get(o, "error")), "at most 1000000 entries"));
+    json_decref(o);
+    json_decref(expect(api, 422, "POST", "/api/games", "{\"rules\": \"3x4\", \"o\": \"table\"}"));
+    assert_int_equal(dir_entries(data_home), 0);
+    web_api_free(api);
+}
+
+/* A server without a database (--no-record) runs the learner with an empty memory of its own: it opens no
+ * database (none appears in the data directory), and is bounded in time like every engine. A client's
+ * learn= is refused with the reason. */
+static void test_learner_without_database_opens_none(void **state)
+{
+    (void)state;
+    web_api *api = api_new(10);
+    expect_engine_spec(api, "learner", "learner:seed=0,learn=0,safe=1,threats=1,backup=1,nodes=0,time=2000");
+    char id[WEB_ID_SIZE];
+    new_game(api, "{\"x\": \"learner\", \"o\": \"random\"}", id);
+    play_to_the_end(api, id);
+    assert_int_equal(dir_entries(data_home), 0);
+    json_t *o = expect(api, 422, "POST", "/api/games", "{\"x\": \"learner:learn=1\"}");
+    assert_non_null(strstr(json_string_value(json_object_get(o, "error")), "learn= is set by the server"));
+    json_decref(o);
+    web_api_free(api);
+}
+
+static int count_sequences(const char *rules, const char *moves, const char *result, int64_t count,
+                           void *user)
+{
+    (void)rules, (void)moves, (void)result, (void)count;
+    ++*(int *)user;
+    return 0;
+}
+
+/* A database path longer than a spec (256 characters) is used whole: the learner plays from it and learns
+ * into it, and no other file appears beside it. The learner's memory is loaded once per game. */
+static void test_long_database_path_is_used_whole(void **state)
+{
+    (void)state;
+    char dir[600];
+    int n = snprintf(dir, sizeof dir, "%s/db", data_home);
+    while (n < 300)
+        n += snprintf(dir + n, sizeof dir - (size_t)n, "/%s", "a-rather-long-directory-name");
+    char cmd[700];
+    snprintf(cmd, sizeof cmd, "mkdir -p '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+    char path[700];
+    snprintf(path, sizeof path, "%s/games.db", dir);
+    ttt_store *store;
+    ttt_error err = {{0}};
+    assert_int_equal(ttt_store_open(path, &store, &err), TTT_OK);
+    web_api_config config = {.max_games = 10, .idle_expiry_s = WEB_IDLE_EXPIRY_S_DEFAULT, .store = store};
+    web_api *api = web_api_new(&config);
+    assert_non_null(api);
+    char id[WEB_ID_SIZE];
+    new_game(api, "{\"x\": \"learner:seed=1\", \"o\": \"learner:seed=2\"}", id);
+    unsigned long made = web_api_engines_made(api);
+    play_to_the_end(api, id);
+    assert_int_equal(web_api_engines_made(api) - made, 2); /* one learner per side, each loaded once */
+    web_api_free(api);
+    int sequences = 0;
+    assert_int_equal(ttt_store_sequences(store, "3x3", count_sequences, &sequences, &err), TTT_OK);
+    assert_int_equal(sequences, 1);
+    ttt_store_close(store);
+    /* Only the database (and SQLite's own -wal/-shm) in its directory, and nothing in the data home's top. */
+    DIR *d = opendir(dir);
+    assert_non_null(d);
+    for (struct dirent *e; (e = readdir(d));)
+        if (e->d_name[0] != '.')
+            assert_int_equal(strncmp(e->d_name, "games.db", 8), 0);
+    closedir(d);
+    assert_int_equal(dir_entries(data_home), 1); /* "db" */
+    snprintf(cmd, sizeof cmd, "rm -rf '%s/db'", data_home);
+    assert_int_equal(system(cmd), 0);
+}
+
+/* One address cannot take the others' games: past its cap it gets 429, another address still creates
+ * games, and none of the first address's games was dropped to make room. */
+static void test_games_are_capped_per_client(void **state)
+{
+    (void)state;
+    web_api_config config = {
+        .max_games = 6, .idle_expiry_s = WEB_IDLE_EXPIRY_S_DEFAULT, .max_client_games = 3};
+    web_api *api = web_api_new(&config);
+    assert_non_null(api);
+    char a[3][WEB_ID_SIZE], b[WEB_ID_SIZE], path[64];
+    client = "192.0.2.1";
+    for (int i = 0; i < 3; i++)
+        new_game(api, NULL, a[i]);
+    for (int i = 0; i < 10; i++) {
+        json_t *o = expect(api, 429, "POST", "/api/games", NULL);
+        assert_non_null(
+            strstr(json_string_value(json_object_get(o, "error")), "too many games from one address"));
+        json_decref(o);
+    }
+    client = "2001:db8::1";
+    for (int i = 0; i < 3; i++)
+        new_game(api, NULL, b);
+    client = "192.0.2.1";
+    for (int i = 0; i < 3; i++)
+        json_decref(expect(api, 200, "GET", path_of(path, sizeof path, a[i], NULL), NULL));
+    char too_long[WEB_CLIENT_SIZE + 1];
+    memset(too_long, '1', WEB_CLIENT_SIZE);
+    too_long[WEB_CLIENT_SIZE] = '\0';
+    client = too_long;
+    json_decref(expect(api, 400, "POST", "/api/games", NULL));
+    client = NULL;
+    web_api_free(api);
+}
+
+/* An analysis with an engine stays within its one ms budget: the engine gets what the solver left, never
+ * its own cap on top (its spec's time= is at most ms). */
+static void test_analyse_with_an_engine_keeps_one_budget(void **state)
+{
+    (void)state;
+    web_api *api = api_new(2);
+    json_t *o = expect(api, 200, "POST", "/api/analyse",
+                       "{\"rules\": \"9x9k4\", \"moves\": \"e5\", \"engine\": \"montecarlo:time=2000\", "
+                       "\"ms\": 100}");
+    const char *spec = json_string_value(json_object_get(o, "engine"));
+    assert_non_null(spec);
+    const char *t = strstr(spec, "time=");
+    assert_non_null(t);
+    long ms = strtol(t + 5, NULL, 10);
+    assert_true(ms >= 1 && ms <= 100);
+    assert_string_equal(json_string_value(json_object_get(o, "method")), "montecarlo score grid");
+    json_decref(o);
+    web_api_free(api);
+}
+
+static int make_data_home(void **state)
+{
+    (void)state;
+    snprintf(data_home, sizeof data_home, "%s/ttt-test-web-XXXXXX",
+             getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+    if (!mkdtemp(data_home))
+        return -1;
+    return setenv("XDG_DATA_HOME", data_home, 1);
+}
+
+static int remove_data_home(void **state)
+{
+    (void)state;
+    char cmd[400];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", data_home);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -277,6 +564,13 @@ int main(void)
         cmocka_unit_test(test_full_table_evicts_least_recently_used),
         cmocka_unit_test(test_analyse_solves_3x3),
         cmocka_unit_test(test_threads_keep_games_consistent),
+        cmocka_unit_test(test_engine_lives_with_its_game),
+        cmocka_unit_test(test_kept_engines_are_capped),
+        cmocka_unit_test(test_table_engine_shares_one_table_and_writes_nothing),
+        cmocka_unit_test(test_learner_without_database_opens_none),
+        cmocka_unit_test(test_long_database_path_is_used_whole),
+        cmocka_unit_test(test_games_are_capped_per_client),
+        cmocka_unit_test(test_analyse_with_an_engine_keeps_one_budget),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return cmocka_run_group_tests(tests, make_data_home, remove_data_home);
 }

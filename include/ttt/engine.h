@@ -33,6 +33,29 @@ typedef struct ttt_search_info {
  * option 'depth' (known: seed)", "engine 'random': seed=abc: expected an integer from 0 to ...". */
 ttt_status ttt_engine_new(const char *spec, const ttt_rules *rules, ttt_engine **out, ttt_error *err);
 
+/* What a client can hand the engines it makes besides the spec (ttt_engine_new_in): shared resources, and
+ * what the engine may not do. A zeroed env is what ttt_engine_new uses. */
+typedef struct ttt_engine_env {
+    /* The table engine plays from this table instead of loading or building one: read-only and shared (many
+     * engines, many threads), not owned; it must have the engine's rules and outlive the engine. */
+    const struct ttt_table *table;
+    /* The engine opens, builds and writes no file of its own choosing: the table engine without a table
+     * (and without file=) is an error, and the learner without memory= plays from an empty memory that
+     * lives as long as the engine (no default database is opened). */
+    bool no_files;
+} ttt_engine_env;
+
+/* ttt_engine_new with an env (NULL: the zeroed env). The env is copied; what it points to is not. */
+ttt_status ttt_engine_new_in(const char *spec, const ttt_rules *rules, const ttt_engine_env *env,
+                             ttt_engine **out, ttt_error *err);
+
+/* Checks a spec for the rules as ttt_engine_new does (levels expanded, every option validated), without
+ * making the engine (no table built or loaded, no memory opened), and writes the full spec the engine would
+ * have (as ttt_engine_spec) into out. TTT_EINVAL as ttt_engine_new; TTT_ELIMIT when the full spec does not
+ * fit in size bytes (nothing is truncated). */
+ttt_status ttt_engine_spec_expand(const char *spec, const ttt_rules *rules, char *out, size_t size,
+                                  ttt_error *err);
+
 /* Releases the engine and everything it owns. NULL is allowed. */
 void ttt_engine_free(ttt_engine *engine);
 
@@ -107,7 +130,8 @@ void ttt_analysis_sort(ttt_analysis *a);
 /* The registry name ("random"). */
 const char *ttt_engine_name(const ttt_engine *engine);
 
-/* The full spec with every option's value, defaults included ("random:seed=0"), written into buf. */
+/* The full spec with every option's value, defaults included ("random:seed=0"), written into buf (cut at
+ * size - 1 characters: ttt_engine_spec_expand says when a spec does not fit). */
 char *ttt_engine_spec(const ttt_engine *engine, char *buf, size_t size);
 
 /* Nodes or playouts counted since the engine was made. */

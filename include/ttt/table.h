@@ -129,8 +129,21 @@ uint64_t ttt_table_samples(const ttt_table *t);
 
 /* The entry of `move` in position b (any image: both are mapped to the canonical frame). b must have the
  * table's rules and `move` must be an empty cell of b (asserted). Returns false, *out untouched, when the
- * table never saw that move there. */
+ * table never saw that move there. Reads only: many threads may look up one table at once. */
 bool ttt_table_get(const ttt_table *t, const ttt_board *b, ttt_move move, ttt_table_value *out);
+
+/* The number of games of the default table of the rules (TTT_TABLE_DEFAULT_GAMES, _16 or _25 by the number
+ * of cells), or 0 when boards that big have no default table. */
+uint64_t ttt_table_default_games(const ttt_rules *rules);
+
+/* An upper bound on the entries of a table of these rules built from `games` games: each game adds at most
+ * one entry per cell, and a board has at most 3^cells positions with at most cells moves each. */
+uint64_t ttt_table_max_entries(const ttt_rules *rules, uint64_t games);
+
+/* Builds the default table of the rules (ttt_table_default_games games, seed TTT_TABLE_DEFAULT_SEED) with
+ * `jobs` threads into *out, in memory only. TTT_EINVAL, naming `ttt table build`, for boards that have no
+ * default table; otherwise as ttt_table_build. */
+ttt_status ttt_table_build_default(const ttt_rules *rules, int jobs, ttt_table **out, ttt_error *err);
 
 /* Writes the table to path in the format above, atomically: a temporary file in the same directory, then a
  * rename, so that a reader never sees half a table and a failed write leaves the old file as it was.

@@ -247,7 +247,9 @@ static int expand_level(const ttt_level *level, const char *options, char *out, 
     return n >= size;
 }
 
-ttt_status ttt_engine_new(const char *spec, const ttt_rules *rules, ttt_engine **out, ttt_error *err)
+/* Makes an engine from a spec with its options set and its generator seeded, but not started (no state):
+ * what ttt_engine_new and ttt_engine_spec_expand share. Free it with discard(). */
+static ttt_status engine_make(const char *spec, const ttt_rules *rules, ttt_engine **out, ttt_error *err)
 {
     *out = NULL;
     if (!spec || !*spec)
@@ -264,7 +266,7 @@ ttt_status ttt_engine_new(const char *spec, const ttt_rules *rules, ttt_engine *
             return ttt_fail(err, TTT_EINVAL, "engine '%s': empty option list after ':'", level->name);
         if (expand_level(level, colon ? colon + 1 : "", expanded, sizeof expanded))
             return ttt_fail(err, TTT_EINVAL, "engine '%s': spec too long", level->name);
-        return ttt_engine_new(expanded, rules, out, err);
+        return engine_make(expanded, rules, out, err);
     }
     const ttt_engine_vtable *vt = find_engine(spec, name_len);
     if (!vt) {
@@ -287,16 +289,65 @@ ttt_status ttt_engine_new(const char *spec, const ttt_rules *rules, ttt_engine *
         memcpy(e->config, vt->config_defaults, vt->config_size);
     }
     ttt_status st = colon ? apply_options(e, colon + 1, err) : TTT_OK;
-    if (st == TTT_OK) {
-        ttt_rng_seed(&e->rng, e->seed);
-        st = vt->start ? vt->start(e, err) : TTT_OK;
-    }
     if (st) {
         free(e->config);
         free(e);
         return st;
     }
+    ttt_rng_seed(&e->rng, e->seed);
     *out = e;
+    return TTT_OK;
+}
+
+/* Frees an engine that engine_make made and that never started. */
+static void discard(ttt_engine *e)
+{
+    free(e->config);
+    free(e);
+}
+
+ttt_status ttt_engine_new_in(const char *spec, const ttt_rules *rules, const ttt_engine_env *env,
+                             ttt_engine **out, ttt_error *err)
+{
+    *out = NULL;
+    ttt_engine *e;
+    ttt_status st = engine_make(spec, rules, &e, err);
+    if (st)
+        return st;
+    if (env)
+        e->env = *env;
+    st = e->vt->start ? e->vt->start(e, err) : TTT_OK;
+    if (st) {
+        discard(e);
+        return st;
+    }
+    *out = e;
+    return TTT_OK;
+}
+
+ttt_status ttt_engine_new(const char *spec, const ttt_rules *rules, ttt_engine **out, ttt_error *err)
+{
+    return ttt_engine_new_in(spec, rules, NULL, out, err);
+}
+
+static size_t spec_write(const ttt_engine *e, char *buf, size_t size);
+
+ttt_status ttt_engine_spec_expand(const char *spec, const ttt_rules *rules, char *out, size_t size,
+                                  ttt_error *err)
+{
+    assert(size > 0);
+    ttt_engine *e;
+    ttt_status st = engine_make(spec, rules, &e, err);
+    if (st)
+        return st;
+    size_t n = spec_write(e, out, size);
+    const char *name = e->vt->about.name;
+    discard(e);
+    if (n >= size) {
+        out[0] = '\0';
+        return ttt_fail(err, TTT_ELIMIT, "engine '%s': the full spec is %zu characters, more than %zu", name,
+                        n, size - 1);
+    }
     return TTT_OK;
 }
 
@@ -408,30 +459,39 @@ ttt_status ttt_engine_game_over(ttt_engine *e, const ttt_move *moves, int count,
 
 const char *ttt_engine_name(const ttt_engine *e) { return e->vt->about.name; }
 
-char *ttt_engine_spec(const ttt_engine *e, char *buf, size_t size)
+/* Writes the full spec into buf (cut to fit) and returns its whole length. */
+static size_t spec_write(const ttt_engine *e, char *buf, size_t size)
 {
     size_t n = (size_t)snprintf(buf, size, "%s:seed=%" PRIu64, e->vt->about.name, e->seed);
-    for (const ttt_option_def *o = e->vt->options; o && o->key && n < size; o++) {
+    for (const ttt_option_def *o = e->vt->options; o && o->key; o++) {
+        char *at = n < size ? buf + n : NULL;
+        size_t left = n < size ? size - n : 0;
         const char *slot = (const char *)e->config + o->offset;
         switch (o->type) {
         case TTT_OPT_UINT: {
             uint64_t v;
             memcpy(&v, slot, sizeof v);
-            n += (size_t)snprintf(buf + n, size - n, ",%s=%" PRIu64, o->key, v);
+            n += (size_t)snprintf(at, left, ",%s=%" PRIu64, o->key, v);
             break;
         }
         case TTT_OPT_DOUBLE: {
             double v;
             memcpy(&v, slot, sizeof v);
-            n += (size_t)snprintf(buf + n, size - n, ",%s=%.17g", o->key, v);
+            n += (size_t)snprintf(at, left, ",%s=%.17g", o->key, v);
             break;
         }
         case TTT_OPT_PATH:
             if (*slot)
-                n += (size_t)snprintf(buf + n, size - n, ",%s=%s", o->key, slot);
+                n += (size_t)snprintf(at, left, ",%s=%s", o->key, slot);
             break;
         }
     }
+    return n;
+}
+
+char *ttt_engine_spec(const ttt_engine *e, char *buf, size_t size)
+{
+    spec_write(e, buf, size);
     return buf;
 }
 

@@ -53,10 +53,11 @@ struct ttt_engine {
     const ttt_engine_vtable *vt;
     ttt_rules rules;
     uint64_t seed;
-    uint64_t nodes; /* work counted since creation */
-    ttt_rng rng;    /* seeded from `seed`; the engine's only source of randomness */
-    void *config;   /* the validated options: vt->config_size bytes */
-    void *state;    /* whatever start() allocated */
+    uint64_t nodes;     /* work counted since creation */
+    ttt_rng rng;        /* seeded from `seed`; the engine's only source of randomness */
+    void *config;       /* the validated options: vt->config_size bytes */
+    void *state;        /* whatever start() allocated */
+    ttt_engine_env env; /* what the client handed over (ttt_engine_new_in); zeroed by ttt_engine_new */
 };
 
 /* The registry: every engine's vtable, in the order `ttt engines` lists them. */

@@ -52,7 +52,9 @@
  * one starts a new sequence, its stones taken in increasing cell order, X and O alternating, unless the
  * client told the real order with ttt_engine_follow (a server that makes an engine per request does).
  *
- * Nodes: one per decision.
+ * Nodes: one per decision, and one per position the threat check looks at. time= and nodes= bound the threat
+ * check, the only part of a decision whose work grows faster than the board: once the budget is spent, the
+ * moves it did not get to are kept as if safe (threats=0 for them).
  */
 #include <assert.h>
 #include <stddef.h>
@@ -79,6 +81,10 @@ enum { X_WON = TTT_X, O_WON = TTT_O, DRAWN = 2, NRESULTS = 3 };
 #define KEY_MOVE_BITS 9
 /* How many threat-and-block pairs the threats=1 check follows before the final double threat. */
 #define LEARNER_THREAT_DEPTH 4
+/* With time=, the threat check reads the clock every this many nodes (a node is one scan of the board for
+ * threats: about 10 us on 16x16). */
+#define LEARNER_CLOCK_CHECK 64
+#define LEARNER_MAX_TIME_MS 86400000
 
 typedef struct learner_config {
     char memory[TTT_OPT_PATH_SIZE];
@@ -86,10 +92,12 @@ typedef struct learner_config {
     uint64_t safe;
     uint64_t threats;
     uint64_t backup;
+    uint64_t time_ms; /* 0 = no limit */
+    uint64_t nodes;   /* 0 = no limit */
 } learner_config;
 
 static const learner_config learner_defaults = {
-    .memory = "", .learn = 1, .safe = 1, .threats = 1, .backup = 1};
+    .memory = "", .learn = 1, .safe = 1, .threats = 1, .backup = 1, .time_ms = 0, .nodes = 0};
 
 static const ttt_option_def learner_options[] = {
     {"memory", TTT_OPT_PATH, offsetof(learner_config, memory), 0, 0, 0, 0},
@@ -97,6 +105,8 @@ static const ttt_option_def learner_options[] = {
     {"safe", TTT_OPT_UINT, offsetof(learner_config, safe), 0, 1, 0, 0},
     {"threats", TTT_OPT_UINT, offsetof(learner_config, threats), 0, 1, 0, 0},
     {"backup", TTT_OPT_UINT, offsetof(learner_config, backup), 0, 1, 0, 0},
+    {"time", TTT_OPT_UINT, offsetof(learner_config, time_ms), 0, LEARNER_MAX_TIME_MS, 0, 0},
+    {"nodes", TTT_OPT_UINT, offsetof(learner_config, nodes), 0, UINT64_MAX, 0, 0},
     {NULL, 0, 0, 0, 0, 0, 0},
 };
 
@@ -307,6 +317,8 @@ static ttt_status learner_start(ttt_engine *e, ttt_error *err)
     s->slots = LEARNER_INITIAL_SLOTS;
     ttt_rules_format(&e->rules, s->rules_text, sizeof s->rules_text);
     ttt_board_init(&s->seen, &e->rules);
+    if (!c->memory[0] && e->env.no_files)
+        return TTT_OK; /* an empty memory that lives with the engine */
     ttt_status st = ttt_store_open(c->memory, &s->store, err);
     if (!st) {
         load_ctx ctx = {e, err, TTT_OK};
@@ -346,7 +358,8 @@ static ttt_status learner_game_over(ttt_engine *e, const ttt_move *moves, int co
     char text[TTT_MOVES_TEXT_SIZE];
     ttt_moves_format(&e->rules, canon, count, text, sizeof text);
     int result = result_of_outcome(outcome);
-    if ((st = ttt_store_learn(s->store, s->rules_text, text, result_name(result), 1, err)) != TTT_OK)
+    if (s->store &&
+        (st = ttt_store_learn(s->store, s->rules_text, text, result_name(result), 1, err)) != TTT_OK)
         return st;
     if (tree_add(s, canon, count, result, 1))
         return ttt_fail(err, TTT_ENOMEM, "engine 'learner': out of memory");
@@ -420,14 +433,39 @@ static int threats_of(const ttt_board *b, ttt_player who, ttt_move *cell)
     return n;
 }
 
+/* What one decision may spend on the threat check (nodes=, time=): once it runs out, every check answers
+ * "not forced", so the moves not yet checked stay candidates. */
+typedef struct threat_budget {
+    uint64_t *nodes;      /* the engine's counter */
+    uint64_t node_limit;  /* the counter's value at which the check stops; UINT64_MAX: none */
+    double deadline;      /* ttt_clock_ms() at which it stops; 0: none */
+    unsigned until_clock; /* nodes left before the clock is read again */
+    bool out;             /* the budget ran out */
+} threat_budget;
+
+/* Counts one node, unless the budget has run out: then true. */
+static bool budget_spend(threat_budget *bu)
+{
+    if (bu->deadline > 0 && --bu->until_clock == 0) {
+        bu->until_clock = LEARNER_CLOCK_CHECK;
+        bu->out |= ttt_clock_ms() >= bu->deadline;
+    }
+    bu->out |= *bu->nodes >= bu->node_limit;
+    if (!bu->out)
+        (*bu->nodes)++;
+    return bu->out;
+}
+
 /* Can `who`, to move in b, force a win with moves that each threaten to win at once? A win now; else a move
  * that makes two threats (the defender cannot block both), or one threat whose forced block leads on to
  * such a win, following up to LEARNER_THREAT_DEPTH threats. When the defender threatens to win, the only
  * move is the block, and it counts when it makes threats itself. */
-static bool forced_by_threats(const ttt_board *b, ttt_player who, int depth, uint64_t *nodes)
+static bool forced_by_threats(const ttt_board *b, ttt_player who, int depth, threat_budget *bu)
 {
     ttt_player def = (ttt_player)(1 - who);
     ttt_move cell, forced = TTT_NO_MOVE;
+    if (bu->out)
+        return false;
     if (threats_of(b, who, &cell))
         return true;
     int d = threats_of(b, def, &forced);
@@ -436,9 +474,10 @@ static bool forced_by_threats(const ttt_board *b, ttt_player who, int depth, uin
     for (int c = d ? forced : 0; c < (d ? forced + 1 : b->cells); c++) {
         if (ttt_bits_test(&b->stones[TTT_X], c) || ttt_bits_test(&b->stones[TTT_O], c))
             continue;
+        if (budget_spend(bu))
+            return false;
         ttt_board next = *b;
         ttt_board_play(&next, c);
-        (*nodes)++;
         if (ttt_board_terminal(&next))
             continue;
         int t = threats_of(&next, who, &cell);
@@ -446,7 +485,7 @@ static bool forced_by_threats(const ttt_board *b, ttt_player who, int depth, uin
             return true;
         if (t == 1) {
             ttt_board_play(&next, cell);
-            if (!ttt_board_terminal(&next) && forced_by_threats(&next, who, depth - 1, nodes))
+            if (!ttt_board_terminal(&next) && forced_by_threats(&next, who, depth - 1, bu))
                 return true;
         }
     }
@@ -596,6 +635,11 @@ static ttt_status learner_choose(ttt_engine *e, const ttt_board *b, ttt_move *ou
     (void)info;
     (void)err;
     learner_state *s = e->state;
+    const learner_config *c = e->config;
+    threat_budget budget = {.nodes = &e->nodes,
+                            .node_limit = c->nodes ? e->nodes + c->nodes : UINT64_MAX,
+                            .deadline = c->time_ms ? ttt_clock_ms() + (double)c->time_ms : 0,
+                            .until_clock = LEARNER_CLOCK_CHECK};
     e->nodes++;
     follow(s, b);
     ttt_player me = ttt_board_to_move(b), opp = (ttt_player)(1 - me);
@@ -630,13 +674,13 @@ static ttt_status learner_choose(ttt_engine *e, const ttt_board *b, ttt_move *ou
         memcpy(cand, legal, (size_t)n * sizeof *legal);
         ncand = n;
     }
-    const learner_config *c = e->config;
     if (c->threats) { /* leave out moves after which the opponent forces a win by threats, if any other */
         int nsafe = 0;
         for (int i = 0; i < ncand; i++) {
             ttt_board next = *b;
             ttt_board_play(&next, cand[i]);
-            if (ttt_board_terminal(&next) || !forced_by_threats(&next, opp, LEARNER_THREAT_DEPTH, &e->nodes))
+            if (budget.out || ttt_board_terminal(&next) ||
+                !forced_by_threats(&next, opp, LEARNER_THREAT_DEPTH, &budget))
                 found[nsafe++] = cand[i];
         }
         if (nsafe) {
@@ -762,6 +806,9 @@ const ttt_engine_vtable ttt_engine_learner = {
                   "threats=0|1  1: skip moves after which the opponent forces a win by threats "
                   "(default);\n"
                   "             threats=0,safe=0,backup=0 is the document's player exactly\n"
+                  "time=MS      the threat check stops after MS milliseconds, the moves it did not reach\n"
+                  "             kept (0 = no limit, default)\n"
+                  "nodes=N      the same after N nodes per move (0 = no limit, default)\n"
                   "seed=N       choice among equally good moves and at random (default 0)"},
     .options = learner_options,
     .config_size = sizeof(learner_config),

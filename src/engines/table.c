@@ -14,10 +14,13 @@
  * on bigger boards, none above TTT_TABLE_DEFAULT_MAX_CELLS: see table.h; seed TTT_TABLE_DEFAULT_SEED) and
  * saving it there for the next time; a file that is there but does not load is an error and is left alone,
  * never rebuilt over. When the directory cannot be written the table built is used for this engine only.
+ * A client that shares one table among many engines (a server) hands it over in the env (ttt_engine_new_in);
+ * with no_files and no table the engine refuses to start rather than load or build one.
  *
  * Nodes: one per decision, a table lookup or a fallback.
  */
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -34,6 +37,11 @@ typedef struct table_config {
 
 static const table_config table_defaults = {.file = ""};
 
+typedef struct table_state {
+    const ttt_table *table; /* what the engine plays from: owned, or the env's shared table */
+    ttt_table *owned;       /* the table the engine loaded or built itself, or NULL */
+} table_state;
+
 static const ttt_option_def table_options[] = {
     {"file", TTT_OPT_PATH, offsetof(table_config, file), 0, 0, 0, 0},
     {NULL, 0, 0, 0, 0, 0, 0},
@@ -48,36 +56,49 @@ static ttt_status default_table(const ttt_rules *rules, ttt_table **out, ttt_err
     struct stat st_buf;
     if (have_path && stat(path, &st_buf) == 0)
         return ttt_table_load(path, rules, out, err);
-    int cells = ttt_rules_cells(rules);
-    if (cells > TTT_TABLE_DEFAULT_MAX_CELLS) {
-        char rt[TTT_RULES_TEXT_SIZE];
-        return ttt_fail(err, TTT_EINVAL,
-                        "no default table for boards of more than %d cells; build one with 'ttt table build "
-                        "--rules %s --games N --out FILE' and pass file=FILE",
-                        TTT_TABLE_DEFAULT_MAX_CELLS, ttt_rules_format(rules, rt, sizeof rt));
-    }
-    uint64_t games = cells <= 9    ? TTT_TABLE_DEFAULT_GAMES
-                     : cells <= 16 ? TTT_TABLE_DEFAULT_GAMES_16
-                                   : TTT_TABLE_DEFAULT_GAMES_25;
-    ttt_table_build_options opt = {
-        .games = games, .seed = TTT_TABLE_DEFAULT_SEED, .jobs = TABLE_ENGINE_BUILD_JOBS};
-    ttt_status st = ttt_table_build(rules, &opt, out, err);
+    ttt_status st = ttt_table_build_default(rules, TABLE_ENGINE_BUILD_JOBS, out, err);
     if (st == TTT_OK && have_path)
         (void)ttt_table_save(*out, path, &ignored); /* a cache: without it the next engine builds again */
     return st;
 }
 
-static ttt_status table_start(ttt_engine *e, ttt_error *err)
+/* The engine's own table: file= when given, else the default table. */
+static ttt_status own_table(const ttt_engine *e, ttt_table **out, ttt_error *err)
 {
     const table_config *c = e->config;
-    ttt_table *t;
+    if (!c->file[0] && e->env.table) {
+        *out = NULL;
+        return TTT_OK;
+    }
+    if (!c->file[0] && e->env.no_files)
+        return ttt_fail(err, TTT_EINVAL,
+                        "engine 'table': no table given, and this client lets it load or build none");
     ttt_status st =
-        c->file[0] ? ttt_table_load(c->file, &e->rules, &t, err) : default_table(&e->rules, &t, err);
-    if (st) {
+        c->file[0] ? ttt_table_load(c->file, &e->rules, out, err) : default_table(&e->rules, out, err);
+    if (st)
         ttt_error_prefix(err, "engine 'table'");
+    return st;
+}
+
+static ttt_status table_start(ttt_engine *e, ttt_error *err)
+{
+    table_state *s = calloc(1, sizeof *s);
+    if (!s)
+        return ttt_fail(err, TTT_ENOMEM, "engine 'table': out of memory");
+    ttt_status st = own_table(e, &s->owned, err);
+    s->table = s->owned ? s->owned : e->env.table;
+    if (st == TTT_OK && !ttt_rules_equal(ttt_table_rules(s->table), &e->rules)) {
+        char want[TTT_RULES_TEXT_SIZE], got[TTT_RULES_TEXT_SIZE];
+        st = ttt_fail(err, TTT_EINVAL, "engine 'table': the table given is for %s, not %s",
+                      ttt_rules_format(ttt_table_rules(s->table), got, sizeof got),
+                      ttt_rules_format(&e->rules, want, sizeof want));
+    }
+    if (st) {
+        ttt_table_free(s->owned);
+        free(s);
         return st;
     }
-    e->state = t;
+    e->state = s;
     return TTT_OK;
 }
 
@@ -118,12 +139,13 @@ static ttt_status table_choose(ttt_engine *e, const ttt_board *b, ttt_move *out,
 {
     (void)info;
     (void)err;
+    const ttt_table *table = ((const table_state *)e->state)->table;
     ttt_move legal[TTT_MAX_CELLS], best[TTT_MAX_CELLS];
     int n = ttt_board_moves(b, legal), nbest = 0;
     double best_average = 0;
     for (int i = 0; i < n; i++) {
         ttt_table_value v;
-        if (!ttt_table_get(e->state, b, legal[i], &v))
+        if (!ttt_table_get(table, b, legal[i], &v))
             continue;
         if (nbest == 0 || v.average > best_average) {
             best_average = v.average;
@@ -137,7 +159,12 @@ static ttt_status table_choose(ttt_engine *e, const ttt_board *b, ttt_move *out,
     return TTT_OK;
 }
 
-static void table_stop(ttt_engine *e) { ttt_table_free(e->state); }
+static void table_stop(ttt_engine *e)
+{
+    table_state *s = e->state;
+    ttt_table_free(s->owned);
+    free(s);
+}
 
 const ttt_engine_vtable ttt_engine_table = {
     .about = {.name = "table",

@@ -625,6 +625,40 @@ ttt_status ttt_table_build(const ttt_rules *rules, const ttt_table_build_options
     return TTT_OK;
 }
 
+uint64_t ttt_table_default_games(const ttt_rules *rules)
+{
+    int cells = ttt_rules_cells(rules);
+    return cells <= 9                             ? TTT_TABLE_DEFAULT_GAMES
+           : cells <= 16                          ? TTT_TABLE_DEFAULT_GAMES_16
+           : cells <= TTT_TABLE_DEFAULT_MAX_CELLS ? TTT_TABLE_DEFAULT_GAMES_25
+                                                  : 0;
+}
+
+uint64_t ttt_table_max_entries(const ttt_rules *rules, uint64_t games)
+{
+    uint64_t cells = (uint64_t)ttt_rules_cells(rules), positions = 1;
+    for (uint64_t i = 0; i < cells && positions <= UINT64_MAX / 3 / cells; i++)
+        positions *= 3;
+    uint64_t by_positions = positions <= UINT64_MAX / 3 / cells ? positions * cells : UINT64_MAX;
+    uint64_t by_games = games <= UINT64_MAX / cells ? games * cells : UINT64_MAX;
+    return by_games < by_positions ? by_games : by_positions;
+}
+
+ttt_status ttt_table_build_default(const ttt_rules *rules, int jobs, ttt_table **out, ttt_error *err)
+{
+    *out = NULL;
+    uint64_t games = ttt_table_default_games(rules);
+    if (games == 0) {
+        char rt[TTT_RULES_TEXT_SIZE];
+        return ttt_fail(err, TTT_EINVAL,
+                        "no default table for boards of more than %d cells; build one with 'ttt table build "
+                        "--rules %s --games N --out FILE' and pass file=FILE",
+                        TTT_TABLE_DEFAULT_MAX_CELLS, ttt_rules_format(rules, rt, sizeof rt));
+    }
+    ttt_table_build_options opt = {.games = games, .seed = TTT_TABLE_DEFAULT_SEED, .jobs = jobs};
+    return ttt_table_build(rules, &opt, out, err);
+}
+
 /* --- Saving -------------------------------------------------------------------------------------------- */
 
 static void position_text(const ttt_table *t, uint64_t x, uint64_t o, char *buf, size_t size)

@@ -2,6 +2,7 @@
 #define _GNU_SOURCE /* getrandom, strcasecmp */
 #include "web/api.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <jansson.h>
@@ -24,6 +25,7 @@ enum {
     HTTP_METHOD_NOT_ALLOWED = 405,
     HTTP_CONFLICT = 409,
     HTTP_UNPROCESSABLE = 422,
+    HTTP_TOO_MANY = 429,
     HTTP_INTERNAL = 500,
     HTTP_UNAVAILABLE = 503,
 };
@@ -39,8 +41,12 @@ typedef struct web_game {
     int count;
     char player[2][TTT_SPEC_TEXT_SIZE];  /* [TTT_X], [TTT_O]: "human" or the spec as the client gave it */
     char bounded[2][TTT_SPEC_TEXT_SIZE]; /* the spec the server runs (web_bound_spec); "" for a person */
-    time_t started, ended;               /* wall clock; ended is 0 until the game first finishes */
-    bool finished;                       /* the game has ended once and was handed to web_game_finished */
+    /* Each player's engine, made at its first move and kept (engine_keep); NULL before, or once the table
+     * of live engines dropped it. Guarded by the game's lock, and by the table's lock when refs is 0. */
+    ttt_engine *engine[2];
+    char client[WEB_CLIENT_SIZE]; /* the address that created the game (its cap: max_client_games) */
+    time_t started, ended;        /* wall clock; ended is 0 until the game first finishes */
+    bool finished;                /* the game has ended once and was handed to web_game_finished */
 } web_game;
 
 struct web_api {
@@ -55,7 +61,18 @@ struct web_api {
     pthread_mutex_t slot_lock;
     pthread_cond_t slot_free;
     int slots_busy;
+    int live_engines;           /* kept with games (guarded by lock) */
+    unsigned long engines_made; /* guarded by slot_lock */
+    pthread_mutex_t table_lock; /* tables: built once per rules set, then read-only and shared */
+    struct web_table *tables;
+    int ntables;
 };
+
+/* A table engine's table, shared by every game of its rules. */
+typedef struct web_table {
+    ttt_rules rules;
+    ttt_table *table;
+} web_table;
 
 /* --- Replies -------------------------------------------------------------------------------------------- */
 
@@ -80,12 +97,16 @@ char *web_api_error_json(const char *msg)
 static reply fail(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static reply fail(int status, const char *fmt, ...)
 {
-    char msg[TTT_ERROR_SIZE + 64];
+    char *msg;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    int n = vasprintf(&msg, fmt, ap);
     va_end(ap);
-    return (reply){status, json_pack("{s:s}", "error", msg)};
+    if (n < 0)
+        return (reply){HTTP_INTERNAL, json_pack("{s:s}", "error", "out of memory")};
+    reply r = {status, json_pack("{s:s}", "error", msg)};
+    free(msg);
+    return r;
 }
 
 static reply ok(int status, json_t *body)
@@ -122,10 +143,11 @@ static reply parse_body(const char *body, size_t len, const char *const *allowed
         for (const char *const *a = allowed; *a && !known; a++)
             known = strcmp(*a, key) == 0;
         if (!known) {
-            char list[256] = "";
-            for (const char *const *a = allowed; *a; a++)
-                snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", a == allowed ? "" : ", ",
-                         *a);
+            char list[256] = ""; /* the field names of one route: a few short words */
+            for (const char *const *a = allowed; *a; a++) {
+                assert(strlen(list) + strlen(*a) + 2 < sizeof list);
+                strcat(strcat(list, a == allowed ? "" : ", "), *a);
+            }
             reply r = fail(HTTP_BAD_REQUEST, "unknown field '%s' (known: %s)", key, *allowed ? list : "none");
             json_decref(o);
             return r;
@@ -165,55 +187,110 @@ static reply get_int(json_t *o, const char *key, long long min, long long max, l
 
 /* --- Engine specs with bounded time --------------------------------------------------------------------- */
 
+/* Appends to out (size bytes, n used so far); false, with out unchanged past n, when it does not fit. */
+static bool appendf(char *out, size_t size, size_t *n, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static bool appendf(char *out, size_t size, size_t *n, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int k = *n < size ? vsnprintf(out + *n, size - *n, fmt, ap) : -1;
+    va_end(ap);
+    if (k < 0 || (size_t)k >= size - *n) {
+        if (*n < size)
+            out[*n] = '\0';
+        return false;
+    }
+    *n += (size_t)k;
+    return true;
+}
+
+/* Whether the spec "name:k=v,..." is of the engine called name. */
+static bool spec_is(const char *spec, const char *name)
+{
+    size_t len = strlen(name);
+    return strncmp(spec, name, len) == 0 && (spec[len] == ':' || spec[len] == '\0');
+}
+
+/* Whether the client's spec sets the option key itself. */
+static bool spec_sets(const char *spec, const char *key)
+{
+    const char *colon = strchr(spec, ':');
+    size_t len = strlen(key);
+    for (const char *p = colon ? colon + 1 : ""; *p; p += strcspn(p, ",") + (p[strcspn(p, ",")] == ','))
+        if (strncmp(p, key, len) == 0 && p[len] == '=')
+            return true;
+    return false;
+}
+
+/* Whether the server would give a table engine for these rules its table: it builds one of at most
+ * WEB_MAX_TABLE_ENTRIES entries, in memory, and never reads or writes a table file. */
+static ttt_status table_allowed(const ttt_rules *rules, ttt_error *err)
+{
+    char rt[TTT_RULES_TEXT_SIZE];
+    uint64_t games = ttt_table_default_games(rules);
+    uint64_t entries = ttt_table_max_entries(rules, games);
+    if (games == 0 || entries > WEB_MAX_TABLE_ENTRIES)
+        return snprintf(err->msg, sizeof err->msg,
+                        "engine 'table': the server builds move tables of at most %d entries, and the table "
+                        "of %s could have %" PRIu64 "; play 'table' on a smaller board",
+                        WEB_MAX_TABLE_ENTRIES, ttt_rules_format(rules, rt, sizeof rt), entries),
+               TTT_ELIMIT;
+    return TTT_OK;
+}
+
 /* The spec the server runs for a client's spec, so that no request can hold the server:
- *   - an option naming a file (file=) is refused: the server reads no file a client names;
- *   - time=0 (no limit) and time= above WEB_MAX_ENGINE_MS become time=WEB_MAX_ENGINE_MS, except that an
- *     engine with a trials= count and time=0 (montecarlo) keeps counting trials, refused above
+ *   - an option naming a file (file=, memory=) is refused: the server reads no file a client names; and
+ *     learn= too: the learner learns exactly when the server records games (learn=1 or learn=0 is added);
+ *   - time=0 (no limit) and time= above max_ms become time=max_ms, except that, unless strict, an engine
+ *     with a trials= count and time=0 (montecarlo) keeps counting trials, refused above
  *     WEB_MAX_PLAYOUT_CELLS trial-cells;
- *   - tt= (minimax's table) is clamped to WEB_MAX_TT_MIB.
- * Levels are expanded by the library; the result is the engine's full spec with every option spelled out. */
-static ttt_status web_bound_spec(const web_api *api, const char *spec, const ttt_rules *rules, char *out,
-                                 size_t size, ttt_error *err)
+ *   - tt= (minimax's table) is clamped to WEB_MAX_TT_MIB, tree= (mcts) to WEB_MAX_MCTS_TREE;
+ *   - the table engine is refused on boards whose table the server would not build (table_allowed).
+ * Levels are expanded by the library; the result is the engine's full spec with every option spelled out,
+ * without the database's path (web_engine_new adds it), or an error when it does not fit in size. */
+static ttt_status web_bound_spec(const web_api *api, const char *spec, const ttt_rules *rules,
+                                 uint64_t max_ms, bool strict, char *out, size_t size, ttt_error *err)
 {
     if (strlen(spec) >= TTT_SPEC_TEXT_SIZE)
         return snprintf(err->msg, sizeof err->msg, "engine spec longer than %d characters",
                         TTT_SPEC_TEXT_SIZE - 1),
                TTT_EINVAL;
+    int name_len = (int)strcspn(spec, ":");
     char path_key[32];
     if (ttt_engine_spec_sets_path(spec, path_key, sizeof path_key))
         return snprintf(err->msg, sizeof err->msg,
                         "engine '%.*s': %s= is not allowed by the server (it opens no file a client names)",
-                        (int)strcspn(spec, ":"), spec, path_key),
+                        name_len, spec, path_key),
                TTT_EINVAL;
-    /* An engine with a memory (the learner) uses the server's database; without one (--no-record) it would
-     * open the user's default database, so it is refused. */
-    if (!api->config.store && ttt_engine_has_option(spec, "memory"))
-        return snprintf(
-                   err->msg, sizeof err->msg,
-                   "engine '%.*s' needs the server's database, and this server records nothing (--no-record)",
-                   (int)strcspn(spec, ":"), spec),
-               TTT_EINVAL;
-    char with_memory[TTT_SPEC_TEXT_SIZE + TTT_STORE_PATH_SIZE + 16];
+    /* An engine with a memory (the learner) uses the server's database, and learns only when the server
+     * records games. */
+    char with_learn[TTT_SPEC_TEXT_SIZE + 16];
     if (ttt_engine_has_option(spec, "memory")) {
-        const char *sep = strchr(spec, ':') ? "," : ":";
-        int n = snprintf(with_memory, sizeof with_memory, "%s%smemory=%s", spec, sep,
-                         ttt_store_path(api->config.store));
-        if (n < 0 || (size_t)n >= sizeof with_memory)
+        if (spec_sets(spec, "learn"))
+            return snprintf(err->msg, sizeof err->msg,
+                            "engine '%.*s': learn= is set by the server (it learns when the server records "
+                            "games, here %s); leave it out",
+                            name_len, spec, api->config.store ? "learn=1" : "learn=0: --no-record"),
+                   TTT_EINVAL;
+        size_t n = 0;
+        if (!appendf(with_learn, sizeof with_learn, &n, "%s%slearn=%d", spec, strchr(spec, ':') ? "," : ":",
+                     api->config.store ? 1 : 0))
             return snprintf(err->msg, sizeof err->msg, "engine spec too long"), TTT_EINVAL;
-        spec = with_memory;
+        spec = with_learn;
     }
-    ttt_engine *e;
-    ttt_status st = ttt_engine_new(spec, rules, &e, err);
+    char full[TTT_SPEC_TEXT_SIZE];
+    ttt_status st = ttt_engine_spec_expand(spec, rules, full, sizeof full, err);
     if (st)
         return st;
-    char full[TTT_SPEC_TEXT_SIZE];
-    ttt_engine_spec(e, full, sizeof full);
-    ttt_engine_free(e);
+    if (spec_is(full, "table") && (st = table_allowed(rules, err)) != TTT_OK)
+        return st;
 
     /* full is "name:seed=S,key=value,..." */
     char *opts = strchr(full, ':');
     *opts++ = '\0';
-    size_t n = (size_t)snprintf(out, size, "%s:", full);
+    size_t n = 0;
+    bool fits = appendf(out, size, &n, "%s:", full);
     uint64_t trials = 0, time_ms = 0;
     bool has_trials = false, has_time = false;
     for (char *save = NULL, *pair = strtok_r(opts, ",", &save); pair; pair = strtok_r(NULL, ",", &save)) {
@@ -236,11 +313,14 @@ static ttt_status web_bound_spec(const web_api *api, const char *spec, const ttt
             snprintf(clamped, sizeof clamped, "%d", WEB_MAX_TT_MIB);
             value = clamped;
         }
-        n += (size_t)snprintf(out + n, n < size ? size - n : 0, "%s%s=%s", out[n - 1] == ':' ? "" : ",", key,
-                              value);
+        if (strcmp(key, "tree") == 0 && strtoull(value, NULL, 10) > WEB_MAX_MCTS_TREE) {
+            snprintf(clamped, sizeof clamped, "%d", WEB_MAX_MCTS_TREE);
+            value = clamped;
+        }
+        fits = fits && appendf(out, size, &n, "%s%s=%s", out[n - 1] == ':' ? "" : ",", key, value);
     }
     if (has_time) {
-        if (time_ms == 0 && has_trials) {
+        if (time_ms == 0 && has_trials && !strict) {
             uint64_t cells = (uint64_t)ttt_rules_cells(rules);
             if (trials > WEB_MAX_PLAYOUT_CELLS / cells)
                 return snprintf(err->msg, sizeof err->msg,
@@ -249,13 +329,15 @@ static ttt_status web_bound_spec(const web_api *api, const char *spec, const ttt
                                 "(%" PRIu64 "); ask for time=MS instead",
                                 full, trials, (int)cells, (uint64_t)WEB_MAX_PLAYOUT_CELLS / cells),
                        TTT_ELIMIT;
-        } else if (time_ms == 0 || time_ms > WEB_MAX_ENGINE_MS) {
-            time_ms = WEB_MAX_ENGINE_MS;
+        } else if (time_ms == 0 || time_ms > max_ms) {
+            time_ms = max_ms;
         }
-        n += (size_t)snprintf(out + n, n < size ? size - n : 0, ",time=%" PRIu64, time_ms);
+        fits = fits && appendf(out, size, &n, ",time=%" PRIu64, time_ms);
     }
-    if (n >= size)
-        return snprintf(err->msg, sizeof err->msg, "engine spec too long"), TTT_EINVAL;
+    if (!fits)
+        return snprintf(err->msg, sizeof err->msg,
+                        "engine '%.32s': the server's spec is longer than %zu characters", full, size - 1),
+               TTT_EINVAL;
     return TTT_OK;
 }
 
@@ -285,6 +367,111 @@ static void slot_release(web_api *api)
     pthread_mutex_unlock(&api->slot_lock);
 }
 
+/* --- Engines -------------------------------------------------------------------------------------------- */
+
+/* The shared table of the rules, built on first use (once per rules set, under table_lock: a second request
+ * for it waits for the first build rather than building again). */
+static ttt_status shared_table(web_api *api, const ttt_rules *rules, const ttt_table **out, ttt_error *err)
+{
+    ttt_status st = table_allowed(rules, err);
+    if (st)
+        return st;
+    pthread_mutex_lock(&api->table_lock);
+    for (int i = 0; i < api->ntables; i++)
+        if (ttt_rules_equal(&api->tables[i].rules, rules)) {
+            *out = api->tables[i].table;
+            pthread_mutex_unlock(&api->table_lock);
+            return TTT_OK;
+        }
+    web_table *grown = realloc(api->tables, ((size_t)api->ntables + 1) * sizeof *grown);
+    ttt_table *t = NULL;
+    st = grown ? ttt_table_build_default(rules, WEB_TABLE_BUILD_JOBS, &t, err) : TTT_ENOMEM;
+    if (grown)
+        api->tables = grown;
+    if (st == TTT_OK) {
+        api->tables[api->ntables++] = (web_table){*rules, t};
+        *out = t;
+    } else if (st == TTT_ENOMEM) {
+        snprintf(err->msg, sizeof err->msg, "out of memory");
+    }
+    pthread_mutex_unlock(&api->table_lock);
+    return st;
+}
+
+/* Makes the engine of a bounded spec (web_bound_spec) for the rules; call within an engine slot. The learner
+ * gets the server's database, or none at all (--no-record); the table engine the shared table of its rules;
+ * no engine opens or writes any other file. */
+static ttt_status web_engine_new(web_api *api, const char *bounded, const ttt_rules *rules, ttt_engine **out,
+                                 ttt_error *err)
+{
+    *out = NULL;
+    char spec[TTT_SPEC_TEXT_SIZE + TTT_STORE_PATH_SIZE + 16];
+    size_t n = 0;
+    bool fits = appendf(spec, sizeof spec, &n, "%s", bounded);
+    if (api->config.store && ttt_engine_has_option(bounded, "memory"))
+        fits = fits && appendf(spec, sizeof spec, &n, ",memory=%s", ttt_store_path(api->config.store));
+    if (!fits)
+        return snprintf(err->msg, sizeof err->msg,
+                        "engine '%.40s': the database path makes its spec too long", bounded),
+               TTT_ELIMIT;
+    ttt_engine_env env = {.table = NULL, .no_files = true};
+    ttt_status st = spec_is(bounded, "table") ? shared_table(api, rules, &env.table, err) : TTT_OK;
+    if (st == TTT_OK)
+        st = ttt_engine_new_in(spec, rules, &env, out, err);
+    if (st == TTT_OK) {
+        pthread_mutex_lock(&api->slot_lock);
+        api->engines_made++;
+        pthread_mutex_unlock(&api->slot_lock);
+    }
+    return st;
+}
+
+unsigned long web_api_engines_made(web_api *api)
+{
+    pthread_mutex_lock(&api->slot_lock);
+    unsigned long n = api->engines_made;
+    pthread_mutex_unlock(&api->slot_lock);
+    return n;
+}
+
+/* Under api->lock, for a game no request uses (refs 0) or that is being dropped: frees its engines. */
+static void game_drop_engines(web_api *api, web_game *g)
+{
+    for (int side = TTT_X; side <= TTT_O; side++)
+        if (g->engine[side]) {
+            ttt_engine_free(g->engine[side]);
+            g->engine[side] = NULL;
+            api->live_engines--;
+        }
+}
+
+/* Keeps e as the engine of g's side (g is in use by the caller, refs > 0): true when kept, false when every
+ * kept engine belongs to a game in use and e is for this request only. Makes room by dropping the engines of
+ * the least recently used game no request uses. */
+static bool engine_keep(web_api *api, web_game *g, int side, ttt_engine *e)
+{
+    pthread_mutex_lock(&api->lock);
+    while (api->live_engines >= WEB_MAX_LIVE_ENGINES) {
+        web_game *lru = NULL;
+        for (int i = 0; i < api->count; i++) {
+            web_game *o = api->games[i];
+            if (o->refs == 0 && (o->engine[TTT_X] || o->engine[TTT_O]) &&
+                (!lru || o->last_used_ms < lru->last_used_ms))
+                lru = o;
+        }
+        if (!lru)
+            break;
+        game_drop_engines(api, lru);
+    }
+    bool kept = api->live_engines < WEB_MAX_LIVE_ENGINES;
+    if (kept) {
+        g->engine[side] = e;
+        api->live_engines++;
+    }
+    pthread_mutex_unlock(&api->lock);
+    return kept;
+}
+
 /* --- The game table ------------------------------------------------------------------------------------- */
 
 web_api *web_api_new(const web_api_config *config)
@@ -304,11 +491,16 @@ web_api *web_api_new(const web_api_config *config)
     pthread_mutex_init(&api->store_lock, NULL);
     pthread_mutex_init(&api->slot_lock, NULL);
     pthread_cond_init(&api->slot_free, NULL);
+    pthread_mutex_init(&api->table_lock, NULL);
+    if (api->config.max_client_games <= 0)
+        api->config.max_client_games = WEB_MAX_CLIENT_GAMES;
     return api;
 }
 
-static void game_free(web_game *g)
+/* Under api->lock: frees a game and its engines. */
+static void game_free(web_api *api, web_game *g)
 {
+    game_drop_engines(api, g);
     pthread_mutex_destroy(&g->lock);
     free(g);
 }
@@ -318,8 +510,12 @@ void web_api_free(web_api *api)
     if (!api)
         return;
     for (int i = 0; i < api->count; i++)
-        game_free(api->games[i]);
+        game_free(api, api->games[i]);
     free(api->games);
+    for (int i = 0; i < api->ntables; i++)
+        ttt_table_free(api->tables[i].table);
+    free(api->tables);
+    pthread_mutex_destroy(&api->table_lock);
     pthread_mutex_destroy(&api->lock);
     pthread_mutex_destroy(&api->store_lock);
     pthread_mutex_destroy(&api->slot_lock);
@@ -336,7 +532,7 @@ static bool make_room(web_api *api)
     for (int i = 0; i < api->count;) {
         web_game *g = api->games[i];
         if (g->refs == 0 && now - g->last_used_ms > expiry) {
-            game_free(g);
+            game_free(api, g);
             api->games[i] = api->games[--api->count];
             continue;
         }
@@ -348,7 +544,7 @@ static bool make_room(web_api *api)
         return true;
     if (lru < 0)
         return false;
-    game_free(api->games[lru]);
+    game_free(api, api->games[lru]);
     api->games[lru] = api->games[--api->count];
     return true;
 }
@@ -372,7 +568,7 @@ static web_game *game_acquire(web_api *api, const char *id)
         if (strcmp(api->games[i]->id, id) == 0) {
             web_game *g = api->games[i];
             if (g->refs == 0 && now - g->last_used_ms > (double)api->config.idle_expiry_s * 1000.0) {
-                game_free(g);
+                game_free(api, g);
                 api->games[i] = api->games[--api->count];
             } else {
                 found = g;
@@ -485,18 +681,20 @@ static void web_game_finished(web_api *api, web_game *g)
     g->finished = true;
     g->ended = time(NULL);
     ttt_outcome outcome = ttt_board_outcome(&g->board);
-    /* Engines that learn (the learner) are told how the game went. Engines live for one request here, so a
-     * fresh one is made for the purpose. A failure does not undo the game: it goes to the server's log. */
+    /* Engines that learn (the learner) are told how the game went: the player's own engine, or, when it was
+     * never made (it had no move yet) or was dropped, a fresh one for the purpose (only an engine with a
+     * memory learns anything). A failure does not undo the game: it goes to the server's log. */
     for (int side = TTT_X; side <= TTT_O; side++) {
-        ttt_engine *e;
+        ttt_engine *e = g->engine[side], *fresh = NULL;
         ttt_error err;
-        if (!g->bounded[side][0])
-            continue;
-        ttt_status st = ttt_engine_new(g->bounded[side], &g->board.rules, &e, &err);
-        if (st == TTT_OK) {
-            st = ttt_engine_game_over(e, g->moves, g->count, outcome, &err);
-            ttt_engine_free(e);
+        ttt_status st = TTT_OK;
+        if (!e && g->bounded[side][0] && ttt_engine_has_option(g->bounded[side], "memory")) {
+            st = web_engine_new(api, g->bounded[side], &g->board.rules, &fresh, &err);
+            e = fresh;
         }
+        if (e)
+            st = ttt_engine_game_over(e, g->moves, g->count, outcome, &err);
+        ttt_engine_free(fresh);
         if (st != TTT_OK)
             web_log(api, "game %s: %c's engine did not learn it: %s", g->id, side == TTT_X ? 'X' : 'O',
                     err.msg);
@@ -546,14 +744,27 @@ static reply parse_player(const web_api *api, json_t *body, const char *key, con
         return (reply){0, NULL};
     }
     ttt_error err;
-    ttt_status st = web_bound_spec(api, spec, rules, bounded, TTT_SPEC_TEXT_SIZE, &err);
+    ttt_status st =
+        web_bound_spec(api, spec, rules, WEB_MAX_ENGINE_MS, false, bounded, TTT_SPEC_TEXT_SIZE, &err);
     if (st)
         return fail(st == TTT_ENOMEM ? HTTP_INTERNAL : HTTP_UNPROCESSABLE, "%s: %s", key, err.msg);
     snprintf(player, TTT_SPEC_TEXT_SIZE, "%s", spec);
     return (reply){0, NULL};
 }
 
-static reply create_game(web_api *api, json_t *body)
+/* Under api->lock: the live games the client created (those idle past the expiry are as good as gone). */
+static int client_games(const web_api *api, const char *client)
+{
+    double now = ttt_clock_ms(), expiry = (double)api->config.idle_expiry_s * 1000.0;
+    int n = 0;
+    for (int i = 0; i < api->count; i++) {
+        const web_game *g = api->games[i];
+        n += strcmp(g->client, client) == 0 && (g->refs > 0 || now - g->last_used_ms <= expiry);
+    }
+    return n;
+}
+
+static reply create_game(web_api *api, const char *client, json_t *body)
 {
     const char *rules_text;
     reply r = get_string(body, "rules", &rules_text);
@@ -571,10 +782,19 @@ static reply create_game(web_api *api, json_t *body)
     pthread_mutex_init(&g->lock, NULL);
     ttt_board_init(&g->board, &rules);
     g->started = time(NULL);
+    memcpy(g->client, client, strlen(client) + 1); /* checked by web_api_handle_client */
     pthread_mutex_lock(&api->lock);
+    if (client_games(api, client) >= api->config.max_client_games) {
+        pthread_mutex_unlock(&api->lock);
+        game_free(api, g);
+        return fail(HTTP_TOO_MANY,
+                    "too many games from one address (%d in play); finish some, or wait until they are idle "
+                    "for %d s",
+                    api->config.max_client_games, api->config.idle_expiry_s);
+    }
     if (!make_room(api)) {
         pthread_mutex_unlock(&api->lock);
-        game_free(g);
+        game_free(api, g);
         return fail(HTTP_UNAVAILABLE, "too many games in play (%d); try again later", api->config.max_games);
     }
     new_id(api, g->id);
@@ -615,20 +835,28 @@ static reply play_move(web_api *api, web_game *g, json_t *body)
     return ok(HTTP_OK, game_json(g));
 }
 
-/* Runs an engine (bounded spec) on b within an engine slot. */
-static reply run_engine(web_api *api, const char *bounded, const web_game *g, ttt_move *move,
-                        ttt_search_info *info)
+/* Runs an engine (bounded spec) on the game within an engine slot: the side's kept engine when side is
+ * TTT_X or TTT_O (made and kept at its first move), else one made for this request. The engine is told the
+ * game's moves first (after an undo the position does not follow from the last one it saw). *total gets
+ * the nodes the engine has counted since it was made. */
+static reply run_engine(web_api *api, web_game *g, int side, const char *bounded, ttt_move *move,
+                        ttt_search_info *info, uint64_t *total)
 {
     const ttt_board *b = &g->board;
     if (!slot_acquire(api))
         return fail(HTTP_UNAVAILABLE, "every engine is busy; try again later");
-    ttt_engine *e;
     ttt_error err;
-    ttt_status st = ttt_engine_new(bounded, &b->rules, &e, &err);
+    ttt_status st = TTT_OK;
+    bool kept = side != TTT_NOBODY && g->engine[side];
+    ttt_engine *e = kept ? g->engine[side] : NULL;
+    if (!e && (st = web_engine_new(api, bounded, &b->rules, &e, &err)) == TTT_OK && side != TTT_NOBODY)
+        kept = engine_keep(api, g, side, e);
     if (st == TTT_OK) {
-        ttt_engine_follow(e, g->moves, g->count); /* a fresh engine: the game's real move order */
+        ttt_engine_follow(e, g->moves, g->count);
         st = ttt_engine_choose(e, b, move, info, &err);
-        ttt_engine_free(e);
+        *total = ttt_engine_nodes(e);
+        if (!kept)
+            ttt_engine_free(e);
     }
     slot_release(api);
     return st ? fail(status_of(st), "%s", err.msg) : (reply){0, NULL};
@@ -646,18 +874,22 @@ static reply engine_move(web_api *api, web_game *g, json_t *body)
     char bounded[TTT_SPEC_TEXT_SIZE];
     if (spec) {
         ttt_error err;
-        ttt_status st = web_bound_spec(api, spec, &g->board.rules, bounded, sizeof bounded, &err);
+        ttt_status st = web_bound_spec(api, spec, &g->board.rules, WEB_MAX_ENGINE_MS, false, bounded,
+                                       sizeof bounded, &err);
         if (st)
             return fail(st == TTT_ENOMEM ? HTTP_INTERNAL : HTTP_UNPROCESSABLE, "engine: %s", err.msg);
     } else if (g->bounded[to_move][0]) {
-        snprintf(bounded, sizeof bounded, "%s", g->bounded[to_move]);
+        memcpy(bounded, g->bounded[to_move], sizeof bounded);
     } else {
         return fail(HTTP_CONFLICT, "%s to move is a person: name an engine, e.g. {\"engine\": \"hard\"}",
                     side_name(to_move));
     }
+    /* The side's own engine plays when the spec is the player's (named or not); another is for this move. */
+    int side = strcmp(bounded, g->bounded[to_move]) == 0 ? (int)to_move : (int)TTT_NOBODY;
     ttt_move m;
     ttt_search_info info;
-    if ((r = run_engine(api, bounded, g, &m, &info)).body)
+    uint64_t total = 0;
+    if ((r = run_engine(api, g, side, bounded, &m, &info, &total)).body)
         return r;
     ttt_board_play(&g->board, m);
     g->moves[g->count++] = m;
@@ -666,9 +898,9 @@ static reply engine_move(web_api *api, web_game *g, json_t *body)
     json_t *state = game_json(g);
     if (state)
         json_object_set_new(state, "engine",
-                            json_pack("{s:s, s:o, s:I, s:f, s:i}", "spec", bounded, "move",
+                            json_pack("{s:s, s:o, s:I, s:f, s:i, s:I}", "spec", bounded, "move",
                                       move_json(&g->board.rules, m), "nodes", (json_int_t)info.nodes, "ms",
-                                      info.ms, "depth", info.depth));
+                                      info.ms, "depth", info.depth, "total_nodes", (json_int_t)total));
     return ok(HTTP_OK, state);
 }
 
@@ -690,6 +922,45 @@ static const char *eval_result(const ttt_move_eval *e)
     if (e->kind != TTT_EVAL_EXACT)
         return NULL;
     return e->result > 0 ? "win" : e->result < 0 ? "loss" : "draw";
+}
+
+/* Analyses b (ongoing) within one budget of ms in all, in an engine slot: the solver alone when no engine
+ * is named (spec NULL); else the solver with 1/WEB_ANALYSE_SOLVER_SHARE of it, then, when it proved not
+ * every move, the engine with what the solver left (bounded is rewritten with that time=). */
+static ttt_status analyse_within(web_api *api, const ttt_board *b, const char *spec, char *bounded,
+                                 size_t size, double ms, ttt_analysis *out, ttt_error *err)
+{
+    double start = ttt_clock_ms();
+    ttt_solver *solver;
+    int tt_mib = b->cells <= WEB_HINT_SMALL_CELLS ? WEB_HINT_TT_MIB_SMALL : WEB_HINT_TT_MIB;
+    ttt_status st = ttt_solver_new(&b->rules, tt_mib, &solver, err);
+    if (st)
+        return st;
+    ttt_limits limits = {.ms = spec ? ms / WEB_ANALYSE_SOLVER_SHARE : ms};
+    ttt_search_result *r = malloc(sizeof *r);
+    st = r ? ttt_solver_search(solver, b, &limits, true, r, err) : TTT_ENOMEM;
+    ttt_solver_free(solver);
+    if (st == TTT_OK && (r->proven || !spec))
+        ttt_analysis_from_search(b, r, out);
+    if (st || r->proven || !spec) {
+        free(r);
+        return st;
+    }
+    double left = ms - (ttt_clock_ms() - start);
+    ttt_engine *e = NULL;
+    st = web_bound_spec(api, spec, &b->rules, left >= 1 ? (uint64_t)left : 1, true, bounded, size, err);
+    if (st == TTT_OK)
+        st = web_engine_new(api, bounded, &b->rules, &e, err);
+    if (st == TTT_OK && ttt_engine_can_analyse(e)) {
+        st = ttt_engine_analyse(e, b, out, err);
+        out->info.nodes += r->nodes; /* the work and time of the whole analysis, the solver's included */
+        out->info.ms = ttt_clock_ms() - start;
+    } else if (st == TTT_OK) {
+        ttt_analysis_from_search(b, r, out);
+    }
+    ttt_engine_free(e);
+    free(r);
+    return st;
 }
 
 static reply analyse(web_api *api, json_t *body)
@@ -722,24 +993,16 @@ static reply analyse(web_api *api, json_t *body)
         return fail(HTTP_CONFLICT, "the game is over (%s): nothing to analyse",
                     outcome_name(ttt_board_outcome(&b)));
     char bounded[TTT_SPEC_TEXT_SIZE] = "";
-    if (spec) {
-        ttt_status st = web_bound_spec(api, spec, &rules, bounded, sizeof bounded, &err);
+    if (spec) { /* checked now; its time= is set once the solver has had its share */
+        ttt_status st = web_bound_spec(api, spec, &rules, (uint64_t)ms, true, bounded, sizeof bounded, &err);
         if (st)
             return fail(st == TTT_ENOMEM ? HTTP_INTERNAL : HTTP_UNPROCESSABLE, "engine: %s", err.msg);
     }
     if (!slot_acquire(api))
         return fail(HTTP_UNAVAILABLE, "every engine is busy; try again later");
-    ttt_solver *solver = NULL;
-    ttt_engine *fallback = NULL;
     ttt_analysis *a = malloc(sizeof *a);
-    int tt_mib = ttt_rules_cells(&rules) <= WEB_HINT_SMALL_CELLS ? WEB_HINT_TT_MIB_SMALL : WEB_HINT_TT_MIB;
-    ttt_status st = a ? ttt_solver_new(&rules, tt_mib, &solver, &err) : TTT_ENOMEM;
-    if (st == TTT_OK && bounded[0])
-        st = ttt_engine_new(bounded, &rules, &fallback, &err);
-    if (st == TTT_OK)
-        st = ttt_hint(solver, &b, fallback, (double)ms, a, &err);
-    ttt_engine_free(fallback);
-    ttt_solver_free(solver);
+    ttt_status st =
+        a ? analyse_within(api, &b, spec, bounded, sizeof bounded, (double)ms, a, &err) : TTT_ENOMEM;
     slot_release(api);
     if (st) {
         free(a);
@@ -784,11 +1047,12 @@ static reply engines(const web_api *api)
             levels, json_pack("{s:s, s:s, s:s}", "name", l->name, "spec", l->spec, "about", l->about));
     }
     return ok(HTTP_OK,
-              json_pack("{s:o, s:o, s:{s:i, s:i, s:i}, s:{s:i, s:i, s:i, s:i, s:i}}", "engines", list,
-                        "levels", levels, "rules", "min_side", TTT_MIN_SIDE, "max_side", TTT_MAX_SIDE,
-                        "min_k", TTT_MIN_K, "limits", "max_games", api->config.max_games, "idle_expiry_s",
-                        api->config.idle_expiry_s, "max_engine_ms", WEB_MAX_ENGINE_MS, "max_body",
-                        WEB_MAX_BODY, "max_playout_cells", WEB_MAX_PLAYOUT_CELLS));
+              json_pack("{s:o, s:o, s:{s:i, s:i, s:i}, s:{s:i, s:i, s:i, s:i, s:i, s:i, s:i}}", "engines",
+                        list, "levels", levels, "rules", "min_side", TTT_MIN_SIDE, "max_side", TTT_MAX_SIDE,
+                        "min_k", TTT_MIN_K, "limits", "max_games", api->config.max_games, "max_client_games",
+                        api->config.max_client_games, "idle_expiry_s", api->config.idle_expiry_s,
+                        "max_engine_ms", WEB_MAX_ENGINE_MS, "max_body", WEB_MAX_BODY, "max_playout_cells",
+                        WEB_MAX_PLAYOUT_CELLS, "max_table_entries", WEB_MAX_TABLE_ENTRIES));
 }
 
 /* The fields each body may have. */
@@ -852,8 +1116,8 @@ static reply game_route(web_api *api, const char *method, const char *rest, cons
     return r;
 }
 
-static reply route(web_api *api, const char *method, const char *path, const char *body, size_t len,
-                   const char **allow)
+static reply route(web_api *api, const char *client, const char *method, const char *path, const char *body,
+                   size_t len, const char **allow)
 {
     static const char games_prefix[] = "/api/games/";
     json_t *o = NULL;
@@ -871,7 +1135,7 @@ static reply route(web_api *api, const char *method, const char *path, const cha
             return fail(HTTP_METHOD_NOT_ALLOWED, "method %s not allowed here (use POST)", method);
         if ((r = parse_body(body, len, create ? fields_create : fields_analyse, &o)).body)
             return r;
-        r = create ? create_game(api, o) : analyse(api, o);
+        r = create ? create_game(api, client, o) : analyse(api, o);
         json_decref(o);
         return r;
     }
@@ -883,8 +1147,18 @@ static reply route(web_api *api, const char *method, const char *path, const cha
 int web_api_handle(web_api *api, const char *method, const char *path, const char *body, size_t len,
                    char **json, const char **allow)
 {
+    return web_api_handle_client(api, NULL, method, path, body, len, json, allow);
+}
+
+int web_api_handle_client(web_api *api, const char *client, const char *method, const char *path,
+                          const char *body, size_t len, char **json, const char **allow)
+{
     *allow = NULL;
-    reply r = route(api, method, path, body, len, allow);
+    if (!client)
+        client = "unknown";
+    reply r = strlen(client) < WEB_CLIENT_SIZE
+                  ? route(api, client, method, path, body, len, allow)
+                  : fail(HTTP_BAD_REQUEST, "client address longer than %d characters", WEB_CLIENT_SIZE - 1);
     if (r.status != HTTP_METHOD_NOT_ALLOWED)
         *allow = NULL;
     *json = dump(r.body);

@@ -13,12 +13,21 @@
  *     POST /api/games/{id}/undo         {plies?}: takes back the last move(s)
  *     POST /api/analyse                 {rules?, position? | moves?, engine?, ms?} -> every move's value
  *
- * Every error is {"error": "one line"} with a 4xx status (5xx only for running out of memory or of room for
- * games). Bodies must be JSON objects with only the documented fields.
+ * Every error is {"error": "one line"} with a 4xx status (429 when the client's address holds too many live
+ * games; 5xx only for running out of memory or of room for games). Bodies must be JSON objects with only
+ * the documented fields.
  *
  * Threads: web_api_handle may be called from many threads at once. The game table has one mutex, held only
  * to find, add or evict a game; each game has its own mutex, held while an engine thinks about it, so a slow
  * engine holds up only requests for its own game.
+ *
+ * Engines live with their game: each player's engine is made at its first move (within an engine slot, so
+ * that making it counts against WEB_MAX_ENGINE_JOBS) and kept, its tree, memory or table reused move after
+ * move, until the game is dropped. At most WEB_MAX_LIVE_ENGINES are kept in all; past that the engines of
+ * the least recently used idle game are freed (they are made again, told the game's moves, if it goes on).
+ * An engine named in one request that is not the side's player is made for that request only. The table
+ * engine's table is built once per rules set, in memory, and shared read-only by every game; a table bigger
+ * than WEB_MAX_TABLE_ENTRIES is refused (422). The server writes no file but its database.
  */
 #ifndef TTT_WEB_API_H
 #define TTT_WEB_API_H
@@ -40,6 +49,16 @@
 #define WEB_ENGINE_WAIT_MS        10000   /* a request waits this long for an engine slot, then gets 503 */
 #define WEB_MAX_BODY              16384   /* bytes of a request body (server.c answers 413 above it) */
 #define WEB_ID_SIZE               17      /* 16 hex digits and the terminator */
+#define WEB_MAX_CLIENT_GAMES      100     /* live games one client address may hold; more get 429 */
+#define WEB_CLIENT_SIZE           64      /* a numeric IPv4 or IPv6 address (INET6_ADDRSTRLEN is 46) */
+#define WEB_MAX_LIVE_ENGINES      32      /* engines kept with their games (each at most ~32 MiB) */
+#define WEB_MAX_MCTS_TREE         524288  /* mcts tree= is clamped to this many nodes (16 MiB) */
+#define WEB_TABLE_BUILD_JOBS      2       /* threads that build a table (the table does not depend on it) */
+/* A table engine's table may have at most this many entries (ttt_table_max_entries): 3x3's builds in
+ * 0.2 s; 4x4's would take 2.3 s and 186 MB to build (8.5 s and 968 MB to load from its 65 MB file). */
+#define WEB_MAX_TABLE_ENTRIES 1000000
+/* analyse with an engine: the solver gets 1/this of the ms budget, the engine what the solver left. */
+#define WEB_ANALYSE_SOLVER_SHARE 2
 
 typedef struct web_api web_api;
 
@@ -50,6 +69,10 @@ typedef void web_log_fn(void *ctx, const char *line);
 typedef struct web_api_config {
     int max_games;     /* > 0 */
     int idle_expiry_s; /* > 0 */
+    /* Live games one client address may hold, 0 for WEB_MAX_CLIENT_GAMES. Below it a full table makes room
+     * by dropping the least recently used idle game (anyone's), so it keeps one address from dropping
+     * everyone's games when it is less than max_games. */
+    int max_client_games;
     ttt_store *store;  /* where finished games are recorded (not owned; used under a lock), or NULL */
     web_log_fn *log;   /* or NULL: not reported */
     void *log_ctx;     /* log's first argument */
@@ -66,6 +89,15 @@ void web_api_free(web_api *api);
  * and *allow to the methods a 405 answer should list (static text) or NULL. */
 int web_api_handle(web_api *api, const char *method, const char *path, const char *body, size_t len,
                    char **json, const char **allow);
+
+/* web_api_handle for a client: client is its numeric address ("127.0.0.1", "::1"), shorter than
+ * WEB_CLIENT_SIZE, or NULL (all such requests count as one client, "unknown"). The games a client creates
+ * count against its cap (config.max_client_games): past it POST /api/games answers 429. */
+int web_api_handle_client(web_api *api, const char *client, const char *method, const char *path,
+                          const char *body, size_t len, char **json, const char **allow);
+
+/* Engines the API has made since web_api_new (kept or for one request): for tests and logs. */
+unsigned long web_api_engines_made(web_api *api);
 
 /* The JSON error body {"error": msg}, malloc'd (for the HTTP layer's own errors, e.g. 413). */
 char *web_api_error_json(const char *msg);

@@ -19,7 +19,7 @@
 #define JSON_TYPE "application/json; charset=utf-8"
 /* The page loads nothing from elsewhere: scripts, styles and requests all go to this server. */
 #define PAGE_CSP    "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'"
-#define CLIENT_SIZE 64 /* a client's numeric address as text (INET6_ADDRSTRLEN is 46) */
+#define CLIENT_SIZE WEB_CLIENT_SIZE /* a client's numeric address as text */
 
 /* One open connection, for the request deadline. Linked in web_server.conns from libmicrohttpd's "started"
  * notification to its "closed" one, which comes before the socket is closed: the reaper shuts down fd only
@@ -250,9 +250,8 @@ static void *worker_main(void *arg)
             rq->json = web_api_error_json("the server is stopping");
             rq->allow = NULL;
         } else {
-            /* client address: rq->client (filled in on_request), for the API's per-client cap */
-            rq->status =
-                web_api_handle(s->api, rq->method, rq->url, rq->body, rq->len, &rq->json, &rq->allow);
+            rq->status = web_api_handle_client(s->api, rq->client[0] ? rq->client : NULL, rq->method, rq->url,
+                                               rq->body, rq->len, &rq->json, &rq->allow);
         }
         rq->answered = true;
         pthread_mutex_lock(&s->jobs_lock);
@@ -411,7 +410,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
     if (strncmp(url, "/api/", 5) != 0)
         return send_asset(c, url, method);
     char client[CLIENT_SIZE];
-    client_address(c, client, sizeof client); /* client address: for the API's per-client cap */
+    client_address(c, client, sizeof client); /* for the per-address limits here and in the API */
     memcpy(rq->client, client, sizeof client);
     rq->method = method;
     rq->url = url;
