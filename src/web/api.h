@@ -73,9 +73,9 @@ typedef struct web_api_config {
      * by dropping the least recently used idle game (anyone's), so it keeps one address from dropping
      * everyone's games when it is less than max_games. */
     int max_client_games;
-    ttt_store *store;  /* where finished games are recorded (not owned; used under a lock), or NULL */
-    web_log_fn *log;   /* or NULL: not reported */
-    void *log_ctx;     /* log's first argument */
+    ttt_store *store; /* where finished games are recorded (not owned; used under a lock), or NULL */
+    web_log_fn *log;  /* or NULL: not reported */
+    void *log_ctx;    /* log's first argument */
 } web_api_config;
 
 /* Makes the API's state (the game table). NULL when out of memory. The config's strings are copied. */
