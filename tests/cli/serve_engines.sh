@@ -17,14 +17,8 @@ serve() {
     local name=$1
     shift
     mkdir -p "$TMP/$name/home"
-    XDG_DATA_HOME="$TMP/$name/home" "$TTT" serve --port 0 "$@" >"$TMP/$name/log" 2>&1 &
-    PIDS+=($!)
-    for _ in $(seq 100); do
-        grep -q 'http://' "$TMP/$name/log" && break
-        sleep 0.05
-    done
-    URL=$(grep -oE 'http://[^ ]+/' "$TMP/$name/log" | head -1)
-    [[ -n $URL ]] || { echo "FAIL: no URL printed: $(cat "$TMP/$name/log")"; exit 1; }
+    XDG_DATA_HOME="$TMP/$name/home" serve_start "$TMP/$name/log" "$@"
+    PIDS+=("$SERVER")
 }
 
 # req STATUS METHOD PATH [BODY] [JQ-TEST] [CURL-ARGS...]: the answer has STATUS and passes JQ-TEST; the body
