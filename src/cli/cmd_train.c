@@ -181,13 +181,15 @@ static int no_stats(const ttt_store_memory_stats *m, void *user)
     return 0;
 }
 
-/* Reads the whole memory the training writes into (every row is checked as it is read) before anything is
- * written to it: a damaged file is refused untouched. */
+/* Checks the file (SQLite's integrity check) and reads the whole memory the training writes into (every row
+ * is checked as it is read) before anything is written to it: a damaged file is refused untouched. */
 static int check_memory(const char *memory)
 {
     ttt_store *store;
     ttt_error err;
     ttt_status st = ttt_store_open(memory, &store, &err);
+    if (!st)
+        st = ttt_store_check(store, &err);
     if (!st)
         st = ttt_store_memory_stats_each(store, no_stats, NULL, &err);
     ttt_store_close(store);

@@ -38,6 +38,8 @@
 #define STORE_SHOWN_CHARS 40
 /* Room for a value described in an error message: quotes, escapes (4 bytes a character), "...". */
 #define STORE_SHOWN_SIZE (STORE_SHOWN_CHARS * 4 + 8)
+/* Room for a short reason such as "the game ends 'draw'". */
+#define STORE_REASON_SIZE 48
 
 /* How long to wait between attempts to switch a new database to WAL mode (milliseconds). */
 #define STORE_WAL_RETRY_MS 10
@@ -309,9 +311,15 @@ ttt_status ttt_store_check(ttt_store *s, ttt_error *err)
     ttt_status st = TTT_OK;
     if (sqlite3_step(q) != SQLITE_ROW)
         st = db_fail(s, err, "integrity check");
-    else if (strcmp((const char *)sqlite3_column_text(q, 0), "ok") != 0)
-        st = ttt_fail(err, TTT_EIO, "memory '%s': integrity check failed: %s", s->path,
-                      (const char *)sqlite3_column_text(q, 0));
+    else if (strcmp((const char *)sqlite3_column_text(q, 0), "ok") != 0) {
+        /* SQLite's complaint spans lines: one line of it here */
+        char first[TTT_ERROR_SIZE];
+        snprintf(first, sizeof first, "%s", (const char *)sqlite3_column_text(q, 0));
+        for (char *p = first; *p; p++)
+            if (*p == '\n')
+                *p = ' ';
+        st = ttt_fail(err, TTT_EIO, "memory '%s': integrity check failed: %s", s->path, first);
+    }
     sqlite3_finalize(q);
     return st;
 }
@@ -444,9 +452,8 @@ static bool check_rules(const char *text, ttt_rules *rules, char *why, size_t si
     return true;
 }
 
-/* Whether text is a legal finished game of rules that ends in result ("x", "o" or "draw"): its moves into
- * moves (TTT_MAX_CELLS), *n and *outcome. */
-static bool check_game(const ttt_rules *rules, const char *text, const char *result, ttt_move *moves, int *n,
+/* Whether text is a legal finished game of rules: its moves into moves (TTT_MAX_CELLS), *n and *outcome. */
+static bool check_game(const ttt_rules *rules, const char *text, ttt_move *moves, int *n,
                        ttt_outcome *outcome, char *why, size_t size)
 {
     ttt_error e;
@@ -461,10 +468,18 @@ static bool check_game(const ttt_rules *rules, const char *text, const char *res
         snprintf(why, size, "the game is not finished");
         return false;
     }
-    if (strcmp(result, result_name(*outcome)) != 0) {
-        char shown[STORE_SHOWN_SIZE];
-        snprintf(why, size, "result %s: the game ends '%s'", quote(result, strlen(result), shown),
-                 result_name(*outcome));
+    return true;
+}
+
+/* Whether result is the name of outcome ("x", "o" or "draw"). */
+static bool check_result(const char *result, ttt_outcome outcome, char *why, size_t size)
+{
+    if (strcmp(result, "x") != 0 && strcmp(result, "o") != 0 && strcmp(result, "draw") != 0) {
+        snprintf(why, size, "expected x, o or draw");
+        return false;
+    }
+    if (strcmp(result, result_name(outcome)) != 0) {
+        snprintf(why, size, "the game ends '%s'", result_name(outcome));
         return false;
     }
     return true;
@@ -480,33 +495,38 @@ typedef struct seq_check {
     ttt_store_sequence seq;
 } seq_check;
 
+enum { SEQ_RULES, SEQ_MOVES, SEQ_RESULT, SEQ_COUNT, SEQ_OK };
+
 /* Whether (rules, moves, result, count) is a sequence the memory may hold: rules as ttt_rules_format writes
  * them, moves a legal finished game of them in canonical form ending in result, count from 1 to
- * TTT_STORE_MAX_COUNT. Fills c->seq, which points into c and at the texts given. */
-static bool check_sequence(seq_check *c, const char *rules, const char *moves, const char *result,
-                           int64_t count, char *why, size_t size)
+ * TTT_STORE_MAX_COUNT. SEQ_OK and c->seq filled (pointing into c and at the texts given), or the bad one of
+ * SEQ_RULES ... SEQ_COUNT with the reason in why. */
+static int check_sequence(seq_check *c, const char *rules, const char *moves, const char *result,
+                          int64_t count, char *why, size_t size)
 {
     if (strcmp(rules, c->rules_text) != 0) {
         c->rules_text[0] = '\0';
         if (!check_rules(rules, &c->rules, why, size))
-            return false;
+            return SEQ_RULES;
         snprintf(c->rules_text, sizeof c->rules_text, "%s", rules);
     }
     if (count < 1 || count > TTT_STORE_MAX_COUNT) {
-        snprintf(why, size, "count %" PRId64 " out of range (1 to %" PRId64 ")", count, TTT_STORE_MAX_COUNT);
-        return false;
+        snprintf(why, size, "out of range (1 to %" PRId64 ")", TTT_STORE_MAX_COUNT);
+        return SEQ_COUNT;
     }
     int n;
     ttt_outcome oc;
-    if (!check_game(&c->rules, moves, result, c->moves, &n, &oc, why, size))
-        return false;
+    if (!check_game(&c->rules, moves, c->moves, &n, &oc, why, size))
+        return SEQ_MOVES;
+    if (!check_result(result, oc, why, size))
+        return SEQ_RESULT;
     ttt_sym_sequence_canonical(&c->rules, c->moves, n, c->canon);
     if (strcmp(ttt_moves_format(&c->rules, c->canon, n, c->canon_text, sizeof c->canon_text), moves) != 0) {
         snprintf(why, size, "not in canonical form");
-        return false;
+        return SEQ_MOVES;
     }
     c->seq = (ttt_store_sequence){rules, &c->rules, moves, c->canon, n, result, oc, count};
-    return true;
+    return SEQ_OK;
 }
 
 /* --- Games -------------------------------------------------------------------------------------------- */
@@ -603,8 +623,10 @@ static ttt_status read_game(ttt_store *s, sqlite3_stmt *q, ttt_game_record *g, t
     ttt_outcome oc;
     if (bad < 0 && !check_rules(g->rules, &rules, why, sizeof why))
         bad = GAME_RULES;
-    if (bad < 0 && !check_game(&rules, g->moves, g->result, moves, &n, &oc, why, sizeof why))
+    if (bad < 0 && !check_game(&rules, g->moves, moves, &n, &oc, why, sizeof why))
         bad = GAME_MOVES;
+    if (bad < 0 && !check_result(g->result, oc, why, sizeof why))
+        bad = GAME_RESULT;
     if (bad < 0)
         return TTT_OK;
     char shown[STORE_SHOWN_SIZE], id[STORE_SHOWN_SIZE];
@@ -683,12 +705,13 @@ ttt_status ttt_store_learn(ttt_store *s, const char *rules, const char *moves, c
     seq_check *c = calloc(1, sizeof *c);
     if (!c)
         return ttt_fail(err, TTT_ENOMEM, "memory: out of memory");
+    static const char *const names[] = {"rules", "moves", "result", "count"};
     char why[TTT_ERROR_SIZE], shown[STORE_SHOWN_SIZE];
-    bool ok = check_sequence(c, rules, moves, result, count, why, sizeof why);
+    int bad = check_sequence(c, rules, moves, result, count, why, sizeof why);
     free(c);
-    if (!ok)
-        return ttt_fail(err, TTT_EINVAL, "memory '%s': cannot learn rules=%s moves=%s: %s", s->path, rules,
-                        quote(moves, strlen(moves), shown), why);
+    if (bad != SEQ_OK)
+        return ttt_fail(err, TTT_EINVAL, "memory '%s': cannot learn rules=%s moves=%s: bad %s: %s", s->path,
+                        rules, quote(moves, strlen(moves), shown), names[bad], why);
     sqlite3_stmt *q;
     if (sqlite3_prepare_v2(s->db,
                            "INSERT INTO learner_sequences(rules, moves, result, count) VALUES (?, ?, ?, ?) "
@@ -704,8 +727,6 @@ ttt_status ttt_store_learn(ttt_store *s, const char *rules, const char *moves, c
     return run_write(s, q, NULL, err);
 }
 
-enum { SEQ_RULES, SEQ_MOVES, SEQ_RESULT, SEQ_COUNT };
-
 /* Reads and checks the current row of a sequences query into c->seq. */
 static ttt_status read_sequence(ttt_store *s, sqlite3_stmt *q, seq_check *c, ttt_error *err)
 {
@@ -719,10 +740,10 @@ static ttt_status read_sequence(ttt_store *s, sqlite3_stmt *q, seq_check *c, ttt
             bad = col;
     if (bad < 0 && sqlite3_column_type(q, SEQ_COUNT) != SQLITE_INTEGER)
         bad = SEQ_COUNT, snprintf(why, sizeof why, "not a whole number");
-    if (bad < 0 && !check_sequence(c, texts[SEQ_RULES], texts[SEQ_MOVES], texts[SEQ_RESULT],
-                                   sqlite3_column_int64(q, SEQ_COUNT), why, sizeof why))
-        bad = !c->rules_text[0] ? SEQ_RULES : strstr(why, "count ") == why ? SEQ_COUNT : SEQ_MOVES;
     if (bad < 0)
+        bad = check_sequence(c, texts[SEQ_RULES], texts[SEQ_MOVES], texts[SEQ_RESULT],
+                             sqlite3_column_int64(q, SEQ_COUNT), why, sizeof why);
+    if (bad == SEQ_OK)
         return TTT_OK;
     char rules[STORE_SHOWN_SIZE], moves[STORE_SHOWN_SIZE], value[STORE_SHOWN_SIZE];
     return ttt_fail(err, TTT_EIO, "memory '%s': row rules=%s moves=%s: bad %s %s: %s", s->path,
@@ -862,8 +883,15 @@ static ttt_status import_sequence(seq_check *c, json_t *seq, import_entry *e, ch
     }
     int n;
     ttt_outcome oc;
-    if (!check_game(&c->rules, json_string_value(jm), json_string_value(jr), c->moves, &n, &oc, why, size))
+    if (!check_game(&c->rules, json_string_value(jm), c->moves, &n, &oc, why, size))
         return TTT_EINVAL;
+    char reason[STORE_REASON_SIZE];
+    if (!check_result(json_string_value(jr), oc, reason, sizeof reason)) {
+        char shown[STORE_SHOWN_SIZE];
+        snprintf(why, size, "result %s: %s",
+                 quote(json_string_value(jr), strlen(json_string_value(jr)), shown), reason);
+        return TTT_EINVAL;
+    }
     e->count = (int64_t)json_integer_value(jc);
     if (e->count < 1 || e->count > TTT_STORE_MAX_COUNT) {
         snprintf(why, size, "count %" PRId64 ": expected 1 to %" PRId64, e->count, TTT_STORE_MAX_COUNT);
