@@ -21,7 +21,7 @@ check() { # check DESCRIPTION COMMAND...: passes when the command succeeds
 
 # --- Two processes, two threads each, a learner in every game writing into one file ---------------------------
 # Each game makes new engines, so every game opens the store again while the other connections write.
-GAMES=1500
+GAMES=500
 for run in 1 2; do
     DB=$DIR/arena-$run.db
     "$TTT" arena --games $GAMES --jobs 2 --seed 1 "learner:memory=$DB" random >"$DIR/a.out" 2>"$DIR/a.err" &
@@ -51,7 +51,7 @@ done
 URL=$(grep -oE 'http://127\.0\.0\.1:[0-9]+/' "$LOG" | head -1)
 [[ -n $URL ]] || { echo "FAIL: no URL printed: $(cat "$LOG")"; exit 1; }
 
-TRAIN_GAMES=3000
+TRAIN_GAMES=1000
 "$TTT" train --against random --games $TRAIN_GAMES --memory "$DB" --seed 7 >"$DIR/train.out" 2>"$DIR/train.err" &
 train=$!
 # Games are served for as long as the training runs (and at least MIN_SERVED of them).
@@ -91,6 +91,6 @@ recorded=$("$TTT" history --db "$DB" --limit 0 --json | jq -s 'map(select(.x | s
 n=$(learned "$DB")
 [[ $n -eq $((TRAIN_GAMES + finished)) ]] && PASS=$((PASS + 1)) ||
     fail "$TRAIN_GAMES trained and $finished served learner games, ${n:-0} learned"
-check "the server logged no failure" bash -c "! grep -Ei 'error|fail' '$LOG'"
+check "the server logged no failure" bash -c "[[ -f '$LOG' ]] && ! grep -Ei 'error|fail' '$LOG'"
 
 finish
