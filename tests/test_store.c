@@ -223,6 +223,46 @@ static void test_sequences_and_stats(void **state)
     ttt_store_close(s);
 }
 
+/* The store writes no record it would refuse to read back, and cuts no player's spec short. */
+static void test_records_are_checked(void **state)
+{
+    (void)state;
+    ttt_rules r = ttt_rules_default();
+    const ttt_move moves[] = {0, 1, 3, 4, 6}; /* a1 b1 a2 b2 a3: X wins */
+    ttt_game_record rec;
+    ttt_error err = {{0}};
+    char longer[TTT_STORE_SPEC_SIZE + 1];
+    memset(longer, 'a', sizeof longer - 1);
+    longer[sizeof longer - 1] = '\0';
+    assert_int_equal(ttt_game_record_make(&r, moves, 5, longer, NULL, 1, 2, &rec, &err), TTT_ELIMIT);
+    longer[sizeof longer - 2] = '\0'; /* TTT_STORE_SPEC_SIZE - 1 characters: fits */
+    assert_int_equal(ttt_game_record_make(&r, moves, 5, longer, NULL, 1, 2, &rec, &err), TTT_OK);
+    ttt_store *s;
+    assert_int_equal(ttt_store_open(":memory:", &s, &err), TTT_OK);
+    assert_int_equal(ttt_store_add_game(s, &rec, NULL, &err), TTT_OK);
+    ttt_game_record bad = rec;
+    bad.x[3] = '\n';
+    assert_int_equal(ttt_store_add_game(s, &bad, NULL, &err), TTT_EINVAL);
+    assert_non_null(strstr(err.msg, "bad x: holds a control character"));
+    bad = rec;
+    snprintf(bad.moves, sizeof bad.moves, "a1 b1 a2 b2");
+    assert_int_equal(ttt_store_add_game(s, &bad, NULL, &err), TTT_EINVAL);
+    assert_non_null(strstr(err.msg, "bad moves: the game is not finished"));
+    bad = rec;
+    snprintf(bad.result, sizeof bad.result, "o");
+    assert_int_equal(ttt_store_add_game(s, &bad, NULL, &err), TTT_EINVAL);
+    bad = rec;
+    bad.started = -1;
+    assert_int_equal(ttt_store_add_game(s, &bad, NULL, &err), TTT_EINVAL);
+    int64_t n = -1;
+    assert_int_equal(ttt_store_count_games(s, &n, &err), TTT_OK);
+    assert_int_equal(n, 1);
+    ttt_game_record back;
+    assert_int_equal(ttt_store_get_game(s, 1, &back, &err), TTT_OK);
+    assert_string_equal(back.x, longer);
+    ttt_store_close(s);
+}
+
 /* What the store refuses to write is what it would refuse to read: nothing of it is written. */
 static void test_learn_checks_what_it_writes(void **state)
 {
@@ -385,6 +425,7 @@ int main(void)
         cmocka_unit_test(test_sequences_and_stats),
         cmocka_unit_test(test_concurrent_creation),
         cmocka_unit_test(test_learn_checks_what_it_writes),
+        cmocka_unit_test(test_records_are_checked),
         cmocka_unit_test(test_import),
         cmocka_unit_test(test_two_processes_two_threads),
     };

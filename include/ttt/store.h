@@ -105,12 +105,15 @@ typedef struct ttt_game_record {
 
 /* Makes a record of a finished game from its moves: rules, moves text and result are filled from the
  * replay; x and o are copied (NULL gives "human"); started/ended as given. TTT_EINVAL when the moves are not
- * a legal finished game. */
+ * a legal finished game, TTT_ELIMIT when a player text is TTT_STORE_SPEC_SIZE characters or longer (never
+ * cut short). */
 ttt_status ttt_game_record_make(const ttt_rules *rules, const ttt_move *moves, int count, const char *x,
                                 const char *o, int64_t started, int64_t ended, ttt_game_record *out,
                                 ttt_error *err);
 
-/* Adds a finished game; *id (may be NULL) receives its id. One transaction. */
+/* Adds a finished game; *id (may be NULL) receives its id. One transaction. TTT_EINVAL, and nothing written,
+ * for a record the store would refuse to read back: times below 0, rules not as ttt_rules_format writes them,
+ * a player with a control character, moves that are not a legal finished game ending in the result. */
 ttt_status ttt_store_add_game(ttt_store *store, const ttt_game_record *game, int64_t *id, ttt_error *err);
 
 /* Calls each(game, user) for the most recent games, newest first, at most limit of them (limit <= 0: all).

@@ -545,6 +545,12 @@ ttt_status ttt_game_record_make(const ttt_rules *rules, const ttt_move *moves, i
     ttt_outcome oc = ttt_board_outcome(&b);
     if (oc == TTT_ONGOING)
         return ttt_fail(err, TTT_EINVAL, "game record: the game is not finished");
+    const char *players[] = {x ? x : "human", o ? o : "human"};
+    for (int side = 0; side < 2; side++)
+        if (strlen(players[side]) >= sizeof out->x)
+            return ttt_fail(err, TTT_ELIMIT,
+                            "game record: %c's player '%.40s...' is longer than %zu characters",
+                            side ? 'O' : 'X', players[side], sizeof out->x - 1);
     ttt_rules_format(rules, out->rules, sizeof out->rules);
     ttt_moves_format(rules, moves, count, out->moves, sizeof out->moves);
     copy_text(out->x, sizeof out->x, x ? x : "human");
@@ -555,8 +561,53 @@ ttt_status ttt_game_record_make(const ttt_rules *rules, const ttt_move *moves, i
     return TTT_OK;
 }
 
+#define GAME_COLUMNS "id, started, ended, rules, x, o, moves, result"
+enum { GAME_ID, GAME_STARTED, GAME_ENDED, GAME_RULES, GAME_X, GAME_O, GAME_MOVES, GAME_RESULT, GAME_OK };
+
+/* Whether a player text is one a record holds: printable, no control characters. */
+static bool printable(const char *text)
+{
+    for (; *text; text++)
+        if ((unsigned char)*text < 0x20 || *text == 0x7f)
+            return false;
+    return true;
+}
+
+static const char *const game_columns[] = {"id", "started", "ended", "rules", "x", "o", "moves", "result"};
+
+/* Whether g is a record the store may hold: times from 0, rules as ttt_rules_format writes them, printable
+ * players, the moves a legal finished game of the rules that ends in the result. GAME_OK, or the bad column
+ * with the reason in why. */
+static int check_record(const ttt_game_record *g, char *why, size_t size)
+{
+    ttt_rules rules;
+    ttt_move moves[TTT_MAX_CELLS];
+    int n;
+    ttt_outcome oc;
+    if (g->started < 0 || g->ended < 0) {
+        snprintf(why, size, "expected a whole number from 0");
+        return g->started < 0 ? GAME_STARTED : GAME_ENDED;
+    }
+    if (!check_rules(g->rules, &rules, why, size))
+        return GAME_RULES;
+    if (!printable(g->x) || !printable(g->o)) {
+        snprintf(why, size, "holds a control character");
+        return !printable(g->x) ? GAME_X : GAME_O;
+    }
+    if (!check_game(&rules, g->moves, moves, &n, &oc, why, size))
+        return GAME_MOVES;
+    if (!check_result(g->result, oc, why, size))
+        return GAME_RESULT;
+    return GAME_OK;
+}
+
 ttt_status ttt_store_add_game(ttt_store *s, const ttt_game_record *g, int64_t *id, ttt_error *err)
 {
+    char why[TTT_ERROR_SIZE];
+    int bad = check_record(g, why, sizeof why);
+    if (bad != GAME_OK)
+        return ttt_fail(err, TTT_EINVAL, "memory '%s': cannot record the game: bad %s: %s", s->path,
+                        game_columns[bad], why);
     sqlite3_stmt *q;
     if (sqlite3_prepare_v2(s->db,
                            "INSERT INTO games(started, ended, rules, x, o, moves, result) "
@@ -573,22 +624,9 @@ ttt_status ttt_store_add_game(ttt_store *s, const ttt_game_record *g, int64_t *i
     return run_write(s, q, id, err);
 }
 
-#define GAME_COLUMNS "id, started, ended, rules, x, o, moves, result"
-enum { GAME_ID, GAME_STARTED, GAME_ENDED, GAME_RULES, GAME_X, GAME_O, GAME_MOVES, GAME_RESULT };
-
-/* Whether a player text is one a record holds: printable, no control characters. */
-static bool printable(const char *text)
-{
-    for (; *text; text++)
-        if ((unsigned char)*text < 0x20 || *text == 0x7f)
-            return false;
-    return true;
-}
-
 /* Reads and checks the current row of a games query into g. */
 static ttt_status read_game(ttt_store *s, sqlite3_stmt *q, ttt_game_record *g, ttt_error *err)
 {
-    static const char *const names[] = {"id", "started", "ended", "rules", "x", "o", "moves", "result"};
     static const size_t sizes[] = {0,
                                    0,
                                    0,
@@ -599,17 +637,16 @@ static ttt_status read_game(ttt_store *s, sqlite3_stmt *q, ttt_game_record *g, t
                                    sizeof g->result};
     char *texts[] = {NULL, NULL, NULL, g->rules, g->x, g->o, g->moves, g->result};
     char why[TTT_ERROR_SIZE] = "";
-    int bad = -1;
+    int bad = GAME_OK;
     memset(g, 0, sizeof *g);
-    for (int col = GAME_ID; col <= GAME_RESULT && bad < 0; col++) {
+    for (int col = GAME_ID; col <= GAME_RESULT && bad == GAME_OK; col++) {
         if (col <= GAME_ENDED) {
-            if (sqlite3_column_type(q, col) != SQLITE_INTEGER ||
-                (col > GAME_ID && sqlite3_column_int64(q, col) < 0))
-                bad = col, snprintf(why, sizeof why, "expected a whole number from 0");
+            if (sqlite3_column_type(q, col) != SQLITE_INTEGER)
+                bad = col, snprintf(why, sizeof why, "not a whole number");
             continue;
         }
         const char *t = column_text(q, col, sizes[col], why, sizeof why);
-        if (!t || ((col == GAME_X || col == GAME_O) && !printable(t)))
+        if (!t)
             bad = col;
         else
             memcpy(texts[col], t, strlen(t) + 1);
@@ -617,21 +654,13 @@ static ttt_status read_game(ttt_store *s, sqlite3_stmt *q, ttt_game_record *g, t
     g->id = sqlite3_column_int64(q, GAME_ID);
     g->started = sqlite3_column_int64(q, GAME_STARTED);
     g->ended = sqlite3_column_int64(q, GAME_ENDED);
-    ttt_rules rules;
-    ttt_move moves[TTT_MAX_CELLS];
-    int n;
-    ttt_outcome oc;
-    if (bad < 0 && !check_rules(g->rules, &rules, why, sizeof why))
-        bad = GAME_RULES;
-    if (bad < 0 && !check_game(&rules, g->moves, moves, &n, &oc, why, sizeof why))
-        bad = GAME_MOVES;
-    if (bad < 0 && !check_result(g->result, oc, why, sizeof why))
-        bad = GAME_RESULT;
-    if (bad < 0)
+    if (bad == GAME_OK)
+        bad = check_record(g, why, sizeof why);
+    if (bad == GAME_OK)
         return TTT_OK;
     char shown[STORE_SHOWN_SIZE], id[STORE_SHOWN_SIZE];
     return ttt_fail(err, TTT_EIO, "memory '%s': game id=%s: bad %s %s: %s", s->path, describe(q, GAME_ID, id),
-                    names[bad], describe(q, bad, shown), why);
+                    game_columns[bad], describe(q, bad, shown), why);
 }
 
 /* Calls each for every row of q (a games query) until it returns non-zero. Finalizes q. */
