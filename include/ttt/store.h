@@ -63,7 +63,8 @@ ttt_status ttt_store_default_path(char *buf, size_t size, ttt_error *err);
 ttt_status ttt_store_open(const char *path, ttt_store **out, ttt_error *err);
 
 /* As ttt_store_open, for readers (history, stats, export): a file that does not exist yet is TTT_ESTATE
- * ("no database at 'F' yet") and nothing is created. */
+ * ("no database at 'F' yet") and nothing is created. A read-only file is refused as well (TTT_EIO): reading
+ * a WAL database makes -wal and -shm files that a read-only connection could never remove. */
 ttt_status ttt_store_open_existing(const char *path, ttt_store **out, ttt_error *err);
 
 /* Closes the handle. NULL is allowed. */

@@ -255,7 +255,8 @@ static ttt_status store_open(const char *path, bool create, ttt_store **out, ttt
     /* SQLite opens a file it may not write read-only; any read of a WAL database would then leave -wal and
      * -shm files that this process can never remove. */
     if (sqlite3_db_readonly(s->db, "main") == 1) {
-        st = ttt_fail(err, TTT_EIO, "memory '%s': the file is read-only: cannot write to it", path);
+        st = ttt_fail(err, TTT_EIO, "memory '%s': the file is read-only: %s", path,
+                      create ? "cannot write to it" : "reading it would leave -wal and -shm files (copy it)");
         ttt_store_close(s);
         return st;
     }
