@@ -328,6 +328,8 @@ static void test_import(void **state)
         const char *text, *error;
     } bad[] = {
         {"", "not valid JSON"},
+        {"{\"format\":\"ttt-memory\",\"version\":1,\"memories\":[{\"ru\\\n",
+         "not valid JSON"}, /* found by fuzzing */
         {"{\"format\":\"other\"}", "not a ttt memory export"},
         {"{\"format\":\"ttt-memory\",\"version\":\"1\",\"memories\":[]}", "\"version\" must be 1"},
         {"{\"format\":\"ttt-memory\",\"version\":1,\"memories\":{}}", "\"memories\" must be an array"},
@@ -350,7 +352,7 @@ static void test_import(void **state)
         imp = NULL;
         assert_int_equal(import_text(bad[i].text, &imp, &err), TTT_EINVAL);
         assert_null(imp);
-        if (!strstr(err.msg, bad[i].error)) {
+        if (!strstr(err.msg, bad[i].error) || strchr(err.msg, '\n')) {
             print_error("%s: got '%s', expected '%s'\n", bad[i].text, err.msg, bad[i].error);
             fail();
         }

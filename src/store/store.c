@@ -971,8 +971,12 @@ ttt_status ttt_store_import_parse(const char *text, size_t len, ttt_store_import
     *out = NULL;
     json_error_t jerr;
     json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
-    if (!root)
+    if (!root) {
+        for (char *p = jerr.text; *p; p++) /* jansson quotes the input near the error: keep it one line */
+            if ((unsigned char)*p < 0x20 || *p == 0x7f)
+                *p = '?';
         return ttt_fail(err, TTT_EINVAL, "not valid JSON: %s (line %d)", jerr.text, jerr.line);
+    }
     json_t *format = json_object_get(root, "format"), *version = json_object_get(root, "version"),
            *memories = json_object_get(root, "memories");
     ttt_status st = TTT_OK;
