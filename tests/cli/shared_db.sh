@@ -35,6 +35,7 @@ for run in 1 2; do
     [[ $rc_a -eq 0 && $rc_b -eq 0 ]] && PASS=$((PASS + 1)) ||
         fail "run $run: arena exited $rc_a and $rc_b: $(cat "$DIR/a.err" "$DIR/b.err" | head -2)"
     n=$(learned "$DB")
+    echo "arena run $run: $((2 * GAMES)) games played, ${n:-0} learned"
     [[ $n -eq $((2 * GAMES)) ]] && PASS=$((PASS + 1)) || fail "run $run: $((2 * GAMES)) games played, ${n:-0} learned"
     expect_out 0 'integrity ok' memory stats --memory "$DB"
 done
@@ -89,6 +90,7 @@ PID=
 recorded=$("$TTT" history --db "$DB" --limit 0 --json | jq -s 'map(select(.x | startswith("learner"))) | length')
 [[ $recorded -eq $finished ]] && PASS=$((PASS + 1)) || fail "$finished games finished on the server, $recorded recorded"
 n=$(learned "$DB")
+echo "serve + train: $finished served games finished, $recorded recorded; $TRAIN_GAMES trained + $finished served, ${n:-0} learned"
 [[ $n -eq $((TRAIN_GAMES + finished)) ]] && PASS=$((PASS + 1)) ||
     fail "$TRAIN_GAMES trained and $finished served learner games, ${n:-0} learned"
 check "the server logged no failure" bash -c "[[ -f '$LOG' ]] && ! grep -Ei 'error|fail' '$LOG'"
