@@ -12,6 +12,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include <sqlite3.h>
+
 #include "ttt/ttt.h"
 #include "support.h"
 
@@ -106,12 +108,9 @@ static const char *move_after(ttt_engine *e, const char *moves_text, char *buf)
 #define DRAW_CENTRE   "b2 a1 c3 a3 a2 c2 b1 b3 c1"
 #define O_WINS        "a1 b2 b1 c1 a3 a2 c3 c2"
 
-static int count_rows(const char *rules, const char *moves, const char *result, int64_t count, void *user)
+static int count_rows(const ttt_store_sequence *seq, void *user)
 {
-    (void)rules;
-    (void)moves;
-    (void)result;
-    *(int64_t *)user += count * 1000 + 1; /* thousands: games; units: rows */
+    *(int64_t *)user += seq->count * 1000 + 1; /* thousands: games; units: rows */
     return 0;
 }
 
@@ -394,11 +393,20 @@ static void test_bad_memory_is_an_error(void **state)
     new_db(path, sizeof path);
     ttt_store *s;
     assert_int_equal(ttt_store_open(path, &s, &err), TTT_OK);
-    assert_int_equal(ttt_store_learn(s, "3x3", "c3 b3 c2 b2 c1", "x", 1, &err), TTT_OK);
+    assert_int_equal(ttt_store_learn(s, "3x3", "c3 b3 c2 b2 c1", "x", 1, &err),
+                     TTT_EINVAL); /* never written */
     ttt_store_close(s);
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db,
+                                  "INSERT INTO learner_sequences VALUES ('3x3', 'c3 b3 c2 b2 c1', 'x', 1)",
+                                  NULL, NULL, NULL),
+                     SQLITE_OK);
+    sqlite3_close(db);
     snprintf(spec, sizeof spec, "learner:memory=%s", path);
-    assert_int_equal(ttt_engine_new(spec, &r, &e, &err), TTT_EINVAL);
-    assert_non_null(strstr(err.msg, "not a canonical finished game"));
+    assert_int_equal(ttt_engine_new(spec, &r, &e, &err), TTT_EIO);
+    assert_non_null(strstr(err.msg, "row rules='3x3' moves='c3 b3 c2 b2 c1': bad moves"));
+    assert_non_null(strstr(err.msg, "not in canonical form"));
 }
 
 static void test_bigger_boards(void **state)

@@ -11,6 +11,8 @@
 #include <string.h>
 #include <pthread.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "ttt/ttt.h"
 #include "support.h"
@@ -203,7 +205,7 @@ static void test_sequences_and_stats(void **state)
     assert_int_equal(ttt_store_learn(s, "3x3", "a1 b1 a2 b2 a3", "x", 1, &err), TTT_OK);
     assert_int_equal(ttt_store_learn(s, "3x3", "a1 b1 a2 b2 a3", "x", 2, &err), TTT_OK); /* count 3 */
     assert_int_equal(ttt_store_learn(s, "3x3", "a1 b1 b2 c1 c3", "x", 1, &err), TTT_OK);
-    assert_int_equal(ttt_store_learn(s, "3x3", "b2 a1 c3 a3 a2 c2 b1 b3 c1", "draw", 1, &err), TTT_OK);
+    assert_int_equal(ttt_store_learn(s, "3x3", "b2 a1 c3 c1 b1 b3 a2 c2 a3", "draw", 1, &err), TTT_OK);
     assert_int_equal(ttt_store_learn(s, "4x4k3", "a1 b1 a2 b2 a3", "x", 1, &err), TTT_OK);
     /* a transaction the caller rolls back leaves nothing */
     assert_int_equal(ttt_store_begin(s, &err), TTT_OK);
@@ -221,6 +223,200 @@ static void test_sequences_and_stats(void **state)
     ttt_store_close(s);
 }
 
+/* The store writes no record it would refuse to read back, and cuts no player's spec short. */
+static void test_records_are_checked(void **state)
+{
+    (void)state;
+    ttt_rules r = ttt_rules_default();
+    const ttt_move moves[] = {0, 1, 3, 4, 6}; /* a1 b1 a2 b2 a3: X wins */
+    ttt_game_record rec;
+    ttt_error err = {{0}};
+    char longer[TTT_STORE_SPEC_SIZE + 1];
+    memset(longer, 'a', sizeof longer - 1);
+    longer[sizeof longer - 1] = '\0';
+    assert_int_equal(ttt_game_record_make(&r, moves, 5, longer, NULL, 1, 2, &rec, &err), TTT_ELIMIT);
+    longer[sizeof longer - 2] = '\0'; /* TTT_STORE_SPEC_SIZE - 1 characters: fits */
+    assert_int_equal(ttt_game_record_make(&r, moves, 5, longer, NULL, 1, 2, &rec, &err), TTT_OK);
+    ttt_store *s;
+    assert_int_equal(ttt_store_open(":memory:", &s, &err), TTT_OK);
+    assert_int_equal(ttt_store_add_game(s, &rec, NULL, &err), TTT_OK);
+    ttt_game_record bad = rec;
+    bad.x[3] = '\n';
+    assert_int_equal(ttt_store_add_game(s, &bad, NULL, &err), TTT_EINVAL);
+    assert_non_null(strstr(err.msg, "bad x: holds a control character"));
+    bad = rec;
+    snprintf(bad.moves, sizeof bad.moves, "a1 b1 a2 b2");
+    assert_int_equal(ttt_store_add_game(s, &bad, NULL, &err), TTT_EINVAL);
+    assert_non_null(strstr(err.msg, "bad moves: the game is not finished"));
+    bad = rec;
+    snprintf(bad.result, sizeof bad.result, "o");
+    assert_int_equal(ttt_store_add_game(s, &bad, NULL, &err), TTT_EINVAL);
+    bad = rec;
+    bad.started = -1;
+    assert_int_equal(ttt_store_add_game(s, &bad, NULL, &err), TTT_EINVAL);
+    int64_t n = -1;
+    assert_int_equal(ttt_store_count_games(s, &n, &err), TTT_OK);
+    assert_int_equal(n, 1);
+    ttt_game_record back;
+    assert_int_equal(ttt_store_get_game(s, 1, &back, &err), TTT_OK);
+    assert_string_equal(back.x, longer);
+    ttt_store_close(s);
+}
+
+/* What the store refuses to write is what it would refuse to read: nothing of it is written. */
+static void test_learn_checks_what_it_writes(void **state)
+{
+    (void)state;
+    ttt_store *s;
+    ttt_error err = {{0}};
+    assert_int_equal(ttt_store_open(":memory:", &s, &err), TTT_OK);
+    assert_int_equal(ttt_store_learn(s, "3x3", "c3 b3 b2 c2 a1", "x", 1, &err),
+                     TTT_EINVAL); /* not canonical */
+    assert_non_null(strstr(err.msg, "not in canonical form"));
+    assert_int_equal(ttt_store_learn(s, "3x3", "a1 b1", "x", 1, &err), TTT_EINVAL);
+    assert_non_null(strstr(err.msg, "not finished"));
+    assert_int_equal(ttt_store_learn(s, "3x3", "a1 b1 a2 b2 a3", "o", 1, &err), TTT_EINVAL);
+    assert_non_null(strstr(err.msg, "bad result: the game ends 'x'"));
+    assert_int_equal(ttt_store_learn(s, "3x3k3", "a1 b1 a2 b2 a3", "x", 1, &err), TTT_EINVAL);
+    assert_non_null(strstr(err.msg, "not written as '3x3'"));
+    assert_int_equal(ttt_store_learn(s, "3x3", "a1 b1 a2 b2 a3", "x", 0, &err), TTT_EINVAL);
+    assert_int_equal(ttt_store_learn(s, "3x3", "a1 b1 a2 b2 a3", "x", TTT_STORE_MAX_COUNT + 1, &err),
+                     TTT_EINVAL);
+    ttt_store_memory_stats m = {0};
+    assert_int_equal(ttt_store_memory_stats_each(s, grab_stats, &m, &err), TTT_OK);
+    assert_int_equal(m.games, 0);
+    ttt_store_close(s);
+}
+
+static ttt_status import_text(const char *text, ttt_store_import **imp, ttt_error *err)
+{
+    return ttt_store_import_parse(text, strlen(text), imp, err);
+}
+
+static void test_import(void **state)
+{
+    (void)state;
+    ttt_store_import *imp;
+    ttt_error err = {{0}};
+    const char *good =
+        "{\"format\":\"ttt-memory\",\"version\":1,\"memories\":[{\"rules\":\"3x3\",\"sequences\":["
+        "{\"moves\":\"c3 b3 b2 c2 a1\",\"result\":\"x\",\"count\":2},"
+        "{\"moves\":\"a1 b1 a2 b2 a3\",\"result\":\"x\",\"count\":3}]}]}";
+    /* the length is the caller's: the text needs no terminator, and what follows is not read */
+    assert_int_equal(ttt_store_import_parse(good, strlen(good) - 1, &imp, &err), TTT_EINVAL);
+    assert_non_null(strstr(err.msg, "not valid JSON"));
+    assert_int_equal(import_text(good, &imp, &err), TTT_OK);
+    assert_int_equal(ttt_store_import_sequences(imp), 2);
+    assert_int_equal(ttt_store_import_games(imp), 5);
+    ttt_store *s;
+    assert_int_equal(ttt_store_open(":memory:", &s, &err), TTT_OK);
+    /* inside the caller's transaction, rolled back: nothing */
+    assert_int_equal(ttt_store_begin(s, &err), TTT_OK);
+    assert_int_equal(ttt_store_import_apply(s, imp, &err), TTT_OK);
+    ttt_store_rollback(s);
+    ttt_store_memory_stats m = {0};
+    assert_int_equal(ttt_store_memory_stats_each(s, grab_stats, &m, &err), TTT_OK);
+    assert_int_equal(m.games, 0);
+    /* applied: the half turn takes c3 b3 b2 c2 a1 to a1 b1 b2 a2 c3 */
+    assert_int_equal(ttt_store_import_apply(s, imp, &err), TTT_OK);
+    assert_int_equal(ttt_store_memory_stats_each(s, grab_stats, &m, &err), TTT_OK);
+    assert_int_equal(m.games, 5);
+    assert_int_equal(m.sequences, 2);
+    ttt_store_import_free(imp);
+    ttt_store_close(s);
+    static const struct {
+        const char *text, *error;
+    } bad[] = {
+        {"", "not valid JSON"},
+        {"{\"format\":\"ttt-memory\",\"version\":1,\"memories\":[{\"ru\\\n",
+         "not valid JSON"}, /* found by fuzzing */
+        {"{\"format\":\"other\"}", "not a ttt memory export"},
+        {"{\"format\":\"ttt-memory\",\"version\":\"1\",\"memories\":[]}", "\"version\" must be 1"},
+        {"{\"format\":\"ttt-memory\",\"version\":1,\"memories\":{}}", "\"memories\" must be an array"},
+        {"{\"format\":\"ttt-memory\",\"format\":\"ttt-memory\",\"version\":1,\"memories\":[]}", "duplicate"},
+        {"{\"format\":\"ttt-memory\",\"version\":1,\"memories\":[7]}", "memories[0]: expected"},
+        {"{\"format\":\"ttt-memory\",\"version\":1,\"memories\":[{\"rules\":\"2x2\",\"sequences\":[]}]}",
+         "memories[0]: "},
+        {"{\"format\":\"ttt-memory\",\"version\":1,\"memories\":[{\"rules\":\"3x3\",\"sequences\":["
+         "{\"moves\":\"a1 b1 a2 b2 a3\",\"result\":\"x\",\"count\":1},"
+         "{\"moves\":\"a1 a1\",\"result\":\"x\",\"count\":1}]}]}",
+         "memories[0].sequences[1]: "},
+        {"{\"format\":\"ttt-memory\",\"version\":1,\"memories\":[{\"rules\":\"3x3\",\"sequences\":["
+         "{\"moves\":\"a1 b1 a2 b2 a3\",\"result\":\"draw\",\"count\":1}]}]}",
+         "result 'draw': the game ends 'x'"},
+        {"{\"format\":\"ttt-memory\",\"version\":1,\"memories\":[{\"rules\":\"3x3\",\"sequences\":["
+         "{\"moves\":\"a1 b1 a2 b2 a3\",\"result\":\"x\",\"count\":-1}]}]}",
+         "count -1"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        imp = NULL;
+        assert_int_equal(import_text(bad[i].text, &imp, &err), TTT_EINVAL);
+        assert_null(imp);
+        if (!strstr(err.msg, bad[i].error) || strchr(err.msg, '\n')) {
+            print_error("%s: got '%s', expected '%s'\n", bad[i].text, err.msg, bad[i].error);
+            fail();
+        }
+    }
+}
+
+/* Two processes with two threads each, every game learned through a connection of its own (as arena makes new
+ * engines for every game): every game is counted. Opening a store once read the file's header with
+ * fopen/fclose, which dropped every lock SQLite held on the file in that process. */
+#define SHARED_PROCESSES 2
+#define SHARED_THREADS   2
+#define SHARED_GAMES     150
+
+static void *learn_games(void *p)
+{
+    const char *path = p;
+    ttt_status st = TTT_OK;
+    for (int i = 0; i < SHARED_GAMES && !st; i++) {
+        ttt_store *s;
+        ttt_error err;
+        st = ttt_store_open(path, &s, &err);
+        if (!st)
+            st = ttt_store_learn(s, "3x3", "a1 b1 a2 b2 a3", "x", 1, &err);
+        ttt_store_close(s);
+    }
+    return st ? p : NULL;
+}
+
+static void test_two_processes_two_threads(void **state)
+{
+    (void)state;
+    char path[400];
+    snprintf(path, sizeof path, "%s/shared.db", tmpdir);
+    pid_t kids[SHARED_PROCESSES];
+    for (int k = 0; k < SHARED_PROCESSES; k++) {
+        kids[k] = fork();
+        assert_true(kids[k] >= 0);
+        if (kids[k] == 0) {
+            pthread_t t[SHARED_THREADS];
+            bool failed = false;
+            for (int i = 0; i < SHARED_THREADS; i++)
+                failed |= pthread_create(&t[i], NULL, learn_games, path) != 0;
+            for (int i = 0; i < SHARED_THREADS; i++) {
+                void *r;
+                failed |= pthread_join(t[i], &r) != 0 || r != NULL;
+            }
+            _exit(failed ? 1 : 0);
+        }
+    }
+    for (int k = 0; k < SHARED_PROCESSES; k++) {
+        int status;
+        assert_int_equal(waitpid(kids[k], &status, 0), kids[k]);
+        assert_true(WIFEXITED(status));
+        assert_int_equal(WEXITSTATUS(status), 0);
+    }
+    ttt_store *s;
+    ttt_error err = {{0}};
+    assert_int_equal(ttt_store_open(path, &s, &err), TTT_OK);
+    ttt_store_memory_stats m = {0};
+    assert_int_equal(ttt_store_memory_stats_each(s, grab_stats, &m, &err), TTT_OK);
+    assert_int_equal(m.games, SHARED_PROCESSES * SHARED_THREADS * SHARED_GAMES);
+    ttt_store_close(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -230,6 +426,10 @@ int main(void)
         cmocka_unit_test(test_games),
         cmocka_unit_test(test_sequences_and_stats),
         cmocka_unit_test(test_concurrent_creation),
+        cmocka_unit_test(test_learn_checks_what_it_writes),
+        cmocka_unit_test(test_records_are_checked),
+        cmocka_unit_test(test_import),
+        cmocka_unit_test(test_two_processes_two_threads),
     };
     return cmocka_run_group_tests(tests, make_tmpdir, remove_tmpdir);
 }

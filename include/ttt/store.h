@@ -12,7 +12,13 @@
  * The file is in WAL mode with synchronous=NORMAL: a process killed at any point leaves a consistent
  * database holding every transaction that committed before the kill. Every write is one BEGIN IMMEDIATE
  * transaction, and a connection waits up to TTT_STORE_BUSY_MS for another process's write to finish, so two
- * processes writing at once both succeed and lose nothing.
+ * processes writing at once both succeed and lose nothing. The file is only ever opened through SQLite (a
+ * second descriptor of it, closed, would drop SQLite's locks for the whole process).
+ *
+ * Nothing read from the file is trusted: every value of every row is checked before a caller sees it (types,
+ * ranges, moves a legal finished game of the row's rules that ends in the row's result), and a bad one is
+ * TTT_EIO with one line naming the file and the row: "memory 'F': row rules='3x3' moves='a1 b1 a2 b2 a3':
+ * bad result NULL: not text".
  *
  * Schema, version 1:
  *
@@ -49,13 +55,16 @@ typedef struct ttt_store ttt_store;
 ttt_status ttt_store_default_path(char *buf, size_t size, ttt_error *err);
 
 /* Opens (creating it and its parent directories when missing) the database at path, or at the default path
- * when path is NULL or empty. On success *out owns a new handle. Errors: "memory 'F': not an SQLite
- * database: not touching it", "... is an SQLite database of another program: not touching it", "... was
- * made by a newer ttt (schema 7, this one reads up to 1)", "... is corrupt: ...". */
+ * when path is NULL or empty; ":memory:" is a private database in memory (tests). On success *out owns a
+ * new handle. Errors: "memory 'F': not an SQLite database: not touching it", "... is an SQLite database of
+ * another program: not touching it", "... was made by a newer ttt (schema 7, this one reads up to 1)",
+ * "... is corrupt: ...", and TTT_EIO "... the file is read-only: cannot write to it" for a file this process
+ * may not write (refused before anything is read, so no -wal or -shm file is made next to it). */
 ttt_status ttt_store_open(const char *path, ttt_store **out, ttt_error *err);
 
 /* As ttt_store_open, for readers (history, stats, export): a file that does not exist yet is TTT_ESTATE
- * ("no database at 'F' yet") and nothing is created. */
+ * ("no database at 'F' yet") and nothing is created. A read-only file is refused as well (TTT_EIO): reading
+ * a WAL database makes -wal and -shm files that a read-only connection could never remove. */
 ttt_status ttt_store_open_existing(const char *path, ttt_store **out, ttt_error *err);
 
 /* Closes the handle. NULL is allowed. */
@@ -97,12 +106,15 @@ typedef struct ttt_game_record {
 
 /* Makes a record of a finished game from its moves: rules, moves text and result are filled from the
  * replay; x and o are copied (NULL gives "human"); started/ended as given. TTT_EINVAL when the moves are not
- * a legal finished game. */
+ * a legal finished game, TTT_ELIMIT when a player text is TTT_STORE_SPEC_SIZE characters or longer (never
+ * cut short). */
 ttt_status ttt_game_record_make(const ttt_rules *rules, const ttt_move *moves, int count, const char *x,
                                 const char *o, int64_t started, int64_t ended, ttt_game_record *out,
                                 ttt_error *err);
 
-/* Adds a finished game; *id (may be NULL) receives its id. One transaction. */
+/* Adds a finished game; *id (may be NULL) receives its id. One transaction. TTT_EINVAL, and nothing written,
+ * for a record the store would refuse to read back: times below 0, rules not as ttt_rules_format writes them,
+ * a player with a control character, moves that are not a legal finished game ending in the result. */
 ttt_status ttt_store_add_game(ttt_store *store, const ttt_game_record *game, int64_t *id, ttt_error *err);
 
 /* Calls each(game, user) for the most recent games, newest first, at most limit of them (limit <= 0: all).
@@ -118,18 +130,63 @@ ttt_status ttt_store_count_games(ttt_store *store, int64_t *count, ttt_error *er
 
 /* --- The learner's memory ---------------------------------------------------------------------------- */
 
+/* a + b for counts (both 0 to TTT_STORE_MAX_COUNT), saturating at TTT_STORE_MAX_COUNT. */
+int64_t ttt_store_count_add(int64_t a, int64_t b);
+
 /* Adds count plays of a finished game, already in canonical form (ttt_sym_sequence_canonical), to the
- * memory of the rules: an upsert `count = count + N`, so concurrent writers never lose an increment. The
- * moves text is the a1-style sequence; result "x", "o" or "draw". One transaction unless one is open. */
+ * memory of the rules: an upsert `count = count + N` (saturating), so concurrent writers never lose an
+ * increment. rules as ttt_rules_format writes them; moves the a1-style text ttt_moves_format writes of the
+ * canonical sequence; result "x", "o" or "draw", the game's result; count 1 to TTT_STORE_MAX_COUNT. Anything
+ * else is TTT_EINVAL and nothing is written. One transaction unless one is open. */
 ttt_status ttt_store_learn(ttt_store *store, const char *rules, const char *moves, const char *result,
                            int64_t count, ttt_error *err);
 
-/* Calls each(moves, result, count, user) for every sequence stored for the rules (rules NULL: all rules,
- * with the rules text in the call), in order of (rules, moves). A non-zero return stops the walk. */
-typedef int (*ttt_store_sequence_fn)(const char *rules, const char *moves, const char *result, int64_t count,
-                                     void *user);
+/* One stored sequence, checked: the pointers are valid during the call only. */
+typedef struct ttt_store_sequence {
+    const char *rules_text; /* "3x3", as ttt_rules_format writes it */
+    const ttt_rules *rules;
+    const char *moves_text; /* the canonical sequence, as ttt_moves_format writes it */
+    const ttt_move *moves;  /* the same, parsed: a legal finished game of the rules */
+    int nmoves;
+    const char *result;  /* "x", "o" or "draw" */
+    ttt_outcome outcome; /* how the moves end: matches result */
+    int64_t count;       /* 1 to TTT_STORE_MAX_COUNT */
+} ttt_store_sequence;
+
+/* Calls each(sequence, user) for every sequence stored for the rules text (NULL: all rules), in order of
+ * (rules, moves text). A non-zero return stops the walk. A row that fails the checks stops it with
+ * TTT_EIO, after each has seen the rows before it. */
+typedef int (*ttt_store_sequence_fn)(const ttt_store_sequence *sequence, void *user);
 ttt_status ttt_store_sequences(ttt_store *store, const char *rules, ttt_store_sequence_fn each, void *user,
                                ttt_error *err);
+
+/* --- Memory exports: JSON {"format": "ttt-memory", "version": 1, "memories": [{"rules": "3x3",
+ *     "sequences": [{"moves": "a1 b1 a2 b2 a3", "result": "x", "count": 2}, ...]}, ...]} -------------------
+ */
+
+#define TTT_STORE_EXPORT_FORMAT  "ttt-memory"
+#define TTT_STORE_EXPORT_VERSION 1
+
+/* A memory export, read and checked: ready to add to a store. */
+typedef struct ttt_store_import ttt_store_import;
+
+/* Reads an export from text (len bytes; no terminator needed) and checks all of it: the format and version,
+ * every rules text, every sequence a legal finished game of its rules (in any of its symmetric images; it is
+ * stored in canonical form) that ends in its result, every count 1 to TTT_STORE_MAX_COUNT. On success *out
+ * owns the import (ttt_store_import_free). Errors (TTT_EINVAL) name the place: "not valid JSON: ... (line
+ * 3)", "memories[0].sequences[4]: moves: move 2 'a1': cell a1 is taken". Writes nothing anywhere. */
+ttt_status ttt_store_import_parse(const char *text, size_t len, ttt_store_import **out, ttt_error *err);
+
+/* The number of sequences and of games (the sum of the counts, saturating at TTT_STORE_MAX_COUNT) in it. */
+int64_t ttt_store_import_sequences(const ttt_store_import *import);
+int64_t ttt_store_import_games(const ttt_store_import *import);
+
+/* Adds every sequence's count to the store's memory, in one transaction (the caller's, when one is open): on
+ * an error nothing of the import is written. */
+ttt_status ttt_store_import_apply(ttt_store *store, const ttt_store_import *import, ttt_error *err);
+
+/* Frees an import. NULL is allowed. */
+void ttt_store_import_free(ttt_store_import *import);
 
 /* What the memory holds for one rules. */
 typedef struct ttt_store_memory_stats {

@@ -64,8 +64,10 @@ static int show_game(ttt_store *store, int64_t id, bool json)
 {
     ttt_game_record g;
     ttt_error err;
-    if (ttt_store_get_game(store, id, &g, &err))
-        return cli_usage("history", "%s", err.msg);
+    ttt_status st = ttt_store_get_game(store, id, &g, &err);
+    if (st)
+        return cli_status_exit(st) == CLI_USAGE ? cli_usage("history", "%s", err.msg)
+                                                : cli_runtime("history", "%s", err.msg);
     if (json) {
         print_json(&g);
         return CLI_OK;
@@ -135,7 +137,7 @@ int cmd_history(int argc, char **argv)
         return CLI_OK;
     }
     if (st)
-        return cli_usage("history", "%s", err.msg);
+        return st == TTT_EIO ? cli_runtime("history", "%s", err.msg) : cli_usage("history", "%s", err.msg);
     int rc = CLI_OK;
     if (have_show)
         rc = show_game(store, (int64_t)show, json);

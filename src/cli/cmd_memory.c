@@ -4,15 +4,15 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <jansson.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "cli/cli.h"
 
-#define MEMORY_FORMAT_NAME    "ttt-memory"
-#define MEMORY_FORMAT_VERSION 1
-/* The largest count an imported sequence may carry (exact in a JSON number). */
+/* The largest import file read (bytes). */
+#define MEMORY_IMPORT_MAX_BYTES ((size_t)1 << 31)
 
 static const char help[] =
     "usage: ttt memory ACTION [--memory PATH]\n"
@@ -37,7 +37,9 @@ static int open_store(const char *path, ttt_store **out)
 {
     ttt_error err;
     ttt_status st = ttt_store_open(path, out, &err);
-    return st ? cli_usage("memory", "%s", err.msg) : CLI_OK;
+    if (!st)
+        return CLI_OK;
+    return st == TTT_EIO ? cli_runtime("memory", "%s", err.msg) : cli_usage("memory", "%s", err.msg);
 }
 
 /* --- stats ---------------------------------------------------------------------------------------------- */
@@ -82,9 +84,10 @@ typedef struct export_ctx {
     bool failed;
 } export_ctx;
 
-static int export_one(const char *rules, const char *moves, const char *result, int64_t count, void *user)
+static int export_one(const ttt_store_sequence *s, void *user)
 {
     export_ctx *x = user;
+    const char *rules = s->rules_text;
     json_t *last =
         json_array_size(x->memories) ? json_array_get(x->memories, json_array_size(x->memories) - 1) : NULL;
     if (!last || strcmp(json_string_value(json_object_get(last, "rules")), rules) != 0) {
@@ -93,7 +96,8 @@ static int export_one(const char *rules, const char *moves, const char *result, 
         if (!last || json_array_append_new(x->memories, last))
             return x->failed = true;
     }
-    json_t *seq = json_pack("{s:s, s:s, s:I}", "moves", moves, "result", result, "count", (json_int_t)count);
+    json_t *seq = json_pack("{s:s, s:s, s:I}", "moves", s->moves_text, "result", s->result, "count",
+                            (json_int_t)s->count);
     if (!seq || json_array_append_new(x->current, seq))
         return x->failed = true;
     return 0;
@@ -108,8 +112,8 @@ static int memory_export(ttt_store *store, const char *out)
         json_decref(x.memories);
         return st ? cli_runtime("memory", "%s", err.msg) : cli_runtime("memory", "out of memory");
     }
-    json_t *root = json_pack("{s:s, s:i, s:o}", "format", MEMORY_FORMAT_NAME, "version",
-                             MEMORY_FORMAT_VERSION, "memories", x.memories);
+    json_t *root = json_pack("{s:s, s:i, s:o}", "format", TTT_STORE_EXPORT_FORMAT, "version",
+                             TTT_STORE_EXPORT_VERSION, "memories", x.memories);
     FILE *f = out ? fopen(out, "w") : stdout;
     if (!f) {
         json_decref(root);
@@ -123,148 +127,77 @@ static int memory_export(ttt_store *store, const char *out)
 
 /* --- import --------------------------------------------------------------------------------------------- */
 
-typedef struct import_entry {
-    char rules[TTT_RULES_TEXT_SIZE];
-    char moves[TTT_MOVES_TEXT_SIZE];
-    const char *result;
-    int64_t count;
-} import_entry;
-
-/* Checks one sequence and writes its canonical form into e. */
-static bool check_sequence(json_t *seq, const ttt_rules *rules, import_entry *e, char *why, size_t size)
+/* The whole file into a new buffer (*text, *len; the caller frees). CLI_OK or the exit status of the error.
+ */
+static int read_file(const char *path, char **text, size_t *len)
 {
-    json_t *jm = json_object_get(seq, "moves"), *jr = json_object_get(seq, "result"),
-           *jc = json_object_get(seq, "count");
-    if (!json_is_string(jm) || !json_is_string(jr) || !json_is_integer(jc)) {
-        snprintf(why, size, "expected {\"moves\": text, \"result\": text, \"count\": number}");
-        return false;
-    }
-    ttt_move moves[TTT_MAX_CELLS], canon[TTT_MAX_CELLS];
-    int n;
-    ttt_board b;
-    ttt_error err;
-    if (ttt_moves_parse(json_string_value(jm), rules, moves, TTT_MAX_CELLS, &n, &err) ||
-        ttt_moves_replay(rules, moves, n, &b, &err)) {
-        snprintf(why, size, "%s", err.msg);
-        return false;
-    }
-    ttt_outcome oc = ttt_board_outcome(&b);
-    if (oc == TTT_ONGOING) {
-        snprintf(why, size, "the game '%s' is not finished", json_string_value(jm));
-        return false;
-    }
-    e->result = oc == TTT_X_WINS ? "x" : oc == TTT_O_WINS ? "o" : "draw";
-    if (strcmp(json_string_value(jr), e->result) != 0) {
-        snprintf(why, size, "result '%s': the game ends '%s'", json_string_value(jr), e->result);
-        return false;
-    }
-    e->count = (int64_t)json_integer_value(jc);
-    if (e->count < 1 || e->count > TTT_STORE_MAX_COUNT) {
-        snprintf(why, size, "count %" PRId64 ": expected 1 to %" PRId64, e->count, TTT_STORE_MAX_COUNT);
-        return false;
-    }
-    ttt_sym_sequence_canonical(rules, moves, n, canon);
-    ttt_moves_format(rules, canon, n, e->moves, sizeof e->moves);
-    ttt_rules_format(rules, e->rules, sizeof e->rules);
-    return true;
-}
-
-/* Reads and checks the whole file into *entries (caller frees). CLI_OK or the exit status of the error. */
-static int read_import(const char *path, import_entry **entries, size_t *count)
-{
-    json_error_t jerr;
-    json_t *root = json_load_file(path, 0, &jerr);
-    if (!root)
-        return cli_usage("memory", "import '%s': not valid JSON: %s (line %d)", path, jerr.text, jerr.line);
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return cli_usage("memory", "import '%s': %s", path, strerror(errno));
+    char *buf = NULL;
+    size_t size = 0, n = 0;
     int rc = CLI_OK;
-    json_t *memories = json_object_get(root, "memories");
-    if (!json_is_string(json_object_get(root, "format")) ||
-        strcmp(json_string_value(json_object_get(root, "format")), MEMORY_FORMAT_NAME) != 0)
-        rc = cli_usage("memory", "import '%s': not a ttt memory export (no \"format\": \"%s\")", path,
-                       MEMORY_FORMAT_NAME);
-    else if (json_integer_value(json_object_get(root, "version")) != MEMORY_FORMAT_VERSION)
-        rc = cli_usage("memory",
-                       "import '%s': version %" JSON_INTEGER_FORMAT " is not supported (expected %d)", path,
-                       json_integer_value(json_object_get(root, "version")), MEMORY_FORMAT_VERSION);
-    else if (!json_is_array(memories))
-        rc = cli_usage("memory", "import '%s': \"memories\" must be an array", path);
-    size_t total = 0, i, j;
-    json_t *m, *seq;
-    json_array_foreach(memories, i, m) total += json_array_size(json_object_get(m, "sequences"));
-    *entries = rc ? NULL : calloc(total ? total : 1, sizeof **entries);
-    *count = 0;
-    if (!rc && !*entries)
-        rc = cli_runtime("memory", "out of memory");
-    json_array_foreach(memories, i, m)
-    {
-        if (rc)
-            break;
-        ttt_rules rules;
-        ttt_error err;
-        json_t *jr = json_object_get(m, "rules"), *seqs = json_object_get(m, "sequences");
-        if (!json_is_string(jr) || !json_is_array(seqs)) {
-            rc = cli_usage("memory",
-                           "import '%s': memories[%zu]: expected {\"rules\": text, \"sequences\": [...]}",
-                           path, i);
-            break;
-        }
-        if (ttt_rules_parse(json_string_value(jr), &rules, &err)) {
-            rc = cli_usage("memory", "import '%s': memories[%zu]: %s", path, i, err.msg);
-            break;
-        }
-        json_array_foreach(seqs, j, seq)
-        {
-            char why[TTT_ERROR_SIZE];
-            if (!check_sequence(seq, &rules, &(*entries)[*count], why, sizeof why)) {
-                rc = cli_usage("memory", "import '%s': memories[%zu].sequences[%zu]: %s", path, i, j, why);
+    for (;;) {
+        if (n == size) {
+            char *grown = size < MEMORY_IMPORT_MAX_BYTES ? realloc(buf, size ? size * 2 : BUFSIZ) : NULL;
+            if (!grown) {
+                rc = size < MEMORY_IMPORT_MAX_BYTES
+                         ? cli_runtime("memory", "import '%s': out of memory", path)
+                         : cli_usage("memory", "import '%s': larger than %zu bytes", path,
+                                     MEMORY_IMPORT_MAX_BYTES);
                 break;
             }
-            (*count)++;
+            buf = grown;
+            size = size ? size * 2 : BUFSIZ;
+        }
+        size_t got = fread(buf + n, 1, size - n, f);
+        n += got;
+        if (got == 0) {
+            if (ferror(f))
+                rc = cli_runtime("memory", "import '%s': cannot read it", path);
+            break;
         }
     }
-    json_decref(root);
+    fclose(f);
     if (rc) {
-        free(*entries);
-        *entries = NULL;
+        free(buf);
+        return rc;
     }
-    return rc;
+    *text = buf;
+    *len = n;
+    return CLI_OK;
 }
 
-/* Checks the whole file first, then opens (or creates) the memory and adds it in one transaction: nothing is
- * written when anything is wrong. */
+/* Reads and checks the whole file first (ttt_store_import_parse), then opens (or creates) the memory and adds
+ * it in one transaction: nothing is written, and no database made, when anything is wrong. */
 static int memory_import(const char *memory, const char *path)
 {
-    import_entry *entries;
-    size_t n;
-    int rc = read_import(path, &entries, &n);
+    char *text = NULL;
+    size_t len = 0;
+    int rc = read_file(path, &text, &len);
     if (rc)
         return rc;
+    ttt_store_import *imp;
+    ttt_error err;
+    ttt_status st = ttt_store_import_parse(text, len, &imp, &err);
+    free(text);
+    if (st)
+        return cli_status_exit(st) == CLI_USAGE ? cli_usage("memory", "import '%s': %s", path, err.msg)
+                                                : cli_runtime("memory", "import '%s': %s", path, err.msg);
     ttt_store *store;
     if ((rc = open_store(memory, &store)) != CLI_OK) {
-        free(entries);
+        ttt_store_import_free(imp);
         return rc;
     }
-    ttt_error err;
-    ttt_status st = ttt_store_begin(store, &err);
-    int64_t games = 0;
-    for (size_t i = 0; i < n && !st; i++) {
-        st = ttt_store_learn(store, entries[i].rules, entries[i].moves, entries[i].result, entries[i].count,
-                             &err);
-        games =
-            games > TTT_STORE_MAX_COUNT - entries[i].count ? TTT_STORE_MAX_COUNT : games + entries[i].count;
-    }
+    st = ttt_store_import_apply(store, imp, &err);
     if (st)
-        ttt_store_rollback(store);
+        rc = cli_runtime("memory", "%s", err.msg);
     else
-        st = ttt_store_commit(store, &err);
-    free(entries);
-    if (st) {
-        ttt_store_close(store);
-        return cli_runtime("memory", "%s", err.msg);
-    }
-    printf("imported %zu sequences, %" PRId64 " games, into %s\n", n, games, ttt_store_path(store));
+        printf("imported %" PRId64 " sequences, %" PRId64 " games, into %s\n",
+               ttt_store_import_sequences(imp), ttt_store_import_games(imp), ttt_store_path(store));
+    ttt_store_import_free(imp);
     ttt_store_close(store);
-    return CLI_OK;
+    return rc;
 }
 
 int cmd_memory(int argc, char **argv)
@@ -320,7 +253,7 @@ int cmd_memory(int argc, char **argv)
         return CLI_OK;
     }
     if (st)
-        return cli_usage("memory", "%s", err.msg);
+        return st == TTT_EIO ? cli_runtime("memory", "%s", err.msg) : cli_usage("memory", "%s", err.msg);
     int rc;
     rc = stats ? memory_stats(store) : memory_export(store, out);
     ttt_store_close(store);

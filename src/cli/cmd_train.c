@@ -57,8 +57,10 @@ static int make_engine(const char *spec, const char *memory, uint64_t seed, cons
     if (n >= sizeof full)
         return cli_usage("train", "engine spec '%.40s...' is too long", spec);
     ttt_error err;
-    if (ttt_engine_new(full, rules, out, &err))
-        return cli_usage("train", "%s", err.msg);
+    ttt_status st = ttt_engine_new(full, rules, out, &err);
+    if (st)
+        return cli_status_exit(st) == CLI_USAGE ? cli_usage("train", "%s", err.msg)
+                                                : cli_runtime("train", "%s", err.msg);
     return CLI_OK;
 }
 
@@ -172,6 +174,31 @@ static void write_window(FILE *csv, int64_t index, int64_t games, const train_ta
     fflush(csv);
 }
 
+static int no_stats(const ttt_store_memory_stats *m, void *user)
+{
+    (void)m;
+    (void)user;
+    return 0;
+}
+
+/* Checks the file (SQLite's integrity check) and reads the whole memory the training writes into (every row
+ * is checked as it is read) before anything is written to it: a damaged file is refused untouched. */
+static int check_memory(const char *memory)
+{
+    ttt_store *store;
+    ttt_error err;
+    ttt_status st = ttt_store_open(memory, &store, &err);
+    if (!st)
+        st = ttt_store_check(store, &err);
+    if (!st)
+        st = ttt_store_memory_stats_each(store, no_stats, NULL, &err);
+    ttt_store_close(store);
+    if (!st)
+        return CLI_OK;
+    return cli_status_exit(st) == CLI_USAGE ? cli_usage("train", "%s", err.msg)
+                                            : cli_runtime("train", "%s", err.msg);
+}
+
 static int print_memory(const ttt_store_memory_stats *m, void *user)
 {
     if (strcmp(m->rules, (const char *)user) == 0)
@@ -190,6 +217,9 @@ int cmd_train(int argc, char **argv)
     ttt_error err;
     if (o.rules_text && ttt_rules_parse(o.rules_text, &rules, &err))
         return cli_usage("train", "%s", err.msg);
+    bool own_memory = !strstr(o.learner, "memory=");
+    if (own_memory && (rc = check_memory(o.memory)) != CLI_OK)
+        return rc;
     ttt_engine *learner = NULL, *opponent = NULL;
     if ((rc = make_engine(o.learner, o.memory, o.seed * 2, &rules, &learner)) != CLI_OK)
         return rc;
@@ -262,12 +292,14 @@ int cmd_train(int argc, char **argv)
            " losses (%.1f s, %.0f games/s)\n",
            rt, o.learner, as, o.against, o.games, total.wins, total.draws, total.losses, ms / 1e3,
            ms > 0 ? (double)o.games * 1e3 / ms : 0.0);
-    if (!strstr(o.learner, "memory=")) {
+    if (own_memory) {
         ttt_store *store;
-        if (ttt_store_open(o.memory, &store, &err) == TTT_OK) {
-            ttt_store_memory_stats_each(store, print_memory, rt, &err);
-            ttt_store_close(store);
-        }
+        st = ttt_store_open(o.memory, &store, &err);
+        if (!st)
+            st = ttt_store_memory_stats_each(store, print_memory, rt, &err);
+        ttt_store_close(store);
+        if (st)
+            return cli_runtime("train", "%s", err.msg);
     }
     return CLI_OK;
 }

@@ -259,39 +259,19 @@ typedef struct load_ctx {
     ttt_status status;
 } load_ctx;
 
-/* One stored sequence: it must be a finished legal game of these rules, in canonical form, with that result
- * (anything else means the file was changed by hand or is corrupt). */
-static int load_one(const char *rules, const char *moves, const char *result, int64_t count, void *user)
+/* One stored sequence: the store has checked it (a legal finished game of these rules, in canonical form,
+ * with its result and a count from 1). */
+static int load_one(const ttt_store_sequence *seq, void *user)
 {
-    (void)rules;
     load_ctx *ctx = user;
     learner_state *s = ctx->e->state;
-    ttt_move seq[TTT_MAX_CELLS], canon[TTT_MAX_CELLS];
-    int n;
-    ttt_board b;
-    ttt_error why;
-    if (ttt_moves_parse(moves, &ctx->e->rules, seq, TTT_MAX_CELLS, &n, &why) ||
-        ttt_moves_replay(&ctx->e->rules, seq, n, &b, &why)) {
-        ctx->status = ttt_fail(ctx->err, TTT_EINVAL, "memory '%s': %s sequence '%s': %s",
-                               ttt_store_path(s->store), s->rules_text, moves, why.msg);
-        return 1;
-    }
-    ttt_sym_sequence_canonical(&ctx->e->rules, seq, n, canon);
-    ttt_outcome oc = ttt_board_outcome(&b);
-    if (oc == TTT_ONGOING || strcmp(result_name(result_of_outcome(oc)), result) != 0 || count < 1 ||
-        memcmp(seq, canon, (size_t)n * sizeof *seq) != 0) {
-        ctx->status =
-            ttt_fail(ctx->err, TTT_EINVAL,
-                     "memory '%s': %s sequence '%s': not a canonical finished game with result '%s'",
-                     ttt_store_path(s->store), s->rules_text, moves, result);
-        return 1;
-    }
-    if ((ctx->status = tree_add(s, canon, n, result_of_outcome(oc), count)) != TTT_OK) {
+    if ((ctx->status = tree_add(s, seq->moves, seq->nmoves, result_of_outcome(seq->outcome), seq->count)) !=
+        TTT_OK) {
         ttt_fail(ctx->err, TTT_ENOMEM, "out of memory");
         return 1;
     }
     if (((const learner_config *)ctx->e->config)->backup)
-        backup(s, &ctx->e->rules, canon, n);
+        backup(s, &ctx->e->rules, seq->moves, seq->nmoves);
     return 0;
 }
 

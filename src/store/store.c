@@ -1,17 +1,29 @@
 /*
  * store/store.c - the SQLite database behind ttt/store.h: opening with checks, migrations, games, the
- * learner's sequences.
+ * learner's sequences, memory imports.
  *
- * Opening goes: (1) a file that exists and is not empty must start with the SQLite header, else it is
- * refused before SQLite sees it; (2) read application_id, user_version and the table names, without writing;
- * (3) a database with our application_id is ours; an empty one (no tables, id 0) becomes ours; anything else
- * is refused; (4) only then switch to WAL and run the migrations that are missing.
+ * The file is only ever opened by SQLite: a second descriptor of it in this process, closed, would drop every
+ * POSIX lock SQLite holds on it for the other connections of the process (SQLite's "How To Corrupt Your
+ * Database", 2.2), and two processes writing at once would then lose games.
+ *
+ * Opening goes: (1) SQLite opens the file (a reader's open does not create it), and a file this process may
+ * not write is refused before anything is read, since reading a WAL database makes -wal and -shm files;
+ * (2) read application_id, user_version and the table names, without writing: SQLite answers SQLITE_NOTADB
+ * for a file that is not a database; (3) a database with our application_id is ours; an empty one (no
+ * tables, id 0) becomes ours; anything else is refused; (4) only then switch to WAL and run the migrations
+ * that are missing.
+ *
+ * Reading trusts nothing in the file: every value of every row is checked (its type, its range, the moves
+ * a legal finished game of the row's rules ending in the row's result) before a caller sees it, and a bad
+ * one is an error naming the file and the row.
  */
 #define _GNU_SOURCE /* strdup */
 #include "ttt/store.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <jansson.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,10 +31,15 @@
 #include <sys/stat.h>
 
 #include "ttt/notation.h"
+#include "ttt/symmetry.h"
 #include "util/error.h"
 
-#define SQLITE_HEADER     "SQLite format 3"
-#define SQLITE_HEADER_LEN 16 /* including the terminating NUL */
+/* How much of a bad text value an error message shows before "...". */
+#define STORE_SHOWN_CHARS 40
+/* Room for a value described in an error message: quotes, escapes (4 bytes a character), "...". */
+#define STORE_SHOWN_SIZE (STORE_SHOWN_CHARS * 4 + 8)
+/* Room for a short reason such as "the game ends 'draw'". */
+#define STORE_REASON_SIZE 48
 
 /* How long to wait between attempts to switch a new database to WAL mode (milliseconds). */
 #define STORE_WAL_RETRY_MS 10
@@ -87,31 +104,24 @@ static ttt_status make_parents(const char *path, ttt_error *err)
     return TTT_OK;
 }
 
-/* Step 1: a non-empty file must carry the SQLite header. */
-static ttt_status check_header(const char *path, ttt_error *err)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return errno == ENOENT ? TTT_OK : ttt_fail(err, TTT_EIO, "memory '%s': %s", path, strerror(errno));
-    char head[SQLITE_HEADER_LEN];
-    size_t n = fread(head, 1, sizeof head, f);
-    fclose(f);
-    if (n == 0)
-        return TTT_OK;
-    if (n < sizeof head || memcmp(head, SQLITE_HEADER, SQLITE_HEADER_LEN) != 0)
-        return ttt_fail(err, TTT_EINVAL, "memory '%s': not an SQLite database: not touching it", path);
-    return TTT_OK;
-}
-
-/* One integer from a one-row query; -1 when it fails. */
-static int64_t query_int(sqlite3 *db, const char *sql)
+/* One integer from a one-row query into *v; false when the query fails (sqlite3_errcode says why). */
+static bool query_value(sqlite3 *db, const char *sql, int64_t *v)
 {
     sqlite3_stmt *st;
     if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
-        return -1;
-    int64_t v = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int64(st, 0) : -1;
+        return false;
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW)
+        *v = sqlite3_column_int64(st, 0);
     sqlite3_finalize(st);
-    return v;
+    return rc == SQLITE_ROW;
+}
+
+/* One non-negative integer from a one-row query; -1 when it fails. */
+static int64_t query_int(sqlite3 *db, const char *sql)
+{
+    int64_t v;
+    return query_value(db, sql, &v) ? v : -1;
 }
 
 /* Steps 2 and 3: is it ours, empty, or foreign? Sets *fresh for an empty database. The marker and the tables
@@ -120,18 +130,21 @@ static int64_t query_int(sqlite3 *db, const char *sql)
 static ttt_status check_owner(ttt_store *s, bool *fresh, ttt_error *err)
 {
     bool snapshot = sqlite3_exec(s->db, "BEGIN", NULL, NULL, NULL) == SQLITE_OK;
-    int64_t app = query_int(s->db, "PRAGMA application_id");
-    int64_t tables = query_int(s->db, "SELECT count(*) FROM sqlite_master");
-    int64_t version = query_int(s->db, "PRAGMA user_version");
+    int64_t app, tables, version;
+    if (!query_value(s->db, "PRAGMA application_id", &app) ||
+        !query_value(s->db, "SELECT count(*) FROM sqlite_master", &tables) ||
+        !query_value(s->db, "PRAGMA user_version", &version)) { /* the error before COMMIT replaces it */
+        ttt_status st =
+            sqlite3_errcode(s->db) == SQLITE_NOTADB
+                ? ttt_fail(err, TTT_EINVAL, "memory '%s': not an SQLite database: not touching it", s->path)
+                : ttt_fail(err, TTT_EIO, "memory '%s': unreadable or corrupt: %s", s->path,
+                           sqlite3_errmsg(s->db));
+        if (snapshot)
+            sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+        return st;
+    }
     if (snapshot)
         sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL);
-    if (app < 0 || tables < 0) {
-        int code = sqlite3_errcode(s->db);
-        if (code == SQLITE_NOTADB)
-            return ttt_fail(err, TTT_EINVAL, "memory '%s': not an SQLite database: not touching it", s->path);
-        return ttt_fail(err, TTT_EIO, "memory '%s': unreadable or corrupt: %s", s->path,
-                        sqlite3_errmsg(s->db));
-    }
     *fresh = app == 0 && tables == 0;
     if (app != TTT_STORE_APPLICATION_ID && !*fresh)
         return ttt_fail(err, TTT_EINVAL,
@@ -160,6 +173,9 @@ static ttt_status exec(ttt_store *s, const char *sql, ttt_error *err)
  * the switch is retried for up to TTT_STORE_BUSY_MS. */
 static ttt_status use_wal(ttt_store *s, ttt_error *err)
 {
+    const char *file = sqlite3_db_filename(s->db, "main");
+    if (!file || !file[0]) /* ":memory:" (tests, fuzzing): no file, no WAL */
+        return TTT_OK;
     for (int waited = 0;; waited += STORE_WAL_RETRY_MS) {
         sqlite3_stmt *q;
         if (sqlite3_prepare_v2(s->db, "PRAGMA journal_mode = WAL", -1, &q, NULL) != SQLITE_OK)
@@ -211,15 +227,14 @@ static ttt_status resolve_path(const char **path, char *buf, ttt_error *err)
     return ttt_store_default_path(buf, TTT_STORE_PATH_SIZE, err);
 }
 
-ttt_status ttt_store_open(const char *path, ttt_store **out, ttt_error *err)
+/* Opens path: creating it (and its directories) when create is set, else TTT_ESTATE when it does not exist.
+ */
+static ttt_status store_open(const char *path, bool create, ttt_store **out, ttt_error *err)
 {
     *out = NULL;
     char default_path[TTT_STORE_PATH_SIZE];
-    ttt_status pst = resolve_path(&path, default_path, err);
-    if (pst)
-        return pst;
-    ttt_status st = check_header(path, err);
-    if (!st)
+    ttt_status st = resolve_path(&path, default_path, err);
+    if (!st && create)
         st = make_parents(path, err);
     if (st)
         return st;
@@ -228,8 +243,20 @@ ttt_status ttt_store_open(const char *path, ttt_store **out, ttt_error *err)
         free(s);
         return ttt_fail(err, TTT_ENOMEM, "memory: out of memory");
     }
-    if (sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
-        st = db_fail(s, err, "cannot open");
+    int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
+    if (sqlite3_open_v2(path, &s->db, flags, NULL) != SQLITE_OK) {
+        if (!create && sqlite3_system_errno(s->db) == ENOENT)
+            st = ttt_fail(err, TTT_ESTATE, "no database at '%s' yet", path);
+        else
+            st = db_fail(s, err, "cannot open");
+        ttt_store_close(s);
+        return st;
+    }
+    /* SQLite opens a file it may not write read-only; any read of a WAL database would then leave -wal and
+     * -shm files that this process can never remove. */
+    if (sqlite3_db_readonly(s->db, "main") == 1) {
+        st = ttt_fail(err, TTT_EIO, "memory '%s': the file is read-only: %s", path,
+                      create ? "cannot write to it" : "reading it would leave -wal and -shm files (copy it)");
         ttt_store_close(s);
         return st;
     }
@@ -254,17 +281,14 @@ ttt_status ttt_store_open(const char *path, ttt_store **out, ttt_error *err)
     return TTT_OK;
 }
 
+ttt_status ttt_store_open(const char *path, ttt_store **out, ttt_error *err)
+{
+    return store_open(path, true, out, err);
+}
+
 ttt_status ttt_store_open_existing(const char *path, ttt_store **out, ttt_error *err)
 {
-    *out = NULL;
-    char default_path[TTT_STORE_PATH_SIZE];
-    ttt_status pst = resolve_path(&path, default_path, err);
-    if (pst)
-        return pst;
-    struct stat sb;
-    if (stat(path, &sb) != 0 && errno == ENOENT)
-        return ttt_fail(err, TTT_ESTATE, "no database at '%s' yet", path);
-    return ttt_store_open(path, out, err);
+    return store_open(path, false, out, err);
 }
 
 void ttt_store_close(ttt_store *s)
@@ -288,9 +312,15 @@ ttt_status ttt_store_check(ttt_store *s, ttt_error *err)
     ttt_status st = TTT_OK;
     if (sqlite3_step(q) != SQLITE_ROW)
         st = db_fail(s, err, "integrity check");
-    else if (strcmp((const char *)sqlite3_column_text(q, 0), "ok") != 0)
-        st = ttt_fail(err, TTT_EIO, "memory '%s': integrity check failed: %s", s->path,
-                      (const char *)sqlite3_column_text(q, 0));
+    else if (strcmp((const char *)sqlite3_column_text(q, 0), "ok") != 0) {
+        /* SQLite's complaint spans lines: one line of it here */
+        char first[TTT_ERROR_SIZE];
+        snprintf(first, sizeof first, "%s", (const char *)sqlite3_column_text(q, 0));
+        for (char *p = first; *p; p++)
+            if (*p == '\n')
+                *p = ' ';
+        st = ttt_fail(err, TTT_EIO, "memory '%s': integrity check failed: %s", s->path, first);
+    }
     sqlite3_finalize(q);
     return st;
 }
@@ -337,6 +367,169 @@ static ttt_status run_write(ttt_store *s, sqlite3_stmt *q, int64_t *rowid, ttt_e
     return st;
 }
 
+/* --- Checking what is read ---------------------------------------------------------------------------- */
+
+static const char *result_name(ttt_outcome oc)
+{
+    return oc == TTT_X_WINS ? "x" : oc == TTT_O_WINS ? "o" : "draw";
+}
+
+/* text (len bytes) quoted for an error message: control and non-ASCII bytes as \xHH, cut after
+ * STORE_SHOWN_CHARS characters with "...". buf holds STORE_SHOWN_SIZE bytes. Returns buf. */
+static const char *quote(const char *text, size_t len, char *buf)
+{
+    size_t n = 0;
+    buf[n++] = '\'';
+    for (size_t i = 0; i < len && i < STORE_SHOWN_CHARS; i++) {
+        unsigned char c = (unsigned char)text[i];
+        if (c >= 0x20 && c < 0x7f && c != '\\')
+            buf[n++] = (char)c;
+        else
+            n += (size_t)snprintf(buf + n, STORE_SHOWN_SIZE - n, "\\x%02x", c);
+    }
+    buf[n++] = '\'';
+    buf[n] = '\0';
+    if (len > STORE_SHOWN_CHARS)
+        strcat(buf, "...");
+    return buf;
+}
+
+/* Column col of the current row described for an error message: NULL, a number, a blob or quoted text. buf
+ * holds STORE_SHOWN_SIZE bytes. Returns buf. */
+static const char *describe(sqlite3_stmt *q, int col, char *buf)
+{
+    switch (sqlite3_column_type(q, col)) {
+    case SQLITE_NULL: return strcpy(buf, "NULL");
+    case SQLITE_INTEGER:
+        snprintf(buf, STORE_SHOWN_SIZE, "%" PRId64, (int64_t)sqlite3_column_int64(q, col));
+        return buf;
+    case SQLITE_FLOAT:
+        snprintf(buf, STORE_SHOWN_SIZE, "%g (a real)", sqlite3_column_double(q, col));
+        return buf;
+    case SQLITE_BLOB:
+        snprintf(buf, STORE_SHOWN_SIZE, "a blob of %d bytes", sqlite3_column_bytes(q, col));
+        return buf;
+    default: {
+        const char *t = (const char *)sqlite3_column_text(q, col);
+        return quote(t ? t : "", t ? (size_t)sqlite3_column_bytes(q, col) : 0, buf);
+    }
+    }
+}
+
+/* Column col as text shorter than size bytes without NUL bytes, else NULL with the reason in why (the
+ * caller adds the value). */
+static const char *column_text(sqlite3_stmt *q, int col, size_t size, char *why, size_t why_size)
+{
+    if (sqlite3_column_type(q, col) != SQLITE_TEXT) {
+        snprintf(why, why_size, "not text");
+        return NULL;
+    }
+    const char *t = (const char *)sqlite3_column_text(q, col);
+    size_t len = (size_t)sqlite3_column_bytes(q, col);
+    if (!t)
+        snprintf(why, why_size, "out of memory reading it");
+    else if (len >= size)
+        snprintf(why, why_size, "%zu bytes, at most %zu expected", len, size - 1);
+    else if (strlen(t) != len)
+        snprintf(why, why_size, "holds a NUL byte");
+    else
+        return t;
+    return NULL;
+}
+
+/* Whether text is a rules text in the form ttt_rules_format writes; parsed into *rules. */
+static bool check_rules(const char *text, ttt_rules *rules, char *why, size_t size)
+{
+    ttt_error e;
+    char again[TTT_RULES_TEXT_SIZE];
+    if (ttt_rules_parse(text, rules, &e)) {
+        snprintf(why, size, "%s", e.msg);
+        return false;
+    }
+    if (strcmp(ttt_rules_format(rules, again, sizeof again), text) != 0) {
+        snprintf(why, size, "not written as '%s'", again);
+        return false;
+    }
+    return true;
+}
+
+/* Whether text is a legal finished game of rules: its moves into moves (TTT_MAX_CELLS), *n and *outcome. */
+static bool check_game(const ttt_rules *rules, const char *text, ttt_move *moves, int *n,
+                       ttt_outcome *outcome, char *why, size_t size)
+{
+    ttt_error e;
+    ttt_board b;
+    if (ttt_moves_parse(text, rules, moves, TTT_MAX_CELLS, n, &e) ||
+        ttt_moves_replay(rules, moves, *n, &b, &e)) {
+        snprintf(why, size, "%s", e.msg);
+        return false;
+    }
+    *outcome = ttt_board_outcome(&b);
+    if (*outcome == TTT_ONGOING) {
+        snprintf(why, size, "the game is not finished");
+        return false;
+    }
+    return true;
+}
+
+/* Whether result is the name of outcome ("x", "o" or "draw"). */
+static bool check_result(const char *result, ttt_outcome outcome, char *why, size_t size)
+{
+    if (strcmp(result, "x") != 0 && strcmp(result, "o") != 0 && strcmp(result, "draw") != 0) {
+        snprintf(why, size, "expected x, o or draw");
+        return false;
+    }
+    if (strcmp(result, result_name(outcome)) != 0) {
+        snprintf(why, size, "the game ends '%s'", result_name(outcome));
+        return false;
+    }
+    return true;
+}
+
+/* What checking one sequence needs: the rules of the last one (sequences come sorted by rules) and room for
+ * its moves. */
+typedef struct seq_check {
+    char rules_text[TTT_RULES_TEXT_SIZE];
+    ttt_rules rules;
+    ttt_move moves[TTT_MAX_CELLS], canon[TTT_MAX_CELLS];
+    char canon_text[TTT_MOVES_TEXT_SIZE];
+    ttt_store_sequence seq;
+} seq_check;
+
+enum { SEQ_RULES, SEQ_MOVES, SEQ_RESULT, SEQ_COUNT, SEQ_OK };
+
+/* Whether (rules, moves, result, count) is a sequence the memory may hold: rules as ttt_rules_format writes
+ * them, moves a legal finished game of them in canonical form ending in result, count from 1 to
+ * TTT_STORE_MAX_COUNT. SEQ_OK and c->seq filled (pointing into c and at the texts given), or the bad one of
+ * SEQ_RULES ... SEQ_COUNT with the reason in why. */
+static int check_sequence(seq_check *c, const char *rules, const char *moves, const char *result,
+                          int64_t count, char *why, size_t size)
+{
+    if (strcmp(rules, c->rules_text) != 0) {
+        c->rules_text[0] = '\0';
+        if (!check_rules(rules, &c->rules, why, size))
+            return SEQ_RULES;
+        snprintf(c->rules_text, sizeof c->rules_text, "%s", rules);
+    }
+    if (count < 1 || count > TTT_STORE_MAX_COUNT) {
+        snprintf(why, size, "out of range (1 to %" PRId64 ")", TTT_STORE_MAX_COUNT);
+        return SEQ_COUNT;
+    }
+    int n;
+    ttt_outcome oc;
+    if (!check_game(&c->rules, moves, c->moves, &n, &oc, why, size))
+        return SEQ_MOVES;
+    if (!check_result(result, oc, why, size))
+        return SEQ_RESULT;
+    ttt_sym_sequence_canonical(&c->rules, c->moves, n, c->canon);
+    if (strcmp(ttt_moves_format(&c->rules, c->canon, n, c->canon_text, sizeof c->canon_text), moves) != 0) {
+        snprintf(why, size, "not in canonical form");
+        return SEQ_MOVES;
+    }
+    c->seq = (ttt_store_sequence){rules, &c->rules, moves, c->canon, n, result, oc, count};
+    return SEQ_OK;
+}
+
 /* --- Games -------------------------------------------------------------------------------------------- */
 
 static void copy_text(char *dst, size_t size, const char *src) { snprintf(dst, size, "%s", src ? src : ""); }
@@ -353,18 +546,69 @@ ttt_status ttt_game_record_make(const ttt_rules *rules, const ttt_move *moves, i
     ttt_outcome oc = ttt_board_outcome(&b);
     if (oc == TTT_ONGOING)
         return ttt_fail(err, TTT_EINVAL, "game record: the game is not finished");
+    const char *players[] = {x ? x : "human", o ? o : "human"};
+    for (int side = 0; side < 2; side++)
+        if (strlen(players[side]) >= sizeof out->x)
+            return ttt_fail(err, TTT_ELIMIT,
+                            "game record: %c's player '%.40s...' is longer than %zu characters",
+                            side ? 'O' : 'X', players[side], sizeof out->x - 1);
     ttt_rules_format(rules, out->rules, sizeof out->rules);
     ttt_moves_format(rules, moves, count, out->moves, sizeof out->moves);
     copy_text(out->x, sizeof out->x, x ? x : "human");
     copy_text(out->o, sizeof out->o, o ? o : "human");
-    copy_text(out->result, sizeof out->result, oc == TTT_X_WINS ? "x" : oc == TTT_O_WINS ? "o" : "draw");
+    copy_text(out->result, sizeof out->result, result_name(oc));
     out->started = started;
     out->ended = ended;
     return TTT_OK;
 }
 
+#define GAME_COLUMNS "id, started, ended, rules, x, o, moves, result"
+enum { GAME_ID, GAME_STARTED, GAME_ENDED, GAME_RULES, GAME_X, GAME_O, GAME_MOVES, GAME_RESULT, GAME_OK };
+
+/* Whether a player text is one a record holds: printable, no control characters. */
+static bool printable(const char *text)
+{
+    for (; *text; text++)
+        if ((unsigned char)*text < 0x20 || *text == 0x7f)
+            return false;
+    return true;
+}
+
+static const char *const game_columns[] = {"id", "started", "ended", "rules", "x", "o", "moves", "result"};
+
+/* Whether g is a record the store may hold: times from 0, rules as ttt_rules_format writes them, printable
+ * players, the moves a legal finished game of the rules that ends in the result. GAME_OK, or the bad column
+ * with the reason in why. */
+static int check_record(const ttt_game_record *g, char *why, size_t size)
+{
+    ttt_rules rules;
+    ttt_move moves[TTT_MAX_CELLS];
+    int n;
+    ttt_outcome oc;
+    if (g->started < 0 || g->ended < 0) {
+        snprintf(why, size, "expected a whole number from 0");
+        return g->started < 0 ? GAME_STARTED : GAME_ENDED;
+    }
+    if (!check_rules(g->rules, &rules, why, size))
+        return GAME_RULES;
+    if (!printable(g->x) || !printable(g->o)) {
+        snprintf(why, size, "holds a control character");
+        return !printable(g->x) ? GAME_X : GAME_O;
+    }
+    if (!check_game(&rules, g->moves, moves, &n, &oc, why, size))
+        return GAME_MOVES;
+    if (!check_result(g->result, oc, why, size))
+        return GAME_RESULT;
+    return GAME_OK;
+}
+
 ttt_status ttt_store_add_game(ttt_store *s, const ttt_game_record *g, int64_t *id, ttt_error *err)
 {
+    char why[TTT_ERROR_SIZE];
+    int bad = check_record(g, why, sizeof why);
+    if (bad != GAME_OK)
+        return ttt_fail(err, TTT_EINVAL, "memory '%s': cannot record the game: bad %s: %s", s->path,
+                        game_columns[bad], why);
     sqlite3_stmt *q;
     if (sqlite3_prepare_v2(s->db,
                            "INSERT INTO games(started, ended, rules, x, o, moves, result) "
@@ -381,19 +625,62 @@ ttt_status ttt_store_add_game(ttt_store *s, const ttt_game_record *g, int64_t *i
     return run_write(s, q, id, err);
 }
 
-#define GAME_COLUMNS "id, started, ended, rules, x, o, moves, result"
-
-static void read_game(sqlite3_stmt *q, ttt_game_record *g)
+/* Reads and checks the current row of a games query into g. */
+static ttt_status read_game(ttt_store *s, sqlite3_stmt *q, ttt_game_record *g, ttt_error *err)
 {
+    static const size_t sizes[] = {0,
+                                   0,
+                                   0,
+                                   TTT_RULES_TEXT_SIZE,
+                                   TTT_STORE_SPEC_SIZE,
+                                   TTT_STORE_SPEC_SIZE,
+                                   TTT_MOVES_TEXT_SIZE,
+                                   sizeof g->result};
+    char *texts[] = {NULL, NULL, NULL, g->rules, g->x, g->o, g->moves, g->result};
+    char why[TTT_ERROR_SIZE] = "";
+    int bad = GAME_OK;
     memset(g, 0, sizeof *g);
-    g->id = sqlite3_column_int64(q, 0);
-    g->started = sqlite3_column_int64(q, 1);
-    g->ended = sqlite3_column_int64(q, 2);
-    copy_text(g->rules, sizeof g->rules, (const char *)sqlite3_column_text(q, 3));
-    copy_text(g->x, sizeof g->x, (const char *)sqlite3_column_text(q, 4));
-    copy_text(g->o, sizeof g->o, (const char *)sqlite3_column_text(q, 5));
-    copy_text(g->moves, sizeof g->moves, (const char *)sqlite3_column_text(q, 6));
-    copy_text(g->result, sizeof g->result, (const char *)sqlite3_column_text(q, 7));
+    for (int col = GAME_ID; col <= GAME_RESULT && bad == GAME_OK; col++) {
+        if (col <= GAME_ENDED) {
+            if (sqlite3_column_type(q, col) != SQLITE_INTEGER)
+                bad = col, snprintf(why, sizeof why, "not a whole number");
+            continue;
+        }
+        const char *t = column_text(q, col, sizes[col], why, sizeof why);
+        if (!t)
+            bad = col;
+        else
+            memcpy(texts[col], t, strlen(t) + 1);
+    }
+    g->id = sqlite3_column_int64(q, GAME_ID);
+    g->started = sqlite3_column_int64(q, GAME_STARTED);
+    g->ended = sqlite3_column_int64(q, GAME_ENDED);
+    if (bad == GAME_OK)
+        bad = check_record(g, why, sizeof why);
+    if (bad == GAME_OK)
+        return TTT_OK;
+    char shown[STORE_SHOWN_SIZE], id[STORE_SHOWN_SIZE];
+    return ttt_fail(err, TTT_EIO, "memory '%s': game id=%s: bad %s %s: %s", s->path, describe(q, GAME_ID, id),
+                    game_columns[bad], describe(q, bad, shown), why);
+}
+
+/* Calls each for every row of q (a games query) until it returns non-zero. Finalizes q. */
+static ttt_status each_game(ttt_store *s, sqlite3_stmt *q, int (*each)(const ttt_game_record *, void *),
+                            void *user, bool *found, ttt_error *err)
+{
+    ttt_game_record *g = malloc(sizeof *g);
+    ttt_status st = g ? TTT_OK : ttt_fail(err, TTT_ENOMEM, "memory: out of memory");
+    int rc = SQLITE_DONE;
+    while (!st && (rc = sqlite3_step(q)) == SQLITE_ROW) {
+        *found = true;
+        if ((st = read_game(s, q, g, err)) == TTT_OK && each(g, user))
+            break;
+    }
+    if (!st && rc != SQLITE_ROW && rc != SQLITE_DONE)
+        st = db_fail(s, err, "read games");
+    sqlite3_finalize(q);
+    free(g);
+    return st;
 }
 
 ttt_status ttt_store_list_games(ttt_store *s, int limit, int (*each)(const ttt_game_record *, void *),
@@ -404,16 +691,14 @@ ttt_status ttt_store_list_games(ttt_store *s, int limit, int (*each)(const ttt_g
                            NULL) != SQLITE_OK)
         return db_fail(s, err, "list games");
     sqlite3_bind_int64(q, 1, limit > 0 ? limit : -1);
-    ttt_game_record g;
-    int rc;
-    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-        read_game(q, &g);
-        if (each(&g, user))
-            break;
-    }
-    ttt_status st = rc == SQLITE_ROW || rc == SQLITE_DONE ? TTT_OK : db_fail(s, err, "list games");
-    sqlite3_finalize(q);
-    return st;
+    bool found = false;
+    return each_game(s, q, each, user, &found, err);
+}
+
+static int copy_game(const ttt_game_record *g, void *user)
+{
+    *(ttt_game_record *)user = *g;
+    return 1;
 }
 
 ttt_status ttt_store_get_game(ttt_store *s, int64_t id, ttt_game_record *out, ttt_error *err)
@@ -423,15 +708,10 @@ ttt_status ttt_store_get_game(ttt_store *s, int64_t id, ttt_game_record *out, tt
         SQLITE_OK)
         return db_fail(s, err, "get game");
     sqlite3_bind_int64(q, 1, id);
-    int rc = sqlite3_step(q);
-    ttt_status st = TTT_OK;
-    if (rc == SQLITE_ROW)
-        read_game(q, out);
-    else if (rc == SQLITE_DONE)
+    bool found = false;
+    ttt_status st = each_game(s, q, copy_game, out, &found, err);
+    if (!st && !found)
         st = ttt_fail(err, TTT_EINVAL, "no game %lld in '%s'", (long long)id, s->path);
-    else
-        st = db_fail(s, err, "get game");
-    sqlite3_finalize(q);
     return st;
 }
 
@@ -443,12 +723,25 @@ ttt_status ttt_store_count_games(ttt_store *s, int64_t *count, ttt_error *err)
 
 /* --- The learner's memory ----------------------------------------------------------------------------- */
 
+int64_t ttt_store_count_add(int64_t a, int64_t b)
+{
+    assert(a >= 0 && a <= TTT_STORE_MAX_COUNT && b >= 0 && b <= TTT_STORE_MAX_COUNT);
+    return a > TTT_STORE_MAX_COUNT - b ? TTT_STORE_MAX_COUNT : a + b;
+}
+
 ttt_status ttt_store_learn(ttt_store *s, const char *rules, const char *moves, const char *result,
                            int64_t count, ttt_error *err)
 {
-    if (count < 1 || count > TTT_STORE_MAX_COUNT)
-        return ttt_fail(err, TTT_EINVAL, "memory '%s': count %" PRId64 " out of range (1 to %" PRId64 ")",
-                        s->path, count, TTT_STORE_MAX_COUNT);
+    seq_check *c = calloc(1, sizeof *c);
+    if (!c)
+        return ttt_fail(err, TTT_ENOMEM, "memory: out of memory");
+    static const char *const names[] = {"rules", "moves", "result", "count"};
+    char why[TTT_ERROR_SIZE], shown[STORE_SHOWN_SIZE];
+    int bad = check_sequence(c, rules, moves, result, count, why, sizeof why);
+    free(c);
+    if (bad != SEQ_OK)
+        return ttt_fail(err, TTT_EINVAL, "memory '%s': cannot learn rules=%s moves=%s: bad %s: %s", s->path,
+                        rules, quote(moves, strlen(moves), shown), names[bad], why);
     sqlite3_stmt *q;
     if (sqlite3_prepare_v2(s->db,
                            "INSERT INTO learner_sequences(rules, moves, result, count) VALUES (?, ?, ?, ?) "
@@ -464,6 +757,30 @@ ttt_status ttt_store_learn(ttt_store *s, const char *rules, const char *moves, c
     return run_write(s, q, NULL, err);
 }
 
+/* Reads and checks the current row of a sequences query into c->seq. */
+static ttt_status read_sequence(ttt_store *s, sqlite3_stmt *q, seq_check *c, ttt_error *err)
+{
+    static const char *const names[] = {"rules", "moves", "result", "count"};
+    static const size_t sizes[] = {TTT_RULES_TEXT_SIZE, TTT_MOVES_TEXT_SIZE, sizeof "draw"};
+    const char *texts[SEQ_COUNT];
+    char why[TTT_ERROR_SIZE] = "";
+    int bad = -1;
+    for (int col = SEQ_RULES; col < SEQ_COUNT && bad < 0; col++)
+        if (!(texts[col] = column_text(q, col, sizes[col], why, sizeof why)))
+            bad = col;
+    if (bad < 0 && sqlite3_column_type(q, SEQ_COUNT) != SQLITE_INTEGER)
+        bad = SEQ_COUNT, snprintf(why, sizeof why, "not a whole number");
+    if (bad < 0)
+        bad = check_sequence(c, texts[SEQ_RULES], texts[SEQ_MOVES], texts[SEQ_RESULT],
+                             sqlite3_column_int64(q, SEQ_COUNT), why, sizeof why);
+    if (bad == SEQ_OK)
+        return TTT_OK;
+    char rules[STORE_SHOWN_SIZE], moves[STORE_SHOWN_SIZE], value[STORE_SHOWN_SIZE];
+    return ttt_fail(err, TTT_EIO, "memory '%s': row rules=%s moves=%s: bad %s %s: %s", s->path,
+                    describe(q, SEQ_RULES, rules), describe(q, SEQ_MOVES, moves), names[bad],
+                    describe(q, bad, value), why);
+}
+
 ttt_status ttt_store_sequences(ttt_store *s, const char *rules, ttt_store_sequence_fn each, void *user,
                                ttt_error *err)
 {
@@ -476,13 +793,16 @@ ttt_status ttt_store_sequences(ttt_store *s, const char *rules, ttt_store_sequen
         return db_fail(s, err, "read memory");
     if (rules)
         sqlite3_bind_text(q, 1, rules, -1, SQLITE_STATIC);
-    int rc;
-    while ((rc = sqlite3_step(q)) == SQLITE_ROW)
-        if (each((const char *)sqlite3_column_text(q, 0), (const char *)sqlite3_column_text(q, 1),
-                 (const char *)sqlite3_column_text(q, 2), sqlite3_column_int64(q, 3), user))
+    seq_check *c = calloc(1, sizeof *c);
+    ttt_status st = c ? TTT_OK : ttt_fail(err, TTT_ENOMEM, "memory: out of memory");
+    int rc = SQLITE_DONE;
+    while (!st && (rc = sqlite3_step(q)) == SQLITE_ROW)
+        if ((st = read_sequence(s, q, c, err)) == TTT_OK && each(&c->seq, user))
             break;
-    ttt_status st = rc == SQLITE_ROW || rc == SQLITE_DONE ? TTT_OK : db_fail(s, err, "read memory");
+    if (!st && rc != SQLITE_ROW && rc != SQLITE_DONE)
+        st = db_fail(s, err, "read memory");
     sqlite3_finalize(q);
+    free(c);
     return st;
 }
 
@@ -517,26 +837,24 @@ typedef struct stats_walk {
 
 /* Sequences come sorted by (rules, moves): the distinct prefixes are the sum of each sequence's moves beyond
  * what it shares with the one before (the sequences through a prefix "P " are contiguous in that order). */
-static int stats_step(const char *rules, const char *moves, const char *result, int64_t count, void *user)
+static int stats_step(const ttt_store_sequence *seq, void *user)
 {
     stats_walk *w = user;
-    if (strcmp(rules, w->cur.rules) != 0) {
+    if (strcmp(seq->rules_text, w->cur.rules) != 0) {
         if (w->cur.rules[0] && (w->stopped = w->each(&w->cur, w->user)))
             return 1;
         memset(&w->cur, 0, sizeof w->cur);
-        copy_text(w->cur.rules, sizeof w->cur.rules, rules);
+        copy_text(w->cur.rules, sizeof w->cur.rules, seq->rules_text);
         w->prev[0] = '\0';
     }
-    w->cur.games += count;
+    w->cur.games = ttt_store_count_add(w->cur.games, seq->count);
     w->cur.sequences++;
-    w->cur.prefixes += count_moves(moves) - common_moves(moves, w->prev);
-    if (strcmp(result, "x") == 0)
-        w->cur.x_wins += count;
-    else if (strcmp(result, "o") == 0)
-        w->cur.o_wins += count;
-    else
-        w->cur.draws += count;
-    copy_text(w->prev, sizeof w->prev, moves);
+    w->cur.prefixes += count_moves(seq->moves_text) - common_moves(seq->moves_text, w->prev);
+    int64_t *by_result = seq->outcome == TTT_X_WINS   ? &w->cur.x_wins
+                         : seq->outcome == TTT_O_WINS ? &w->cur.o_wins
+                                                      : &w->cur.draws;
+    *by_result = ttt_store_count_add(*by_result, seq->count);
+    copy_text(w->prev, sizeof w->prev, seq->moves_text);
     return 0;
 }
 
@@ -552,5 +870,153 @@ ttt_status ttt_store_memory_stats_each(ttt_store *s, int (*each)(const ttt_store
     if (!st && !w->stopped && w->cur.rules[0])
         each(&w->cur, user);
     free(w);
+    return st;
+}
+
+/* --- Memory exports ----------------------------------------------------------------------------------- */
+
+typedef struct import_entry {
+    char rules[TTT_RULES_TEXT_SIZE];
+    char *moves; /* canonical */
+    const char *result;
+    int64_t count;
+} import_entry;
+
+struct ttt_store_import {
+    import_entry *entries;
+    int64_t count, games;
+};
+
+void ttt_store_import_free(ttt_store_import *imp)
+{
+    if (!imp)
+        return;
+    for (int64_t i = 0; i < imp->count; i++)
+        free(imp->entries[i].moves);
+    free(imp->entries);
+    free(imp);
+}
+
+int64_t ttt_store_import_sequences(const ttt_store_import *imp) { return imp->count; }
+
+int64_t ttt_store_import_games(const ttt_store_import *imp) { return imp->games; }
+
+/* Checks one sequence of an export: a legal finished game of c->rules in any image, with its result and a
+ * count in range; its canonical form goes into e. */
+static ttt_status import_sequence(seq_check *c, json_t *seq, import_entry *e, char *why, size_t size)
+{
+    json_t *jm = json_object_get(seq, "moves"), *jr = json_object_get(seq, "result"),
+           *jc = json_object_get(seq, "count");
+    if (!json_is_string(jm) || !json_is_string(jr) || !json_is_integer(jc)) {
+        snprintf(why, size, "expected {\"moves\": text, \"result\": text, \"count\": number}");
+        return TTT_EINVAL;
+    }
+    int n;
+    ttt_outcome oc;
+    if (!check_game(&c->rules, json_string_value(jm), c->moves, &n, &oc, why, size))
+        return TTT_EINVAL;
+    char reason[STORE_REASON_SIZE];
+    if (!check_result(json_string_value(jr), oc, reason, sizeof reason)) {
+        char shown[STORE_SHOWN_SIZE];
+        snprintf(why, size, "result %s: %s",
+                 quote(json_string_value(jr), strlen(json_string_value(jr)), shown), reason);
+        return TTT_EINVAL;
+    }
+    e->count = (int64_t)json_integer_value(jc);
+    if (e->count < 1 || e->count > TTT_STORE_MAX_COUNT) {
+        snprintf(why, size, "count %" PRId64 ": expected 1 to %" PRId64, e->count, TTT_STORE_MAX_COUNT);
+        return TTT_EINVAL;
+    }
+    e->result = result_name(oc);
+    ttt_sym_sequence_canonical(&c->rules, c->moves, n, c->canon);
+    ttt_moves_format(&c->rules, c->canon, n, c->canon_text, sizeof c->canon_text);
+    ttt_rules_format(&c->rules, e->rules, sizeof e->rules);
+    if (!(e->moves = strdup(c->canon_text))) {
+        snprintf(why, size, "out of memory");
+        return TTT_ENOMEM;
+    }
+    return TTT_OK;
+}
+
+/* The memories of an export into imp, which has room for every sequence. */
+static ttt_status import_memories(json_t *memories, ttt_store_import *imp, seq_check *c, ttt_error *err)
+{
+    size_t i, j;
+    json_t *m, *seq;
+    json_array_foreach(memories, i, m)
+    {
+        json_t *jr = json_object_get(m, "rules"), *seqs = json_object_get(m, "sequences");
+        if (!json_is_string(jr) || !json_is_array(seqs))
+            return ttt_fail(err, TTT_EINVAL,
+                            "memories[%zu]: expected {\"rules\": text, \"sequences\": [...]}", i);
+        ttt_error e;
+        if (ttt_rules_parse(json_string_value(jr), &c->rules, &e))
+            return ttt_fail(err, TTT_EINVAL, "memories[%zu]: %s", i, e.msg);
+        json_array_foreach(seqs, j, seq)
+        {
+            char why[TTT_ERROR_SIZE];
+            import_entry *entry = &imp->entries[imp->count];
+            ttt_status st = import_sequence(c, seq, entry, why, sizeof why);
+            if (st)
+                return ttt_fail(err, st, "memories[%zu].sequences[%zu]: %s", i, j, why);
+            imp->count++;
+            imp->games = ttt_store_count_add(imp->games, entry->count);
+        }
+    }
+    return TTT_OK;
+}
+
+ttt_status ttt_store_import_parse(const char *text, size_t len, ttt_store_import **out, ttt_error *err)
+{
+    *out = NULL;
+    json_error_t jerr;
+    json_t *root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
+    if (!root) {
+        for (char *p = jerr.text; *p; p++) /* jansson quotes the input near the error: keep it one line */
+            if ((unsigned char)*p < 0x20 || *p == 0x7f)
+                *p = '?';
+        return ttt_fail(err, TTT_EINVAL, "not valid JSON: %s (line %d)", jerr.text, jerr.line);
+    }
+    json_t *format = json_object_get(root, "format"), *version = json_object_get(root, "version"),
+           *memories = json_object_get(root, "memories");
+    ttt_status st = TTT_OK;
+    if (!json_is_string(format) || strcmp(json_string_value(format), TTT_STORE_EXPORT_FORMAT) != 0)
+        st = ttt_fail(err, TTT_EINVAL, "not a ttt memory export (no \"format\": \"%s\")",
+                      TTT_STORE_EXPORT_FORMAT);
+    else if (!json_is_integer(version) || json_integer_value(version) != TTT_STORE_EXPORT_VERSION)
+        st = ttt_fail(err, TTT_EINVAL, "\"version\" must be %d", TTT_STORE_EXPORT_VERSION);
+    else if (!json_is_array(memories))
+        st = ttt_fail(err, TTT_EINVAL, "\"memories\" must be an array");
+    size_t total = 0, i;
+    json_t *m;
+    json_array_foreach(memories, i, m) total += json_array_size(json_object_get(m, "sequences"));
+    ttt_store_import *imp = st ? NULL : calloc(1, sizeof *imp);
+    seq_check *c = st ? NULL : malloc(sizeof *c);
+    if (!st && (!imp || !c || !(imp->entries = calloc(total ? total : 1, sizeof *imp->entries))))
+        st = ttt_fail(err, TTT_ENOMEM, "out of memory");
+    if (!st)
+        st = import_memories(memories, imp, c, err);
+    free(c);
+    json_decref(root);
+    if (st) {
+        ttt_store_import_free(imp);
+        return st;
+    }
+    *out = imp;
+    return TTT_OK;
+}
+
+ttt_status ttt_store_import_apply(ttt_store *s, const ttt_store_import *imp, ttt_error *err)
+{
+    bool own = !s->in_transaction;
+    ttt_status st = own ? ttt_store_begin(s, err) : TTT_OK;
+    for (int64_t i = 0; i < imp->count && !st; i++) {
+        const import_entry *e = &imp->entries[i];
+        st = ttt_store_learn(s, e->rules, e->moves, e->result, e->count, err);
+    }
+    if (own && st)
+        ttt_store_rollback(s);
+    else if (own)
+        st = ttt_store_commit(s, err);
     return st;
 }
