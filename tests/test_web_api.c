@@ -433,10 +433,9 @@ static void test_learner_without_database_opens_none(void **state)
     web_api_free(api);
 }
 
-static int count_sequences(const char *rules, const char *moves, const char *result, int64_t count,
-                           void *user)
+static int count_sequences(const ttt_store_sequence *sequence, void *user)
 {
-    (void)rules, (void)moves, (void)result, (void)count;
+    (void)sequence;
     ++*(int *)user;
     return 0;
 }
