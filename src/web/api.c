@@ -85,7 +85,14 @@ static reply fail(int status, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    return (reply){status, json_pack("{s:s}", "error", msg)};
+    json_t *body = json_pack("{s:s}", "error", msg);
+    if (!body) { /* the message quotes bytes of the request that are not UTF-8 (or a character cut in two) */
+        for (char *p = msg; *p; p++)
+            if ((unsigned char)*p >= 0x80)
+                *p = '?';
+        body = json_pack("{s:s}", "error", msg);
+    }
+    return (reply){status, body};
 }
 
 static reply ok(int status, json_t *body)
