@@ -71,7 +71,7 @@ for name in "${names[@]}"; do
     fi
     failed=1
     kept=$(sed -n 's/.*Test unit written to \(.*\)$/\1/p' "$log" | tail -n 1)
-    printf 'fuzz_%-14s CRASHED after %s inputs (exit %d); input: %s; log: %s\n' "$name" "${runs:-?}" "$status" \
+    printf 'fuzz_%-14s FAILED after %s inputs (exit %d); input: %s; log: %s\n' "$name" "${runs:-?}" "$status" \
         "${kept:-none written}" "$log"
     grep -E '^(==[0-9]+==ERROR|SUMMARY|.*invariant failed|.*runtime error)' "$log" | head -n 5 | sed 's/^/    /'
 done
