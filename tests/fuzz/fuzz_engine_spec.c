@@ -2,13 +2,15 @@
  * fuzz_engine_spec - engines made from spec strings (ttt/engine.h): ttt_engine_new, ttt_engine_spec, and a
  * tiny search with the engine.
  *
- * Input: "RULES\nSPEC" (3x3 when the rules do not parse), or a spec alone on 3x3. Specs that would open a
+ * Input: "RULES\nSPEC[\nMOVES]" (3x3 when the rules do not parse), or a spec alone on 3x3; the search starts
+ * from the position the moves reach, when they are a legal unfinished game, else from the empty board. Specs
+ * that would open a
  * file (engines with a file= or memory= option: the table and the learner) or ask for a big transposition
  * table are skipped: they test the file system and the allocator, not the parser.
  *
  * Invariants: a made engine's full spec (ttt_engine_spec) makes an engine with the same full spec and name;
  * a failed spec says why. Then the full spec with its budget replaced by a tiny one counted in work (time=0,
- * nodes=, iterations=, trials=; tt=1) plays a few moves from the empty board, each legal, the same moves from
+ * nodes=, iterations=, trials=; tt=1) plays a few moves from that position, each legal, the same moves from
  * a second engine of the same spec (determinism), and analyses the position reached when it can: every legal
  * move once.
  */
@@ -69,15 +71,24 @@ static bool tiny_spec(const char *full, char *out, size_t size)
     return n < size;
 }
 
-/* Plays up to FUZZ_SEARCH_PLIES moves with two engines of the same spec; they must agree. */
-static void tiny_search(const char *spec, const ttt_rules *rules)
+/* Plays up to FUZZ_SEARCH_PLIES moves from the position of moves_text (or the empty board) with two engines
+ * of the same spec; they must agree. */
+static void tiny_search(const char *spec, const ttt_rules *rules, const char *moves_text)
 {
     ttt_engine *a, *b;
     ttt_error err;
     FUZZ_CHECK(ttt_engine_new(spec, rules, &a, &err) == TTT_OK);
     FUZZ_CHECK(ttt_engine_new(spec, rules, &b, &err) == TTT_OK);
     ttt_board board;
-    ttt_board_init(&board, rules);
+    ttt_move moves[TTT_MAX_CELLS];
+    int count = 0;
+    if (!moves_text || ttt_moves_parse(moves_text, rules, moves, TTT_MAX_CELLS, &count, NULL) != TTT_OK ||
+        ttt_moves_replay(rules, moves, count, &board, NULL) != TTT_OK || ttt_board_terminal(&board)) {
+        count = 0;
+        ttt_board_init(&board, rules);
+    }
+    ttt_engine_follow(a, moves, count);
+    ttt_engine_follow(b, moves, count);
     for (int ply = 0; ply < FUZZ_SEARCH_PLIES && !ttt_board_terminal(&board); ply++) {
         ttt_move ma = TTT_NO_MOVE, mb = TTT_NO_MOVE;
         ttt_search_info info;
@@ -109,6 +120,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     ttt_rules rules;
     char *spec;
     char *text = fuzz_rules_and_text(data, size, &rules, &spec);
+    char *moves_text = fuzz_split(spec);
     if (!worth_making(spec)) {
         free(text);
         return 0;
@@ -132,7 +144,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     ttt_engine_free(copy);
     ttt_engine_free(e);
     FUZZ_CHECK(tiny_spec(full, tiny, sizeof tiny));
-    tiny_search(tiny, &rules);
+    tiny_search(tiny, &rules, moves_text);
     free(text);
     return 0;
 }
