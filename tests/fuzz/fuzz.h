@@ -70,6 +70,7 @@ static inline void fuzz_check_message(const ttt_error *err)
 {
     FUZZ_CHECK(err->msg[0] != '\0');
     FUZZ_CHECK(strlen(err->msg) < sizeof err->msg);
+    FUZZ_CHECK(strchr(err->msg, '\n') == NULL);
 }
 
 #endif
