@@ -10,9 +10,9 @@
  *
  * Invariants: a made engine's full spec (ttt_engine_spec) makes an engine with the same full spec and name;
  * a failed spec says why. Then the full spec with its budget replaced by a tiny one counted in work (time=0,
- * nodes=, iterations=, trials=; tt=1) plays a few moves from that position, each legal, the same moves from
- * a second engine of the same spec (determinism), and analyses the position reached when it can: every legal
- * move once.
+ * nodes=, iterations=, trials=; tt=1) plays a few moves from that position, each legal, the same first move
+ * from a second engine of the same spec (determinism), and analyses the position reached when it can: every
+ * legal move once.
  */
 #include "fuzz.h"
 
@@ -23,7 +23,7 @@ static const struct {
     const char *key;
     const char *value;
 } tiny_budget[] = {
-    {"time", "0"}, {"nodes", "200"}, {"iterations", "64"}, {"trials", "16"}, {"tt", "1"},
+    {"time", "0"}, {"nodes", "200"}, {"iterations", "32"}, {"trials", "16"}, {"tt", "1"},
 };
 #define FUZZ_SEARCH_PLIES 3
 
@@ -93,8 +93,11 @@ static void tiny_search(const char *spec, const ttt_rules *rules, const char *mo
         ttt_move ma = TTT_NO_MOVE, mb = TTT_NO_MOVE;
         ttt_search_info info;
         FUZZ_CHECK(ttt_engine_choose(a, &board, &ma, &info, &err) == TTT_OK);
-        FUZZ_CHECK(ttt_engine_choose(b, &board, &mb, NULL, &err) == TTT_OK);
-        FUZZ_CHECK(ttt_board_is_legal(&board, ma) && ma == mb);
+        FUZZ_CHECK(ttt_board_is_legal(&board, ma));
+        if (ply == 0) { /* the first move is enough to see that the engine is deterministic */
+            FUZZ_CHECK(ttt_engine_choose(b, &board, &mb, NULL, &err) == TTT_OK);
+            FUZZ_CHECK(ma == mb);
+        }
         ttt_board_play(&board, ma);
     }
     if (!ttt_board_terminal(&board) && ttt_engine_can_analyse(a)) {
