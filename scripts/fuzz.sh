@@ -57,7 +57,7 @@ for name in "${names[@]}"; do
         corpus=$work/corpus
         mkdir -p "$corpus"
     fi
-    [[ -d $seeds ]] && cp -n "$seeds"/. "$corpus"/ -R
+    [[ -d $seeds ]] && cp -Rn "$seeds"/. "$corpus"/
     args=(-max_total_time="$seconds" -print_final_stats=1 -timeout="$INPUT_TIMEOUT" -artifact_prefix="$work/")
     [[ -f $root/tests/fuzz/$name.dict ]] && args+=(-dict="$root/tests/fuzz/$name.dict")
     log=$work/last.log

@@ -22,7 +22,7 @@
  * Invariants: every answer is a JSON object with a status the API documents (no 5xx: memory does not run out
  * here and the game table makes room), an "error" line with every 4xx, Allow with 405 only; a game's state
  * is consistent: its moves replayed from the empty board give its position, whose side to move and outcome it
- * reports; 201 answers POST /api/games only.
+ * reports, and GET on the game gives the same game; 201 answers POST /api/games only.
  */
 #include <jansson.h>
 
@@ -170,6 +170,22 @@ static void check_game_state(json_t *state)
     FUZZ_CHECK(outcome && strcmp(outcome, names[ttt_board_outcome(&b)]) == 0);
 }
 
+/* What a request answered about a game is what the server keeps: GET gives the same game. */
+static void check_kept(session *s, json_t *state)
+{
+    char path[FUZZ_WEB_PATH_SIZE], *json = NULL;
+    const char *allow = NULL;
+    snprintf(path, sizeof path, "/api/games/%s", json_string_value(json_object_get(state, "id")));
+    FUZZ_CHECK(call_api(s->api, "GET", path, "", &json, &allow) == 200);
+    json_t *kept = json_loads(json, 0, NULL);
+    FUZZ_CHECK(kept != NULL);
+    static const char *const fields[] = {"rules", "position", "moves", "outcome", "players", "to_move"};
+    for (size_t i = 0; i < sizeof fields / sizeof *fields; i++)
+        FUZZ_CHECK(json_equal(json_object_get(kept, fields[i]), json_object_get(state, fields[i])));
+    json_decref(kept);
+    free(json);
+}
+
 static void send_request(session *s, const char *request)
 {
     char *text = fuzz_strndup(request, strlen(request));
@@ -205,6 +221,7 @@ static void send_request(session *s, const char *request)
         FUZZ_CHECK(error && *error);
     } else if (json_object_get(answer, "board")) {
         check_game_state(answer);
+        check_kept(s, answer);
     }
     FUZZ_CHECK(status != 201 || (strcmp(method, "POST") == 0 && strcmp(path, "/api/games") == 0));
     if (status == 201) {
