@@ -12,6 +12,7 @@ ARGS ?=
 BUILD_DIR   := build
 ASAN_DIR    := build-asan
 RELEASE_DIR := build-release
+FUZZ_DIR    := build-fuzz
 JOBS        := 2
 
 BUILD_CONFIG := -DCMAKE_BUILD_TYPE=RelWithDebInfo
@@ -21,6 +22,14 @@ endif
 CHECK_CONFIG   := -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTTT_WERROR=ON
 ASAN_CONFIG    := -DCMAKE_BUILD_TYPE=Debug -DTTT_SANITIZE=ON -DTTT_WERROR=ON
 RELEASE_CONFIG := -DCMAKE_BUILD_TYPE=Release
+FUZZ_CC        := $(shell command -v clang 2>/dev/null || echo clang)
+FUZZ_CONFIG    := -DCMAKE_C_COMPILER=$(FUZZ_CC) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTTT_FUZZ=ON -DTTT_BUILD_TESTS=OFF
+
+# `make fuzz`: seconds per harness, and one harness (NAME of tests/fuzz/fuzz_NAME.c) or all of them.
+FUZZ_TIME ?= 60
+FUZZ      ?=
+# `make check`: seconds per harness, after replaying its seed corpus.
+CHECK_FUZZ_TIME := 3
 
 SAN_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
@@ -60,17 +69,20 @@ define cmbuild
 	@cmake --build $(1) -j$(JOBS) $(2) -- --no-print-directory | { grep --line-buffered -v '^\[ *[0-9]*%\] Built target ' || true; }
 endef
 
-.PHONY: all help setup build play check check-release check-asan check-signature format format-check bench clean
+.PHONY: all help setup build play check check-release check-asan check-signature check-fuzz fuzz fuzz-build format \
+	format-check bench clean
 
 all: build
 
 help:
 	@echo "make [build]        install deps (scripts/setup.sh), configure and build $(BUILD_DIR)/"
 	@echo "make play ARGS=...  build, then run ./$(BUILD_DIR)/ttt play ARGS"
-	@echo "make check          -Werror build + tests, ASan/UBSan build + tests, format check"
+	@echo "make check          -Werror build + tests, ASan/UBSan build + tests, fuzz harnesses briefly, format check"
 	@echo "make format         clang-format -i all C sources"
 	@echo "make format-check   check formatting only"
 	@echo "make bench ARGS=... Release build in $(RELEASE_DIR)/, run ./$(RELEASE_DIR)/ttt bench ARGS"
+	@echo "make fuzz           clang libFuzzer build in $(FUZZ_DIR)/, run every tests/fuzz/ harness FUZZ_TIME s"
+	@echo "                    (default 60); FUZZ=name runs one (e.g. make fuzz FUZZ=web_api FUZZ_TIME=600)"
 	@echo "make clean          remove build directories"
 
 setup:
@@ -90,6 +102,8 @@ check: setup
 	@$(MAKE) check-asan
 	@echo "== bench signature: the same in the debug, sanitizer and release builds"
 	@$(MAKE) check-signature
+	@echo "== fuzz harnesses: seed corpora, then $(CHECK_FUZZ_TIME) s of fuzzing each"
+	@$(MAKE) check-fuzz
 	@echo "== format"
 	@$(MAKE) format-check
 	@echo "== all checks passed"
@@ -112,6 +126,17 @@ check-signature:
 	$(call cmbuild,$(RELEASE_DIR),--target ttt_cli)
 	@bash scripts/check-signature.sh $(BUILD_DIR)/ttt $(RELEASE_DIR)/ttt "$(SAN_ENV) $(ASAN_DIR)/ttt"
 
+# The libFuzzer harnesses (tests/fuzz/fuzz_*.c), built by clang with ASan+UBSan in $(FUZZ_DIR)/.
+fuzz-build:
+	$(call configure,$(FUZZ_DIR),$(FUZZ_CONFIG))
+	$(call cmbuild,$(FUZZ_DIR),--target fuzz_all)
+
+check-fuzz: fuzz-build
+	@bash scripts/fuzz.sh --check $(FUZZ_DIR) $(CHECK_FUZZ_TIME)
+
+fuzz: setup fuzz-build
+	@bash scripts/fuzz.sh $(FUZZ_DIR) $(FUZZ_TIME) $(FUZZ)
+
 format:
 	@files="$(FORMAT_FILES)"; [[ -z "$$files" ]] || clang-format -i $$files
 
@@ -124,4 +149,4 @@ bench: setup
 	@exec ./$(RELEASE_DIR)/ttt bench $(ARGS)
 
 clean:
-	@rm -rf $(BUILD_DIR) $(ASAN_DIR) $(RELEASE_DIR)
+	@rm -rf $(BUILD_DIR) $(ASAN_DIR) $(RELEASE_DIR) $(FUZZ_DIR)

@@ -7,6 +7,8 @@ PACKAGES=(
     cmake make gcc pkg-config
     libcmocka-dev libjansson-dev libncurses-dev libsqlite3-dev sqlite3 libmicrohttpd-dev
     tmux clang-format
+    # the libFuzzer harnesses (make fuzz, make check): clang and its fuzzer and sanitizer runtimes
+    clang libclang-rt-14-dev
     # ttt serve's tests and load measurement: HTTP client, JSON checks, the browser, Node for playwright-core
     curl jq chromium wrk nodejs
 )

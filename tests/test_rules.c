@@ -168,6 +168,19 @@ static void test_parse_rejects_malformed_text(void **state)
     assert_parse_fails("3y3");
 }
 
+/* Found by tests/fuzz/fuzz_rules.c: an error quoting text with a line break was two lines. Every library
+ * message is one line: control characters in what it quotes are shown as '?'. */
+static void test_parse_error_is_one_line(void **state)
+{
+    (void)state;
+    ttt_rules r = sentinel_rules();
+    ttt_error err = {{0}};
+    assert_int_equal(ttt_rules_parse("3x\n3\t\r\x7f", &r, &err), TTT_EINVAL);
+    assert_string_equal(err.msg,
+                        "rules '3x?3\?\?\?': no number after 'x' (expected MxN[kK][-misere], e.g. 3x3, "
+                        "4x4k3, 15x15k5, 3x3-misere)");
+}
+
 static void test_parse_accepts_null_error(void **state)
 {
     (void)state;
@@ -358,6 +371,7 @@ int main(void)
         cmocka_unit_test(test_parse_rejects_sides_out_of_range),
         cmocka_unit_test(test_parse_rejects_k_out_of_range),
         cmocka_unit_test(test_parse_rejects_malformed_text),
+        cmocka_unit_test(test_parse_error_is_one_line),
         cmocka_unit_test(test_parse_accepts_null_error),
         cmocka_unit_test(test_format_omits_default_k),
         cmocka_unit_test(test_format_returns_buf),

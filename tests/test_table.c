@@ -423,6 +423,40 @@ static void test_save_load_round_trip(void **state)
     ttt_table_free(u);
 }
 
+/* The in-memory pair the fuzz harness uses: ttt_table_write writes what ttt_table_save writes, and
+ * ttt_table_load_text reads it as ttt_table_load reads the file, with the same messages. */
+static void test_write_and_load_text(void **state)
+{
+    (void)state;
+    ttt_table *t = build("4x4k3", 300, 4, 1);
+    const char *path = tmp_path("text.json");
+    save(t, path);
+    char *saved = read_all(path), *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    assert_non_null(f);
+    assert_int_equal(ttt_table_write(t, f, NULL), TTT_OK);
+    assert_int_equal(fclose(f), 0);
+    assert_int_equal(len, strlen(saved));
+    assert_memory_equal(text, saved, len);
+    ttt_table *u;
+    ttt_error err = {{0}};
+    assert_int_equal(ttt_table_load_text("mem", text, len, ttt_table_rules(t), &u, &err), TTT_OK);
+    assert_int_equal(ttt_table_entries(u), ttt_table_entries(t));
+    assert_int_equal(ttt_table_samples(u), ttt_table_samples(t));
+    assert_int_equal(ttt_table_games(u), 300);
+    ttt_table_free(u);
+    ttt_rules other = rules_of("3x3");
+    assert_int_equal(ttt_table_load_text("mem", text, len, &other, &u, &err), TTT_EINVAL);
+    assert_null(u);
+    assert_string_equal(err.msg, "table 'mem': the table is for 4x4k3, not 3x3");
+    assert_int_equal(ttt_table_load_text("mem", text, len / 2, NULL, &u, &err), TTT_EINVAL);
+    assert_non_null(strstr(err.msg, "table 'mem': not valid JSON: "));
+    free(saved);
+    free(text);
+    ttt_table_free(t);
+}
+
 #define HEAD             "{\"format\":\"ttt-table\",\"version\":1,\"rules\":\"3x3\",\"games\":1,\"seed\":0,\"positions\":"
 #define MOVE(m, s, c, a) "{\"move\":\"" m "\",\"sum\":" #s ",\"count\":" #c ",\"average\":" #a "}"
 
@@ -790,6 +824,7 @@ int main(void)
         cmocka_unit_test(test_build_deterministic),
         cmocka_unit_test(test_build_progress_and_options),
         cmocka_unit_test(test_save_load_round_trip),
+        cmocka_unit_test(test_write_and_load_text),
         cmocka_unit_test(test_load_errors),
         cmocka_unit_test(test_save_errors_leave_old_file),
         cmocka_unit_test(test_engine_plays_to_the_end),

@@ -152,6 +152,31 @@ static void test_bad_input_is_4xx(void **state)
     web_api_free(api);
 }
 
+/* Found by tests/fuzz/fuzz_web_api.c: an error that quotes bytes of the request that are not UTF-8 (a path
+ * from HTTP, or a multi-byte character cut by the length of the message) was answered 500 "out of memory"
+ * instead of its 4xx. */
+static void test_errors_quoting_bytes_that_are_not_utf8(void **state)
+{
+    (void)state;
+    web_api *api = api_new(10);
+    json_t *o = expect(api, 404, "GET",
+                       "/api/g\xff"
+                       "ames",
+                       NULL);
+    assert_non_null(strstr(json_string_value(json_object_get(o, "error")), "/api/g?ames"));
+    json_decref(o);
+    /* A long rules text of two-byte characters: for one of the two offsets the message is cut inside one. */
+    for (int offset = 0; offset < 2; offset++) {
+        char body[1024];
+        size_t n = (size_t)snprintf(body, sizeof body, "{\"rules\": \"3x3%s", offset ? "k" : "");
+        for (int i = 0; i < 200; i++)
+            n += (size_t)snprintf(body + n, sizeof body - n, "\u00e9");
+        snprintf(body + n, sizeof body - n, "\"}");
+        json_decref(expect(api, 422, "POST", "/api/games", body));
+    }
+    web_api_free(api);
+}
+
 /* The spec an engine move ran with (the "engine.spec" of the answer). */
 static void expect_engine_spec(web_api *api, const char *spec, const char *expected)
 {
@@ -559,6 +584,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_two_people_play_to_a_win),
         cmocka_unit_test(test_bad_input_is_4xx),
+        cmocka_unit_test(test_errors_quoting_bytes_that_are_not_utf8),
         cmocka_unit_test(test_engine_specs_are_bounded),
         cmocka_unit_test(test_full_table_evicts_least_recently_used),
         cmocka_unit_test(test_analyse_solves_3x3),

@@ -671,7 +671,7 @@ static void position_text(const ttt_table *t, uint64_t x, uint64_t o, char *buf,
     ttt_position_format(&b, buf, size);
 }
 
-static void write_table(const ttt_table *t, const table_entry *list, FILE *f)
+static void write_table_list(const ttt_table *t, const table_entry *list, FILE *f)
 {
     char rules[TTT_RULES_TEXT_SIZE], pos[TTT_POSITION_TEXT_SIZE], mv[TTT_MOVE_TEXT_SIZE];
     fprintf(f,
@@ -702,6 +702,16 @@ static void write_table(const ttt_table *t, const table_entry *list, FILE *f)
     fputs(t->used ? "]}\n]}\n" : "]}\n", f);
 }
 
+ttt_status ttt_table_write(const ttt_table *t, FILE *f, ttt_error *err)
+{
+    table_entry *list = sorted_entries(t);
+    if (!list)
+        return ttt_fail(err, TTT_ENOMEM, "table: out of memory");
+    write_table_list(t, list, f);
+    free(list);
+    return ferror(f) ? ttt_fail(err, TTT_EIO, "table: cannot write") : TTT_OK;
+}
+
 ttt_status ttt_table_save(const ttt_table *t, const char *path, ttt_error *err)
 {
     table_entry *list = sorted_entries(t);
@@ -730,7 +740,7 @@ ttt_status ttt_table_save(const ttt_table *t, const char *path, ttt_error *err)
         close(fd);
         failed = "cannot write";
     } else {
-        write_table(t, list, f);
+        write_table_list(t, list, f);
         if (fflush(f) || ferror(f) || fchmod(fd, S_IRUSR | S_IWUSR | S_IRGRP | S_IROTH) || fsync(fd)) {
             e = errno;
             failed = "cannot write";
@@ -930,6 +940,31 @@ static ttt_status load_position(const loader *ld, ttt_table *t, json_t *jp, size
     return TTT_OK;
 }
 
+/* The table in a parsed file (root, which stays the caller's); *out on success. */
+static ttt_status load_root(const loader *ld, json_t *root, const ttt_rules *rules, ttt_table **out)
+{
+    ttt_rules file_rules;
+    json_int_t games = 0, seed = 0;
+    ttt_table *t = NULL;
+    ttt_status st = load_header(ld, root, rules, &file_rules, &games, &seed);
+    ttt_error sub;
+    if (st == TTT_OK && (st = ttt_table_new(&file_rules, &t, &sub)) != TTT_OK)
+        ttt_fail(ld->err, st, "table '%s': %s", ld->path, sub.msg + (strncmp(sub.msg, "table: ", 7) ? 0 : 7));
+    json_t *positions = json_object_get(root, "positions");
+    if (st == TTT_OK && (!positions || !json_is_array(positions)))
+        st = bad(ld, "'positions' must be an array");
+    for (size_t i = 0; st == TTT_OK && i < json_array_size(positions); i++)
+        st = load_position(ld, t, json_array_get(positions, i), i);
+    if (st) {
+        ttt_table_free(t);
+        return st;
+    }
+    t->games = (uint64_t)games;
+    t->seed = (uint64_t)seed;
+    *out = t;
+    return TTT_OK;
+}
+
 ttt_status ttt_table_load(const char *path, const ttt_rules *rules, ttt_table **out, ttt_error *err)
 {
     *out = NULL;
@@ -949,27 +984,23 @@ ttt_status ttt_table_load(const char *path, const ttt_rules *rules, ttt_table **
             return ttt_fail(err, TTT_EIO, "table '%s': cannot read the file", path);
         return bad(&ld, "not valid JSON: %s (line %d)", jerr.text, jerr.line);
     }
-    ttt_rules file_rules;
-    json_int_t games = 0, seed = 0;
-    ttt_table *t = NULL;
-    ttt_status st = load_header(&ld, root, rules, &file_rules, &games, &seed);
-    ttt_error sub;
-    if (st == TTT_OK && (st = ttt_table_new(&file_rules, &t, &sub)) != TTT_OK)
-        ttt_fail(err, st, "table '%s': %s", path, sub.msg + (strncmp(sub.msg, "table: ", 7) ? 0 : 7));
-    json_t *positions = json_object_get(root, "positions");
-    if (st == TTT_OK && (!positions || !json_is_array(positions)))
-        st = bad(&ld, "'positions' must be an array");
-    for (size_t i = 0; st == TTT_OK && i < json_array_size(positions); i++)
-        st = load_position(&ld, t, json_array_get(positions, i), i);
+    ttt_status st = load_root(&ld, root, rules, out);
     json_decref(root);
-    if (st) {
-        ttt_table_free(t);
-        return st;
-    }
-    t->games = (uint64_t)games;
-    t->seed = (uint64_t)seed;
-    *out = t;
-    return TTT_OK;
+    return st;
+}
+
+ttt_status ttt_table_load_text(const char *name, const char *text, size_t len, const ttt_rules *rules,
+                               ttt_table **out, ttt_error *err)
+{
+    *out = NULL;
+    loader ld = {name, err};
+    json_error_t jerr;
+    json_t *root = json_loadb(text, len, 0, &jerr);
+    if (!root)
+        return bad(&ld, "not valid JSON: %s (line %d)", jerr.text, jerr.line);
+    ttt_status st = load_root(&ld, root, rules, out);
+    json_decref(root);
+    return st;
 }
 
 /* --- The default place --------------------------------------------------------------------------------- */

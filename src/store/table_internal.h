@@ -1,6 +1,9 @@
-/* store/table_internal.h - what the tests need to replay a build's games (internal to the library). */
+/* store/table_internal.h - what the tests need to replay a build's games and to read and write tables without
+ * files (internal to the library). */
 #ifndef TTT_STORE_TABLE_INTERNAL_H
 #define TTT_STORE_TABLE_INTERNAL_H
+
+#include <stdio.h>
 
 #include "ttt/rng.h"
 #include "ttt/table.h"
@@ -12,5 +15,14 @@ uint64_t ttt_table_chunk_seed(uint64_t seed, uint64_t chunk);
 /* Plays one uniformly random game for t's rules exactly as the builder does, drawing from rng; writes its
  * moves (room for TTT_TABLE_MAX_CELLS) and returns how many. */
 int ttt_table_random_game(const ttt_table *t, ttt_rng *rng, ttt_move *moves);
+
+/* ttt_table_load on the text of a file (len bytes, no terminator needed) instead of a path: the same checks
+ * and the same messages, with name where the path would be. */
+ttt_status ttt_table_load_text(const char *name, const char *text, size_t len, const ttt_rules *rules,
+                               ttt_table **out, ttt_error *err);
+
+/* Writes t in the file format (exactly what ttt_table_save writes) to f. TTT_ENOMEM, or TTT_EIO when f has
+ * its error flag set afterwards. */
+ttt_status ttt_table_write(const ttt_table *t, FILE *f, ttt_error *err);
 
 #endif

@@ -25,6 +25,10 @@ ttt_status ttt_fail(ttt_error *err, ttt_status status, const char *fmt, ...)
         va_start(ap, fmt);
         vsnprintf(err->msg, sizeof err->msg, fmt, ap);
         va_end(ap);
+        /* One line: text the message quotes (a rules string, a move, a spec) may hold line breaks. */
+        for (char *p = err->msg; *p; p++)
+            if ((unsigned char)*p < ' ' || *p == 0x7f)
+                *p = '?';
     }
     return status;
 }

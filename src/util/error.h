@@ -5,7 +5,8 @@
 #include "ttt/common.h"
 
 /* Writes the formatted message into err (when err is not NULL) and returns status, so that a failure path
- * reads `return ttt_fail(err, TTT_EINVAL, "...", ...);`. */
+ * reads `return ttt_fail(err, TTT_EINVAL, "...", ...);`. Control characters (a line break in quoted input)
+ * become '?', so that the message is one line. */
 ttt_status ttt_fail(ttt_error *err, ttt_status status, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 

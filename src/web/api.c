@@ -104,9 +104,15 @@ static reply fail(int status, const char *fmt, ...)
     va_end(ap);
     if (n < 0)
         return (reply){HTTP_INTERNAL, json_pack("{s:s}", "error", "out of memory")};
-    reply r = {status, json_pack("{s:s}", "error", msg)};
+    json_t *body = json_pack("{s:s}", "error", msg);
+    if (!body) { /* the message quotes bytes of the request that are not UTF-8 */
+        for (char *p = msg; *p; p++)
+            if ((unsigned char)*p >= 0x80)
+                *p = '?';
+        body = json_pack("{s:s}", "error", msg);
+    }
     free(msg);
-    return r;
+    return (reply){status, body};
 }
 
 static reply ok(int status, json_t *body)
