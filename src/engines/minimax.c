@@ -78,8 +78,6 @@ static ttt_status minimax_choose(ttt_engine *e, const ttt_board *b, ttt_move *ou
 
 /* Every move scored by a full-window search (all=true) within the engine's budget: exact values when the
  * search proves them, heuristic estimates otherwise. */
-/* Every move scored by a full-window search (all=true) within the engine's budget: exact values when the
- * search proves them, heuristic estimates otherwise. */
 static ttt_status minimax_analyse(ttt_engine *e, const ttt_board *b, ttt_analysis *out, ttt_error *err)
 {
     const minimax_config *c = e->config;
