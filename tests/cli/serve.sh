@@ -134,21 +134,21 @@ api 422 POST /api/games '{"o": "minimax:bogus=1"}' '.error | test("^o: ")'
 api 422 POST /api/games '{"x": "montecarlo:trials=100000000"}' '.error | test("more than the server allows")'
 api 400 POST /api/games '{"x": "human", "y": "human"}'
 
-# An unbounded spec runs with the cap: minimax:time=0 on an empty 16x16 board answers within the cap, and
-# another game is served at once meanwhile.
+# An unbounded spec runs with the cap: minimax:time=0 on an empty 16x16 board runs with time=2000, and another
+# game is served meanwhile: its answer comes while the slow request is still running (an order, not a time).
 new_game '{"rules": "16x16k5", "x": "minimax:time=0"}'
 SLOW=$ID
 new_game '{}'
 OTHER=$ID
-curl -s -o "$DB_DIR/slow.json" -w '%{time_total}' -X POST "${API}/games/$SLOW/engine" >"$DB_DIR/slow.time" &
+curl -s -o "$DB_DIR/slow.json" -X POST "${API}/games/$SLOW/engine" &
 CURL=$!
 sleep 0.3
 http GET "/api/games/$OTHER"
-[[ $CODE == 200 ]] && awk "BEGIN{exit !($TIME < 0.5)}" && PASS=$((PASS + 1)) || fail "another game waited for a slow engine: HTTP $CODE in $TIME s"
+[[ $CODE == 200 ]] && kill -0 "$CURL" 2>/dev/null && PASS=$((PASS + 1)) ||
+    fail "another game waited for a slow engine: HTTP $CODE after the slow request ended"
 wait $CURL
-slow=$(cat "$DB_DIR/slow.time")
-jq -e '.engine.spec | test("time=2000$")' "$DB_DIR/slow.json" >/dev/null && awk "BEGIN{exit !($slow < 4)}" &&
-    PASS=$((PASS + 1)) || fail "minimax:time=0 was not capped at 2000 ms: ${slow}s, $(head -c 300 "$DB_DIR/slow.json")"
+jq -e '.engine.spec | test("time=2000$")' "$DB_DIR/slow.json" >/dev/null && PASS=$((PASS + 1)) ||
+    fail "minimax:time=0 was not capped at 2000 ms: $(head -c 300 "$DB_DIR/slow.json")"
 
 # --- Analysis --------------------------------------------------------------------------------------------
 api 200 POST /api/analyse '{"moves": "b2"}' '.method == "solver" and (.moves | length) == 8 and ([.moves[] | select(.kind == "exact")] | length) == 8 and .moves[0].result == "draw"'

@@ -141,16 +141,14 @@ if screen -e | grep -Eq $'\e\\[3[0-7]m'; then fail "colours despite NO_COLOR"; e
 if screen -e | grep -q $'\e\\[1;7m'; then PASS=$((PASS + 1)); else fail "the last move is not reversed"; fi
 keys q && wait_for '^EXITED rc=0'
 
-# --- quit while thinking: a 5-second search on 15x15; q ends the program at once, the terminal restored
-start --rules 15x15k5 --o minimax:time=5000
-keys Enter && wait_for 'O to move \(minimax:time=5000\): thinking'
-t0=$(date +%s%N)
+# --- quit while thinking: a 10-minute search on 15x15; q ends the program without waiting for it (wait_for
+# gives up long before the search would end), the terminal restored
+start --rules 15x15k5 --o minimax:time=600000
+keys Enter && wait_for 'O to move \(minimax:time=600000\): thinking'
 keys q && wait_for '^EXITED rc=0'
-ms=$((($(date +%s%N) - t0) / 1000000))
-if ((ms < 4000)); then PASS=$((PASS + 1)); else fail "q took ${ms} ms while the engine was thinking"; fi
 restored
 # Ctrl-C while thinking does the same
-start --rules 15x15k5 --o minimax:time=5000
+start --rules 15x15k5 --o minimax:time=600000
 keys Enter && wait_for 'thinking'
 keys C-c && restored
 # SIGTERM restores the terminal too
