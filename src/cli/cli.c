@@ -1,12 +1,19 @@
 /* cli/cli.c - helpers shared by the subcommands: errors, positions from options, drawing a board. */
 #include "cli/cli.h"
 
+#include <assert.h>
 #include <ctype.h>
+#include <getopt.h>
 #include <inttypes.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+
+enum {
+    CLI_SHORTOPTS_SIZE = 64,  /* a command's getopt letters */
+    CLI_AMBIGUOUS_SIZE = 256, /* "--nodes, --no-record, ..." */
+};
 
 static int report(int code, const char *cmd, const char *fmt, va_list ap)
 {
@@ -68,16 +75,135 @@ void cli_progress_games(uint64_t done, uint64_t total, void *user)
     cli_progress(done, total, "");
 }
 
-int cli_bad_option(const char *cmd, int argc, char **argv)
+/* Levenshtein distance, capped: anything over cap counts as cap + 1. */
+static int edit_distance(const char *a, const char *b, int cap)
 {
-    extern int optind, optopt;
+    enum { MAX_WORD = 64 };
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > MAX_WORD || lb > MAX_WORD)
+        return cap + 1;
+    int row[MAX_WORD + 1];
+    for (size_t j = 0; j <= lb; j++)
+        row[j] = (int)j;
+    for (size_t i = 1; i <= la; i++) {
+        int diag = row[0];
+        row[0] = (int)i;
+        for (size_t j = 1; j <= lb; j++) {
+            int up = row[j];
+            int best = diag + (a[i - 1] != b[j - 1]);
+            if (up + 1 < best)
+                best = up + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[lb];
+}
+
+const char *cli_closest(const char *word, const char *const *names, int n)
+{
+    const char *best = NULL;
+    int best_d = CLI_SUGGEST_DISTANCE + 1;
+    for (int i = 0; i < n; i++) {
+        int d = edit_distance(word, names[i], CLI_SUGGEST_DISTANCE);
+        if (d < best_d) {
+            best_d = d;
+            best = names[i];
+        }
+    }
+    return best && best_d < (int)strlen(word) ? best : NULL;
+}
+
+const char *cli_did_you_mean(const char *word, const char *const *names, int n, char *buf, size_t size)
+{
+    const char *close = cli_closest(word, names, n);
+    if (close)
+        snprintf(buf, size, " (did you mean '%s'?)", close);
+    else if (size)
+        buf[0] = '\0';
+    return buf;
+}
+
+/* Explains the option getopt_long rejected. arg is the argument that held it; optopt is getopt's. */
+static void explain_bad_option(const char *cmd, const char *arg, int code, int opt,
+                               const struct option *longopts)
+{
+    enum { MAX_OPTIONS = 64, NAME_SIZE = 64 };
+    const char *names[MAX_OPTIONS];
+    int n = 0;
+    for (const struct option *o = longopts; o->name && n < MAX_OPTIONS; o++)
+        names[n++] = o->name;
+    const char *eq = strchr(arg, '=');
+    size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
+    /* A long option: "--name" or "--name=value" whose name (or a prefix of it) matches opt, or opt is 0. */
+    bool is_long = strncmp(arg, "--", 2) == 0 && len > 2;
+    const struct option *match = NULL;
+    int matches = 0;
+    if (is_long) {
+        for (const struct option *o = longopts; o->name; o++)
+            if (strncmp(o->name, arg + 2, len - 2) == 0) {
+                if (strlen(o->name) == len - 2) { /* exact */
+                    match = o;
+                    matches = 1;
+                    break;
+                }
+                match = o;
+                matches++;
+            }
+        if (opt && (!match || matches > 1 || match->val != opt))
+            is_long = false; /* the bad option is a letter in a later "-abc" */
+    }
+    if (is_long && code == ':')
+        cli_usage(cmd, "--%s needs a value", match->name);
+    else if (is_long && matches == 1 && eq)
+        cli_usage(cmd, "--%s takes no value", match->name);
+    else if (is_long && matches > 1) {
+        char list[CLI_AMBIGUOUS_SIZE] = "";
+        size_t used = 0;
+        for (const struct option *o = longopts; o->name; o++)
+            if (strncmp(o->name, arg + 2, len - 2) == 0 && used < sizeof list)
+                used +=
+                    (size_t)snprintf(list + used, sizeof list - used, "%s--%s", used ? ", " : "", o->name);
+        cli_usage(cmd, "'%.*s' is short for more than one option: %s", (int)len, arg, list);
+    } else if (is_long || !opt) {
+        char word[NAME_SIZE], hint[NAME_SIZE * 2] = "";
+        snprintf(word, sizeof word, "%.*s", (int)(len > 2 ? len - 2 : 0), arg + 2);
+        const char *close = cli_closest(word, names, n);
+        if (close)
+            snprintf(hint, sizeof hint, " (did you mean '--%s'?)", close);
+        cli_usage(cmd, "unknown option '%.*s'%s (see 'ttt %s --help')", (int)len, arg, hint, cmd);
+    } else if (code == ':') {
+        const char *name = NULL;
+        for (const struct option *o = longopts; o->name; o++)
+            if (o->val == opt && !o->flag)
+                name = o->name;
+        if (name)
+            cli_usage(cmd, "-%c (--%s) needs a value", opt, name);
+        else
+            cli_usage(cmd, "-%c needs a value", opt);
+    } else if (opt > ' ' && opt < 127)
+        cli_usage(cmd, "unknown option '-%c' (see 'ttt %s --help')", opt, cmd);
+    else
+        cli_usage(cmd, "bad option '%s' (see 'ttt %s --help')", arg, cmd);
+}
+
+int cli_getopt(const char *cmd, int argc, char **argv, const char *shortopts, const struct option *longopts)
+{
+    char spec[CLI_SHORTOPTS_SIZE];
+    assert(shortopts[0] != '+' && shortopts[0] != '-' && shortopts[0] != ':');
+    int written = snprintf(spec, sizeof spec, ":%s", shortopts);
+    assert(written > 0 && (size_t)written < sizeof spec);
+    (void)written;
+    opterr = 0;
+    optopt = 0;
+    int c = getopt_long(argc, argv, spec, longopts, NULL);
+    if (c != '?' && c != ':')
+        return c;
     const char *arg = optind - 1 < argc && optind > 0 ? argv[optind - 1] : "?";
-    if (optopt && strncmp(arg, "--", 2) != 0)
-        return cli_usage(cmd, "option '-%c' %s (see 'ttt %s --help')", optopt,
-                         strchr(arg, optopt) && arg[strlen(arg) - 1] == optopt ? "needs a value or is unknown"
-                                                                               : "is unknown",
-                         cmd);
-    return cli_usage(cmd, "bad option '%s' (see 'ttt %s --help')", arg, cmd);
+    explain_bad_option(cmd, arg, c, optopt, longopts);
+    return '?';
 }
 
 int cli_position(const char *cmd, const char *rules_text, const char *position_text, const char *moves_text,

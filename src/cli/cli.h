@@ -39,8 +39,25 @@ void cli_progress(uint64_t done, uint64_t total, const char *extra);
 /* cli_progress with no extra, in the shape of the library's progress callbacks (user is ignored). */
 void cli_progress_games(uint64_t done, uint64_t total, void *user);
 
-/* Reports the option getopt_long rejected (call on '?' or ':'). Returns CLI_USAGE. */
-int cli_bad_option(const char *cmd, int argc, char **argv);
+struct option; /* <getopt.h> */
+
+/* getopt_long as every command reads its options: options and positionals in any order (GNU permutation: when
+ * it returns -1 the positionals are argv[optind..argc-1], in their order), and "--" ends the options.
+ * shortopts is as for getopt_long, without a leading '+', '-' or ':'. Start each parse with optind = 0.
+ * Returns the option's value, -1 at the end, or '?' after printing the one-line reason on stderr (the caller
+ * then returns CLI_USAGE): "--rules needs a value", "--json takes no value", "unknown option '--jsn' (did you
+ * mean
+ * '--json'?)". */
+int cli_getopt(const char *cmd, int argc, char **argv, const char *shortopts, const struct option *longopts);
+
+/* The entry of names[0..n-1] closest to word by edit distance when it is close enough to be a slip of the
+ * fingers (at most CLI_SUGGEST_DISTANCE edits, and fewer than word has letters), else NULL. */
+#define CLI_SUGGEST_DISTANCE 2
+const char *cli_closest(const char *word, const char *const *names, int n);
+
+/* " (did you mean 'NAME'?)" for cli_closest's answer, or "" when there is none; in buf. */
+#define CLI_HINT_SIZE 96
+const char *cli_did_you_mean(const char *word, const char *const *names, int n, char *buf, size_t size);
 
 /* Rules and position from the usual options. rules_text may be NULL (3x3, or the shape of the position);
  * position_text and moves_text may be NULL (the empty board); both given is an error. On failure prints the

@@ -176,8 +176,7 @@ int cmd_arena(int argc, char **argv)
     uint64_t games = 0, seed = 0, jobs = 0;
     bool have_games = false, gauntlet = false, json = false, csv = false;
     optind = 0;
-    opterr = 0;
-    for (int c; (c = getopt_long(argc, argv, "r:g:j:s:h", longopts, NULL)) != -1;) {
+    for (int c; (c = cli_getopt("arena", argc, argv, "r:g:j:s:h", longopts)) != -1;) {
         switch (c) {
         case 'r': rules_text = optarg; break;
         case 'g':
@@ -200,7 +199,7 @@ int cmd_arena(int argc, char **argv)
         case OPT_JSON: json = true; break;
         case OPT_CSV: csv = true; break;
         case 'h': fputs(help, stdout); return CLI_OK;
-        default: return cli_bad_option("arena", argc, argv);
+        default: return CLI_USAGE;
         }
     }
     if (json && csv)

@@ -228,12 +228,11 @@ int cmd_bench(int argc, char **argv)
         {"json", no_argument, NULL, 'j'}, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
     bool json = false;
     optind = 0;
-    opterr = 0;
-    for (int c; (c = getopt_long(argc, argv, "+jh", longopts, NULL)) != -1;) {
+    for (int c; (c = cli_getopt("bench", argc, argv, "jh", longopts)) != -1;) {
         switch (c) {
         case 'j': json = true; break;
         case 'h': fputs(help, stdout); return CLI_OK;
-        default: return cli_bad_option("bench", argc, argv);
+        default: return CLI_USAGE;
         }
     }
     if (optind < argc)

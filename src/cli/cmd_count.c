@@ -68,8 +68,7 @@ int cmd_count(int argc, char **argv)
     uint64_t limit = 0;
     bool json = false;
     optind = 0;
-    opterr = 0;
-    for (int c; (c = getopt_long(argc, argv, "+r:l:jh", longopts, NULL)) != -1;) {
+    for (int c; (c = cli_getopt("count", argc, argv, "r:l:jh", longopts)) != -1;) {
         switch (c) {
         case 'r': rules_text = optarg; break;
         case 'l': {
@@ -82,7 +81,7 @@ int cmd_count(int argc, char **argv)
         }
         case 'j': json = true; break;
         case 'h': fputs(help, stdout); return CLI_OK;
-        default: return cli_bad_option("count", argc, argv);
+        default: return CLI_USAGE;
         }
     }
     if (optind < argc)

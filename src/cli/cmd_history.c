@@ -13,13 +13,13 @@
 #define HISTORY_TIME_SIZE     32
 
 static const char help[] =
-    "usage: ttt history [--memory PATH] [--limit N] [--show ID] [--json]\n"
+    "usage: ttt history [--db PATH] [--limit N] [--show ID] [--json]\n"
     "\n"
     "The finished games recorded in the database, newest first, or one game replayed move by move.\n"
     "('ttt train' does not record its games here: they would flood the list.)\n"
     "\n"
-    "  -m, --memory PATH  the database (also --db; default $XDG_DATA_HOME/ttt/ttt.db, else\n"
-    "                     ~/.local/share/ttt/ttt.db)\n"
+    "  -m, --db PATH      the database (default $XDG_DATA_HOME/ttt/ttt.db, else\n"
+    "                     ~/.local/share/ttt/ttt.db); --memory PATH is the same\n"
     "  -n, --limit N      how many games to list (default 20, 0 for all)\n"
     "      --show ID      replay game ID: the board after every move\n"
     "      --json         one JSON object per game (with --show: the game)\n"
@@ -95,8 +95,8 @@ static int show_game(ttt_store *store, int64_t id, bool json)
 
 int cmd_history(int argc, char **argv)
 {
-    static const struct option longopts[] = {{"memory", required_argument, NULL, 'm'},
-                                             {"db", required_argument, NULL, 'm'},
+    static const struct option longopts[] = {{"db", required_argument, NULL, 'm'},
+                                             {"memory", required_argument, NULL, 'm'},
                                              {"limit", required_argument, NULL, 'n'},
                                              {"show", required_argument, NULL, 'S'},
                                              {"json", no_argument, NULL, 'j'},
@@ -106,8 +106,7 @@ int cmd_history(int argc, char **argv)
     uint64_t limit = HISTORY_DEFAULT_LIMIT, show = 0;
     bool json = false, have_show = false;
     optind = 0;
-    opterr = 0;
-    for (int c; (c = getopt_long(argc, argv, "+m:n:h", longopts, NULL)) != -1;) {
+    for (int c; (c = cli_getopt("history", argc, argv, "m:n:h", longopts)) != -1;) {
         switch (c) {
         case 'm': memory = optarg; break;
         case 'n':
@@ -123,7 +122,7 @@ int cmd_history(int argc, char **argv)
             break;
         case 'j': json = true; break;
         case 'h': fputs(help, stdout); return CLI_OK;
-        default: return cli_bad_option("history", argc, argv);
+        default: return CLI_USAGE;
         }
     }
     if (optind < argc)

@@ -15,7 +15,7 @@
 #define MEMORY_IMPORT_MAX_BYTES ((size_t)1 << 31)
 
 static const char help[] =
-    "usage: ttt memory ACTION [--memory PATH]\n"
+    "usage: ttt memory ACTION [--db PATH]\n"
     "\n"
     "The learner's memory: every game it learned, in canonical form, with how often it was played.\n"
     "\n"
@@ -26,12 +26,12 @@ static const char help[] =
     "  import FILE           adds the counts of an exported file to the memory; everything is checked\n"
     "                        first, and nothing is written when anything is wrong\n"
     "\n"
-    "  -m, --memory PATH     the database (default $XDG_DATA_HOME/ttt/ttt.db, else\n"
-    "                        ~/.local/share/ttt/ttt.db)\n"
+    "  -m, --db PATH         the database (default $XDG_DATA_HOME/ttt/ttt.db, else\n"
+    "                        ~/.local/share/ttt/ttt.db); --memory PATH is the same\n"
     "\n"
     "examples: ttt memory stats\n"
     "          ttt memory export --out memory.json\n"
-    "          ttt memory import --memory other.db memory.json\n";
+    "          ttt memory import memory.json --db other.db\n";
 
 static int open_store(const char *path, ttt_store **out)
 {
@@ -202,39 +202,35 @@ static int memory_import(const char *memory, const char *path)
 
 int cmd_memory(int argc, char **argv)
 {
-    if (argc < 2)
-        return cli_usage("memory",
-                         "no action given: expected stats, export or import (see 'ttt memory --help')");
-    const char *action = argv[1];
-    if (strcmp(action, "--help") == 0 || strcmp(action, "-h") == 0) {
-        fputs(help, stdout);
-        return CLI_OK;
-    }
-    bool stats = strcmp(action, "stats") == 0, export = strcmp(action, "export") == 0,
-         import = strcmp(action, "import") == 0;
-    if (!stats && !export && !import)
-        return cli_usage("memory", "unknown action '%s': expected stats, export or import", action);
-    static const struct option longopts[] = {{"memory", required_argument, NULL, 'm'},
+    static const struct option longopts[] = {{"db", required_argument, NULL, 'm'},
+                                             {"memory", required_argument, NULL, 'm'},
                                              {"out", required_argument, NULL, 'o'},
                                              {"help", no_argument, NULL, 'h'},
                                              {NULL, 0, NULL, 0}};
     const char *memory = NULL, *out = NULL;
     optind = 0;
-    opterr = 0;
-    argc--;
-    argv++;
-    for (int c; (c = getopt_long(argc, argv, "+m:o:h", longopts, NULL)) != -1;) {
+    for (int c; (c = cli_getopt("memory", argc, argv, "m:o:h", longopts)) != -1;) {
         switch (c) {
         case 'm': memory = optarg; break;
-        case 'o':
-            if (!export)
-                return cli_usage("memory", "--out is for export");
-            out = optarg;
-            break;
+        case 'o': out = optarg; break;
         case 'h': fputs(help, stdout); return CLI_OK;
-        default: return cli_bad_option("memory", argc, argv);
+        default: return CLI_USAGE;
         }
     }
+    if (optind >= argc)
+        return cli_usage("memory",
+                         "no action given: expected stats, export or import (see 'ttt memory --help')");
+    static const char *const actions[] = {"stats", "export", "import"};
+    const char *action = argv[optind++];
+    bool stats = strcmp(action, "stats") == 0, export = strcmp(action, "export") == 0,
+         import = strcmp(action, "import") == 0;
+    if (!stats && !export && !import) {
+        char hint[CLI_HINT_SIZE];
+        return cli_usage("memory", "unknown action '%s'%s: expected stats, export or import", action,
+                         cli_did_you_mean(action, actions, 3, hint, sizeof hint));
+    }
+    if (out && !export)
+        return cli_usage("memory", "--out is for export");
     const char *file = NULL;
     if (import) {
         if (optind >= argc)

@@ -299,8 +299,7 @@ int cmd_play(int argc, char **argv)
     bool plain = false, record = true;
     const char *db = NULL;
     optind = 0;
-    opterr = 0;
-    for (int c; (c = getopt_long(argc, argv, "+r:x:o:l:g:pvs:h", longopts, NULL)) != -1;) {
+    for (int c; (c = cli_getopt("play", argc, argv, "r:x:o:l:g:pvs:h", longopts)) != -1;) {
         switch (c) {
         case 'r': rules_text = optarg; break;
         case 'x': xwho = optarg; break;
@@ -333,7 +332,7 @@ int cmd_play(int argc, char **argv)
                 printf("  %-8s %-28s %s\n", ttt_level_at(i)->name, ttt_level_at(i)->spec,
                        ttt_level_at(i)->about);
             return CLI_OK;
-        default: return cli_bad_option("play", argc, argv);
+        default: return CLI_USAGE;
         }
     }
     if (optind < argc)

@@ -140,8 +140,7 @@ int cmd_serve(int argc, char **argv)
     const char *db_path = NULL;
     bool record = true;
     optind = 0;
-    opterr = 0;
-    for (int c; (c = getopt_long(argc, argv, "+H:p:d:h", longopts, NULL)) != -1;) {
+    for (int c; (c = cli_getopt("serve", argc, argv, "H:p:d:h", longopts)) != -1;) {
         switch (c) {
         case 'H': config.host = optarg; break;
         case 'p':
@@ -173,7 +172,7 @@ int cmd_serve(int argc, char **argv)
                                  optarg, SERVE_MAX_CONNS);
             break;
         case 'h': fputs(help, stdout); return CLI_OK;
-        default: return cli_bad_option("serve", argc, argv);
+        default: return CLI_USAGE;
         }
     }
     if (optind < argc)

@@ -26,14 +26,13 @@ int cmd_show(int argc, char **argv)
     const char *rules_text = NULL, *moves_text = NULL;
     bool json = false;
     optind = 0;
-    opterr = 0;
-    for (int c; (c = getopt_long(argc, argv, "+r:m:jh", longopts, NULL)) != -1;) {
+    for (int c; (c = cli_getopt("show", argc, argv, "r:m:jh", longopts)) != -1;) {
         switch (c) {
         case 'r': rules_text = optarg; break;
         case 'm': moves_text = optarg; break;
         case 'j': json = true; break;
         case 'h': fputs(help, stdout); return CLI_OK;
-        default: return cli_bad_option("show", argc, argv);
+        default: return CLI_USAGE;
         }
     }
     if (argc - optind > 1)

@@ -89,8 +89,7 @@ int cmd_solve(int argc, char **argv)
     uint64_t time_ms = 0, nodes = 0, tt_mib = SOLVE_DEFAULT_TT_MIB;
     bool json = false, value_only = false;
     optind = 0;
-    opterr = 0;
-    for (int c; (c = getopt_long(argc, argv, "+r:m:t:n:vjh", longopts, NULL)) != -1;) {
+    for (int c; (c = cli_getopt("solve", argc, argv, "r:m:t:n:vjh", longopts)) != -1;) {
         switch (c) {
         case 'r': rules_text = optarg; break;
         case 'm': moves_text = optarg; break;
@@ -109,7 +108,7 @@ int cmd_solve(int argc, char **argv)
         case 'v': value_only = true; break;
         case 'j': json = true; break;
         case 'h': fputs(help, stdout); return CLI_OK;
-        default: return cli_bad_option("solve", argc, argv);
+        default: return CLI_USAGE;
         }
     }
     if (argc - optind > 1)

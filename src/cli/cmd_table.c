@@ -57,6 +57,16 @@ static int check_out(const char *path)
     return rc;
 }
 
+/* Whether the command line names the action 'build' (for --help). */
+static bool names_build(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "build") == 0)
+            return true;
+    return false;
+}
+
+/* `ttt table [OPTIONS] build [OPTIONS]`: argv[0] is "table", the action is among the positionals. */
 static int table_build(int argc, char **argv)
 {
     static const struct option longopts[] = {{"rules", required_argument, NULL, 'r'},
@@ -70,8 +80,7 @@ static int table_build(int argc, char **argv)
     uint64_t games = 0, seed = 0, jobs = 0;
     bool have_games = false;
     optind = 0;
-    opterr = 0;
-    for (int c; (c = getopt_long(argc, argv, "+r:g:s:o:j:h", longopts, NULL)) != -1;) {
+    for (int c; (c = cli_getopt("table", argc, argv, "r:g:s:o:j:h", longopts)) != -1;) {
         switch (c) {
         case 'r': rules_text = optarg; break;
         case 'g':
@@ -91,12 +100,20 @@ static int table_build(int argc, char **argv)
                 return cli_usage("table", "--jobs '%s': expected a number of threads from 1 to %d", optarg,
                                  TTT_TABLE_MAX_JOBS);
             break;
-        case 'h': fputs(build_help, stdout); return CLI_OK;
-        default: return cli_bad_option("table", argc, argv);
+        case 'h': fputs(names_build(argc, argv) ? build_help : help, stdout); return CLI_OK;
+        default: return CLI_USAGE;
         }
     }
-    if (optind < argc)
-        return cli_usage("table", "unexpected argument '%s'", argv[optind]);
+    static const char *const actions[] = {"build"};
+    if (optind >= argc)
+        return cli_usage("table", "no action given: expected 'build' (see 'ttt table --help')");
+    if (strcmp(argv[optind], "build") != 0) {
+        char hint[CLI_HINT_SIZE];
+        return cli_usage("table", "unknown action '%s'%s: expected 'build' (see 'ttt table --help')",
+                         argv[optind], cli_did_you_mean(argv[optind], actions, 1, hint, sizeof hint));
+    }
+    if (optind + 1 < argc)
+        return cli_usage("table", "unexpected argument '%s'", argv[optind + 1]);
     if (!have_games)
         return cli_usage("table", "--games is required, e.g. --games 1000000 (see 'ttt table build --help')");
     ttt_rules rules = ttt_rules_default();
@@ -153,14 +170,5 @@ static int table_build(int argc, char **argv)
 
 int cmd_table(int argc, char **argv)
 {
-    if (argc < 2)
-        return cli_usage("table", "no action given: expected 'build' (see 'ttt table --help')");
-    const char *action = argv[1];
-    if (strcmp(action, "--help") == 0 || strcmp(action, "-h") == 0) {
-        fputs(help, stdout);
-        return CLI_OK;
-    }
-    if (strcmp(action, "build") == 0)
-        return table_build(argc - 1, argv + 1);
-    return cli_usage("table", "unknown action '%s': expected 'build' (see 'ttt table --help')", action);
+    return table_build(argc, argv); /* the only action; table_build reads and checks it */
 }

@@ -14,7 +14,7 @@
 #define TRAIN_MAX_GAMES       INT64_C(1000000000)
 
 static const char help[] =
-    "usage: ttt train [--rules R] --against SPEC --games N [--as x|o|both] [--memory PATH] [--csv FILE]\n"
+    "usage: ttt train [--rules R] --against SPEC --games N [--as x|o|both] [--db PATH] [--csv FILE]\n"
     "                 [--window N] [--seed S] [--learner SPEC]\n"
     "\n"
     "The learner plays N games against an opponent engine and learns from every one of them: each finished\n"
@@ -26,8 +26,8 @@ static const char help[] =
     "  -a, --against SPEC the opponent, any engine spec: minimax, random, montecarlo:trials=500, learner...\n"
     "  -g, --games N      how many games (required)\n"
     "      --as x|o|both  the learner's side; both alternates, X first (default both)\n"
-    "  -m, --memory PATH  the learner's database (default $XDG_DATA_HOME/ttt/ttt.db, else\n"
-    "                     ~/.local/share/ttt/ttt.db)\n"
+    "  -m, --db PATH      the learner's database (default $XDG_DATA_HOME/ttt/ttt.db, else\n"
+    "                     ~/.local/share/ttt/ttt.db); --memory PATH is the same\n"
     "      --csv FILE     the learning curve: window,games,wins,draws,losses per window of games, from the\n"
     "                     learner's side, a line written as each window ends\n"
     "  -w, --window N     games per window of the curve (default games/20, at least 1)\n"
@@ -99,21 +99,16 @@ typedef struct train_options {
 
 static int parse_args(int argc, char **argv, train_options *o)
 {
-    static const struct option longopts[] = {{"rules", required_argument, NULL, 'r'},
-                                             {"against", required_argument, NULL, 'a'},
-                                             {"games", required_argument, NULL, 'g'},
-                                             {"as", required_argument, NULL, 'A'},
-                                             {"memory", required_argument, NULL, 'm'},
-                                             {"csv", required_argument, NULL, 'c'},
-                                             {"window", required_argument, NULL, 'w'},
-                                             {"seed", required_argument, NULL, 's'},
-                                             {"learner", required_argument, NULL, 'l'},
-                                             {"help", no_argument, NULL, 'h'},
-                                             {NULL, 0, NULL, 0}};
+    static const struct option longopts[] = {
+        {"rules", required_argument, NULL, 'r'}, {"against", required_argument, NULL, 'a'},
+        {"games", required_argument, NULL, 'g'}, {"as", required_argument, NULL, 'A'},
+        {"db", required_argument, NULL, 'm'},    {"memory", required_argument, NULL, 'm'},
+        {"csv", required_argument, NULL, 'c'},   {"window", required_argument, NULL, 'w'},
+        {"seed", required_argument, NULL, 's'},  {"learner", required_argument, NULL, 'l'},
+        {"help", no_argument, NULL, 'h'},        {NULL, 0, NULL, 0}};
     *o = (train_options){.learner = "learner", .as = -1, .games = -1};
     optind = 0;
-    opterr = 0;
-    for (int c; (c = getopt_long(argc, argv, "+r:a:g:m:w:s:l:h", longopts, NULL)) != -1;) {
+    for (int c; (c = cli_getopt("train", argc, argv, "r:a:g:m:w:s:l:h", longopts)) != -1;) {
         uint64_t v;
         switch (c) {
         case 'r': o->rules_text = optarg; break;
@@ -149,7 +144,7 @@ static int parse_args(int argc, char **argv, train_options *o)
                 return cli_usage("train", "--as '%s': expected x, o or both", optarg);
             break;
         case 'h': fputs(help, stdout); return -1;
-        default: return cli_bad_option("train", argc, argv);
+        default: return CLI_USAGE;
         }
     }
     if (optind < argc)
@@ -159,9 +154,9 @@ static int parse_args(int argc, char **argv, train_options *o)
     if (o->games < 0)
         return cli_usage("train", "--games is required, e.g. --games 20 (see 'ttt train --help')");
     if (o->memory && (strchr(o->memory, ',') || !o->memory[0]))
-        return cli_usage("train", "--memory '%s': expected a non-empty path without ','", o->memory);
+        return cli_usage("train", "--db '%s': expected a non-empty path without ','", o->memory);
     if (o->memory && strstr(o->learner, "memory="))
-        return cli_usage("train", "--memory and a memory= in --learner: give one");
+        return cli_usage("train", "--db and a memory= in --learner: give one");
     if (o->window == 0)
         o->window = o->games / TRAIN_DEFAULT_WINDOWS > 0 ? o->games / TRAIN_DEFAULT_WINDOWS : 1;
     return CLI_OK;

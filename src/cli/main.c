@@ -23,21 +23,33 @@ static const cli_command commands[] = {
 
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: ttt COMMAND [OPTIONS]\n\n"
+    fprintf(f, "usage: ttt COMMAND [OPTIONS] [ARGUMENTS]\n       ttt --help | --version\n\n"
                "tic-tac-toe and m,n,k-games: play, analyse, count, compare engines.\n\ncommands:\n");
     for (int i = 0; i < NCOMMANDS; i++)
         fprintf(f, "  %-9s %s\n", commands[i].name, commands[i].summary);
     fprintf(
-        f,
-        "\nEvery command takes --help. Rules are written MxN[kK][-misere]: 3x3, 4x4k3, 15x15k5, 3x3-misere.\n"
-        "Positions are rows top to bottom, e.g. x.o/.x./..o; moves are a1 (column letter, row number\n"
-        "from the top) or, on 3x3, the digits 1-9 in reading order.\n");
+        f, "\nEvery command takes --help ('ttt help COMMAND' is the same). Options go before or after the\n"
+           "arguments; '--' ends them. Rules are written MxN[kK][-misere]: 3x3, 4x4k3, 15x15k5, 3x3-misere.\n"
+           "Positions are rows top to bottom, e.g. x.o/.x./..o; moves are a1 (column letter, row number\n"
+           "from the top) or, on 3x3, the digits 1-9 in reading order.\n");
+}
+
+/* "unknown command 'solv' (did you mean 'solve'?)" and where to look. */
+static int unknown_command(const char *name)
+{
+    const char *names[NCOMMANDS];
+    for (int i = 0; i < NCOMMANDS; i++)
+        names[i] = commands[i].name;
+    char hint[CLI_HINT_SIZE];
+    fprintf(stderr, "ttt: unknown command '%s'%s (see 'ttt --help')\n", name,
+            cli_did_you_mean(name, names, NCOMMANDS, hint, sizeof hint));
+    return CLI_USAGE;
 }
 
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        fprintf(stderr, "ttt: no command given (see 'ttt --help')\n");
+        usage(stderr);
         return CLI_USAGE;
     }
     const char *name = argv[1];
@@ -49,19 +61,24 @@ int main(int argc, char **argv)
                     char *help_argv[] = {argv[2], help_flag, NULL};
                     return commands[i].run(2, help_argv);
                 }
-            fprintf(stderr, "ttt: unknown command '%s' (see 'ttt --help')\n", argv[2]);
-            return CLI_USAGE;
+            return unknown_command(argv[2]);
         }
         usage(stdout);
         return CLI_OK;
     }
-    if (strcmp(name, "--version") == 0 || strcmp(name, "version") == 0) {
-        printf("ttt %s\n", TTT_VERSION);
+    if (strcmp(name, "--version") == 0 || strcmp(name, "-V") == 0 || strcmp(name, "version") == 0) {
+        printf("ttt %s\n", TTT_CLI_VERSION);
         return CLI_OK;
     }
     for (int i = 0; i < NCOMMANDS; i++)
         if (strcmp(commands[i].name, name) == 0)
             return commands[i].run(argc - 1, argv + 1);
-    fprintf(stderr, "ttt: unknown command '%s' (see 'ttt --help')\n", name);
-    return CLI_USAGE;
+    if (name[0] == '-') {
+        static const char *const options[] = {"--help", "--version"};
+        char hint[CLI_HINT_SIZE];
+        fprintf(stderr, "ttt: unknown option '%s'%s: a command comes first (see 'ttt --help')\n", name,
+                cli_did_you_mean(name, options, 2, hint, sizeof hint));
+        return CLI_USAGE;
+    }
+    return unknown_command(name);
 }

@@ -12,32 +12,49 @@ ttt_rules ttt_rules_default(void) { return (ttt_rules){.rows = 3, .cols = 3, .k 
 static int max_int(int a, int b) { return a > b ? a : b; }
 static int min_int(int a, int b) { return a < b ? a : b; }
 
+/* "a 2x20 board is too small: each side is at least 3", or NULL when both sides fit. */
+static const char *side_problem(const ttt_rules *r)
+{
+    if (r->rows < TTT_MIN_SIDE || r->cols < TTT_MIN_SIDE)
+        return "too small: each side is at least";
+    if (r->rows > TTT_MAX_SIDE || r->cols > TTT_MAX_SIDE)
+        return "too big: each side is at most";
+    return NULL;
+}
+
 ttt_status ttt_rules_check(const ttt_rules *r, ttt_error *err)
 {
-    if (r->rows < TTT_MIN_SIDE || r->rows > TTT_MAX_SIDE || r->cols < TTT_MIN_SIDE || r->cols > TTT_MAX_SIDE)
-        return ttt_fail(err, TTT_EINVAL, "board %dx%d: each side must be from %d to %d", r->rows, r->cols,
-                        TTT_MIN_SIDE, TTT_MAX_SIDE);
+    const char *side = side_problem(r);
+    if (side)
+        return ttt_fail(err, TTT_EINVAL, "a %dx%d board is %s %d", r->rows, r->cols, side,
+                        r->rows < TTT_MIN_SIDE || r->cols < TTT_MIN_SIDE ? TTT_MIN_SIDE : TTT_MAX_SIDE);
     int kmax = max_int(r->rows, r->cols);
-    if (r->k < TTT_MIN_K || r->k > kmax)
-        return ttt_fail(err, TTT_EINVAL, "k=%d: k must be from %d to %d on a %dx%d board", r->k, TTT_MIN_K,
-                        kmax, r->rows, r->cols);
+    if (r->k > kmax)
+        return ttt_fail(err, TTT_EINVAL, "k=%d is longer than the %dx%d board (at most k%d)", r->k, r->rows,
+                        r->cols, kmax);
+    if (r->k < TTT_MIN_K)
+        return ttt_fail(err, TTT_EINVAL, "k=%d is too short: a line is at least %d in a row", r->k,
+                        TTT_MIN_K);
     return TTT_OK;
 }
 
-/* Reads a decimal number of one to three digits at *p; -1 when there is none. */
+/* Reads a decimal number at *p: its value when it has one to three digits, RULES_NO_NUMBER when there is no
+ * digit, RULES_TOO_LONG (with *p past the digits) when there are more than three. */
+enum { RULES_NO_NUMBER = -1, RULES_TOO_LONG = -2, RULES_MAX_DIGITS = 3 };
 static int read_number(const char **p)
 {
     const char *s = *p;
     int value = 0, digits = 0;
-    while (isdigit((unsigned char)*s) && digits < 4) {
-        value = value * 10 + (*s - '0');
+    while (isdigit((unsigned char)*s)) {
+        if (digits < RULES_MAX_DIGITS)
+            value = value * 10 + (*s - '0');
         s++;
         digits++;
     }
-    if (digits == 0 || digits > 3)
-        return -1;
+    if (digits == 0)
+        return RULES_NO_NUMBER;
     *p = s;
-    return value;
+    return digits > RULES_MAX_DIGITS ? RULES_TOO_LONG : value;
 }
 
 static bool equal_nocase(const char *a, const char *b)
@@ -56,23 +73,29 @@ ttt_status ttt_rules_parse(const char *text, ttt_rules *out, ttt_error *err)
     const char *p = text;
     ttt_rules r = {0};
     r.rows = read_number(&p);
-    if (r.rows < 0)
+    if (r.rows == RULES_NO_NUMBER)
         return ttt_fail(err, TTT_EINVAL, "rules '%s': %s", text, expect);
     if (*p == 'x' || *p == 'X') {
         p++;
         r.cols = read_number(&p);
-        if (r.cols < 0)
+        if (r.cols == RULES_NO_NUMBER)
             return ttt_fail(err, TTT_EINVAL, "rules '%s': no number after 'x' (%s)", text, expect);
     } else {
         r.cols = r.rows;
     }
-    r.k = min_int(r.rows, r.cols);
+    r.k = r.rows == RULES_TOO_LONG || r.cols == RULES_TOO_LONG ? 0 : min_int(r.rows, r.cols);
     if (*p == 'k' || *p == 'K') {
         p++;
         r.k = read_number(&p);
-        if (r.k < 0)
+        if (r.k == RULES_NO_NUMBER)
             return ttt_fail(err, TTT_EINVAL, "rules '%s': no number after 'k' (%s)", text, expect);
     }
+    if (r.rows == RULES_TOO_LONG || r.cols == RULES_TOO_LONG)
+        return ttt_fail(err, TTT_EINVAL, "rules '%s': the board is too big: each side is at most %d", text,
+                        TTT_MAX_SIDE);
+    if (r.k == RULES_TOO_LONG)
+        return ttt_fail(err, TTT_EINVAL, "rules '%s': k is longer than the board (at most k%d)", text,
+                        max_int(r.rows, r.cols));
     if (*p == '-') {
         if (!equal_nocase(p + 1, "misere") && !equal_nocase(p + 1, "reverse"))
             return ttt_fail(err, TTT_EINVAL, "rules '%s': unknown variant '%s' (known: -misere, -reverse)",

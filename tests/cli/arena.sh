@@ -49,7 +49,7 @@ expect_err "^ttt arena: engine 'mcts.*': unknown option 'depth'" arena --games 2
 expect_err "^ttt arena: engine 'mcts.*': iterations=0" arena --games 2 random mcts:iterations=0
 expect_err "^ttt arena: rules 'x'" arena --rules x --games 2 random random
 expect_err '^ttt arena: --json and --csv: choose one' arena --json --csv --games 2 random random
-expect_err "^ttt arena: bad option '--bogus'" arena --bogus --games 2 random random
-expect_err "^ttt arena: option '-g' needs a value" arena random random -g
+expect_err "^ttt arena: unknown option '--bogus'" arena --bogus --games 2 random random
+expect_err "^ttt arena: -g \(--games\) needs a value$" arena random random -g
 
 finish

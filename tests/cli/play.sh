@@ -114,5 +114,5 @@ expect_err "engine 'nope': unknown engine" play --o nope
 expect_err "unknown option 'depth'" play --x random:depth=3
 expect_err "blunder=101: expected an integer from 0 to 100" play --x minimax:blunder=101
 expect_err "unexpected argument 'extra'" play extra
-expect_err "bad option '--bogus'" play --bogus
+expect_err "unknown option '--bogus'" play --bogus
 finish

@@ -47,7 +47,7 @@ expect_err "--jobs '0'" table build --games 1 --jobs 0
 expect_err "rules '2x2'" table build --games 1 --rules 2x2
 expect_err 'up to 64 cells' table build --games 1 --rules 9x9k5
 expect_err "unexpected argument 'extra'" table build --games 1 extra
-expect_err "bad option '--bogus'" table build --bogus
+expect_err "unknown option '--bogus'" table build --bogus
 echo 'my notes' >"$DIR/notes.txt"
 expect_err 'exists and is not a ttt table: not overwriting it' table build --games 1 --out "$DIR/notes.txt"
 grep -q 'my notes' "$DIR/notes.txt" && PASS=$((PASS + 1)) || fail "notes.txt was overwritten"
