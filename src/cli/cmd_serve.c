@@ -4,6 +4,7 @@
 #include <ctype.h>
 #include <getopt.h>
 #include <libgen.h>
+#include <netdb.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,22 +16,24 @@
 #include "cli/cli.h"
 #include "web/server.h"
 
-#define SERVE_DEFAULT_HOST "127.0.0.1"
-#define SERVE_DEFAULT_PORT 8080
-#define SERVE_MAX_PORT     65535
-#define SERVE_MAX_GAMES    1000000       /* --max-games at most */
-#define SERVE_MAX_IDLE_S   (86400 * 365) /* --idle-expiry at most: a year */
-#define SERVE_MAX_CONNS    1000000       /* --max-connections at most (the open file limit bounds it too) */
-#define SERVE_SPARE_FDS    64            /* files the server keeps open besides connections (database, ...) */
+#define SERVE_DEFAULT_HOST      "127.0.0.1"
+#define SERVE_DEFAULT_PORT      8080
+#define SERVE_MAX_PORT          65535
+#define SERVE_MAX_GAMES         1000000       /* --max-games at most */
+#define SERVE_MAX_IDLE_S        (86400 * 365) /* --idle-expiry at most: a year */
+#define SERVE_MAX_CONNS         1000000 /* --max-connections at most (the open file limit bounds it too) */
+#define SERVE_SPARE_FDS         64      /* files the server keeps open besides connections (database, ...) */
+#define SERVE_ADDRESS_NOTE_SIZE 64      /* "on 127.0.0.1, " after the URL of a host name */
 
 static const char help[] =
-    "usage: ttt serve [--host ADDR] [--port N] [--db PATH] [--no-record] [--max-games N] [--idle-expiry S]\n"
+    "usage: ttt serve [--host HOST] [--port N] [--db PATH] [--no-record] [--max-games N] [--idle-expiry S]\n"
     "                 [--max-connections N] [--per-address N]\n"
     "\n"
     "Serves the game page and its JSON API (README: 'ttt serve') until Ctrl-C or SIGTERM.\n"
     "Prints the URL once it listens.\n"
     "\n"
-    "  -H, --host ADDR      numeric address to listen on (default 127.0.0.1; 0.0.0.0 for every interface)\n"
+    "  -H, --host HOST      where to listen: an address or a name (default 127.0.0.1; localhost, ::1;\n"
+    "                       0.0.0.0 or :: for every interface)\n"
     "  -p, --port N         port (default 8080; 0 picks a free one, printed in the URL)\n"
     "  -d, --db PATH        record finished games here (default $XDG_DATA_HOME/ttt/ttt.db; see ttt history)\n"
     "      --no-record      do not record the games\n"
@@ -177,9 +180,11 @@ int cmd_serve(int argc, char **argv)
     }
     if (optind < argc)
         return cli_usage("serve", "unexpected argument '%s'", argv[optind]);
-    unsigned char addr[sizeof(struct in6_addr)];
-    if (inet_pton(AF_INET, config.host, addr) != 1 && inet_pton(AF_INET6, config.host, addr) != 1)
-        return cli_usage("serve", "--host '%s': expected a numeric IPv4 or IPv6 address", config.host);
+    char host_err[256];
+    struct addrinfo *addresses = web_host_resolve(config.host, host_err, sizeof host_err);
+    if (!addresses)
+        return cli_usage("serve", "%s", host_err);
+    freeaddrinfo(addresses);
     config.max_connections = (unsigned)max_conns;
     config.max_per_address = (unsigned)per_address;
     unsigned fit;
@@ -215,8 +220,12 @@ int cmd_serve(int argc, char **argv)
         return cli_runtime("serve", "%s", err);
     }
     bool v6 = strchr(config.host, ':') != NULL;
-    printf("ttt serve: http://%s%s%s:%d/ (Ctrl-C to stop)\n", v6 ? "[" : "", config.host, v6 ? "]" : "",
-           web_server_port(server));
+    const char *address = web_server_address(server);
+    char on[SERVE_ADDRESS_NOTE_SIZE] = "";
+    if (strcmp(address, config.host) != 0) /* a name: say which of its addresses */
+        snprintf(on, sizeof on, "on %s, ", address);
+    printf("ttt serve: http://%s%s%s:%d/ (%sCtrl-C to stop)\n", v6 ? "[" : "", config.host, v6 ? "]" : "",
+           web_server_port(server), on);
     fflush(stdout);
     int sig = 0;
     sigwait(&stop_signals, &sig);

@@ -52,6 +52,7 @@ struct web_server {
     struct MHD_Daemon *daemon;
     web_api *api;
     int port;
+    char address[INET6_ADDRSTRLEN]; /* the numeric address listened on */
 
     pthread_mutex_t conns_lock; /* conns, every web_conn's fields, stopping */
     pthread_cond_t reaper_wake;
@@ -492,28 +493,40 @@ static web_server *new_server(const web_server_config *config)
     return s;
 }
 
-web_server *web_server_start(const web_server_config *config, char *err, size_t errsize)
+struct addrinfo *web_host_resolve(const char *host, char *err, size_t errsize)
+{
+    struct addrinfo hints = {.ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM, .ai_flags = AI_PASSIVE};
+    struct addrinfo *list = NULL;
+    int rc = getaddrinfo(host, NULL, &hints, &list);
+    if (rc == 0 && list)
+        return list;
+    snprintf(err, errsize,
+             "--host '%s': %s (expected an address such as 127.0.0.1 or ::1, or a name such as "
+             "localhost)",
+             host, rc == 0 ? "no address" : gai_strerror(rc));
+    if (list)
+        freeaddrinfo(list);
+    return NULL;
+}
+
+/* Starts the daemon on one resolved address; false when it cannot listen there. */
+static bool listen_on(web_server *s, const web_server_config *config, const struct addrinfo *ai)
 {
     struct sockaddr_storage addr = {0};
     unsigned flags = MHD_USE_AUTO_INTERNAL_THREAD | MHD_ALLOW_SUSPEND_RESUME;
-    struct sockaddr_in *v4 = (struct sockaddr_in *)&addr;
-    struct sockaddr_in6 *v6 = (struct sockaddr_in6 *)&addr;
-    if (inet_pton(AF_INET, config->host, &v4->sin_addr) == 1) {
-        v4->sin_family = AF_INET;
+    if (ai->ai_family == AF_INET) {
+        struct sockaddr_in *v4 = (struct sockaddr_in *)&addr;
+        memcpy(v4, ai->ai_addr, sizeof *v4);
         v4->sin_port = htons((uint16_t)config->port);
-    } else if (inet_pton(AF_INET6, config->host, &v6->sin6_addr) == 1) {
-        v6->sin6_family = AF_INET6;
+        inet_ntop(AF_INET, &v4->sin_addr, s->address, sizeof s->address);
+    } else if (ai->ai_family == AF_INET6) {
+        struct sockaddr_in6 *v6 = (struct sockaddr_in6 *)&addr;
+        memcpy(v6, ai->ai_addr, sizeof *v6);
         v6->sin6_port = htons((uint16_t)config->port);
+        inet_ntop(AF_INET6, &v6->sin6_addr, s->address, sizeof s->address);
         flags |= MHD_USE_IPv6;
-    } else {
-        snprintf(err, errsize, "--host '%s': expected a numeric IPv4 or IPv6 address", config->host);
-        return NULL;
-    }
-    web_server *s = new_server(config);
-    if (!s) {
-        snprintf(err, errsize, "out of memory or threads");
-        return NULL;
-    }
+    } else
+        return false;
     s->daemon =
         MHD_start_daemon(flags, (uint16_t)config->port, NULL, NULL, on_request, s, MHD_OPTION_SOCK_ADDR,
                          (struct sockaddr *)&addr, MHD_OPTION_NOTIFY_COMPLETED, on_completed, s,
@@ -521,6 +534,25 @@ web_server *web_server_start(const web_server_config *config, char *err, size_t 
                          (unsigned)WEB_POLL_THREADS, MHD_OPTION_CONNECTION_LIMIT, config->max_connections,
                          MHD_OPTION_PER_IP_CONNECTION_LIMIT, config->max_per_address,
                          MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)WEB_CONNECTION_TIMEOUT_S, MHD_OPTION_END);
+    return s->daemon != NULL;
+}
+
+web_server *web_server_start(const web_server_config *config, char *err, size_t errsize)
+{
+    struct addrinfo *list = web_host_resolve(config->host, err, errsize);
+    if (!list)
+        return NULL;
+    web_server *s = new_server(config);
+    if (!s) {
+        freeaddrinfo(list);
+        snprintf(err, errsize, "out of memory or threads");
+        return NULL;
+    }
+    /* The first of the host's addresses that can be listened on (localhost may name ::1 where IPv6 is off).
+     */
+    for (const struct addrinfo *ai = list; ai && !s->daemon; ai = ai->ai_next)
+        listen_on(s, config, ai);
+    freeaddrinfo(list);
     if (!s->daemon) {
         snprintf(err, errsize, "cannot listen on %s port %d (address in use, or not this machine's?)",
                  config->host, config->port);
@@ -532,6 +564,8 @@ web_server *web_server_start(const web_server_config *config, char *err, size_t 
     s->port = info ? info->port : config->port;
     return s;
 }
+
+const char *web_server_address(const web_server *server) { return server->address; }
 
 int web_server_port(const web_server *server) { return server->port; }
 

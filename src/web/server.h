@@ -41,7 +41,7 @@
 typedef struct web_server web_server;
 
 typedef struct web_server_config {
-    const char *host;         /* numeric IPv4 or IPv6 address to listen on */
+    const char *host;         /* where to listen: an IPv4 or IPv6 address, or a name (localhost) */
     int port;                 /* 0: any free port (web_server_port tells which) */
     unsigned max_connections; /* > 0; the process needs as many free file descriptors */
     unsigned max_per_address; /* 0: no limit */
@@ -51,6 +51,15 @@ typedef struct web_server_config {
 /* Starts listening and serving in background threads. On failure returns NULL and writes one line into
  * err (errsize bytes): "cannot listen on 127.0.0.1:8080 (address in use?)". */
 web_server *web_server_start(const web_server_config *config, char *err, size_t errsize);
+
+/* Resolves host (an IPv4 or IPv6 address, or a name such as localhost) with getaddrinfo. Returns the list
+ * (free it with freeaddrinfo), or NULL with one line in err: "--host 'x': Name or service not known (...)".
+ */
+struct addrinfo;
+struct addrinfo *web_host_resolve(const char *host, char *err, size_t errsize);
+
+/* The numeric address listened on (of those host names, the first that could be listened on). */
+const char *web_server_address(const web_server *server);
 
 /* The port actually listened on. */
 int web_server_port(const web_server *server);

@@ -9,7 +9,8 @@ command -v jq >/dev/null || { echo "FAIL: jq not found (scripts/setup.sh install
 expect_out 0 'serve --port' serve --help
 expect_err "^ttt serve: --port 'abc'" serve --port abc
 expect_err "^ttt serve: --port '70000'" serve --port 70000
-expect_err "^ttt serve: --host 'localhost'" serve --host localhost
+expect_err "^ttt serve: --host 'nosuch.invalid': .*\(expected an address such as 127.0.0.1" serve --host nosuch.invalid
+expect_err "^ttt serve: --host '': " serve --host ''
 expect_err "^ttt serve: --db '/nonexistent/dir/games.db'" serve --db /nonexistent/dir/games.db
 expect_err "^ttt serve: --db '/'" serve --db /
 expect_err "^ttt serve: --max-games '0'" serve --max-games 0
@@ -218,4 +219,21 @@ for _ in $(seq 100); do [[ -s $DB_DIR/port ]] && break; sleep 0.05; done
 expect 1 serve --port "$(cat "$DB_DIR/port")"
 grep -q '^ttt serve: cannot listen' "$ERR" && PASS=$((PASS + 1)) || fail "port in use: $(cat "$ERR")"
 kill $HOLDER
+
+# A host name resolves (getaddrinfo): the URL names it, and which of its addresses is listened on.
+serve_start "$DB_DIR/localhost.log" --host localhost --no-record
+grep -qE '^ttt serve: http://localhost:[0-9]+/ \(on (127\.0\.0\.1|::1), Ctrl-C to stop\)$' "$DB_DIR/localhost.log" &&
+    PASS=$((PASS + 1)) || fail "--host localhost: $(cat "$DB_DIR/localhost.log")"
+[[ $(curl -s -o /dev/null -w '%{http_code}' "${URL}api/engines") == 200 ]] && PASS=$((PASS + 1)) ||
+    fail "--host localhost: no answer at $URL"
+kill -TERM $SERVER
+wait $SERVER
+# IPv6 where this machine has it: [::1] in the URL.
+if [[ -f /proc/net/if_inet6 ]] && grep -q '^0*1 ' /proc/net/if_inet6; then
+    serve_start "$DB_DIR/v6.log" --host ::1 --no-record
+    grep -qE '^ttt serve: http://\[::1\]:[0-9]+/ \(Ctrl-C' "$DB_DIR/v6.log" && [[ $(curl -s -o /dev/null -w '%{http_code}' "${URL}api/engines") == 200 ]] &&
+        PASS=$((PASS + 1)) || fail "--host ::1: $(cat "$DB_DIR/v6.log")"
+    kill -TERM $SERVER
+    wait $SERVER
+fi
 finish
