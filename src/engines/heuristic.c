@@ -263,7 +263,9 @@ static ttt_status heuristic_choose(ttt_engine *e, const ttt_board *b, ttt_move *
 
 const ttt_engine_vtable ttt_engine_heuristic = {
     .about = {.name = "heuristic",
-              .summary = "the \"unbeatable\" line-weighting player of a boot-camp blog (seed 000): no search",
+              .summary =
+                  "weighs each empty square by the lines through it (a classic \"unbeatable\" player): no "
+                  "search",
               .options = "guard=0|1  1 = win now, else block now, before the weights (default 0)\n"
                          "seed=N     ignored: the player is deterministic"},
     .options = heuristic_options,

@@ -773,9 +773,8 @@ static void learner_stop(ttt_engine *e)
 
 const ttt_engine_vtable ttt_engine_learner = {
     .about = {.name = "learner",
-              .summary =
-                  "learns from every game it plays (seed 001): win, block, then the recorded sequences "
-                  "that match the game under the board's symmetries",
+              .summary = "learns from every game it plays: win, block, then the recorded sequences "
+                         "that match the game under the board's symmetries",
               .options =
                   "memory=PATH  the database (default ~/.local/share/ttt/ttt.db, or $XDG_DATA_HOME/ttt)\n"
                   "learn=0|1    1: learn from each finished game (default); 0: play from memory only\n"

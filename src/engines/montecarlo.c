@@ -193,13 +193,14 @@ static void mc_stop(ttt_engine *e)
 const ttt_engine_vtable ttt_engine_montecarlo = {
     .about =
         {.name = "montecarlo",
-         .summary = "flat Monte Carlo (the assignment's): random games from the position, each square "
-                    "scored by who won them",
+         .summary = "flat Monte Carlo: random games from the position, each square scored by who won "
+                    "them; no tree",
          .options =
-             "trials=N   random games per move, NTRIALS (default 3000)\n"
-             "current=X  score of the player's squares in a game it won or lost, SCORE_CURRENT "
-             "(default 1)\n"
-             "other=X    score of the opponent's squares, SCORE_OTHER (default 1)\n"
+             "trials=N   random games per move (default 3000)\n"
+             "current=X  what a square of the mover's counts in a random game: +X when the mover won it,\n"
+             "           -X when it lost (default 1)\n"
+             "other=X    what a square of the opponent's counts: -X when the mover won, +X when it lost\n"
+             "           (default 1)\n"
              "time=MS    play trials until MS milliseconds are up, ignoring trials=; 0 = off (default 0)\n"
              "seed=N     random games and the choice among equal squares (default 0)"},
     .options = mc_options,

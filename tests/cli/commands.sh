@@ -112,6 +112,21 @@ expect_out 0 '^random$' engines
 expect_out 0 '^montecarlo$' engines
 expect_out 0 '^mcts$' engines
 expect_err "unexpected argument" engines extra
+# the levels beside the engines, each with the spec it stands for
+for level in "easy +minimax:blunder=50" "medium +minimax:blunder=20" "hard +minimax:blunder=5 " "perfect +minimax "; do
+    expect_out 0 "^  $level" engines
+done
+# help texts in the project's words, not the seed documents' constant names
+for cmd in engines "play --help" "move --help" "show --help" "solve --help" "count --help" "table build --help" \
+    "arena --help" "train --help" "memory --help" "history --help" "bench --help" "serve --help" "engines --help"; do
+    # shellcheck disable=SC2086
+    run $cmd
+    if grep -nE 'NTRIALS|SCORE_CURRENT|SCORE_OTHER|assignment|seed 00[0-9]|AMAF' "$OUT"; then
+        fail "ttt $cmd: names from the seed documents"
+    else
+        PASS=$((PASS + 1))
+    fi
+done
 
 # --- play in line mode, driven through stdin
 printf 'b2\nzz\nb2\na1\nc1\n' >"$OUT.in"
