@@ -38,7 +38,9 @@ same() {
 same "move --engine random:seed=3 x.o/.x./..." "move x.o/.x./... --engine random:seed=3"
 same "move --json --engine random:seed=9 x.o/.x./..." "move x.o/.x./... --json --engine random:seed=9"
 same "move --json --engine random:seed=9 x.o/.x./..." "move --json x.o/.x./... --engine=random:seed=9"
+same "move --engine minimax x.o/.x./..." "move x.o/.x./... --engine minimax"
 same "show x.o/.x./..o" "show -- x.o/.x./..o"
+same "show --json --moves b2,a1,c3" "show --moves=b2,a1,c3 --json"
 same "show --rules 4x4k3 ..../..../..../...." "show ..../..../..../.... --rules 4x4k3"
 same "show --json --rules 4x4k3 x.../..../..../...." "show x.../..../..../.... --rules 4x4k3 --json"
 same "solve --json x.o/.x./..." "solve x.o/.x./... --json"
@@ -47,6 +49,8 @@ same "solve --value x.o/.x./..." "solve x.o/.x./... --value"
 same "solve --rules 3x3-misere" "solve --rules=3x3-misere"
 same "arena --games 4 --seed 1 random random" "arena random random --games 4 --seed 1"
 same "arena --games 4 --seed 1 --json minimax random" "arena minimax --games 4 random --json --seed 1"
+same "arena --games 2 --seed 1 mcts:iterations=200 minimax random" "arena mcts:iterations=200 minimax random --seed 1 --games 2"
+same "arena --games 2 --seed 1 --gauntlet random minimax" "arena random minimax --gaunt --games 2 --seed 1"
 same "count --rules 3x3-misere --json" "count --json --rules 3x3-misere"
 same "play --x hard --o random --games 10 --seed 1 --no-record" "play --no-record --seed 1 --games 10 --o random --x hard"
 
@@ -62,6 +66,8 @@ same "history --db $DIR/a.db --limit 3" "history --limit 3 --memory $DIR/a.db"
 # table: the action after its options
 same "table build --games 500 --seed 2 --out $DIR/ta.json" "table --games 500 --out $DIR/tb.json build --seed 2"
 cmp -s "$DIR/ta.json" "$DIR/tb.json" && PASS=$((PASS + 1)) || { FAIL=$((FAIL + 1)) && echo "FAIL: tables differ"; }
+expect 0 table build --rules 4x4k3 --games 200 --out "$DIR/t4.json"
+same "move --engine table:file=$DIR/t4.json --rules 4x4k3 x.../..../..../...." "move x.../..../..../.... --rules 4x4k3 --engine table:file=$DIR/t4.json"
 expect_out 0 '^usage: ttt table build' table --help build
 expect_out 0 '^usage: ttt table ACTION' table --help
 
