@@ -181,6 +181,33 @@ static void test_parse_error_is_one_line(void **state)
                         "4x4k3, 15x15k5, 3x3-misere)");
 }
 
+/* Errors say what is wrong as a person would put it: not "k must be from 3 to 3". */
+static void test_parse_errors_read_as_sentences(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *text, *msg;
+    } cases[] = {
+        {"3x3k4", "rules '3x3k4': k=4 is longer than the 3x3 board (at most k3)"},
+        {"3x5k6", "rules '3x5k6': k=6 is longer than the 3x5 board (at most k5)"},
+        {"3x3k2", "rules '3x3k2': k=2 is too short: a line is at least 3 in a row"},
+        {"2x5", "rules '2x5': a 2x5 board is too small: each side is at least 3"},
+        {"3x17", "rules '3x17': a 3x17 board is too big: each side is at most 16"},
+        {"1000", "rules '1000': the board is too big: each side is at most 16"},
+        {"4k1000", "rules '4k1000': k is longer than the board (at most k4)"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        ttt_rules r = sentinel_rules();
+        ttt_error err = {{0}};
+        assert_int_equal(ttt_rules_parse(cases[i].text, &r, &err), TTT_EINVAL);
+        assert_string_equal(err.msg, cases[i].msg);
+    }
+    ttt_rules r = {.rows = 4, .cols = 4, .k = 5};
+    ttt_error err = {{0}};
+    assert_int_equal(ttt_rules_check(&r, &err), TTT_EINVAL);
+    assert_string_equal(err.msg, "k=5 is longer than the 4x4 board (at most k4)");
+}
+
 static void test_parse_accepts_null_error(void **state)
 {
     (void)state;
@@ -372,6 +399,7 @@ int main(void)
         cmocka_unit_test(test_parse_rejects_k_out_of_range),
         cmocka_unit_test(test_parse_rejects_malformed_text),
         cmocka_unit_test(test_parse_error_is_one_line),
+        cmocka_unit_test(test_parse_errors_read_as_sentences),
         cmocka_unit_test(test_parse_accepts_null_error),
         cmocka_unit_test(test_format_omits_default_k),
         cmocka_unit_test(test_format_returns_buf),
