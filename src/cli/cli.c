@@ -173,7 +173,10 @@ static void explain_bad_option(const char *cmd, const char *arg, int code, int o
         const char *close = cli_closest(word, names, n);
         if (close)
             snprintf(hint, sizeof hint, " (did you mean '--%s'?)", close);
-        cli_usage(cmd, "unknown option '%.*s'%s (see 'ttt %s --help')", (int)len, arg, hint, cmd);
+        if (close)
+            cli_usage(cmd, "unknown option '%.*s'%s", (int)len, arg, hint);
+        else
+            cli_usage(cmd, "unknown option '%.*s' (see 'ttt %s --help')", (int)len, arg, cmd);
     } else if (code == ':') {
         const char *name = NULL;
         for (const struct option *o = longopts; o->name; o++)

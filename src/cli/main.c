@@ -41,8 +41,8 @@ static int unknown_command(const char *name)
     for (int i = 0; i < NCOMMANDS; i++)
         names[i] = commands[i].name;
     char hint[CLI_HINT_SIZE];
-    fprintf(stderr, "ttt: unknown command '%s'%s (see 'ttt --help')\n", name,
-            cli_did_you_mean(name, names, NCOMMANDS, hint, sizeof hint));
+    cli_did_you_mean(name, names, NCOMMANDS, hint, sizeof hint);
+    fprintf(stderr, "ttt: unknown command '%s'%s\n", name, hint[0] ? hint : " (see 'ttt --help')");
     return CLI_USAGE;
 }
 
