@@ -111,13 +111,13 @@ static void print_board(const ttt_game *g, const ttt_analysis *hint)
             strcat(text[hint->moves[0].move], PLAY_BEST_MARK);
     }
     printf("\n    ");
-    for (int c = 0; c < r->cols; c++)
-        printf(" %-*c", width, 'a' + c);
+    for (int c = 0; c < r->cols; c++) /* no padding after the last column */
+        printf(" %-*c", c < r->cols - 1 ? width : 1, 'a' + c);
     putchar('\n');
     for (int row = 0; row < r->rows; row++) {
         printf(" %2d ", row + 1);
         for (int c = 0; c < r->cols; c++)
-            printf(" %-*s", width, text[row * r->cols + c]);
+            printf(" %-*s", c < r->cols - 1 ? width : 1, text[row * r->cols + c]);
         putchar('\n');
     }
 }
