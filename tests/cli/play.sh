@@ -142,6 +142,23 @@ expect_out 0 '^1\. X a1' history --db "$DBDIR/p.db" --show 1
 feed "${FIRST_FREE[@]}" "${FIRST_FREE[@]}"
 STDIN=$IN expect_out 0 '^(X wins|O wins|draw)' play --level hard --db "$DBDIR/p.db"
 expect_out 0 'X human, O hard: ' history --db "$DBDIR/p.db"
+# the same level has the same name in the history whether played in the browser or in the terminal
+if command -v curl >/dev/null && command -v jq >/dev/null; then
+    serve_start "$DBDIR/serve.log" --db "$DBDIR/both.db"
+    curl -s -o "$OUT" --max-time 10 -X POST --data-binary '{"x": "hard", "o": "easy"}' "${URL}api/games"
+    id=$(jq -r .id "$OUT")
+    for _ in $(seq 9); do
+        curl -s -o "$OUT" --max-time 30 -X POST "${URL}api/games/$id/engine"
+        jq -e '.outcome == "ongoing"' "$OUT" >/dev/null || break
+    done
+    kill -TERM "$SERVER" && wait "$SERVER"
+    expect_out 0 '^1 game of 3x3' play --x hard --o easy --games 1 --record --db "$DBDIR/both.db"
+    run history --db "$DBDIR/both.db"
+    n=$(grep -c 'X hard, O easy: ' "$OUT")
+    check "not both games (browser, terminal) recorded as 'X hard, O easy' ($n)" "((n == 2))"
+else
+    echo "skipped: the browser's names (curl or jq missing)"
+fi
 expect_out 0 '^3 games' play --x random --o random --games 3 --no-record --db "$DBDIR/none.db"
 [[ ! -e "$DBDIR/none.db" ]] || fail "--no-record created the database"
 printf 'not a database, and it stays so\n' >"$DBDIR/foreign"
