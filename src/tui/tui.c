@@ -49,7 +49,6 @@
 #define TUI_MIN_COLS  72
 #define TUI_TEXT_SIZE 256
 #define KEY_CTRL_C    3
-#define KEY_ESC       27
 /* How long a lone Esc waits for the rest of a key sequence (curses' default is a second). */
 #define TUI_ESCDELAY_MS 25
 
