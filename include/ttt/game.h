@@ -69,9 +69,9 @@ ttt_engine *ttt_game_engine_to_move(ttt_game *g);
 ttt_status ttt_game_play(ttt_game *g, ttt_move move, ttt_error *err);
 
 /* Takes back the last person's move and every engine move after it, so that the same person is to move again
- * (against an engine: your move and the engine's reply; two people: the last move). Returns how many moves
- * were taken back: 0 when there is no person's move to take back or the game is over (a finished game is
- * final). */
+ * (against an engine: your move and the engine's reply; two people: the last move). A finished game reopens
+ * (as on the web page): it is taken out of the score, and counts again when it ends again. Returns how many
+ * moves were taken back: 0 when there is no person's move to take back. */
 int ttt_game_undo(ttt_game *g);
 
 /* Starts the next game of the session, with the sides swapped when swap is true; engines are told

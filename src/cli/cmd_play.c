@@ -19,11 +19,15 @@
 /* The default opponent: the strongest level. */
 #define PLAY_DEFAULT_LEVEL "perfect"
 #define LINE_MAX_LEN       256
+/* Line mode's board with hints: cells this wide ("W12*"), and the legend's text. */
+#define PLAY_HINT_CELL_W 4
+#define LINE_LEGEND_SIZE 256
 /* The most games one command plays. */
 #define PLAY_MAX_GAMES 10000000
 
 static const char help[] =
     "usage: ttt play [--rules R] [--x SPEC|human] [--o SPEC|human] [--level LEVEL] [--games N] [--plain]\n"
+    "                [--db PATH] [--record | --no-record]\n"
     "\n"
     "Plays tic-tac-toe or an m,n,k-game. By default you are X (and move first) against the perfect engine.\n"
     "Naming one side picks the other: --x ENGINE makes you O, --o human (or --x human) leaves the other "
@@ -31,8 +35,8 @@ static const char help[] =
     "to the level's engine; name both for two people (human, human) or two engines.\n"
     "\n"
     "On a terminal it is a full-screen game: arrows, WASD, or j k l (H for left) move the cursor, Enter or\n"
-    "Space plays, 1-9 play a cell of 3x3; u undo, h hint, n new game (sides swapped), ? help, q quit.\n"
-    "Otherwise (or with --plain) it reads moves at a prompt: b2 (or 1-9 on 3x3); u undo, h hint, ? help,\n"
+    "Space plays, 1-9 play a cell of 3x3; u undo, h hints, n new game (sides swapped), ? help, q quit.\n"
+    "Otherwise (or with --plain) it reads moves at a prompt: b2 (or 1-9 on 3x3); u undo, h hints, ? help,\n"
     "q or end of input quits.\n"
     "\n"
     "  -r, --rules R     MxN[kK][-misere] (default 3x3)\n"
@@ -46,16 +50,19 @@ static const char help[] =
     "  -s, --seed S      seed for engines whose spec has no seed= (default: from the clock; printed)\n"
     "      --db PATH     record finished games here (default $XDG_DATA_HOME/ttt/ttt.db; see ttt history)\n"
     "      --no-record   do not record the games\n"
+    "      --record      record games between two engines too (by default only games with a person are)\n"
     "\n"
     "examples: ttt play\n"
     "          ttt play --level easy --rules 4x4k3\n"
     "          ttt play --x hard --o random --games 1000\n";
 
-static const char line_help[] = "moves: a column letter and a row number (b2), or 1-9 on 3x3\n"
-                                "  u  take back your last move (and the engine's reply)\n"
-                                "  h  hint: every empty cell's value for the side to move\n"
-                                "  ?  this help\n"
-                                "  q  quit (so does the end of input)\n";
+static const char line_help[] =
+    "moves: a column letter and a row number (b2), or 1-9 on 3x3\n"
+    "  u  take back your last move (and the engine's reply)\n"
+    "  h  hints on/off: every empty cell's value on the board before each of your\n"
+    "     moves, the best marked " PLAY_BEST_MARK ", with a legend of the values shown\n"
+    "  ?  this help\n"
+    "  q  quit (so does the end of input)\n";
 
 static char *trim(char *s)
 {
@@ -83,37 +90,49 @@ static void print_players(ttt_game *g)
     }
 }
 
-/* The hint as a grid: every empty cell's value for the side to move, the method on the line above. */
-static void print_hint(play_hinter *h, ttt_game *g, uint64_t seed)
+/* The board of the turn: stones and dots; with a hint (not NULL), every empty cell's value in wider cells
+ * and the best move marked with PLAY_BEST_MARK. */
+static void print_board(const ttt_game *g, const ttt_analysis *hint)
 {
-    ttt_analysis a;
-    ttt_error err;
-    if (play_hint(h, g, seed, &a, &err)) {
-        printf("no hint: %s\n", err.msg);
-        return;
-    }
-    char text[TTT_MAX_CELLS][PLAY_EVAL_TEXT_SIZE];
+    const ttt_rules *r = &g->rules;
+    char text[TTT_MAX_CELLS][PLAY_EVAL_TEXT_SIZE + sizeof PLAY_BEST_MARK];
     for (int c = 0; c < g->board.cells; c++)
         snprintf(text[c], sizeof text[c], "%s",
                  ttt_board_at(&g->board, c) == TTT_X   ? "X"
                  : ttt_board_at(&g->board, c) == TTT_O ? "O"
                                                        : ".");
-    for (int i = 0; i < a.count; i++)
-        play_eval_text(&a.moves[i], text[a.moves[i].move], sizeof text[0]);
-    char best[TTT_MOVE_TEXT_SIZE];
-    printf("hint for %s (%s): best %s; W5 wins in 5 moves, D draws, L5 loses in 5, +43 an estimate\n",
-           side_name(ttt_board_to_move(&g->board)), a.method,
-           ttt_move_format(&g->rules, a.moves[0].move, best, sizeof best));
-    printf("    ");
-    for (int c = 0; c < g->rules.cols; c++)
-        printf(" %-3c", 'a' + c);
+    int width = 1;
+    if (hint) {
+        width = PLAY_HINT_CELL_W;
+        for (int i = 0; i < hint->count; i++)
+            play_eval_text(&hint->moves[i], text[hint->moves[i].move], PLAY_EVAL_TEXT_SIZE);
+        if (hint->count)
+            strcat(text[hint->moves[0].move], PLAY_BEST_MARK);
+    }
+    printf("\n    ");
+    for (int c = 0; c < r->cols; c++) /* no padding after the last column */
+        printf(" %-*c", c < r->cols - 1 ? width : 1, 'a' + c);
     putchar('\n');
-    for (int r = 0; r < g->rules.rows; r++) {
-        printf(" %2d ", r + 1);
-        for (int c = 0; c < g->rules.cols; c++)
-            printf(" %-3s", text[r * g->rules.cols + c]);
+    for (int row = 0; row < r->rows; row++) {
+        printf(" %2d ", row + 1);
+        for (int c = 0; c < r->cols; c++)
+            printf(" %-*s", c < r->cols - 1 ? width : 1, text[row * r->cols + c]);
         putchar('\n');
     }
+}
+
+/* The status line of a finished game: "X wins (line a1 b1 c1)", "draw: the board is full". */
+static void print_result(const ttt_game *g)
+{
+    char status[128];
+    printf("%s", cli_status_line(&g->board, status, sizeof status));
+    ttt_move line[TTT_MAX_SIDE];
+    int n = ttt_board_line_cells(&g->board, line);
+    for (int i = 0; i < n; i++) {
+        char m[TTT_MOVE_TEXT_SIZE];
+        printf("%s%s", i ? " " : " (line ", ttt_move_format(&g->rules, line[i], m, sizeof m));
+    }
+    printf("%s\n", n ? ")" : "");
 }
 
 /* The line a parse failure prints: the library's reason, or a plain "not a move" for text that is not one. */
@@ -126,16 +145,18 @@ static void print_bad_move(const ttt_rules *r, const char *text, const ttt_error
         printf("%s\n", err->msg);
 }
 
-typedef enum turn_result { TURN_MOVED, TURN_QUIT } turn_result;
+typedef enum turn_result { TURN_MOVED, TURN_QUIT, TURN_REDRAW } turn_result;
 
-/* A person's turn: asks until a legal move is typed, or u/h/? are handled and the turn goes on. */
-static turn_result human_turn(ttt_game *g, play_hinter *hinter, uint64_t seed)
+/* A person's turn: asks until a legal move is typed, or u/h/? are handled. TURN_REDRAW: the board is to be
+ * shown again (after an undo, or hints turned on) before the next prompt. */
+static turn_result human_turn(ttt_game *g, bool *hints)
 {
     char line[LINE_MAX_LEN];
     for (;;) {
         const ttt_rules *r = &g->rules;
-        printf("%s, your move (b2%s; u undo, h hint, ? help, q quit): ",
-               side_name(ttt_board_to_move(&g->board)), r->rows == 3 && r->cols == 3 ? " or 1-9" : "");
+        printf("%s, your move (b2%s; u undo, h hints %s, ? help, q quit): ",
+               side_name(ttt_board_to_move(&g->board)), r->rows == 3 && r->cols == 3 ? " or 1-9" : "",
+               *hints ? "off" : "on");
         fflush(stdout);
         if (!fgets(line, sizeof line, stdin)) {
             putchar('\n');
@@ -158,7 +179,10 @@ static turn_result human_turn(ttt_game *g, play_hinter *hinter, uint64_t seed)
             continue;
         }
         if (strcmp(text, "h") == 0 || strcmp(text, "hint") == 0) {
-            print_hint(hinter, g, seed);
+            *hints = !*hints;
+            if (*hints)
+                return TURN_REDRAW;
+            printf("hints off\n");
             continue;
         }
         if (strcmp(text, "u") == 0 || strcmp(text, "undo") == 0) {
@@ -167,9 +191,8 @@ static turn_result human_turn(ttt_game *g, play_hinter *hinter, uint64_t seed)
                 printf("nothing to undo\n");
                 continue;
             }
-            printf("took back %d move%s\n\n", n, n == 1 ? "" : "s");
-            cli_draw_board(stdout, &g->board);
-            continue;
+            printf("took back %d move%s\n", n, n == 1 ? "" : "s");
+            return TURN_REDRAW;
         }
         ttt_error err;
         ttt_move m;
@@ -185,40 +208,72 @@ static turn_result human_turn(ttt_game *g, play_hinter *hinter, uint64_t seed)
     }
 }
 
-/* Line mode: the board as text after every move. Returns the exit status. */
+/* One game in line mode: one board per turn (before a person's prompt, after each move of an engine playing
+ * an engine, at the end), the engine's move on one line under it, and one status line: the prompt, or the
+ * result. Returns false when the player quit. */
+static bool line_game(ttt_game *g, const play_config *cfg, play_hinter *hinter, bool *hints, int *rc)
+{
+    char said[TTT_SPEC_TEXT_SIZE + 64] = ""; /* the engine's last move, shown under the next board */
+    bool redraw = true;
+    for (;;) {
+        bool over = ttt_board_terminal(&g->board);
+        ttt_engine *e = ttt_game_engine_to_move(g);
+        if (over || !e || ttt_game_humans(g) == 0 || redraw) {
+            ttt_analysis a;
+            ttt_error err;
+            bool hinted = *hints && !over && !e;
+            if (hinted && play_hint(hinter, g, cfg->seed, &a, &err)) {
+                printf("no hint: %s\n", err.msg);
+                hinted = false;
+            }
+            print_board(g, hinted ? &a : NULL);
+            if (*said)
+                printf("%s\n", said);
+            said[0] = '\0';
+            if (hinted) {
+                char legend[LINE_LEGEND_SIZE];
+                printf("hint for %s (%s): %s\n", side_name(ttt_board_to_move(&g->board)), a.method,
+                       play_hint_legend(&g->rules, &a, PLAY_BEST_MARK, legend, sizeof legend));
+            }
+            redraw = false;
+        }
+        if (over) {
+            print_result(g);
+            return true;
+        }
+        if (e) {
+            ttt_player side = ttt_board_to_move(&g->board);
+            ttt_error err;
+            ttt_move m;
+            if (ttt_engine_choose(e, &g->board, &m, NULL, &err) || ttt_game_play(g, m, &err)) {
+                *rc = cli_runtime("play", "%s", err.msg);
+                return true;
+            }
+            char name[TTT_MOVE_TEXT_SIZE];
+            snprintf(said, sizeof said, "%s (%s) plays %s", side_name(side), ttt_game_side(g, side)->who,
+                     ttt_move_format(&g->rules, m, name, sizeof name));
+            continue;
+        }
+        turn_result t = human_turn(g, hints);
+        if (t == TURN_QUIT)
+            return false;
+        redraw = t == TURN_REDRAW;
+    }
+}
+
+/* Line mode: the games of the session in turn. Returns the exit status. */
 static int line_mode(ttt_game *g, const play_config *cfg)
 {
     play_hinter hinter = {0};
     int games = cfg->games ? cfg->games : 1, rc = CLI_OK;
-    bool quit = false;
+    bool quit = false, hints = false;
     for (int n = 1; n <= games && !quit && rc == CLI_OK; n++) {
         if (n > 1) {
             ttt_game_next(g, true);
             printf("\ngame %d of %d, sides swapped: ", n, games);
             print_players(g);
         }
-        putchar('\n');
-        cli_draw_board(stdout, &g->board);
-        while (!ttt_board_terminal(&g->board)) {
-            ttt_engine *e = ttt_game_engine_to_move(g);
-            ttt_player side = ttt_board_to_move(&g->board);
-            if (e) {
-                ttt_error err;
-                ttt_move m;
-                if (ttt_engine_choose(e, &g->board, &m, NULL, &err) || ttt_game_play(g, m, &err)) {
-                    rc = cli_runtime("play", "%s", err.msg);
-                    break;
-                }
-                char name[TTT_MOVE_TEXT_SIZE];
-                printf("\n%s (%s) plays %s\n", side_name(side), ttt_game_side(g, side)->who,
-                       ttt_move_format(&g->rules, m, name, sizeof name));
-            } else if (human_turn(g, &hinter, cfg->seed) == TURN_QUIT) {
-                quit = true;
-                break;
-            }
-            putchar('\n');
-            cli_draw_board(stdout, &g->board);
-        }
+        quit = !line_game(g, cfg, &hinter, &hints, &rc);
         if (ttt_board_terminal(&g->board)) {
             ttt_error err;
             if (play_finished(g, cfg, &err))
@@ -287,16 +342,22 @@ static bool can_use_tui(void)
 
 int cmd_play(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        {"rules", required_argument, NULL, 'r'}, {"x", required_argument, NULL, 'x'},
-        {"o", required_argument, NULL, 'o'},     {"level", required_argument, NULL, 'l'},
-        {"games", required_argument, NULL, 'g'}, {"plain", no_argument, NULL, 'p'},
-        {"verbose", no_argument, NULL, 'v'},     {"seed", required_argument, NULL, 's'},
-        {"help", no_argument, NULL, 'h'},        {"db", required_argument, NULL, 'd'},
-        {"no-record", no_argument, NULL, 'N'},   {NULL, 0, NULL, 0}};
+    static const struct option longopts[] = {{"rules", required_argument, NULL, 'r'},
+                                             {"x", required_argument, NULL, 'x'},
+                                             {"o", required_argument, NULL, 'o'},
+                                             {"level", required_argument, NULL, 'l'},
+                                             {"games", required_argument, NULL, 'g'},
+                                             {"plain", no_argument, NULL, 'p'},
+                                             {"verbose", no_argument, NULL, 'v'},
+                                             {"seed", required_argument, NULL, 's'},
+                                             {"help", no_argument, NULL, 'h'},
+                                             {"db", required_argument, NULL, 'd'},
+                                             {"no-record", no_argument, NULL, 'N'},
+                                             {"record", no_argument, NULL, 'R'},
+                                             {NULL, 0, NULL, 0}};
     const char *rules_text = "3x3", *xwho = NULL, *owho = NULL, *level = PLAY_DEFAULT_LEVEL;
     play_config cfg = {.games = 0, .verbose = false, .seed = (uint64_t)time(NULL)};
-    bool plain = false, record = true;
+    bool plain = false, record = true, record_engines = false;
     const char *db = NULL;
     optind = 0;
     for (int c; (c = cli_getopt("play", argc, argv, "r:x:o:l:g:pvs:h", longopts)) != -1;) {
@@ -321,6 +382,7 @@ int cmd_play(int argc, char **argv)
         case 'v': cfg.verbose = true; break;
         case 'd': db = optarg; break;
         case 'N': record = false; break;
+        case 'R': record_engines = true; break;
         case 's':
             if (!cli_parse_u64(optarg, UINT64_MAX, &cfg.seed))
                 return cli_usage("play", "--seed '%s': expected an unsigned integer", optarg);
@@ -344,6 +406,8 @@ int cmd_play(int argc, char **argv)
         xwho = strcmp(owho, TTT_HUMAN) == 0 ? level : TTT_HUMAN;
     if (!owho)
         owho = strcmp(xwho, TTT_HUMAN) == 0 ? level : TTT_HUMAN;
+    if (record_engines && !record)
+        return cli_usage("play", "--record and --no-record contradict each other: pick one");
     ttt_rules rules;
     ttt_error err;
     if (ttt_rules_parse(rules_text, &rules, &err))
@@ -352,6 +416,10 @@ int cmd_play(int argc, char **argv)
     ttt_status st = ttt_game_new(&rules, xwho, owho, cfg.seed, &g, &err);
     if (st)
         return st == TTT_EINVAL ? cli_usage("play", "%s", err.msg) : cli_runtime("play", "%s", err.msg);
+    /* Games with a person in them are recorded; engine matches only when asked (they would flood the
+     * history). */
+    if (ttt_game_humans(g) == 0 && !record_engines)
+        record = false;
     if (record && ttt_store_open(db, &cfg.store, &err)) {
         ttt_game_free(g);
         return cli_runtime("play", "%s (--db PATH for another file, --no-record to play without)", err.msg);

@@ -19,8 +19,10 @@ ttt_status play_finished(ttt_game *g, const play_config *cfg, ttt_error *err)
     if (cfg->store) {
         const ttt_game_player *x = ttt_game_side(g, TTT_X), *o = ttt_game_side(g, TTT_O);
         ttt_game_record rec;
-        st = ttt_game_record_make(&g->rules, g->moves, g->count, x->engine ? x->spec : NULL,
-                                  o->engine ? o->spec : NULL, (int64_t)g->started, (int64_t)g->ended, &rec,
+        /* The players by the names people chose ("perfect", "random:seed=3"), as the web server records them.
+         */
+        st = ttt_game_record_make(&g->rules, g->moves, g->count, x->engine ? x->who : NULL,
+                                  o->engine ? o->who : NULL, (int64_t)g->started, (int64_t)g->ended, &rec,
                                   err);
         if (st == TTT_OK)
             st = ttt_store_add_game(cfg->store, &rec, NULL, err);
@@ -109,5 +111,51 @@ const char *play_score_text(const ttt_game *g, char *buf, size_t size)
     char a[TTT_SPEC_TEXT_SIZE + 8], b[TTT_SPEC_TEXT_SIZE + 8];
     snprintf(buf, size, "%s %d, %s %d, draws %d", play_player_name(g, 0, a, sizeof a), g->players[0].wins,
              play_player_name(g, 1, b, sizeof b), g->players[1].wins, g->draws);
+    return buf;
+}
+
+const char *play_hint_legend(const ttt_rules *r, const ttt_analysis *a, const char *mark, char *buf,
+                             size_t size)
+{
+    /* The first move of each kind of value, in the analysis' order (best first): the example shown. */
+    const ttt_move_eval *win = NULL, *draw = NULL, *loss = NULL, *score = NULL, *none = NULL;
+    for (int i = 0; i < a->count; i++) {
+        const ttt_move_eval *v = &a->moves[i];
+        const ttt_move_eval **slot = v->kind == TTT_EVAL_SCORE  ? &score
+                                     : v->kind == TTT_EVAL_NONE ? &none
+                                     : v->result > 0            ? &win
+                                     : v->result < 0            ? &loss
+                                                                : &draw;
+        if (!*slot)
+            *slot = v;
+    }
+    char best[TTT_MOVE_TEXT_SIZE], text[PLAY_EVAL_TEXT_SIZE];
+    size_t n = 0;
+    if (a->count)
+        n += (size_t)snprintf(buf, size, "best %s%s", ttt_move_format(r, a->moves[0].move, best, sizeof best),
+                              mark);
+    else
+        n += (size_t)snprintf(buf, size, "no move");
+    const ttt_move_eval *exact[] = {win, draw, loss}; /* shown in this order */
+    for (int i = 0; i < 3; i++) {
+        const ttt_move_eval *v = exact[i];
+        if (!v || n >= size)
+            continue;
+        play_eval_text(v, text, sizeof text);
+        const char *verb = v->result > 0 ? "wins" : "loses";
+        if (v->result == 0)
+            n += (size_t)snprintf(buf + n, size - n, "; D draws");
+        else if (v->plies > PLAY_MAX_SHOWN_PLIES)
+            n += (size_t)snprintf(buf + n, size - n, "; %s %s in over %d moves", text, verb,
+                                  PLAY_MAX_SHOWN_PLIES);
+        else
+            n += (size_t)snprintf(buf + n, size - n, "; %s %s in %d move%s", text, verb, v->plies,
+                                  v->plies == 1 ? "" : "s");
+    }
+    if (score && n < size)
+        n += (size_t)snprintf(buf + n, size - n, "; %s an estimate (+%d a sure win)",
+                              play_eval_text(score, text, sizeof text), (int)PLAY_SCORE_PERCENT);
+    if (none && n < size)
+        snprintf(buf + n, size - n, "; ? not analysed in time");
     return buf;
 }

@@ -84,23 +84,24 @@ ttt_engine *ttt_game_engine_to_move(ttt_game *g)
     return ttt_game_side(g, ttt_board_to_move(&g->board))->engine;
 }
 
-/* Counts a finished game in the players' scores. */
-static void score_game(ttt_game *g)
+/* Counts a finished game in the players' scores (by = 1), or takes it out again (by = -1: an undo reopened
+ * it). */
+static void score_game(ttt_game *g, int by)
 {
     ttt_outcome o = ttt_board_outcome(&g->board);
     ttt_game_player *x = ttt_game_side(g, TTT_X), *oo = ttt_game_side(g, TTT_O);
     if (o == TTT_DRAW) {
-        g->draws++;
-        x->drawn_as[TTT_X]++;
-        oo->drawn_as[TTT_O]++;
+        g->draws += by;
+        x->drawn_as[TTT_X] += by;
+        oo->drawn_as[TTT_O] += by;
     } else if (o == TTT_X_WINS) {
-        x->wins++;
-        x->won_as[TTT_X]++;
-        oo->lost_as[TTT_O]++;
+        x->wins += by;
+        x->won_as[TTT_X] += by;
+        oo->lost_as[TTT_O] += by;
     } else {
-        oo->wins++;
-        oo->won_as[TTT_O]++;
-        x->lost_as[TTT_X]++;
+        oo->wins += by;
+        oo->won_as[TTT_O] += by;
+        x->lost_as[TTT_X] += by;
     }
 }
 
@@ -119,21 +120,23 @@ ttt_status ttt_game_play(ttt_game *g, ttt_move move, ttt_error *err)
     g->moves[g->count++] = move;
     if (ttt_board_terminal(&g->board)) {
         g->ended = time(NULL);
-        score_game(g);
+        score_game(g, 1);
     }
     return TTT_OK;
 }
 
 int ttt_game_undo(ttt_game *g)
 {
-    if (ttt_board_terminal(&g->board))
-        return 0;
     /* The last person's move: the latest move whose mover is a person (the mover of move i is i's parity). */
     int last = g->count - 1;
     while (last >= 0 && ttt_game_side(g, (ttt_player)(last & 1))->engine)
         last--;
     if (last < 0)
         return 0;
+    if (ttt_board_terminal(&g->board)) { /* the finished game reopens and no longer counts */
+        score_game(g, -1);
+        g->ended = 0;
+    }
     int undone = g->count - last;
     while (g->count > last)
         ttt_board_undo(&g->board, g->moves[--g->count]);

@@ -49,6 +49,8 @@
 #define TUI_MIN_COLS  72
 #define TUI_TEXT_SIZE 256
 #define KEY_CTRL_C    3
+/* How long a lone Esc waits for the rest of a key sequence (curses' default is a second). */
+#define TUI_ESCDELAY_MS 25
 
 /* Colour pairs. */
 enum { PAIR_X = 1, PAIR_O, PAIR_LINE, PAIR_WIN, PAIR_DRAW, PAIR_LOSS, PAIR_TITLE };
@@ -88,12 +90,13 @@ typedef struct tui {
     bool color;       /* colours on (a colour terminal and NO_COLOR unset or empty) */
     bool unicode;     /* the locale is UTF-8: "…" and box lines */
     bool hint_shown;  /* the overlay is on for the position with hint_stamp */
-    bool hint_wanted; /* h was pressed: a hint is searched or shown */
+    bool hint_wanted; /* hints are on (h toggles): searched and shown before each of a person's moves */
     unsigned hint_stamp;
     ttt_analysis hint;
-    bool help;        /* the help screen is up */
-    bool reported;    /* the finished current game went through play_finished */
-    bool new_pending; /* n was pressed while the worker was busy */
+    char legend[TUI_TEXT_SIZE]; /* the shown hint's legend */
+    bool help;                  /* the help screen is up */
+    bool reported;              /* the finished current game went through play_finished */
+    bool new_pending;           /* n was pressed while the worker was busy */
     double engine_at; /* the clock time before which an engine may not start its move (engine vs engine) */
     char msg[TUI_TEXT_SIZE];
     bool failed; /* an engine failed: msg says how; the UI ends with status 1 */
@@ -209,6 +212,8 @@ static void draw_board(tui *t, int top)
             } else if (hint_at[cell]) {
                 play_eval_text(hint_at[cell], text, sizeof text);
                 attr = hint_attr(t, hint_at[cell]);
+                if (hint_at[cell] == &t->hint.moves[0]) /* the best move */
+                    attr |= A_REVERSE;
             } else {
                 snprintf(text, sizeof text, "%s", grid ? " " : ".");
                 attr = t->color ? A_DIM : A_NORMAL;
@@ -219,7 +224,7 @@ static void draw_board(tui *t, int top)
                 attr |= A_REVERSE;
             /* Three columns: a stone or a short hint centred between the cursor's brackets, a longer hint
              * filling them (the cursor then underlines it). */
-            bool cur = cell == t->cursor && !ttt_board_terminal(b);
+            bool cur = cell == t->cursor && !ttt_board_terminal(b) && ttt_game_humans(t->g) > 0;
             int len = (int)strlen(text);
             if (cur && len > 1)
                 attr |= A_UNDERLINE;
@@ -281,23 +286,28 @@ static void status_text(tui *t, char *buf, size_t size)
 }
 
 static const char keys_line[] =
-    "arrows/wasd/jkl move  Enter play  u undo  h hint  n new game  ? help  q quit";
+    "arrows/wasd/jkl move  Enter play  u undo  h hints  n new game  ? help  q quit";
+/* Two engines play: nothing to move or play. */
+static const char keys_line_engines[] = "n new game  ? help  q quit";
 
+/* At most 24 lines of at most 80 columns (tui.sh checks it on an 80x24 screen). */
 static const char *help_lines[] = {
     "ttt play: keys",
     "",
     "  arrows, w a s d, j k l (H left)  move the cursor",
     "  Enter or Space                   play the cell under the cursor",
     "  1-9                              on 3x3, play that cell (1 2 3 / 4 5 6 / 7 8 9)",
-    "  u                                take back your last move (and the engine's reply)",
-    "  h                                hint: every empty cell's value, on and off",
-    "                                   W3 wins in 3 moves, D draws, L5 loses in 5 (solved);",
-    "                                   +43 / -12: an engine's estimate when it cannot solve",
+    "  u                                take back your last move (and the engine's reply);",
+    "                                   after the end, it reopens the game",
+    "  h                                hints on or off: every empty cell's value before",
+    "                                   each of your moves, the best one reversed; the",
+    "                                   line below the board explains the values shown",
     "  n                                new game, sides swapped",
     "  ?                                this help",
     "  q or Ctrl-C                      quit (at once, even while an engine thinks)",
     "",
-    "The last move is shown reversed, a completed line highlighted. Any key returns to the game.",
+    "The last move is shown reversed, a completed line highlighted.",
+    "Any key (Esc too) returns to the game.",
 };
 
 static void draw(tui *t)
@@ -342,14 +352,17 @@ static void draw(tui *t)
         mvprintw(y + 2, 0, "match over after %d games: q quits", t->g->number);
     else if (t->msg[0])
         mvaddnstr(y + 2, 0, t->msg, COLS);
+    else if (t->hint_shown && t->hint_stamp == t->stamp)
+        mvaddnstr(y + 2, 0, t->legend, COLS);
     else if (ttt_board_terminal(&t->g->board))
         mvaddnstr(y + 2, 0, "n: new game with the sides swapped, q: quit", COLS);
     if (t->color)
         attron(A_DIM);
-    mvaddnstr(y + 3, 0, keys_line, COLS);
+    mvaddnstr(y + 3, 0, ttt_game_humans(t->g) ? keys_line : keys_line_engines, COLS);
     attrset(A_NORMAL);
-    /* The terminal's own cursor sits on the board's cursor, for screen readers and terminals that show it. */
-    if (!ttt_board_terminal(&t->g->board)) {
+    /* The terminal's own cursor sits on the board's cursor, for screen readers and terminals that show it;
+     * hidden when two engines play. */
+    if (!ttt_board_terminal(&t->g->board) && ttt_game_humans(t->g)) {
         int row = t->cursor / t->g->rules.cols, col = t->cursor % t->g->rules.cols;
         move(TUI_TOP_LINES + 1 + (grid_lines(t) ? 2 * row : row), TUI_LABEL_W + col * TUI_CELL_W + 1);
     }
@@ -359,11 +372,11 @@ static void draw(tui *t)
 /* --- Game actions
  * ----------------------------------------------------------------------------------------- */
 
+/* The hint shown is stale; hints stay on (hint_wanted) until h is pressed again. */
 static void position_changed(tui *t)
 {
     t->stamp++;
     t->hint_shown = false;
-    t->hint_wanted = false;
 }
 
 static void play_cell(tui *t, int cell)
@@ -388,29 +401,32 @@ static void play_cell(tui *t, int cell)
 
 static void undo(tui *t)
 {
+    bool reopened = ttt_board_terminal(&t->g->board);
     int n = ttt_game_undo(t->g);
     if (n == 0) {
-        snprintf(t->msg, sizeof t->msg, "%s",
-                 ttt_board_terminal(&t->g->board) ? "the game is over: n starts a new one"
-                                                  : "nothing to undo");
+        snprintf(t->msg, sizeof t->msg, "nothing to undo");
         return;
     }
-    snprintf(t->msg, sizeof t->msg, "took back %d move%s", n, n == 1 ? "" : "s");
+    /* A reopened game was recorded as it first ended (as the web server does); it is not recorded again. */
+    snprintf(t->msg, sizeof t->msg, "took back %d move%s%s", n, n == 1 ? "" : "s",
+             reopened ? ": the game goes on" : "");
     position_changed(t);
 }
 
 static void hint(tui *t)
 {
-    if (t->hint_wanted) { /* h again hides it */
+    if (t->hint_wanted) { /* h again turns them off */
         t->hint_wanted = t->hint_shown = false;
-        t->msg[0] = '\0';
+        snprintf(t->msg, sizeof t->msg, "hints off");
         return;
     }
-    if (!human_to_move(t)) {
-        snprintf(t->msg, sizeof t->msg, "hints are for your move");
+    if (!ttt_game_humans(t->g)) {
+        snprintf(t->msg, sizeof t->msg, "hints are for a person's moves");
         return;
     }
     t->hint_wanted = true;
+    if (!human_to_move(t))
+        snprintf(t->msg, sizeof t->msg, "hints on: shown before your next move");
 }
 
 static void new_game(tui *t)
@@ -453,8 +469,11 @@ static void collect(tui *t)
         t->hint = w->analysis;
         t->hint_stamp = t->stamp;
         t->hint_shown = true;
-        snprintf(t->msg, sizeof t->msg, "hint (%s): W3 wins in 3 moves, D draws, L5 loses in 5, +43 estimate",
-                 t->hint.method);
+        char legend[TUI_TEXT_SIZE];
+        play_hint_legend(&t->g->rules, &t->hint, " (reversed)", legend, sizeof legend);
+        int n = snprintf(t->legend, sizeof t->legend, "hint (%s): %.200s", t->hint.method, legend);
+        if (n > COLS) /* the method gives way to the values' legend */
+            snprintf(t->legend, sizeof t->legend, "hint: %.200s", legend);
     }
 }
 
@@ -508,7 +527,7 @@ static bool key(tui *t, int ch)
 {
     if (ch == ERR)
         return true;
-    if (t->help && ch != KEY_RESIZE) {
+    if (t->help && ch != KEY_RESIZE) { /* any key, Esc at once (TUI_ESCDELAY_MS) */
         t->help = false;
         return ch != KEY_CTRL_C && ch != 'q';
     }
@@ -601,7 +620,10 @@ int tui_play(ttt_game *g, const play_config *cfg)
     raw();
     noecho();
     keypad(stdscr, TRUE);
+    set_escdelay(TUI_ESCDELAY_MS);
     timeout(TUI_TICK_MS);
+    if (ttt_game_humans(g) == 0)
+        curs_set(0); /* two engines play: no cursor to follow */
     init_colors(&t);
     install_signals();
     for (;;) {
@@ -616,6 +638,10 @@ int tui_play(ttt_game *g, const play_config *cfg)
             break;
     }
     endwin();
+    /* The session's score stays on the terminal after the screen is gone. */
+    char score[PLAY_SCORE_TEXT_SIZE];
+    printf("ttt play: after %d game%s: %s\n", g->number, g->number == 1 ? "" : "s",
+           play_score_text(g, score, sizeof score));
     if (!worker_idle(&t)) {
         /* A search is running and cannot be stopped: the terminal is restored, nothing is left to save. */
         fflush(stdout);

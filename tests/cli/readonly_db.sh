@@ -57,7 +57,7 @@ leaves_nothing() {
 leaves_nothing "train" train --against random --games 3 --memory "$DB"
 leaves_nothing "arena with a learner" arena --games 2 --jobs 1 "learner:memory=$DB" random
 leaves_nothing "memory import" memory import --memory "$DB" "$DIR/one.json"
-leaves_nothing "play" play --x random --o random --db "$DB"
+leaves_nothing "play" play --x random --o random --record --db "$DB"
 # readers are refused too: reading a WAL database would make the same files
 leaves_nothing "memory stats" memory stats --memory "$DB"
 leaves_nothing "history" history --db "$DB"

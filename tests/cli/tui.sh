@@ -93,6 +93,9 @@ if screen -e | grep -Eq $'\e\\[3[0-7]m'; then PASS=$((PASS + 1)); else fail "no 
 keys n && wait_for 'game 2   X: random:seed=1   O: you'
 wait_for '^O to move \(you\)   last: X'
 keys q && restored
+# quitting leaves the session's score on the terminal
+wait_for '^ttt play: after 2 games: you 1, random:seed=1 0, draws 0$'
+
 
 # --- a game lost: X plays a1, b1, a2 (cursor and Enter for the last), the perfect O completes a3-b2-c1
 start --o perfect:seed=1
@@ -101,7 +104,11 @@ keys 2 && wait_for 'last: O c1'
 keys 3 && wait_for '^c1 is taken$'
 keys Left Left Down Enter && wait_for '^O wins \(perfect:seed=1\)'
 wait_for '^score: you 0, perfect:seed=1 1, draws 0'
-keys u && wait_for 'the game is over: n starts a new one'
+# undo after the end reopens the game, as on the web page: the loss is out of the score again
+keys u && wait_for '^took back 2 moves: the game goes on$'
+wait_for '^X to move \(you\)   last: O c1'
+wait_for '^score: you 0, perfect:seed=1 0, draws 0'
+keys c && wait_for '^O to move|^X to move \(you\)   last: O'
 keys q && restored
 
 # --- a game drawn, two people at one keyboard (wasd and hjkl-style keys too)
@@ -118,11 +125,21 @@ keys 1 && wait_for 'last: O b2'
 keys u && wait_for '^took back 2 moves$'
 wait_for '^X to move \(you\)$'
 keys 5 && wait_for 'last: O a3'
-keys h && wait_for '^hint \(solver\): W3 wins in 3 moves'
+# the legend names the values shown (all draws here, no made-up W3 or L5) and the best move, drawn reversed
+keys h && wait_for '^hint \(solver\): best [a-c][1-3] \(reversed\); D draws$'
 wait_for '^  1  (D|W[0-9]|L[0-9])  *[│|] *(D|W[0-9]|L[0-9])'
-keys h && absent '^hint'
+if screen -e | grep -Eq $'\e\\[[0-9;]*7m(\e\\[[0-9;]*m)*(D|W|L)'; then PASS=$((PASS + 1)); else fail "no hint cell is reversed"; fi
+# hints are a toggle: they stay on after a move (the next position's hint comes by itself) until h again
+best=$(screen | sed -n 's/^hint (solver): best \([a-c][1-3]\).*/\1/p')
+cell=$(($(printf '%d' "'${best:0:1}") - 97 + 3 * (${best:1:1} - 1) + 1))
+keys "$cell" && wait_for "last: O "
+wait_for '^hint \(solver\): best [a-c][1-3] \(reversed\); '
+keys h && wait_for '^hints off$'
+absent '^hint \('
+# ? help fits 80x24 (its last line is on the screen), Esc leaves it
 keys '?' && wait_for 'take back your last move'
-keys x && wait_for '^X to move \(you\)'
+wait_for '^Any key \(Esc too\) returns to the game\.$'
+keys Escape && wait_for '^X to move \(you\)'
 keys q && restored
 
 # --- resize: too small is said, big enough draws the board again; 15x15 fits 80x24 with coordinates
@@ -131,6 +148,23 @@ wait_for '^ 15  \.'
 wait_for '^     a   b   c   d   e   f   g   h   i   j   k   l   m   n   o$'
 tm resize-window -x 60 -y 20 && wait_for '^terminal too small: 60x20'
 tm resize-window -x 80 -y 24 && wait_for '^ 15  \.'
+keys q && restored
+# 16x16 fills 80x24: the last row, every column letter and the keys line are on the screen
+start --rules 16x16k5 --x human --o human
+wait_for '^ 16  \.'
+wait_for '^     a   b   c   d   e   f   g   h   i   j   k   l   m   n   o   p$'
+wait_for '^X to move \(player 1\)'
+wait_for 'q quit$'
+keys Enter && wait_for '^O to move \(player 2\)   last: X i9'
+absent 'terminal too small'
+keys q && restored
+
+# --- two engines: no cursor (neither on the board nor the terminal's) and no "Enter play" in the keys
+start --x random:seed=1 --o random:seed=2
+wait_for '^n new game  \? help  q quit$'
+absent 'Enter play'
+absent '\['
+if [[ $(tm display -p '#{cursor_flag}') == 0 ]]; then PASS=$((PASS + 1)); else fail "the cursor is shown"; fi
 keys q && restored
 
 # --- NO_COLOR: no colours, the highlights are bold/reverse/underline
