@@ -227,6 +227,7 @@ static void test_random_positions_small_boards(void **state)
     check_random_positions("4x4k3-misere", 5, 60, 4);
     check_random_positions("3x5k3", 5, 60, 5);
     check_random_positions("5x3k3-misere", 5, 60, 6);
+    check_random_positions("4x3k3", 3, 60, 13);
 }
 
 static void test_random_positions_4x4(void **state)
@@ -330,6 +331,67 @@ static void test_always_wins_4x4k3_as_x(void **state)
 
 /* --- Published values --------------------------------------------------------------------------------------
  */
+
+/* A board and its sideways twin (rows and columns swapped) are the same game: from random positions of the
+ * wide board and their transposed images, every move has the same exact value at the transposed cell. */
+static void check_transposed(const char *wide_text, const char *tall_text, int stones, int count,
+                             uint64_t seed)
+{
+    ttt_rules wide = rules_of(wide_text), tall = rules_of(tall_text);
+    assert_int_equal(wide.rows, tall.cols);
+    assert_int_equal(wide.cols, tall.rows);
+    ttt_solver *sw, *st;
+    ttt_error err;
+    assert_int_equal(ttt_solver_new(&wide, 16, &sw, &err), TTT_OK);
+    assert_int_equal(ttt_solver_new(&tall, 16, &st, &err), TTT_OK);
+    ttt_rng rng;
+    ttt_rng_seed(&rng, seed);
+    ttt_search_result *rw = malloc(sizeof *rw), *rt = malloc(sizeof *rt);
+    assert_non_null(rw);
+    assert_non_null(rt);
+    for (int done = 0; done < count;) {
+        ttt_board bw, bt;
+        ttt_board_init(&bw, &wide);
+        ttt_board_init(&bt, &tall);
+        for (int i = 0; i < stones && !ttt_board_terminal(&bw); i++) {
+            ttt_move moves[TTT_MAX_CELLS];
+            int m = moves[ttt_rng_below(&rng, (uint32_t)ttt_board_moves(&bw, moves))];
+            ttt_board_play(&bw, m);
+            ttt_board_play(&bt, m % wide.cols * tall.cols + m / wide.cols);
+        }
+        if (ttt_board_terminal(&bw))
+            continue;
+        assert_int_equal(ttt_solver_search(sw, &bw, NULL, true, rw, &err), TTT_OK);
+        assert_int_equal(ttt_solver_search(st, &bt, NULL, true, rt, &err), TTT_OK);
+        assert_true(rw->proven && rt->proven);
+        assert_int_equal(rw->score, rt->score);
+        assert_int_equal(rw->count, rt->count);
+        for (int i = 0; i < rw->count; i++) {
+            int m = rw->moves[i].move, image = m % wide.cols * tall.cols + m / wide.cols, found = 0;
+            for (int j = 0; j < rt->count; j++)
+                if (rt->moves[j].move == image) {
+                    assert_int_equal(rt->moves[j].score, rw->moves[i].score);
+                    found++;
+                }
+            assert_int_equal(found, 1);
+        }
+        done++;
+    }
+    free(rw);
+    free(rt);
+    ttt_solver_free(sw);
+    ttt_solver_free(st);
+}
+
+static void test_transposed_boards_agree(void **state)
+{
+    (void)state;
+    check_transposed("3x4k3", "4x3k3", 0, 1, 21);
+    check_transposed("3x4k3", "4x3k3", 3, 20, 22);
+    check_transposed("3x4k3-misere", "4x3k3-misere", 3, 20, 23);
+    check_transposed("3x5k3", "5x3k3", 4, 20, 24);
+    check_transposed("4x5k4", "5x4k4", 8, 10, 25);
+}
 
 static void check_value(const char *rules_text, ttt_result want, int want_plies)
 {
@@ -480,6 +542,7 @@ int main(void)
         cmocka_unit_test(test_never_loses_3x3),
         cmocka_unit_test(test_never_loses_3x3_misere),
         cmocka_unit_test(test_always_wins_4x4k3_as_x),
+        cmocka_unit_test(test_transposed_boards_agree),
         cmocka_unit_test(test_published_3x3),
         cmocka_unit_test(test_published_small_boards),
         cmocka_unit_test(test_published_k4_and_k3),

@@ -54,7 +54,8 @@ typedef struct ttt_search_result {
     bool stopped;   /* the budget ran out before the search finished */
 } ttt_search_result;
 
-/* Makes a solver for the rules with a transposition table of about tt_mib MiB (at least 1). */
+/* Makes a solver for the rules with a transposition table of at most about tt_mib MiB (at least 1). The table
+ * starts small and grows as the searches fill it, so a small board or a small budget costs little memory. */
 ttt_status ttt_solver_new(const ttt_rules *rules, int tt_mib, ttt_solver **out, ttt_error *err);
 void ttt_solver_free(ttt_solver *solver);
 
