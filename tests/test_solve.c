@@ -228,6 +228,7 @@ static void test_random_positions_small_boards(void **state)
     check_random_positions("3x5k3", 5, 60, 5);
     check_random_positions("5x3k3-misere", 5, 60, 6);
     check_random_positions("4x3k3", 3, 60, 13);
+    check_random_positions("4x4", 2, 4, 14); /* 14 empty cells: pairings are looked for */
 }
 
 static void test_random_positions_4x4(void **state)
@@ -393,6 +394,73 @@ static void test_transposed_boards_agree(void **state)
     check_transposed("4x5k4", "5x4k4", 8, 10, 25);
 }
 
+/* The pairings the solver finds, checked here on their own terms: each pair is two distinct empty cells,
+ * each the other's partner; every window the side could still complete (no stone of the other side in it)
+ * holds a whole pair. Returns how many pairings were found. */
+static int check_pairings(const char *rules_text, int stones, int count, uint64_t seed)
+{
+    static const int dr[4] = {0, 1, 1, 1}, dc[4] = {1, 0, 1, -1};
+    ttt_rules r = rules_of(rules_text);
+    ttt_solver *solver;
+    ttt_error err;
+    assert_int_equal(ttt_solver_new(&r, 1, &solver, &err), TTT_OK);
+    ttt_rng rng;
+    ttt_rng_seed(&rng, seed);
+    int found = 0;
+    for (int done = 0; done < count;) {
+        ttt_board b;
+        ttt_board_init(&b, &r);
+        for (int i = 0; i < stones && !ttt_board_terminal(&b); i++) {
+            ttt_move moves[TTT_MAX_CELLS];
+            ttt_board_play(&b, moves[ttt_rng_below(&rng, (uint32_t)ttt_board_moves(&b, moves))]);
+        }
+        if (ttt_board_terminal(&b))
+            continue;
+        done++;
+        for (int side = 0; side < 2; side++) {
+            int partner[TTT_MAX_CELLS];
+            if (!ttt_solver_pairing(solver, &b, (ttt_player)side, partner))
+                continue;
+            found++;
+            for (int cell = 0; cell < b.cells; cell++) {
+                if (partner[cell] < 0)
+                    continue;
+                assert_true(partner[cell] != cell && partner[cell] < b.cells);
+                assert_int_equal(partner[partner[cell]], cell);
+                assert_int_equal(ttt_board_at(&b, cell), TTT_NOBODY);
+            }
+            for (int row = 0; row < r.rows; row++)
+                for (int col = 0; col < r.cols; col++)
+                    for (int d = 0; d < 4; d++) {
+                        int er = row + (r.k - 1) * dr[d], ec = col + (r.k - 1) * dc[d];
+                        if (er >= r.rows || ec < 0 || ec >= r.cols)
+                            continue;
+                        bool blocked = false, paired = false;
+                        int cells[TTT_MAX_CELLS];
+                        for (int i = 0; i < r.k; i++) {
+                            cells[i] = (row + i * dr[d]) * r.cols + col + i * dc[d];
+                            blocked |= ttt_board_at(&b, cells[i]) == (ttt_player)(side ^ 1);
+                        }
+                        for (int i = 0; i < r.k && !blocked; i++)
+                            for (int j = 0; j < r.k; j++)
+                                paired |= partner[cells[i]] == cells[j];
+                        assert_true(blocked || paired);
+                    }
+        }
+    }
+    ttt_solver_free(solver);
+    return found;
+}
+
+static void test_pairings_hold(void **state)
+{
+    (void)state;
+    assert_true(check_pairings("4x4", 4, 200, 31) > 0);
+    assert_true(check_pairings("5x5k4", 12, 200, 32) > 0);
+    assert_true(check_pairings("6x4k4", 8, 200, 33) > 0);
+    assert_true(check_pairings("7x7k5", 26, 200, 34) > 0);
+}
+
 static void check_value(const char *rules_text, ttt_result want, int want_plies)
 {
     ttt_rules r = rules_of(rules_text);
@@ -543,6 +611,7 @@ int main(void)
         cmocka_unit_test(test_never_loses_3x3_misere),
         cmocka_unit_test(test_always_wins_4x4k3_as_x),
         cmocka_unit_test(test_transposed_boards_agree),
+        cmocka_unit_test(test_pairings_hold),
         cmocka_unit_test(test_published_3x3),
         cmocka_unit_test(test_published_small_boards),
         cmocka_unit_test(test_published_k4_and_k3),

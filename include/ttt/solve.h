@@ -79,6 +79,12 @@ ttt_status ttt_solver_value(ttt_solver *solver, const ttt_board *b, ttt_result *
 ttt_result ttt_score_result(int score);
 int ttt_score_plies(const ttt_board *b, int score);
 
+/* The pairing strategy the search uses (normal rules): true when every window `side` could still complete in
+ * b (no stone of the other side in it) holds two empty cells of its own, no cell in two windows; then the
+ * other side never lets `side` complete a line. partner (b's cells entries) receives each paired cell's
+ * partner, -1 for the others. b must have the solver's rules. */
+bool ttt_solver_pairing(ttt_solver *solver, const ttt_board *b, ttt_player side, int *partner);
+
 /* Total nodes this solver has searched. */
 uint64_t ttt_solver_nodes(const ttt_solver *solver);
 

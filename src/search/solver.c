@@ -35,6 +35,9 @@
 #define ORDER_THEIR_STONE 16
 #define ORDER_HASH_MOVE   (1 << 30)
 #define HISTORY_MAX       (1u << 24)
+/* Pairing strategies are looked for only with at least this many empty cells: nearer the end the search is
+ * cheaper than the matching. */
+#define PAIRING_MIN_EMPTIES 8
 /* The budget is checked every this many nodes (a power of two). */
 #define CLOCK_CHECK_NODES 64
 /* Boards with more cells than this search only cells near stones when the search is depth-limited. */
@@ -536,6 +539,74 @@ static bool mirror_holds(const ttt_solver *s)
     return false;
 }
 
+/* --- Pairing strategies (normal rules) ------------------------------------------------------------------
+ */
+
+/* Augmenting path search of the matching below: finds a cell for slot `slot` (window slot / 2), moving other
+ * slots to other cells where needed. */
+static bool pairing_augment(const ttt_solver *s, const int *wins, int slot, int16_t *cell_slot, uint8_t *seen)
+{
+    const geometry *g = &s->g;
+    const int16_t *cells = &g->win_cell[wins[slot / 2] * g->k];
+    for (int i = 0; i < g->k; i++) {
+        int cell = cells[i];
+        if (ttt_bits_test(&s->occ, cell) || seen[cell])
+            continue;
+        seen[cell] = 1;
+        if (cell_slot[cell] < 0 || pairing_augment(s, wins, cell_slot[cell], cell_slot, seen)) {
+            cell_slot[cell] = (int16_t)slot;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Whether every window `side` could still complete (no stone of the other side in it) can be given two empty
+ * cells of its own, no cell serving two windows: a bipartite matching of two slots per window to the empty
+ * cells. Then the other side holds the draw against `side` by answering each move in a pair with its partner
+ * (any other move of its own only blocks more), so `side` never completes a line. When one is found and
+ * partner is not NULL, partner[cell] receives the other cell of cell's pair, or -1. */
+static bool pairing_holds(const ttt_solver *s, int side, int16_t *partner)
+{
+    const geometry *g = &s->g;
+    const uint8_t *theirs = s->count[side ^ 1];
+    int wins[TTT_MAX_CELLS / 2], n = 0;
+    const int empties = g->cells - s->ply;
+    for (int w = 0; w < g->nwin; w++)
+        if (theirs[w] == 0) {
+            if (2 * (n + 1) > empties)
+                return false; /* more slots than empty cells */
+            wins[n++] = w;
+        }
+    int16_t cell_slot[TTT_MAX_CELLS];
+    uint8_t seen[TTT_MAX_CELLS];
+    for (int cell = 0; cell < g->cells; cell++)
+        cell_slot[cell] = -1;
+    for (int slot = 0; slot < 2 * n; slot++) {
+        memset(seen, 0, (size_t)g->cells);
+        if (!pairing_augment(s, wins, slot, cell_slot, seen))
+            return false;
+    }
+    if (partner) {
+        int16_t first[TTT_MAX_CELLS / 2];
+        for (int i = 0; i < n; i++)
+            first[i] = -1;
+        for (int cell = 0; cell < g->cells; cell++) {
+            partner[cell] = -1;
+            if (cell_slot[cell] < 0)
+                continue;
+            int w = cell_slot[cell] / 2;
+            if (first[w] < 0) {
+                first[w] = (int16_t)cell;
+            } else {
+                partner[cell] = first[w];
+                partner[first[w]] = (int16_t)cell;
+            }
+        }
+    }
+    return true;
+}
+
 /* --- Move ordering ---------------------------------------------------------------------------------------
  */
 
@@ -670,6 +741,13 @@ static int search(ttt_solver *s, int depth, int alpha, int beta)
     }
     if (g->line_sign < 0 && g->nmirror && beta > 0 && mirror_holds(s))
         beta = 0;
+    /* A side whose windows can all be paired off cannot win (normal rules): see pairing_holds. */
+    if (g->line_sign > 0 && empties >= PAIRING_MIN_EMPTIES) {
+        if (mover_can && beta > 0 && pairing_holds(s, mover, NULL))
+            beta = 0;
+        if (opp_can && alpha < 0 && pairing_holds(s, opp, NULL))
+            alpha = 0;
+    }
     if (beta > TTT_SCORE_WIN - (ply + 1))
         beta = TTT_SCORE_WIN - (ply + 1);
     if (alpha < -(TTT_SCORE_WIN - (ply + 1)))
@@ -862,6 +940,18 @@ void ttt_solver_clear(ttt_solver *s)
 }
 
 uint64_t ttt_solver_nodes(const ttt_solver *s) { return s->total_nodes; }
+
+bool ttt_solver_pairing(ttt_solver *s, const ttt_board *b, ttt_player side, int *partner)
+{
+    assert(ttt_rules_equal(&s->rules, &b->rules));
+    load(s, b);
+    int16_t inner[TTT_MAX_CELLS];
+    if (!pairing_holds(s, (int)side, inner))
+        return false;
+    for (int cell = 0; cell < s->g.cells; cell++)
+        partner[to_user(s, cell)] = inner[cell] < 0 ? -1 : to_user(s, inner[cell]);
+    return true;
+}
 
 ttt_result ttt_score_result(int score)
 {
