@@ -390,6 +390,34 @@ static void test_nodes_counter_increases(void **state)
     ttt_engine_free(e);
 }
 
+/* A minimax engine kept for a new game searches as a fresh one does: the last game's table is forgotten (a
+ * search that found it filled would spend fewer nodes). */
+static void test_minimax_new_game_forgets_the_table(void **state)
+{
+    (void)state;
+    ttt_rules r;
+    assert_int_equal(ttt_rules_parse("7x7k5", &r, NULL), TTT_OK);
+    ttt_board b;
+    ttt_board_init(&b, &r);
+    ttt_board_play(&b, 24);
+    ttt_engine *fresh = engine_ok("minimax:depth=3,time=0,seed=1", &r);
+    ttt_engine *kept = engine_ok("minimax:depth=3,time=0,seed=1", &r);
+    ttt_move m;
+    ttt_search_info once, again, after;
+    memset(&once, 0, sizeof once);
+    memset(&again, 0, sizeof again);
+    memset(&after, 0, sizeof after);
+    assert_int_equal(ttt_engine_choose(fresh, &b, &m, &once, NULL), TTT_OK);
+    assert_int_equal(ttt_engine_choose(kept, &b, &m, &again, NULL), TTT_OK);
+    assert_int_equal(again.nodes, once.nodes);
+    ttt_engine_new_game(kept);
+    assert_int_equal(ttt_engine_choose(kept, &b, &m, &after, NULL), TTT_OK);
+    assert_int_equal(after.nodes, once.nodes);
+    assert_int_equal(after.depth, once.depth);
+    ttt_engine_free(fresh);
+    ttt_engine_free(kept);
+}
+
 /* 9000 engines with different seeds, one decision each on the empty board: every cell gets chosen. */
 static void test_random_engine_covers_every_cell(void **state)
 {
@@ -484,6 +512,7 @@ int main(void)
         cmocka_unit_test(test_choose_on_finished_game_is_state_error),
         cmocka_unit_test(test_choose_with_other_rules_is_state_error),
         cmocka_unit_test(test_nodes_counter_increases),
+        cmocka_unit_test(test_minimax_new_game_forgets_the_table),
         cmocka_unit_test(test_random_engine_covers_every_cell),
         cmocka_unit_test(test_random_engine_follows_the_given_board),
         cmocka_unit_test(test_spec_expand_never_truncates),

@@ -227,6 +227,8 @@ static void test_random_positions_small_boards(void **state)
     check_random_positions("4x4k3-misere", 5, 60, 4);
     check_random_positions("3x5k3", 5, 60, 5);
     check_random_positions("5x3k3-misere", 5, 60, 6);
+    check_random_positions("4x3k3", 3, 60, 13);
+    check_random_positions("4x4", 2, 4, 14); /* 14 empty cells: pairings are looked for */
 }
 
 static void test_random_positions_4x4(void **state)
@@ -330,6 +332,134 @@ static void test_always_wins_4x4k3_as_x(void **state)
 
 /* --- Published values --------------------------------------------------------------------------------------
  */
+
+/* A board and its sideways twin (rows and columns swapped) are the same game: from random positions of the
+ * wide board and their transposed images, every move has the same exact value at the transposed cell. */
+static void check_transposed(const char *wide_text, const char *tall_text, int stones, int count,
+                             uint64_t seed)
+{
+    ttt_rules wide = rules_of(wide_text), tall = rules_of(tall_text);
+    assert_int_equal(wide.rows, tall.cols);
+    assert_int_equal(wide.cols, tall.rows);
+    ttt_solver *sw, *st;
+    ttt_error err;
+    assert_int_equal(ttt_solver_new(&wide, 16, &sw, &err), TTT_OK);
+    assert_int_equal(ttt_solver_new(&tall, 16, &st, &err), TTT_OK);
+    ttt_rng rng;
+    ttt_rng_seed(&rng, seed);
+    ttt_search_result *rw = malloc(sizeof *rw), *rt = malloc(sizeof *rt);
+    assert_non_null(rw);
+    assert_non_null(rt);
+    for (int done = 0; done < count;) {
+        ttt_board bw, bt;
+        ttt_board_init(&bw, &wide);
+        ttt_board_init(&bt, &tall);
+        for (int i = 0; i < stones && !ttt_board_terminal(&bw); i++) {
+            ttt_move moves[TTT_MAX_CELLS];
+            int m = moves[ttt_rng_below(&rng, (uint32_t)ttt_board_moves(&bw, moves))];
+            ttt_board_play(&bw, m);
+            ttt_board_play(&bt, m % wide.cols * tall.cols + m / wide.cols);
+        }
+        if (ttt_board_terminal(&bw))
+            continue;
+        assert_int_equal(ttt_solver_search(sw, &bw, NULL, true, rw, &err), TTT_OK);
+        assert_int_equal(ttt_solver_search(st, &bt, NULL, true, rt, &err), TTT_OK);
+        assert_true(rw->proven && rt->proven);
+        assert_int_equal(rw->score, rt->score);
+        assert_int_equal(rw->count, rt->count);
+        for (int i = 0; i < rw->count; i++) {
+            int m = rw->moves[i].move, image = m % wide.cols * tall.cols + m / wide.cols, found = 0;
+            for (int j = 0; j < rt->count; j++)
+                if (rt->moves[j].move == image) {
+                    assert_int_equal(rt->moves[j].score, rw->moves[i].score);
+                    found++;
+                }
+            assert_int_equal(found, 1);
+        }
+        done++;
+    }
+    free(rw);
+    free(rt);
+    ttt_solver_free(sw);
+    ttt_solver_free(st);
+}
+
+static void test_transposed_boards_agree(void **state)
+{
+    (void)state;
+    check_transposed("3x4k3", "4x3k3", 0, 1, 21);
+    check_transposed("3x4k3", "4x3k3", 3, 20, 22);
+    check_transposed("3x4k3-misere", "4x3k3-misere", 3, 20, 23);
+    check_transposed("3x5k3", "5x3k3", 4, 20, 24);
+    check_transposed("4x5k4", "5x4k4", 8, 10, 25);
+}
+
+/* The pairings the solver finds, checked here on their own terms: each pair is two distinct empty cells,
+ * each the other's partner; every window the side could still complete (no stone of the other side in it)
+ * holds a whole pair. Returns how many pairings were found. */
+static int check_pairings(const char *rules_text, int stones, int count, uint64_t seed)
+{
+    static const int dr[4] = {0, 1, 1, 1}, dc[4] = {1, 0, 1, -1};
+    ttt_rules r = rules_of(rules_text);
+    ttt_solver *solver;
+    ttt_error err;
+    assert_int_equal(ttt_solver_new(&r, 1, &solver, &err), TTT_OK);
+    ttt_rng rng;
+    ttt_rng_seed(&rng, seed);
+    int found = 0;
+    for (int done = 0; done < count;) {
+        ttt_board b;
+        ttt_board_init(&b, &r);
+        for (int i = 0; i < stones && !ttt_board_terminal(&b); i++) {
+            ttt_move moves[TTT_MAX_CELLS];
+            ttt_board_play(&b, moves[ttt_rng_below(&rng, (uint32_t)ttt_board_moves(&b, moves))]);
+        }
+        if (ttt_board_terminal(&b))
+            continue;
+        done++;
+        for (int side = 0; side < 2; side++) {
+            int partner[TTT_MAX_CELLS];
+            if (!ttt_solver_pairing(solver, &b, (ttt_player)side, partner))
+                continue;
+            found++;
+            for (int cell = 0; cell < b.cells; cell++) {
+                if (partner[cell] < 0)
+                    continue;
+                assert_true(partner[cell] != cell && partner[cell] < b.cells);
+                assert_int_equal(partner[partner[cell]], cell);
+                assert_int_equal(ttt_board_at(&b, cell), TTT_NOBODY);
+            }
+            for (int row = 0; row < r.rows; row++)
+                for (int col = 0; col < r.cols; col++)
+                    for (int d = 0; d < 4; d++) {
+                        int er = row + (r.k - 1) * dr[d], ec = col + (r.k - 1) * dc[d];
+                        if (er >= r.rows || ec < 0 || ec >= r.cols)
+                            continue;
+                        bool blocked = false, paired = false;
+                        int cells[TTT_MAX_CELLS];
+                        for (int i = 0; i < r.k; i++) {
+                            cells[i] = (row + i * dr[d]) * r.cols + col + i * dc[d];
+                            blocked |= ttt_board_at(&b, cells[i]) == (ttt_player)(side ^ 1);
+                        }
+                        for (int i = 0; i < r.k && !blocked; i++)
+                            for (int j = 0; j < r.k; j++)
+                                paired |= partner[cells[i]] == cells[j];
+                        assert_true(blocked || paired);
+                    }
+        }
+    }
+    ttt_solver_free(solver);
+    return found;
+}
+
+static void test_pairings_hold(void **state)
+{
+    (void)state;
+    assert_true(check_pairings("4x4", 4, 200, 31) > 0);
+    assert_true(check_pairings("5x5k4", 12, 200, 32) > 0);
+    assert_true(check_pairings("6x4k4", 8, 200, 33) > 0);
+    assert_true(check_pairings("7x7k5", 26, 200, 34) > 0);
+}
 
 static void check_value(const char *rules_text, ttt_result want, int want_plies)
 {
@@ -480,6 +610,8 @@ int main(void)
         cmocka_unit_test(test_never_loses_3x3),
         cmocka_unit_test(test_never_loses_3x3_misere),
         cmocka_unit_test(test_always_wins_4x4k3_as_x),
+        cmocka_unit_test(test_transposed_boards_agree),
+        cmocka_unit_test(test_pairings_hold),
         cmocka_unit_test(test_published_3x3),
         cmocka_unit_test(test_published_small_boards),
         cmocka_unit_test(test_published_k4_and_k3),

@@ -54,7 +54,8 @@ typedef struct ttt_search_result {
     bool stopped;   /* the budget ran out before the search finished */
 } ttt_search_result;
 
-/* Makes a solver for the rules with a transposition table of about tt_mib MiB (at least 1). */
+/* Makes a solver for the rules with a transposition table of at most about tt_mib MiB (at least 1). The table
+ * starts small and grows as the searches fill it, so a small board or a small budget costs little memory. */
 ttt_status ttt_solver_new(const ttt_rules *rules, int tt_mib, ttt_solver **out, ttt_error *err);
 void ttt_solver_free(ttt_solver *solver);
 
@@ -77,6 +78,12 @@ ttt_status ttt_solver_value(ttt_solver *solver, const ttt_board *b, ttt_result *
 /* Turns a proven score at position b into a result and the number of moves still to play. */
 ttt_result ttt_score_result(int score);
 int ttt_score_plies(const ttt_board *b, int score);
+
+/* The pairing strategy the search uses (normal rules): true when every window `side` could still complete in
+ * b (no stone of the other side in it) holds two empty cells of its own, no cell in two windows; then the
+ * other side never lets `side` complete a line. partner (b's cells entries) receives each paired cell's
+ * partner, -1 for the others. b must have the solver's rules. */
+bool ttt_solver_pairing(ttt_solver *solver, const ttt_board *b, ttt_player side, int *partner);
 
 /* Total nodes this solver has searched. */
 uint64_t ttt_solver_nodes(const ttt_solver *solver);

@@ -91,6 +91,11 @@ static ttt_status minimax_analyse(ttt_engine *e, const ttt_board *b, ttt_analysi
     return TTT_OK;
 }
 
+/* A new game forgets the last one's table and history, so that an engine kept from game to game plays each
+ * game as a fresh one would (a budgeted search depends on what the table holds), and keeps the table's
+ * memory. */
+static void minimax_new_game(ttt_engine *e) { ttt_solver_clear(e->state); }
+
 static void minimax_stop(ttt_engine *e) { ttt_solver_free(e->state); }
 
 const ttt_engine_vtable ttt_engine_minimax = {
@@ -111,5 +116,6 @@ const ttt_engine_vtable ttt_engine_minimax = {
     .start = minimax_start,
     .choose = minimax_choose,
     .analyse = minimax_analyse,
+    .new_game = minimax_new_game,
     .stop = minimax_stop,
 };
