@@ -70,6 +70,11 @@ static const char *clock_text(double ms, char *buf, size_t size)
 
 void cli_progress(uint64_t done, uint64_t total, const char *extra)
 {
+    cli_progress_unit(done, total, "games", extra);
+}
+
+void cli_progress_unit(uint64_t done, uint64_t total, const char *unit, const char *extra)
+{
     static const char full[CLI_PROGRESS_WIDTH + 1] = "##############################";
     double frac = total ? (double)done / (double)total : 1.0;
     int filled = (int)(frac * CLI_PROGRESS_WIDTH);
@@ -82,8 +87,8 @@ void cli_progress(uint64_t done, uint64_t total, const char *extra)
         else
             snprintf(times, sizeof times, "  %s elapsed", clock_text(elapsed, e, sizeof e));
     }
-    fprintf(stderr, "\r\033[K[%.*s%*s] %3d%%  %" PRIu64 "/%" PRIu64 " games%s%s", filled, full,
-            CLI_PROGRESS_WIDTH - filled, "", (int)(frac * 100), done, total, times, extra);
+    fprintf(stderr, "\r\033[K[%.*s%*s] %3d%%  %" PRIu64 "/%" PRIu64 " %s%s%s", filled, full,
+            CLI_PROGRESS_WIDTH - filled, "", (int)(frac * 100), done, total, unit, times, extra);
     fflush(stderr);
 }
 

@@ -37,6 +37,9 @@ bool cli_parse_u64(const char *text, uint64_t max, uint64_t *out);
  * isatty(STDERR_FILENO)). */
 void cli_progress(uint64_t done, uint64_t total, const char *extra);
 
+/* cli_progress counting something else than games ("moves written"). */
+void cli_progress_unit(uint64_t done, uint64_t total, const char *unit, const char *extra);
+
 /* Starts the clock of a new bar. */
 void cli_progress_begin(void);
 
