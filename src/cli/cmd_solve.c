@@ -12,10 +12,12 @@
 #define SOLVE_DEFAULT_TT_MIB 256
 /* The live line on a terminal is redrawn at most this often. */
 #define SOLVE_REDRAW_MS 100.0
-/* Boards measured to take hours or more to solve exactly (k=4 or 5 past 25 empty cells: 5x5k4 takes 2 s,
- * 5x6k4, 6x6k5 and 7x7k5 do not finish; misere past 20 empty cells: 4x4 misere takes 0.4 s, 5x5 misere does
- * not finish). Longer lines (pairing draws) and k=3 (quick wins) solve at once. */
+/* Boards measured to take far too long to solve exactly (k=4 or 5 past 25 empty cells: 5x5k4 takes 2 s,
+ * 5x6k4, 6x6k5 and 7x7k5 do not finish in minutes; with --value, k=4 up to 36 cells: 6x6k4 takes 56 s; misere
+ * past 20 empty cells: 4x4 misere takes 0.4 s, 5x5 misere does not finish). Longer lines (pairing draws) and
+ * k=3 (quick wins) solve at once. */
 #define SOLVE_HARD_EMPTIES        25
+#define SOLVE_HARD_EMPTIES_VALUE  36
 #define SOLVE_HARD_EMPTIES_MISERE 20
 #define SOLVE_HARD_K_MIN          4
 #define SOLVE_HARD_K_MAX          5
@@ -62,12 +64,13 @@ static const char *value_name(int score, bool proven)
 }
 
 /* True when an exact solve of b is expected to take far too long (see SOLVE_HARD_EMPTIES). */
-static bool beyond_exact(const ttt_board *b)
+static bool beyond_exact(const ttt_board *b, bool value_only)
 {
     int empties = b->cells - b->ply, k = b->rules.k;
     if (b->rules.misere)
         return empties > SOLVE_HARD_EMPTIES_MISERE;
-    return empties > SOLVE_HARD_EMPTIES && k >= SOLVE_HARD_K_MIN && k <= SOLVE_HARD_K_MAX;
+    int most = value_only && k == SOLVE_HARD_K_MIN ? SOLVE_HARD_EMPTIES_VALUE : SOLVE_HARD_EMPTIES;
+    return empties > most && k >= SOLVE_HARD_K_MIN && k <= SOLVE_HARD_K_MAX;
 }
 
 static volatile sig_atomic_t interrupted;
@@ -222,14 +225,16 @@ int cmd_solve(int argc, char **argv)
     ttt_error err;
     if (ttt_solver_new(&b.rules, (int)tt_mib, &solver, &err))
         return cli_runtime("solve", "%s", err.msg);
-    if (!nodes && !time_ms && beyond_exact(&b)) {
+    if (!nodes && !time_ms && beyond_exact(&b, value_only)) {
         char rt[TTT_RULES_TEXT_SIZE];
-        fprintf(
-            stderr,
-            "ttt solve: %s with %d empty cells and k=%d is beyond exact solving in reasonable time (hours "
-            "or more);\n  use --time MS (or --nodes N) for the best move found within a budget; Ctrl-C "
-            "stops and prints what is known\n",
-            ttt_rules_format(&b.rules, rt, sizeof rt), b.cells - b.ply, b.rules.k);
+        fprintf(stderr,
+                "ttt solve: %s with %d empty cells and k=%d is beyond exact solving in reasonable time (it "
+                "may take hours);\n  %s\n",
+                ttt_rules_format(&b.rules, rt, sizeof rt), b.cells - b.ply, b.rules.k,
+                value_only
+                    ? "without --value, --time MS (or --nodes N) gives the best move found within a budget"
+                    : "use --time MS (or --nodes N) for the best move found within a budget; Ctrl-C stops "
+                      "and prints what is known");
     }
     if (value_only)
         return solve_value(solver, &b, json);
