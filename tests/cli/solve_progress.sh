@@ -28,6 +28,16 @@ RC=$?
 [[ $RC -eq 130 ]] && PASS=$((PASS + 1)) || fail "solve after SIGINT exited $RC, expected 130"
 grep -q 'interrupted after [0-9]* nodes.*not proven' "$DIR/out" && PASS=$((PASS + 1)) ||
     fail "solve after SIGINT: no 'not proven' report: $(cat "$DIR/out")"
+# --value takes no --time: the advice says to drop it.
+"$TTT" solve --rules 7x7k4 --value >"$DIR/out" 2>"$DIR/err" &
+PID=$!
+if wait_for "$DIR/err" 'without --value, --time MS'; then
+    PASS=$((PASS + 1))
+else
+    fail "7x7k4 --value: no advice to drop --value: $(cat "$DIR/err")"
+fi
+kill "$PID" # a background job of a script ignores SIGINT, and --value does not catch it
+wait "$PID"
 expect_out 0 'draw, the game ends in 9' solve
 [[ ! -s $ERR ]] && PASS=$((PASS + 1)) || fail "3x3: unexpected stderr $(cat "$ERR")"
 # With a budget there is nothing to warn about.
