@@ -493,6 +493,65 @@ static void test_small_layer_limit_is_limit_error(void **state)
     assert_int_equal(lib_counts.all_positions.total, 5478);
 }
 
+/* The progress callback sees every layer of both passes, with the sizes the counts report. */
+typedef struct seen_layers {
+    uint64_t positions[2][TTT_MAX_CELLS + 1];
+    int calls[2];
+} seen_layers;
+
+static void record_layer(int pass, int ply, uint64_t positions, void *user)
+{
+    seen_layers *s = user;
+    assert_true(pass == 1 || pass == 2);
+    assert_true(ply >= 0 && ply <= TTT_MAX_CELLS);
+    s->positions[pass - 1][ply] = positions;
+    s->calls[pass - 1]++;
+}
+
+static void test_progress_reports_each_layer(void **state)
+{
+    (void)state;
+    ttt_rules r = rules_of("3x4k3");
+    static seen_layers seen;
+    memset(&seen, 0, sizeof seen);
+    assert_int_equal(ttt_count_progress(&r, 0, record_layer, &seen, &lib_counts, NULL), TTT_OK);
+    for (int pass = 0; pass < 2; pass++) {
+        const ttt_count_tally *t = pass ? lib_counts.positions_sym : lib_counts.positions;
+        int layers = 0;
+        for (int p = 0; p < lib_counts.plies; p++) {
+            assert_int_equal(seen.positions[pass][p], t[p].total);
+            layers += t[p].total > 0;
+        }
+        assert_int_equal(seen.calls[pass], layers);
+    }
+}
+
+/* The memory estimate bounds every layer from above, and grows with the board. */
+static void test_memory_estimate_bounds_the_layers(void **state)
+{
+    (void)state;
+    const char *boards[] = {"3x3", "3x4k3", "4x4k4", "3x3-misere"};
+    uint64_t last_bytes = 0;
+    for (size_t i = 0; i < sizeof boards / sizeof boards[0]; i++) {
+        ttt_rules r = rules_of(boards[i]);
+        uint64_t largest;
+        uint64_t bytes = ttt_count_memory_estimate(&r, &largest);
+        count_ok(&r, &lib_counts);
+        for (int p = 0; p < lib_counts.plies; p++)
+            assert_true(lib_counts.positions[p].total <= largest);
+        assert_true(bytes >= largest * 2 * 16); /* two layers of two 64-bit words per position at least */
+        if (i < 3) {
+            assert_true(bytes > last_bytes);
+            last_bytes = bytes;
+        }
+    }
+    /* 5x5's layers cannot fit in any memory of today: the estimate says so */
+    ttt_rules big = rules_of("5x5");
+    uint64_t largest;
+    assert_true(ttt_count_memory_estimate(&big, &largest) > (UINT64_C(1) << 40));
+    assert_true(largest > UINT64_C(1000000000));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -503,6 +562,8 @@ int main(void)
         cmocka_unit_test(test_transposed_rectangle_counts_the_same),
         cmocka_unit_test(test_board_over_64_cells_is_limit_error),
         cmocka_unit_test(test_small_layer_limit_is_limit_error),
+        cmocka_unit_test(test_progress_reports_each_layer),
+        cmocka_unit_test(test_memory_estimate_bounds_the_layers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

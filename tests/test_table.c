@@ -360,7 +360,8 @@ static void test_build_progress_and_options(void **state)
                                    .user = &progress_calls};
     ttt_table *t;
     assert_int_equal(ttt_table_build(&r, &opt, &t, NULL), TTT_OK);
-    assert_int_equal(progress_calls, 3); /* two chunks, then the end */
+    /* reports within each chunk too (a chunk of a big board's games can take seconds), then the end */
+    assert_true(progress_calls > 3);
     assert_int_equal(progress_last, opt.games);
     ttt_table_free(t);
 

@@ -47,4 +47,17 @@ typedef struct ttt_counts {
  * memory runs out. */
 ttt_status ttt_count(const ttt_rules *rules, uint64_t layer_limit, ttt_counts *out, ttt_error *err);
 
+/* Called after each layer: pass 1 counts all positions, pass 2 counts them up to symmetry; ply is the layer's
+ * stones and positions its size. */
+typedef void (*ttt_count_progress_fn)(int pass, int ply, uint64_t positions, void *user);
+
+/* ttt_count with a progress callback (may be NULL; user is passed to it). */
+ttt_status ttt_count_progress(const ttt_rules *rules, uint64_t layer_limit, ttt_count_progress_fn progress,
+                              void *user, ttt_counts *out, ttt_error *err);
+
+/* An upper bound on the positions of the largest layer of the rules' board (every way of placing the stones
+ * of a ply, lines ignored) into *largest_layer, and the memory a count of that many would need, in bytes
+ * (two layers' hash tables at their fullest). Saturates at UINT64_MAX. */
+uint64_t ttt_count_memory_estimate(const ttt_rules *rules, uint64_t *largest_layer);
+
 #endif

@@ -26,11 +26,32 @@
 
 typedef struct ttt_solver ttt_solver;
 
+/* What a running search has found so far, passed to a ttt_search_progress_fn. */
+typedef struct ttt_search_progress {
+    uint64_t nodes; /* nodes searched by this call so far */
+    double ms;      /* wall-clock time of this call so far */
+    int depth;      /* the iteration under way (plies; the empty cells for the exact search) */
+    int root_done;  /* root moves searched in this iteration so far, of root_total */
+    int root_total;
+    ttt_move best_move; /* the best of the root_done moves (TTT_NO_MOVE while root_done is 0) */
+    int best_score;     /* its score: a lower bound on the position's score (exact once root_done is
+                           root_total and the iteration is the exact one) */
+    bool exact;         /* the iteration under way searches to the end of the game */
+} ttt_search_progress;
+
+/* Called every TTT_SEARCH_PROGRESS_NODES nodes or so. Returns true to stop the search at once (for Ctrl-C):
+ * the search then returns with stopped set and the scores of its last complete iteration. Must not call the
+ * solver. */
+typedef bool (*ttt_search_progress_fn)(const ttt_search_progress *progress, void *user);
+#define TTT_SEARCH_PROGRESS_NODES 16384
+
 /* What a search may spend; 0 means no limit. A search that runs out stops within a few hundred nodes. */
 typedef struct ttt_limits {
     uint64_t nodes;
     double ms;
-    int depth; /* plies; 0 = as deep as the game goes */
+    int depth;                       /* plies; 0 = as deep as the game goes */
+    ttt_search_progress_fn progress; /* may be NULL */
+    void *user;                      /* passed to progress */
 } ttt_limits;
 
 /* A game-theoretic value for the side to move. */

@@ -89,7 +89,8 @@ typedef struct ttt_table_value {
 } ttt_table_value;
 
 /* Called during a build with the games played so far and the total; always from the thread that called
- * ttt_table_build, after each chunk that thread plays, and once more at the end with done == total. */
+ * ttt_table_build, every thousand or so of the games that thread plays (within chunks too), and once more at
+ * the end with done == total. ttt_table_save_progress calls it with the entries written. */
 typedef void (*ttt_table_progress_fn)(uint64_t done, uint64_t total, void *user);
 
 typedef struct ttt_table_build_options {
@@ -149,6 +150,12 @@ ttt_status ttt_table_build_default(const ttt_rules *rules, int jobs, ttt_table *
  * rename, so that a reader never sees half a table and a failed write leaves the old file as it was.
  * TTT_EIO with the reason. The output is the same for the same table, byte for byte. */
 ttt_status ttt_table_save(const ttt_table *t, const char *path, ttt_error *err);
+
+/* ttt_table_save reporting the entries written so far and the total to progress (may be NULL) every
+ * TTT_TABLE_SAVE_PROGRESS_ENTRIES entries, and once more at the end with done == total. */
+#define TTT_TABLE_SAVE_PROGRESS_ENTRIES 65536
+ttt_status ttt_table_save_progress(const ttt_table *t, const char *path, ttt_table_progress_fn progress,
+                                   void *user, ttt_error *err);
 
 /* Reads a table. With rules non-NULL the file must be for exactly those rules. Errors, each one line that
  * starts with "table 'PATH': ": TTT_EINVAL for a missing file, text that is not JSON, a wrong format or

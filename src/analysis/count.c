@@ -189,7 +189,8 @@ typedef struct child {
 /* One forward pass (Steps 1 and 2; Step 3 when st is not NULL): tallies every position by ply into
  * positions[] and the games ending at each ply into games[]. */
 static ttt_status forward_pass(const ttt_rules *rules, uint64_t layer_limit, const sym_tables *st,
-                               ttt_count_tally *positions, ttt_count_tally *games, ttt_error *err)
+                               ttt_count_progress_fn progress, void *user, ttt_count_tally *positions,
+                               ttt_count_tally *games, ttt_error *err)
 {
     int cells = ttt_rules_cells(rules);
     uint64_t all = cells == SMALL_BOARD_CELLS ? ~UINT64_C(0) : (UINT64_C(1) << cells) - 1;
@@ -201,6 +202,8 @@ static ttt_status forward_pass(const ttt_rules *rules, uint64_t layer_limit, con
     ttt_board_init(&b, rules);
     child kids[SMALL_BOARD_CELLS];
     for (int ply = 0; ply <= cells && status == TTT_OK && cur.used; ply++) {
+        if (progress)
+            progress(st ? 2 : 1, ply, cur.used, user);
         if (cur.used > layer_limit) {
             status =
                 ttt_fail(err, TTT_ELIMIT, "layer %d has over %llu positions; the board is too big to count",
@@ -244,6 +247,10 @@ static ttt_status forward_pass(const ttt_rules *rules, uint64_t layer_limit, con
             }
             for (int j = 0; j < nkids && status == TTT_OK; j++)
                 status = table_add(&next, kids[j].x, kids[j].o, paths, kids[j].outcome, err);
+            if (status == TTT_OK && next.used > layer_limit) /* stop now, not after building all of it */
+                status = ttt_fail(err, TTT_ELIMIT,
+                                  "layer %d has over %llu positions; the board is too big to count", ply + 1,
+                                  (unsigned long long)layer_limit);
         }
         free(cur.slots);
         cur = next;
@@ -252,7 +259,47 @@ static ttt_status forward_pass(const ttt_rules *rules, uint64_t layer_limit, con
     return status;
 }
 
+/* a * b, or UINT64_MAX when it overflows. */
+static uint64_t mul_sat(uint64_t a, uint64_t b)
+{
+    uint64_t r;
+    return __builtin_mul_overflow(a, b, &r) ? UINT64_MAX : r;
+}
+
+/* n choose k, saturating at UINT64_MAX. */
+static uint64_t binomial(int n, int k)
+{
+    if (k < 0 || k > n)
+        return 0;
+    double r = 1.0;
+    for (int i = 1; i <= k; i++)
+        r = r * (n - k + i) / i;
+    return r >= (double)UINT64_MAX ? UINT64_MAX : (uint64_t)(r + 0.5);
+}
+
+uint64_t ttt_count_memory_estimate(const ttt_rules *rules, uint64_t *largest_layer)
+{
+    int cells = ttt_rules_cells(rules);
+    uint64_t largest = 0;
+    for (int ply = 0; ply <= cells; ply++) {
+        int xs = (ply + 1) / 2, os = ply / 2;
+        uint64_t n = mul_sat(binomial(cells, xs), binomial(cells - xs, os));
+        if (n > largest)
+            largest = n;
+    }
+    if (largest_layer)
+        *largest_layer = largest;
+    /* Two layers at once, each in a table at most half full that may have just doubled. */
+    return mul_sat(largest, 2 * sizeof(entry) << (TABLE_MAX_LOAD_SHIFT + 1));
+}
+
 ttt_status ttt_count(const ttt_rules *rules, uint64_t layer_limit, ttt_counts *out, ttt_error *err)
+{
+    return ttt_count_progress(rules, layer_limit, NULL, NULL, out, err);
+}
+
+ttt_status ttt_count_progress(const ttt_rules *rules, uint64_t layer_limit, ttt_count_progress_fn progress,
+                              void *user, ttt_counts *out, ttt_error *err)
 {
     ttt_error sub;
     if (ttt_rules_check(rules, &sub))
@@ -271,9 +318,11 @@ ttt_status ttt_count(const ttt_rules *rules, uint64_t layer_limit, ttt_counts *o
     memset(out, 0, sizeof *out);
     out->rules = *rules;
     out->plies = cells + 1;
-    ttt_status status = forward_pass(rules, layer_limit, NULL, out->positions, out->games, err);
+    ttt_status status =
+        forward_pass(rules, layer_limit, NULL, progress, user, out->positions, out->games, err);
     if (status == TTT_OK)
-        status = forward_pass(rules, layer_limit, st, out->positions_sym, out->games_sym, err);
+        status =
+            forward_pass(rules, layer_limit, st, progress, user, out->positions_sym, out->games_sym, err);
     free(st);
     if (status)
         return status;

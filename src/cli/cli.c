@@ -59,13 +59,50 @@ bool cli_parse_u64(const char *text, uint64_t max, uint64_t *out)
     return true;
 }
 
+/* When the current bar started (cli_progress_begin), in ttt_clock_ms time. */
+static double progress_start;
+
+void cli_progress_begin(void) { progress_start = ttt_clock_ms(); }
+
+/* "1:05" or "1:02:05". */
+static const char *clock_text(double ms, char *buf, size_t size)
+{
+    long s = ms > 0 ? (long)(ms / 1000.0 + 0.5) : 0;
+    if (s >= 3600)
+        snprintf(buf, size, "%ld:%02ld:%02ld", s / 3600, s / 60 % 60, s % 60);
+    else
+        snprintf(buf, size, "%ld:%02ld", s / 60, s % 60);
+    return buf;
+}
+
 void cli_progress(uint64_t done, uint64_t total, const char *extra)
+{
+    cli_progress_unit(done, total, "games", extra);
+}
+
+void cli_progress_unit(uint64_t done, uint64_t total, const char *unit, const char *extra)
 {
     static const char full[CLI_PROGRESS_WIDTH + 1] = "##############################";
     double frac = total ? (double)done / (double)total : 1.0;
     int filled = (int)(frac * CLI_PROGRESS_WIDTH);
-    fprintf(stderr, "\r[%.*s%*s] %3d%%  %" PRIu64 "/%" PRIu64 " games%s", filled, full,
-            CLI_PROGRESS_WIDTH - filled, "", (int)(frac * 100), done, total, extra);
+    char times[128] = "", e[32], l[32];
+    if (progress_start > 0) {
+        double elapsed = ttt_clock_ms() - progress_start;
+        if (done > 0 && done < total)
+            snprintf(times, sizeof times, "  %s elapsed, ~%s left", clock_text(elapsed, e, sizeof e),
+                     clock_text(elapsed * (double)(total - done) / (double)done, l, sizeof l));
+        else
+            snprintf(times, sizeof times, "  %s elapsed", clock_text(elapsed, e, sizeof e));
+    }
+    fprintf(stderr, "\r\033[K[%.*s%*s] %3d%%  %" PRIu64 "/%" PRIu64 " %s%s%s", filled, full,
+            CLI_PROGRESS_WIDTH - filled, "", (int)(frac * 100), done, total, unit, times, extra);
+    fflush(stderr);
+}
+
+void cli_progress_end(uint64_t total)
+{
+    cli_progress(total, total, "");
+    fputs("\r\033[K", stderr);
     fflush(stderr);
 }
 

@@ -32,9 +32,19 @@ int cli_status_exit(ttt_status status);
 /* Parses a decimal whole number from 0 to max (no sign, no spaces). False when it is not one. */
 bool cli_parse_u64(const char *text, uint64_t max, uint64_t *out);
 
-/* Draws a progress bar on stderr, in place: "[#####     ]  50%  500/1000 games" and extra (may be ""). For
- * terminals only (callers check isatty(STDERR_FILENO)). */
+/* Draws a progress bar on stderr, in place: "[#####     ]  50%  500/1000 games  0:12 elapsed, ~0:12 left" and
+ * extra (may be ""). The times count from the last cli_progress_begin. For terminals only (callers check
+ * isatty(STDERR_FILENO)). */
 void cli_progress(uint64_t done, uint64_t total, const char *extra);
+
+/* cli_progress counting something else than games ("moves written"). */
+void cli_progress_unit(uint64_t done, uint64_t total, const char *unit, const char *extra);
+
+/* Starts the clock of a new bar. */
+void cli_progress_begin(void);
+
+/* Draws the bar full (total of total) and then clears its line, for the output that follows. */
+void cli_progress_end(uint64_t total);
 
 /* cli_progress with no extra, in the shape of the library's progress callbacks (user is ignored). */
 void cli_progress_games(uint64_t done, uint64_t total, void *user);

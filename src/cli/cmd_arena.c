@@ -12,6 +12,8 @@
 
 /* Elo differences beyond this are shown as ">+800" / "<-800" (an infinite estimate included). */
 #define ARENA_ELO_SHOWN 800.0
+/* With this many engines or more, a ranking of all of them follows the pairs. */
+#define ARENA_RANKING_MIN_ENGINES 3
 
 static const char help[] =
     "usage: ttt arena [--rules R] --games N [--jobs J] [--seed S] [--gauntlet] [--json|--csv] SPEC SPEC "
@@ -84,6 +86,63 @@ static void print_text(const char *const *specs, const ttt_arena_pair *pairs, in
                    elo_text(st.elo_high, hi, sizeof hi), st.los * 100, st.draw_ratio * 100);
         if (p + 1 < npairs)
             putchar('\n');
+    }
+}
+
+/* One engine's line of the ranking. */
+typedef struct arena_rank {
+    int engine;
+    ttt_arena_record total; /* over all its games, from its side */
+    ttt_arena_stats stats;
+} arena_rank;
+
+static int compare_ranks(const void *a, const void *b)
+{
+    const arena_rank *x = a, *y = b;
+    if (x->stats.score != y->stats.score)
+        return x->stats.score > y->stats.score ? -1 : 1;
+    return x->engine - y->engine;
+}
+
+/* The final ranking, as cutechess-cli prints it: every engine's record over all its games, best score first,
+ * with the Elo of that score against the field and the half-width of its 95% interval. */
+static void print_ranking(const char *const *specs, int nspecs, const ttt_arena_pair *pairs, int npairs)
+{
+    arena_rank ranks[TTT_ARENA_MAX_ENGINES];
+    int width = (int)strlen("Name");
+    for (int i = 0; i < nspecs; i++) {
+        ranks[i] = (arena_rank){.engine = i};
+        int len = (int)strlen(specs[i]);
+        width = len > width ? len : width;
+    }
+    for (int p = 0; p < npairs; p++) {
+        const ttt_arena_record *r = &pairs[p].total;
+        ttt_arena_record *a = &ranks[pairs[p].a].total, *b = &ranks[pairs[p].b].total;
+        a->wins += r->wins, a->losses += r->losses, a->draws += r->draws;
+        b->wins += r->losses, b->losses += r->wins, b->draws += r->draws;
+    }
+    int ranked = 0;
+    for (int i = 0; i < nspecs; i++)
+        if (ranks[i].total.wins + ranks[i].total.losses + ranks[i].total.draws > 0) {
+            ttt_arena_stats_of(&ranks[i].total, &ranks[i].stats);
+            ranks[ranked++] = ranks[i];
+        }
+    qsort(ranks, (size_t)ranked, sizeof *ranks, compare_ranks);
+    printf("\n%4s %-*s %7s %7s %7s %7s %7s\n", "Rank", width, "Name", "Elo", "+/-", "Games", "Score", "Draw");
+    for (int i = 0; i < ranked; i++) {
+        const ttt_arena_stats *st = &ranks[i].stats;
+        char elo[32], pm[32];
+        double half = (st->elo_high - st->elo_low) / 2;
+        if (isfinite(half))
+            snprintf(pm, sizeof pm, "%.0f", half);
+        else
+            snprintf(pm, sizeof pm, "inf");
+        if (isfinite(st->elo) && fabs(st->elo) <= ARENA_ELO_SHOWN)
+            snprintf(elo, sizeof elo, "%.0f", st->elo);
+        else
+            elo_text(st->elo, elo, sizeof elo);
+        printf("%4d %-*s %7s %7s %7" PRIu64 " %6.1f%% %6.1f%%\n", i + 1, width, specs[ranks[i].engine], elo,
+               pm, st->games, st->score * 100, st->draw_ratio * 100);
     }
 }
 
@@ -232,8 +291,12 @@ int cmd_arena(int argc, char **argv)
     ttt_arena_pair *pairs = calloc((size_t)npairs, sizeof *pairs);
     if (!pairs)
         return cli_runtime("arena", "out of memory");
+    if (bar)
+        cli_progress_begin();
     ttt_status st = ttt_arena_run(&rules, &opt, pairs, &err);
-    if (bar && st != TTT_EINVAL)
+    if (bar && st == TTT_OK)
+        cli_progress_end((uint64_t)npairs * games);
+    else if (bar && st != TTT_EINVAL)
         fputc('\n', stderr);
     int rc = CLI_OK;
     if (st)
@@ -242,8 +305,11 @@ int cmd_arena(int argc, char **argv)
         rc = print_json(&rules, &opt, pairs, npairs);
     else if (csv)
         print_csv(&opt, pairs, npairs);
-    else
+    else {
         print_text(opt.specs, pairs, npairs);
+        if (nspecs >= ARENA_RANKING_MIN_ENGINES)
+            print_ranking(opt.specs, nspecs, pairs, npairs);
+    }
     free(pairs);
     return rc;
 }

@@ -43,8 +43,8 @@ typedef struct bench_item {
     const char *name;
     double ms;
     uint64_t nodes;
-    uint64_t moves; /* engine decisions, for the items that time an engine; 0 otherwise */
-    uint64_t games; /* arena games, for the arena items; 0 otherwise */
+    uint64_t moves; /* engine decisions or moves of games; 0 for the searches, which make none */
+    uint64_t games; /* games played (arena, random games, playouts, table); 0 otherwise */
 } bench_item;
 
 /* The position the moves reach under the rules, and a solver for it with the bench's table size. */
@@ -124,6 +124,8 @@ static int bench_random_games(const char *rules_text, int games, bench_item *ite
     }
     item->ms = ttt_clock_ms() - start;
     item->nodes = moves_played;
+    item->moves = moves_played;
+    item->games = (uint64_t)games;
     return 0;
 }
 
@@ -141,6 +143,7 @@ static int bench_playouts(const char *rules_text, int playouts, bench_item *item
         ttt_playout_run(p, &rng, NULL);
     item->ms = ttt_clock_ms() - start;
     item->nodes = (uint64_t)playouts;
+    item->games = (uint64_t)playouts; /* a playout is a game */
     ttt_playout_free(p);
     return 0;
 }
@@ -186,6 +189,8 @@ static int bench_table(const char *rules_text, uint64_t games, bench_item *item,
         return 1;
     item->ms = ttt_clock_ms() - start;
     item->nodes = ttt_table_samples(t);
+    item->moves = item->nodes;
+    item->games = games;
     ttt_table_free(t);
     return 0;
 }
@@ -209,6 +214,7 @@ static int bench_arena(const char *rules_text, const char *x_spec, const char *o
         item->nodes += (uint64_t)count;
     }
     item->ms = ttt_clock_ms() - start;
+    item->moves = item->nodes;
     item->games = games;
     return 0;
 }
@@ -301,10 +307,15 @@ int cmd_bench(int argc, char **argv)
     for (int i = 0; i < n; i++) {
         printf("%-28s %12.3f %14" PRIu64 " %14.0f", items[i].name, items[i].ms, items[i].nodes,
                items[i].ms > 0 ? items[i].nodes / items[i].ms * 1e3 : 0.0);
+        /* Every column filled: "-" where the item has no such rate (a search makes no moves). */
         if (items[i].moves && items[i].ms > 0)
             printf(" %12.0f", items[i].moves / items[i].ms * 1e3);
+        else
+            printf(" %12s", "-");
         if (items[i].games && items[i].ms > 0)
-            printf(" %12s %12.0f", "", items[i].games / items[i].ms * 1e3);
+            printf(" %12.0f", items[i].games / items[i].ms * 1e3);
+        else
+            printf(" %12s", "-");
         putchar('\n');
     }
     printf("signature %" PRIu64 "\n", signature);

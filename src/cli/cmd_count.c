@@ -4,19 +4,72 @@
 #include <inttypes.h>
 #include <jansson.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 
+#define MIB_BYTES (1024.0 * 1024.0)
+#define GIB_BYTES (1024.0 * MIB_BYTES)
+/* The largest --max-memory, in MiB (1 PiB). */
+#define COUNT_MAX_MEMORY_MIB (UINT64_C(1) << 30)
+
+/* The memory available to a new process, in bytes: MemAvailable of /proc/meminfo, else the free pages. */
+static double available_memory(void)
+{
+    FILE *f = fopen("/proc/meminfo", "r");
+    if (f) {
+        char line[256];
+        unsigned long long kib;
+        while (fgets(line, sizeof line, f))
+            if (sscanf(line, "MemAvailable: %llu kB", &kib) == 1) {
+                fclose(f);
+                return (double)kib * 1024.0;
+            }
+        fclose(f);
+    }
+    long pages = sysconf(_SC_AVPHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+    return pages > 0 && size > 0 ? (double)pages * (double)size : 0.0;
+}
+
+/* "3.1 GB", "250 MB". */
+static const char *size_text(double bytes, char *buf, size_t size)
+{
+    if (bytes >= GIB_BYTES)
+        snprintf(buf, size, "%.1f GB", bytes / GIB_BYTES);
+    else
+        snprintf(buf, size, "%.0f MB", bytes / MIB_BYTES);
+    return buf;
+}
+
+typedef struct count_watch {
+    int plies;
+    double start;
+} count_watch;
+
+/* The live line on a terminal: one redraw per layer. */
+static void count_progress(int pass, int ply, uint64_t positions, void *user)
+{
+    const count_watch *w = user;
+    fprintf(stderr, "\r\033[Kcounting %s: ply %d of %d, %" PRIu64 " positions, %.1f s",
+            pass == 1 ? "positions (pass 1 of 2)" : "up to symmetry (pass 2 of 2)", ply, w->plies - 1,
+            positions, (ttt_clock_ms() - w->start) / 1000.0);
+    fflush(stderr);
+}
+
 static const char help[] =
-    "usage: ttt count [--rules R] [--json] [--limit N]\n"
+    "usage: ttt count [--rules R] [--json] [--limit N] [--max-memory MIB]\n"
     "\n"
     "Counts exactly every position reachable from the empty board (per ply, with the finished ones split\n"
     "into X won, O won and drawn) and every complete game (split the same way, by length), then both again\n"
     "up to the board's symmetries. Instant on 3x3; 4x4 takes seconds; boards over 64 cells are refused.\n"
+    "A board whose largest layer might not fit in memory (the estimate counts every way of placing the\n"
+    "stones of a ply) is refused before counting; on a terminal a line shows the layer being counted.\n"
     "\n"
     "  -r, --rules R   MxN[kK][-misere] (default 3x3)\n"
     "  -l, --limit N   stop when one ply has more than N positions (default 50000000)\n"
     "  -j, --json      the same figures as JSON\n"
+    "      --max-memory MIB  refuse boards estimated to need more (default: the memory available now;\n"
+    "                  0 = count anyway)\n"
     "\n"
     "example: ttt count --rules 4x4\n";
 
@@ -59,13 +112,13 @@ static void print_row(const char *label, const ttt_count_tally *t, const ttt_cou
 
 int cmd_count(int argc, char **argv)
 {
-    static const struct option longopts[] = {{"rules", required_argument, NULL, 'r'},
-                                             {"limit", required_argument, NULL, 'l'},
-                                             {"json", no_argument, NULL, 'j'},
-                                             {"help", no_argument, NULL, 'h'},
-                                             {NULL, 0, NULL, 0}};
+    enum { OPT_MAX_MEMORY = 256 };
+    static const struct option longopts[] = {
+        {"rules", required_argument, NULL, 'r'}, {"max-memory", required_argument, NULL, OPT_MAX_MEMORY},
+        {"limit", required_argument, NULL, 'l'}, {"json", no_argument, NULL, 'j'},
+        {"help", no_argument, NULL, 'h'},        {NULL, 0, NULL, 0}};
     const char *rules_text = "3x3";
-    uint64_t limit = 0;
+    uint64_t limit = 0, max_memory_mib = UINT64_MAX;
     bool json = false;
     optind = 0;
     for (int c; (c = cli_getopt("count", argc, argv, "r:l:jh", longopts)) != -1;) {
@@ -80,6 +133,11 @@ int cmd_count(int argc, char **argv)
             break;
         }
         case 'j': json = true; break;
+        case OPT_MAX_MEMORY:
+            if (!cli_parse_u64(optarg, COUNT_MAX_MEMORY_MIB, &max_memory_mib))
+                return cli_usage("count", "--max-memory '%s': expected MiB from 0 to %" PRIu64, optarg,
+                                 COUNT_MAX_MEMORY_MIB);
+            break;
         case 'h': fputs(help, stdout); return CLI_OK;
         default: return CLI_USAGE;
         }
@@ -93,18 +151,37 @@ int cmd_count(int argc, char **argv)
     if (ttt_rules_cells(&rules) > TTT_COUNT_MAX_CELLS)
         return cli_usage("count", "%s has %d cells; boards of more than %d cells are too big to count",
                          rules_text, ttt_rules_cells(&rules), TTT_COUNT_MAX_CELLS);
+    char rt[TTT_RULES_TEXT_SIZE];
+    ttt_rules_format(&rules, rt, sizeof rt);
+    uint64_t largest;
+    double need = (double)ttt_count_memory_estimate(&rules, &largest);
+    double have = max_memory_mib == UINT64_MAX ? available_memory() : (double)max_memory_mib * MIB_BYTES;
+    if (max_memory_mib != 0 && have > 0 && need > have) {
+        char a[32], b[32];
+        return cli_usage("count",
+                         "%s may need about %s of memory (a layer of up to %.3g positions) and %s %s; "
+                         "--max-memory 0 counts anyway",
+                         rt, size_text(need, a, sizeof a), (double)largest, size_text(have, b, sizeof b),
+                         max_memory_mib == UINT64_MAX ? "is available" : "is allowed");
+    }
+    if (!json) {
+        printf("%s: %d in a row%s\n\n", rt, rules.k, rules.misere ? ", misere (a line loses)" : "");
+        fflush(stdout);
+    }
     ttt_counts *c = malloc(sizeof *c);
     if (!c)
         return cli_runtime("count", "out of memory");
     double start = ttt_clock_ms();
-    ttt_status st = ttt_count(&rules, limit, c, &err);
+    count_watch watch = {.plies = ttt_rules_cells(&rules) + 1, .start = start};
+    bool bar = isatty(STDERR_FILENO);
+    ttt_status st = ttt_count_progress(&rules, limit, bar ? count_progress : NULL, &watch, c, &err);
     double ms = ttt_clock_ms() - start;
+    if (bar)
+        fputs("\r\033[K", stderr);
     if (st) {
         free(c);
         return st == TTT_EINVAL ? cli_usage("count", "%s", err.msg) : cli_runtime("count", "%s", err.msg);
     }
-    char rt[TTT_RULES_TEXT_SIZE];
-    ttt_rules_format(&rules, rt, sizeof rt);
     if (json) {
         json_t *o = json_pack("{s:s, s:o, s:o, s:o, s:o, s:f}", "rules", rt, "positions",
                               section_json(c, c->positions, &c->all_positions, true), "positions_sym",
@@ -119,7 +196,6 @@ int cmd_count(int argc, char **argv)
         putchar('\n');
         return CLI_OK;
     }
-    printf("%s: %d in a row%s\n\n", rt, rules.k, rules.misere ? ", misere (a line loses)" : "");
     printf("Reachable positions by stones on the board%*s| up to symmetry\n", 38, "");
     printf("%5s %16s %10s %10s %10s %8s | %13s %9s %8s %8s %7s\n", "ply", "positions", "finished", "X won",
            "O won", "drawn", "positions", "finished", "X won", "O won", "drawn");

@@ -3,11 +3,26 @@
 #include <ctype.h>
 #include <getopt.h>
 #include <jansson.h>
+#include <signal.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 
 #define SOLVE_DEFAULT_TT_MIB 256
+/* The live line on a terminal is redrawn at most this often. */
+#define SOLVE_REDRAW_MS 100.0
+/* Boards measured to take far too long to solve exactly (k=4 or 5 past 25 empty cells: 5x5k4 takes 2 s,
+ * 5x6k4, 6x6k5 and 7x7k5 do not finish in minutes; with --value, k=4 up to 36 cells: 6x6k4 takes 56 s; misere
+ * past 20 empty cells: 4x4 misere takes 0.4 s, 5x5 misere does not finish). Longer lines (pairing draws) and
+ * k=3 (quick wins) solve at once. */
+#define SOLVE_HARD_EMPTIES        25
+#define SOLVE_HARD_EMPTIES_VALUE  36
+#define SOLVE_HARD_EMPTIES_MISERE 20
+#define SOLVE_HARD_K_MIN          4
+#define SOLVE_HARD_K_MAX          5
+/* The exit status after Ctrl-C, as shells report a process killed by SIGINT (128 + 2). */
+#define SOLVE_EXIT_INTERRUPTED 130
 
 static const char help[] =
     "usage: ttt solve [--rules R] [--moves \"a1 b2 ...\"] [--value] [--time MS] [--nodes N] [--tt MIB] "
@@ -46,6 +61,87 @@ static const char *value_name(int score, bool proven)
         return "unknown";
     ttt_result r = ttt_score_result(score);
     return r == TTT_WIN ? "win" : r == TTT_LOSS ? "loss" : "draw";
+}
+
+/* True when an exact solve of b is expected to take far too long (see SOLVE_HARD_EMPTIES). */
+static bool beyond_exact(const ttt_board *b, bool value_only)
+{
+    int empties = b->cells - b->ply, k = b->rules.k;
+    if (b->rules.misere)
+        return empties > SOLVE_HARD_EMPTIES_MISERE;
+    int most = value_only && k == SOLVE_HARD_K_MIN ? SOLVE_HARD_EMPTIES_VALUE : SOLVE_HARD_EMPTIES;
+    return empties > most && k >= SOLVE_HARD_K_MIN && k <= SOLVE_HARD_K_MAX;
+}
+
+static volatile sig_atomic_t interrupted;
+
+static void on_sigint(int sig)
+{
+    (void)sig;
+    interrupted = 1;
+}
+
+/* The live line and what Ctrl-C reports: the last progress the search gave. */
+typedef struct solve_watch {
+    const ttt_board *board;
+    bool draw;       /* stderr is a terminal */
+    double drawn_ms; /* when the line was last drawn */
+    ttt_search_progress last;
+} solve_watch;
+
+/* A lower bound on a score, in words: "a draw or better", "a win in 5 or sooner". */
+static const char *bound_text(const ttt_board *b, int score, char *buf, size_t size)
+{
+    if (score > TTT_SCORE_PROVEN)
+        snprintf(buf, size, "a win in %d or sooner", ttt_score_plies(b, score));
+    else if (score < -TTT_SCORE_PROVEN)
+        snprintf(buf, size, "a loss in %d or better", ttt_score_plies(b, score));
+    else if (score == 0)
+        snprintf(buf, size, "a draw or better");
+    else
+        snprintf(buf, size, "heuristic score %d or better", score);
+    return buf;
+}
+
+static bool solve_progress(const ttt_search_progress *p, void *user)
+{
+    solve_watch *w = user;
+    w->last = *p;
+    if (w->draw && p->ms - w->drawn_ms >= SOLVE_REDRAW_MS) {
+        w->drawn_ms = p->ms;
+        char best[TTT_MOVE_TEXT_SIZE + 64] = "", m[TTT_MOVE_TEXT_SIZE], bound[64];
+        if (p->best_move != TTT_NO_MOVE)
+            snprintf(best, sizeof best, ", best so far %s (%s)",
+                     ttt_move_format(&w->board->rules, p->best_move, m, sizeof m),
+                     p->exact ? bound_text(w->board, p->best_score, bound, sizeof bound) : "heuristic");
+        fprintf(stderr, "\r\033[K%.1fM nodes, %.0fk nodes/s, %.1f s, %s depth %d: %d/%d moves%s",
+                (double)p->nodes / 1e6, p->ms > 0 ? (double)p->nodes / p->ms : 0.0, p->ms / 1000.0,
+                p->exact ? "exact" : "iterative", p->depth, p->root_done, p->root_total, best);
+        fflush(stderr);
+    }
+    return interrupted != 0;
+}
+
+/* After Ctrl-C: what the search knew, marked as not proven. */
+static void report_interrupted(const solve_watch *w, const ttt_search_result *r)
+{
+    const ttt_board *b = w->board;
+    const ttt_search_progress *p = &w->last;
+    char m[TTT_MOVE_TEXT_SIZE], bound[64];
+    printf("interrupted after %llu nodes in %.3f ms: not proven\n", (unsigned long long)r->nodes, r->ms);
+    if (p->best_move != TTT_NO_MOVE && p->exact)
+        printf("best move so far: %s, worth %s (%d of %d moves searched to the end; not proven best)\n",
+               ttt_move_format(&b->rules, p->best_move, m, sizeof m),
+               bound_text(b, p->best_score, bound, sizeof bound), p->root_done, p->root_total);
+    else if (r->depth > 0)
+        printf("best move so far: %s, heuristic score %d at depth %d (not proven)\n",
+               ttt_move_format(&b->rules, r->moves[0].move, m, sizeof m), r->moves[0].score, r->depth);
+    else if (p->best_move != TTT_NO_MOVE)
+        printf("best move so far: %s, heuristic score %d at depth %d, %d of %d moves searched (not proven)\n",
+               ttt_move_format(&b->rules, p->best_move, m, sizeof m), p->best_score, p->depth, p->root_done,
+               p->root_total);
+    else
+        printf("no move searched to the end yet: nothing is known; --time MS gives a heuristic best move\n");
 }
 
 /* --value: the position's value alone. Takes ownership of the solver. */
@@ -128,16 +224,41 @@ int cmd_solve(int argc, char **argv)
     ttt_error err;
     if (ttt_solver_new(&b.rules, (int)tt_mib, &solver, &err))
         return cli_runtime("solve", "%s", err.msg);
+    if (!nodes && !time_ms && beyond_exact(&b, value_only)) {
+        char rt[TTT_RULES_TEXT_SIZE];
+        fprintf(stderr,
+                "ttt solve: %s with %d empty cells and k=%d is beyond exact solving in reasonable time (it "
+                "may take hours);\n  %s\n",
+                ttt_rules_format(&b.rules, rt, sizeof rt), b.cells - b.ply, b.rules.k,
+                value_only
+                    ? "without --value, --time MS (or --nodes N) gives the best move found within a budget"
+                    : "use --time MS (or --nodes N) for the best move found within a budget; Ctrl-C stops "
+                      "and prints what is known");
+    }
     if (value_only)
         return solve_value(solver, &b, json);
-    ttt_limits limits = {.nodes = nodes, .ms = (double)time_ms, .depth = 0};
+    solve_watch watch = {.board = &b, .draw = isatty(STDERR_FILENO), .last.best_move = TTT_NO_MOVE};
+    ttt_limits limits = {
+        .nodes = nodes, .ms = (double)time_ms, .depth = 0, .progress = solve_progress, .user = &watch};
+    struct sigaction sa = {.sa_handler = on_sigint}, old_sa;
+    sigemptyset(&sa.sa_mask);
+    interrupted = 0;
+    sigaction(SIGINT, &sa, &old_sa);
     ttt_search_result *r = malloc(sizeof *r);
-    if (!r || ttt_solver_search(solver, &b, &limits, true, r, &err)) {
-        ttt_solver_free(solver);
+    ttt_status st = r ? ttt_solver_search(solver, &b, &limits, true, r, &err) : TTT_ENOMEM;
+    sigaction(SIGINT, &old_sa, NULL);
+    if (watch.draw && watch.drawn_ms > 0)
+        fputs("\r\033[K", stderr);
+    ttt_solver_free(solver);
+    if (st) {
         free(r);
         return cli_runtime("solve", "%s", r ? err.msg : "out of memory");
     }
-    ttt_solver_free(solver);
+    if (interrupted && !r->proven) {
+        report_interrupted(&watch, r);
+        free(r);
+        return SOLVE_EXIT_INTERRUPTED;
+    }
     int plies = ttt_score_plies(&b, r->score);
     if (json) {
         json_t *moves = json_array();

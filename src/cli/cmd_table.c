@@ -11,6 +11,18 @@
 
 #include "cli/cli.h"
 
+/* A table file may take about this many bytes per move entry, plus one per cell of the board (measured:
+ * 4x4 82 bytes per entry, 7x7k5 131). */
+#define TABLE_ENTRY_FILE_BYTES 80
+/* Builds whose file may be larger than this get a warning before they start. */
+#define TABLE_WARN_FILE_BYTES (50.0 * 1000 * 1000)
+
+static void write_progress(uint64_t done, uint64_t total, void *user)
+{
+    (void)user;
+    cli_progress_unit(done, total, "moves written", "");
+}
+
 static const char help[] =
     "usage: ttt table ACTION [OPTIONS]\n"
     "\n"
@@ -137,7 +149,17 @@ static int table_build(int argc, char **argv)
         long n = sysconf(_SC_NPROCESSORS_ONLN);
         jobs = n < 1 ? 1 : n > TTT_TABLE_MAX_JOBS ? TTT_TABLE_MAX_JOBS : (uint64_t)n;
     }
+    double size = (double)ttt_table_max_entries(&rules, games) *
+                  (double)(TABLE_ENTRY_FILE_BYTES + ttt_rules_cells(&rules));
+    if (size > TABLE_WARN_FILE_BYTES)
+        fprintf(stderr,
+                "ttt table: warning: %" PRIu64
+                " games may write a file of up to %.0f MB to %s (fewer --games "
+                "make it smaller)\n",
+                games, size / 1e6, out);
     bool bar = isatty(STDERR_FILENO);
+    if (bar)
+        cli_progress_begin();
     ttt_table_build_options opt = {
         .games = games, .seed = seed, .jobs = (int)jobs, .progress = bar ? cli_progress_games : NULL};
     ttt_table *t;
@@ -145,10 +167,14 @@ static int table_build(int argc, char **argv)
     ttt_status st = ttt_table_build(&rules, &opt, &t, &err);
     double build_ms = ttt_clock_ms() - start;
     if (bar)
-        fprintf(stderr, "\n");
+        cli_progress_end(games);
     if (st)
         return cli_runtime("table", "%s", err.msg);
-    st = ttt_table_save(t, out, &err);
+    if (bar)
+        cli_progress_begin();
+    st = ttt_table_save_progress(t, out, bar ? write_progress : NULL, NULL, &err);
+    if (bar)
+        fputs("\r\033[K", stderr);
     double total_ms = ttt_clock_ms() - start;
     if (st) {
         ttt_table_free(t);

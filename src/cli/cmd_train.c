@@ -239,6 +239,8 @@ int cmd_train(int argc, char **argv)
     train_tally total = {0}, window = {0};
     int64_t windows = 0, in_window = 0;
     double start = ttt_clock_ms();
+    if (bar)
+        cli_progress_begin();
     ttt_status st = TTT_OK;
     int64_t g;
     for (g = 0; g < o.games; g++) {

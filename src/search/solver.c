@@ -121,6 +121,12 @@ struct ttt_solver {
     uint64_t nodes, node_limit, total_nodes;
     double deadline; /* 0 = none */
     bool stop;
+    /* Progress reports (ttt_limits.progress) and what the root has found in the iteration under way. */
+    ttt_search_progress_fn progress;
+    void *progress_user;
+    bool interrupted; /* progress asked to stop: no later phase runs */
+    double start;
+    ttt_search_progress root;
     bool exact_mode;  /* no neighbourhood restriction */
     uint64_t inexact; /* grows whenever a result depends on a heuristic or an unsearched move */
 };
@@ -509,6 +515,14 @@ static void tt_store(ttt_solver *s, uint64_t key, int score, int bound, int dept
 
 static bool budget_spent(ttt_solver *s)
 {
+    if (s->progress && (s->nodes & (TTT_SEARCH_PROGRESS_NODES - 1)) == 0) {
+        s->root.nodes = s->nodes;
+        s->root.ms = ttt_clock_ms() - s->start;
+        if (s->progress(&s->root, s->progress_user))
+            s->interrupted = true;
+    }
+    if (s->interrupted)
+        return true;
     if (s->node_limit && s->nodes >= s->node_limit)
         return true;
     return s->deadline > 0 && ttt_clock_ms() >= s->deadline;
@@ -856,6 +870,8 @@ static bool root_iteration(ttt_solver *s, int depth, bool all, ttt_move_score *m
     scan_info si;
     scan(s, false, &si);
     int best = -SCORE_INF;
+    s->root = (ttt_search_progress){
+        .depth = depth, .root_total = n, .best_move = TTT_NO_MOVE, .exact = s->exact_mode};
     for (int i = 0; i < n; i++) {
         int sc;
         bool exact = true;
@@ -870,8 +886,12 @@ static bool root_iteration(ttt_solver *s, int depth, bool all, ttt_move_score *m
         }
         moves[i].score = sc;
         moves[i].exact = exact;
-        if (sc > best)
+        if (sc > best) {
             best = sc;
+            s->root.best_move = moves[i].move;
+            s->root.best_score = sc;
+        }
+        s->root.root_done = i + 1;
     }
     return true;
 }
@@ -1008,6 +1028,11 @@ ttt_status ttt_solver_search(ttt_solver *s, const ttt_board *b, const ttt_limits
     s->nodes = 0;
     s->stop = false;
     s->inexact = 0;
+    s->progress = limits->progress;
+    s->progress_user = limits->user;
+    s->interrupted = false;
+    s->start = start;
+    s->root = (ttt_search_progress){.best_move = TTT_NO_MOVE};
     const int empties = s->g.cells - s->ply;
     const bool unlimited = limits->nodes == 0 && limits->ms <= 0 && limits->depth <= 0;
 
@@ -1029,9 +1054,9 @@ ttt_status ttt_solver_search(ttt_solver *s, const ttt_board *b, const ttt_limits
             limits->nodes ? (uint64_t)((double)limits->nodes * (unlimited ? 1.0 : EXACT_FIRST_SHARE)) : 0;
         s->deadline = limits->ms > 0 ? start + limits->ms * EXACT_FIRST_SHARE : 0;
         out->depth = deepen(s, empties, empties, all, out->moves, out->count, &proven);
-        s->stop = false;
+        s->stop = s->interrupted;
     }
-    if (!proven && !unlimited) {
+    if (!proven && !unlimited && !s->interrupted) {
         s->exact_mode = false;
         s->node_limit = limits->nodes;
         s->deadline = limits->ms > 0 ? start + limits->ms : 0;
@@ -1055,6 +1080,7 @@ ttt_status ttt_solver_search(ttt_solver *s, const ttt_board *b, const ttt_limits
     out->nodes = s->nodes;
     s->total_nodes += s->nodes;
     out->ms = ttt_clock_ms() - start;
+    s->progress = NULL;
     return TTT_OK;
 }
 
@@ -1079,6 +1105,8 @@ ttt_status ttt_solver_value(ttt_solver *s, const ttt_board *b, ttt_result *value
     s->exact_mode = true;
     s->node_limit = 0;
     s->deadline = 0;
+    s->progress = NULL;
+    s->interrupted = false;
     /* Win, draw or loss first, with the narrowest window that tells them apart; then, for a win or a loss,
      * its distance within the proven range. The root may end at once: search() sees threats before moving. */
     int depth = s->g.cells - s->ply;

@@ -494,6 +494,9 @@ static ttt_status flush_raw(ttt_table *canon, ttt_table *raw)
     return TTT_OK;
 }
 
+/* The calling thread reports the build's progress every this many of its games. */
+#define TABLE_PROGRESS_GAMES 1024
+
 typedef struct build_shared {
     uint64_t games, seed, chunks;
     atomic_uint_fast64_t next_chunk;
@@ -523,6 +526,7 @@ static void *build_run(void *arg)
         ttt_rng_seed(&rng, ttt_table_chunk_seed(sh->seed, c));
         uint64_t first = c * TTT_TABLE_CHUNK_GAMES;
         uint64_t n = sh->games - first < TTT_TABLE_CHUNK_GAMES ? sh->games - first : TTT_TABLE_CHUNK_GAMES;
+        uint64_t counted = 0; /* games of this chunk added to sh->done */
         for (uint64_t i = 0; i < n; i++) {
             ttt_player winner;
             int len = random_game(&w->raw->geom, &rng, moves, &winner);
@@ -532,10 +536,14 @@ static void *build_run(void *arg)
                 atomic_store(&sh->failed, true);
                 return NULL;
             }
+            /* Progress within a chunk too: a chunk of a big board's games can take seconds. */
+            if ((i + 1) % TABLE_PROGRESS_GAMES == 0 || i + 1 == n) {
+                uint64_t done = atomic_fetch_add(&sh->done, i + 1 - counted) + (i + 1 - counted);
+                counted = i + 1;
+                if (w->reports && sh->progress)
+                    sh->progress(done, sh->games, sh->user);
+            }
         }
-        uint64_t done = atomic_fetch_add(&sh->done, n) + n;
-        if (w->reports && sh->progress)
-            sh->progress(done, sh->games, sh->user);
     }
     if (flush_raw(w->table, w->raw)) {
         w->status = TTT_ENOMEM;
@@ -671,7 +679,8 @@ static void position_text(const ttt_table *t, uint64_t x, uint64_t o, char *buf,
     ttt_position_format(&b, buf, size);
 }
 
-static void write_table_list(const ttt_table *t, const table_entry *list, FILE *f)
+static void write_table_list(const ttt_table *t, const table_entry *list, FILE *f,
+                             ttt_table_progress_fn progress, void *user)
 {
     char rules[TTT_RULES_TEXT_SIZE], pos[TTT_POSITION_TEXT_SIZE], mv[TTT_MOVE_TEXT_SIZE];
     fprintf(f,
@@ -679,6 +688,8 @@ static void write_table_list(const ttt_table *t, const table_entry *list, FILE *
                               ",\"positions\":[",
             TABLE_FORMAT_VERSION, ttt_rules_format(&t->rules, rules, sizeof rules), t->games, t->seed);
     for (size_t i = 0; i < t->used; i++) {
+        if (progress && i % TTT_TABLE_SAVE_PROGRESS_ENTRIES == 0)
+            progress(i, t->used, user);
         const table_entry *e = &list[i];
         bool first_move = i == 0 || e->x != list[i - 1].x || e->o != list[i - 1].o;
         if (first_move) {
@@ -700,6 +711,8 @@ static void write_table_list(const ttt_table *t, const table_entry *list, FILE *
                 magnitude % AVERAGE_SCALE);
     }
     fputs(t->used ? "]}\n]}\n" : "]}\n", f);
+    if (progress)
+        progress(t->used, t->used, user);
 }
 
 ttt_status ttt_table_write(const ttt_table *t, FILE *f, ttt_error *err)
@@ -707,12 +720,18 @@ ttt_status ttt_table_write(const ttt_table *t, FILE *f, ttt_error *err)
     table_entry *list = sorted_entries(t);
     if (!list)
         return ttt_fail(err, TTT_ENOMEM, "table: out of memory");
-    write_table_list(t, list, f);
+    write_table_list(t, list, f, NULL, NULL);
     free(list);
     return ferror(f) ? ttt_fail(err, TTT_EIO, "table: cannot write") : TTT_OK;
 }
 
 ttt_status ttt_table_save(const ttt_table *t, const char *path, ttt_error *err)
+{
+    return ttt_table_save_progress(t, path, NULL, NULL, err);
+}
+
+ttt_status ttt_table_save_progress(const ttt_table *t, const char *path, ttt_table_progress_fn progress,
+                                   void *user, ttt_error *err)
 {
     table_entry *list = sorted_entries(t);
     if (!list)
@@ -740,7 +759,7 @@ ttt_status ttt_table_save(const ttt_table *t, const char *path, ttt_error *err)
         close(fd);
         failed = "cannot write";
     } else {
-        write_table_list(t, list, f);
+        write_table_list(t, list, f, progress, user);
         if (fflush(f) || ferror(f) || fchmod(fd, S_IRUSR | S_IWUSR | S_IRGRP | S_IROTH) || fsync(fd)) {
             e = errno;
             failed = "cannot write";
