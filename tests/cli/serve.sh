@@ -26,7 +26,7 @@ serve_start "$LOG" --db "$DB_DIR/games.db" --max-games 4 --idle-expiry 3
 PID=$SERVER
 API=${URL}api
 
-# http METHOD PATH [BODY] [CURL-ARGS...]: sets CODE, BODY in $OUT, TIME (seconds).
+# http METHOD PATH [BODY] [CURL-ARGS...]: sets CODE, BODY in $OUT.
 http() {
     local method=$1 path=$2
     shift 2
@@ -35,10 +35,7 @@ http() {
         data=(--data-binary "$1")
         shift
     fi
-    local w
-    w=$(curl -s -o "$OUT" -w '%{http_code} %{time_total}' -X "$method" "${data[@]}" "$@" "$URL${path#/}")
-    CODE=${w% *}
-    TIME=${w#* }
+    CODE=$(curl -s -o "$OUT" -w '%{http_code}' -X "$method" "${data[@]}" "$@" "$URL${path#/}")
 }
 # api STATUS METHOD PATH [BODY] [JQ-TEST]: the status is STATUS, and JQ-TEST (default: 4xx bodies have a
 # non-empty "error") holds on the body.
