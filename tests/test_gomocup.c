@@ -98,7 +98,7 @@ static void test_info_keys(void **state)
     struct {
         const char *line;
         ttt_gomocup_info_key key;
-        int64_t number;
+        uint64_t number;
     } cases[] = {
         {"INFO timeout_match 180000", TTT_GOMOCUP_INFO_TIMEOUT_MATCH, 180000},
         {"INFO time_left 123", TTT_GOMOCUP_INFO_TIME_LEFT, 123},
@@ -108,6 +108,7 @@ static void test_info_keys(void **state)
         {"INFO ttt_k 3", TTT_GOMOCUP_INFO_TTT_K, 3},
         {"INFO ttt_misere 1", TTT_GOMOCUP_INFO_TTT_MISERE, 1},
         {"INFO ttt_seed 42", TTT_GOMOCUP_INFO_TTT_SEED, 42},
+        {"INFO ttt_seed 18446744073709551615", TTT_GOMOCUP_INFO_TTT_SEED, UINT64_MAX},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         c = parse_ok(cases[i].line);
@@ -152,6 +153,7 @@ static void test_malformed_lines(void **state)
     parse_fails("INFO", TTT_GOMOCUP_INFO, "a key and a value");
     parse_fails("INFO timeout_turn soon", TTT_GOMOCUP_INFO, "INFO timeout_turn: expected a whole number");
     parse_fails("INFO rule", TTT_GOMOCUP_INFO, "INFO rule");
+    parse_fails("INFO ttt_seed 18446744073709551616", TTT_GOMOCUP_INFO, "INFO ttt_seed");
     char nul[] = "TURN 1,\0002";
     ttt_gomocup_command c;
     ttt_error err;

@@ -36,9 +36,9 @@
 #define TTT_GOMOCUP_LINE_MAX 4096
 /* Room for an INFO value or the text of a reply, terminator included. */
 #define TTT_GOMOCUP_TEXT_SIZE 256
-/* Coordinates and numbers beyond this are an error (a board side is far smaller; times are milliseconds). */
+/* Coordinates beyond this are an error (a board side is far smaller); INFO numbers are unsigned 64-bit. */
 #define TTT_GOMOCUP_MAX_COORD  9999
-#define TTT_GOMOCUP_MAX_NUMBER INT64_C(1000000000000000)
+#define TTT_GOMOCUP_MAX_NUMBER UINT64_MAX
 /* The rule bits of `INFO rule` (Gomocup): exactly five, continuous game, renju, caro (both ends open). */
 #define TTT_GOMOCUP_RULE_EXACT5     1
 #define TTT_GOMOCUP_RULE_CONTINUOUS 2
@@ -83,7 +83,7 @@ typedef struct ttt_gomocup_command {
     int width;  /* START, RECTSTART */
     int height; /* START, RECTSTART */
     ttt_gomocup_info_key key;
-    int64_t number;                    /* INFO with a numeric key: the value, 0..TTT_GOMOCUP_MAX_NUMBER */
+    uint64_t number;                   /* INFO with a numeric key: the value, 0..TTT_GOMOCUP_MAX_NUMBER */
     char text[TTT_GOMOCUP_TEXT_SIZE];  /* INFO: the key as written; UNKNOWN: the keyword as written */
     char value[TTT_GOMOCUP_TEXT_SIZE]; /* INFO: the value as written */
 } ttt_gomocup_command;
@@ -128,6 +128,6 @@ char *ttt_gomocup_format_about(char *buf, size_t size);
 /* What a rule value means for a brain that plays five or more in a row: "" when it can be honoured (0), else
  * the sentence a MESSAGE line carries ("rule 4 (renju) is not supported: playing five or more in a row").
  * Returns buf. */
-char *ttt_gomocup_rule_note(int64_t rule, char *buf, size_t size);
+char *ttt_gomocup_rule_note(uint64_t rule, char *buf, size_t size);
 
 #endif

@@ -39,6 +39,9 @@
 #define BRAIN_TREE_MEMORY_SHARE 0.5
 #define BRAIN_TREE_NODE_BYTES   64
 #define BRAIN_MIN_TREE_NODES    4096
+#define BRAIN_MAX_TREE_NODES    (INT64_C(1) << 31)
+/* Times beyond a day are taken as a day (the engines' own limit). */
+#define BRAIN_MAX_MS INT64_C(86400000)
 /* The option keys that fix an engine's budget: a spec that sets one plays with it, unplanned. */
 static const char *const budget_keys[] = {"time", "iterations", "trials", "nodes", "depth"};
 
@@ -65,7 +68,7 @@ typedef struct brain {
     int64_t turn_ms;  /* INFO timeout_turn */
     int64_t match_ms; /* INFO timeout_match: 0 = none */
     int64_t left_ms;  /* INFO time_left, then counted down by our own moves; -1 = unknown */
-    int64_t memory;   /* INFO max_memory in bytes: 0 = none */
+    uint64_t memory;  /* INFO max_memory in bytes: 0 = none */
     int64_t k;        /* INFO ttt_k: 0 = the protocol's */
     bool misere;      /* INFO ttt_misere */
     bool seeded;      /* INFO ttt_seed seen */
@@ -184,9 +187,11 @@ static bool ensure_engine(brain *br)
     }
     if (br->memory > 0 && ttt_engine_has_option(base, "tree") && !spec_sets(base, "tree") &&
         n < sizeof spec) {
-        int64_t nodes = (int64_t)((double)br->memory * BRAIN_TREE_MEMORY_SHARE / BRAIN_TREE_NODE_BYTES);
-        n += (size_t)snprintf(spec + n, sizeof spec - n, "%ctree=%" PRId64, sep,
-                              nodes < BRAIN_MIN_TREE_NODES ? BRAIN_MIN_TREE_NODES : nodes);
+        double nodes = (double)br->memory * BRAIN_TREE_MEMORY_SHARE / BRAIN_TREE_NODE_BYTES;
+        nodes = nodes < BRAIN_MIN_TREE_NODES   ? BRAIN_MIN_TREE_NODES
+                : nodes > BRAIN_MAX_TREE_NODES ? BRAIN_MAX_TREE_NODES
+                                               : nodes;
+        n += (size_t)snprintf(spec + n, sizeof spec - n, "%ctree=%" PRId64, sep, (int64_t)nodes);
     }
     ttt_error err;
     if (n >= sizeof spec || ttt_engine_new(spec, rules, &br->engine, &err)) {
@@ -376,12 +381,14 @@ static void board_done(brain *br)
     play_move(br);
 }
 
+static int64_t clamp_ms(uint64_t ms) { return ms > (uint64_t)BRAIN_MAX_MS ? BRAIN_MAX_MS : (int64_t)ms; }
+
 static void info(brain *br, const ttt_gomocup_command *c)
 {
     switch (c->key) {
-    case TTT_GOMOCUP_INFO_TIMEOUT_TURN: br->turn_ms = c->number; break;
-    case TTT_GOMOCUP_INFO_TIMEOUT_MATCH: br->match_ms = c->number; break;
-    case TTT_GOMOCUP_INFO_TIME_LEFT: br->left_ms = c->number; break;
+    case TTT_GOMOCUP_INFO_TIMEOUT_TURN: br->turn_ms = clamp_ms(c->number); break;
+    case TTT_GOMOCUP_INFO_TIMEOUT_MATCH: br->match_ms = clamp_ms(c->number); break;
+    case TTT_GOMOCUP_INFO_TIME_LEFT: br->left_ms = clamp_ms(c->number); break;
     case TTT_GOMOCUP_INFO_MAX_MEMORY:
         if (br->memory != c->number)
             drop_engine(br);
@@ -395,15 +402,15 @@ static void info(brain *br, const ttt_gomocup_command *c)
     }
     case TTT_GOMOCUP_INFO_TTT_K:
         if (c->number < TTT_MIN_K || c->number > TTT_MAX_SIDE) {
-            say("ERROR INFO ttt_k %" PRId64 ": expected k from %d to %d", c->number, TTT_MIN_K, TTT_MAX_SIDE);
+            say("ERROR INFO ttt_k %" PRIu64 ": expected k from %d to %d", c->number, TTT_MIN_K, TTT_MAX_SIDE);
             break;
         }
-        br->k = c->number;
+        br->k = (int64_t)c->number;
         rules_changed(br, "ttt_k");
         break;
     case TTT_GOMOCUP_INFO_TTT_MISERE:
         if (c->number > 1) {
-            say("ERROR INFO ttt_misere %" PRId64 ": expected 0 or 1", c->number);
+            say("ERROR INFO ttt_misere %" PRIu64 ": expected 0 or 1", c->number);
             break;
         }
         br->misere = c->number == 1;
@@ -411,7 +418,7 @@ static void info(brain *br, const ttt_gomocup_command *c)
         break;
     case TTT_GOMOCUP_INFO_TTT_SEED:
         br->seeded = true;
-        br->seed = (uint64_t)c->number;
+        br->seed = c->number;
         drop_engine(br);
         break;
     case TTT_GOMOCUP_INFO_GAME_TYPE: /* human, brain, tournament, network: all played alike */

@@ -47,25 +47,26 @@ static bool word_is(slice w, const char *name)
 }
 
 /* A decimal whole number from 0 to max filling the slice (spaces around allowed). */
-static bool parse_number(slice s, int64_t max, int64_t *out)
+static bool parse_number(slice s, uint64_t max, uint64_t *out)
 {
     s = trim(s);
     if (s.n == 0)
         return false;
-    int64_t v = 0;
+    uint64_t v = 0;
     for (size_t i = 0; i < s.n; i++) {
         if (!isdigit((unsigned char)s.p[i]))
             return false;
-        v = v * 10 + (s.p[i] - '0');
-        if (v > max)
+        unsigned d = (unsigned)(s.p[i] - '0');
+        if (v > (max - d) / 10)
             return false;
+        v = v * 10 + d;
     }
     *out = v;
     return true;
 }
 
 /* "a,b" or "a,b,c" (count numbers) into v, each from 0 to max. */
-static bool parse_list(slice s, int count, int64_t max, int64_t *v)
+static bool parse_list(slice s, int count, uint64_t max, uint64_t *v)
 {
     for (int i = 0; i < count; i++) {
         size_t j = 0;
@@ -107,7 +108,7 @@ static ttt_status bad_args(ttt_error *err, const char *cmd, const char *expected
 
 static ttt_status parse_xy(const char *cmd, slice args, ttt_gomocup_command *out, ttt_error *err)
 {
-    int64_t v[2];
+    uint64_t v[2];
     if (!parse_list(args, 2, TTT_GOMOCUP_MAX_COORD, v))
         return bad_args(err, cmd, XY_EXPECTED, args);
     out->x = (int)v[0];
@@ -155,7 +156,7 @@ static ttt_status parse_info(slice args, ttt_gomocup_command *out, ttt_error *er
         out->key = info_keys[i].key;
         if (info_keys[i].numeric && !parse_number(value, TTT_GOMOCUP_MAX_NUMBER, &out->number))
             return ttt_fail(err, TTT_EINVAL,
-                            "INFO %s: expected a whole number from 0 to %" PRId64 ", got '%.*s'",
+                            "INFO %s: expected a whole number from 0 to %" PRIu64 ", got '%.*s'",
                             info_keys[i].name, TTT_GOMOCUP_MAX_NUMBER,
                             (int)(value.n < GOMOCUP_QUOTE ? value.n : GOMOCUP_QUOTE), value.p);
         break;
@@ -178,7 +179,7 @@ ttt_status ttt_gomocup_parse(const char *line, size_t len, ttt_gomocup_command *
         return TTT_OK;
     if (looks_like_stone(s)) {
         out->kind = TTT_GOMOCUP_STONE;
-        int64_t v[3];
+        uint64_t v[3];
         if (!parse_list(s, 3, TTT_GOMOCUP_MAX_COORD, v) || v[2] < 1 || v[2] > 3)
             return bad_args(err, "BOARD", "x,y,f with f 1 (own), 2 (opponent) or 3 (winning line)", s);
         out->x = (int)v[0];
@@ -190,7 +191,7 @@ ttt_status ttt_gomocup_parse(const char *line, size_t len, ttt_gomocup_command *
     slice word = first_word(s, &args);
     if (word_is(word, "START")) {
         out->kind = TTT_GOMOCUP_START;
-        int64_t n;
+        uint64_t n;
         if (!parse_number(args, TTT_GOMOCUP_MAX_COORD, &n))
             return bad_args(err, "START", "a board size (a whole number)", args);
         out->width = out->height = (int)n;
@@ -198,7 +199,7 @@ ttt_status ttt_gomocup_parse(const char *line, size_t len, ttt_gomocup_command *
     }
     if (word_is(word, "RECTSTART")) {
         out->kind = TTT_GOMOCUP_RECTSTART;
-        int64_t v[2];
+        uint64_t v[2];
         if (!parse_list(args, 2, TTT_GOMOCUP_MAX_COORD, v))
             return bad_args(err, "RECTSTART", "width,height (whole numbers)", args);
         out->width = (int)v[0];
@@ -257,7 +258,7 @@ void ttt_gomocup_parse_reply(const char *line, size_t len, ttt_gomocup_reply *ou
 {
     memset(out, 0, sizeof *out);
     slice s = trim((slice){line, len});
-    int64_t v[2];
+    uint64_t v[2];
     if (looks_like_stone(s) && parse_list(s, 2, TTT_GOMOCUP_MAX_COORD, v)) {
         out->kind = TTT_GOMOCUP_REPLY_MOVE;
         out->x = (int)v[0];
@@ -303,10 +304,10 @@ char *ttt_gomocup_format_about(char *buf, size_t size)
     return buf;
 }
 
-char *ttt_gomocup_rule_note(int64_t rule, char *buf, size_t size)
+char *ttt_gomocup_rule_note(uint64_t rule, char *buf, size_t size)
 {
     static const struct {
-        int64_t bit;
+        uint64_t bit;
         const char *name;
     } bits[] = {
         {TTT_GOMOCUP_RULE_EXACT5, "exactly five"},
@@ -317,8 +318,8 @@ char *ttt_gomocup_rule_note(int64_t rule, char *buf, size_t size)
     buf[0] = '\0';
     if (rule == 0)
         return buf;
-    size_t n = (size_t)snprintf(buf, size, "rule %" PRId64 " (", rule);
-    int64_t known = 0;
+    size_t n = (size_t)snprintf(buf, size, "rule %" PRIu64 " (", rule);
+    uint64_t known = 0;
     const char *sep = "";
     for (size_t i = 0; i < sizeof bits / sizeof bits[0] && n < size; i++)
         if (rule & bits[i].bit) {
