@@ -296,10 +296,19 @@ def test_end_of_input(ttt):
     check("MESSAGE" not in p.stdout.decode(), "without --think, no MESSAGE lines")
 
 
+def test_usage(ttt):
+    for args, why in ((["--engine", "nope"], "unknown engine"), (["extra"], "unexpected argument"),
+                      (["--engine", "mcts:tree=1"], "tree=1")):
+        p = subprocess.run([ttt, "brain", *args], input=b"", capture_output=True, timeout=REPLY_TIMEOUT_S)
+        err = p.stderr.decode()
+        check(p.returncode == 2 and err.count("\n") == 1 and err.startswith("ttt brain: ") and why in err,
+              "ttt brain %s: rc %d, stderr %r" % (" ".join(args), p.returncode, err))
+
+
 def main():
     ttt = sys.argv[1]
     for t in (test_about_unknown_and_errors, test_takeback_and_restart, test_board, test_full_games,
-              test_end_of_input):
+              test_end_of_input, test_usage):
         t(ttt)
     print("%d failure(s)" % len(failures))
     return 1 if failures else 0
