@@ -50,6 +50,17 @@ same_scores 3x3 40 minimax random
 same_scores 3x3 20 mcts:iterations=200 minimax:blunder=30
 same_scores 7x7k5 12 mcts:iterations=300 montecarlo:trials=300
 
+# One brain process for many games (ttt play keeps its engines: RESTART between games) plays them as the
+# built-in engine does.
+"$TTT" play --x minimax --o random --games 8 --no-record --seed 1 2>&1 | sed -n 2p >"$DIR/builtin"
+"$TTT" play --x "cmd:path=$TTT,args=brain --engine minimax" --o random --games 8 --no-record --seed 1 2>&1 |
+    sed -n 2p | sed 's/^cmd:[^:]*: /minimax: /' >"$DIR/outside"
+if grep -q 'wins' "$DIR/builtin" && cmp -s "$DIR/builtin" "$DIR/outside"; then
+    PASS=$((PASS + 1))
+else
+    fail "ttt play with a brain: '$(cat "$DIR/outside")', built in '$(cat "$DIR/builtin")'"
+fi
+
 # A brain that forfeits loses every game (wins - losses - draws 0 - 4 - 0, 4 forfeits), says why on stderr, and
 # leaves no process behind.
 forfeits() {
