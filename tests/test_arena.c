@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -202,6 +203,25 @@ static void test_play_one_game(void **state)
     assert_int_equal(ttt_board_outcome(&b), TTT_DRAW);
 }
 
+/* An outside brain that forfeits (here one that exits before answering START) loses the game: TTT_OK, the
+ * other side wins, and the game says who forfeited and why. */
+static void test_forfeit_is_a_loss(void **state)
+{
+    (void)state;
+    ttt_rules r = ttt_rules_default();
+    ttt_arena_game *g = malloc(sizeof *g);
+    assert_non_null(g);
+    ttt_error err;
+    assert_int_equal(ttt_arena_play_game(&r, "random", "cmd:path=/bin/true", 1, g, &err), TTT_OK);
+    assert_int_equal(g->outcome, TTT_X_WINS);
+    assert_int_equal(g->forfeit, TTT_O);
+    assert_non_null(strstr(g->reason, "exited with status 0"));
+    assert_int_equal(ttt_arena_play_game(&r, "random", "random", 1, g, &err), TTT_OK);
+    assert_int_equal(g->forfeit, TTT_NOBODY);
+    assert_string_equal(g->reason, "");
+    free(g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -214,6 +234,7 @@ int main(void)
         cmocka_unit_test(test_colours_alternate_in_pairs),
         cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_play_one_game),
+        cmocka_unit_test(test_forfeit_is_a_loss),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -94,13 +94,21 @@ static void test_registry_lists_random(void **state)
     assert_true(found);
 }
 
-/* Every registered engine can be made by its bare name and every one takes seed=. */
+/* Every registered engine can be made by its bare name and every one takes seed=; but for `cmd` (an outside
+ * brain), which needs path= and says so (tests/cli/arena_cmd.sh plays it). */
 static void test_every_registered_engine_can_be_made(void **state)
 {
     (void)state;
     ttt_rules r = ttt_rules_default();
     for (int i = 0; i < ttt_engine_count(); i++) {
         const char *name = ttt_engine_about_at(i)->name;
+        if (strcmp(name, "cmd") == 0) {
+            ttt_engine *e;
+            ttt_error err;
+            assert_int_equal(ttt_engine_new(name, &r, &e, &err), TTT_EINVAL);
+            assert_non_null(strstr(err.msg, "path= is required"));
+            continue;
+        }
         ttt_engine *e = engine_ok(name, &r);
         assert_string_equal(ttt_engine_name(e), name);
         assert_true(ttt_rules_equal(ttt_engine_rules(e), &r));
@@ -490,6 +498,27 @@ static void test_spec_expand_never_truncates(void **state)
     assert_non_null(strstr(err.msg, "unknown engine"));
 }
 
+/* ttt_engine_set_time changes time= as the spec would, checks its range, and refuses engines without it. */
+static void test_set_time(void **state)
+{
+    (void)state;
+    ttt_rules r = ttt_rules_default();
+    ttt_engine *e;
+    ttt_error err;
+    assert_int_equal(ttt_engine_new("mcts", &r, &e, &err), TTT_OK);
+    assert_int_equal(ttt_engine_set_time(e, 25, &err), TTT_OK);
+    char spec[TTT_SPEC_TEXT_SIZE];
+    assert_non_null(strstr(ttt_engine_spec(e, spec, sizeof spec), "time=25"));
+    assert_int_equal(ttt_engine_set_time(e, UINT64_C(1) << 62, &err), TTT_EINVAL);
+    assert_non_null(strstr(err.msg, "time="));
+    assert_non_null(strstr(ttt_engine_spec(e, spec, sizeof spec), "time=25"));
+    ttt_engine_free(e);
+    assert_int_equal(ttt_engine_new("random", &r, &e, &err), TTT_OK);
+    assert_int_equal(ttt_engine_set_time(e, 25, &err), TTT_EINVAL);
+    assert_non_null(strstr(err.msg, "no time= option"));
+    ttt_engine_free(e);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -516,6 +545,7 @@ int main(void)
         cmocka_unit_test(test_random_engine_covers_every_cell),
         cmocka_unit_test(test_random_engine_follows_the_given_board),
         cmocka_unit_test(test_spec_expand_never_truncates),
+        cmocka_unit_test(test_set_time),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

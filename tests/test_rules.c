@@ -368,7 +368,7 @@ static void test_equal_compares_every_field(void **state)
 static void test_status_names_are_distinct_and_non_empty(void **state)
 {
     (void)state;
-    ttt_status all[] = {TTT_OK, TTT_EINVAL, TTT_ENOMEM, TTT_ELIMIT, TTT_ESTATE, TTT_EIO};
+    ttt_status all[] = {TTT_OK, TTT_EINVAL, TTT_ENOMEM, TTT_ELIMIT, TTT_ESTATE, TTT_EIO, TTT_EFORFEIT};
     size_t n = sizeof all / sizeof all[0];
     for (size_t i = 0; i < n; i++) {
         const char *name = ttt_status_name(all[i]);

@@ -32,10 +32,16 @@ typedef struct ttt_arena_pair {
     ttt_arena_record total;
     ttt_arena_record a_as_x; /* the games where a played X */
     ttt_arena_record a_as_o;
+    uint64_t a_forfeits,
+        b_forfeits; /* games lost by forfeit (an outside engine that failed), among the losses */
 } ttt_arena_pair;
 
 /* Called now and then from the calling thread with the games finished so far and the total. */
 typedef void (*ttt_arena_progress_fn)(uint64_t done, uint64_t total, void *user);
+
+/* Called from any worker thread (at the same time from several: the callee serialises) when a game of pair
+ * `pair` (number `game` in it) is forfeited, with the reason ("engine 'cmd' (./brain): timed out ..."). */
+typedef void (*ttt_arena_forfeit_fn)(int pair, uint64_t game, const char *reason, void *user);
 
 typedef struct ttt_arena_options {
     const char *const *specs; /* engine specs, at least 2, at most TTT_ARENA_MAX_ENGINES */
@@ -46,6 +52,7 @@ typedef struct ttt_arena_options {
     bool gauntlet;                  /* the first engine against each other one, instead of every pair */
     ttt_arena_progress_fn progress; /* may be NULL */
     void *user;
+    ttt_arena_forfeit_fn forfeit; /* may be NULL; gets user too */
 } ttt_arena_options;
 
 /* The number of pairs: n(n-1)/2 for a round robin, n-1 for a gauntlet. */
@@ -58,8 +65,24 @@ void ttt_arena_pair_at(int nspecs, bool gauntlet, int p, int *a, int *b);
 /* The seed of game `game` of pair `pair`: games 2i and 2i+1 share it. A splitmix64 mix of the three. */
 uint64_t ttt_arena_game_seed(uint64_t seed, int pair, uint64_t game);
 
+/* One game as ttt_arena_play_game reports it. */
+typedef struct ttt_arena_game {
+    ttt_outcome outcome;
+    ttt_move moves[TTT_MAX_CELLS];
+    int count;
+    ttt_player forfeit;          /* the side that forfeited (and lost), or TTT_NOBODY */
+    char reason[TTT_ERROR_SIZE]; /* why, when a side forfeited; "" otherwise */
+} ttt_arena_game;
+
+/* Plays one game as ttt_arena_play does. An engine that forfeits (TTT_EFORFEIT from making it or from a move
+ * request: an outside brain that timed out, crashed, broke the protocol or played an illegal move) loses the
+ * game: TTT_OK, out->outcome a win for the other side, out->forfeit and out->reason say who and why. */
+ttt_status ttt_arena_play_game(const ttt_rules *rules, const char *x_spec, const char *o_spec, uint64_t seed,
+                               ttt_arena_game *out, ttt_error *err);
+
 /* Plays one game from the empty board between new engines made from x_spec and o_spec, both seeded with
- * seed (unless a spec sets seed= itself), and tells both the result. *outcome receives the result; moves
+ * seed (unless a spec sets seed= itself), and tells both the result (a forfeit is a loss, as in
+ * ttt_arena_play_game). *outcome receives the result; moves
  * (room for TTT_MAX_CELLS, may be NULL) the moves and *count how many (may be NULL). Errors: a bad spec
  * (TTT_EINVAL, naming it), an engine that fails. */
 ttt_status ttt_arena_play(const ttt_rules *rules, const char *x_spec, const char *o_spec, uint64_t seed,

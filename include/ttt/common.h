@@ -17,11 +17,13 @@
 /* Status codes. TTT_OK is zero so that `if (status)` reads as "if it failed". */
 typedef enum ttt_status {
     TTT_OK = 0,
-    TTT_EINVAL, /* bad input from outside: a string that does not parse, an illegal move, a bad option */
-    TTT_ENOMEM, /* an allocation failed */
-    TTT_ELIMIT, /* a request exceeds a documented limit (a board too big to count, say) */
-    TTT_ESTATE, /* the call does not fit the object's state (asking a finished game for a move, say) */
-    TTT_EIO,    /* a file could not be read or written */
+    TTT_EINVAL,   /* bad input from outside: a string that does not parse, an illegal move, a bad option */
+    TTT_ENOMEM,   /* an allocation failed */
+    TTT_ELIMIT,   /* a request exceeds a documented limit (a board too big to count, say) */
+    TTT_ESTATE,   /* the call does not fit the object's state (asking a finished game for a move, say) */
+    TTT_EIO,      /* a file could not be read or written */
+    TTT_EFORFEIT, /* an engine forfeits the game: an outside brain timed out, crashed, broke the protocol or
+                     played an illegal move (the `cmd` engine); the game counts as lost for it */
 } ttt_status;
 
 /* Room for one line of explanation. */

@@ -73,6 +73,11 @@ void ttt_engine_new_game(ttt_engine *engine);
  * Engines that only look at the board ignore it. */
 void ttt_engine_follow(ttt_engine *engine, const ttt_move *moves, int count);
 
+/* Sets the engine's time= option (milliseconds per move, as the spec's time= would) for its next decisions,
+ * for clients that plan time move by move (`ttt brain`). TTT_EINVAL, naming the engine, when it has no
+ * time= option or ms is outside the option's range. */
+ttt_status ttt_engine_set_time(ttt_engine *engine, uint64_t ms, ttt_error *err);
+
 /* Whether the engine a spec names (a level counts) has the option key; false for an unknown engine. */
 bool ttt_engine_has_option(const char *spec, const char *key);
 

@@ -17,5 +17,6 @@
 #include "ttt/game.h"
 #include "ttt/arena.h"
 #include "ttt/store.h"
+#include "ttt/gomocup.h"
 
 #endif

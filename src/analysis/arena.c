@@ -25,8 +25,15 @@
 /* The progress callback is called about this many times in a tournament. */
 #define ARENA_PROGRESS_STEPS 1000
 
-/* What a game's byte holds: the result for the pair's first engine. */
-enum { GAME_WIN = 1, GAME_LOSS = 2, GAME_DRAW = 3 };
+/* What a game's byte holds: the result for the pair's first engine (the low bits), and who forfeited. */
+enum {
+    GAME_WIN = 1,
+    GAME_LOSS = 2,
+    GAME_DRAW = 3,
+    GAME_RESULT = 3,
+    GAME_A_FORFEITS = 4,
+    GAME_B_FORFEITS = 8
+};
 
 int ttt_arena_pair_count(int nspecs, bool gauntlet)
 {
@@ -81,35 +88,72 @@ static ttt_status arena_engine(const char *spec, const ttt_rules *rules, uint64_
     return ttt_engine_new(text, rules, out, err);
 }
 
-ttt_status ttt_arena_play(const ttt_rules *rules, const char *x_spec, const char *o_spec, uint64_t seed,
-                          ttt_outcome *outcome, ttt_move *moves, int *count, ttt_error *err)
+ttt_status ttt_arena_play_game(const ttt_rules *rules, const char *x_spec, const char *o_spec, uint64_t seed,
+                               ttt_arena_game *out, ttt_error *err)
 {
+    out->forfeit = TTT_NOBODY;
+    out->reason[0] = '\0';
+    out->count = 0;
     ttt_engine *e[2] = {NULL, NULL};
-    ttt_status st = arena_engine(x_spec, rules, seed, &e[TTT_X], err);
-    if (st == TTT_OK)
-        st = arena_engine(o_spec, rules, seed, &e[TTT_O], err);
-    ttt_move played[TTT_MAX_CELLS];
+    ttt_error why;
+    ttt_status st = TTT_OK;
+    /* An engine that forfeits while being made loses before the game starts. */
+    for (int side = 0; side < 2 && st == TTT_OK && out->forfeit == TTT_NOBODY; side++) {
+        st = arena_engine(side == TTT_X ? x_spec : o_spec, rules, seed, &e[side], &why);
+        if (st == TTT_EFORFEIT) {
+            out->forfeit = (ttt_player)side;
+            st = TTT_OK;
+        } else if (st && err)
+            *err = why;
+    }
     ttt_board b;
     ttt_board_init(&b, rules);
-    while (st == TTT_OK && !ttt_board_terminal(&b)) {
+    while (st == TTT_OK && out->forfeit == TTT_NOBODY && !ttt_board_terminal(&b)) {
         ttt_move m;
-        st = ttt_engine_choose(e[ttt_board_to_move(&b)], &b, &m, NULL, err);
-        if (st == TTT_OK) {
-            played[b.ply] = m;
+        ttt_player mover = ttt_board_to_move(&b);
+        st = ttt_engine_choose(e[mover], &b, &m, NULL, &why);
+        if (st == TTT_EFORFEIT) {
+            out->forfeit = mover;
+            st = TTT_OK;
+        } else if (st) {
+            if (err)
+                *err = why;
+        } else {
+            out->moves[b.ply] = m;
             ttt_board_play(&b, m);
         }
     }
     if (st == TTT_OK) {
-        *outcome = ttt_board_outcome(&b);
+        out->count = b.ply;
+        if (out->forfeit != TTT_NOBODY) {
+            out->outcome = out->forfeit == TTT_X ? TTT_O_WINS : TTT_X_WINS;
+            snprintf(out->reason, sizeof out->reason, "%s", why.msg);
+        } else
+            out->outcome = ttt_board_outcome(&b);
         for (int side = 0; side < 2 && st == TTT_OK; side++)
-            st = ttt_engine_game_over(e[side], played, b.ply, *outcome, err);
-        if (moves)
-            memcpy(moves, played, (size_t)b.ply * sizeof *moves);
-        if (count)
-            *count = b.ply;
+            if (e[side])
+                st = ttt_engine_game_over(e[side], out->moves, out->count, out->outcome, err);
     }
     ttt_engine_free(e[0]);
     ttt_engine_free(e[1]);
+    return st;
+}
+
+ttt_status ttt_arena_play(const ttt_rules *rules, const char *x_spec, const char *o_spec, uint64_t seed,
+                          ttt_outcome *outcome, ttt_move *moves, int *count, ttt_error *err)
+{
+    ttt_arena_game *g = malloc(sizeof *g);
+    if (!g)
+        return ttt_fail(err, TTT_ENOMEM, "arena: out of memory");
+    ttt_status st = ttt_arena_play_game(rules, x_spec, o_spec, seed, g, err);
+    if (st == TTT_OK) {
+        *outcome = g->outcome;
+        if (moves)
+            memcpy(moves, g->moves, (size_t)g->count * sizeof *moves);
+        if (count)
+            *count = g->count;
+    }
+    free(g);
     return st;
 }
 
@@ -130,6 +174,7 @@ typedef struct arena_worker {
     bool reports;
     ttt_status status;
     ttt_error err;
+    ttt_arena_game game; /* the last game played */
 } arena_worker;
 
 static void *arena_run_worker(void *arg)
@@ -146,14 +191,20 @@ static void *arena_run_worker(void *arg)
         uint64_t i = g % opt->games;
         ttt_arena_pair_at(opt->nspecs, opt->gauntlet, pair, &a, &b);
         bool a_is_x = i % 2 == 0;
-        ttt_outcome o;
-        w->status = ttt_arena_play(sh->rules, opt->specs[a_is_x ? a : b], opt->specs[a_is_x ? b : a],
-                                   ttt_arena_game_seed(opt->seed, pair, i), &o, NULL, NULL, &w->err);
+        w->status = ttt_arena_play_game(sh->rules, opt->specs[a_is_x ? a : b], opt->specs[a_is_x ? b : a],
+                                        ttt_arena_game_seed(opt->seed, pair, i), &w->game, &w->err);
         if (w->status) {
             atomic_store(&sh->failed, true);
             break;
         }
-        sh->results[g] = o == TTT_DRAW ? GAME_DRAW : (o == TTT_X_WINS) == a_is_x ? GAME_WIN : GAME_LOSS;
+        ttt_outcome o = w->game.outcome;
+        uint8_t r = o == TTT_DRAW ? GAME_DRAW : (o == TTT_X_WINS) == a_is_x ? GAME_WIN : GAME_LOSS;
+        if (w->game.forfeit != TTT_NOBODY) {
+            r |= (w->game.forfeit == TTT_X) == a_is_x ? GAME_A_FORFEITS : GAME_B_FORFEITS;
+            if (opt->forfeit)
+                opt->forfeit(pair, i, w->game.reason, opt->user);
+        }
+        sh->results[g] = r;
         uint64_t done = atomic_fetch_add(&sh->done, 1) + 1;
         if (w->reports && opt->progress && (done - last >= step || done == sh->total)) {
             opt->progress(done, sh->total, opt->user);
@@ -165,6 +216,7 @@ static void *arena_run_worker(void *arg)
 
 static void tally(ttt_arena_record *r, uint8_t result)
 {
+    result &= GAME_RESULT;
     r->wins += result == GAME_WIN;
     r->losses += result == GAME_LOSS;
     r->draws += result == GAME_DRAW;
@@ -236,6 +288,8 @@ ttt_status ttt_arena_run(const ttt_rules *rules, const ttt_arena_options *opt, t
                 uint8_t r = sh.results[(uint64_t)p * opt->games + i];
                 tally(&pr->total, r);
                 tally(i % 2 == 0 ? &pr->a_as_x : &pr->a_as_o, r);
+                pr->a_forfeits += (r & GAME_A_FORFEITS) != 0;
+                pr->b_forfeits += (r & GAME_B_FORFEITS) != 0;
             }
         }
     free(workers);

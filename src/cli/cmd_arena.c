@@ -4,6 +4,7 @@
 #include <inttypes.h>
 #include <jansson.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -76,6 +77,9 @@ static void print_text(const char *const *specs, const ttt_arena_pair *pairs, in
                specs[pr->b], r->wins, r->losses, r->draws, st.score, st.games);
         print_split(a, "X", &pr->a_as_x);
         print_split(a, "O", &pr->a_as_o);
+        if (pr->a_forfeits || pr->b_forfeits)
+            printf("...      forfeits (counted as losses): %s %" PRIu64 ", %s %" PRIu64 "\n", a,
+                   pr->a_forfeits, specs[pr->b], pr->b_forfeits);
         const char *v = verdict(r);
         if (v)
             printf("...      Elo difference: %s (%s), LOS: %.1f %%, DrawRatio: %.1f %%\n",
@@ -172,6 +176,8 @@ static int print_json(const ttt_rules *rules, const ttt_arena_options *opt, cons
                       json_finite(st.elo_low), "elo_high", json_finite(st.elo_high), "los", st.los,
                       "draw_ratio", st.draw_ratio, "verdict", v ? json_string(v) : json_null(), "a_as_x",
                       json_record(&pr->a_as_x), "a_as_o", json_record(&pr->a_as_o));
+        json_object_set_new(o, "a_forfeits", json_integer((json_int_t)pr->a_forfeits));
+        json_object_set_new(o, "b_forfeits", json_integer((json_int_t)pr->b_forfeits));
         json_array_append_new(list, o);
     }
     char rt[TTT_RULES_TEXT_SIZE];
@@ -195,28 +201,68 @@ static void csv_number(double x)
         printf(",");
 }
 
+/* A quoted CSV field, its '"' doubled (specs hold no newline). */
+static void csv_text(const char *text)
+{
+    putchar('"');
+    for (const char *p = text; *p; p++) {
+        if (*p == '"')
+            putchar('"');
+        putchar(*p);
+    }
+    putchar('"');
+}
+
 static void print_csv(const ttt_arena_options *opt, const ttt_arena_pair *pairs, int npairs)
 {
     puts("a,b,games,wins,losses,draws,score,elo,elo_low,elo_high,los,draw_ratio,verdict,"
-         "a_x_wins,a_x_losses,a_x_draws,a_o_wins,a_o_losses,a_o_draws");
+         "a_x_wins,a_x_losses,a_x_draws,a_o_wins,a_o_losses,a_o_draws,a_forfeits,b_forfeits");
     for (int p = 0; p < npairs; p++) {
         const ttt_arena_pair *pr = &pairs[p];
         ttt_arena_stats st;
         ttt_arena_stats_of(&pr->total, &st);
         const char *v = verdict(&pr->total);
-        /* Specs hold no '"' and no newline; quoting keeps their commas inside the field. */
-        printf("\"%s\",\"%s\",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64, opt->specs[pr->a],
-               opt->specs[pr->b], st.games, pr->total.wins, pr->total.losses, pr->total.draws);
+        /* Quoting keeps the specs' commas inside the field (a '"' in a spec, as in args=, is doubled). */
+        csv_text(opt->specs[pr->a]);
+        putchar(',');
+        csv_text(opt->specs[pr->b]);
+        printf(",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64, st.games, pr->total.wins, pr->total.losses,
+               pr->total.draws);
         csv_number(st.score);
         csv_number(st.elo);
         csv_number(st.elo_low);
         csv_number(st.elo_high);
         csv_number(st.los);
         csv_number(st.draw_ratio);
-        printf(",%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n", v ? v : "",
-               pr->a_as_x.wins, pr->a_as_x.losses, pr->a_as_x.draws, pr->a_as_o.wins, pr->a_as_o.losses,
-               pr->a_as_o.draws);
+        printf(",%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
+               ",%" PRIu64 "\n",
+               v ? v : "", pr->a_as_x.wins, pr->a_as_x.losses, pr->a_as_x.draws, pr->a_as_o.wins,
+               pr->a_as_o.losses, pr->a_as_o.draws, pr->a_forfeits, pr->b_forfeits);
     }
+}
+
+/* What the progress bar and the forfeit notes share: stderr, written from several threads. */
+typedef struct arena_notes {
+    pthread_mutex_t lock;
+    bool bar;
+} arena_notes;
+
+static void arena_progress(uint64_t done, uint64_t total, void *user)
+{
+    arena_notes *n = user;
+    pthread_mutex_lock(&n->lock);
+    cli_progress_games(done, total, NULL);
+    pthread_mutex_unlock(&n->lock);
+}
+
+/* "ttt arena: pair 1, game 3: engine 'cmd' (./brain): timed out ... (a loss)", on its own line. */
+static void arena_forfeit(int pair, uint64_t game, const char *reason, void *user)
+{
+    arena_notes *n = user;
+    pthread_mutex_lock(&n->lock);
+    fprintf(stderr, "%sttt arena: pair %d, game %" PRIu64 ": %s (scored as a loss)\n",
+            n->bar ? "\r\033[K" : "", pair + 1, game + 1, reason);
+    pthread_mutex_unlock(&n->lock);
 }
 
 int cmd_arena(int argc, char **argv)
@@ -280,13 +326,17 @@ int cmd_arena(int argc, char **argv)
         jobs = n < 1 ? 1 : n > TTT_ARENA_MAX_JOBS ? TTT_ARENA_MAX_JOBS : (uint64_t)n;
     }
     bool bar = isatty(STDERR_FILENO);
+    arena_notes notes = {.bar = bar};
+    pthread_mutex_init(&notes.lock, NULL);
     ttt_arena_options opt = {.specs = (const char *const *)(argv + optind),
                              .nspecs = nspecs,
                              .games = games,
                              .seed = seed,
                              .jobs = (int)jobs,
                              .gauntlet = gauntlet,
-                             .progress = bar ? cli_progress_games : NULL};
+                             .progress = bar ? arena_progress : NULL,
+                             .user = &notes,
+                             .forfeit = arena_forfeit};
     int npairs = ttt_arena_pair_count(nspecs, gauntlet);
     ttt_arena_pair *pairs = calloc((size_t)npairs, sizeof *pairs);
     if (!pairs)
@@ -311,5 +361,6 @@ int cmd_arena(int argc, char **argv)
             print_ranking(opt.specs, nspecs, pairs, npairs);
     }
     free(pairs);
+    pthread_mutex_destroy(&notes.lock);
     return rc;
 }

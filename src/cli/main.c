@@ -18,6 +18,7 @@ static const cli_command commands[] = {
     {"bench", cmd_bench, "a fixed set of searches and playouts: speed figures and a signature"},
     {"engines", cmd_engines, "list the engines and their options"},
     {"serve", cmd_serve, "serve the game page and its JSON API over HTTP (play in the browser)"},
+    {"brain", cmd_brain, "a Gomocup (Piskvork) brain on stdin/stdout, for tournament managers and GUIs"},
 };
 #define NCOMMANDS ((int)(sizeof commands / sizeof commands[0]))
 

@@ -173,6 +173,15 @@ static ttt_status set_option(ttt_engine *e, const char *key, const char *value, 
     return ttt_fail(err, TTT_EINVAL, "engine '%s': unknown option '%s' (known: %s)", name, key, known);
 }
 
+ttt_status ttt_engine_set_time(ttt_engine *e, uint64_t ms, ttt_error *err)
+{
+    if (!option_of(e->vt, "time", 4))
+        return ttt_fail(err, TTT_EINVAL, "engine '%s': has no time= option", e->vt->about.name);
+    char value[32];
+    snprintf(value, sizeof value, "%" PRIu64, ms);
+    return set_option(e, "time", value, err);
+}
+
 /* Splits "k=v,k=v" and applies each pair; a key given twice is an error. */
 static ttt_status apply_options(ttt_engine *e, const char *text, ttt_error *err)
 {

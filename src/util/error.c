@@ -14,6 +14,7 @@ const char *ttt_status_name(ttt_status status)
     case TTT_ELIMIT: return "over a limit";
     case TTT_ESTATE: return "wrong state";
     case TTT_EIO: return "input/output error";
+    case TTT_EFORFEIT: return "engine forfeited";
     }
     return "unknown status";
 }

@@ -64,7 +64,7 @@ expect_out 0 '^c1$' move --engine montecarlo xx./oo./...
 expect_out 0 '"nodes":500,' move --json --engine montecarlo:trials=500,seed=2 --rules 7x6k4
 expect_err "montecarlo': trials=0: expected an integer" move --engine montecarlo:trials=0
 expect_err '--engine is required' move x.o/.x./...
-expect_err "engine 'nope': unknown engine \(known: minimax, .*random\)" move --engine nope
+expect_err "engine 'nope': unknown engine \(known: minimax, .*random.*\)" move --engine nope
 expect_err "unknown option 'depth' \(known: seed\)" move --engine random:depth=3
 expect_err "seed=abc: expected an integer" move --engine random:seed=abc
 expect_err "seed=-1: expected an integer" move --engine random:seed=-1

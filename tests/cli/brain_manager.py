@@ -1,0 +1,318 @@
+"""A scripted Gomocup manager for `ttt brain` (run by tests/cli/brain.sh; Python standard library only).
+
+It drives the brain through every command of the protocol, its errors, TAKEBACK and RESTART, and full games on
+15x15 and, through the extension keys, 3x3 (plain and misere), checking every answer: each move legal, each
+game finished by the rules. The opponent plays seeded random moves, so a run is reproducible. 20x20 is beyond
+ttt's boards (16 a side at most): the brain must answer START 20 with ERROR and go on.
+
+usage: brain_manager.py path/to/ttt
+"""
+import os
+import random
+import select
+import subprocess
+import sys
+
+REPLY_TIMEOUT_S = 60  # a brain that says nothing for this long has hung (not a timing assertion)
+TURN_MS = 30  # the brains' time per move in the games below
+
+failures = []
+
+
+def check(cond, what):
+    if not cond:
+        failures.append(what)
+        print("FAIL:", what)
+    return cond
+
+
+class Brain:
+    def __init__(self, ttt, *args, crlf=False):
+        self.p = subprocess.Popen([ttt, "brain", *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE)
+        self.crlf = crlf
+        self.buf = b""
+
+    def send(self, line):
+        self.p.stdin.write((line + ("\r\n" if self.crlf else "\n")).encode())
+        self.p.stdin.flush()
+
+    def read(self):
+        """The next line the brain writes (without its line break), or None at EOF or after the timeout."""
+        while b"\n" not in self.buf:
+            ready, _, _ = select.select([self.p.stdout], [], [], REPLY_TIMEOUT_S)
+            if not ready:
+                return None
+            chunk = os.read(self.p.stdout.fileno(), 65536)
+            if not chunk:
+                return None
+            self.buf += chunk
+        line, self.buf = self.buf.split(b"\n", 1)
+        return line.decode().rstrip("\r")
+
+    def ask(self, line):
+        self.send(line)
+        return self.read()
+
+    def answer(self, line):
+        """The answer to a command, skipping MESSAGE and DEBUG lines."""
+        self.send(line)
+        while True:
+            r = self.read()
+            if r is None or not (r.startswith("MESSAGE") or r.startswith("DEBUG")):
+                return r
+
+    def close(self):
+        try:
+            self.send("END")
+        except BrokenPipeError:
+            pass
+        try:
+            rc = self.p.wait(REPLY_TIMEOUT_S)
+        except subprocess.TimeoutExpired:
+            self.p.kill()
+            rc = self.p.wait()
+            check(False, "the brain did not exit after END")
+        err = self.p.stderr.read().decode()
+        check(rc == 0, "the brain exited %s after END (stderr: %s)" % (rc, err[:200]))
+        check(err == "", "the brain wrote to stderr: %s" % err[:200])
+
+
+def parse_move(reply):
+    try:
+        x, y = reply.split(",")
+        return int(x), int(y)
+    except (AttributeError, ValueError):
+        return None
+
+
+class Game:
+    """The manager's own board: who is where, and whether the last stone made k in a row."""
+
+    def __init__(self, w, h, k, misere=False):
+        self.w, self.h, self.k, self.misere = w, h, k, misere
+        self.cells = {}
+        self.over = False
+        self.winner = None
+
+    def empty(self):
+        return [(x, y) for y in range(self.h) for x in range(self.w) if (x, y) not in self.cells]
+
+    def line(self, x, y, who):
+        for dx, dy in ((1, 0), (0, 1), (1, 1), (1, -1)):
+            n = 1
+            for s in (1, -1):
+                cx, cy = x + s * dx, y + s * dy
+                while self.cells.get((cx, cy)) == who:
+                    n += 1
+                    cx, cy = cx + s * dx, cy + s * dy
+            if n >= self.k:
+                return True
+        return False
+
+    def play(self, x, y, who):
+        """Plays who's stone; False when the move is not legal."""
+        if self.over or not (0 <= x < self.w and 0 <= y < self.h) or (x, y) in self.cells:
+            return False
+        self.cells[(x, y)] = who
+        if self.line(x, y, who):
+            self.over = True
+            self.winner = ("manager" if who == "brain" else "brain") if self.misere else who
+        elif len(self.cells) == self.w * self.h:
+            self.over = True
+        return True
+
+
+def full_game(brain, rng, w, h, k, misere=False, brain_first=True, label=""):
+    """One game, the brain against random moves; returns the Game, or None when the brain misbehaved."""
+    g = Game(w, h, k, misere)
+    if brain_first:
+        reply = brain.answer("BEGIN")
+    else:
+        x, y = rng.choice(g.empty())
+        g.play(x, y, "manager")
+        reply = brain.answer("TURN %d,%d" % (x, y))
+    while True:
+        m = parse_move(reply)
+        if not check(m is not None and g.play(m[0], m[1], "brain"),
+                     "%s: the brain's move '%s' is not legal" % (label, reply)):
+            return None
+        if g.over:
+            return g
+        x, y = rng.choice(g.empty())
+        g.play(x, y, "manager")
+        if g.over:
+            return g
+        reply = brain.answer("TURN %d,%d" % (x, y))
+
+
+def test_about_unknown_and_errors(ttt):
+    b = Brain(ttt)
+    about = b.ask("ABOUT")
+    check(about is not None and about.startswith('name="ttt", version="') and "author=" in about
+          and "country=" in about, "ABOUT: got %r" % about)
+    r = b.ask("HELLO world")
+    check(r is not None and r.startswith("UNKNOWN"), "HELLO: expected UNKNOWN, got %r" % r)
+    r = b.ask("BEGIN")
+    check(r is not None and r.startswith("ERROR") and "START" in r, "BEGIN before START: got %r" % r)
+    for bad in ("START", "START x", "RECTSTART 10", "TURN 1", "TURN a,b", "TAKEBACK", "BEGIN now",
+                "INFO timeout_turn soon", "1,2,7", "DONE"):
+        r = b.ask(bad)
+        check(r is not None and r.startswith("ERROR "), "%r: expected ERROR, got %r" % (bad, r))
+    r = b.ask("START 20")
+    check(r is not None and r.startswith("ERROR") and "20x20" in r, "START 20: got %r" % r)
+    r = b.ask("RECTSTART 20,20")
+    check(r is not None and r.startswith("ERROR"), "RECTSTART 20,20: got %r" % r)
+    r = b.ask("START 2")
+    check(r is not None and r.startswith("ERROR"), "START 2: got %r" % r)
+    check(b.ask("START 15") == "OK", "START 15 after errors: expected OK")
+    # INFO has no answer (the next line answers ABOUT); a rule ttt cannot honour gets a MESSAGE.
+    for info in ("INFO timeout_turn 50", "INFO timeout_match 100000", "INFO time_left 100000",
+                 "INFO max_memory 83886080", "INFO game_type 1", "INFO rule 0", "INFO folder /tmp",
+                 "INFO evaluate 3,4"):
+        b.send(info)
+    r = b.ask("ABOUT")
+    check(r is not None and r.startswith('name="ttt"'), "INFO lines must have no answer; got %r" % r)
+    for rule, word in (("1", "exactly five"), ("4", "renju"), ("2", "continuous")):
+        r = b.ask("INFO rule " + rule)
+        check(r is not None and r.startswith("MESSAGE") and word in r, "INFO rule %s: got %r" % (rule, r))
+    r = b.ask("TURN 15,3")
+    check(r is not None and r.startswith("ERROR") and "off the 15x15 board" in r, "TURN off board: got %r" % r)
+    r = b.answer("TURN 7,7")
+    check(parse_move(r) is not None and parse_move(r) != (7, 7), "TURN 7,7: got %r" % r)
+    r = b.ask("TURN 7,7")
+    check(r is not None and r.startswith("ERROR"), "TURN on a taken cell: got %r" % r)
+    r = b.ask("BEGIN")
+    check(r is not None and r.startswith("ERROR"), "BEGIN on a board with stones: got %r" % r)
+    b.close()
+
+
+def test_takeback_and_restart(ttt):
+    b = Brain(ttt)
+    check(b.ask("START 15") == "OK", "START 15")
+    b.send("INFO timeout_turn %d" % TURN_MS)
+    first = parse_move(b.answer("BEGIN"))
+    check(first is not None, "BEGIN: no move")
+    second = parse_move(b.answer("TURN 0,0"))
+    check(second is not None and second not in (first, (0, 0)), "TURN 0,0: got %r" % (second,))
+    # Take back the brain's last move and the manager's, then play the same cell again: it is free.
+    check(b.ask("TAKEBACK %d,%d" % second) == "OK", "TAKEBACK of the brain's move")
+    check(b.ask("TAKEBACK 0,0") == "OK", "TAKEBACK of the manager's move")
+    r = b.ask("TAKEBACK 0,0")
+    check(r is not None and r.startswith("ERROR") and "empty" in r, "TAKEBACK of an empty cell: got %r" % r)
+    r = parse_move(b.answer("TURN 0,0"))
+    check(r is not None and r != first and r != (0, 0), "TURN 0,0 after TAKEBACK: got %r" % (r,))
+    # RESTART: the same board, empty again, so 0,0 and the first move are free.
+    check(b.ask("RESTART") == "OK", "RESTART")
+    r = parse_move(b.answer("TURN %d,%d" % first))
+    check(r is not None and r != first, "TURN after RESTART: got %r" % (r,))
+    b.close()
+
+
+def test_board(ttt):
+    b = Brain(ttt, crlf=True)  # every line of this brain ends in CR LF
+    check(b.ask("START 15") == "OK", "START 15 (CR LF)")
+    b.send("INFO timeout_turn %d" % TURN_MS)
+    # The opponent (2) has four in a row on row 7, columns 3..6, with both ends open but one blocked by the
+    # brain (1): the brain must take 7,7, the only cell that does not lose at once.
+    lines = ["BOARD", "3,7,2", "4,7,2", "5,7,2", "6,7,2", "2,7,1", "10,10,1", "11,12,1", "12,3,1"]
+    for line in lines:
+        b.send(line)
+    r = b.answer("DONE")
+    check(parse_move(r) == (7, 7), "BOARD with an open four to block: expected 7,7, got %r" % r)
+    # Bad positions: too many own stones, a stone off the board, a continuous-game stone, a stray command.
+    for stones, why in ((["1,1,1", "2,2,1"], "own"), (["15,1,2"], "off the"), (["1,1,3"], "continuous"),
+                        (["1,1,2", "1,1,1"], "two stones")):
+        b.send("BOARD")
+        for s in stones:
+            b.send(s)
+        r = b.answer("DONE")
+        check(r is not None and r.startswith("ERROR") and why in r, "BOARD %s: got %r" % (stones, r))
+    b.send("BOARD")
+    r = b.ask("ABOUT")
+    check(r is not None and r.startswith("ERROR BOARD"), "a command inside BOARD: got %r" % r)
+    r = b.read()
+    check(r is not None and r.startswith('name="ttt"'), "the command after a dropped BOARD runs: got %r" % r)
+    # The brain as O from a BOARD (one stone fewer), then play goes on with TURN.
+    b.send("BOARD")
+    b.send("7,7,2")
+    r = parse_move(b.answer("DONE"))
+    check(r is not None and r != (7, 7), "BOARD as O: got %r" % (r,))
+    b.close()
+
+
+def test_full_games(ttt):
+    rng = random.Random(16)
+    b = Brain(ttt)
+    check(b.ask("START 15") == "OK", "START 15")
+    b.send("INFO timeout_turn %d" % TURN_MS)
+    b.send("INFO ttt_seed 3")
+    for first in (True, False):
+        g = full_game(b, rng, 15, 15, 5, brain_first=first, label="15x15")
+        check(g is not None and g.over and g.winner == "brain",
+              "15x15 against random moves (brain first: %s): the brain must win" % first)
+        check(b.ask("RESTART") == "OK", "RESTART after a game")
+    # A rectangle, with RECTSTART.
+    check(b.ask("RECTSTART 12,9") == "OK", "RECTSTART 12,9")
+    g = full_game(b, rng, 12, 9, 5, label="12x9")
+    check(g is not None and g.over and g.winner == "brain", "12x9: the brain must win against random moves")
+    b.close()
+    # 3x3 through the extension keys: the solver never loses, as X or as O.
+    b = Brain(ttt)
+    b.send("INFO ttt_k 3")
+    check(b.ask("START 3") == "OK", "START 3 with INFO ttt_k 3")
+    for i in range(6):
+        g = full_game(b, rng, 3, 3, 3, brain_first=i % 2 == 0, label="3x3")
+        check(g is not None and g.over and g.winner != "manager", "3x3 game %d: the brain must not lose" % i)
+        check(b.ask("RESTART") == "OK", "RESTART on 3x3")
+    # The extension keys after START, before the first move: 4x4 with three in a row, then misere 3x3.
+    check(b.ask("START 4") == "OK", "START 4")
+    b.send("INFO ttt_k 3")
+    g = full_game(b, rng, 4, 4, 3, label="4x4k3")
+    check(g is not None and g.winner == "brain", "4x4k3 (X wins with best play): the brain must win")
+    check(b.ask("START 3") == "OK", "START 3")
+    b.send("INFO ttt_misere 1")
+    for i in range(4):
+        g = full_game(b, rng, 3, 3, 3, misere=True, brain_first=i % 2 == 1, label="3x3 misere")
+        check(g is not None and g.over and g.winner != "manager", "3x3 misere game %d: the brain must not lose" % i)
+        check(b.ask("RESTART") == "OK", "RESTART on 3x3 misere")
+    b.send("INFO ttt_misere 0")
+    b.answer("BEGIN")
+    r = b.ask("INFO ttt_k 4")
+    check(r is not None and r.startswith("ERROR") and "after its first move" in r, "ttt_k mid-game: got %r" % r)
+    b.close()
+
+
+def test_end_of_input(ttt):
+    p = subprocess.run([ttt, "brain"], input=b"START 3\r\nBEGIN\r\n", capture_output=True, timeout=REPLY_TIMEOUT_S)
+    lines = p.stdout.decode().splitlines()
+    check(p.returncode == 0 and lines[0] == "OK" and parse_move(lines[1]) is not None,
+          "brain at end of input: rc %d, output %r" % (p.returncode, lines))
+    p = subprocess.run([ttt, "brain", "--think"], input=b"START 3\nINFO ttt_seed 1\nBEGIN\n", capture_output=True,
+                       timeout=REPLY_TIMEOUT_S)
+    out = p.stdout.decode()
+    check("MESSAGE" in out and "DEBUG" in out and "nodes" in out, "--think: got %r" % out)
+    p = subprocess.run([ttt, "brain"], input=b"START 3\nBEGIN\n", capture_output=True, timeout=REPLY_TIMEOUT_S)
+    check("MESSAGE" not in p.stdout.decode(), "without --think, no MESSAGE lines")
+
+
+def test_usage(ttt):
+    for args, why in ((["--engine", "nope"], "unknown engine"), (["extra"], "unexpected argument"),
+                      (["--engine", "mcts:tree=1"], "tree=1")):
+        p = subprocess.run([ttt, "brain", *args], input=b"", capture_output=True, timeout=REPLY_TIMEOUT_S)
+        err = p.stderr.decode()
+        check(p.returncode == 2 and err.count("\n") == 1 and err.startswith("ttt brain: ") and why in err,
+              "ttt brain %s: rc %d, stderr %r" % (" ".join(args), p.returncode, err))
+
+
+def main():
+    ttt = sys.argv[1]
+    for t in (test_about_unknown_and_errors, test_takeback_and_restart, test_board, test_full_games,
+              test_end_of_input, test_usage):
+        t(ttt)
+    print("%d failure(s)" % len(failures))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
