@@ -93,6 +93,11 @@ check "hints still shown after h turned them off" "! tail -6 '$OUT' | grep -q '^
 # bigger boards: the solver proves it (4x4k3) or the hint falls back on an engine's scores
 feed h
 STDIN=$IN expect_out 0 'hint for X \(solver' play --rules 4x4k3 --x human --o human
+# where the solver proves nothing in time (7x7k5), the values are estimates: percentages, explained once
+feed h
+STDIN=$IN expect_out 0 '^hint for X \(montecarlo score grid\): best [a-g][1-7]\*; [+-][0-9]+ an estimate \(\+99 a sure win\)$' \
+    play --rules 7x7k5 --x human --o human --no-record
+[[ $(grep -o 'an estimate' "$OUT" | wc -l) -eq 1 ]] && PASS=$((PASS + 1)) || fail "the estimate explained more than once"
 feed '?'
 STDIN=$IN expect_out 0 'take back your last move' play
 feed q
