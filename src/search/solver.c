@@ -908,7 +908,8 @@ static bool root_iteration(ttt_solver *s, int depth, bool all, ttt_move_score *m
             best = sc;
             s->root.best_move = to_user(s, moves[i].move);
             s->root.best_score = sc;
-            root_line(s, moves[i].move);
+            if (s->progress) /* only a listener needs the line */
+                root_line(s, moves[i].move);
         }
         s->root.root_done = i + 1;
     }
