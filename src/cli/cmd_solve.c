@@ -37,7 +37,9 @@ static const char help[] =
     "Prints the value of the position for the side to move (win, draw or loss, and in how many more moves\n"
     "the game ends with best play), the value of every legal move, the nodes searched and the time.\n"
     "Without --time or --nodes the search runs until the values are proven; with a budget that runs out,\n"
-    "the value is 'unknown' and the moves carry the search's heuristic scores.\n"
+    "the value is 'unknown' and the moves carry the search's heuristic scores. On a terminal a line on "
+    "stderr\n"
+    "shows the progress and the best line so far; Ctrl-C prints what is known so far (exit 130).\n"
     "\n"
     "  -r, --rules R     MxN[kK][-misere] (default 3x3, or the shape of POSITION)\n"
     "  -m, --moves LIST  solve the position these moves reach from the empty board\n"
@@ -258,8 +260,9 @@ static int solve_value(ttt_solver *solver, solve_watch *watch, bool json)
             printf("%s, %s to move: %s; in how many moves with best play is not known yet\n",
                    ttt_rules_format(&b->rules, rt, sizeof rt), side, result_name(v.value));
         else if (bound)
-            printf("%s, %s to move: %s or better (%s)\n", ttt_rules_format(&b->rules, rt, sizeof rt), side,
-                   v.value == TTT_WIN ? "a win" : "a draw", "a move proven so far reaches it");
+            printf("%s, %s to move: %s (a move searched to the end proves it; not proven best)\n",
+                   ttt_rules_format(&b->rules, rt, sizeof rt), side,
+                   v.value == TTT_WIN ? "a win" : "a draw or better");
         else
             printf("%s, %s to move: nothing is proven yet\n", ttt_rules_format(&b->rules, rt, sizeof rt),
                    side);
