@@ -394,6 +394,131 @@ static void test_transposed_boards_agree(void **state)
     check_transposed("4x5k4", "5x4k4", 8, 10, 25);
 }
 
+/* --- Progress: the best line so far; the value search within limits ------------------------------------- */
+
+typedef struct line_watch {
+    ttt_board board;
+    const ttt_search_result *final; /* set after the search: the exact scores to check the reports against */
+    ttt_search_progress seen[64];   /* the reports with root_done > 0 (the first 64) */
+    int nseen, calls;
+} line_watch;
+
+static bool watch_line(const ttt_search_progress *p, void *user)
+{
+    line_watch *w = user;
+    w->calls++;
+    if (p->root_done == 0)
+        assert_int_equal(p->line_length, 0);
+    else if (w->nseen < 64)
+        w->seen[w->nseen++] = *p;
+    return false;
+}
+
+/* Every report's line is legal from the position, starts with the best move so far, and that move's exact
+ * score is the reported one (in the caller's cells also on a board the solver searches sideways); some report
+ * has a line longer than its first move. */
+static void check_best_lines(const char *rules_text)
+{
+    ttt_rules r = rules_of(rules_text);
+    ttt_solver *solver;
+    ttt_error err;
+    assert_int_equal(ttt_solver_new(&r, 16, &solver, &err), TTT_OK);
+    line_watch *w = calloc(1, sizeof *w);
+    ttt_search_result *res = malloc(sizeof *res);
+    assert_non_null(w);
+    assert_non_null(res);
+    ttt_board_init(&w->board, &r);
+    ttt_limits limits = {.progress = watch_line, .user = w};
+    assert_int_equal(ttt_solver_search(solver, &w->board, &limits, true, res, &err), TTT_OK);
+    assert_true(res->proven);
+    assert_true(w->nseen > 0);
+    int longest = 0;
+    for (int i = 0; i < w->nseen; i++) {
+        const ttt_search_progress *p = &w->seen[i];
+        assert_true(p->exact);
+        assert_true(p->line_length >= 1);
+        assert_int_equal(p->line[0], p->best_move);
+        ttt_board b = w->board;
+        for (int j = 0; j < p->line_length; j++) {
+            assert_int_equal(ttt_board_outcome(&b), TTT_ONGOING);
+            assert_true(ttt_board_is_legal(&b, p->line[j]));
+            ttt_board_play(&b, p->line[j]);
+        }
+        longest = p->line_length > longest ? p->line_length : longest;
+        int found = 0;
+        for (int j = 0; j < res->count; j++)
+            if (res->moves[j].move == p->best_move) {
+                assert_int_equal(res->moves[j].score, p->best_score);
+                found++;
+            }
+        assert_int_equal(found, 1);
+    }
+    assert_true(longest > 1);
+    free(res);
+    free(w);
+    ttt_solver_free(solver);
+}
+
+static void test_progress_best_line(void **state)
+{
+    (void)state;
+    check_best_lines("4x4-misere");
+    check_best_lines("5x3k3-misere"); /* searched sideways */
+}
+
+static bool stop_at_once(const ttt_search_progress *p, void *user)
+{
+    (void)p;
+    ++*(int *)user;
+    return true;
+}
+
+/* The value search stops on its budget or when progress asks; what it then reports is proven: a lower bound
+ * on the value, the value itself once known; without limits it equals ttt_solver_value. */
+static void test_value_within_limits(void **state)
+{
+    (void)state;
+    static const char *const boards[] = {"4x4-misere", "5x5k4", "4x4"};
+    for (size_t k = 0; k < sizeof boards / sizeof *boards; k++) {
+        ttt_rules r = rules_of(boards[k]);
+        ttt_solver *solver;
+        ttt_error err;
+        assert_int_equal(ttt_solver_new(&r, 16, &solver, &err), TTT_OK);
+        ttt_board b;
+        ttt_board_init(&b, &r);
+        ttt_result truth;
+        int plies;
+        uint64_t nodes;
+        assert_int_equal(ttt_solver_value(solver, &b, &truth, &plies, &nodes, &err), TTT_OK);
+        ttt_value_result v;
+        assert_int_equal(ttt_solver_value_within(solver, &b, NULL, &v, &err), TTT_OK);
+        assert_true(v.proven && !v.stopped);
+        assert_int_equal(v.value, truth);
+        assert_int_equal(v.plies, plies);
+        int bounds = 0;
+        for (uint64_t budget = 64; budget < nodes; budget *= 2) {
+            ttt_solver_clear(solver);
+            ttt_limits limits = {.nodes = budget};
+            assert_int_equal(ttt_solver_value_within(solver, &b, &limits, &v, &err), TTT_OK);
+            assert_true(v.stopped);
+            assert_true(v.nodes <= budget + 1024);
+            assert_int_equal(v.plies, -1);
+            assert_true(v.value <= truth);
+            if (v.proven)
+                assert_int_equal(v.value, truth);
+            bounds += v.value > TTT_LOSS;
+        }
+        if (nodes > 1u << 16) /* long searches learn something before they end */
+            assert_true(bounds > 0);
+        int calls = 0;
+        ttt_limits stop = {.progress = stop_at_once, .user = &calls};
+        assert_int_equal(ttt_solver_value_within(solver, &b, &stop, &v, &err), TTT_OK);
+        assert_int_equal(v.stopped, nodes > TTT_SEARCH_PROGRESS_NODES);
+        assert_int_equal(calls > 0, nodes > TTT_SEARCH_PROGRESS_NODES);
+        ttt_solver_free(solver);
+    }
+}
+
 /* The pairings the solver finds, checked here on their own terms: each pair is two distinct empty cells,
  * each the other's partner; every window the side could still complete (no stone of the other side in it)
  * holds a whole pair. Returns how many pairings were found. */
@@ -619,6 +744,8 @@ int main(void)
         cmocka_unit_test(test_depth_limit),
         cmocka_unit_test(test_big_board_wins_and_blocks),
         cmocka_unit_test(test_bad_options),
+        cmocka_unit_test(test_progress_best_line),
+        cmocka_unit_test(test_value_within_limits),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -37,6 +37,8 @@ typedef struct ttt_search_progress {
     int best_score;     /* its score: a lower bound on the position's score (exact once root_done is
                            root_total and the iteration is the exact one) */
     bool exact;         /* the iteration under way searches to the end of the game */
+    int line_length;    /* the best line so far: best_move, then the replies the table holds for it, as far */
+    ttt_move line[TTT_MAX_CELLS]; /* as it knows them (the principal variation; 0 while root_done is 0) */
 } ttt_search_progress;
 
 /* Called every TTT_SEARCH_PROGRESS_NODES nodes or so. Returns true to stop the search at once (for Ctrl-C):
@@ -95,6 +97,21 @@ ttt_status ttt_solver_search(ttt_solver *solver, const ttt_board *b, const ttt_l
  * move's point of view when drawn, -1 when the side to move has lost. Exact: no limits. */
 ttt_status ttt_solver_value(ttt_solver *solver, const ttt_board *b, ttt_result *value, int *plies,
                             uint64_t *nodes, ttt_error *err);
+
+/* What ttt_solver_value_within found. */
+typedef struct ttt_value_result {
+    ttt_result value; /* the value when proven; else a lower bound proven so far (TTT_LOSS: nothing proven) */
+    bool proven;      /* value is the position's value */
+    int plies;        /* moves to the end with best play; -1 until known (after the value itself) */
+    uint64_t nodes;   /* nodes searched by this call */
+    bool stopped;     /* the budget ran out or progress asked to stop before plies was known */
+} ttt_value_result;
+
+/* ttt_solver_value within limits (may be NULL): limits->nodes, ms and progress can stop it (for Ctrl-C);
+ * limits->depth is ignored (the search is exact). progress sees depth = the empty cells, exact set and no
+ * root moves (the value search has no root loop). Returns TTT_OK when stopped too, with out->stopped set. */
+ttt_status ttt_solver_value_within(ttt_solver *solver, const ttt_board *b, const ttt_limits *limits,
+                                   ttt_value_result *out, ttt_error *err);
 
 /* Turns a proven score at position b into a result and the number of moves still to play. */
 ttt_result ttt_score_result(int score);

@@ -285,8 +285,10 @@ static int line_mode(ttt_game *g, const play_config *cfg)
             }
         }
     }
-    if (quit)
+    if (quit) {
         printf("game abandoned\n");
+        play_print_session_score(g); /* as the terminal UI leaves it */
+    }
     play_hinter_free(&hinter);
     return rc;
 }

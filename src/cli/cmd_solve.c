@@ -5,6 +5,8 @@
 #include <jansson.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
@@ -21,6 +23,9 @@
 #define SOLVE_HARD_EMPTIES_MISERE 20
 #define SOLVE_HARD_K_MIN          4
 #define SOLVE_HARD_K_MAX          5
+/* The live line's width when the terminal does not say, and the longest best line it or a report shows. */
+#define SOLVE_DEFAULT_WIDTH 80
+#define SOLVE_LINE_MAX      2048
 /* The exit status after Ctrl-C, as shells report a process killed by SIGINT (128 + 2). */
 #define SOLVE_EXIT_INTERRUPTED 130
 
@@ -32,7 +37,9 @@ static const char help[] =
     "Prints the value of the position for the side to move (win, draw or loss, and in how many more moves\n"
     "the game ends with best play), the value of every legal move, the nodes searched and the time.\n"
     "Without --time or --nodes the search runs until the values are proven; with a budget that runs out,\n"
-    "the value is 'unknown' and the moves carry the search's heuristic scores.\n"
+    "the value is 'unknown' and the moves carry the search's heuristic scores. On a terminal a line on "
+    "stderr\n"
+    "shows the progress and the best line so far; Ctrl-C prints what is known so far (exit 130).\n"
     "\n"
     "  -r, --rules R     MxN[kK][-misere] (default 3x3, or the shape of POSITION)\n"
     "  -m, --moves LIST  solve the position these moves reach from the empty board\n"
@@ -85,6 +92,8 @@ static void on_sigint(int sig)
 typedef struct solve_watch {
     const ttt_board *board;
     bool draw;       /* stderr is a terminal */
+    bool value_only; /* the value search (--value): no root moves, no line */
+    int width;       /* of the terminal: the live line is cut to fit */
     double drawn_ms; /* when the line was last drawn */
     ttt_search_progress last;
 } solve_watch;
@@ -103,33 +112,102 @@ static const char *bound_text(const ttt_board *b, int score, char *buf, size_t s
     return buf;
 }
 
+/* The best line so far as "b2 a1 c3", at most `size` - 1 characters: moves that do not fit end it as "...".
+ */
+static const char *line_text(const ttt_board *b, const ttt_search_progress *p, char *buf, size_t size)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < p->line_length; i++) {
+        char m[TTT_MOVE_TEXT_SIZE];
+        ttt_move_format(&b->rules, p->line[i], m, sizeof m);
+        size_t need = strlen(m) + (i > 0) + (i + 1 < p->line_length ? 4 : 0); /* room for " ..." after */
+        if (used + need >= size) {
+            snprintf(buf + used, size - used, "%s...", i > 0 ? " " : "");
+            break;
+        }
+        used += (size_t)snprintf(buf + used, size - used, "%s%s", i > 0 ? " " : "", m);
+    }
+    return buf;
+}
+
+/* The live line: "1.9M nodes, 719k nodes/s, 2.6 s, 18/25 solved, draw or better: c3 b2 c2 c4 ...", the best
+ * line so far last, cut to the terminal's width. */
 static bool solve_progress(const ttt_search_progress *p, void *user)
 {
     solve_watch *w = user;
     w->last = *p;
     if (w->draw && p->ms - w->drawn_ms >= SOLVE_REDRAW_MS) {
         w->drawn_ms = p->ms;
-        char best[TTT_MOVE_TEXT_SIZE + 64] = "", m[TTT_MOVE_TEXT_SIZE], bound[64];
-        if (p->best_move != TTT_NO_MOVE)
-            snprintf(best, sizeof best, ", best so far %s (%s)",
-                     ttt_move_format(&w->board->rules, p->best_move, m, sizeof m),
-                     p->exact ? bound_text(w->board, p->best_score, bound, sizeof bound) : "heuristic");
-        fprintf(stderr, "\r\033[K%.1fM nodes, %.0fk nodes/s, %.1f s, %s depth %d: %d/%d moves%s",
-                (double)p->nodes / 1e6, p->ms > 0 ? (double)p->nodes / p->ms : 0.0, p->ms / 1000.0,
-                p->exact ? "exact" : "iterative", p->depth, p->root_done, p->root_total, best);
+        char head[256], bound[64], line[SOLVE_LINE_MAX];
+        int n = snprintf(head, sizeof head, "%.1fM nodes, %.0fk nodes/s, %.1f s, ", (double)p->nodes / 1e6,
+                         p->ms > 0 ? (double)p->nodes / p->ms : 0.0, p->ms / 1000.0);
+        if (w->value_only)
+            n += snprintf(head + n, sizeof head - (size_t)n, "value search (%d empty cells)", p->depth);
+        else if (p->exact)
+            n += snprintf(head + n, sizeof head - (size_t)n, "%d/%d solved", p->root_done, p->root_total);
+        else
+            n += snprintf(head + n, sizeof head - (size_t)n, "depth %d, %d/%d moves", p->depth, p->root_done,
+                          p->root_total);
+        if (p->best_move != TTT_NO_MOVE) /* the bound without its article: "a draw or better" */
+            snprintf(head + n, sizeof head - (size_t)n, ", %s: ",
+                     p->exact ? bound_text(w->board, p->best_score, bound, sizeof bound) + 2 : "heuristic");
+        int room = w->width - 1 - (int)strlen(head);
+        if (room > (int)sizeof line)
+            room = (int)sizeof line;
+        fprintf(stderr, "\r\033[K%s%s", head,
+                p->best_move != TTT_NO_MOVE ? line_text(w->board, p, line, room > 4 ? (size_t)room : 4) : "");
         fflush(stderr);
     }
     return interrupted != 0;
 }
 
-/* After Ctrl-C: what the search knew, marked as not proven. */
-static void report_interrupted(const solve_watch *w, const ttt_search_result *r)
+static const char *result_name(ttt_result r)
+{
+    return r == TTT_WIN ? "win" : r == TTT_LOSS ? "loss" : "draw";
+}
+
+/* Prints o (taken) compactly on a line of its own. */
+static int print_json(json_t *o)
+{
+    int bad = !o || json_dumpf(o, stdout, JSON_COMPACT | JSON_REAL_PRECISION(6)) != 0;
+    json_decref(o);
+    if (bad)
+        return cli_runtime("solve", "could not write JSON");
+    putchar('\n');
+    return CLI_OK;
+}
+
+/* After Ctrl-C: what the search knew, marked as not proven. JSON: value "unknown", plies null, interrupted
+ * true, at_least the proven lower bound ("win", "draw", "loss" or null when none), best (a move or null),
+ * line (the best line so far), the moves searched to the end of the total, depth, exact, nodes, ms. */
+static int report_interrupted(const solve_watch *w, const ttt_search_result *r, bool json)
 {
     const ttt_board *b = w->board;
     const ttt_search_progress *p = &w->last;
-    char m[TTT_MOVE_TEXT_SIZE], bound[64];
+    char m[TTT_MOVE_TEXT_SIZE], bound[64], line[SOLVE_LINE_MAX];
+    /* The best move known: in the exact iteration, the best of the moves searched to the end (a proven
+     * bound); else the last complete iteration's best (heuristic); else the best so far of the one under way
+     */
+    bool proven_bound = p->best_move != TTT_NO_MOVE && p->exact;
+    ttt_move best = proven_bound ? p->best_move : r->depth > 0 ? r->moves[0].move : p->best_move;
+    bool has_line = best != TTT_NO_MOVE && p->line_length > 0 && p->line[0] == best;
+    if (json) {
+        json_t *moves = json_array();
+        for (int i = 0; has_line && i < p->line_length; i++)
+            json_array_append_new(moves, json_string(ttt_move_format(&b->rules, p->line[i], m, sizeof m)));
+        json_t *o = json_pack(
+            "{s:s, s:n, s:b, s:o, s:o, s:o, s:i, s:i, s:i, s:b, s:I, s:f}", "value", "unknown", "plies",
+            "interrupted", 1, "at_least",
+            proven_bound ? json_string(result_name(ttt_score_result(p->best_score))) : json_null(), "best",
+            best != TTT_NO_MOVE ? json_string(ttt_move_format(&b->rules, best, m, sizeof m)) : json_null(),
+            "line", moves, "searched", p->root_done, "of", p->root_total, "depth",
+            proven_bound ? p->depth : r->depth, "exact", proven_bound, "nodes", (json_int_t)r->nodes, "ms",
+            r->ms);
+        return print_json(o);
+    }
     printf("interrupted after %llu nodes in %.3f ms: not proven\n", (unsigned long long)r->nodes, r->ms);
-    if (p->best_move != TTT_NO_MOVE && p->exact)
+    if (proven_bound)
         printf("best move so far: %s, worth %s (%d of %d moves searched to the end; not proven best)\n",
                ttt_move_format(&b->rules, p->best_move, m, sizeof m),
                bound_text(b, p->best_score, bound, sizeof bound), p->root_done, p->root_total);
@@ -142,30 +220,61 @@ static void report_interrupted(const solve_watch *w, const ttt_search_result *r)
                p->root_total);
     else
         printf("no move searched to the end yet: nothing is known; --time MS gives a heuristic best move\n");
+    if (has_line)
+        printf("best line so far: %s\n", line_text(b, p, line, sizeof line));
+    return CLI_OK;
 }
 
-/* --value: the position's value alone. Takes ownership of the solver. */
-static int solve_value(ttt_solver *solver, const ttt_board *b, bool json)
+/* --value: the position's value alone; Ctrl-C prints what is proven so far. Takes ownership of the solver. */
+static int solve_value(ttt_solver *solver, solve_watch *watch, bool json)
 {
-    ttt_result value;
-    int plies;
-    uint64_t nodes;
+    const ttt_board *b = watch->board;
+    ttt_value_result v;
     ttt_error err;
+    ttt_limits limits = {.progress = solve_progress, .user = watch};
     double start = ttt_clock_ms();
-    ttt_status st = ttt_solver_value(solver, b, &value, &plies, &nodes, &err);
+    ttt_status st = ttt_solver_value_within(solver, b, &limits, &v, &err);
     double ms = ttt_clock_ms() - start;
+    if (watch->draw && watch->drawn_ms > 0)
+        fputs("\r\033[K", stderr);
     ttt_solver_free(solver);
     if (st)
         return cli_runtime("solve", "%s", err.msg);
-    const char *name = value == TTT_WIN ? "win" : value == TTT_LOSS ? "loss" : "draw";
     char rt[TTT_RULES_TEXT_SIZE];
+    const char *side = ttt_board_to_move(b) == TTT_X ? "X" : "O";
+    if (v.stopped) {
+        /* JSON: value (the value when proven, else "unknown"), plies null, interrupted true, at_least (the
+         * proven lower bound, null when none), nodes, ms */
+        bool bound = !v.proven && v.value > TTT_LOSS;
+        if (json) {
+            json_t *o =
+                json_pack("{s:s, s:n, s:b, s:o, s:I, s:f}", "value",
+                          v.proven ? result_name(v.value) : "unknown", "plies", "interrupted", 1, "at_least",
+                          v.proven || bound ? json_string(result_name(v.value)) : json_null(), "nodes",
+                          (json_int_t)v.nodes, "ms", ms);
+            int rc = print_json(o);
+            return rc ? rc : SOLVE_EXIT_INTERRUPTED;
+        }
+        printf("interrupted after %llu nodes in %.3f ms: not proven\n", (unsigned long long)v.nodes, ms);
+        if (v.proven)
+            printf("%s, %s to move: %s; in how many moves with best play is not known yet\n",
+                   ttt_rules_format(&b->rules, rt, sizeof rt), side, result_name(v.value));
+        else if (bound)
+            printf("%s, %s to move: %s (a move searched to the end proves it; not proven best)\n",
+                   ttt_rules_format(&b->rules, rt, sizeof rt), side,
+                   v.value == TTT_WIN ? "a win" : "a draw or better");
+        else
+            printf("%s, %s to move: nothing is proven yet\n", ttt_rules_format(&b->rules, rt, sizeof rt),
+                   side);
+        return SOLVE_EXIT_INTERRUPTED;
+    }
     if (json)
-        printf("{\"value\":\"%s\",\"plies\":%d,\"nodes\":%llu,\"ms\":%.3f}\n", name, plies,
-               (unsigned long long)nodes, ms);
+        printf("{\"value\":\"%s\",\"plies\":%d,\"nodes\":%llu,\"ms\":%.3f}\n", result_name(v.value), v.plies,
+               (unsigned long long)v.nodes, ms);
     else
         printf("%s, %s to move: %s, the game ends in %d more move%s with best play\n%llu nodes in %.3f ms\n",
-               ttt_rules_format(&b->rules, rt, sizeof rt), ttt_board_to_move(b) == TTT_X ? "X" : "O", name,
-               plies, plies == 1 ? "" : "s", (unsigned long long)nodes, ms);
+               ttt_rules_format(&b->rules, rt, sizeof rt), side, result_name(v.value), v.plies,
+               v.plies == 1 ? "" : "s", (unsigned long long)v.nodes, ms);
     return CLI_OK;
 }
 
@@ -235,15 +344,26 @@ int cmd_solve(int argc, char **argv)
                     : "use --time MS (or --nodes N) for the best move found within a budget; Ctrl-C stops "
                       "and prints what is known");
     }
-    if (value_only)
-        return solve_value(solver, &b, json);
-    solve_watch watch = {.board = &b, .draw = isatty(STDERR_FILENO), .last.best_move = TTT_NO_MOVE};
-    ttt_limits limits = {
-        .nodes = nodes, .ms = (double)time_ms, .depth = 0, .progress = solve_progress, .user = &watch};
+    struct winsize ws;
+    bool tty = isatty(STDERR_FILENO);
+    solve_watch watch = {.board = &b,
+                         .draw = tty,
+                         .value_only = value_only,
+                         .width = tty && ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0
+                                      ? ws.ws_col
+                                      : SOLVE_DEFAULT_WIDTH,
+                         .last.best_move = TTT_NO_MOVE};
     struct sigaction sa = {.sa_handler = on_sigint}, old_sa;
     sigemptyset(&sa.sa_mask);
     interrupted = 0;
     sigaction(SIGINT, &sa, &old_sa);
+    if (value_only) {
+        rc = solve_value(solver, &watch, json);
+        sigaction(SIGINT, &old_sa, NULL);
+        return rc;
+    }
+    ttt_limits limits = {
+        .nodes = nodes, .ms = (double)time_ms, .depth = 0, .progress = solve_progress, .user = &watch};
     ttt_search_result *r = malloc(sizeof *r);
     ttt_status st = r ? ttt_solver_search(solver, &b, &limits, true, r, &err) : TTT_ENOMEM;
     sigaction(SIGINT, &old_sa, NULL);
@@ -255,9 +375,9 @@ int cmd_solve(int argc, char **argv)
         return cli_runtime("solve", "%s", r ? err.msg : "out of memory");
     }
     if (interrupted && !r->proven) {
-        report_interrupted(&watch, r);
+        rc = report_interrupted(&watch, r, json);
         free(r);
-        return SOLVE_EXIT_INTERRUPTED;
+        return rc ? rc : SOLVE_EXIT_INTERRUPTED;
     }
     int plies = ttt_score_plies(&b, r->score);
     if (json) {
@@ -276,13 +396,8 @@ int cmd_solve(int argc, char **argv)
         json_t *o = json_pack("{s:s, s:o, s:o, s:I, s:f, s:i}", "value", value_name(r->score, r->proven),
                               "plies", r->proven ? json_integer(plies) : json_null(), "moves", moves, "nodes",
                               (json_int_t)r->nodes, "ms", r->ms, "depth", r->depth);
-        int bad = !o || json_dumpf(o, stdout, JSON_COMPACT | JSON_REAL_PRECISION(6)) != 0;
-        json_decref(o);
         free(r);
-        if (bad)
-            return cli_runtime("solve", "could not write JSON");
-        putchar('\n');
-        return CLI_OK;
+        return print_json(o);
     }
     char rt[TTT_RULES_TEXT_SIZE];
     const char *side = ttt_board_to_move(&b) == TTT_X ? "X" : "O";

@@ -114,6 +114,13 @@ const char *play_score_text(const ttt_game *g, char *buf, size_t size)
     return buf;
 }
 
+void play_print_session_score(const ttt_game *g)
+{
+    char score[PLAY_SCORE_TEXT_SIZE];
+    printf("ttt play: after %d game%s: %s\n", g->number, g->number == 1 ? "" : "s",
+           play_score_text(g, score, sizeof score));
+}
+
 const char *play_hint_legend(const ttt_rules *r, const ttt_analysis *a, const char *mark, char *buf,
                              size_t size)
 {

@@ -862,6 +862,24 @@ static bool root_move_ends(const ttt_solver *s, const scan_info *si, int cell, i
     return false;
 }
 
+/* The best line so far for progress reports: `cell` (a root move), then the moves the table holds for the
+ * positions that follow, as far as it knows them; in the caller's cells. Leaves the position as it was. */
+static void root_line(ttt_solver *s, int cell)
+{
+    int played[TTT_MAX_CELLS], n = 0;
+    s->root.line_length = 0;
+    for (int next = cell; next >= 0 && s->ply < s->g.cells && !ttt_bits_test(&s->occ, next);) {
+        s->root.line[s->root.line_length++] = to_user(s, next);
+        play(s, next);
+        played[n++] = next;
+        int frame;
+        const tt_entry *e = tt_probe(s, canonical_key(s, &frame));
+        next = e && e->move >= 0 ? s->g.inv[frame][e->move] : -1;
+    }
+    while (n > 0)
+        undo(s, played[--n]);
+}
+
 /* One iteration at the root to `depth`. With all, every move gets an exact score (full window); otherwise the
  * window (best - 1, +inf) tells each move's score exactly when it ties or beats the best so far. Returns
  * false when the budget ran out. */
@@ -888,8 +906,10 @@ static bool root_iteration(ttt_solver *s, int depth, bool all, ttt_move_score *m
         moves[i].exact = exact;
         if (sc > best) {
             best = sc;
-            s->root.best_move = moves[i].move;
+            s->root.best_move = to_user(s, moves[i].move);
             s->root.best_score = sc;
+            if (s->progress) /* only a listener needs the line */
+                root_line(s, moves[i].move);
         }
         s->root.root_done = i + 1;
     }
@@ -1087,39 +1107,83 @@ ttt_status ttt_solver_search(ttt_solver *s, const ttt_board *b, const ttt_limits
 ttt_status ttt_solver_value(ttt_solver *s, const ttt_board *b, ttt_result *value, int *plies, uint64_t *nodes,
                             ttt_error *err)
 {
+    ttt_value_result r;
+    ttt_status st = ttt_solver_value_within(s, b, NULL, &r, err);
+    if (st)
+        return st;
+    *value = r.value;
+    if (plies)
+        *plies = r.plies;
+    if (nodes)
+        *nodes = r.nodes;
+    return TTT_OK;
+}
+
+/* After a value search stopped before the value was known: the best lower bound the table proves, from the
+ * root's children (an exact score or an upper bound of a child is a lower bound of its move). */
+static ttt_result value_known(ttt_solver *s)
+{
+    int best = -SCORE_INF;
+    for (int cell = 0; cell < s->g.cells; cell++) {
+        if (ttt_bits_test(&s->occ, cell))
+            continue;
+        play(s, cell);
+        int frame;
+        const tt_entry *e = tt_probe(s, canonical_key(s, &frame));
+        if (e && e->depth == TT_DEPTH_EXACT && e->bound != BOUND_LOWER && -e->score > best)
+            best = -e->score;
+        undo(s, cell);
+    }
+    return best == -SCORE_INF ? TTT_LOSS : ttt_score_result(best);
+}
+
+ttt_status ttt_solver_value_within(ttt_solver *s, const ttt_board *b, const ttt_limits *limits,
+                                   ttt_value_result *out, ttt_error *err)
+{
+    *out = (ttt_value_result){.plies = -1};
     if (!ttt_rules_equal(&s->rules, &b->rules))
         return ttt_fail(err, TTT_ESTATE, "solver asked about a position of other rules");
     if (ttt_board_terminal(b)) {
         ttt_player w = ttt_board_winner(b);
-        *value = w == TTT_NOBODY ? TTT_DRAW_VALUE : w == ttt_board_to_move(b) ? TTT_WIN : TTT_LOSS;
-        if (plies)
-            *plies = 0;
-        if (nodes)
-            *nodes = 0;
+        out->value = w == TTT_NOBODY ? TTT_DRAW_VALUE : w == ttt_board_to_move(b) ? TTT_WIN : TTT_LOSS;
+        out->proven = true;
+        out->plies = 0;
         return TTT_OK;
     }
+    ttt_limits none = {0};
+    if (!limits)
+        limits = &none;
     load(s, b);
     s->nodes = 0;
     s->stop = false;
     s->inexact = 0;
     s->exact_mode = true;
-    s->node_limit = 0;
-    s->deadline = 0;
-    s->progress = NULL;
+    s->start = ttt_clock_ms();
+    s->node_limit = limits->nodes;
+    s->deadline = limits->ms > 0 ? s->start + limits->ms : 0;
+    s->progress = limits->progress;
+    s->progress_user = limits->user;
     s->interrupted = false;
+    int depth = s->g.cells - s->ply;
+    s->root = (ttt_search_progress){.depth = depth, .best_move = TTT_NO_MOVE, .exact = true};
     /* Win, draw or loss first, with the narrowest window that tells them apart; then, for a win or a loss,
      * its distance within the proven range. The root may end at once: search() sees threats before moving. */
-    int depth = s->g.cells - s->ply;
     int score = search(s, depth, -1, 1);
-    if (score >= 1)
-        score = search(s, depth, TTT_SCORE_PROVEN, SCORE_INF);
-    else if (score <= -1)
-        score = search(s, depth, -SCORE_INF, -TTT_SCORE_PROVEN);
+    if (!s->stop) {
+        out->proven = true;
+        out->value = ttt_score_result(score);
+        if (score >= 1)
+            score = search(s, depth, TTT_SCORE_PROVEN, SCORE_INF);
+        else if (score <= -1)
+            score = search(s, depth, -SCORE_INF, -TTT_SCORE_PROVEN);
+        if (!s->stop)
+            out->plies = ttt_score_plies(b, score);
+    } else {
+        out->value = value_known(s);
+    }
+    out->stopped = s->stop;
+    out->nodes = s->nodes;
     s->total_nodes += s->nodes;
-    *value = ttt_score_result(score);
-    if (plies)
-        *plies = ttt_score_plies(b, score);
-    if (nodes)
-        *nodes = s->nodes;
+    s->progress = NULL;
     return TTT_OK;
 }

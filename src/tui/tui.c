@@ -639,9 +639,7 @@ int tui_play(ttt_game *g, const play_config *cfg)
     }
     endwin();
     /* The session's score stays on the terminal after the screen is gone. */
-    char score[PLAY_SCORE_TEXT_SIZE];
-    printf("ttt play: after %d game%s: %s\n", g->number, g->number == 1 ? "" : "s",
-           play_score_text(g, score, sizeof score));
+    play_print_session_score(g);
     if (!worker_idle(&t)) {
         /* A search is running and cannot be stopped: the terminal is restored, nothing is left to save. */
         fflush(stdout);

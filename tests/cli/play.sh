@@ -93,6 +93,11 @@ check "hints still shown after h turned them off" "! tail -6 '$OUT' | grep -q '^
 # bigger boards: the solver proves it (4x4k3) or the hint falls back on an engine's scores
 feed h
 STDIN=$IN expect_out 0 'hint for X \(solver' play --rules 4x4k3 --x human --o human
+# where the solver proves nothing in time (7x7k5), the values are estimates: percentages, explained once
+feed h
+STDIN=$IN expect_out 0 '^hint for X \(montecarlo score grid\): best [a-g][1-7]\*; [+-][0-9]+ an estimate \(\+99 a sure win\)$' \
+    play --rules 7x7k5 --x human --o human --no-record
+[[ $(grep -o 'an estimate' "$OUT" | wc -l) -eq 1 ]] && PASS=$((PASS + 1)) || fail "the estimate explained more than once"
 feed '?'
 STDIN=$IN expect_out 0 'take back your last move' play
 feed q
@@ -105,6 +110,12 @@ STDIN=/dev/null expect_out 0 'X, your move' play --plain
 feed 1 2 3 5 4 6 8 7 9 1 4 2 5 3
 STDIN=$IN expect_out 0 'game 2 of 2, sides swapped: X is human, O is human' play --x human --o human --games 2
 STDIN=$IN expect_out 0 'score after 2 games: player 1 0, player 2 1, draws 1' play --x human --o human --games 2
+# quitting (q, or the end of input) leaves the session's score, as the terminal UI does: the game quit counts
+feed 1 2 3 5 4 6 8 7 9 q
+STDIN=$IN expect_out 0 '^ttt play: after 2 games: player 1 0, player 2 0, draws 1$' play --x human --o human --games 3
+feed 5 q
+STDIN=$IN expect_out 0 '^ttt play: after 1 game: you 0, random:seed=1 0, draws 0$' play --o random:seed=1 --no-record
+STDIN=/dev/null expect_out 0 '^ttt play: after 1 game: you 0, perfect 0, draws 0$' play --no-record
 
 # --- engines only: a summary of N games, sides swapped every game, reproducible from the seed
 expect_out 0 '^20 games of 3x3, sides swapped after every game \(seed 1\):' play --x easy --o random --games 20 --seed 1

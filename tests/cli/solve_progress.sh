@@ -13,6 +13,19 @@ wait_for() {
     return 1
 }
 
+# interrupt PID: sends SIGINT and waits for PID, up to 60 s (then SIGTERM: a command that ignores SIGINT
+# fails the test instead of hanging it); sets RC to its exit status.
+interrupt() {
+    kill -INT "$1"
+    for _ in $(seq 600); do
+        kill -0 "$1" 2>/dev/null || break
+        sleep 0.1
+    done
+    kill -0 "$1" 2>/dev/null && kill -TERM "$1"
+    wait "$1"
+    RC=$?
+}
+
 # A board beyond exact solving says so at once and suggests --time; a small one does not.
 "$TTT" solve --rules 7x7k5 >"$DIR/out" 2>"$DIR/err" &
 PID=$!
@@ -22,9 +35,7 @@ else
     fail "7x7k5: no warning that the board is beyond exact solving: $(cat "$DIR/err")"
 fi
 # Ctrl-C stops the search and prints what is known, marked as not proven; exit status 130 as for SIGINT.
-kill -INT "$PID"
-wait "$PID"
-RC=$?
+interrupt "$PID"
 [[ $RC -eq 130 ]] && PASS=$((PASS + 1)) || fail "solve after SIGINT exited $RC, expected 130"
 grep -q 'interrupted after [0-9]* nodes.*not proven' "$DIR/out" && PASS=$((PASS + 1)) ||
     fail "solve after SIGINT: no 'not proven' report: $(cat "$DIR/out")"
@@ -36,31 +47,72 @@ if wait_for "$DIR/err" 'without --value, --time MS'; then
 else
     fail "7x7k4 --value: no advice to drop --value: $(cat "$DIR/err")"
 fi
-kill "$PID" # a background job of a script ignores SIGINT, and --value does not catch it
-wait "$PID"
+# --value catches Ctrl-C too (a background job of a script ignores SIGINT until it installs a handler): it
+# prints what is proven so far, marked as not proven, exit 130.
+interrupt "$PID"
+[[ $RC -eq 130 ]] && PASS=$((PASS + 1)) || fail "solve --value after SIGINT exited $RC, expected 130"
+grep -q 'interrupted after [0-9]* nodes.*not proven' "$DIR/out" &&
+    grep -Eq '^7x7k4, X to move: (nothing is proven yet|a (draw or better|win) \(a move searched|(win|draw|loss); in how many)' \
+        "$DIR/out" && PASS=$((PASS + 1)) ||
+    fail "solve --value after SIGINT: no report of what is proven: $(cat "$DIR/out")"
+
+# With --json the interrupted report is JSON: value unknown, interrupted true, what is proven as at_least.
+# check_json FILE PYTHON-CONDITION: FILE holds one JSON object (o) for which the condition holds.
+check_json() {
+    python3 -c 'import json, sys; o = json.load(open(sys.argv[1])); sys.exit(0 if eval(sys.argv[2]) else 1)' "$1" \
+        "$2" 2>/dev/null && PASS=$((PASS + 1)) || fail "$1: not JSON with $2: $(cat "$1")"
+}
+"$TTT" solve --rules 7x7k4 --value --json >"$DIR/out" 2>"$DIR/err" &
+PID=$!
+wait_for "$DIR/err" 'without --value' # the handler is installed before the warning is printed
+interrupt "$PID"
+[[ $RC -eq 130 ]] && PASS=$((PASS + 1)) || fail "solve --value --json after SIGINT exited $RC, expected 130"
+check_json "$DIR/out" '(o["interrupted"] is True and o["plies"] is None and o["value"] in ("unknown", "win", "draw",
+    "loss") and o["at_least"] in (None, "win", "draw", "loss") and o["nodes"] > 0)'
+"$TTT" solve --rules 6x6k5 --json >"$DIR/out" 2>"$DIR/err" &
+PID=$!
+wait_for "$DIR/err" 'use --time MS'
+interrupt "$PID"
+[[ $RC -eq 130 ]] && PASS=$((PASS + 1)) || fail "solve --json after SIGINT exited $RC, expected 130"
+check_json "$DIR/out" '(o["interrupted"] is True and o["value"] == "unknown" and o["of"] == 36 and
+    (o["best"] is None or o["line"][0] == o["best"]) and o["nodes"] > 0)'
 expect_out 0 'draw, the game ends in 9' solve
 [[ ! -s $ERR ]] && PASS=$((PASS + 1)) || fail "3x3: unexpected stderr $(cat "$ERR")"
 # With a budget there is nothing to warn about.
 expect_out 0 'unknown' solve --rules 7x7k5 --nodes 5000
 [[ ! -s $ERR ]] && PASS=$((PASS + 1)) || fail "7x7k5 --nodes: unexpected stderr $(cat "$ERR")"
 
-# On a terminal: a live line with nodes, nodes/s, elapsed time and the best move so far; Ctrl-C after a few
-# moves are proven reports the best of them as a bound, not proven.
+# On a terminal: a live line with nodes, nodes/s, elapsed time and the best line so far; Ctrl-C after a few
+# moves are proven reports the best of them as a bound, not proven, with its line, a legal sequence of moves.
 if command -v script >/dev/null; then
-    script -qc "echo \$\$ >'$DIR/pid'; exec '$TTT' solve --rules 5x5k4-misere" "$DIR/tty" >/dev/null 2>&1 &
+    script -qc "stty cols 80; echo \$\$ >'$DIR/pid'; exec '$TTT' solve --rules 6x6k5" "$DIR/tty" >/dev/null 2>&1 &
     SCRIPT=$!
-    if wait_for "$DIR/tty" '[0-9.]+M nodes, [0-9]+k nodes/s, [0-9.]+ s, exact depth 25: [0-9]+/25 moves'; then
+    if wait_for "$DIR/tty" '[0-9.]+M nodes, [0-9]+k nodes/s, [0-9.]+ s, [0-9]+/36 solved'; then
         PASS=$((PASS + 1))
     else
         fail "no live line on a terminal: $(tail -c 300 "$DIR/tty" | cat -v)"
+    fi
+    if wait_for "$DIR/tty" '[1-9][0-9]*/36 solved, (draw|win|loss) [a-z0-9 ]+: [a-f][1-6]( [a-f][1-6])+'; then
+        PASS=$((PASS + 1))
+    else
+        fail "no best line on the live line: $(tail -c 300 "$DIR/tty" | cat -v)"
     fi
     kill -INT "$(cat "$DIR/pid")"
     wait "$SCRIPT"
     grep -aq 'interrupted after .*not proven' "$DIR/tty" && PASS=$((PASS + 1)) ||
         fail "no report after Ctrl-C on a terminal: $(tail -c 300 "$DIR/tty" | cat -v)"
-    # the live line is cleared before the report
+    # the live line is cleared before the report, and no live line is wider than the terminal
     grep -aq $'\r\033\\[Kinterrupted' "$DIR/tty" && PASS=$((PASS + 1)) ||
         fail "the live line was not cleared: $(tail -c 300 "$DIR/tty" | cat -v)"
+    WIDEST=$(tr '\r' '\n' <"$DIR/tty" | sed 's/\x1b\[K//' | grep -a 'nodes/s' | awk '{ print length }' | sort -n | tail -1)
+    [[ ${WIDEST:-0} -le 79 ]] && PASS=$((PASS + 1)) || fail "a live line of $WIDEST columns on an 80-column terminal"
+    BEST=$(tr -d '\r' <"$DIR/tty" | sed -n 's/^best move so far: \([a-f][1-6]\),.*/\1/p')
+    LINE=$(tr -d '\r' <"$DIR/tty" | sed -n 's/^best line so far: //p')
+    if [[ -n $BEST && ${LINE%% *} == "$BEST" ]] && "$TTT" show --rules 6x6k5 --moves "$LINE" >/dev/null 2>&1; then
+        PASS=$((PASS + 1))
+    else
+        fail "the best line so far ('$LINE') does not start with the best move ('$BEST') or is not legal"
+    fi
 fi
 
 finish
