@@ -147,6 +147,7 @@ ttt_status ttt_solver_new(const ttt_rules *rules, int tt_mib, ttt_solver **out, 
 void ttt_solver_free(ttt_solver *solver);
 ttt_status ttt_solver_search(ttt_solver *solver, const ttt_board *b, const ttt_limits *limits, bool all,
                              ttt_search_result *out, ttt_error *err);
+uint64_t ttt_solver_nodes(const ttt_solver *solver);
 int ttt_score_result(int score);
 int ttt_score_plies(const ttt_board *b, int score);
 

@@ -94,3 +94,15 @@ def test_constants_match_the_headers(c_layout):
         assert getattr(_lib, py_name) == c_layout["value " + c_name], c_name
     for name in ENUMS:
         assert getattr(_lib.lib, name) == c_layout["value " + name], name
+
+
+def test_versions_agree():
+    import re
+
+    import ttt
+
+    header = open(os.path.join(ROOT, "include", "ttt", "common.h")).read()
+    pyproject = open(os.path.join(ROOT, "python", "pyproject.toml")).read()
+    version = re.search(r'#define TTT_VERSION "([^"]+)"', header).group(1)
+    assert ttt.__version__ == version
+    assert re.search(r'^version = "([^"]+)"', pyproject, re.M).group(1) == version
