@@ -533,3 +533,28 @@ def test_ctrl_c_stops_a_long_solve():
     out, err = p.communicate(timeout=120)  # a guard against a hang, not a measure
     assert p.returncode == 0, err
     assert out.split() == ["interrupted", "draw"]
+
+
+def test_threads_share_the_solvers_and_engines_safely():
+    import threading
+
+    boards = [ttt.Board(moves=m) for m in ["", "b2", "a1", "b2 a1", "a1 b2 c3", "a1 a2 b2"]]
+    expected = [ttt.solve(b)["moves"] for b in boards]
+    engine = ttt.Engine("minimax")
+    errors = []
+
+    def work(seed):
+        try:
+            for i in range(30):
+                j = (seed + i) % len(boards)
+                assert ttt.solve(boards[j])["moves"] == expected[j]
+                assert engine.choose(boards[j]) in boards[j].moves()
+        except Exception as e:  # reported below: pytest does not see a thread's exceptions
+            errors.append(repr(e))
+
+    threads = [threading.Thread(target=work, args=(s,)) for s in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []

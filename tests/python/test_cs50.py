@@ -2,6 +2,7 @@
 package's Board (the library's own view of the position) and against plain Python written here."""
 
 import copy
+import itertools
 import functools
 
 import pytest
@@ -164,3 +165,26 @@ def test_tuples_work_as_boards():
     board = ((X, EMPTY, EMPTY), (EMPTY, O, EMPTY), (EMPTY, EMPTY, EMPTY))
     assert cs50.player(board) == X
     assert cs50.result(board, (2, 2))[2][2] == X
+
+
+def test_every_filling_of_the_board_raises_or_answers():
+    """All 3^9 boards, reachable or not (nine X, O above X, two lines...): each function answers or raises
+    ValueError; none reaches a contract the library asserts (the sanitizer build aborts on those)."""
+    answered = refused = 0
+    for cells in itertools.product((X, O, EMPTY), repeat=9):
+        board = [list(cells[0:3]), list(cells[3:6]), list(cells[6:9])]
+        assert cs50.player(board) in (X, O)
+        assert cs50.winner(board) in (X, O, None)
+        assert cs50.utility(board) in (1, 0, -1)
+        assert cs50.terminal(board) in (True, False)
+        for action in cs50.actions(board):
+            assert len(cs50.result(board, action)) == 3
+        try:
+            best = cs50.minimax(board)
+            answered += 1
+        except ValueError as e:
+            assert str(e)
+            refused += 1
+            continue
+        assert best is None or best in cs50.actions(board)
+    assert answered == ttt.count("3x3")["positions"]["total"] and answered + refused == 3**9
