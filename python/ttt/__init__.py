@@ -459,9 +459,10 @@ def _search(board, all_moves, nodes=0, ms=0.0):
     with s.lock:
         _watch.pending = None
         status = lib.ttt_solver_search(s.ptr, board._c, limits, all_moves, out, err)
-    pending, _watch.pending = _watch.pending, None
-    if pending is not None:
-        raise pending
+        pending, _watch.pending = _watch.pending, None
+        if pending is not None:
+            lib.ttt_solver_clear(s.ptr)  # the next search starts afresh rather than from an interrupted one
+            raise pending
     _check(status, err)
     return out
 

@@ -145,6 +145,7 @@ typedef struct ttt_search_result {
 } ttt_search_result;
 ttt_status ttt_solver_new(const ttt_rules *rules, int tt_mib, ttt_solver **out, ttt_error *err);
 void ttt_solver_free(ttt_solver *solver);
+void ttt_solver_clear(ttt_solver *solver);
 ttt_status ttt_solver_search(ttt_solver *solver, const ttt_board *b, const ttt_limits *limits, bool all,
                              ttt_search_result *out, ttt_error *err);
 uint64_t ttt_solver_nodes(const ttt_solver *solver);

@@ -1,9 +1,9 @@
 """The functions of CS50 AI's tictactoe.py, backed by the C library.
 
 A board is a list of three rows, each a list of three cells: X, O or EMPTY. An action is a (row, col) pair,
-0 to 2 each, row 0 at the top. A student's runner.py or tests work with it in place of their tictactoe.py:
+0 to 2 each, row 0 at the top. A student's runner.py or tests work with it in place of their tictactoe.py, which can be this one line:
 
-    from ttt.cs50 import X, O, EMPTY, initial_state, player, actions, result, winner, terminal, utility, minimax
+    from ttt.cs50 import *
 
 A board that is not three lists of three X, O or EMPTY raises TypeError or ValueError, as does an action
 that is not a free cell of an unfinished game (result).
@@ -11,6 +11,9 @@ that is not a free cell of an unfinished game (result).
 
 from ._lib import ffi, lib
 from . import Rules, _best_move, _check, Board
+
+__all__ = ["X", "O", "EMPTY", "initial_state", "player", "actions", "result", "winner", "terminal", "utility",
+           "minimax"]
 
 X = "X"
 O = "O"

@@ -188,3 +188,12 @@ def test_every_filling_of_the_board_raises_or_answers():
             continue
         assert best is None or best in cs50.actions(board)
     assert answered == ttt.count("3x3")["positions"]["total"] and answered + refused == 3**9
+
+
+def test_a_one_line_tictactoe_py_has_exactly_the_cs50_functions():
+    names = {}
+    exec("from ttt.cs50 import *", names)
+    names.pop("__builtins__")
+    assert sorted(names) == sorted(["X", "O", "EMPTY", "initial_state", "player", "actions", "result", "winner",
+                                    "terminal", "utility", "minimax"])
+    assert (names["X"], names["O"], names["EMPTY"]) == ("X", "O", None)
