@@ -250,8 +250,8 @@ class Board:
         for i, move in enumerate(moves):
             try:
                 self.play(move)
-            except ValueError as e:
-                raise ValueError("moves: move %d %r: %s" % (i + 1, move, e)) from None
+            except (TypeError, ValueError) as e:
+                raise type(e)("moves: move %d %r: %s" % (i + 1, move, e)) from None
 
     @classmethod
     def from_position(cls, text, rules=None):

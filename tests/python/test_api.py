@@ -202,6 +202,8 @@ def test_board_constructor_errors():
         ttt.Board("x../.../...", moves="b2")
     with pytest.raises(TypeError):
         ttt.Board(moves=42)
+    with pytest.raises(TypeError, match="moves: move 2 None: move: expected a cell number"):
+        ttt.Board(moves=[4, None])
     with pytest.raises(TypeError):
         ttt.Board(rules=3)
     with pytest.raises(TypeError):
