@@ -11,6 +11,8 @@ PACKAGES=(
     clang libclang-rt-14-dev
     # ttt serve's tests and load measurement: HTTP client, JSON checks, the browser, Node for playwright-core
     curl jq chromium wrk nodejs
+    # the Python package (python/ttt) and its tests, run by Debian's /usr/bin/python3
+    python3 python3-cffi python3-pytest python3-pip python3-setuptools
 )
 
 is_installed() {

@@ -1,0 +1,772 @@
+"""ttt: m,n,k-games (tic-tac-toe and beyond) from Python, over the C library libttt.
+
+    >>> import ttt
+    >>> board = ttt.Board(moves="b2 a1")
+    >>> ttt.solve(board)["value"]          # X to move wins? +1 win, 0 draw, -1 loss
+    0
+
+Rules("4x4k3-misere"), Board (from a position text or a move list), solve(board), count(rules),
+Engine(spec, rules) with choose(board) and analyse(board), arena(specs, ...), and play(my_function, ...)
+to play your own move function against an engine. ttt.cs50 has CS50 AI's tictactoe.py functions.
+
+Moves are cell numbers in reading order (cell = row * cols + col, 0 at the top left); wherever a move is
+taken, its text ("b2": column letter, row number from the top) or a (row, col) pair is accepted as well.
+Bad input raises ValueError (TypeError for a wrong type) with the library's message.
+"""
+
+import collections
+import threading
+
+from ._lib import ffi, lib
+from . import _lib
+
+__all__ = [
+    "Rules",
+    "Board",
+    "Engine",
+    "solve",
+    "count",
+    "arena",
+    "play",
+    "engines",
+    "levels",
+    "X",
+    "O",
+]
+
+__version__ = "0.1.0"
+
+X = "X"
+O = "O"
+_SIDES = (X, O, None)  # indexed by ttt_player: TTT_X, TTT_O, TTT_NOBODY
+_OUTCOMES = (None, X, O, "draw")  # indexed by ttt_outcome
+_RESULTS = {1: "win", 0: "draw", -1: "loss"}
+_EVAL_KINDS = ("none", "exact", "score")  # indexed by ttt_eval_kind
+_INT_MIN, _INT_MAX = -(2**31), 2**31 - 1
+
+# ---------------------------------------------------------------------------------------------------------
+# Checking what comes in, and turning the library's errors into exceptions
+# ---------------------------------------------------------------------------------------------------------
+
+
+def _raise(status, err):
+    msg = ffi.string(err.msg).decode("utf-8", "replace")
+    if status == lib.TTT_ENOMEM:
+        raise MemoryError(msg)
+    if status == lib.TTT_EIO:
+        raise OSError(msg)
+    raise ValueError(msg)
+
+
+def _check(status, err):
+    if status != lib.TTT_OK:
+        _raise(status, err)
+
+
+def _text(value, what):
+    """A str for the library: UTF-8 bytes, no NUL inside (C would cut the text there)."""
+    if not isinstance(value, str):
+        raise TypeError("%s: expected a str, got %s" % (what, type(value).__name__))
+    if "\0" in value:
+        raise ValueError("%s %r: contains a NUL character" % (what, value))
+    return value.encode("utf-8")
+
+
+def _integer(value, what, low, high):
+    """An int (not a bool) from low to high, else TypeError or ValueError naming it."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError("%s: expected an int, got %s" % (what, type(value).__name__))
+    if not low <= value <= high:
+        raise ValueError("%s must be from %d to %d, got %d" % (what, low, high, value))
+    return value
+
+
+def _side(player):
+    return _SIDES[int(player)]
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Rules
+# ---------------------------------------------------------------------------------------------------------
+
+
+class Rules:
+    """The rules of an m,n,k-game: Rules("3x3"), Rules("4x4k3-misere"), Rules("7x6k4"); a lone "N" is NxN.
+
+    rows, cols, k, misere and cells read them; str() is the canonical text. Rules are values: equal rules
+    compare equal and hash alike.
+    """
+
+    __slots__ = ("_c",)
+
+    def __init__(self, text="3x3"):
+        self._c = ffi.new("ttt_rules *")
+        if isinstance(text, Rules):
+            self._c[0] = text._c[0]
+            return
+        err = ffi.new("ttt_error *")
+        _check(lib.ttt_rules_parse(_text(text, "rules"), self._c, err), err)
+
+    @property
+    def rows(self):
+        return self._c.rows
+
+    @property
+    def cols(self):
+        return self._c.cols
+
+    @property
+    def k(self):
+        return self._c.k
+
+    @property
+    def misere(self):
+        return bool(self._c.misere)
+
+    @property
+    def cells(self):
+        return self._c.rows * self._c.cols
+
+    def __str__(self):
+        buf = ffi.new("char[]", _lib.RULES_TEXT_SIZE)
+        return ffi.string(lib.ttt_rules_format(self._c, buf, len(buf))).decode()
+
+    def __repr__(self):
+        return "ttt.Rules(%r)" % str(self)
+
+    def _key(self):
+        return (self._c.rows, self._c.cols, self._c.k, bool(self._c.misere))
+
+    def __eq__(self, other):
+        if not isinstance(other, Rules):
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __hash__(self):
+        return hash(self._key())
+
+
+def _rules(value):
+    """None (3x3), a rules text or a Rules."""
+    if value is None:
+        return Rules()
+    if isinstance(value, Rules):
+        return value
+    if isinstance(value, str):
+        return Rules(value)
+    raise TypeError("rules: expected a Rules or a str such as '3x3', got %s" % type(value).__name__)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Moves
+# ---------------------------------------------------------------------------------------------------------
+
+
+def _cell(rules, move):
+    """A cell index from a cell number, a move text ("b2", or "5" on 3x3) or a (row, col) pair. Only the
+    board's shape is checked here; whether the cell is free is the board's business."""
+    r = rules._c
+    if isinstance(move, str):
+        cell = ffi.new("ttt_move *")
+        err = ffi.new("ttt_error *")
+        _check(lib.ttt_move_parse(_text(move, "move"), r, cell, err), err)
+        return cell[0]
+    if isinstance(move, tuple) and len(move) == 2:
+        row, col = move
+        for what, v, n in (("row", row, r.rows), ("column", col, r.cols)):
+            if isinstance(v, bool) or not isinstance(v, int):
+                raise TypeError("move %r: the %s is not an int" % (move, what))
+            if not 0 <= v < n:
+                raise ValueError(
+                    "move %r: %s %d is off the %dx%d board" % (move, what, v, r.rows, r.cols)
+                )
+        return row * r.cols + col
+    if isinstance(move, bool) or not isinstance(move, int):
+        raise TypeError(
+            "move: expected a cell number, a move text such as 'b2' or a (row, col) pair, got %s"
+            % type(move).__name__
+        )
+    if not 0 <= move < r.rows * r.cols:
+        raise ValueError("cell %d is off the %dx%d board" % (move, r.rows, r.cols))
+    return move
+
+
+def _move_name(rules, cell):
+    buf = ffi.new("char[]", _lib.MOVE_TEXT_SIZE)
+    return ffi.string(lib.ttt_move_format(rules._c, cell, buf, len(buf))).decode()
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Board
+# ---------------------------------------------------------------------------------------------------------
+
+
+class Board:
+    """A position: Board() is the empty 3x3 board; Board(rules="4x4k3") another empty board;
+    Board("x.o/.x./..o") a position from its text (rows top to bottom, '/' between them; with rules= for k
+    or misère); Board(moves="b2 a1 c3") or Board(moves=[4, 0, 8]) the position after these moves.
+
+    play(move) and undo() change it; moves(), winner, outcome, terminal, to_move, ply read it. Iterating
+    gives every cell's "X", "O" or None in reading order; board[move] one of them; str() draws it.
+    """
+
+    __slots__ = ("_c", "_rules", "_history", "__weakref__")
+
+    def __init__(self, position=None, rules=None, moves=None):
+        self._c = ffi.new("ttt_board *")
+        self._history = []
+        err = ffi.new("ttt_error *")
+        if position is not None:
+            if moves is not None:
+                raise ValueError("Board: give a position or moves, not both")
+            text = _text(position, "position")
+            given = _rules(rules) if rules is not None else None
+            _check(
+                lib.ttt_position_parse(text, given._c if given else ffi.NULL, self._c, err), err
+            )
+            self._rules = Rules(given) if given else _rules_of(self._c)
+            return
+        self._rules = Rules(_rules(rules))
+        lib.ttt_board_init(self._c, self._rules._c)
+        if moves is None:
+            return
+        if isinstance(moves, str):
+            cells = ffi.new("ttt_move[]", _lib.MAX_CELLS)
+            n = ffi.new("int *")
+            _check(
+                lib.ttt_moves_parse(
+                    _text(moves, "moves"), self._rules._c, cells, _lib.MAX_CELLS, n, err
+                ),
+                err,
+            )
+            _check(lib.ttt_moves_replay(self._rules._c, cells, n[0], self._c, err), err)
+            self._history = [cells[i] for i in range(n[0])]
+            return
+        if not isinstance(moves, (list, tuple)):
+            raise TypeError(
+                "moves: expected a str such as 'b2 a1' or a list of moves, got %s"
+                % type(moves).__name__
+            )
+        for i, move in enumerate(moves):
+            try:
+                self.play(move)
+            except (TypeError, ValueError) as e:
+                raise type(e)("moves: move %d %r: %s" % (i + 1, move, e)) from None
+
+    @classmethod
+    def from_position(cls, text, rules=None):
+        """The position of a text such as "x.o/.x./..o" (validated: it must be reachable in a game)."""
+        return cls(text, rules=rules)
+
+    @classmethod
+    def from_moves(cls, moves, rules=None):
+        """The position after these moves from the empty board: "b2 a1", [4, 0] or [(1, 1), (0, 0)]."""
+        return cls(rules=rules, moves=moves)
+
+    # --- reading -----------------------------------------------------------------------------------------
+
+    @property
+    def rules(self):
+        return self._rules
+
+    @property
+    def ply(self):
+        """Stones on the board."""
+        return self._c.ply
+
+    @property
+    def history(self):
+        """The moves played on this object (from the empty board when it was made empty or from moves)."""
+        return list(self._history)
+
+    @property
+    def terminal(self):
+        return self._c.line_owner != lib.TTT_NOBODY or self._c.ply == self._c.cells
+
+    @property
+    def winner(self):
+        """"X", "O", or None while the game goes on or when it is drawn."""
+        return _side(lib.ttt_board_winner(self._c))
+
+    @property
+    def outcome(self):
+        """None while the game goes on, "X" or "O" for a win, "draw"."""
+        return _OUTCOMES[lib.ttt_board_outcome(self._c)]
+
+    @property
+    def to_move(self):
+        """"X" or "O", or None when the game is over."""
+        return None if self.terminal else _SIDES[self._c.ply & 1]
+
+    @property
+    def position(self):
+        """The position text, e.g. "x.o/.x./..o"."""
+        buf = ffi.new("char[]", _lib.POSITION_TEXT_SIZE)
+        return ffi.string(lib.ttt_position_format(self._c, buf, len(buf))).decode()
+
+    def moves(self):
+        """The legal moves (cells) in increasing order; none when the game is over."""
+        out = ffi.new("ttt_move[]", _lib.MAX_CELLS)
+        n = lib.ttt_board_moves(self._c, out)
+        return [out[i] for i in range(n)]
+
+    def winning_line(self):
+        """The cells of the completed line, or [] when nobody has one."""
+        out = ffi.new("ttt_move[]", _lib.MAX_SIDE)
+        n = lib.ttt_board_line_cells(self._c, out)
+        return [out[i] for i in range(n)]
+
+    def cell(self, move):
+        """The cell number of a move given as text ("b2"), (row, col) or number (checked against the shape)."""
+        return _cell(self._rules, move)
+
+    def name(self, move):
+        """The text of a move: "b2"."""
+        return _move_name(self._rules, _cell(self._rules, move))
+
+    def is_legal(self, move):
+        try:
+            cell = _cell(self._rules, move)
+        except (TypeError, ValueError):
+            return False
+        return bool(lib.ttt_board_is_legal(self._c, cell))
+
+    def to_lists(self):
+        """The board as CS50's tictactoe.py has it: a list of rows, each a list of "X", "O" or None."""
+        cells = list(self)
+        cols = self._rules.cols
+        return [cells[i : i + cols] for i in range(0, len(cells), cols)]
+
+    def copy(self):
+        other = Board.__new__(Board)
+        other._c = ffi.new("ttt_board *", self._c[0])
+        other._rules = self._rules
+        other._history = list(self._history)
+        return other
+
+    # --- changing ----------------------------------------------------------------------------------------
+
+    def play(self, move):
+        """Plays the side to move's stone on move; ValueError ("cell b2 is taken", "the game is over: ...")."""
+        cell = _cell(self._rules, move)
+        err = ffi.new("ttt_error *")
+        _check(lib.ttt_board_play_checked(self._c, cell, err), err)
+        self._history.append(cell)
+
+    def undo(self):
+        """Takes back the last move played on this object and returns it."""
+        if not self._history:
+            raise ValueError("undo: no move to take back (a board made from a position text has none)")
+        cell = self._history.pop()
+        lib.ttt_board_undo(self._c, cell)
+        return cell
+
+    # --- Python protocols --------------------------------------------------------------------------------
+
+    def __len__(self):
+        return self._c.cells
+
+    def __iter__(self):
+        c = self._c
+        return (_side(lib.ttt_board_at(c, cell)) for cell in range(c.cells))
+
+    def __getitem__(self, move):
+        return _side(lib.ttt_board_at(self._c, _cell(self._rules, move)))
+
+    def __eq__(self, other):
+        if not isinstance(other, Board):
+            return NotImplemented
+        return bool(lib.ttt_board_equal(self._c, other._c))
+
+    __hash__ = None  # a board changes
+
+    def __str__(self):
+        rows = self.to_lists()
+        return "\n".join(" ".join(cell or "." for cell in row) for row in rows)
+
+    def __repr__(self):
+        return "ttt.Board(%r, rules=%r)" % (self.position, str(self._rules))
+
+
+def _rules_of(c_board):
+    rules = Rules.__new__(Rules)
+    rules._c = ffi.new("ttt_rules *", c_board.rules)
+    return rules
+
+
+def _board(value, rules=None):
+    if not isinstance(value, Board):
+        raise TypeError("expected a ttt.Board, got %s" % type(value).__name__)
+    if rules is not None and value.rules != rules:
+        raise ValueError("the board has rules %s, expected %s" % (value.rules, rules))
+    return value
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Solving
+# ---------------------------------------------------------------------------------------------------------
+
+_SOLVER_TT_MIB = 64  # the transposition table's cap per rules; it starts small and grows as needed
+_SOLVER_CACHE = 4  # solvers kept (one per rules), so that their tables serve the next call
+_solvers = collections.OrderedDict()
+_solvers_lock = threading.Lock()
+
+
+class _Solver:
+    def __init__(self, rules):
+        out = ffi.new("ttt_solver **")
+        err = ffi.new("ttt_error *")
+        _check(lib.ttt_solver_new(rules._c, _SOLVER_TT_MIB, out, err), err)
+        self.ptr = ffi.gc(out[0], lib.ttt_solver_free)
+        self.lock = threading.Lock()  # one search at a time (the library releases the GIL)
+
+
+def _solver(rules):
+    key = rules._key()
+    with _solvers_lock:
+        s = _solvers.get(key)
+        if s is None:
+            s = _Solver(rules)
+            _solvers[key] = s
+            while len(_solvers) > _SOLVER_CACHE:
+                _solvers.popitem(last=False)
+        else:
+            _solvers.move_to_end(key)
+        return s
+
+
+# Ctrl-C during a long search: the KeyboardInterrupt is raised in the progress callback (the search calls it
+# every few thousand nodes, in the searching thread); its onerror handler keeps it and asks the search to stop,
+# and _search raises it again once the search has returned.
+_watch = threading.local()
+
+
+def _on_progress_error(exc_type, exc_value, tb):
+    _watch.pending = exc_value
+    return True
+
+
+@ffi.callback("bool(const ttt_search_progress *, void *)", onerror=_on_progress_error)
+def _progress(progress, user):
+    return False
+
+
+def _search(board, all_moves, nodes=0, ms=0.0):
+    s = _solver(board.rules)
+    out = ffi.new("ttt_search_result *")
+    err = ffi.new("ttt_error *")
+    limits = ffi.new("ttt_limits *", {"nodes": nodes, "ms": ms, "depth": 0, "progress": _progress})
+    with s.lock:
+        _watch.pending = None
+        status = lib.ttt_solver_search(s.ptr, board._c, limits, all_moves, out, err)
+        pending, _watch.pending = _watch.pending, None
+        if pending is not None:
+            lib.ttt_solver_clear(s.ptr)  # the next search starts afresh rather than from an interrupted one
+            raise pending
+    _check(status, err)
+    return out
+
+
+def solve(board, nodes=0):
+    """Solves board exactly (Ctrl-C stops a long search). Returns a dict from the side to move's view:
+
+        value     +1 a win, 0 a draw, -1 a loss with best play by both; result: "win", "draw" or "loss"
+        distance  moves until the game ends with best play
+        best      the moves that keep the value (and reach a win soonest, or a loss latest)
+        moves     every legal move, best first: {"move": cell, "name": "b2", "value": ..., "distance": ...}
+        nodes     nodes searched
+
+    nodes= bounds the search (0: no bound); ValueError when the bound is hit before a proof, and for a
+    finished game.
+    """
+    board = _board(board)
+    nodes = _integer(nodes, "nodes", 0, 2**64 - 1)
+    r = _search(board, True, nodes)
+    if not r.proven:
+        raise ValueError(
+            "solve: not solved within %d nodes (searched %d plies deep)" % (nodes, r.depth)
+        )
+    moves = []
+    for i in range(r.count):
+        m = r.moves[i]
+        moves.append(
+            {
+                "move": m.move,
+                "name": _move_name(board.rules, m.move),
+                "value": lib.ttt_score_result(m.score),
+                "distance": lib.ttt_score_plies(board._c, m.score),
+            }
+        )
+    value = lib.ttt_score_result(r.score)
+    return {
+        "value": value,
+        "result": _RESULTS[value],
+        "distance": lib.ttt_score_plies(board._c, r.score),
+        "best": [r.moves[i].move for i in range(r.best_count)],
+        "moves": moves,
+        "nodes": r.nodes,
+    }
+
+
+def _best_move(board):
+    """One optimal move (the first of the best), by the cached solver: for ttt.cs50.minimax."""
+    r = _search(board, False)
+    return r.moves[0].move
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Counting
+# ---------------------------------------------------------------------------------------------------------
+
+
+def _tally(t):
+    return {"total": t.total, "x_wins": t.x_wins, "o_wins": t.o_wins, "draws": t.draws}
+
+
+def count(rules=None, layer_limit=0):
+    """Counts the game tree of the rules (boards of up to 64 cells): every reachable position and every
+    complete game, split by outcome, also up to symmetry. Returns a dict: positions, positions_sym, games,
+    games_sym (each {"total", "x_wins", "o_wins", "draws"}) and by_ply, one dict per number of stones.
+    layer_limit caps the positions of one layer (0: the library's default); over it is a ValueError."""
+    rules = _rules(rules)
+    layer_limit = _integer(layer_limit, "layer_limit", 0, 2**64 - 1)
+    out = ffi.new("ttt_counts *")
+    err = ffi.new("ttt_error *")
+    _check(lib.ttt_count(rules._c, layer_limit, out, err), err)
+    by_ply = [
+        {
+            "ply": p,
+            "positions": _tally(out.positions[p]),
+            "positions_sym": _tally(out.positions_sym[p]),
+            "games": _tally(out.games[p]),
+            "games_sym": _tally(out.games_sym[p]),
+        }
+        for p in range(out.plies)
+    ]
+    return {
+        "rules": str(rules),
+        "positions": _tally(out.all_positions),
+        "positions_sym": _tally(out.all_positions_sym),
+        "games": _tally(out.all_games),
+        "games_sym": _tally(out.all_games_sym),
+        "by_ply": by_ply,
+    }
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Engines
+# ---------------------------------------------------------------------------------------------------------
+
+
+def _listing(count, at, fields):
+    return [
+        {f: ffi.string(getattr(at(i), f)).decode() for f in fields} for i in range(count())
+    ]
+
+
+def engines():
+    """The registered engines: a list of {"name", "summary", "options"}."""
+    return _listing(lib.ttt_engine_count, lib.ttt_engine_about_at, ("name", "summary", "options"))
+
+
+def levels():
+    """The difficulty levels, weakest first: a list of {"name", "spec", "about"}."""
+    return _listing(lib.ttt_level_count, lib.ttt_level_at, ("name", "spec", "about"))
+
+
+class Engine:
+    """An engine made from a spec, "NAME[:key=value,...]" ("mcts:iterations=2000", "minimax", "hard"), for
+    the rules (default 3x3). choose(board) returns its move; analyse(board) its view of every move.
+    Deterministic: the same spec and requests give the same moves (unless a time= budget is set)."""
+
+    def __init__(self, spec="mcts", rules=None):
+        self._rules = Rules(_rules(rules))
+        out = ffi.new("ttt_engine **")
+        err = ffi.new("ttt_error *")
+        _check(lib.ttt_engine_new(_text(spec, "engine spec"), self._rules._c, out, err), err)
+        self._ptr = ffi.gc(out[0], lib.ttt_engine_free)
+        self._lock = threading.Lock()  # one request at a time (the library releases the GIL)
+        self.last = None
+
+    def _engine(self):
+        if self._ptr is None:
+            raise ValueError("the engine is closed")
+        return self._ptr
+
+    @property
+    def rules(self):
+        return self._rules
+
+    @property
+    def name(self):
+        return ffi.string(lib.ttt_engine_name(self._engine())).decode()
+
+    @property
+    def spec(self):
+        """The full spec, every option's value included."""
+        buf = ffi.new("char[]", _lib.SPEC_TEXT_SIZE)
+        return ffi.string(lib.ttt_engine_spec(self._engine(), buf, len(buf))).decode()
+
+    @property
+    def nodes(self):
+        """Nodes or playouts counted since the engine was made."""
+        return lib.ttt_engine_nodes(self._engine())
+
+    def _ready(self, board):
+        board = _board(board, self._rules)
+        engine = self._engine()
+        if board.terminal:
+            raise ValueError("the game is over (%s): no move to choose" % _over(board))
+        if board._history and len(board._history) == board.ply:
+            moves = ffi.new("ttt_move[]", board._history)
+            lib.ttt_engine_follow(engine, moves, len(board._history))
+        return engine, board
+
+    def choose(self, board):
+        """The engine's move (a cell) for the side to move; self.last has its nodes, ms and depth."""
+        with self._lock:
+            engine, board = self._ready(board)
+            out = ffi.new("ttt_move *")
+            info = ffi.new("ttt_search_info *")
+            err = ffi.new("ttt_error *")
+            _check(lib.ttt_engine_choose(engine, board._c, out, info, err), err)
+            self.last = {"nodes": info.nodes, "ms": info.ms, "depth": info.depth}
+            return out[0]
+
+    def analyse(self, board):
+        """What the engine thinks of every legal move, best first: {"method", "nodes", "ms", "moves"}, each
+        move {"move", "name", "kind" ("exact", "score" or "none"), "value" and "distance" (exact only),
+        "score" (-1 to 1), "share" (of the engine's effort)}. ValueError for engines that cannot analyse."""
+        with self._lock:
+            engine, board = self._ready(board)
+            out = ffi.new("ttt_analysis *")
+            err = ffi.new("ttt_error *")
+            _check(lib.ttt_engine_analyse(engine, board._c, out, err), err)
+            moves = []
+            for i in range(out.count):
+                m = out.moves[i]
+                entry = {
+                    "move": m.move,
+                    "name": _move_name(self._rules, m.move),
+                    "kind": _EVAL_KINDS[m.kind],
+                    "score": m.score,
+                    "share": m.share,
+                }
+                if m.kind == lib.TTT_EVAL_EXACT:
+                    entry["value"] = m.result
+                    entry["distance"] = m.plies
+                moves.append(entry)
+            return {
+                "method": ffi.string(out.method).decode() if out.method else "",
+                "nodes": out.info.nodes,
+                "ms": out.info.ms,
+                "moves": moves,
+            }
+
+    def new_game(self):
+        """Tells the engine a new game starts (engines with a tree or per-game state reset it)."""
+        with self._lock:
+            lib.ttt_engine_new_game(self._engine())
+
+    def game_over(self, board):
+        """Tells the engine how a game it played went (learning engines learn from it): board must be
+        finished and hold its whole game (made empty or from moves, then played)."""
+        board = _board(board, self._rules)
+        if not board.terminal:
+            raise ValueError("game_over: the game is not over")
+        if len(board._history) != board.ply:
+            raise ValueError("game_over: the board does not hold the game's moves (made from a position?)")
+        with self._lock:
+            moves = ffi.new("ttt_move[]", board._history)
+            err = ffi.new("ttt_error *")
+            outcome = lib.ttt_board_outcome(board._c)
+            _check(
+                lib.ttt_engine_game_over(self._engine(), moves, len(board._history), outcome, err),
+                err,
+            )
+
+    def close(self):
+        """Frees the engine now (otherwise when it is garbage)."""
+        with self._lock:
+            if self._ptr is not None:
+                ffi.release(self._ptr)
+                self._ptr = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __repr__(self):
+        if self._ptr is None:
+            return "<ttt.Engine (closed)>"
+        return "ttt.Engine(%r, rules=%r)" % (self.spec, str(self._rules))
+
+
+def _over(board):
+    outcome = board.outcome
+    return "a draw" if outcome == "draw" else "%s has won" % outcome
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Tournaments
+# ---------------------------------------------------------------------------------------------------------
+
+
+def _record(r):
+    return {"wins": r.wins, "losses": r.losses, "draws": r.draws}
+
+
+def arena(specs, rules=None, games=10, seed=0, jobs=1, gauntlet=False):
+    """Plays every pair of engines (or, with gauntlet=True, the first against each other one) games games
+    per pair, colours alternating, on jobs threads; the results depend only on the specs, rules and seed.
+    Returns {"rules", "games", "seed", "pairs": [...]}, each pair {"a", "b" (specs), "wins", "losses",
+    "draws" (from a's side), "a_as_x", "a_as_o" (records), "score", "elo", "elo_low", "elo_high", "los",
+    "draw_ratio"}."""
+    rules = _rules(rules)
+    if isinstance(specs, str) or not isinstance(specs, (list, tuple)):
+        raise TypeError("arena: expected a list of engine specs, got %s" % type(specs).__name__)
+    if not 2 <= len(specs) <= _lib.ARENA_MAX_ENGINES:
+        raise ValueError(
+            "arena: expected 2 to %d engines, got %d" % (_lib.ARENA_MAX_ENGINES, len(specs))
+        )
+    texts = [ffi.new("char[]", _text(s, "engine spec")) for s in specs]
+    games = _integer(games, "arena: games", 1, _lib.ARENA_MAX_GAMES)
+    seed = _integer(seed, "arena: seed", 0, _lib.ARENA_MAX_SEED)
+    jobs = _integer(jobs, "arena: jobs", 1, _lib.ARENA_MAX_JOBS)
+    if not isinstance(gauntlet, bool):
+        raise TypeError("arena: gauntlet: expected a bool, got %s" % type(gauntlet).__name__)
+    c_specs = ffi.new("const char *[]", texts)
+    opt = ffi.new(
+        "ttt_arena_options *",
+        {"specs": c_specs, "nspecs": len(specs), "games": games, "seed": seed, "jobs": jobs,
+         "gauntlet": gauntlet},
+    )
+    npairs = lib.ttt_arena_pair_count(len(specs), gauntlet)
+    pairs = ffi.new("ttt_arena_pair[]", npairs)
+    err = ffi.new("ttt_error *")
+    _check(lib.ttt_arena_run(rules._c, opt, pairs, err), err)
+    out = []
+    stats = ffi.new("ttt_arena_stats *")
+    for p in pairs:
+        lib.ttt_arena_stats_of(ffi.addressof(p, "total"), stats)
+        entry = {"a": specs[p.a], "b": specs[p.b]}
+        entry.update(_record(p.total))
+        entry.update(
+            {
+                "a_as_x": _record(p.a_as_x),
+                "a_as_o": _record(p.a_as_o),
+                "score": stats.score,
+                "elo": stats.elo,
+                "elo_low": stats.elo_low,
+                "elo_high": stats.elo_high,
+                "los": stats.los,
+                "draw_ratio": stats.draw_ratio,
+            }
+        )
+        out.append(entry)
+    return {"rules": str(rules), "games": games, "seed": seed, "pairs": out}
+
+
+from ._play import play  # noqa: E402  (play uses the classes above)
