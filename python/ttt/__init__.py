@@ -722,8 +722,9 @@ def arena(specs, rules=None, games=10, seed=0, jobs=1, gauntlet=False):
     """Plays every pair of engines (or, with gauntlet=True, the first against each other one) games games
     per pair, colours alternating, on jobs threads; the results depend only on the specs, rules and seed.
     Returns {"rules", "games", "seed", "pairs": [...]}, each pair {"a", "b" (specs), "wins", "losses",
-    "draws" (from a's side), "a_as_x", "a_as_o" (records), "score", "elo", "elo_low", "elo_high", "los",
-    "draw_ratio"}."""
+    "draws" (from a's side), "a_as_x", "a_as_o" (records), "a_forfeits", "b_forfeits" (games an outside
+    engine lost by timing out, crashing or playing an illegal move, among the losses), "score", "elo",
+    "elo_low", "elo_high", "los", "draw_ratio"}."""
     rules = _rules(rules)
     if isinstance(specs, str) or not isinstance(specs, (list, tuple)):
         raise TypeError("arena: expected a list of engine specs, got %s" % type(specs).__name__)
@@ -757,6 +758,8 @@ def arena(specs, rules=None, games=10, seed=0, jobs=1, gauntlet=False):
             {
                 "a_as_x": _record(p.a_as_x),
                 "a_as_o": _record(p.a_as_o),
+                "a_forfeits": p.a_forfeits,
+                "b_forfeits": p.b_forfeits,
                 "score": stats.score,
                 "elo": stats.elo,
                 "elo_low": stats.elo_low,

@@ -20,7 +20,7 @@ except ImportError as e:  # pragma: no cover - depends on the machine
     ) from e
 
 CDEF = """
-typedef enum ttt_status { TTT_OK = 0, TTT_EINVAL, TTT_ENOMEM, TTT_ELIMIT, TTT_ESTATE, TTT_EIO } ttt_status;
+typedef enum ttt_status { TTT_OK = 0, TTT_EINVAL, TTT_ENOMEM, TTT_ELIMIT, TTT_ESTATE, TTT_EIO, TTT_EFORFEIT } ttt_status;
 typedef struct ttt_error { char msg[256]; } ttt_error;
 const char *ttt_status_name(ttt_status status);
 
@@ -159,8 +159,10 @@ typedef struct ttt_arena_pair {
     ttt_arena_record total;
     ttt_arena_record a_as_x;
     ttt_arena_record a_as_o;
+    uint64_t a_forfeits, b_forfeits;
 } ttt_arena_pair;
 typedef void (*ttt_arena_progress_fn)(uint64_t done, uint64_t total, void *user);
+typedef void (*ttt_arena_forfeit_fn)(int pair, uint64_t game, const char *reason, void *user);
 typedef struct ttt_arena_options {
     const char *const *specs;
     int nspecs;
@@ -170,6 +172,7 @@ typedef struct ttt_arena_options {
     bool gauntlet;
     ttt_arena_progress_fn progress;
     void *user;
+    ttt_arena_forfeit_fn forfeit;
 } ttt_arena_options;
 typedef struct ttt_arena_stats {
     uint64_t games;

@@ -14,9 +14,10 @@ source "$(dirname "$0")/harness.bash"
 README=$(cd "$(dirname "$0")/../.." && pwd)/README.md
 WORK=$(mktemp -d)
 trap 'rm -f "$OUT" "$ERR"; rm -rf "$WORK"' EXIT
-mkdir -p "$WORK/home" "$WORK/data" "$WORK/run"
+mkdir -p "$WORK/home" "$WORK/data" "$WORK/run/build"
 
 TTT_PATH=$(cd "$(dirname "$TTT")" && pwd)/$(basename "$TTT")
+ln -s "$TTT_PATH" "$WORK/run/build/ttt" # examples that name the binary by its path in the tree (cmd:path=build/ttt)
 python3 - "$README" "$TTT_PATH" "$WORK" <<'EOF'
 import os, re, subprocess, sys
 
@@ -43,6 +44,11 @@ SKIP = {
     "ttt table build --games 1000000": "long on a loaded machine, and writes a table file (tests/cli/table.sh)",
     "ttt arena --games 1000 mcts minimax random": "long: 3,000 games with mcts (tests/cli/arena.sh)",
     "ttt bench": "long: the whole benchmark (make check compares its signature)",
+    "make": "builds the project (the suite runs in a build)",
+    "PYTHONPATH=$PWD/python python3 -c 'import ttt; print(ttt.solve(ttt.Board())[\"result\"])'":
+        "needs the source tree's python/ (tests/python runs the package in place)",
+    'cmake --install build --prefix "$HOME/.local"': "installs the build (tests/cli/install.sh, into a scratch prefix)",
+    "pip install ./python": "needs pip and the source tree (tests/python/test_install.py)",
 }
 # command -> why only its exit status is checked
 STATUS_ONLY = {

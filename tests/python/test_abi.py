@@ -29,8 +29,9 @@ STRUCTS = {
     "ttt_move_score": ["move", "score", "exact"],
     "ttt_search_result": ["score", "proven", "depth", "count", "moves", "best_count", "nodes", "ms", "stopped"],
     "ttt_arena_record": ["wins", "losses", "draws"],
-    "ttt_arena_pair": ["a", "b", "total", "a_as_x", "a_as_o"],
-    "ttt_arena_options": ["specs", "nspecs", "games", "seed", "jobs", "gauntlet", "progress", "user"],
+    "ttt_arena_pair": ["a", "b", "total", "a_as_x", "a_as_o", "a_forfeits", "b_forfeits"],
+    "ttt_arena_options": ["specs", "nspecs", "games", "seed", "jobs", "gauntlet", "progress", "user",
+                          "forfeit"],
     "ttt_arena_stats": ["games", "score", "elo", "elo_low", "elo_high", "los", "draw_ratio"],
 }
 
@@ -50,7 +51,7 @@ CONSTANTS = {
 }
 
 # Enumerators the package uses by value.
-ENUMS = ["TTT_OK", "TTT_EINVAL", "TTT_ENOMEM", "TTT_ELIMIT", "TTT_ESTATE", "TTT_EIO", "TTT_X", "TTT_O",
+ENUMS = ["TTT_OK", "TTT_EINVAL", "TTT_ENOMEM", "TTT_ELIMIT", "TTT_ESTATE", "TTT_EIO", "TTT_EFORFEIT", "TTT_X", "TTT_O",
          "TTT_NOBODY", "TTT_ONGOING", "TTT_X_WINS", "TTT_O_WINS", "TTT_DRAW", "TTT_EVAL_NONE", "TTT_EVAL_EXACT",
          "TTT_EVAL_SCORE"]
 

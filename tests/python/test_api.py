@@ -427,6 +427,18 @@ def test_arena_records_and_reproducibility():
     assert [(q["a"], q["b"]) for q in g["pairs"]] == [("random", "minimax"), ("random", "heuristic")]
 
 
+def test_arena_counts_an_outside_engines_forfeits(tmp_path):
+    brain = tmp_path / "crashing-brain"
+    brain.write_text("#!/bin/sh\nread line\necho OK\nexit 3\n")  # accepts START, then dies
+    brain.chmod(0o755)
+    r = ttt.arena(["random", "cmd:path=%s" % brain], games=4, seed=1)
+    (p,) = r["pairs"]
+    assert (p["wins"], p["losses"], p["draws"]) == (4, 0, 0)
+    assert (p["a_forfeits"], p["b_forfeits"]) == (0, 4)
+    ok = ttt.arena(["minimax", "random"], games=2, seed=1)["pairs"][0]
+    assert (ok["a_forfeits"], ok["b_forfeits"]) == (0, 0)
+
+
 @pytest.mark.parametrize(
     "kwargs, error",
     [
