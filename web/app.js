@@ -35,10 +35,19 @@ async function loadEngines() {
     const sel = $(`player-${side}`);
     const levels = document.createElement('optgroup');
     levels.label = 'Levels';
-    for (const l of data.levels) levels.append(new Option(`${l.name} (${l.spec})`, l.name));
+    // Names only: the spec behind a level is its tooltip (long specs were cut off in the select).
+    for (const l of data.levels) {
+      const o = new Option(l.name, l.name);
+      o.title = `${l.spec}: ${l.about}`;
+      levels.append(o);
+    }
     const engines = document.createElement('optgroup');
     engines.label = 'Engines';
-    for (const e of data.engines) engines.append(new Option(e.name, e.name));
+    for (const e of data.engines) {
+      const o = new Option(e.name, e.name);
+      o.title = e.summary;
+      engines.append(o);
+    }
     sel.append(levels, engines);
   }
   $('player-o').value = 'medium';
@@ -79,7 +88,12 @@ function buildBoard(state) {
   const { rows, cols } = state.rules;
   board.replaceChildren();
   board.dataset.game = state.id;
-  board.style.setProperty('--cols', cols);
+  const wrap = board.parentElement;
+  wrap.style.setProperty('--cols', cols);
+  wrap.style.setProperty('--rows', rows);
+  // Coordinates as the project's notation names cells: columns a-p left to right, rows 1-16 top to bottom.
+  $('col-coords').replaceChildren(...Array.from({ length: cols }, (_, c) => Object.assign(document.createElement('span'), { textContent: colName(c) })));
+  $('row-coords').replaceChildren(...Array.from({ length: rows }, (_, r) => Object.assign(document.createElement('span'), { textContent: String(r + 1) })));
   board.setAttribute('aria-label', `Board, ${rows} rows by ${cols} columns`);
   for (let r = 0; r < rows; r++) {
     for (let c = 0; c < cols; c++) {
@@ -224,19 +238,23 @@ function hintEngine(state) {
   return HINT_ENGINE;
 }
 
+function setHintBusy(on) { $('hint-busy').hidden = !on; }
+
 async function refreshHints() {
   const my = ++hintEpoch;
   clearHints();
+  setHintBusy(false);
   $('hint-legend').hidden = !hintsOn();
   // Hints are for a person's turn: while an engine is to move they would only compete with it for time.
   if (!hintsOn() || !game || game.outcome !== 'ongoing' || game.engine_to_move) return;
   const state = game;
+  setHintBusy(true);
   try {
     const a = await api('POST', '/api/analyse', { rules: state.rules.text, moves: state.moves.join(' '), engine: hintEngine(state) });
     if (my !== hintEpoch || game !== state) return;
     hints = a;
     showHints(a);
-  } catch (e) { if (my === hintEpoch) showError(e); }
+  } catch (e) { if (my === hintEpoch) showError(e); } finally { if (my === hintEpoch) setHintBusy(false); }
 }
 
 function clearHints() {

@@ -37,10 +37,12 @@ const server = await startServer();
 const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'] });
 let failed = false;
 try {
-  const page = await browser.newPage({ viewport: { width: 1000, height: 900 } });
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   page.setDefaultTimeout(TIMEOUT_MS);
   const pageErrors = [];
   page.on('pageerror', (e) => pageErrors.push(String(e)));
+  const notFound = []; // every 404 the page gets (the favicon was one)
+  page.on('response', (r) => { if (r.status() === 404) notFound.push(r.url()); });
 
   const cell = (name) => page.locator(`#board .cell[data-cell="${name}"]`);
   const status = () => page.locator('#status').textContent();
@@ -71,14 +73,21 @@ try {
   await page.waitForSelector('#board .cell');
   await page.waitForFunction(() => document.querySelector('#player-o option[value="perfect"]'));
   // Records whether "thinking…" is ever shown.
+  // and where the board was each time "thinking…" or "computing hints…" appeared (layout is forced there and
+  // then, inside the observer, so the position is the one a click at that moment would meet).
   await page.evaluate(() => {
     window.sawThinking = false;
-    const t = document.getElementById('thinking');
-    new MutationObserver(() => { if (!t.hidden) window.sawThinking = true; }).observe(t, { attributes: true });
+    window.sawHintBusy = false;
+    window.boardTops = [];
+    const top = () => Math.round(document.getElementById('board').getBoundingClientRect().top);
+    const t = document.getElementById('thinking'), h = document.getElementById('hint-busy');
+    new MutationObserver(() => { if (!t.hidden) { window.sawThinking = true; window.boardTops.push(['thinking', top()]); } }).observe(t, { attributes: true });
+    if (h) new MutationObserver(() => { if (!h.hidden) { window.sawHintBusy = true; window.boardTops.push(['hints', top()]); } }).observe(h, { attributes: true });
   });
 
   // 1. A full game by clicking, against the perfect level: click the first empty cell until the game ends.
   await newGame({ x: 'human', o: 'perfect' });
+  const topIdle = await page.evaluate(() => Math.round(document.getElementById('board').getBoundingClientRect().top));
   for (let turn = 0; turn < 9; turn++) {
     const s = await status();
     if (!s.startsWith('X to move')) break;
@@ -91,6 +100,12 @@ try {
   const end1 = await status();
   check(/O wins|Draw/.test(end1), `game by clicking against perfect ends in O wins or a draw (${end1})`);
   check(await page.evaluate(() => window.sawThinking), '"thinking…" was shown while the engine searched');
+  const tops = await page.evaluate(() => window.boardTops.filter(([what]) => what === 'thinking').map(([, t]) => t));
+  check(tops.length > 0 && tops.every((t) => t === topIdle), `no layout shift: the board stays at ${topIdle} px while the engine thinks (${tops.join(', ')})`);
+  check(JSON.stringify(await page.locator('#col-coords span').allTextContents()) === '["a","b","c"]' &&
+    JSON.stringify(await page.locator('#row-coords span').allTextContents()) === '["1","2","3"]', 'coordinates a-c and 1-3 around the 3x3 board');
+  const colA = await page.locator('#col-coords span').first().boundingBox(), cellA1 = await cell('a1').boundingBox();
+  check(Math.abs(colA.x + colA.width / 2 - (cellA1.x + cellA1.width / 2)) < 2, 'column letter a sits over the cells of column a');
   if (end1.startsWith('O wins'))
     check(await page.locator('#board .cell.win').count() === 3, 'the winning line is highlighted (3 cells)');
   check(await page.locator('#board .cell.last').count() === 1, 'the last move is highlighted');
@@ -148,6 +163,9 @@ try {
   const hintTexts = await page.locator('#board .cell .hint').allTextContents();
   check(hintTexts.length === 7 && hintTexts.every((t) => /^(W\d+|D|L\d+)$/.test(t)), `hint overlay on every empty cell: ${hintTexts.join(' ')}`);
   check(await page.locator('#hint-legend').isVisible(), 'the hint legend is shown');
+  check(await page.evaluate(() => window.sawHintBusy), '"computing hints…" was shown while the hints were computed');
+  const hintTops = await page.evaluate(() => window.boardTops.filter(([what]) => what === 'hints').map(([, t]) => t));
+  check(hintTops.every((t) => t === topIdle), `no layout shift while hints are computed (${hintTops.join(', ')})`);
   await page.screenshot({ path: join(shots, '3-hints-3x3.png') });
 
   // 5. 4x4 misère: a new board of 16 cells, rules shown, a few moves, hints still coloured.
@@ -171,7 +189,7 @@ try {
 
   // 7. The biggest board: 16x16, k=5. The solver cannot prove it in time, so the overlay shades every empty cell
   // by the Monte Carlo score grid.
-  await page.setViewportSize({ width: 1000, height: 1100 });
+  await page.setViewportSize({ width: 1280, height: 1100 });
   await page.fill('#k', '5');
   await page.fill('#rows', '16');
   await page.fill('#cols', '16');
@@ -181,7 +199,40 @@ try {
   await cell('h8').click();
   await page.waitForFunction(() => document.querySelectorAll('#board .cell.hint-score').length === 255);
   check((await page.locator('#hint-method').textContent()).includes('montecarlo'), '16x16 k=5: every empty cell shaded by the Monte Carlo score grid');
+  const cols16 = await page.locator('#col-coords span').allTextContents(), rows16 = await page.locator('#row-coords span').allTextContents();
+  check(cols16.length === 16 && cols16[15] === 'p' && rows16.length === 16 && rows16[15] === '16', '16x16: coordinates a-p and 1-16');
   await page.screenshot({ path: join(shots, '6-16x16k5-score-hints.png') });
+
+  // 8. No clipped names in the player selects (the widest option's text fits the select), at 1280 and 375 px;
+  // the favicon is served (no 404 at all).
+  for (const width of [1280, 375]) {
+    await page.setViewportSize({ width, height: 900 });
+    const clipped = await page.evaluate(() => {
+      const ctx = document.createElement('canvas').getContext('2d');
+      const out = [];
+      for (const sel of document.querySelectorAll('#setup select')) {
+        ctx.font = getComputedStyle(sel).font;
+        for (const o of sel.options) {
+          const need = ctx.measureText(o.text).width;
+          if (need > sel.clientWidth - 20) out.push(`${sel.id}: "${o.text}" needs ${Math.round(need)} px of ${sel.clientWidth}`);
+        }
+      }
+      return out;
+    });
+    check(clipped.length === 0, `at ${width} px every player name fits its select (${clipped.join('; ')})`);
+  }
+  const favicon = await page.request.get(`${server.url}favicon.ico`);
+  check(favicon.status() === 200 && (await favicon.body()).length > 0, `/favicon.ico is served (${favicon.status()})`);
+  check(notFound.length === 0, `no 404 while using the page (${notFound.join(', ')})`);
+
+  // 9. A 375x700 phone: the whole 3x3 board is on the screen without scrolling.
+  await page.setViewportSize({ width: 375, height: 700 });
+  await newGame({});
+  await page.evaluate(() => window.scrollTo(0, 0));
+  const box = await page.evaluate(() => JSON.parse(JSON.stringify(document.getElementById('board').getBoundingClientRect())));
+  check(box.top >= 0 && box.bottom <= 700 && box.left >= 0 && box.right <= 375, `375x700: the whole 3x3 board is visible (${Math.round(box.left)},${Math.round(box.top)} to ${Math.round(box.right)},${Math.round(box.bottom)})`);
+  await page.screenshot({ path: join(shots, '7-phone-375x700-3x3.png') });
+  await page.setViewportSize({ width: 1280, height: 900 });
 
   check(pageErrors.length === 0, `no errors in the page (${pageErrors.join('; ')})`);
 } catch (e) {
