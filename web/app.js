@@ -21,11 +21,32 @@ async function api(method, path, body) {
     body: body ? JSON.stringify(body) : undefined,
   });
   const data = await res.json().catch(() => ({ error: `HTTP ${res.status}` }));
-  if (!res.ok) throw new Error(data.error || `HTTP ${res.status}`);
+  if (!res.ok) throw Object.assign(new Error(data.error || `HTTP ${res.status}`), { status: res.status });
   return data;
 }
 
-function showError(e) { $('message').textContent = e ? String(e.message || e) : ''; }
+function showError(e) {
+  $('message').classList.remove('notice');
+  $('message').textContent = e ? String(e.message || e) : '';
+}
+
+// A short note that is not an error (e.g. why a new game started).
+function showNotice(text) {
+  $('message').textContent = text;
+  $('message').classList.add('notice');
+}
+
+// The answer of the API for a game it no longer has (the server restarted, or the game sat idle too long).
+const EXPIRED = /^no game '[^']*' \(unknown or expired\)$/;
+
+// Errors of requests about the current game: an expired game starts a new one with the same settings.
+function gameError(e) {
+  if (e && e.status === 404 && EXPIRED.test(e.message)) {
+    newGame('That game had expired on the server: a new game has started.');
+    return;
+  }
+  showError(e);
+}
 
 // --- Setup ---------------------------------------------------------------------------------------------
 
@@ -53,6 +74,21 @@ async function loadEngines() {
   $('player-o').value = 'medium';
 }
 
+// Changing the rules or the players starts a new game with them (after a short pause, so that typing "12" in
+// a number field starts one game, not two).
+const SETUP_DELAY_MS = 400;
+let setupTimer = 0;
+function setupChanged() {
+  clearTimeout(setupTimer);
+  if (!$('setup').checkValidity()) {
+    showNotice('Rules out of range: fix them, then a new game starts.');
+    return;
+  }
+  setupTimer = setTimeout(() => {
+    if ($('board').dataset.setup !== setupText()) newGame('New game with the changed rules and players.');
+  }, SETUP_DELAY_MS);
+}
+
 function rulesText() {
   const rows = +$('rows').value, cols = +$('cols').value, k = $('k').value;
   return `${rows}x${cols}${k ? `k${k}` : ''}${$('misere').checked ? '-misere' : ''}`;
@@ -64,15 +100,24 @@ function playerSpec(side) {
   return `${v}:seed=${Math.floor(Math.random() * SEED_RANGE)}`;
 }
 
-async function newGame() {
+// The settings a game was made with: rules and the players as chosen in the selects.
+const setupText = () => `${rulesText()}|${$('player-x').value}|${$('player-o').value}`;
+
+// Starts a game with the settings of the form; notice (or nothing) says why.
+async function newGame(notice) {
+  clearTimeout(setupTimer);
   showError(null);
   const my = ++epoch;
   busy = false;
+  const setup = setupText();
   try {
     const state = await api('POST', '/api/games', { rules: rulesText(), x: playerSpec('x'), o: playerSpec('o') });
     if (my !== epoch) return;
     focusCell = Math.floor(state.rules.rows / 2) * state.rules.cols + Math.floor(state.rules.cols / 2);
     buildBoard(state);
+    $('board').dataset.setup = setup;
+    $('board').dataset.epoch = my;
+    if (typeof notice === 'string') showNotice(notice);
     update(state);
     await engineTurns(my);
   } catch (e) { showError(e); }
@@ -176,7 +221,7 @@ async function engineTurns(my) {
       if (my !== epoch) return;
       update(state);
     } catch (e) {
-      showError(e);
+      if (my === epoch) gameError(e);
       break;
     } finally {
       if (my === epoch) { busy = false; setThinking(false); }
@@ -194,7 +239,8 @@ async function play(name) {
     if (my !== epoch) return;
     update(state);
   } catch (e) {
-    showError(e);
+    if (my === epoch) gameError(e);
+    return;
   } finally {
     if (my === epoch) busy = false;
   }
@@ -217,7 +263,8 @@ async function undo() {
     const state = await api('POST', `/api/games/${game.id}/undo`, { plies });
     if (my === epoch) update(state);
   } catch (e) {
-    showError(e);
+    if (my === epoch) gameError(e);
+    return;
   } finally {
     if (my === epoch) busy = false;
   }
@@ -324,6 +371,7 @@ function onKey(e) {
 function init() {
   showScore();
   $('setup').addEventListener('submit', (e) => { e.preventDefault(); newGame(); });
+  for (const id of ['rows', 'cols', 'k', 'misere', 'player-x', 'player-o']) $(id).addEventListener('change', setupChanged);
   $('undo').addEventListener('click', undo);
   $('hints').addEventListener('click', () => {
     $('hints').setAttribute('aria-pressed', String(!hintsOn()));

@@ -20,8 +20,8 @@ function check(cond, what) {
 }
 
 // Starts the server on a free port and resolves with its URL (from the line it prints).
-function startServer() {
-  const proc = spawn(ttt, ['serve', '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+function startServer(port = 0) {
+  const proc = spawn(ttt, ['serve', '--port', String(port)], { stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     let out = '';
     proc.on('exit', (code) => reject(new Error(`ttt serve exited early (${code})`)));
@@ -33,11 +33,12 @@ function startServer() {
   });
 }
 
-const server = await startServer();
+let server = await startServer();
 const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'] });
 let failed = false;
+let page;
 try {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   page.setDefaultTimeout(TIMEOUT_MS);
   const pageErrors = [];
   page.on('pageerror', (e) => pageErrors.push(String(e)));
@@ -63,8 +64,10 @@ try {
     await page.selectOption('#player-o', o);
     const before = await page.locator('#board').getAttribute('data-game');
     await page.click('#new-game');
+    // The game the click started (changing a field may have started one before it: epoch counts them).
     await page.waitForFunction(
-      ([n, prev]) => document.querySelectorAll('#board .cell').length === n && document.getElementById('board').dataset.game !== prev,
+      ([n, prev]) => document.querySelectorAll('#board .cell').length === n && document.getElementById('board').dataset.game !== prev &&
+        [undefined, String(epoch)].includes(document.getElementById('board').dataset.epoch),
       [rows * cols, before]);
     await settled();
   }
@@ -225,6 +228,45 @@ try {
   check(favicon.status() === 200 && (await favicon.body()).length > 0, `/favicon.ico is served (${favicon.status()})`);
   check(notFound.length === 0, `no 404 while using the page (${notFound.join(', ')})`);
 
+  // 10. Changing the rules or the players starts a new game by itself, and says so.
+  if ((await page.getAttribute('#hints', 'aria-pressed')) === 'true') await page.click('#hints');
+  await newGame({ o: 'easy' });
+  await cell('b2').click();
+  await page.waitForFunction(() => document.querySelectorAll('#board .cell[aria-label$="empty"]').length === 7);
+  await settled();
+  let gameBefore = await page.locator('#board').getAttribute('data-game');
+  await page.selectOption('#player-o', 'human');
+  await page.waitForFunction((prev) => document.getElementById('board').dataset.game !== prev, gameBefore);
+  await settled();
+  check((await page.locator('#board .cell[aria-label$="empty"]').count()) === 9 && /new game/i.test(await page.locator('#message').textContent()),
+    `changing a player started a new game and said so ("${await page.locator('#message').textContent()}")`);
+  gameBefore = await page.locator('#board').getAttribute('data-game');
+  await page.fill('#rows', '4');
+  await page.locator('#rows').blur();
+  await page.waitForFunction(() => document.querySelectorAll('#board .cell').length === 12);
+  check(await page.locator('#board').getAttribute('data-game') !== gameBefore, 'changing the rows started a 4x3 game');
+  await page.fill('#rows', '3');
+  await page.locator('#rows').blur();
+  await page.waitForFunction(() => document.querySelectorAll('#board .cell').length === 9);
+  await settled();
+
+  // 11. The server restarts: the page's game is gone. The next move starts a new game with a short message.
+  await cell('a1').click();
+  await page.waitForFunction(() => document.querySelector('[data-cell="a1"]').getAttribute('aria-label').startsWith('a1, X'));
+  const port = new URL(server.url).port;
+  server.proc.removeAllListeners('exit');
+  server.proc.kill('SIGTERM');
+  await new Promise((r) => server.proc.on('exit', r));
+  server = await startServer(port);
+  gameBefore = await page.locator('#board').getAttribute('data-game');
+  await cell('b2').click();
+  await page.waitForFunction((prev) => document.getElementById('board').dataset.game !== prev, gameBefore);
+  await settled();
+  const expiredText = await page.locator('#message').textContent();
+  check(/new game/i.test(expiredText) && !/no game '/.test(expiredText), `an expired game starts a new one with a short message ("${expiredText}")`);
+  check((await page.locator('#board .cell[aria-label$="empty"]').count()) === 9, 'the new game is on an empty board');
+  await page.screenshot({ path: join(shots, '8-expired-game.png') });
+
   // 9. A 375x700 phone: the whole 3x3 board is on the screen without scrolling.
   await page.setViewportSize({ width: 375, height: 700 });
   await newGame({});
@@ -238,6 +280,7 @@ try {
 } catch (e) {
   failed = true;
   console.error(`FAIL: ${e.stack || e}`);
+  await page?.screenshot({ path: join(shots, 'failure.png'), fullPage: true }).catch(() => {});
 } finally {
   await browser.close();
   server.proc.removeAllListeners('exit');
