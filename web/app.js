@@ -11,6 +11,7 @@ let epoch = 0;       // bumped by every new game: answers for an older game are 
 let hintEpoch = 0;   // the same for hint answers
 let hints = null;    // the last analysis shown, or null
 let focusCell = 0;   // the cell that has tabindex=0 (roving focus)
+let figures = [];    // per ply: what the engine that played it said (spec, nodes, ms, depth; value when explained)
 const counted = new Set(); // games already added to the score
 let score = JSON.parse(sessionStorage.getItem('ttt-score') || '{"x":0,"o":0,"draw":0}');
 
@@ -104,15 +105,18 @@ function playerSpec(side) {
 const setupText = () => `${rulesText()}|${$('player-x').value}|${$('player-o').value}`;
 
 // Starts a game with the settings of the form; notice (or nothing) says why.
-async function newGame(notice) {
+async function newGame(notice, moves) {
   clearTimeout(setupTimer);
   showError(null);
   const my = ++epoch;
   busy = false;
   const setup = setupText();
   try {
-    const state = await api('POST', '/api/games', { rules: rulesText(), x: playerSpec('x'), o: playerSpec('o') });
+    const body = { rules: rulesText(), x: playerSpec('x'), o: playerSpec('o') };
+    if (moves) body.moves = moves;
+    const state = await api('POST', '/api/games', body);
     if (my !== epoch) return;
+    figures = [];
     focusCell = Math.floor(state.rules.rows / 2) * state.rules.cols + Math.floor(state.rules.cols / 2);
     buildBoard(state);
     $('board').dataset.setup = setup;
@@ -120,7 +124,14 @@ async function newGame(notice) {
     if (typeof notice === 'string') showNotice(notice);
     update(state);
     await engineTurns(my);
-  } catch (e) { showError(e); }
+  } catch (e) {
+    if (moves && my === epoch) { // a link with moves the rules refuse: an empty board, and why
+      await newGame();
+      showError(`The link's position could not be opened: ${e.message}`);
+      return;
+    }
+    showError(e);
+  }
 }
 
 // --- The board -----------------------------------------------------------------------------------------
@@ -187,6 +198,8 @@ function update(state) {
   }
   $('status').textContent = statusText(state);
   $('undo').disabled = state.moves.length === 0;
+  figures.length = Math.min(figures.length, state.moves.length);
+  showRecord(state);
   countScore(state);
   refreshHints();
 }
@@ -219,6 +232,8 @@ async function engineTurns(my) {
     try {
       const state = await api('POST', `/api/games/${game.id}/engine`);
       if (my !== epoch) return;
+      const player = game.players[game.to_move].split(':')[0], engine = state.engine.spec.split(':')[0];
+      figures[state.moves.length - 1] = { ...state.engine, who: player === engine ? engine : `${player} (${engine})` };
       update(state);
     } catch (e) {
       if (my === epoch) gameError(e);
@@ -256,6 +271,10 @@ async function undo() {
   let plies = 1;
   while (plies < n && game.players[sideAfter(plies)] !== 'human') plies++;
   if (game.players[sideAfter(plies)] !== 'human') plies = 1;
+  await takeBack(plies);
+}
+
+async function takeBack(plies) {
   const my = epoch;
   busy = true;
   showError(null);
@@ -269,6 +288,97 @@ async function undo() {
     if (my === epoch) busy = false;
   }
   await engineTurns(my);
+}
+
+// --- The game record -----------------------------------------------------------------------------------
+
+const number = (n) => n.toLocaleString('en-US');
+
+// What an engine said about its move, in a line: "medium · 1,234 nodes · 12 ms · depth 4".
+function figuresText(f) {
+  const parts = [f.who, `${number(f.nodes)} nodes`, `${f.ms < 10 ? f.ms.toFixed(1) : Math.round(f.ms)} ms`];
+  if (f.depth > 0) parts.push(`depth ${f.depth}`);
+  if (f.value) parts.push(f.value);
+  return parts.join(' · ');
+}
+
+function showRecord(state) {
+  const list = $('move-list');
+  const item = (ply, text, side) => {
+    const li = document.createElement('li');
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.className = 'mv';
+    b.dataset.ply = ply;
+    if (side) {
+      const who = document.createElement('span');
+      who.className = `side-${side}`;
+      who.textContent = side.toUpperCase();
+      b.append(`${ply}. `, who, ` ${text}`);
+    } else {
+      b.textContent = text;
+    }
+    b.setAttribute('aria-label', ply === 0 ? 'back to the start' : `back to move ${ply}, ${side.toUpperCase()} ${text}`);
+    li.append(b);
+    if (ply > 0 && figures[ply - 1]) {
+      const f = document.createElement('span');
+      f.className = 'figs';
+      f.textContent = figuresText(figures[ply - 1]);
+      li.append(f);
+    }
+    if (ply === state.moves.length) li.classList.add('current');
+    return li;
+  };
+  list.replaceChildren(item(0, 'start'), ...state.moves.map((m, i) => item(i + 1, m, i % 2 === 0 ? 'x' : 'o')));
+  list.lastElementChild.scrollIntoView({ block: 'nearest' });
+  $('link').href = linkFor(state);
+  if (!$('export-text').hidden) $('export-text').value = exportText(state);
+}
+
+// Steps back to the position after move ply (0: the empty board).
+async function stepBack(ply) {
+  if (!game || busy || ply >= game.moves.length) return;
+  await takeBack(game.moves.length - ply);
+}
+
+function outcomeText(state) {
+  return state.outcome === 'ongoing' ? `${state.to_move.toUpperCase()} to move` : statusText(state);
+}
+
+// The game as text: a comment, then the command that shows the position (the project's move notation).
+function exportText(state) {
+  const moves = state.moves.join(' ');
+  return `# ttt ${state.rules.text}: X ${state.players.x}, O ${state.players.o}; ${outcomeText(state)}\n` +
+    `ttt show --rules ${state.rules.text}${moves ? ` --moves "${moves}"` : ''}\n`;
+}
+
+// A link that reopens the position (and the players as chosen in the selects).
+function linkFor(state) {
+  const q = new URLSearchParams({ rules: state.rules.text, moves: state.moves.join(' ') });
+  for (const side of ['x', 'o']) if ($(`player-${side}`).value !== 'human') q.set(side, $(`player-${side}`).value);
+  return `${location.origin}${location.pathname}?${q}`;
+}
+
+// Sets the form from a link's ?rules=…&moves=…&x=…&o=…; returns the moves to replay, or null.
+function fromLink() {
+  const q = new URLSearchParams(location.search);
+  const rules = q.get('rules');
+  if (!rules) return null;
+  const m = /^(\d+)x(\d+)(?:k(\d+))?(-misere)?$/.exec(rules);
+  if (!m) {
+    showError(`the link's rules '${rules}' are not of the form 3x3, 7x7k5 or 4x4-misere`);
+    return null;
+  }
+  $('rows').value = m[1];
+  $('cols').value = m[2];
+  $('k').value = m[3] || '';
+  $('misere').checked = !!m[4];
+  for (const side of ['x', 'o']) {
+    const v = q.get(side) || 'human';
+    const sel = $(`player-${side}`);
+    if ([...sel.options].some((o) => o.value === v)) sel.value = v;
+  }
+  return q.get('moves') || '';
 }
 
 // --- Hints ---------------------------------------------------------------------------------------------
@@ -373,6 +483,16 @@ function init() {
   $('setup').addEventListener('submit', (e) => { e.preventDefault(); newGame(); });
   for (const id of ['rows', 'cols', 'k', 'misere', 'player-x', 'player-o']) $(id).addEventListener('change', setupChanged);
   $('undo').addEventListener('click', undo);
+  $('move-list').addEventListener('click', (e) => {
+    const b = e.target.closest('button.mv');
+    if (b) stepBack(+b.dataset.ply);
+  });
+  $('export').addEventListener('click', () => {
+    const t = $('export-text');
+    t.hidden = false;
+    t.value = game ? exportText(game) : '';
+    t.select();
+  });
   $('hints').addEventListener('click', () => {
     $('hints').setAttribute('aria-pressed', String(!hintsOn()));
     refreshHints();
@@ -384,7 +504,10 @@ function init() {
     play(cell.dataset.cell);
   });
   $('board').addEventListener('keydown', onKey);
-  loadEngines().then(newGame).catch(showError);
+  loadEngines().then(() => {
+    const moves = fromLink();
+    return moves === null ? newGame() : newGame(moves ? 'Reopened from a link.' : undefined, moves || undefined);
+  }).catch(showError);
 }
 
 document.addEventListener('DOMContentLoaded', init);

@@ -772,10 +772,11 @@ static int client_games(const web_api *api, const char *client)
 
 static reply create_game(web_api *api, const char *client, json_t *body)
 {
-    const char *rules_text;
+    const char *rules_text, *moves_text;
     reply r = get_string(body, "rules", &rules_text);
     ttt_rules rules;
-    if (r.body || (r = parse_rules(rules_text, &rules)).body)
+    if (r.body || (r = get_string(body, "moves", &moves_text)).body ||
+        (r = parse_rules(rules_text, &rules)).body)
         return r;
     web_game *g = calloc(1, sizeof *g);
     if (!g)
@@ -785,8 +786,17 @@ static reply create_game(web_api *api, const char *client, json_t *body)
         free(g);
         return r;
     }
-    pthread_mutex_init(&g->lock, NULL);
     ttt_board_init(&g->board, &rules);
+    if (moves_text) { /* a game reopened at a position: its moves from the empty board */
+        ttt_error err;
+        if (ttt_moves_parse(moves_text, &rules, g->moves, TTT_MAX_CELLS, &g->count, &err) ||
+            ttt_moves_replay(&rules, g->moves, g->count, &g->board, &err)) {
+            free(g);
+            return fail(HTTP_UNPROCESSABLE, "moves: %s", err.msg);
+        }
+        g->finished = ttt_board_terminal(&g->board); /* over before it was played here: not recorded */
+    }
+    pthread_mutex_init(&g->lock, NULL);
     g->started = time(NULL);
     memcpy(g->client, client, strlen(client) + 1); /* checked by web_api_handle_client */
     pthread_mutex_lock(&api->lock);
@@ -1062,7 +1072,7 @@ static reply engines(const web_api *api)
 }
 
 /* The fields each body may have. */
-static const char *const fields_create[] = {"rules", "x", "o", NULL};
+static const char *const fields_create[] = {"rules", "x", "o", "moves", NULL};
 static const char *const fields_move[] = {"move", "side", NULL};
 static const char *const fields_engine[] = {"engine", NULL};
 static const char *const fields_undo[] = {"plies", NULL};

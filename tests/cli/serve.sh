@@ -131,6 +131,9 @@ api 422 POST /api/games '{"x": "nosuch"}' '.error | test("^x: ")'
 api 422 POST /api/games '{"o": "minimax:bogus=1"}' '.error | test("^o: ")'
 api 422 POST /api/games '{"x": "montecarlo:trials=100000000"}' '.error | test("more than the server allows")'
 api 400 POST /api/games '{"x": "human", "y": "human"}'
+api 201 POST /api/games '{"rules": "3x3", "moves": "b2 a1"}' '.moves == ["b2", "a1"] and .to_move == "x" and .board[0] == "o.."'
+api 422 POST /api/games '{"rules": "3x3", "moves": "b2 b2"}' '.error | test("^moves: ")'
+api 422 POST /api/games '{"rules": "3x3", "moves": "z9"}' '.error | test("^moves: ")'
 
 # An unbounded spec runs with the cap: minimax:time=0 on an empty 16x16 board runs with time=2000, and another
 # game is served meanwhile: its answer comes while the slow request is still running (an order, not a time).

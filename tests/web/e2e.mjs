@@ -267,6 +267,53 @@ try {
   check((await page.locator('#board .cell[aria-label$="empty"]').count()) === 9, 'the new game is on an empty board');
   await page.screenshot({ path: join(shots, '8-expired-game.png') });
 
+  // 12. The game record: a move list with the engine's figures, stepping back by clicking it, export, a link.
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await newGame({ o: 'easy' });
+  await cell('a1').click();
+  await page.waitForFunction(() => document.querySelectorAll('#board .cell[aria-label$="empty"]').length === 7);
+  await settled();
+  const entries = await page.locator('#move-list li').allTextContents();
+  check(entries.length === 3 && /^1\. X a1$/.test(entries[1]) && /^2\. O [a-c][1-3]easy \(minimax\) · [\d,]+ nodes · [\d.]+ ms/.test(entries[2]),
+    `the move list shows the moves, and the engine's nodes and time (${entries.join(' | ')})`);
+  await page.screenshot({ path: join(shots, '9-move-list.png') });
+  await newGame({});
+  for (const [name, side] of [['b2', 'X'], ['a1', 'O'], ['c3', 'X'], ['a3', 'O']]) {
+    await cell(name).click();
+    await page.waitForFunction(([c, p]) => document.querySelector(`[data-cell="${c}"]`).getAttribute('aria-label').startsWith(`${c}, ${p}`), [name, side]);
+  }
+  check((await page.locator('#move-list li').count()) === 5, 'four moves listed (and the start)');
+  await page.click('#move-list button[data-ply="2"]');
+  await page.waitForFunction(() => document.querySelectorAll('#board .cell[aria-label$="empty"]').length === 7);
+  check((await label('c3')) === 'c3, empty' && (await label('a1')).startsWith('a1, O') && (await status()) === 'X to move',
+    'clicking move 2 in the list steps back to the position after it');
+  await page.click('#move-list button[data-ply="0"]');
+  await page.waitForFunction(() => document.querySelectorAll('#board .cell[aria-label$="empty"]').length === 9);
+  check((await page.locator('#move-list li').count()) === 1, 'clicking "start" steps back to the empty board');
+  for (const [name, side] of [['b2', 'X'], ['a1', 'O'], ['c3', 'X']]) {
+    await cell(name).click();
+    await page.waitForFunction(([c, p]) => document.querySelector(`[data-cell="${c}"]`).getAttribute('aria-label').startsWith(`${c}, ${p}`), [name, side]);
+  }
+  await page.click('#export');
+  const exported = await page.locator('#export-text').inputValue();
+  check(exported.includes('ttt show --rules 3x3 --moves "b2 a1 c3"'), `export as text in the project's notation (${exported.trim().replace('\n', ' / ')})`);
+  const link = await page.locator('#link').getAttribute('href');
+  check(/\?rules=3x3&moves=b2\+a1\+c3/.test(link), `a link to the position (${link})`);
+  const page2 = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  await page2.goto(link);
+  await page2.waitForFunction(() => document.querySelectorAll('#board .cell[aria-label$="empty"]').length === 6);
+  const reopened = await page2.evaluate(() => ['b2', 'a1', 'c3'].map((c) => document.querySelector(`[data-cell="${c}"]`).getAttribute('aria-label')));
+  check(reopened[0].startsWith('b2, X') && reopened[1].startsWith('a1, O') && reopened[2].startsWith('c3, X') &&
+    (await page2.locator('#status').textContent()) === 'O to move', `the link reopens the position (${reopened.join('; ')})`);
+  await page2.locator('#board .cell[data-cell="a3"]').click();
+  await page2.waitForFunction(() => document.querySelector('[data-cell="a3"]').getAttribute('aria-label').startsWith('a3, O'));
+  check((await page2.locator('#move-list li').count()) === 5, 'the reopened game goes on: a fourth move');
+  await page2.screenshot({ path: join(shots, '10-reopened-link.png') });
+  await page2.goto(`${server.url}?rules=3x3&moves=b2+b2`);
+  await page2.waitForFunction(() => /could not be opened/.test(document.getElementById('message').textContent));
+  check((await page2.locator('#board .cell[aria-label$="empty"]').count()) === 9, 'a link with an impossible position says so and starts an empty game');
+  await page2.close();
+
   // 9. A 375x700 phone: the whole 3x3 board is on the screen without scrolling.
   await page.setViewportSize({ width: 375, height: 700 });
   await newGame({});
