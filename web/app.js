@@ -117,6 +117,8 @@ async function newGame(notice, moves) {
     const state = await api('POST', '/api/games', body);
     if (my !== epoch) return;
     figures = [];
+    paused = false;
+    stepping = false;
     focusCell = Math.floor(state.rules.rows / 2) * state.rules.cols + Math.floor(state.rules.cols / 2);
     buildBoard(state);
     $('board').dataset.setup = setup;
@@ -200,6 +202,7 @@ function update(state) {
   $('undo').disabled = state.moves.length === 0;
   figures.length = Math.min(figures.length, state.moves.length);
   showRecord(state);
+  showWatch();
   countScore(state);
   refreshHints();
 }
@@ -225,23 +228,77 @@ function setThinking(on) {
 
 // --- Playing -------------------------------------------------------------------------------------------
 
+// Watch mode. paused: engines make no move until Resume or Step; the pace between the moves of two engines.
+let paused = false;
+let stepping = false;   // Step was pressed: one engine move although paused
+let loopEpoch = 0;      // the game whose engine loop is running (one loop at a time)
+let wake = null;        // cuts the pause between two engines' moves short
+const speedMs = () => +$('speed').value;
+const sleep = (ms) => new Promise((r) => {
+  const t = setTimeout(r, ms);
+  wake = () => { clearTimeout(t); r(); };
+});
+const bothEngines = (s) => s.players.x !== 'human' && s.players.o !== 'human';
+
+// Lets the engines move while it is their turn: at the chosen pace when engines play both sides, not at all
+// while paused (but one move per Step).
 async function engineTurns(my) {
-  while (my === epoch && game && game.outcome === 'ongoing' && game.engine_to_move) {
-    busy = true;
-    setThinking(true);
-    try {
-      const state = await api('POST', `/api/games/${game.id}/engine`);
-      if (my !== epoch) return;
-      const player = game.players[game.to_move].split(':')[0], engine = state.engine.spec.split(':')[0];
-      figures[state.moves.length - 1] = { ...state.engine, who: player === engine ? engine : `${player} (${engine})` };
-      update(state);
-    } catch (e) {
-      if (my === epoch) gameError(e);
-      break;
-    } finally {
-      if (my === epoch) { busy = false; setThinking(false); }
+  if (loopEpoch === my) return;
+  loopEpoch = my;
+  let waited = false;
+  try {
+    while (my === epoch && game && game.outcome === 'ongoing' && game.engine_to_move) {
+      if (paused && !stepping) break;
+      if (bothEngines(game) && game.moves.length > 0 && !stepping && !waited && speedMs() > 0) {
+        await sleep(speedMs());
+        waited = true;
+        continue; // paused, stepped or a new game meanwhile: look again
+      }
+      waited = false;
+      stepping = false;
+      busy = true;
+      setThinking(true);
+      try {
+        const state = await api('POST', `/api/games/${game.id}/engine`);
+        if (my !== epoch) return;
+        const player = game.players[game.to_move].split(':')[0], engine = state.engine.spec.split(':')[0];
+        figures[state.moves.length - 1] = { ...state.engine, who: player === engine ? engine : `${player} (${engine})` };
+        update(state);
+      } catch (e) {
+        if (my === epoch) gameError(e);
+        break;
+      } finally {
+        if (my === epoch) { busy = false; setThinking(false); }
+      }
     }
+  } finally {
+    if (loopEpoch === my) loopEpoch = 0;
+    showWatch();
   }
+}
+
+// The pause and step buttons, and "paused" in the status when an engine waits for them.
+function showWatch() {
+  const waiting = !!game && game.outcome === 'ongoing' && game.engine_to_move;
+  $('pause').setAttribute('aria-pressed', String(paused));
+  $('pause').textContent = paused ? 'Resume' : 'Pause';
+  $('step').disabled = !(paused && waiting);
+  if (game) $('status').textContent = statusText(game) + (paused && waiting ? ' · paused' : '');
+}
+
+function togglePause() {
+  paused = !paused;
+  showWatch();
+  if (!paused && game) {
+    wake?.();
+    engineTurns(epoch);
+  }
+}
+
+function step() {
+  if (!paused || !game) return;
+  stepping = true;
+  engineTurns(epoch);
 }
 
 async function play(name) {
@@ -263,7 +320,7 @@ async function play(name) {
 }
 
 // Takes back moves until a person is to move (against an engine: its reply and the person's move), or one
-// move when engines play both sides. When an engine is then to move (it had the first move), it plays again.
+// move when engines play both sides. When an engine is then to move, it waits (paused) for Resume or Step.
 async function undo() {
   if (!game || busy || game.moves.length === 0) return;
   const n = game.moves.length;
@@ -280,7 +337,13 @@ async function takeBack(plies) {
   showError(null);
   try {
     const state = await api('POST', `/api/games/${game.id}/undo`, { plies });
-    if (my === epoch) update(state);
+    if (my !== epoch) return;
+    // Stepping back must not let the engine replay at once: it waits for Resume or Step.
+    if (state.outcome === 'ongoing' && state.engine_to_move && !paused) {
+      paused = true;
+      showNotice('Paused after stepping back: Resume or Step lets the engine move.');
+    }
+    update(state);
   } catch (e) {
     if (my === epoch) gameError(e);
     return;
@@ -483,6 +546,9 @@ function init() {
   $('setup').addEventListener('submit', (e) => { e.preventDefault(); newGame(); });
   for (const id of ['rows', 'cols', 'k', 'misere', 'player-x', 'player-o']) $(id).addEventListener('change', setupChanged);
   $('undo').addEventListener('click', undo);
+  $('pause').addEventListener('click', togglePause);
+  $('step').addEventListener('click', step);
+  $('speed').addEventListener('change', () => wake?.());
   $('move-list').addEventListener('click', (e) => {
     const b = e.target.closest('button.mv');
     if (b) stepBack(+b.dataset.ply);

@@ -314,6 +314,44 @@ try {
   check((await page2.locator('#board .cell[aria-label$="empty"]').count()) === 9, 'a link with an impossible position says so and starts an empty game');
   await page2.close();
 
+  // 13. Watch mode: two engines at the watching pace; pause, step one move, resume to the end; undo in the
+  // finished game steps back and the engine does not replay at once.
+  const moveCount = () => page.evaluate(() => 9 - document.querySelectorAll('#board .cell[aria-label$="empty"]').length);
+  await page.selectOption('#speed', '700');
+  await page.fill('#rows', '3');
+  await page.fill('#cols', '3');
+  await page.selectOption('#player-x', 'easy');
+  await page.selectOption('#player-o', 'medium');
+  await page.click('#new-game');
+  await page.waitForFunction(() => 9 - document.querySelectorAll('#board .cell[aria-label$="empty"]').length >= 1);
+  await page.click('#pause');
+  await page.waitForFunction(() => /paused/.test(document.getElementById('status').textContent) && document.getElementById('thinking').hidden);
+  const pausedAt = await moveCount();
+  await page.waitForTimeout(1500); // three times the pace: an unpaused game would have moved on
+  check((await moveCount()) === pausedAt && (await page.getAttribute('#pause', 'aria-pressed')) === 'true',
+    `watch mode: paused at ${pausedAt} moves, no engine moves while paused`);
+  await page.screenshot({ path: join(shots, '11-watch-paused.png') });
+  await page.click('#step');
+  await page.waitForFunction((n) => 9 - document.querySelectorAll('#board .cell[aria-label$="empty"]').length === n + 1, pausedAt);
+  await page.waitForFunction(() => /paused/.test(document.getElementById('status').textContent));
+  await page.waitForTimeout(1500);
+  check((await moveCount()) === pausedAt + 1, `Step plays exactly one engine move (${pausedAt} -> ${await moveCount()})`);
+  await page.selectOption('#speed', '0');
+  await page.click('#pause');
+  await page.waitForFunction(() => /wins|Draw/.test(document.getElementById('status').textContent));
+  const watchEnd = await moveCount();
+  check((await page.locator('#move-list li').count()) === watchEnd + 1, `Resume plays the game to its end (${await status()})`);
+  await page.click('#undo');
+  await page.waitForFunction((n) => 9 - document.querySelectorAll('#board .cell[aria-label$="empty"]').length === n - 1, watchEnd);
+  await page.waitForTimeout(1500);
+  check((await moveCount()) === watchEnd - 1 && /paused/.test(await status()),
+    `undo in a finished engine game steps back one move and the engine waits (${await status()})`);
+  await page.click('#move-list button[data-ply="1"]');
+  await page.waitForFunction(() => 9 - document.querySelectorAll('#board .cell[aria-label$="empty"]').length === 1);
+  await page.click('#step');
+  await page.waitForFunction(() => 9 - document.querySelectorAll('#board .cell[aria-label$="empty"]').length === 2);
+  check(/paused/.test(await status()), 'stepping back through the list to move 1, then Step: move 2, still paused');
+
   // 9. A 375x700 phone: the whole 3x3 board is on the screen without scrolling.
   await page.setViewportSize({ width: 375, height: 700 });
   await newGame({});
