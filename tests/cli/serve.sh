@@ -162,6 +162,15 @@ api 409 POST /api/analyse '{"position": "xxx/oo./..."}' '.error | test("game is 
 api 400 POST /api/analyse '{"ms": 0}'
 api 400 POST /api/analyse '{"ms": 99999}'
 api 400 POST /api/analyse '{"ms": 1.5}'
+# The engine's own view (POST /api/explain): each engine in its own terms, only on cells it considered.
+api 200 POST /api/explain '{"moves": "b2", "engine": "montecarlo:trials=300"}' '.choice != null and (.layers[0].name == "score grid") and (.layers[0].cells | length) == 8 and ([.facts[] | select(.name == "trials")][0].value == 300)'
+api 200 POST /api/explain '{"moves": "b2", "engine": "minimax"}' '.method == "solver" and ([.layers[].name] == ["value", "distance"]) and (.layers[0].cells | length) == 8'
+api 200 POST /api/explain '{"rules": "7x7k5", "moves": "d4", "engine": "mcts:time=100"}' '([.layers[].name] | index("visits")) != null and (.lines[0].label == "principal variation") and (.lines[0].moves[0] == .choice)'
+api 200 POST /api/explain '{"moves": "b2 a1", "engine": "heuristic"}' '(.step | test("steps 2-4")) and ([.layers[].name] == ["frequency", "line weight"]) and ([.lines[] | .note] | all(. == "weight"))'
+api 400 POST /api/explain '{"moves": "b2"}' '.error | test("engine. is required")'
+api 422 POST /api/explain '{"engine": "nosuch"}' '.error | test("^engine: ")'
+api 409 POST /api/explain '{"position": "xxx/oo./...", "engine": "random"}' '.error | test("game is over")'
+api 400 POST /api/explain '{"engine": "random", "extra": 1}' '.error | test("unknown field")'
 # An analysis stays within its one ms budget: an engine's trials= give way to the time the solver left.
 api 200 POST /api/analyse '{"rules": "9x9k4", "moves": "e5", "engine": "montecarlo:trials=999999999", "ms": 100}' '.method == "montecarlo score grid" and (.engine | test("time=[0-9]+$")) and (.engine | capture("time=(?<t>[0-9]+)$").t | tonumber) <= 100'
 api 400 POST /api/analyse '{"depth": 3}'
