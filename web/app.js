@@ -73,6 +73,7 @@ async function loadEngines() {
     sel.append(levels, engines);
   }
   $('player-o').value = 'medium';
+  fillWhyEngines(data);
 }
 
 // Changing the rules or the players starts a new game with them (after a short pause, so that typing "12" in
@@ -205,6 +206,7 @@ function update(state) {
   showWatch();
   countScore(state);
   refreshHints();
+  scheduleWhy();
 }
 
 function countScore(state) {
@@ -481,38 +483,227 @@ function clearHints() {
   for (const b of cellButtons()) {
     b.classList.remove('hint-win', 'hint-draw', 'hint-loss', 'hint-score');
     b.style.removeProperty('background');
+    b.style.removeProperty('color');
     b.querySelector('.hint')?.remove();
   }
   $('board').classList.remove('hinted');
 }
 
+// One quantity per overlay: proven values as W/D/L; otherwise, when the engine reports how it spread its
+// effort (MCTS visits), the share of it, else its score; each the number and the shade of the same quantity,
+// and only on the moves that have it (a move no visit reached has no overlay).
 function showHints(a) {
   const byName = new Map([...cellButtons()].map((b) => [b.dataset.cell, b]));
-  const scores = a.moves.filter((m) => m.kind === 'score').map((m) => m.score);
-  const lo = Math.min(...scores), hi = Math.max(...scores);
+  const scored = a.moves.filter((m) => m.kind === 'score');
+  const byShare = scored.some((m) => m.share > 0);
+  const values = scored.map((m) => (byShare ? m.share : m.score));
+  const lo = byShare ? 0 : Math.min(...values), hi = Math.max(...values);
   for (const m of a.moves) {
     const b = byName.get(m.move);
-    if (!b) continue;
+    if (!b || m.kind === 'none' || (m.kind === 'score' && byShare && !(m.share > 0))) continue;
     const tag = document.createElement('span');
     tag.className = 'hint';
-    let text = '';
+    let text;
     if (m.kind === 'exact') {
       b.classList.add(`hint-${m.result}`);
       text = m.result === 'draw' ? 'D' : `${m.result === 'win' ? 'W' : 'L'}${m.plies}`;
-    } else if (m.kind === 'score') {
-      // Shade from red (the worst move of this analysis) to green (the best); scores compare only within it.
-      const t = hi > lo ? (m.score - lo) / (hi - lo) : 0.5;
+    } else {
+      const v = byShare ? m.share : m.score;
+      const t = hi > lo ? (v - lo) / (hi - lo) : 0.5;
       b.classList.add('hint-score');
-      b.style.setProperty('background', `hsl(${Math.round(t * 120)}, 65%, 72%)`);
-      text = m.share > 0 ? `${Math.round(m.share * 100)}%` : `${Math.round(m.score * 100)}`;
+      if (byShare) { // light to dark blue: more of the search
+        b.style.setProperty('background', `hsl(215, 70%, ${Math.round(94 - t * 44)}%)`);
+        if (t > 0.6) b.style.setProperty('color', '#fff');
+        text = m.share >= 0.1 ? `${Math.round(m.share * 100)}%` : `${(m.share * 100).toFixed(1)}%`;
+      } else { // red (the worst move of this analysis) to green (the best): scores compare only within it
+        b.style.setProperty('background', `hsl(${Math.round(t * 120)}, 65%, 72%)`);
+        text = `${Math.round(m.score * 100)}`;
+      }
     }
     tag.textContent = text;
     tag.setAttribute('aria-hidden', 'true');
     b.append(tag);
-    if (text) b.setAttribute('aria-label', `${b.getAttribute('aria-label')}, hint ${m.kind === 'exact' ? m.result : `score ${text}`}`);
+    b.setAttribute('aria-label', `${b.getAttribute('aria-label')}, hint ${m.kind === 'exact' ? m.result : `${byShare ? 'share' : 'score'} ${text}`}`);
   }
   $('board').classList.add('hinted');
+  $('hint-scale').textContent = !scored.length ? '' : byShare
+    ? 'Shaded and numbered: the share of the search spent on the move (darker: more); moves it never reached are blank.'
+    : "Shaded and numbered: the engine's score ×100, red the worst move here, green the best.";
   $('hint-method').textContent = `(${a.method})`;
+}
+
+// --- Why this move: each engine's own view ----------------------------------------------------------------
+
+let whyPanels = [];  // {engine, data, error, layer}: one panel per engine, in order
+let whyEpoch = 0;    // answers for an older position are dropped
+let whyTimer = 0;
+const WHY_DELAY_MS = 250; // a position that stays this long is explained (not every step of a fast game)
+
+function fillWhyEngines(data) {
+  const sel = $('why-engine');
+  for (const e of data.engines) sel.append(new Option(e.name, e.name));
+  for (const l of data.levels) sel.append(new Option(`${l.name} (level)`, l.name));
+}
+
+// The engines a panel starts with: the game's engine players, else minimax.
+function defaultWhyEngines() {
+  const names = game ? ['x', 'o'].map((s) => game.players[s].split(':')[0]).filter((n) => n !== 'human') : [];
+  return names.length ? [...new Set(names)] : ['minimax'];
+}
+
+function addWhy(engine) {
+  if (whyPanels.some((p) => p.engine === engine)) return;
+  whyPanels.push({ engine, data: null, error: null, layer: 0 });
+  refreshWhy(true);
+}
+
+function scheduleWhy() {
+  clearTimeout(whyTimer);
+  if (!$('why').open) return;
+  whyTimer = setTimeout(() => refreshWhy(false), WHY_DELAY_MS);
+}
+
+// Explains the current position with every panel's engine (onlyNew: with the panels not yet explained).
+async function refreshWhy(onlyNew) {
+  if (!$('why').open || !game) return;
+  if (!onlyNew) whyEpoch++;
+  const my = whyEpoch, state = game;
+  const todo = whyPanels.filter((p) => !onlyNew || p.epoch !== my);
+  for (const p of todo) {
+    p.epoch = my;
+    p.data = null;
+    p.error = state.outcome === 'ongoing' ? null : 'The game is over: nothing to explain.';
+  }
+  renderWhy();
+  if (state.outcome !== 'ongoing') return;
+  await Promise.all(todo.map(async (p) => {
+    try {
+      const data = await api('POST', '/api/explain', { rules: state.rules.text, moves: state.moves.join(' '), engine: p.engine });
+      if (my === whyEpoch && p.epoch === my) p.data = data;
+    } catch (e) {
+      if (my === whyEpoch && p.epoch === my) p.error = e.message;
+    }
+    if (my === whyEpoch) renderWhy();
+  }));
+}
+
+// A value of a quantity as its panel shows it.
+function whyFormat(layer, v) {
+  if (layer.percent) { const p = v * 100; return p >= 10 || p === 0 ? `${Math.round(p)}%` : `${p.toFixed(1)}%`; }
+  if (Number.isInteger(v)) return Math.abs(v) >= 10000 ? `${Math.round(v / 1000)}k` : String(v);
+  return Math.abs(v) >= 100 ? String(Math.round(v)) : v.toFixed(2);
+}
+
+// The shade of a value: red to white to green around 0 when the scale has both signs, else white to blue.
+function whyShade(layer, v) {
+  if (layer.lo < 0 && layer.hi > 0) {
+    const t = v >= 0 ? v / layer.hi : v / -layer.lo;
+    return t >= 0 ? [130, 50, Math.round(97 - t * 45)] : [5, 70, Math.round(97 + t * 35)];
+  }
+  const t = (v - layer.lo) / (layer.hi - layer.lo);
+  return [215, 70, Math.round(97 - t * 50)];
+}
+const hsl = ([h, s, l]) => `hsl(${h}, ${s}%, ${l}%)`;
+
+function el(tag, props = {}, ...children) {
+  const e = Object.assign(document.createElement(tag), props);
+  e.append(...children);
+  return e;
+}
+
+function renderWhy() {
+  const box = $('why-panels');
+  box.replaceChildren(...whyPanels.map(renderWhyPanel));
+}
+
+function renderWhyPanel(p) {
+  const panel = el('section', { className: 'why-panel' });
+  panel.dataset.engine = p.engine;
+  const close = el('button', { type: 'button', textContent: '×', title: 'Remove this panel' });
+  close.setAttribute('aria-label', `Remove ${p.engine}`);
+  close.addEventListener('click', () => { whyPanels = whyPanels.filter((q) => q !== p); renderWhy(); });
+  const d = p.data;
+  const engineName = d ? d.engine.split(':')[0] : '';
+  panel.append(el('h3', {}, el('span', { textContent: d && engineName !== p.engine ? `${p.engine} (${engineName})` : p.engine }), close));
+  if (p.error) { panel.append(el('p', { className: 'error', textContent: p.error })); return panel; }
+  if (!d) { panel.append(el('p', { className: 'busy', textContent: `${p.engine} is thinking…` })); return panel; }
+  panel.append(el('p', { className: 'method', textContent: d.method }));
+  const step = el('p', { className: 'step' }, 'Plays ', el('strong', { textContent: d.choice || '—' }));
+  if (d.step) step.append(`: ${d.step}`);
+  panel.append(step);
+  const facts = el('dl');
+  const figures = [...d.facts, { name: 'nodes', value: d.nodes }, { name: 'time', value: d.ms, ms: true }];
+  if (d.depth > 0 && !d.facts.some((f) => f.name === 'depth reached')) figures.push({ name: 'depth', value: d.depth });
+  for (const f of figures)
+    facts.append(el('dt', { textContent: f.name }), el('dd', { textContent: f.ms ? `${Math.round(f.value)} ms` : number(Math.round(f.value * 1000) / 1000) }));
+  panel.append(facts);
+  if (d.layers.length) {
+    const tabs = el('div', { className: 'layers', role: 'group' });
+    tabs.setAttribute('aria-label', 'Quantity shown');
+    d.layers.forEach((l, i) => {
+      const b = el('button', { type: 'button', textContent: l.name });
+      b.setAttribute('aria-pressed', String(i === p.layer));
+      b.addEventListener('click', () => { p.layer = i; renderWhy(); });
+      tabs.append(b);
+    });
+    panel.append(tabs);
+    const layer = d.layers[Math.min(p.layer, d.layers.length - 1)];
+    panel.append(renderMini(d, layer), renderLegend(layer));
+    if (!layer.cells.length) panel.append(el('p', { className: 'note', textContent: `No cell has a figure for ${layer.name} here.` }));
+  } else {
+    panel.append(el('p', { className: 'note', textContent: 'No figures per cell: one rule decided.' }));
+  }
+  if (d.lines.length) {
+    const ol = el('ol', { className: 'lines' });
+    for (const l of d.lines) {
+      const li = el('li', { textContent: `${l.label}: ${l.moves.join(' ')}` });
+      if (l.note) li.append(` (${l.note} ${number(l.count)})`);
+      ol.append(li);
+    }
+    panel.append(ol);
+  }
+  return panel;
+}
+
+// The engine's board: its stones, and the quantity on the cells it considered (blank elsewhere).
+function renderMini(d, layer) {
+  const { rows, cols } = d.rules;
+  const values = new Map(layer.cells.map((c) => [c.move, c.value]));
+  const mini = el('div', { className: 'mini', role: 'img' });
+  mini.style.setProperty('--cols', cols);
+  mini.style.setProperty('grid-template-columns', `repeat(${cols}, 1fr)`);
+  const cells = d.position.split('/');
+  for (let r = 0; r < rows; r++) {
+    for (let c = 0; c < cols; c++) {
+      const name = cellName(r, c), stone = cells[r][c];
+      const span = el('span');
+      span.dataset.cell = name;
+      if (stone !== '.') {
+        span.className = stone;
+        span.textContent = stone.toUpperCase();
+      } else if (values.has(name)) {
+        const v = values.get(name), colour = whyShade(layer, v);
+        span.style.setProperty('background', hsl(colour));
+        if (colour[2] < 55) span.style.setProperty('color', '#fff');
+        span.textContent = whyFormat(layer, v);
+        span.classList.add('valued');
+      }
+      if (name === d.choice) span.classList.add('choice');
+      mini.append(span);
+    }
+  }
+  mini.setAttribute('aria-label', `${layer.name} on ${values.size} cells; the chosen move ${d.choice} is outlined`);
+  return mini;
+}
+
+// The legend: the quantity's name, its scale in words, and the colours from one end to the other.
+function renderLegend(layer) {
+  const ramp = el('span', { className: 'ramp' });
+  const stops = [0, 0.25, 0.5, 0.75, 1].map((t) => hsl(whyShade(layer, layer.lo + t * (layer.hi - layer.lo))));
+  ramp.style.setProperty('background', `linear-gradient(to right, ${stops.join(', ')})`);
+  return el('div', { className: 'legend' },
+    el('div', {}, el('strong', { textContent: layer.name }), `: ${layer.scale}`),
+    el('div', { className: 'bar' }, el('span', { textContent: whyFormat(layer, layer.lo) }), ramp, el('span', { textContent: whyFormat(layer, layer.hi) })));
 }
 
 // --- Events --------------------------------------------------------------------------------------------
@@ -547,6 +738,15 @@ function init() {
   for (const id of ['rows', 'cols', 'k', 'misere', 'player-x', 'player-o']) $(id).addEventListener('change', setupChanged);
   $('undo').addEventListener('click', undo);
   $('pause').addEventListener('click', togglePause);
+  $('why').addEventListener('toggle', () => {
+    if (!$('why').open) return;
+    if (!whyPanels.length) for (const e of defaultWhyEngines()) whyPanels.push({ engine: e, data: null, error: null, layer: 0 });
+    refreshWhy(false);
+  });
+  $('why-add').addEventListener('click', () => addWhy($('why-engine').value));
+  $('why-all').addEventListener('click', () => {
+    for (const o of $('why-engine').options) if (!o.text.endsWith('(level)')) addWhy(o.value);
+  });
   $('step').addEventListener('click', step);
   $('speed').addEventListener('change', () => wake?.());
   $('move-list').addEventListener('click', (e) => {

@@ -440,7 +440,7 @@ ttt_explain_line *ttt_explain_line_add(ttt_explanation *x, const char *label, in
 
 /* An explanation made of an analysis: the exact value and distance of proven moves, the score of estimated
  * ones, the share of effort when the engine reports one; each a layer only on the moves that have it. */
-static void explain_from_analysis(const ttt_analysis *a, ttt_explanation *x)
+void ttt_explain_from_analysis(const ttt_analysis *a, ttt_explanation *x)
 {
     bool exact = false, score = false, share = false;
     int longest = 1;
@@ -504,7 +504,7 @@ ttt_status ttt_engine_explain(ttt_engine *e, const ttt_board *b, ttt_explanation
             return ttt_fail(err, TTT_ENOMEM, "out of memory");
         st = ttt_engine_analyse(e, b, a, err);
         if (st == TTT_OK) {
-            explain_from_analysis(a, out);
+            ttt_explain_from_analysis(a, out);
             out->info.depth = a->info.depth;
         }
         free(a);

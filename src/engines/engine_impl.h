@@ -78,6 +78,10 @@ void ttt_explain_fact_add(ttt_explanation *x, const char *name, double value);
 ttt_explain_line *ttt_explain_line_add(ttt_explanation *x, const char *label, int64_t count, const char *note,
                                        const ttt_move *moves, int length);
 
+/* Fills x from an analysis: method and choice, value and distance of exact moves, score of estimated ones,
+ * share of effort when there is one (each layer only on the moves that have it), the depth reached. */
+void ttt_explain_from_analysis(const ttt_analysis *a, ttt_explanation *x);
+
 /* The registry: every engine's vtable, in the order `ttt engines` lists them. */
 extern const ttt_engine_vtable *const ttt_engine_registry[];
 extern const int ttt_engine_registry_size;

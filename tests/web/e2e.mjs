@@ -352,6 +352,92 @@ try {
   await page.waitForFunction(() => 9 - document.querySelectorAll('#board .cell[aria-label$="empty"]').length === 2);
   check(/paused/.test(await status()), 'stepping back through the list to move 1, then Step: move 2, still paused');
 
+  // 14. "Why this move": every engine's own view, on 3x3 and on 7x7 k=5. Each panel names its quantities, shows
+  // one on its board with a legend (name and scale), and only on cells the engine considered.
+  const panelsSettled = () => page.waitForFunction(() => document.querySelectorAll('.why-panel').length > 0 &&
+    !document.querySelector('.why-panel .busy'), null, { timeout: 60000 });
+  const panelInfo = () => page.evaluate(() => Object.fromEntries([...document.querySelectorAll('.why-panel')].map((p) => [p.dataset.engine, {
+    error: p.querySelector('.error')?.textContent || '',
+    step: p.querySelector('.step')?.textContent || '',
+    layers: [...p.querySelectorAll('.layers button')].map((b) => b.textContent),
+    facts: Object.fromEntries([...p.querySelectorAll('dt')].map((dt) => [dt.textContent, dt.nextElementSibling.textContent])),
+    lines: [...p.querySelectorAll('ol.lines li')].map((li) => li.textContent),
+    valued: p.querySelectorAll('.mini span.valued').length,
+    stones: p.querySelectorAll('.mini span.x, .mini span.o').length,
+    legend: p.querySelector('.legend')?.textContent || '',
+  }])));
+  await page.setViewportSize({ width: 1280, height: 1000 });
+  await newGame({});
+  await cell('b2').click();
+  await page.waitForFunction(() => document.querySelector('[data-cell="b2"]').getAttribute('aria-label').startsWith('b2, X'));
+  await page.click('#why summary');
+  await panelsSettled();
+  await page.click('#why-all');
+  await page.waitForFunction(() => document.querySelectorAll('.why-panel').length >= 7);
+  await panelsSettled();
+  let why = await panelInfo();
+  const want = {
+    minimax: ['value', 'distance'], montecarlo: ['score grid'], mcts: ['visits', 'win rate'], table: ['average score', 'games'],
+    learner: ['games won', 'games drawn', 'games lost'], heuristic: ['frequency', 'line weight'], random: ['chance'],
+  };
+  for (const [engine, layers] of Object.entries(want)) {
+    const w = why[engine];
+    check(w && !w.error && layers.every((l) => w.layers.includes(l)) && w.stones === 1 && /^Plays [a-c][1-3]/.test(w.step),
+      `3x3 why panel of ${engine}: ${w ? `${w.layers.join(', ')}; ${w.step}; ${Object.entries(w.facts).map(([k, v]) => `${k} ${v}`).join(', ')}` : 'missing'}`);
+    check(w.legend.startsWith(w.layers[0]) && w.legend.includes(':'), `${engine}: the legend names the quantity and its scale ("${w.legend.slice(0, 70)}…")`);
+  }
+  check(why.minimax.valued === 8 && why.montecarlo.valued === 8 && why.mcts.valued === 8 && why.random.valued === 8, '3x3: minimax, montecarlo, mcts and random show all 8 empty cells');
+  check(+why.montecarlo.facts.trials.replace(/,/g, '') > 0, `montecarlo: the trial count (${why.montecarlo.facts.trials})`);
+  check(why.mcts.lines.some((l) => l.startsWith('principal variation: ')) && +why.mcts.facts.iterations.replace(/,/g, '') > 0, `mcts: principal variation and iterations (${why.mcts.lines[0]})`);
+  check(why.table.facts['games that fed the table'] !== undefined, `table: the games that fed it (${why.table.facts['games that fed the table']})`);
+  check(/random|pursue|avoid|win now|block/.test(why.learner.step) && why.learner.facts['games in memory'] !== undefined, `learner: its step (${why.learner.step}) and memory (${why.learner.facts['games in memory']} games)`);
+  check(/steps 2-4/.test(why.heuristic.step) && why.heuristic.lines.some((l) => l.startsWith('kept line')), `heuristic: its step, the frequency table and the kept lines (${why.heuristic.lines.length} lines)`);
+  await page.locator('.why-panel[data-engine="mcts"] .layers button', { hasText: 'win rate' }).click();
+  check(/^win rate/.test(await page.locator('.why-panel[data-engine="mcts"] .legend').textContent()), 'choosing another quantity shows it, with its own legend');
+  await page.screenshot({ path: join(shots, '12-why-3x3.png'), fullPage: true });
+
+  // The same on 7x7 k=5 (the table engine is refused there: its table would be too big to build).
+  await page.fill('#k', '5');
+  await page.fill('#rows', '7');
+  await page.fill('#cols', '7');
+  await page.click('#new-game');
+  await page.waitForFunction(() => document.querySelectorAll('#board .cell').length === 49);
+  await cell('d4').click();
+  await page.waitForFunction(() => document.querySelector('[data-cell="d4"]').getAttribute('aria-label').startsWith('d4, X'));
+  await page.waitForFunction(() => [...document.querySelectorAll('.why-panel .mini')].every((m) => m.children.length === 49));
+  await panelsSettled();
+  why = await panelInfo();
+  for (const engine of ['minimax', 'montecarlo', 'mcts', 'learner', 'heuristic', 'random']) {
+    const w = why[engine];
+    check(w && !w.error && w.stones === 1 && w.layers.length > 0 && (engine === 'learner' || w.valued > 0) && w.valued <= 48,
+      `7x7k5 why panel of ${engine}: ${w ? `${w.layers.join(', ')} on ${w.valued} cells; ${w.step}` : 'missing'}`);
+  }
+  check(why.minimax.layers.includes('heuristic score') || why.minimax.layers.includes('value'), `7x7k5 minimax: scores at the depth reached (${why.minimax.layers.join(', ')}; depth ${why.minimax.facts['depth reached']})`);
+  check(!!why.table.error || why.table.valued > 0, `7x7k5 table: figures or a clear refusal (${why.table.error.slice(0, 80)})`);
+  await page.screenshot({ path: join(shots, '13-why-7x7k5.png'), fullPage: true });
+  await page.click('#why summary');
+
+  // 15. The hint overlay shows one quantity: with MCTS playing on 7x7 k=5, the number is the visit share and
+  // the shade follows it (more visits, darker); moves it never visited have no overlay.
+  await newGame({ rows: 7, cols: 7, o: 'mcts' });
+  await page.fill('#k', '5');
+  await page.click('#new-game');
+  await page.waitForFunction(() => document.querySelectorAll('#board .cell').length === 49 && document.getElementById('board').dataset.setup.startsWith('7x7k5'));
+  await settled();
+  if ((await page.getAttribute('#hints', 'aria-pressed')) !== 'true') await page.click('#hints');
+  await page.waitForFunction(() => document.querySelectorAll('#board .cell .hint').length > 0, null, { timeout: 30000 });
+  const overlay = await page.evaluate(() => [...document.querySelectorAll('#board .cell.hint-score')].map((b) => ({
+    text: b.querySelector('.hint').textContent, light: +getComputedStyle(b).backgroundColor.match(/\d+/g).slice(0, 3).reduce((a, c) => a + +c, 0),
+  })));
+  const shares = overlay.map((o) => parseFloat(o.text));
+  const ordered = overlay.map((o, i) => [shares[i], o.light]).sort((a, b) => a[0] - b[0]);
+  check(overlay.length > 0 && overlay.every((o) => /%$/.test(o.text)) &&
+    ordered.every(([sh, l], i) => ordered.slice(0, i).every(([sh2, l2]) => sh2 === sh || l2 >= l)),
+    `7x7k5 hints: one quantity, the visit share, in number and shade alike (${overlay.length} cells, ${Math.min(...shares)}% to ${Math.max(...shares)}%)`);
+  check((await page.locator('#hint-scale').textContent()).includes('share'), 'the hint legend names the quantity');
+  await page.screenshot({ path: join(shots, '14-hints-7x7k5-mcts.png') });
+  await page.click('#hints');
+
   // 9. A 375x700 phone: the whole 3x3 board is on the screen without scrolling.
   await page.setViewportSize({ width: 375, height: 700 });
   await newGame({});
