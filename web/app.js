@@ -363,7 +363,10 @@ const number = (n) => n.toLocaleString('en-US');
 function figuresText(f) {
   const parts = [f.who, `${number(f.nodes)} nodes`, `${f.ms < 10 ? f.ms.toFixed(1) : Math.round(f.ms)} ms`];
   if (f.depth > 0) parts.push(`depth ${f.depth}`);
-  if (f.value) parts.push(f.value);
+  if (f.value_name) { // what the engine thinks of its move, in its own quantity
+    const v = f.value_name === 'win rate' ? `${Math.round(f.value * 100)}%` : Number.isInteger(f.value) ? number(f.value) : f.value.toFixed(2);
+    parts.push(f.value_name === 'proven draw' ? 'proven draw' : `${f.value_name} ${v}`);
+  }
   return parts.join(' · ');
 }
 

@@ -23,6 +23,10 @@ typedef struct ttt_search_info {
     uint64_t nodes; /* nodes or playouts spent on this decision */
     double ms;      /* wall-clock milliseconds spent */
     int depth;      /* search depth reached, 0 when the engine does not search */
+    /* What the engine thinks of the move it chose, when it says (ttt_engine_choose): the quantity's name
+     * (static text: "heuristic score", "win rate", "average score"; NULL when it says nothing) and value. */
+    const char *value_name;
+    double value;
 } ttt_search_info;
 
 /* Longest spec text the library produces (ttt_engine_spec). */

@@ -634,11 +634,18 @@ static ttt_move first_empty(const ttt_board *b)
 static ttt_status mcts_choose(ttt_engine *e, const ttt_board *b, ttt_move *out, ttt_search_info *info,
                               ttt_error *err)
 {
-    (void)info;
     (void)err;
     mcts_run(e, b);
-    ttt_move m = mcts_best(e->state, b);
+    const mcts_state *s = e->state;
+    ttt_move m = mcts_best(s, b);
     *out = m == TTT_NO_MOVE ? first_empty(b) : m;
+    for (uint32_t i = 0; i < s->pool[0].count; i++) { /* its win rate for the side to move */
+        const mcts_node *ch = &s->pool[s->pool[0].first + i];
+        if (ch->move == *out && ch->visits) {
+            info->value_name = "win rate";
+            info->value = ch->value / ch->visits;
+        }
+    }
     return TTT_OK;
 }
 

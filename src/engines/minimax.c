@@ -74,6 +74,14 @@ static ttt_status minimax_choose(ttt_engine *e, const ttt_board *b, ttt_move *ou
     e->nodes += r.nodes;
     info->depth = r.depth;
     *out = r.moves[ttt_rng_below(&e->rng, (uint32_t)r.best_count)].move;
+    /* its value: a proven result with its distance, else the heuristic score at the depth reached */
+    if (r.score > TTT_SCORE_PROVEN || r.score < -TTT_SCORE_PROVEN) {
+        info->value_name = r.score > 0 ? "moves to a win" : "moves to a loss";
+        info->value = ttt_score_plies(b, r.score);
+    } else {
+        info->value_name = r.proven ? "proven draw" : "heuristic score";
+        info->value = r.score;
+    }
     return TTT_OK;
 }
 

@@ -141,10 +141,12 @@ static uint64_t mc_run(ttt_engine *e, const ttt_board *b)
 static ttt_status mc_move(ttt_engine *e, const ttt_board *b, ttt_move *out, ttt_search_info *info,
                           ttt_error *err)
 {
-    (void)info;
     (void)err;
     mc_run(e, b);
-    *out = get_best_move(b, ((const mc_state *)e->state)->scores, &e->rng);
+    const double *scores = ((const mc_state *)e->state)->scores;
+    *out = get_best_move(b, scores, &e->rng);
+    info->value_name = "score grid";
+    info->value = scores[*out];
     return TTT_OK;
 }
 

@@ -135,8 +135,9 @@ static ttt_move fallback(ttt_engine *e, const ttt_board *b, const ttt_move *lega
 }
 
 /* One decision: the best average of the table, else the fallback. With why, also each move's average and
- * games, the table's size, and the step that chose. */
-static ttt_move table_decide(ttt_engine *e, const ttt_board *b, ttt_explanation *why)
+ * games, the table's size, and the step that chose; with info, the average of the move (when the table has
+ * it). */
+static ttt_move table_decide(ttt_engine *e, const ttt_board *b, ttt_explanation *why, ttt_search_info *info)
 {
     const ttt_table *table = ((const table_state *)e->state)->table;
     ttt_move legal[TTT_MAX_CELLS], best[TTT_MAX_CELLS];
@@ -181,15 +182,18 @@ static ttt_move table_decide(ttt_engine *e, const ttt_board *b, ttt_explanation 
         ttt_explain_fact_add(why, "games that fed the table", (double)ttt_table_games(table));
         ttt_explain_fact_add(why, "moves scored in this position", (double)here);
     }
+    if (nbest && info) {
+        info->value_name = "average score";
+        info->value = best_average;
+    }
     return nbest ? pick(e, best, nbest) : fallback(e, b, legal, n);
 }
 
 static ttt_status table_choose(ttt_engine *e, const ttt_board *b, ttt_move *out, ttt_search_info *info,
                                ttt_error *err)
 {
-    (void)info;
     (void)err;
-    *out = table_decide(e, b, NULL);
+    *out = table_decide(e, b, NULL, info);
     return TTT_OK;
 }
 
@@ -197,7 +201,7 @@ static ttt_status table_explain(ttt_engine *e, const ttt_board *b, ttt_explanati
 {
     (void)err;
     out->method = "a table learned from uniformly random games (seed 003): every move scored, then averaged";
-    out->choice = table_decide(e, b, out);
+    out->choice = table_decide(e, b, out, NULL);
     return TTT_OK;
 }
 

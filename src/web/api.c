@@ -917,6 +917,11 @@ static reply engine_move(web_api *api, web_game *g, json_t *body)
                             json_pack("{s:s, s:o, s:I, s:f, s:i, s:I}", "spec", bounded, "move",
                                       move_json(&g->board.rules, m), "nodes", (json_int_t)info.nodes, "ms",
                                       info.ms, "depth", info.depth, "total_nodes", (json_int_t)total));
+    json_t *said = state ? json_object_get(state, "engine") : NULL;
+    if (said && info.value_name) { /* what the engine thinks of its move, when it says */
+        json_object_set_new(said, "value_name", json_string(info.value_name));
+        json_object_set_new(said, "value", json_real(info.value));
+    }
     return ok(HTTP_OK, state);
 }
 

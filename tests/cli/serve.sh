@@ -116,9 +116,14 @@ api 200 GET "/api/games/$ID" '.engine_to_move == true and .rules.misere == true'
 api 409 POST "/api/games/$ID/move" '{"move": "a1"}' '.error | test("out of turn")'
 api 200 POST "/api/games/$ID/engine" '' '.moves | length == 1'
 jq -e '.engine.spec | test("^minimax:.*blunder=5.*time=")' "$OUT" >/dev/null && PASS=$((PASS + 1)) || fail "engine spec in answer: $(cat "$OUT")"
-api 200 POST "/api/games/$ID/engine" '{"engine": "random:seed=1"}' '(.moves | length) == 2 and .engine.spec == "random:seed=1"'
+api 200 POST "/api/games/$ID/engine" '{"engine": "random:seed=1"}' '(.moves | length) == 2 and .engine.spec == "random:seed=1" and .engine.value_name == null'
 api 422 POST "/api/games/$ID/engine" '{"engine": "nosuch"}' '.error | test("unknown engine")'
 api 422 POST "/api/games/$ID/engine" '{"engine": "minimax:depth=abc"}'
+# What an engine thinks of its move: minimax proves the empty 3x3 board a draw; mcts gives its win rate.
+api 200 POST "/api/games/$ID/engine" '{"engine": "minimax"}' '.engine.value_name | test("^(proven draw|moves to a (win|loss)|heuristic score)$")'
+new_game '{"rules": "3x3", "x": "minimax", "o": "mcts:iterations=500"}'
+api 200 POST "/api/games/$ID/engine" '' '.engine.value_name == "proven draw" and .engine.value == 0'
+api 200 POST "/api/games/$ID/engine" '' '.engine.value_name == "win rate" and .engine.value >= 0 and .engine.value <= 1'
 api 422 POST "/api/games/$ID/engine" '{"engine": "table:file=/etc/passwd"}' '.error | test("file= is not allowed")'
 api 422 POST "/api/games/$ID/engine" "{\"engine\": \"learner:memory=$DB_DIR/client.db\"}" '.error | test("memory= is not allowed")'
 [[ ! -e $DB_DIR/client.db ]] && PASS=$((PASS + 1)) || fail "a client-named memory file was created"

@@ -277,6 +277,13 @@ try {
   check(entries.length === 3 && /^1\. X a1$/.test(entries[1]) && /^2\. O [a-c][1-3]easy \(minimax\) · [\d,]+ nodes · [\d.]+ ms/.test(entries[2]),
     `the move list shows the moves, and the engine's nodes and time (${entries.join(' | ')})`);
   await page.screenshot({ path: join(shots, '9-move-list.png') });
+  // the engine's own value of its move: perfect (minimax) proves a draw or a result in so many moves
+  await newGame({ o: 'perfect' });
+  await cell('a1').click();
+  await page.waitForFunction(() => document.querySelectorAll('#board .cell[aria-label$="empty"]').length === 7);
+  await settled();
+  const perfectEntry = (await page.locator('#move-list li').allTextContents())[2];
+  check(/· (proven draw|moves to a (win|loss) \d+)$/.test(perfectEntry), `the move list gives the engine's value of its move ("${perfectEntry}")`);
   await newGame({});
   for (const [name, side] of [['b2', 'X'], ['a1', 'O'], ['c3', 'X'], ['a3', 'O']]) {
     await cell(name).click();
