@@ -452,6 +452,27 @@ try {
   const box = await page.evaluate(() => JSON.parse(JSON.stringify(document.getElementById('board').getBoundingClientRect())));
   check(box.top >= 0 && box.bottom <= 700 && box.left >= 0 && box.right <= 375, `375x700: the whole 3x3 board is visible (${Math.round(box.left)},${Math.round(box.top)} to ${Math.round(box.right)},${Math.round(box.bottom)})`);
   await page.screenshot({ path: join(shots, '7-phone-375x700-3x3.png') });
+
+  // 16. The phone with everything open: the move list, the engine controls and the why panels stay within
+  // 375 px (nothing to scroll sideways); a 16x16 board fits or scrolls inside its own box.
+  await newGame({ o: 'medium' });
+  await cell('b2').click();
+  await page.waitForFunction(() => document.querySelectorAll('#board .cell[aria-label$="empty"]').length === 7);
+  await settled();
+  await page.click('#why summary');
+  await panelsSettled();
+  const phoneWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+  check(phoneWidth <= 375, `375x700 with the record and the why panels open: nothing wider than the screen (${phoneWidth} px)`);
+  await page.screenshot({ path: join(shots, '15-phone-record-and-why.png'), fullPage: true });
+  await page.click('#why summary');
+  await page.fill('#k', '5');
+  await page.fill('#rows', '16');
+  await page.fill('#cols', '16');
+  await page.click('#new-game');
+  await page.waitForFunction(() => document.querySelectorAll('#board .cell').length === 256);
+  const big = await page.evaluate(() => ({ doc: document.documentElement.scrollWidth, cell: document.querySelector('#board .cell').getBoundingClientRect().width }));
+  check(big.doc <= 375 && big.cell >= 18, `375 px, 16x16: the page does not scroll sideways and cells stay tappable (${big.doc} px, cells ${big.cell.toFixed(1)} px)`);
+  await page.screenshot({ path: join(shots, '16-phone-16x16.png') });
   await page.setViewportSize({ width: 1280, height: 900 });
 
   check(pageErrors.length === 0, `no errors in the page (${pageErrors.join('; ')})`);
