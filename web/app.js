@@ -486,11 +486,12 @@ function clearHints() {
   for (const b of cellButtons()) {
     b.classList.remove('hint-win', 'hint-draw', 'hint-loss', 'hint-score');
     b.style.removeProperty('background');
-    b.style.removeProperty('color');
     b.querySelector('.hint')?.remove();
   }
   $('board').classList.remove('hinted');
 }
+
+const pct = (share) => (share >= 0.1 ? `${Math.round(share * 100)}%` : `${(share * 100).toFixed(1)}%`);
 
 // One quantity per overlay: proven values as W/D/L; otherwise, when the engine reports how it spread its
 // effort (MCTS visits), the share of it, else its score; each the number and the shade of the same quantity,
@@ -500,7 +501,7 @@ function showHints(a) {
   const scored = a.moves.filter((m) => m.kind === 'score');
   const byShare = scored.some((m) => m.share > 0);
   const values = scored.map((m) => (byShare ? m.share : m.score));
-  const lo = byShare ? 0 : Math.min(...values), hi = Math.max(...values);
+  const lo = Math.min(...values), hi = Math.max(...values);
   for (const m of a.moves) {
     const b = byName.get(m.move);
     if (!b || m.kind === 'none' || (m.kind === 'score' && byShare && !(m.share > 0))) continue;
@@ -516,8 +517,8 @@ function showHints(a) {
       b.classList.add('hint-score');
       if (byShare) { // light to dark blue: more of the search
         b.style.setProperty('background', `hsl(215, 70%, ${Math.round(94 - t * 44)}%)`);
-        if (t > 0.6) b.style.setProperty('color', '#fff');
-        text = m.share >= 0.1 ? `${Math.round(m.share * 100)}%` : `${(m.share * 100).toFixed(1)}%`;
+        if (t > 0.6) tag.style.setProperty('color', '#fff');
+        text = pct(m.share);
       } else { // red (the worst move of this analysis) to green (the best): scores compare only within it
         b.style.setProperty('background', `hsl(${Math.round(t * 120)}, 65%, 72%)`);
         text = `${Math.round(m.score * 100)}`;
@@ -530,7 +531,7 @@ function showHints(a) {
   }
   $('board').classList.add('hinted');
   $('hint-scale').textContent = !scored.length ? '' : byShare
-    ? 'Shaded and numbered: the share of the search spent on the move (darker: more); moves it never reached are blank.'
+    ? `Shaded and numbered: the share of the search spent on the move, from ${pct(lo)} (lightest) to ${pct(hi)} (darkest); moves it never reached are blank.`
     : "Shaded and numbered: the engine's score ×100, red the worst move here, green the best.";
   $('hint-method').textContent = `(${a.method})`;
 }
