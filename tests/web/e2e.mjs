@@ -443,6 +443,20 @@ try {
     `7x7k5 hints: one quantity, the visit share, in number and shade alike (${overlay.length} cells, ${Math.min(...shares)}% to ${Math.max(...shares)}%)`);
   check((await page.locator('#hint-scale').textContent()).includes('share'), 'the hint legend names the quantity');
   await page.screenshot({ path: join(shots, '14-hints-7x7k5-mcts.png') });
+  // 15x15 k=5 after h8 and MCTS's reply: only the moves its tree reached (near the stones) are shaded.
+  await page.click('#hints');
+  await page.fill('#rows', '15');
+  await page.fill('#cols', '15');
+  await page.click('#new-game');
+  await page.waitForFunction(() => document.querySelectorAll('#board .cell').length === 225 && document.getElementById('board').dataset.setup.startsWith('15x15k5'));
+  await cell('h8').click();
+  await page.waitForFunction(() => document.querySelectorAll('#board .cell[aria-label$="empty"]').length === 223);
+  await settled();
+  await page.click('#hints');
+  await page.waitForFunction(() => document.querySelectorAll('#board .cell .hint').length > 0, null, { timeout: 30000 });
+  const shaded15 = await page.locator('#board .cell.hint-score').count();
+  check(shaded15 > 0 && shaded15 < 223, `15x15k5: the overlay covers only the ${shaded15} moves MCTS's search reached, not all 223`);
+  await page.screenshot({ path: join(shots, '14b-hints-15x15k5-mcts.png') });
   await page.click('#hints');
 
   // 9. A 375x700 phone: the whole 3x3 board is on the screen without scrolling.
