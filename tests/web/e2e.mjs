@@ -478,6 +478,10 @@ try {
   const phoneWidth = await page.evaluate(() => document.documentElement.scrollWidth);
   check(phoneWidth <= 375, `375x700 with the record and the why panels open: nothing wider than the screen (${phoneWidth} px)`);
   await page.screenshot({ path: join(shots, '15-phone-record-and-why.png'), fullPage: true });
+  await page.evaluate(() => document.getElementById('move-list').scrollIntoView());
+  await page.screenshot({ path: join(shots, '15b-phone-record.png') });
+  await page.evaluate(() => document.querySelector('.why-panel').scrollIntoView());
+  await page.screenshot({ path: join(shots, '15c-phone-why.png') });
   await page.click('#why summary');
   await page.fill('#k', '5');
   await page.fill('#rows', '16');
