@@ -11,6 +11,7 @@ let epoch = 0;       // bumped by every new game: answers for an older game are 
 let hintEpoch = 0;   // the same for hint answers
 let hints = null;    // the last analysis shown, or null
 let focusCell = 0;   // the cell that has tabindex=0 (roving focus)
+let figures = [];    // per ply: what the engine that played it said (spec, nodes, ms, depth; value when explained)
 const counted = new Set(); // games already added to the score
 let score = JSON.parse(sessionStorage.getItem('ttt-score') || '{"x":0,"o":0,"draw":0}');
 
@@ -21,11 +22,32 @@ async function api(method, path, body) {
     body: body ? JSON.stringify(body) : undefined,
   });
   const data = await res.json().catch(() => ({ error: `HTTP ${res.status}` }));
-  if (!res.ok) throw new Error(data.error || `HTTP ${res.status}`);
+  if (!res.ok) throw Object.assign(new Error(data.error || `HTTP ${res.status}`), { status: res.status });
   return data;
 }
 
-function showError(e) { $('message').textContent = e ? String(e.message || e) : ''; }
+function showError(e) {
+  $('message').classList.remove('notice');
+  $('message').textContent = e ? String(e.message || e) : '';
+}
+
+// A short note that is not an error (e.g. why a new game started).
+function showNotice(text) {
+  $('message').textContent = text;
+  $('message').classList.add('notice');
+}
+
+// The answer of the API for a game it no longer has (the server restarted, or the game sat idle too long).
+const EXPIRED = /^no game '[^']*' \(unknown or expired\)$/;
+
+// Errors of requests about the current game: an expired game starts a new one with the same settings.
+function gameError(e) {
+  if (e && e.status === 404 && EXPIRED.test(e.message)) {
+    newGame('That game had expired on the server: a new game has started.');
+    return;
+  }
+  showError(e);
+}
 
 // --- Setup ---------------------------------------------------------------------------------------------
 
@@ -35,13 +57,38 @@ async function loadEngines() {
     const sel = $(`player-${side}`);
     const levels = document.createElement('optgroup');
     levels.label = 'Levels';
-    for (const l of data.levels) levels.append(new Option(`${l.name} (${l.spec})`, l.name));
+    // Names only: the spec behind a level is its tooltip (long specs were cut off in the select).
+    for (const l of data.levels) {
+      const o = new Option(l.name, l.name);
+      o.title = `${l.spec}: ${l.about}`;
+      levels.append(o);
+    }
     const engines = document.createElement('optgroup');
     engines.label = 'Engines';
-    for (const e of data.engines) engines.append(new Option(e.name, e.name));
+    for (const e of data.engines) {
+      const o = new Option(e.name, e.name);
+      o.title = e.summary;
+      engines.append(o);
+    }
     sel.append(levels, engines);
   }
   $('player-o').value = 'medium';
+  fillWhyEngines(data);
+}
+
+// Changing the rules or the players starts a new game with them (after a short pause, so that typing "12" in
+// a number field starts one game, not two).
+const SETUP_DELAY_MS = 400;
+let setupTimer = 0;
+function setupChanged() {
+  clearTimeout(setupTimer);
+  if (!$('setup').checkValidity()) {
+    showNotice('Rules out of range: fix them, then a new game starts.');
+    return;
+  }
+  setupTimer = setTimeout(() => {
+    if ($('board').dataset.setup !== setupText()) newGame('New game with the changed rules and players.');
+  }, SETUP_DELAY_MS);
 }
 
 function rulesText() {
@@ -55,18 +102,39 @@ function playerSpec(side) {
   return `${v}:seed=${Math.floor(Math.random() * SEED_RANGE)}`;
 }
 
-async function newGame() {
+// The settings a game was made with: rules and the players as chosen in the selects.
+const setupText = () => `${rulesText()}|${$('player-x').value}|${$('player-o').value}`;
+
+// Starts a game with the settings of the form; notice (or nothing) says why.
+async function newGame(notice, moves) {
+  clearTimeout(setupTimer);
   showError(null);
   const my = ++epoch;
   busy = false;
+  const setup = setupText();
   try {
-    const state = await api('POST', '/api/games', { rules: rulesText(), x: playerSpec('x'), o: playerSpec('o') });
+    const body = { rules: rulesText(), x: playerSpec('x'), o: playerSpec('o') };
+    if (moves) body.moves = moves;
+    const state = await api('POST', '/api/games', body);
     if (my !== epoch) return;
+    figures = [];
+    paused = false;
+    stepping = false;
     focusCell = Math.floor(state.rules.rows / 2) * state.rules.cols + Math.floor(state.rules.cols / 2);
     buildBoard(state);
+    $('board').dataset.setup = setup;
+    $('board').dataset.epoch = my;
+    if (typeof notice === 'string') showNotice(notice);
     update(state);
     await engineTurns(my);
-  } catch (e) { showError(e); }
+  } catch (e) {
+    if (moves && my === epoch) { // a link with moves the rules refuse: an empty board, and why
+      await newGame();
+      showError(`The link's position could not be opened: ${e.message}`);
+      return;
+    }
+    showError(e);
+  }
 }
 
 // --- The board -----------------------------------------------------------------------------------------
@@ -79,7 +147,12 @@ function buildBoard(state) {
   const { rows, cols } = state.rules;
   board.replaceChildren();
   board.dataset.game = state.id;
-  board.style.setProperty('--cols', cols);
+  const wrap = board.parentElement;
+  wrap.style.setProperty('--cols', cols);
+  wrap.style.setProperty('--rows', rows);
+  // Coordinates as the project's notation names cells: columns a-p left to right, rows 1-16 top to bottom.
+  $('col-coords').replaceChildren(...Array.from({ length: cols }, (_, c) => Object.assign(document.createElement('span'), { textContent: colName(c) })));
+  $('row-coords').replaceChildren(...Array.from({ length: rows }, (_, r) => Object.assign(document.createElement('span'), { textContent: String(r + 1) })));
   board.setAttribute('aria-label', `Board, ${rows} rows by ${cols} columns`);
   for (let r = 0; r < rows; r++) {
     for (let c = 0; c < cols; c++) {
@@ -128,8 +201,12 @@ function update(state) {
   }
   $('status').textContent = statusText(state);
   $('undo').disabled = state.moves.length === 0;
+  figures.length = Math.min(figures.length, state.moves.length);
+  showRecord(state);
+  showWatch();
   countScore(state);
   refreshHints();
+  scheduleWhy();
 }
 
 function countScore(state) {
@@ -153,21 +230,77 @@ function setThinking(on) {
 
 // --- Playing -------------------------------------------------------------------------------------------
 
+// Watch mode. paused: engines make no move until Resume or Step; the pace between the moves of two engines.
+let paused = false;
+let stepping = false;   // Step was pressed: one engine move although paused
+let loopEpoch = 0;      // the game whose engine loop is running (one loop at a time)
+let wake = null;        // cuts the pause between two engines' moves short
+const speedMs = () => +$('speed').value;
+const sleep = (ms) => new Promise((r) => {
+  const t = setTimeout(r, ms);
+  wake = () => { clearTimeout(t); r(); };
+});
+const bothEngines = (s) => s.players.x !== 'human' && s.players.o !== 'human';
+
+// Lets the engines move while it is their turn: at the chosen pace when engines play both sides, not at all
+// while paused (but one move per Step).
 async function engineTurns(my) {
-  while (my === epoch && game && game.outcome === 'ongoing' && game.engine_to_move) {
-    busy = true;
-    setThinking(true);
-    try {
-      const state = await api('POST', `/api/games/${game.id}/engine`);
-      if (my !== epoch) return;
-      update(state);
-    } catch (e) {
-      showError(e);
-      break;
-    } finally {
-      if (my === epoch) { busy = false; setThinking(false); }
+  if (loopEpoch === my) return;
+  loopEpoch = my;
+  let waited = false;
+  try {
+    while (my === epoch && game && game.outcome === 'ongoing' && game.engine_to_move) {
+      if (paused && !stepping) break;
+      if (bothEngines(game) && game.moves.length > 0 && !stepping && !waited && speedMs() > 0) {
+        await sleep(speedMs());
+        waited = true;
+        continue; // paused, stepped or a new game meanwhile: look again
+      }
+      waited = false;
+      stepping = false;
+      busy = true;
+      setThinking(true);
+      try {
+        const state = await api('POST', `/api/games/${game.id}/engine`);
+        if (my !== epoch) return;
+        const player = game.players[game.to_move].split(':')[0], engine = state.engine.spec.split(':')[0];
+        figures[state.moves.length - 1] = { ...state.engine, who: player === engine ? engine : `${player} (${engine})` };
+        update(state);
+      } catch (e) {
+        if (my === epoch) gameError(e);
+        break;
+      } finally {
+        if (my === epoch) { busy = false; setThinking(false); }
+      }
     }
+  } finally {
+    if (loopEpoch === my) loopEpoch = 0;
+    showWatch();
   }
+}
+
+// The pause and step buttons, and "paused" in the status when an engine waits for them.
+function showWatch() {
+  const waiting = !!game && game.outcome === 'ongoing' && game.engine_to_move;
+  $('pause').setAttribute('aria-pressed', String(paused));
+  $('pause').textContent = paused ? 'Resume' : 'Pause';
+  $('step').disabled = !(paused && waiting);
+  if (game) $('status').textContent = statusText(game) + (paused && waiting ? ' · paused' : '');
+}
+
+function togglePause() {
+  paused = !paused;
+  showWatch();
+  if (!paused && game) {
+    wake?.();
+    engineTurns(epoch);
+  }
+}
+
+function step() {
+  if (!paused || !game) return;
+  stepping = true;
+  engineTurns(epoch);
 }
 
 async function play(name) {
@@ -180,7 +313,8 @@ async function play(name) {
     if (my !== epoch) return;
     update(state);
   } catch (e) {
-    showError(e);
+    if (my === epoch) gameError(e);
+    return;
   } finally {
     if (my === epoch) busy = false;
   }
@@ -188,7 +322,7 @@ async function play(name) {
 }
 
 // Takes back moves until a person is to move (against an engine: its reply and the person's move), or one
-// move when engines play both sides. When an engine is then to move (it had the first move), it plays again.
+// move when engines play both sides. When an engine is then to move, it waits (paused) for Resume or Step.
 async function undo() {
   if (!game || busy || game.moves.length === 0) return;
   const n = game.moves.length;
@@ -196,18 +330,123 @@ async function undo() {
   let plies = 1;
   while (plies < n && game.players[sideAfter(plies)] !== 'human') plies++;
   if (game.players[sideAfter(plies)] !== 'human') plies = 1;
+  await takeBack(plies);
+}
+
+async function takeBack(plies) {
   const my = epoch;
   busy = true;
   showError(null);
   try {
     const state = await api('POST', `/api/games/${game.id}/undo`, { plies });
-    if (my === epoch) update(state);
+    if (my !== epoch) return;
+    // Stepping back must not let the engine replay at once: it waits for Resume or Step.
+    if (state.outcome === 'ongoing' && state.engine_to_move && !paused) {
+      paused = true;
+      showNotice('Paused after stepping back: Resume or Step lets the engine move.');
+    }
+    update(state);
   } catch (e) {
-    showError(e);
+    if (my === epoch) gameError(e);
+    return;
   } finally {
     if (my === epoch) busy = false;
   }
   await engineTurns(my);
+}
+
+// --- The game record -----------------------------------------------------------------------------------
+
+const number = (n) => n.toLocaleString('en-US');
+
+// What an engine said about its move, in a line: "medium · 1,234 nodes · 12 ms · depth 4".
+function figuresText(f) {
+  const parts = [f.who, `${number(f.nodes)} nodes`, `${f.ms < 10 ? f.ms.toFixed(1) : Math.round(f.ms)} ms`];
+  if (f.depth > 0) parts.push(`depth ${f.depth}`);
+  if (f.value_name) { // what the engine thinks of its move, in its own quantity
+    const v = f.value_name === 'win rate' ? `${Math.round(f.value * 100)}%` : Number.isInteger(f.value) ? number(f.value) : f.value.toFixed(2);
+    parts.push(f.value_name === 'proven draw' ? 'proven draw' : `${f.value_name} ${v}`);
+  }
+  return parts.join(' · ');
+}
+
+function showRecord(state) {
+  const list = $('move-list');
+  const item = (ply, text, side) => {
+    const li = document.createElement('li');
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.className = 'mv';
+    b.dataset.ply = ply;
+    if (side) {
+      const who = document.createElement('span');
+      who.className = `side-${side}`;
+      who.textContent = side.toUpperCase();
+      b.append(`${ply}. `, who, ` ${text}`);
+    } else {
+      b.textContent = text;
+    }
+    b.setAttribute('aria-label', ply === 0 ? 'back to the start' : `back to move ${ply}, ${side.toUpperCase()} ${text}`);
+    li.append(b);
+    if (ply > 0 && figures[ply - 1]) {
+      const f = document.createElement('span');
+      f.className = 'figs';
+      f.textContent = figuresText(figures[ply - 1]);
+      li.append(f);
+    }
+    if (ply === state.moves.length) li.classList.add('current');
+    return li;
+  };
+  list.replaceChildren(item(0, 'start'), ...state.moves.map((m, i) => item(i + 1, m, i % 2 === 0 ? 'x' : 'o')));
+  list.lastElementChild.scrollIntoView({ block: 'nearest' });
+  $('link').href = linkFor(state);
+  if (!$('export-text').hidden) $('export-text').value = exportText(state);
+}
+
+// Steps back to the position after move ply (0: the empty board).
+async function stepBack(ply) {
+  if (!game || busy || ply >= game.moves.length) return;
+  await takeBack(game.moves.length - ply);
+}
+
+function outcomeText(state) {
+  return state.outcome === 'ongoing' ? `${state.to_move.toUpperCase()} to move` : statusText(state);
+}
+
+// The game as text: a comment, then the command that shows the position (the project's move notation).
+function exportText(state) {
+  const moves = state.moves.join(' ');
+  return `# ttt ${state.rules.text}: X ${state.players.x}, O ${state.players.o}; ${outcomeText(state)}\n` +
+    `ttt show --rules ${state.rules.text}${moves ? ` --moves "${moves}"` : ''}\n`;
+}
+
+// A link that reopens the position (and the players as chosen in the selects).
+function linkFor(state) {
+  const q = new URLSearchParams({ rules: state.rules.text, moves: state.moves.join(' ') });
+  for (const side of ['x', 'o']) if ($(`player-${side}`).value !== 'human') q.set(side, $(`player-${side}`).value);
+  return `${location.origin}${location.pathname}?${q}`;
+}
+
+// Sets the form from a link's ?rules=…&moves=…&x=…&o=…; returns the moves to replay, or null.
+function fromLink() {
+  const q = new URLSearchParams(location.search);
+  const rules = q.get('rules');
+  if (!rules) return null;
+  const m = /^(\d+)x(\d+)(?:k(\d+))?(-misere)?$/.exec(rules);
+  if (!m) {
+    showError(`the link's rules '${rules}' are not of the form 3x3, 7x7k5 or 4x4-misere`);
+    return null;
+  }
+  $('rows').value = m[1];
+  $('cols').value = m[2];
+  $('k').value = m[3] || '';
+  $('misere').checked = !!m[4];
+  for (const side of ['x', 'o']) {
+    const v = q.get(side) || 'human';
+    const sel = $(`player-${side}`);
+    if ([...sel.options].some((o) => o.value === v)) sel.value = v;
+  }
+  return q.get('moves') || '';
 }
 
 // --- Hints ---------------------------------------------------------------------------------------------
@@ -224,19 +463,23 @@ function hintEngine(state) {
   return HINT_ENGINE;
 }
 
+function setHintBusy(on) { $('hint-busy').hidden = !on; }
+
 async function refreshHints() {
   const my = ++hintEpoch;
   clearHints();
+  setHintBusy(false);
   $('hint-legend').hidden = !hintsOn();
   // Hints are for a person's turn: while an engine is to move they would only compete with it for time.
   if (!hintsOn() || !game || game.outcome !== 'ongoing' || game.engine_to_move) return;
   const state = game;
+  setHintBusy(true);
   try {
     const a = await api('POST', '/api/analyse', { rules: state.rules.text, moves: state.moves.join(' '), engine: hintEngine(state) });
     if (my !== hintEpoch || game !== state) return;
     hints = a;
     showHints(a);
-  } catch (e) { if (my === hintEpoch) showError(e); }
+  } catch (e) { if (my === hintEpoch) showError(e); } finally { if (my === hintEpoch) setHintBusy(false); }
 }
 
 function clearHints() {
@@ -248,33 +491,223 @@ function clearHints() {
   $('board').classList.remove('hinted');
 }
 
+const pct = (share) => (share >= 0.1 ? `${Math.round(share * 100)}%` : `${(share * 100).toFixed(1)}%`);
+
+// One quantity per overlay: proven values as W/D/L; otherwise, when the engine reports how it spread its
+// effort (MCTS visits), the share of it, else its score; each the number and the shade of the same quantity,
+// and only on the moves that have it (a move no visit reached has no overlay).
 function showHints(a) {
   const byName = new Map([...cellButtons()].map((b) => [b.dataset.cell, b]));
-  const scores = a.moves.filter((m) => m.kind === 'score').map((m) => m.score);
-  const lo = Math.min(...scores), hi = Math.max(...scores);
+  const scored = a.moves.filter((m) => m.kind === 'score');
+  const byShare = scored.some((m) => m.share > 0);
+  const values = scored.map((m) => (byShare ? m.share : m.score));
+  const lo = Math.min(...values), hi = Math.max(...values);
   for (const m of a.moves) {
     const b = byName.get(m.move);
-    if (!b) continue;
+    if (!b || m.kind === 'none' || (m.kind === 'score' && byShare && !(m.share > 0))) continue;
     const tag = document.createElement('span');
     tag.className = 'hint';
-    let text = '';
+    let text;
     if (m.kind === 'exact') {
       b.classList.add(`hint-${m.result}`);
       text = m.result === 'draw' ? 'D' : `${m.result === 'win' ? 'W' : 'L'}${m.plies}`;
-    } else if (m.kind === 'score') {
-      // Shade from red (the worst move of this analysis) to green (the best); scores compare only within it.
-      const t = hi > lo ? (m.score - lo) / (hi - lo) : 0.5;
+    } else {
+      const v = byShare ? m.share : m.score;
+      const t = hi > lo ? (v - lo) / (hi - lo) : 0.5;
       b.classList.add('hint-score');
-      b.style.setProperty('background', `hsl(${Math.round(t * 120)}, 65%, 72%)`);
-      text = m.share > 0 ? `${Math.round(m.share * 100)}%` : `${Math.round(m.score * 100)}`;
+      if (byShare) { // light to dark blue: more of the search
+        b.style.setProperty('background', `hsl(215, 70%, ${Math.round(94 - t * 44)}%)`);
+        if (t > 0.6) tag.style.setProperty('color', '#fff');
+        text = pct(m.share);
+      } else { // red (the worst move of this analysis) to green (the best): scores compare only within it
+        b.style.setProperty('background', `hsl(${Math.round(t * 120)}, 65%, 72%)`);
+        text = `${Math.round(m.score * 100)}`;
+      }
     }
     tag.textContent = text;
     tag.setAttribute('aria-hidden', 'true');
     b.append(tag);
-    if (text) b.setAttribute('aria-label', `${b.getAttribute('aria-label')}, hint ${m.kind === 'exact' ? m.result : `score ${text}`}`);
+    b.setAttribute('aria-label', `${b.getAttribute('aria-label')}, hint ${m.kind === 'exact' ? m.result : `${byShare ? 'share' : 'score'} ${text}`}`);
   }
   $('board').classList.add('hinted');
+  $('hint-scale').textContent = !scored.length ? '' : byShare
+    ? `Shaded and numbered: the share of the search spent on the move, from ${pct(lo)} (lightest) to ${pct(hi)} (darkest); moves it never reached are blank.`
+    : "Shaded and numbered: the engine's score ×100, red the worst move here, green the best.";
   $('hint-method').textContent = `(${a.method})`;
+}
+
+// --- Why this move: each engine's own view ----------------------------------------------------------------
+
+let whyPanels = [];  // {engine, data, error, layer}: one panel per engine, in order
+let whyEpoch = 0;    // answers for an older position are dropped
+let whyTimer = 0;
+const WHY_DELAY_MS = 250; // a position that stays this long is explained (not every step of a fast game)
+
+function fillWhyEngines(data) {
+  const sel = $('why-engine');
+  for (const e of data.engines) sel.append(new Option(e.name, e.name));
+  for (const l of data.levels) sel.append(new Option(`${l.name} (level)`, l.name));
+}
+
+// The engines a panel starts with: the game's engine players, else minimax.
+function defaultWhyEngines() {
+  const names = game ? ['x', 'o'].map((s) => game.players[s].split(':')[0]).filter((n) => n !== 'human') : [];
+  return names.length ? [...new Set(names)] : ['minimax'];
+}
+
+function addWhy(engine) {
+  if (whyPanels.some((p) => p.engine === engine)) return;
+  whyPanels.push({ engine, data: null, error: null, layer: 0 });
+  refreshWhy(true);
+}
+
+function scheduleWhy() {
+  clearTimeout(whyTimer);
+  if (!$('why').open) return;
+  whyTimer = setTimeout(() => refreshWhy(false), WHY_DELAY_MS);
+}
+
+// Explains the current position with every panel's engine (onlyNew: with the panels not yet explained).
+async function refreshWhy(onlyNew) {
+  if (!$('why').open || !game) return;
+  if (!onlyNew) whyEpoch++;
+  const my = whyEpoch, state = game;
+  const todo = whyPanels.filter((p) => !onlyNew || p.epoch !== my);
+  for (const p of todo) {
+    p.epoch = my;
+    p.data = null;
+    p.error = state.outcome === 'ongoing' ? null : 'The game is over: nothing to explain.';
+  }
+  renderWhy();
+  if (state.outcome !== 'ongoing') return;
+  await Promise.all(todo.map(async (p) => {
+    try {
+      const data = await api('POST', '/api/explain', { rules: state.rules.text, moves: state.moves.join(' '), engine: p.engine });
+      if (my === whyEpoch && p.epoch === my) p.data = data;
+    } catch (e) {
+      if (my === whyEpoch && p.epoch === my) p.error = e.message;
+    }
+    if (my === whyEpoch) renderWhy();
+  }));
+}
+
+// A value of a quantity as its panel shows it.
+function whyFormat(layer, v) {
+  if (layer.percent) { const p = v * 100; return p >= 10 || p === 0 ? `${Math.round(p)}%` : `${p.toFixed(1)}%`; }
+  if (Number.isInteger(v)) return Math.abs(v) >= 10000 ? `${Math.round(v / 1000)}k` : String(v);
+  return Math.abs(v) >= 100 ? String(Math.round(v)) : v.toFixed(2);
+}
+
+// The shade of a value: red to white to green around 0 when the scale has both signs, else white to blue.
+function whyShade(layer, v) {
+  if (layer.lo < 0 && layer.hi > 0) {
+    const t = v >= 0 ? v / layer.hi : v / -layer.lo;
+    return t >= 0 ? [130, 50, Math.round(97 - t * 45)] : [5, 70, Math.round(97 + t * 35)];
+  }
+  const t = (v - layer.lo) / (layer.hi - layer.lo);
+  return [215, 70, Math.round(97 - t * 50)];
+}
+const hsl = ([h, s, l]) => `hsl(${h}, ${s}%, ${l}%)`;
+
+function el(tag, props = {}, ...children) {
+  const e = Object.assign(document.createElement(tag), props);
+  e.append(...children);
+  return e;
+}
+
+function renderWhy() {
+  const box = $('why-panels');
+  box.replaceChildren(...whyPanels.map(renderWhyPanel));
+}
+
+function renderWhyPanel(p) {
+  const panel = el('section', { className: 'why-panel' });
+  panel.dataset.engine = p.engine;
+  const close = el('button', { type: 'button', textContent: '×', title: 'Remove this panel' });
+  close.setAttribute('aria-label', `Remove ${p.engine}`);
+  close.addEventListener('click', () => { whyPanels = whyPanels.filter((q) => q !== p); renderWhy(); });
+  const d = p.data;
+  const engineName = d ? d.engine.split(':')[0] : '';
+  panel.append(el('h3', {}, el('span', { textContent: d && engineName !== p.engine ? `${p.engine} (${engineName})` : p.engine }), close));
+  if (p.error) { panel.append(el('p', { className: 'error', textContent: p.error })); return panel; }
+  if (!d) { panel.append(el('p', { className: 'busy', textContent: `${p.engine} is thinking…` })); return panel; }
+  panel.append(el('p', { className: 'method', textContent: d.method }));
+  const step = el('p', { className: 'step' }, 'Plays ', el('strong', { textContent: d.choice || '—' }));
+  if (d.step) step.append(`: ${d.step}`);
+  panel.append(step);
+  const facts = el('dl');
+  const figures = [...d.facts, { name: 'nodes', value: d.nodes }, { name: 'time', value: d.ms, ms: true }];
+  if (d.depth > 0 && !d.facts.some((f) => f.name === 'depth reached')) figures.push({ name: 'depth', value: d.depth });
+  for (const f of figures)
+    facts.append(el('dt', { textContent: f.name }), el('dd', { textContent: f.ms ? `${Math.round(f.value)} ms` : number(Math.round(f.value * 1000) / 1000) }));
+  panel.append(facts);
+  if (d.layers.length) {
+    const tabs = el('div', { className: 'layers', role: 'group' });
+    tabs.setAttribute('aria-label', 'Quantity shown');
+    d.layers.forEach((l, i) => {
+      const b = el('button', { type: 'button', textContent: l.name });
+      b.setAttribute('aria-pressed', String(i === p.layer));
+      b.addEventListener('click', () => { p.layer = i; renderWhy(); });
+      tabs.append(b);
+    });
+    panel.append(tabs);
+    const layer = d.layers[Math.min(p.layer, d.layers.length - 1)];
+    panel.append(renderMini(d, layer), renderLegend(layer));
+    if (!layer.cells.length) panel.append(el('p', { className: 'note', textContent: `No cell has a figure for ${layer.name} here.` }));
+  } else {
+    panel.append(el('p', { className: 'note', textContent: 'No figures per cell: one rule decided.' }));
+  }
+  if (d.lines.length) {
+    const ol = el('ol', { className: 'lines' });
+    for (const l of d.lines) {
+      const li = el('li', { textContent: `${l.label}: ${l.moves.join(' ')}` });
+      if (l.note) li.append(` (${l.note} ${number(l.count)})`);
+      ol.append(li);
+    }
+    panel.append(ol);
+  }
+  return panel;
+}
+
+// The engine's board: its stones, and the quantity on the cells it considered (blank elsewhere).
+function renderMini(d, layer) {
+  const { rows, cols } = d.rules;
+  const values = new Map(layer.cells.map((c) => [c.move, c.value]));
+  const mini = el('div', { className: 'mini', role: 'img' });
+  mini.style.setProperty('--cols', cols);
+  mini.style.setProperty('grid-template-columns', `repeat(${cols}, 1fr)`);
+  const cells = d.position.split('/');
+  for (let r = 0; r < rows; r++) {
+    for (let c = 0; c < cols; c++) {
+      const name = cellName(r, c), stone = cells[r][c];
+      const span = el('span');
+      span.dataset.cell = name;
+      if (stone !== '.') {
+        span.className = stone;
+        span.textContent = stone.toUpperCase();
+      } else if (values.has(name)) {
+        const v = values.get(name), colour = whyShade(layer, v);
+        span.style.setProperty('background', hsl(colour));
+        if (colour[2] < 55) span.style.setProperty('color', '#fff');
+        span.textContent = whyFormat(layer, v);
+        span.classList.add('valued');
+      }
+      if (name === d.choice) span.classList.add('choice');
+      mini.append(span);
+    }
+  }
+  mini.setAttribute('aria-label', `${layer.name} on ${values.size} cells; the chosen move ${d.choice} is outlined`);
+  return mini;
+}
+
+// The legend: the quantity's name, its scale in words, and the colours from one end to the other.
+function renderLegend(layer) {
+  const ramp = el('span', { className: 'ramp' });
+  const stops = [0, 0.25, 0.5, 0.75, 1].map((t) => hsl(whyShade(layer, layer.lo + t * (layer.hi - layer.lo))));
+  ramp.style.setProperty('background', `linear-gradient(to right, ${stops.join(', ')})`);
+  return el('div', { className: 'legend' },
+    el('div', {}, el('strong', { textContent: layer.name }), `: ${layer.scale}`),
+    el('div', { className: 'bar' }, el('span', { textContent: whyFormat(layer, layer.lo) }), ramp, el('span', { textContent: whyFormat(layer, layer.hi) })));
 }
 
 // --- Events --------------------------------------------------------------------------------------------
@@ -306,7 +739,30 @@ function onKey(e) {
 function init() {
   showScore();
   $('setup').addEventListener('submit', (e) => { e.preventDefault(); newGame(); });
+  for (const id of ['rows', 'cols', 'k', 'misere', 'player-x', 'player-o']) $(id).addEventListener('change', setupChanged);
   $('undo').addEventListener('click', undo);
+  $('pause').addEventListener('click', togglePause);
+  $('why').addEventListener('toggle', () => {
+    if (!$('why').open) return;
+    if (!whyPanels.length) for (const e of defaultWhyEngines()) whyPanels.push({ engine: e, data: null, error: null, layer: 0 });
+    refreshWhy(false);
+  });
+  $('why-add').addEventListener('click', () => addWhy($('why-engine').value));
+  $('why-all').addEventListener('click', () => {
+    for (const o of $('why-engine').options) if (!o.text.endsWith('(level)')) addWhy(o.value);
+  });
+  $('step').addEventListener('click', step);
+  $('speed').addEventListener('change', () => wake?.());
+  $('move-list').addEventListener('click', (e) => {
+    const b = e.target.closest('button.mv');
+    if (b) stepBack(+b.dataset.ply);
+  });
+  $('export').addEventListener('click', () => {
+    const t = $('export-text');
+    t.hidden = false;
+    t.value = game ? exportText(game) : '';
+    t.select();
+  });
   $('hints').addEventListener('click', () => {
     $('hints').setAttribute('aria-pressed', String(!hintsOn()));
     refreshHints();
@@ -318,7 +774,10 @@ function init() {
     play(cell.dataset.cell);
   });
   $('board').addEventListener('keydown', onKey);
-  loadEngines().then(newGame).catch(showError);
+  loadEngines().then(() => {
+    const moves = fromLink();
+    return moves === null ? newGame() : newGame(moves ? 'Reopened from a link.' : undefined, moves || undefined);
+  }).catch(showError);
 }
 
 document.addEventListener('DOMContentLoaded', init);

@@ -23,6 +23,10 @@ typedef struct ttt_search_info {
     uint64_t nodes; /* nodes or playouts spent on this decision */
     double ms;      /* wall-clock milliseconds spent */
     int depth;      /* search depth reached, 0 when the engine does not search */
+    /* What the engine thinks of the move it chose, when it says (ttt_engine_choose): the quantity's name
+     * (static text: "heuristic score", "win rate", "average score"; NULL when it says nothing) and value. */
+    const char *value_name;
+    double value;
 } ttt_search_info;
 
 /* Longest spec text the library produces (ttt_engine_spec). */
@@ -131,6 +135,67 @@ ttt_status ttt_engine_analyse(ttt_engine *engine, const ttt_board *b, ttt_analys
  * before equal estimates), then exact losses (later first), then moves without an opinion. Engines call it;
  * it is public so that clients can merge analyses. */
 void ttt_analysis_sort(ttt_analysis *a);
+
+/* --- Explanation: an engine's own view of a position, in its own terms
+ * ---------------------------------------
+ *
+ * Where an analysis (above) reduces every engine to one score per move, an explanation keeps what the
+ * algorithm itself computed, so that classic algorithms can be compared side by side: the Monte Carlo score
+ * grid and its trial count, MCTS visits, win rates, proofs and principal variation, the table's average score
+ * and how many games fed it, the learner's step and matched sequences, the heuristic's line weights and
+ * frequency table, the solver's values and distances. It is data only: the library never prints it.
+ */
+
+#define TTT_EXPLAIN_MAX_LAYERS 4  /* quantities per cell */
+#define TTT_EXPLAIN_MAX_FACTS  8  /* single figures */
+#define TTT_EXPLAIN_MAX_LINES  12 /* move sequences (principal variation, matched sequences, kept lines) */
+
+/* One quantity per cell: a board overlay. Cells the engine never considered have shown false (no overlay). */
+typedef struct ttt_explain_layer {
+    const char *name;  /* static text: what the number is, "visits", "average score" */
+    const char *scale; /* static text: its unit and range, "share of the root's visits, 0 to 100 %" */
+    double lo, hi;     /* the ends of the scale (lo < hi), for colours; values lie within them */
+    bool percent;      /* values are fractions shown as percentages */
+    bool shown[TTT_MAX_CELLS];
+    double value[TTT_MAX_CELLS]; /* by cell; meaningful where shown */
+} ttt_explain_layer;
+
+typedef struct ttt_explain_fact {
+    const char *name; /* static text: "trials", "games in the table" */
+    double value;
+} ttt_explain_fact;
+
+/* A sequence of moves with what it stands for. */
+typedef struct ttt_explain_line {
+    const char *label; /* static text: "principal variation", "remembered sequence", "line of weight -3" */
+    int64_t count;     /* a number that goes with it when note is not NULL */
+    const char *note;  /* static text or NULL: what count is, "games" (that followed it), "weight" */
+    int length;
+    ttt_move moves[TTT_MAX_CELLS];
+} ttt_explain_line;
+
+typedef struct ttt_explanation {
+    const char *method; /* static text: the algorithm, "UCT with MCTS-Solver" */
+    const char *step;   /* static text or NULL: the rule of the algorithm that chose the move */
+    ttt_move choice;    /* the move the engine's view picks, TTT_NO_MOVE when it has none */
+    int layer_count;
+    ttt_explain_layer layers[TTT_EXPLAIN_MAX_LAYERS];
+    int fact_count;
+    ttt_explain_fact facts[TTT_EXPLAIN_MAX_FACTS];
+    int line_count;
+    ttt_explain_line lines[TTT_EXPLAIN_MAX_LINES];
+    ttt_search_info info; /* the work spent */
+} ttt_explanation;
+
+/* True when the engine can explain itself (its own explanation, or one made from its analysis). */
+bool ttt_engine_can_explain(const ttt_engine *engine);
+
+/* Explains how the engine sees b (ongoing, with the engine's rules) and which move it would choose, with its
+ * own method and budget, into out (about 30 KB: allocate it). Engines without their own explanation that can
+ * analyse explain with their analysis (value and distance, or score, and share of effort per move). Returns
+ * TTT_ESTATE for a finished game or other rules, TTT_EINVAL (naming the engine) when it cannot explain. Uses
+ * the engine's generator and counts its nodes like a move choice; engines that keep a tree may reuse it. */
+ttt_status ttt_engine_explain(ttt_engine *engine, const ttt_board *b, ttt_explanation *out, ttt_error *err);
 
 /* The registry name ("random"). */
 const char *ttt_engine_name(const ttt_engine *engine);

@@ -404,6 +404,127 @@ ttt_status ttt_engine_choose(ttt_engine *e, const ttt_board *b, ttt_move *out, t
     return st;
 }
 
+/* --- Explanations --------------------------------------------------------------------------------------- */
+
+ttt_explain_layer *ttt_explain_layer_add(ttt_explanation *x, const char *name, const char *scale, double lo,
+                                         double hi, bool percent)
+{
+    assert(lo < hi);
+    if (x->layer_count >= TTT_EXPLAIN_MAX_LAYERS)
+        return NULL;
+    ttt_explain_layer *l = &x->layers[x->layer_count++];
+    memset(l, 0, sizeof *l);
+    *l = (ttt_explain_layer){.name = name, .scale = scale, .lo = lo, .hi = hi, .percent = percent};
+    return l;
+}
+
+void ttt_explain_set(ttt_explain_layer *layer, ttt_move cell, double value)
+{
+    assert(cell >= 0 && cell < TTT_MAX_CELLS);
+    layer->shown[cell] = true;
+    layer->value[cell] = value < layer->lo ? layer->lo : value > layer->hi ? layer->hi : value;
+}
+
+void ttt_explain_fact_add(ttt_explanation *x, const char *name, double value)
+{
+    if (x->fact_count < TTT_EXPLAIN_MAX_FACTS)
+        x->facts[x->fact_count++] = (ttt_explain_fact){.name = name, .value = value};
+}
+
+ttt_explain_line *ttt_explain_line_add(ttt_explanation *x, const char *label, int64_t count, const char *note,
+                                       const ttt_move *moves, int length)
+{
+    assert(length >= 0 && length <= TTT_MAX_CELLS);
+    if (x->line_count >= TTT_EXPLAIN_MAX_LINES)
+        return NULL;
+    ttt_explain_line *l = &x->lines[x->line_count++];
+    l->label = label;
+    l->count = count;
+    l->note = note;
+    l->length = length;
+    if (length)
+        memcpy(l->moves, moves, (size_t)length * sizeof *moves);
+    return l;
+}
+
+/* An explanation made of an analysis: the exact value and distance of proven moves, the score of estimated
+ * ones, the share of effort when the engine reports one; each a layer only on the moves that have it. */
+void ttt_explain_from_analysis(const ttt_analysis *a, ttt_explanation *x)
+{
+    bool exact = false, score = false, share = false;
+    int longest = 1;
+    for (int i = 0; i < a->count; i++) {
+        exact |= a->moves[i].kind == TTT_EVAL_EXACT;
+        score |= a->moves[i].kind == TTT_EVAL_SCORE;
+        share |= a->moves[i].share > 0;
+        if (a->moves[i].kind == TTT_EVAL_EXACT && a->moves[i].plies > longest)
+            longest = a->moves[i].plies;
+    }
+    x->method = a->method;
+    x->choice = a->count && a->moves[0].kind != TTT_EVAL_NONE ? a->moves[0].move : TTT_NO_MOVE;
+    ttt_explain_layer *value =
+        exact ? ttt_explain_layer_add(x, "value", "proven result: -1 loss, 0 draw, +1 win", -1, 1, false)
+              : NULL;
+    ttt_explain_layer *plies =
+        exact ? ttt_explain_layer_add(x, "distance", "moves to the end with best play, this one included", 0,
+                                      longest, false)
+              : NULL;
+    ttt_explain_layer *est =
+        score
+            ? ttt_explain_layer_add(x, "score", "the engine's estimate, -1 (loss) to +1 (win)", -1, 1, false)
+            : NULL;
+    ttt_explain_layer *effort =
+        share ? ttt_explain_layer_add(x, "share of effort",
+                                      "share of the search spent on the move, 0 to 100 %", 0, 1, true)
+              : NULL;
+    for (int i = 0; i < a->count; i++) {
+        const ttt_move_eval *m = &a->moves[i];
+        if (m->kind == TTT_EVAL_EXACT) {
+            ttt_explain_set(value, m->move, m->result);
+            ttt_explain_set(plies, m->move, m->plies);
+        } else if (m->kind == TTT_EVAL_SCORE) {
+            ttt_explain_set(est, m->move, m->score);
+        }
+        if (effort && m->kind != TTT_EVAL_NONE)
+            ttt_explain_set(effort, m->move, m->share);
+    }
+    if (a->info.depth > 0)
+        ttt_explain_fact_add(x, "depth reached", a->info.depth);
+}
+
+bool ttt_engine_can_explain(const ttt_engine *e) { return e->vt->explain || e->vt->analyse; }
+
+ttt_status ttt_engine_explain(ttt_engine *e, const ttt_board *b, ttt_explanation *out, ttt_error *err)
+{
+    if (!ttt_engine_can_explain(e))
+        return ttt_fail(err, TTT_EINVAL, "engine '%s' cannot explain its moves", e->vt->about.name);
+    ttt_status st = check_position(e, b, "explain", err);
+    if (st)
+        return st;
+    memset(out, 0, sizeof *out);
+    out->choice = TTT_NO_MOVE;
+    uint64_t before = e->nodes;
+    double start = ttt_clock_ms();
+    if (e->vt->explain) {
+        st = e->vt->explain(e, b, out, err);
+    } else {
+        ttt_analysis *a = malloc(sizeof *a);
+        if (!a)
+            return ttt_fail(err, TTT_ENOMEM, "out of memory");
+        st = ttt_engine_analyse(e, b, a, err);
+        if (st == TTT_OK) {
+            ttt_explain_from_analysis(a, out);
+            out->info.depth = a->info.depth;
+        }
+        free(a);
+    }
+    out->info.ms = ttt_clock_ms() - start;
+    out->info.nodes = e->nodes - before;
+    if (st == TTT_OK)
+        assert(out->choice == TTT_NO_MOVE || ttt_board_is_legal(b, out->choice));
+    return st;
+}
+
 bool ttt_engine_can_analyse(const ttt_engine *e) { return e->vt->analyse != NULL; }
 
 ttt_status ttt_engine_analyse(ttt_engine *e, const ttt_board *b, ttt_analysis *out, ttt_error *err)

@@ -41,6 +41,9 @@ typedef struct ttt_engine_vtable {
     /* Scores every legal move into out->moves (count, moves, kind, result, plies, score, share) and sets
      * out->method; the framework fills info and sorts. Must add its work to e->nodes. May be NULL. */
     ttt_status (*analyse)(ttt_engine *e, const ttt_board *b, ttt_analysis *out, ttt_error *err);
+    /* Explains b into out (zeroed, choice TTT_NO_MOVE) with ttt_explain_* below; the framework fills info.
+     * Must add its work to e->nodes. May be NULL (then analyse, when there, explains). */
+    ttt_status (*explain)(ttt_engine *e, const ttt_board *b, ttt_explanation *out, ttt_error *err);
     void (*new_game)(ttt_engine *e); /* may be NULL */
     /* The moves from the empty board to the position the next request is about; may be NULL. */
     void (*follow)(ttt_engine *e, const ttt_move *moves, int count);
@@ -59,6 +62,25 @@ struct ttt_engine {
     void *state;        /* whatever start() allocated */
     ttt_engine_env env; /* what the client handed over (ttt_engine_new_in); zeroed by ttt_engine_new */
 };
+
+/* Building an explanation. A new layer (or NULL when TTT_EXPLAIN_MAX_LAYERS are there) with no cell shown. */
+ttt_explain_layer *ttt_explain_layer_add(ttt_explanation *x, const char *name, const char *scale, double lo,
+                                         double hi, bool percent);
+
+/* Shows value on cell of layer. */
+void ttt_explain_set(ttt_explain_layer *layer, ttt_move cell, double value);
+
+/* Adds a fact; dropped when TTT_EXPLAIN_MAX_FACTS are there (engines add fewer). */
+void ttt_explain_fact_add(ttt_explanation *x, const char *name, double value);
+
+/* Adds a line of length moves (count goes with a non-NULL note); NULL when TTT_EXPLAIN_MAX_LINES are there.
+ */
+ttt_explain_line *ttt_explain_line_add(ttt_explanation *x, const char *label, int64_t count, const char *note,
+                                       const ttt_move *moves, int length);
+
+/* Fills x from an analysis: method and choice, value and distance of exact moves, score of estimated ones,
+ * share of effort when there is one (each layer only on the moves that have it), the depth reached. */
+void ttt_explain_from_analysis(const ttt_analysis *a, ttt_explanation *x);
 
 /* The registry: every engine's vtable, in the order `ttt engines` lists them. */
 extern const ttt_engine_vtable *const ttt_engine_registry[];

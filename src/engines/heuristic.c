@@ -41,6 +41,7 @@
  */
 #include <stddef.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "engines/engine_impl.h"
 #include "util/error.h"
@@ -176,9 +177,9 @@ static int weighted_selection(const heuristic_state *s, const int *weight, int *
 /* Step 4, the blog's frequency table (`freq_table` and `max_by` in `move`): the empty cell, not in `avoid`,
  * that appears most often among the kept windows, the first on a tie; TTT_NO_MOVE when there is none. */
 static ttt_move frequency_table(const heuristic_state *s, const ttt_board *b, const int *selected, int count,
-                                const ttt_bits *avoid)
+                                const ttt_bits *avoid, int *freq)
 {
-    int freq[TTT_MAX_CELLS] = {0};
+    memset(freq, 0, TTT_MAX_CELLS * sizeof *freq);
     for (int j = 0; j < count; j++)
         for (int i = 0; i < s->k; i++) {
             ttt_move c = s->cell[selected[j] * s->k + i];
@@ -221,12 +222,51 @@ static ttt_move guard(const heuristic_state *s, const ttt_board *b, ttt_bits *av
     return TTT_NO_MOVE;
 }
 
-/* The blog's `move`: step 1, the guard when asked for, then steps 2 to 4. */
-static ttt_status heuristic_choose(ttt_engine *e, const ttt_board *b, ttt_move *out, ttt_search_info *info,
-                                   ttt_error *err)
+/* Steps 2 to 4 as data: each empty cell's lowest line weight (over the lines through it that still have an
+ * empty cell) and its count in the frequency table; the weight, how many lines were kept, and the first
+ * kept lines themselves. */
+static void heuristic_explain_tables(const heuristic_state *s, const ttt_board *b, int count, const int *freq,
+                                     ttt_explanation *why)
 {
-    (void)info;
-    (void)err;
+    int lowest[TTT_MAX_CELLS], most = 1, floor = HEURISTIC_LOWEST_START;
+    bool seen[TTT_MAX_CELLS] = {false};
+    for (int w = 0; w < s->windows; w++)
+        for (int i = 0; i < s->k; i++) {
+            ttt_move c = s->cell[w * s->k + i];
+            if (!is_empty(b, c))
+                continue;
+            if (!seen[c] || s->weight[w] < lowest[c])
+                lowest[c] = s->weight[w];
+            seen[c] = true;
+            floor = lowest[c] < floor ? lowest[c] : floor;
+        }
+    for (int c = 0; c < b->cells; c++)
+        most = freq[c] > most ? freq[c] : most;
+    ttt_explain_layer *fl = ttt_explain_layer_add(
+        why, "frequency", "times the cell appears in the kept lines (the engine plays the most frequent)", 0,
+        most, false);
+    ttt_explain_layer *wl = ttt_explain_layer_add(
+        why, "line weight", "the lowest weight of a line through the cell: -3 per opponent stone", floor - 1,
+        0, false);
+    for (int c = 0; c < b->cells; c++) {
+        if (freq[c] > 0)
+            ttt_explain_set(fl, c, freq[c]);
+        if (seen[c])
+            ttt_explain_set(wl, c, lowest[c]);
+    }
+    ttt_explain_fact_add(why, "weight of an opponent stone", HEURISTIC_OPPONENT_WEIGHT);
+    ttt_explain_fact_add(why, "lowest weight", count ? s->weight[s->selected[0]] : 0);
+    ttt_explain_fact_add(why, "lines kept", count);
+    ttt_explain_fact_add(why, "lines in all", s->windows);
+    for (int j = 0; j < count && why->line_count < TTT_EXPLAIN_MAX_LINES; j++)
+        ttt_explain_line_add(why, "kept line", s->weight[s->selected[j]], "weight",
+                             &s->cell[s->selected[j] * s->k], s->k);
+}
+
+/* The blog's `move`: step 1, the guard when asked for, then steps 2 to 4. When why is not NULL it gets the
+ * step that chose, and for steps 2 to 4 the weights, the kept lines and the frequency table. */
+static ttt_move heuristic_decide(ttt_engine *e, const ttt_board *b, ttt_explanation *why)
+{
     const heuristic_config *c = e->config;
     heuristic_state *s = e->state;
     ttt_player me = ttt_board_to_move(b);
@@ -235,29 +275,55 @@ static ttt_status heuristic_choose(ttt_engine *e, const ttt_board *b, ttt_move *
     /* Step 1: the centre, while we have no stone. */
     ttt_bits own = b->stones[me];
     if (ttt_bits_count(&own) == 0 && is_empty(b, s->centre)) {
-        *out = s->centre;
-        return TTT_OK;
+        if (why)
+            why->step = "step 1: the centre, while the engine has no stone";
+        return s->centre;
     }
 
     ttt_bits avoid = {{0}};
     if (c->guard) {
         ttt_move m = guard(s, b, &avoid);
         if (m != TTT_NO_MOVE) {
-            *out = m;
-            return TTT_OK;
+            if (why)
+                why->step =
+                    ttt_board_makes_line(b, me, m) ? "guard: win now" : "guard: block the opponent's win";
+            return m;
         }
     }
 
     /* Steps 2 to 4. */
     opponent_weightings(s, b, (ttt_player)(1 - me), s->weight);
     int count = weighted_selection(s, s->weight, s->selected);
-    ttt_move m = frequency_table(s, b, s->selected, count, &avoid);
+    int freq[TTT_MAX_CELLS];
+    ttt_move m = frequency_table(s, b, s->selected, count, &avoid, freq);
+    if (why)
+        why->step = m == TTT_NO_MOVE ? "fallback: the first empty cell"
+                                     : "steps 2-4: the most frequent cell of the lowest-weight lines";
+    if (why)
+        heuristic_explain_tables(s, b, count, freq, why);
 
     /* Fallback (see the top of the file): the first empty cell not avoided, in reading order. */
     for (int cell = 0; m == TTT_NO_MOVE && cell < b->cells; cell++)
         if (is_empty(b, cell) && !ttt_bits_test(&avoid, cell))
             m = cell;
-    *out = m;
+    return m;
+}
+
+static ttt_status heuristic_choose(ttt_engine *e, const ttt_board *b, ttt_move *out, ttt_search_info *info,
+                                   ttt_error *err)
+{
+    (void)info;
+    (void)err;
+    *out = heuristic_decide(e, b, NULL);
+    return TTT_OK;
+}
+
+static ttt_status heuristic_explain(ttt_engine *e, const ttt_board *b, ttt_explanation *out, ttt_error *err)
+{
+    (void)err;
+    out->method =
+        "one pass over the winning lines (seed 000): weigh them, keep the lowest, count their cells";
+    out->choice = heuristic_decide(e, b, out);
     return TTT_OK;
 }
 
@@ -273,5 +339,6 @@ const ttt_engine_vtable ttt_engine_heuristic = {
     .config_defaults = &heuristic_defaults,
     .start = heuristic_start,
     .choose = heuristic_choose,
+    .explain = heuristic_explain,
     .stop = heuristic_stop,
 };

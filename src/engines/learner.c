@@ -609,11 +609,52 @@ static int pursue(const int64_t (*counts)[NRESULTS], const ttt_move *cand, int n
     return nout;
 }
 
-static ttt_status learner_choose(ttt_engine *e, const ttt_board *b, ttt_move *out, ttt_search_info *info,
-                                 ttt_error *err)
+/* The step that chose (why may be NULL), and the move. */
+static ttt_move decided(ttt_explanation *why, const char *step, ttt_move m)
 {
-    (void)info;
-    (void)err;
+    if (why)
+        why->step = step;
+    return m;
+}
+
+/* What the memory says of each candidate move: the games through it that the side to move won, drew and
+ * lost (as layers, on the moves the memory has), the games through the position, and the remembered
+ * continuations (the game's moves, then the candidate) with how many games followed them. */
+static void learner_explain_counts(const ttt_engine *e, uint32_t node, const ttt_move *cand,
+                                   const ttt_move *key, int ncand, const int64_t (*counts)[NRESULTS],
+                                   ttt_explanation *why)
+{
+    const learner_state *s = e->state;
+    ttt_player me = (ttt_player)(s->nmoves % 2 == 0 ? TTT_X : TTT_O), opp = (ttt_player)(1 - me);
+    int64_t most = 1, here = 0;
+    for (int i = 0; i < ncand; i++)
+        for (int r = 0; r < NRESULTS; r++)
+            most = counts[i][r] > most ? counts[i][r] : most;
+    for (int r = 0; node != NO_NODE && r < NRESULTS; r++)
+        here += s->nodes[node].counts[r];
+    static const char games_scale[] = "remembered games that went on with the move";
+    ttt_explain_layer *won = ttt_explain_layer_add(why, "games won", games_scale, 0, (double)most, false);
+    ttt_explain_layer *drawn = ttt_explain_layer_add(why, "games drawn", games_scale, 0, (double)most, false);
+    ttt_explain_layer *lost = ttt_explain_layer_add(why, "games lost", games_scale, 0, (double)most, false);
+    ttt_move seq[TTT_MAX_CELLS];
+    memcpy(seq, s->moves, (size_t)s->nmoves * sizeof *seq);
+    for (int i = 0; i < ncand; i++) {
+        int64_t total = counts[i][me] + counts[i][DRAWN] + counts[i][opp];
+        if (node == NO_NODE || child_of(s, node, key[i]) == NO_NODE)
+            continue;
+        ttt_explain_set(won, cand[i], (double)counts[i][me]);
+        ttt_explain_set(drawn, cand[i], (double)counts[i][DRAWN]);
+        ttt_explain_set(lost, cand[i], (double)counts[i][opp]);
+        seq[s->nmoves] = cand[i];
+        ttt_explain_line_add(why, "remembered continuation", total, "games", seq, s->nmoves + 1);
+    }
+    ttt_explain_fact_add(why, "games through this position", (double)here);
+}
+
+/* One decision: the step of the progression that gave the move, and the move. With why, also what the
+ * memory says of each candidate (learner_explain_counts). */
+static ttt_move learner_decide(ttt_engine *e, const ttt_board *b, ttt_explanation *why)
+{
     learner_state *s = e->state;
     const learner_config *c = e->config;
     threat_budget budget = {.nodes = &e->nodes,
@@ -636,20 +677,16 @@ static ttt_status learner_choose(ttt_engine *e, const ttt_board *b, ttt_move *ou
         else if (w != opp)
             cand[ncand++] = legal[i];
     }
-    if (nfound) {
-        *out = pick(e, found, nfound);
-        return TTT_OK;
-    }
+    if (nfound)
+        return decided(why, "1. win now", pick(e, found, nfound));
     ttt_board probe = *b;
     probe.line_owner = opp;
     bool opp_line_wins = ttt_board_winner(&probe) == opp;
     for (int i = 0; opp_line_wins && i < n; i++)
         if (ttt_board_makes_line(b, opp, legal[i]))
             found[nfound++] = legal[i];
-    if (nfound) {
-        *out = pick(e, found, nfound);
-        return TTT_OK;
-    }
+    if (nfound)
+        return decided(why, "2. block the opponent's line", pick(e, found, nfound));
     if (ncand == 0) { /* every move loses at once (misère): any */
         memcpy(cand, legal, (size_t)n * sizeof *legal);
         ncand = n;
@@ -705,10 +742,8 @@ static ttt_status learner_choose(ttt_engine *e, const ttt_board *b, ttt_move *ou
             if (lo[i] == 1)
                 found[nfound++] = cand[i];
         }
-        if (nfound) {
-            *out = pick(e, found, nfound);
-            return TTT_OK;
-        }
+        if (nfound)
+            return decided(why, "a known win (backed up from the games seen)", pick(e, found, nfound));
         for (int i = 0; i < ncand; i++)
             if (hi[i] > -1) {
                 found[nsafe] = cand[i];
@@ -727,34 +762,58 @@ static ttt_status learner_choose(ttt_engine *e, const ttt_board *b, ttt_move *ou
             counts[i][r] = child == NO_NODE ? 0 : s->nodes[child].counts[r];
         any_loss |= counts[i][opp] > 0;
     }
+    if (why)
+        learner_explain_counts(e, node, cand, key, ncand, counts, why);
 
     /* 3. Pursue a win. 4. Pursue a draw. With safe=1, first among the moves that never lost. */
-    if ((c->safe && (nfound = pursue(counts, cand, ncand, me, opp, true, found)) != 0) ||
-        (c->safe && (nfound = pursue(counts, cand, ncand, DRAWN, opp, true, found)) != 0)) {
-        *out = pick(e, found, nfound);
-        return TTT_OK;
-    }
+    if (c->safe && (nfound = pursue(counts, cand, ncand, me, opp, true, found)) != 0)
+        return decided(why, "3. pursue a win (among moves that never lost)", pick(e, found, nfound));
+    if (c->safe && (nfound = pursue(counts, cand, ncand, DRAWN, opp, true, found)) != 0)
+        return decided(why, "4. pursue a draw (among moves that never lost)", pick(e, found, nfound));
     /* With safe=1, 5. (avoid a loss) comes before the comparison of counts: a move never tried is
      * preferred to one that has lost, however often it also won. */
     for (int i = 0; c->safe && any_loss && i < ncand; i++)
         if (counts[i][opp] == 0)
             found[nfound++] = cand[i];
-    if (nfound) {
-        *out = pick(e, found, nfound);
-        return TTT_OK;
-    }
-    if ((nfound = pursue(counts, cand, ncand, me, opp, false, found)) != 0 ||
-        (nfound = pursue(counts, cand, ncand, DRAWN, opp, false, found)) != 0) {
-        *out = pick(e, found, nfound);
-        return TTT_OK;
-    }
+    if (nfound)
+        return decided(why, "5. avoid a loss (safe=1: before comparing counts)", pick(e, found, nfound));
+    if ((nfound = pursue(counts, cand, ncand, me, opp, false, found)) != 0)
+        return decided(why, "3. pursue a win", pick(e, found, nfound));
+    if ((nfound = pursue(counts, cand, ncand, DRAWN, opp, false, found)) != 0)
+        return decided(why, "4. pursue a draw", pick(e, found, nfound));
     /* 5. Avoid a loss. */
     if (any_loss)
         for (int i = 0; i < ncand; i++)
             if (counts[i][opp] == 0)
                 found[nfound++] = cand[i];
     /* 6. Random. */
-    *out = nfound ? pick(e, found, nfound) : pick(e, cand, ncand);
+    if (nfound)
+        return decided(why, "5. avoid a loss", pick(e, found, nfound));
+    return decided(why, "6. random", pick(e, cand, ncand));
+}
+
+static ttt_status learner_choose(ttt_engine *e, const ttt_board *b, ttt_move *out, ttt_search_info *info,
+                                 ttt_error *err)
+{
+    (void)info;
+    (void)err;
+    *out = learner_decide(e, b, NULL);
+    return TTT_OK;
+}
+
+static ttt_status learner_explain(ttt_engine *e, const ttt_board *b, ttt_explanation *out, ttt_error *err)
+{
+    (void)err;
+    const learner_state *s = e->state;
+    out->method =
+        "remembered move sequences (seed 001): win, block, pursue a win, pursue a draw, avoid a loss, "
+        "random";
+    int64_t games = 0;
+    if (s->nnodes > 0)
+        for (int r = 0; r < NRESULTS; r++)
+            games += s->nodes[0].counts[r];
+    out->choice = learner_decide(e, b, out);
+    ttt_explain_fact_add(out, "games in memory", (double)games);
     return TTT_OK;
 }
 
@@ -794,6 +853,7 @@ const ttt_engine_vtable ttt_engine_learner = {
     .config_defaults = &learner_defaults,
     .start = learner_start,
     .choose = learner_choose,
+    .explain = learner_explain,
     .new_game = learner_new_game,
     .follow = learner_follow,
     .game_over = learner_game_over,

@@ -8,6 +8,7 @@
  * player is not predictable and the same seed still gives the same game.
  */
 #include <stddef.h>
+#include <stdlib.h>
 
 #include "engines/engine_impl.h"
 #include "ttt/hint.h"
@@ -73,6 +74,14 @@ static ttt_status minimax_choose(ttt_engine *e, const ttt_board *b, ttt_move *ou
     e->nodes += r.nodes;
     info->depth = r.depth;
     *out = r.moves[ttt_rng_below(&e->rng, (uint32_t)r.best_count)].move;
+    /* its value: a proven result with its distance, else the heuristic score at the depth reached */
+    if (r.score > TTT_SCORE_PROVEN || r.score < -TTT_SCORE_PROVEN) {
+        info->value_name = r.score > 0 ? "moves to a win" : "moves to a loss";
+        info->value = ttt_score_plies(b, r.score);
+    } else {
+        info->value_name = r.proven ? "proven draw" : "heuristic score";
+        info->value = r.score;
+    }
     return TTT_OK;
 }
 
@@ -94,6 +103,59 @@ static ttt_status minimax_analyse(ttt_engine *e, const ttt_board *b, ttt_analysi
 /* A new game forgets the last one's table and history, so that an engine kept from game to game plays each
  * game as a fresh one would (a budgeted search depends on what the table holds), and keeps the table's
  * memory. */
+/* Proven: every move's value and distance. Otherwise the search's own heuristic scores at the depth it
+ * reached (in its units: a line one stone short is worth about 900), proven moves among them as values, and
+ * moves the budget left unsearched without a figure. */
+static ttt_status minimax_explain(ttt_engine *e, const ttt_board *b, ttt_explanation *out, ttt_error *err)
+{
+    const minimax_config *c = e->config;
+    ttt_limits limits = {.nodes = c->nodes, .ms = (double)c->time_ms, .depth = (int)c->depth};
+    ttt_search_result *r = malloc(sizeof *r);
+    ttt_analysis *a = malloc(sizeof *a);
+    ttt_status st = r && a ? ttt_solver_search(e->state, b, &limits, true, r, err) : TTT_ENOMEM;
+    if (st == TTT_OK) {
+        e->nodes += r->nodes;
+        ttt_analysis_from_search(b, r, a);
+        ttt_explain_from_analysis(a, out);
+        out->info.depth = r->depth;
+    }
+    if (st == TTT_OK && !r->proven) {
+        out->method = "negamax with alpha-beta and a transposition table, iterative deepening to the budget";
+        out->step = "the best heuristic score at the depth reached";
+        out->layer_count = 0;
+        int lo = -1, hi = 1;
+        for (int i = 0; i < r->count; i++) {
+            int v = r->moves[i].score;
+            if (v > -TTT_SCORE_PROVEN && v < TTT_SCORE_PROVEN) {
+                lo = v < lo ? v : lo;
+                hi = v > hi ? v : hi;
+            }
+        }
+        ttt_explain_layer *h = ttt_explain_layer_add(
+            out, "heuristic score",
+            "the search's evaluation at the depth reached (lines still open, weighted by "
+            "stones): above 0 good for the side to move",
+            lo, hi, false);
+        ttt_explain_layer *value = NULL;
+        for (int i = 0; i < r->count; i++) {
+            const ttt_move_score *m = &r->moves[i];
+            if (m->score < -TTT_SCORE_WIN) /* left unsearched */
+                continue;
+            if (m->score > -TTT_SCORE_PROVEN && m->score < TTT_SCORE_PROVEN) {
+                ttt_explain_set(h, m->move, m->score);
+                continue;
+            }
+            if (!value)
+                value = ttt_explain_layer_add(out, "value", "proven result: -1 loss, +1 win", -1, 1, false);
+            ttt_explain_set(value, m->move, m->score > 0 ? 1 : -1);
+        }
+        out->choice = r->moves[0].move;
+    }
+    free(r);
+    free(a);
+    return st;
+}
+
 static void minimax_new_game(ttt_engine *e) { ttt_solver_clear(e->state); }
 
 static void minimax_stop(ttt_engine *e) { ttt_solver_free(e->state); }
@@ -116,6 +178,7 @@ const ttt_engine_vtable ttt_engine_minimax = {
     .start = minimax_start,
     .choose = minimax_choose,
     .analyse = minimax_analyse,
+    .explain = minimax_explain,
     .new_game = minimax_new_game,
     .stop = minimax_stop,
 };

@@ -141,10 +141,12 @@ static uint64_t mc_run(ttt_engine *e, const ttt_board *b)
 static ttt_status mc_move(ttt_engine *e, const ttt_board *b, ttt_move *out, ttt_search_info *info,
                           ttt_error *err)
 {
-    (void)info;
     (void)err;
     mc_run(e, b);
-    *out = get_best_move(b, ((const mc_state *)e->state)->scores, &e->rng);
+    const double *scores = ((const mc_state *)e->state)->scores;
+    *out = get_best_move(b, scores, &e->rng);
+    info->value_name = "score grid";
+    info->value = scores[*out];
     return TTT_OK;
 }
 
@@ -164,6 +166,43 @@ static ttt_status mc_analyse(ttt_engine *e, const ttt_board *b, ttt_analysis *ou
     for (int i = 0; i < out->count; i++)
         out->moves[i] =
             (ttt_move_eval){.move = moves[i], .kind = TTT_EVAL_SCORE, .score = s->scores[moves[i]] / scale};
+    return TTT_OK;
+}
+
+/* The score grid as the algorithm keeps it: each empty square's total over the trials (+current for a square
+ * of the winner that is the side to move, -other for the loser's, and the reverse), the trial count, and the
+ * square it picks. */
+static ttt_status mc_explain(ttt_engine *e, const ttt_board *b, ttt_explanation *out, ttt_error *err)
+{
+    (void)err;
+    const mc_config *c = e->config;
+    const mc_state *s = e->state;
+    uint64_t trials = mc_run(e, b);
+    ttt_move moves[TTT_MAX_CELLS];
+    int n = ttt_board_moves(b, moves);
+    double lo = 0, hi = 0;
+    for (int i = 0; i < n; i++) {
+        double v = s->scores[moves[i]];
+        lo = i == 0 || v < lo ? v : lo;
+        hi = i == 0 || v > hi ? v : hi;
+    }
+    if (lo == hi) { /* every square scored the same: a scale around it */
+        lo -= 1;
+        hi += 1;
+    }
+    out->method = "Monte Carlo: random games from the position, each square scored by who won with it";
+    out->step = "the square with the highest total (ties at random)";
+    ttt_explain_layer *grid = ttt_explain_layer_add(
+        out, "score grid",
+        "points summed over the trials: +current for the winner's squares, -other for the "
+        "loser's, from the side to move's view",
+        lo, hi, false);
+    for (int i = 0; i < n; i++)
+        ttt_explain_set(grid, moves[i], s->scores[moves[i]]);
+    ttt_explain_fact_add(out, "trials", (double)trials);
+    ttt_explain_fact_add(out, "current (weight of the mover's squares)", c->current);
+    ttt_explain_fact_add(out, "other (weight of the opponent's squares)", c->other);
+    out->choice = get_best_move(b, s->scores, &e->rng);
     return TTT_OK;
 }
 
@@ -209,5 +248,6 @@ const ttt_engine_vtable ttt_engine_montecarlo = {
     .start = mc_start,
     .choose = mc_move,
     .analyse = mc_analyse,
+    .explain = mc_explain,
     .stop = mc_stop,
 };

@@ -14,9 +14,25 @@ static ttt_status random_choose(ttt_engine *e, const ttt_board *b, ttt_move *out
     return TTT_OK;
 }
 
+/* Every legal move with the same chance, and the one drawn. */
+static ttt_status random_explain(ttt_engine *e, const ttt_board *b, ttt_explanation *out, ttt_error *err)
+{
+    ttt_move moves[TTT_MAX_CELLS];
+    int n = ttt_board_moves(b, moves);
+    out->method = "a uniformly random legal move";
+    out->step = "drawn at random";
+    ttt_explain_layer *chance =
+        ttt_explain_layer_add(out, "chance", "probability of being played, 0 to 100 %", 0, 1, true);
+    for (int i = 0; i < n; i++)
+        ttt_explain_set(chance, moves[i], 1.0 / n);
+    ttt_explain_fact_add(out, "legal moves", n);
+    return random_choose(e, b, &out->choice, NULL, err);
+}
+
 const ttt_engine_vtable ttt_engine_random = {
     .about = {.name = "random",
               .summary = "a uniformly random legal move: the baseline, and a sparring partner for learners",
               .options = "seed=N  which random moves (default 0)"},
     .choose = random_choose,
+    .explain = random_explain,
 };

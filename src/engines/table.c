@@ -134,19 +134,40 @@ static ttt_move fallback(ttt_engine *e, const ttt_board *b, const ttt_move *lega
     return pick(e, legal, n);
 }
 
-static ttt_status table_choose(ttt_engine *e, const ttt_board *b, ttt_move *out, ttt_search_info *info,
-                               ttt_error *err)
+/* One decision: the best average of the table, else the fallback. With why, also each move's average and
+ * games, the table's size, and the step that chose; with info, the average of the move (when the table has
+ * it). */
+static ttt_move table_decide(ttt_engine *e, const ttt_board *b, ttt_explanation *why, ttt_search_info *info)
 {
-    (void)info;
-    (void)err;
     const ttt_table *table = ((const table_state *)e->state)->table;
     ttt_move legal[TTT_MAX_CELLS], best[TTT_MAX_CELLS];
     int n = ttt_board_moves(b, legal), nbest = 0;
     double best_average = 0;
+    ttt_explain_layer *avg = NULL, *games = NULL;
+    if (why) {
+        avg = ttt_explain_layer_add(why, "average score",
+                                    "the move's mean score over the random games: +10 wins now, -10 lets the "
+                                    "opponent win, +1 the winner's moves, -1 the others",
+                                    TTT_TABLE_SCORE_LET_WIN, TTT_TABLE_SCORE_WIN, false);
+        uint64_t most = 1;
+        for (int i = 0; i < n; i++) {
+            ttt_table_value v;
+            if (ttt_table_get(table, b, legal[i], &v) && v.count > most)
+                most = v.count;
+        }
+        games = ttt_explain_layer_add(why, "games", "random games in which the move was played here", 0,
+                                      (double)most, false);
+    }
+    uint64_t here = 0;
     for (int i = 0; i < n; i++) {
         ttt_table_value v;
         if (!ttt_table_get(table, b, legal[i], &v))
             continue;
+        here += v.count;
+        if (why) {
+            ttt_explain_set(avg, legal[i], v.average);
+            ttt_explain_set(games, legal[i], (double)v.count);
+        }
         if (nbest == 0 || v.average > best_average) {
             best_average = v.average;
             nbest = 0;
@@ -155,7 +176,32 @@ static ttt_status table_choose(ttt_engine *e, const ttt_board *b, ttt_move *out,
             best[nbest++] = legal[i];
     }
     e->nodes++;
-    *out = nbest ? pick(e, best, nbest) : fallback(e, b, legal, n);
+    if (why) {
+        why->step = nbest ? "the best average (ties at random)"
+                          : "a position the table never saw: win now, else block, else random";
+        ttt_explain_fact_add(why, "games that fed the table", (double)ttt_table_games(table));
+        ttt_explain_fact_add(why, "moves scored in this position", (double)here);
+    }
+    if (nbest && info) {
+        info->value_name = "average score";
+        info->value = best_average;
+    }
+    return nbest ? pick(e, best, nbest) : fallback(e, b, legal, n);
+}
+
+static ttt_status table_choose(ttt_engine *e, const ttt_board *b, ttt_move *out, ttt_search_info *info,
+                               ttt_error *err)
+{
+    (void)err;
+    *out = table_decide(e, b, NULL, info);
+    return TTT_OK;
+}
+
+static ttt_status table_explain(ttt_engine *e, const ttt_board *b, ttt_explanation *out, ttt_error *err)
+{
+    (void)err;
+    out->method = "a table learned from uniformly random games (seed 003): every move scored, then averaged";
+    out->choice = table_decide(e, b, out, NULL);
     return TTT_OK;
 }
 
@@ -180,5 +226,6 @@ const ttt_engine_vtable ttt_engine_table = {
     .config_defaults = &table_defaults,
     .start = table_start,
     .choose = table_choose,
+    .explain = table_explain,
     .stop = table_stop,
 };

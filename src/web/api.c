@@ -772,10 +772,11 @@ static int client_games(const web_api *api, const char *client)
 
 static reply create_game(web_api *api, const char *client, json_t *body)
 {
-    const char *rules_text;
+    const char *rules_text, *moves_text;
     reply r = get_string(body, "rules", &rules_text);
     ttt_rules rules;
-    if (r.body || (r = parse_rules(rules_text, &rules)).body)
+    if (r.body || (r = get_string(body, "moves", &moves_text)).body ||
+        (r = parse_rules(rules_text, &rules)).body)
         return r;
     web_game *g = calloc(1, sizeof *g);
     if (!g)
@@ -785,8 +786,17 @@ static reply create_game(web_api *api, const char *client, json_t *body)
         free(g);
         return r;
     }
-    pthread_mutex_init(&g->lock, NULL);
     ttt_board_init(&g->board, &rules);
+    if (moves_text) { /* a game reopened at a position: its moves from the empty board */
+        ttt_error err;
+        if (ttt_moves_parse(moves_text, &rules, g->moves, TTT_MAX_CELLS, &g->count, &err) ||
+            ttt_moves_replay(&rules, g->moves, g->count, &g->board, &err)) {
+            free(g);
+            return fail(HTTP_UNPROCESSABLE, "moves: %s", err.msg);
+        }
+        g->finished = ttt_board_terminal(&g->board); /* over before it was played here: not recorded */
+    }
+    pthread_mutex_init(&g->lock, NULL);
     g->started = time(NULL);
     memcpy(g->client, client, strlen(client) + 1); /* checked by web_api_handle_client */
     pthread_mutex_lock(&api->lock);
@@ -907,6 +917,11 @@ static reply engine_move(web_api *api, web_game *g, json_t *body)
                             json_pack("{s:s, s:o, s:I, s:f, s:i, s:I}", "spec", bounded, "move",
                                       move_json(&g->board.rules, m), "nodes", (json_int_t)info.nodes, "ms",
                                       info.ms, "depth", info.depth, "total_nodes", (json_int_t)total));
+    json_t *said = state ? json_object_get(state, "engine") : NULL;
+    if (said && info.value_name) { /* what the engine thinks of its move, when it says */
+        json_object_set_new(said, "value_name", json_string(info.value_name));
+        json_object_set_new(said, "value", json_real(info.value));
+    }
     return ok(HTTP_OK, state);
 }
 
@@ -969,35 +984,46 @@ static ttt_status analyse_within(web_api *api, const ttt_board *b, const char *s
     return st;
 }
 
-static reply analyse(web_api *api, json_t *body)
+/* The position a request is about: {rules?, position? | moves?} (the empty board when neither), ongoing.
+ * moves gets the moves from the empty board when they were given (*count 0 otherwise). */
+static reply parse_position(json_t *body, ttt_rules *rules, ttt_board *b, ttt_move *moves, int *count)
 {
-    const char *rules_text, *position, *moves_text, *spec;
-    long long ms = (long long)TTT_HINT_DEFAULT_MS;
+    const char *rules_text, *position, *moves_text;
+    *count = 0;
     reply r = get_string(body, "rules", &rules_text);
     if (r.body || (r = get_string(body, "position", &position)).body ||
-        (r = get_string(body, "moves", &moves_text)).body || (r = get_string(body, "engine", &spec)).body ||
-        (r = get_int(body, "ms", 1, WEB_MAX_ENGINE_MS, &ms)).body)
+        (r = get_string(body, "moves", &moves_text)).body)
         return r;
     if (position && moves_text)
         return fail(HTTP_BAD_REQUEST, "give 'position' or 'moves', not both");
-    ttt_rules rules;
-    if ((r = parse_rules(rules_text, &rules)).body)
+    if ((r = parse_rules(rules_text, rules)).body)
         return r;
     ttt_error err;
-    ttt_board b;
-    ttt_board_init(&b, &rules);
-    if (position && ttt_position_parse(position, &rules, &b, &err))
+    ttt_board_init(b, rules);
+    if (position && ttt_position_parse(position, rules, b, &err))
         return fail(HTTP_UNPROCESSABLE, "%s", err.msg);
-    if (moves_text) {
-        ttt_move moves[TTT_MAX_CELLS];
-        int count;
-        if (ttt_moves_parse(moves_text, &rules, moves, TTT_MAX_CELLS, &count, &err) ||
-            ttt_moves_replay(&rules, moves, count, &b, &err))
-            return fail(HTTP_UNPROCESSABLE, "%s", err.msg);
-    }
-    if (ttt_board_terminal(&b))
+    if (moves_text && (ttt_moves_parse(moves_text, rules, moves, TTT_MAX_CELLS, count, &err) ||
+                       ttt_moves_replay(rules, moves, *count, b, &err)))
+        return fail(HTTP_UNPROCESSABLE, "%s", err.msg);
+    if (ttt_board_terminal(b))
         return fail(HTTP_CONFLICT, "the game is over (%s): nothing to analyse",
-                    outcome_name(ttt_board_outcome(&b)));
+                    outcome_name(ttt_board_outcome(b)));
+    return (reply){0, NULL};
+}
+
+static reply analyse(web_api *api, json_t *body)
+{
+    const char *spec;
+    long long ms = (long long)TTT_HINT_DEFAULT_MS;
+    ttt_rules rules;
+    ttt_board b;
+    ttt_move played[TTT_MAX_CELLS];
+    int count;
+    reply r = parse_position(body, &rules, &b, played, &count);
+    if (r.body || (r = get_string(body, "engine", &spec)).body ||
+        (r = get_int(body, "ms", 1, WEB_MAX_ENGINE_MS, &ms)).body)
+        return r;
+    ttt_error err;
     char bounded[TTT_SPEC_TEXT_SIZE] = "";
     if (spec) { /* checked now; its time= is set once the solver has had its share */
         ttt_status st = web_bound_spec(api, spec, &rules, (uint64_t)ms, true, bounded, sizeof bounded, &err);
@@ -1039,6 +1065,98 @@ static reply analyse(web_api *api, json_t *body)
     return ok(HTTP_OK, out);
 }
 
+/* A cell as {move, row, col}. */
+static json_t *cell_json(const ttt_rules *rules, ttt_move m)
+{
+    return json_pack("{s:o, s:i, s:i}", "move", move_json(rules, m), "row", m / rules->cols, "col",
+                     m % rules->cols);
+}
+
+static json_t *explanation_json(const ttt_rules *rules, const ttt_explanation *x)
+{
+    json_t *layers = json_array(), *facts = json_array(), *lines = json_array();
+    for (int i = 0; i < x->layer_count; i++) {
+        const ttt_explain_layer *l = &x->layers[i];
+        json_t *cells = json_array();
+        for (int c = 0; c < rules->rows * rules->cols; c++)
+            if (l->shown[c]) {
+                json_t *cell = cell_json(rules, (ttt_move)c);
+                json_object_set_new(cell, "value", json_real(l->value[c]));
+                json_array_append_new(cells, cell);
+            }
+        json_array_append_new(layers,
+                              json_pack("{s:s, s:s, s:f, s:f, s:b, s:o}", "name", l->name, "scale", l->scale,
+                                        "lo", l->lo, "hi", l->hi, "percent", l->percent, "cells", cells));
+    }
+    for (int i = 0; i < x->fact_count; i++)
+        json_array_append_new(facts,
+                              json_pack("{s:s, s:f}", "name", x->facts[i].name, "value", x->facts[i].value));
+    for (int i = 0; i < x->line_count; i++) {
+        const ttt_explain_line *l = &x->lines[i];
+        json_t *moves = json_array();
+        for (int j = 0; j < l->length; j++)
+            json_array_append_new(moves, move_json(rules, l->moves[j]));
+        json_t *line = json_pack("{s:s, s:o}", "label", l->label, "moves", moves);
+        if (l->note) {
+            json_object_set_new(line, "count", json_integer(l->count));
+            json_object_set_new(line, "note", json_string(l->note));
+        }
+        json_array_append_new(lines, line);
+    }
+    return json_pack("{s:s, s:s*, s:o, s:o, s:o, s:o, s:I, s:f, s:i}", "method", x->method, "step", x->step,
+                     "choice", x->choice == TTT_NO_MOVE ? json_null() : move_json(rules, x->choice), "layers",
+                     layers, "facts", facts, "lines", lines, "nodes", (json_int_t)x->info.nodes, "ms",
+                     x->info.ms, "depth", x->info.depth);
+}
+
+/* POST /api/explain: the engine's own view of the position (ttt_engine_explain), by a fresh engine told the
+ * moves, with the budget it plays with (bounded as for a game's engine, at most ms). */
+static reply explain(web_api *api, json_t *body)
+{
+    const char *spec;
+    long long ms = WEB_MAX_ENGINE_MS;
+    ttt_rules rules;
+    ttt_board b;
+    ttt_move played[TTT_MAX_CELLS];
+    int count;
+    reply r = parse_position(body, &rules, &b, played, &count);
+    if (r.body || (r = get_string(body, "engine", &spec)).body ||
+        (r = get_int(body, "ms", 1, WEB_MAX_ENGINE_MS, &ms)).body)
+        return r;
+    if (!spec)
+        return fail(HTTP_BAD_REQUEST, "field 'engine' is required, e.g. {\"engine\": \"mcts\"}");
+    ttt_error err;
+    char bounded[TTT_SPEC_TEXT_SIZE];
+    ttt_status st = web_bound_spec(api, spec, &rules, (uint64_t)ms, false, bounded, sizeof bounded, &err);
+    if (st)
+        return fail(st == TTT_ENOMEM ? HTTP_INTERNAL : HTTP_UNPROCESSABLE, "engine: %s", err.msg);
+    if (!slot_acquire(api))
+        return fail(HTTP_UNAVAILABLE, "every engine is busy; try again later");
+    ttt_explanation *x = malloc(sizeof *x);
+    ttt_engine *e = NULL;
+    st = x ? web_engine_new(api, bounded, &rules, &e, &err) : TTT_ENOMEM;
+    if (st == TTT_OK) {
+        ttt_engine_follow(e, played, count);
+        st = ttt_engine_explain(e, &b, x, &err);
+    }
+    ttt_engine_free(e);
+    slot_release(api);
+    if (st) {
+        free(x);
+        return st == TTT_ENOMEM ? fail(HTTP_INTERNAL, "out of memory") : fail(status_of(st), "%s", err.msg);
+    }
+    char pos[TTT_POSITION_TEXT_SIZE];
+    json_t *out = explanation_json(&rules, x);
+    free(x);
+    if (out) {
+        json_object_set_new(out, "rules", rules_json(&rules));
+        json_object_set_new(out, "position", json_string(ttt_position_format(&b, pos, sizeof pos)));
+        json_object_set_new(out, "to_move", json_string(side_name(ttt_board_to_move(&b))));
+        json_object_set_new(out, "engine", json_string(bounded));
+    }
+    return ok(HTTP_OK, out);
+}
+
 static reply engines(const web_api *api)
 {
     json_t *list = json_array(), *levels = json_array();
@@ -1062,7 +1180,7 @@ static reply engines(const web_api *api)
 }
 
 /* The fields each body may have. */
-static const char *const fields_create[] = {"rules", "x", "o", NULL};
+static const char *const fields_create[] = {"rules", "x", "o", "moves", NULL};
 static const char *const fields_move[] = {"move", "side", NULL};
 static const char *const fields_engine[] = {"engine", NULL};
 static const char *const fields_undo[] = {"plies", NULL};
@@ -1134,14 +1252,15 @@ static reply route(web_api *api, const char *client, const char *method, const c
                    ? engines(api)
                    : fail(HTTP_METHOD_NOT_ALLOWED, "method %s not allowed here (use GET)", method);
     }
-    if (strcmp(path, "/api/games") == 0 || strcmp(path, "/api/analyse") == 0) {
-        bool create = path[5] == 'g';
+    if (strcmp(path, "/api/games") == 0 || strcmp(path, "/api/analyse") == 0 ||
+        strcmp(path, "/api/explain") == 0) {
+        bool create = path[5] == 'g', why = path[5] == 'e';
         *allow = "POST";
         if (strcmp(method, "POST") != 0)
             return fail(HTTP_METHOD_NOT_ALLOWED, "method %s not allowed here (use POST)", method);
         if ((r = parse_body(body, len, create ? fields_create : fields_analyse, &o)).body)
             return r;
-        r = create ? create_game(api, client, o) : analyse(api, o);
+        r = create ? create_game(api, client, o) : why ? explain(api, o) : analyse(api, o);
         json_decref(o);
         return r;
     }

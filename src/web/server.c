@@ -115,6 +115,8 @@ static enum MHD_Result send_asset(struct MHD_Connection *c, const char *url, con
 {
     if (strcmp(url, "/") == 0)
         url = "/index.html";
+    else if (strcmp(url, "/favicon.ico") == 0) /* browsers ask for it whatever the page links */
+        url = "/favicon.svg";
     for (int i = 0; i < web_asset_count; i++) {
         const web_asset *a = &web_assets[i];
         if (strcmp(a->path, url) != 0)

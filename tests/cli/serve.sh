@@ -116,9 +116,14 @@ api 200 GET "/api/games/$ID" '.engine_to_move == true and .rules.misere == true'
 api 409 POST "/api/games/$ID/move" '{"move": "a1"}' '.error | test("out of turn")'
 api 200 POST "/api/games/$ID/engine" '' '.moves | length == 1'
 jq -e '.engine.spec | test("^minimax:.*blunder=5.*time=")' "$OUT" >/dev/null && PASS=$((PASS + 1)) || fail "engine spec in answer: $(cat "$OUT")"
-api 200 POST "/api/games/$ID/engine" '{"engine": "random:seed=1"}' '(.moves | length) == 2 and .engine.spec == "random:seed=1"'
+api 200 POST "/api/games/$ID/engine" '{"engine": "random:seed=1"}' '(.moves | length) == 2 and .engine.spec == "random:seed=1" and .engine.value_name == null'
 api 422 POST "/api/games/$ID/engine" '{"engine": "nosuch"}' '.error | test("unknown engine")'
 api 422 POST "/api/games/$ID/engine" '{"engine": "minimax:depth=abc"}'
+# What an engine thinks of its move: minimax proves the empty 3x3 board a draw; mcts gives its win rate.
+api 200 POST "/api/games/$ID/engine" '{"engine": "minimax"}' '.engine.value_name | test("^(proven draw|moves to a (win|loss)|heuristic score)$")'
+new_game '{"rules": "3x3", "x": "minimax", "o": "mcts:iterations=500"}'
+api 200 POST "/api/games/$ID/engine" '' '.engine.value_name == "proven draw" and .engine.value == 0'
+api 200 POST "/api/games/$ID/engine" '' '.engine.value_name == "win rate" and .engine.value >= 0 and .engine.value <= 1'
 api 422 POST "/api/games/$ID/engine" '{"engine": "table:file=/etc/passwd"}' '.error | test("file= is not allowed")'
 api 422 POST "/api/games/$ID/engine" "{\"engine\": \"learner:memory=$DB_DIR/client.db\"}" '.error | test("memory= is not allowed")'
 [[ ! -e $DB_DIR/client.db ]] && PASS=$((PASS + 1)) || fail "a client-named memory file was created"
@@ -131,6 +136,9 @@ api 422 POST /api/games '{"x": "nosuch"}' '.error | test("^x: ")'
 api 422 POST /api/games '{"o": "minimax:bogus=1"}' '.error | test("^o: ")'
 api 422 POST /api/games '{"x": "montecarlo:trials=100000000"}' '.error | test("more than the server allows")'
 api 400 POST /api/games '{"x": "human", "y": "human"}'
+api 201 POST /api/games '{"rules": "3x3", "moves": "b2 a1"}' '.moves == ["b2", "a1"] and .to_move == "x" and .board[0] == "o.."'
+api 422 POST /api/games '{"rules": "3x3", "moves": "b2 b2"}' '.error | test("^moves: ")'
+api 422 POST /api/games '{"rules": "3x3", "moves": "z9"}' '.error | test("^moves: ")'
 
 # An unbounded spec runs with the cap: minimax:time=0 on an empty 16x16 board runs with time=2000, and another
 # game is served meanwhile: its answer comes while the slow request is still running (an order, not a time).
@@ -159,6 +167,15 @@ api 409 POST /api/analyse '{"position": "xxx/oo./..."}' '.error | test("game is 
 api 400 POST /api/analyse '{"ms": 0}'
 api 400 POST /api/analyse '{"ms": 99999}'
 api 400 POST /api/analyse '{"ms": 1.5}'
+# The engine's own view (POST /api/explain): each engine in its own terms, only on cells it considered.
+api 200 POST /api/explain '{"moves": "b2", "engine": "montecarlo:trials=300"}' '.choice != null and (.layers[0].name == "score grid") and (.layers[0].cells | length) == 8 and ([.facts[] | select(.name == "trials")][0].value == 300)'
+api 200 POST /api/explain '{"moves": "b2", "engine": "minimax"}' '.method == "solver" and ([.layers[].name] == ["value", "distance"]) and (.layers[0].cells | length) == 8'
+api 200 POST /api/explain '{"rules": "7x7k5", "moves": "d4", "engine": "mcts:time=100"}' '([.layers[].name] | index("visits")) != null and (.lines[0].label == "principal variation") and (.lines[0].moves[0] == .choice)'
+api 200 POST /api/explain '{"moves": "b2 a1", "engine": "heuristic"}' '(.step | test("steps 2-4")) and ([.layers[].name] == ["frequency", "line weight"]) and ([.lines[] | .note] | all(. == "weight"))'
+api 400 POST /api/explain '{"moves": "b2"}' '.error | test("engine. is required")'
+api 422 POST /api/explain '{"engine": "nosuch"}' '.error | test("^engine: ")'
+api 409 POST /api/explain '{"position": "xxx/oo./...", "engine": "random"}' '.error | test("game is over")'
+api 400 POST /api/explain '{"engine": "random", "extra": 1}' '.error | test("unknown field")'
 # An analysis stays within its one ms budget: an engine's trials= give way to the time the solver left.
 api 200 POST /api/analyse '{"rules": "9x9k4", "moves": "e5", "engine": "montecarlo:trials=999999999", "ms": 100}' '.method == "montecarlo score grid" and (.engine | test("time=[0-9]+$")) and (.engine | capture("time=(?<t>[0-9]+)$").t | tonumber) <= 100'
 api 400 POST /api/analyse '{"depth": 3}'

@@ -20,8 +20,8 @@ function check(cond, what) {
 }
 
 // Starts the server on a free port and resolves with its URL (from the line it prints).
-function startServer() {
-  const proc = spawn(ttt, ['serve', '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+function startServer(port = 0) {
+  const proc = spawn(ttt, ['serve', '--port', String(port)], { stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     let out = '';
     proc.on('exit', (code) => reject(new Error(`ttt serve exited early (${code})`)));
@@ -33,14 +33,17 @@ function startServer() {
   });
 }
 
-const server = await startServer();
+let server = await startServer();
 const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'] });
 let failed = false;
+let page;
 try {
-  const page = await browser.newPage({ viewport: { width: 1000, height: 900 } });
+  page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   page.setDefaultTimeout(TIMEOUT_MS);
   const pageErrors = [];
   page.on('pageerror', (e) => pageErrors.push(String(e)));
+  const notFound = []; // every 404 the page gets (the favicon was one)
+  page.on('response', (r) => { if (r.status() === 404) notFound.push(r.url()); });
 
   const cell = (name) => page.locator(`#board .cell[data-cell="${name}"]`);
   const status = () => page.locator('#status').textContent();
@@ -61,8 +64,10 @@ try {
     await page.selectOption('#player-o', o);
     const before = await page.locator('#board').getAttribute('data-game');
     await page.click('#new-game');
+    // The game the click started (changing a field may have started one before it: epoch counts them).
     await page.waitForFunction(
-      ([n, prev]) => document.querySelectorAll('#board .cell').length === n && document.getElementById('board').dataset.game !== prev,
+      ([n, prev]) => document.querySelectorAll('#board .cell').length === n && document.getElementById('board').dataset.game !== prev &&
+        [undefined, String(epoch)].includes(document.getElementById('board').dataset.epoch),
       [rows * cols, before]);
     await settled();
   }
@@ -71,14 +76,21 @@ try {
   await page.waitForSelector('#board .cell');
   await page.waitForFunction(() => document.querySelector('#player-o option[value="perfect"]'));
   // Records whether "thinking…" is ever shown.
+  // and where the board was each time "thinking…" or "computing hints…" appeared (layout is forced there and
+  // then, inside the observer, so the position is the one a click at that moment would meet).
   await page.evaluate(() => {
     window.sawThinking = false;
-    const t = document.getElementById('thinking');
-    new MutationObserver(() => { if (!t.hidden) window.sawThinking = true; }).observe(t, { attributes: true });
+    window.sawHintBusy = false;
+    window.boardTops = [];
+    const top = () => Math.round(document.getElementById('board').getBoundingClientRect().top);
+    const t = document.getElementById('thinking'), h = document.getElementById('hint-busy');
+    new MutationObserver(() => { if (!t.hidden) { window.sawThinking = true; window.boardTops.push(['thinking', top()]); } }).observe(t, { attributes: true });
+    if (h) new MutationObserver(() => { if (!h.hidden) { window.sawHintBusy = true; window.boardTops.push(['hints', top()]); } }).observe(h, { attributes: true });
   });
 
   // 1. A full game by clicking, against the perfect level: click the first empty cell until the game ends.
   await newGame({ x: 'human', o: 'perfect' });
+  const topIdle = await page.evaluate(() => Math.round(document.getElementById('board').getBoundingClientRect().top));
   for (let turn = 0; turn < 9; turn++) {
     const s = await status();
     if (!s.startsWith('X to move')) break;
@@ -91,6 +103,12 @@ try {
   const end1 = await status();
   check(/O wins|Draw/.test(end1), `game by clicking against perfect ends in O wins or a draw (${end1})`);
   check(await page.evaluate(() => window.sawThinking), '"thinking…" was shown while the engine searched');
+  const tops = await page.evaluate(() => window.boardTops.filter(([what]) => what === 'thinking').map(([, t]) => t));
+  check(tops.length > 0 && tops.every((t) => t === topIdle), `no layout shift: the board stays at ${topIdle} px while the engine thinks (${tops.join(', ')})`);
+  check(JSON.stringify(await page.locator('#col-coords span').allTextContents()) === '["a","b","c"]' &&
+    JSON.stringify(await page.locator('#row-coords span').allTextContents()) === '["1","2","3"]', 'coordinates a-c and 1-3 around the 3x3 board');
+  const colA = await page.locator('#col-coords span').first().boundingBox(), cellA1 = await cell('a1').boundingBox();
+  check(Math.abs(colA.x + colA.width / 2 - (cellA1.x + cellA1.width / 2)) < 2, 'column letter a sits over the cells of column a');
   if (end1.startsWith('O wins'))
     check(await page.locator('#board .cell.win').count() === 3, 'the winning line is highlighted (3 cells)');
   check(await page.locator('#board .cell.last').count() === 1, 'the last move is highlighted');
@@ -148,6 +166,9 @@ try {
   const hintTexts = await page.locator('#board .cell .hint').allTextContents();
   check(hintTexts.length === 7 && hintTexts.every((t) => /^(W\d+|D|L\d+)$/.test(t)), `hint overlay on every empty cell: ${hintTexts.join(' ')}`);
   check(await page.locator('#hint-legend').isVisible(), 'the hint legend is shown');
+  check(await page.evaluate(() => window.sawHintBusy), '"computing hints…" was shown while the hints were computed');
+  const hintTops = await page.evaluate(() => window.boardTops.filter(([what]) => what === 'hints').map(([, t]) => t));
+  check(hintTops.every((t) => t === topIdle), `no layout shift while hints are computed (${hintTops.join(', ')})`);
   await page.screenshot({ path: join(shots, '3-hints-3x3.png') });
 
   // 5. 4x4 misère: a new board of 16 cells, rules shown, a few moves, hints still coloured.
@@ -171,7 +192,7 @@ try {
 
   // 7. The biggest board: 16x16, k=5. The solver cannot prove it in time, so the overlay shades every empty cell
   // by the Monte Carlo score grid.
-  await page.setViewportSize({ width: 1000, height: 1100 });
+  await page.setViewportSize({ width: 1280, height: 1100 });
   await page.fill('#k', '5');
   await page.fill('#rows', '16');
   await page.fill('#cols', '16');
@@ -181,12 +202,302 @@ try {
   await cell('h8').click();
   await page.waitForFunction(() => document.querySelectorAll('#board .cell.hint-score').length === 255);
   check((await page.locator('#hint-method').textContent()).includes('montecarlo'), '16x16 k=5: every empty cell shaded by the Monte Carlo score grid');
+  const cols16 = await page.locator('#col-coords span').allTextContents(), rows16 = await page.locator('#row-coords span').allTextContents();
+  check(cols16.length === 16 && cols16[15] === 'p' && rows16.length === 16 && rows16[15] === '16', '16x16: coordinates a-p and 1-16');
   await page.screenshot({ path: join(shots, '6-16x16k5-score-hints.png') });
+
+  // 8. No clipped names in the player selects (the widest option's text fits the select), at 1280 and 375 px;
+  // the favicon is served (no 404 at all).
+  for (const width of [1280, 375]) {
+    await page.setViewportSize({ width, height: 900 });
+    const clipped = await page.evaluate(() => {
+      const ctx = document.createElement('canvas').getContext('2d');
+      const out = [];
+      for (const sel of document.querySelectorAll('#setup select')) {
+        ctx.font = getComputedStyle(sel).font;
+        for (const o of sel.options) {
+          const need = ctx.measureText(o.text).width;
+          if (need > sel.clientWidth - 20) out.push(`${sel.id}: "${o.text}" needs ${Math.round(need)} px of ${sel.clientWidth}`);
+        }
+      }
+      return out;
+    });
+    check(clipped.length === 0, `at ${width} px every player name fits its select (${clipped.join('; ')})`);
+  }
+  const favicon = await page.request.get(`${server.url}favicon.ico`);
+  check(favicon.status() === 200 && (await favicon.body()).length > 0, `/favicon.ico is served (${favicon.status()})`);
+  check(notFound.length === 0, `no 404 while using the page (${notFound.join(', ')})`);
+
+  // 10. Changing the rules or the players starts a new game by itself, and says so.
+  if ((await page.getAttribute('#hints', 'aria-pressed')) === 'true') await page.click('#hints');
+  await newGame({ o: 'easy' });
+  await cell('b2').click();
+  await page.waitForFunction(() => document.querySelectorAll('#board .cell[aria-label$="empty"]').length === 7);
+  await settled();
+  let gameBefore = await page.locator('#board').getAttribute('data-game');
+  await page.selectOption('#player-o', 'human');
+  await page.waitForFunction((prev) => document.getElementById('board').dataset.game !== prev, gameBefore);
+  await settled();
+  check((await page.locator('#board .cell[aria-label$="empty"]').count()) === 9 && /new game/i.test(await page.locator('#message').textContent()),
+    `changing a player started a new game and said so ("${await page.locator('#message').textContent()}")`);
+  gameBefore = await page.locator('#board').getAttribute('data-game');
+  await page.fill('#rows', '4');
+  await page.locator('#rows').blur();
+  await page.waitForFunction(() => document.querySelectorAll('#board .cell').length === 12);
+  check(await page.locator('#board').getAttribute('data-game') !== gameBefore, 'changing the rows started a 4x3 game');
+  await page.fill('#rows', '3');
+  await page.locator('#rows').blur();
+  await page.waitForFunction(() => document.querySelectorAll('#board .cell').length === 9);
+  await settled();
+
+  // 11. The server restarts: the page's game is gone. The next move starts a new game with a short message.
+  await cell('a1').click();
+  await page.waitForFunction(() => document.querySelector('[data-cell="a1"]').getAttribute('aria-label').startsWith('a1, X'));
+  const port = new URL(server.url).port;
+  server.proc.removeAllListeners('exit');
+  server.proc.kill('SIGTERM');
+  await new Promise((r) => server.proc.on('exit', r));
+  server = await startServer(port);
+  gameBefore = await page.locator('#board').getAttribute('data-game');
+  await cell('b2').click();
+  await page.waitForFunction((prev) => document.getElementById('board').dataset.game !== prev, gameBefore);
+  await settled();
+  const expiredText = await page.locator('#message').textContent();
+  check(/new game/i.test(expiredText) && !/no game '/.test(expiredText), `an expired game starts a new one with a short message ("${expiredText}")`);
+  check((await page.locator('#board .cell[aria-label$="empty"]').count()) === 9, 'the new game is on an empty board');
+  await page.screenshot({ path: join(shots, '8-expired-game.png') });
+
+  // 12. The game record: a move list with the engine's figures, stepping back by clicking it, export, a link.
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await newGame({ o: 'easy' });
+  await cell('a1').click();
+  await page.waitForFunction(() => document.querySelectorAll('#board .cell[aria-label$="empty"]').length === 7);
+  await settled();
+  const entries = await page.locator('#move-list li').allTextContents();
+  check(entries.length === 3 && /^1\. X a1$/.test(entries[1]) && /^2\. O [a-c][1-3]easy \(minimax\) · [\d,]+ nodes · [\d.]+ ms/.test(entries[2]),
+    `the move list shows the moves, and the engine's nodes and time (${entries.join(' | ')})`);
+  await page.screenshot({ path: join(shots, '9-move-list.png') });
+  // the engine's own value of its move: perfect (minimax) proves a draw or a result in so many moves
+  await newGame({ o: 'perfect' });
+  await cell('a1').click();
+  await page.waitForFunction(() => document.querySelectorAll('#board .cell[aria-label$="empty"]').length === 7);
+  await settled();
+  const perfectEntry = (await page.locator('#move-list li').allTextContents())[2];
+  check(/· (proven draw|moves to a (win|loss) \d+)$/.test(perfectEntry), `the move list gives the engine's value of its move ("${perfectEntry}")`);
+  await newGame({});
+  for (const [name, side] of [['b2', 'X'], ['a1', 'O'], ['c3', 'X'], ['a3', 'O']]) {
+    await cell(name).click();
+    await page.waitForFunction(([c, p]) => document.querySelector(`[data-cell="${c}"]`).getAttribute('aria-label').startsWith(`${c}, ${p}`), [name, side]);
+  }
+  check((await page.locator('#move-list li').count()) === 5, 'four moves listed (and the start)');
+  await page.click('#move-list button[data-ply="2"]');
+  await page.waitForFunction(() => document.querySelectorAll('#board .cell[aria-label$="empty"]').length === 7);
+  check((await label('c3')) === 'c3, empty' && (await label('a1')).startsWith('a1, O') && (await status()) === 'X to move',
+    'clicking move 2 in the list steps back to the position after it');
+  await page.click('#move-list button[data-ply="0"]');
+  await page.waitForFunction(() => document.querySelectorAll('#board .cell[aria-label$="empty"]').length === 9);
+  check((await page.locator('#move-list li').count()) === 1, 'clicking "start" steps back to the empty board');
+  for (const [name, side] of [['b2', 'X'], ['a1', 'O'], ['c3', 'X']]) {
+    await cell(name).click();
+    await page.waitForFunction(([c, p]) => document.querySelector(`[data-cell="${c}"]`).getAttribute('aria-label').startsWith(`${c}, ${p}`), [name, side]);
+  }
+  await page.click('#export');
+  const exported = await page.locator('#export-text').inputValue();
+  check(exported.includes('ttt show --rules 3x3 --moves "b2 a1 c3"'), `export as text in the project's notation (${exported.trim().replace('\n', ' / ')})`);
+  const link = await page.locator('#link').getAttribute('href');
+  check(/\?rules=3x3&moves=b2\+a1\+c3/.test(link), `a link to the position (${link})`);
+  const page2 = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  await page2.goto(link);
+  await page2.waitForFunction(() => document.querySelectorAll('#board .cell[aria-label$="empty"]').length === 6);
+  const reopened = await page2.evaluate(() => ['b2', 'a1', 'c3'].map((c) => document.querySelector(`[data-cell="${c}"]`).getAttribute('aria-label')));
+  check(reopened[0].startsWith('b2, X') && reopened[1].startsWith('a1, O') && reopened[2].startsWith('c3, X') &&
+    (await page2.locator('#status').textContent()) === 'O to move', `the link reopens the position (${reopened.join('; ')})`);
+  await page2.locator('#board .cell[data-cell="a3"]').click();
+  await page2.waitForFunction(() => document.querySelector('[data-cell="a3"]').getAttribute('aria-label').startsWith('a3, O'));
+  check((await page2.locator('#move-list li').count()) === 5, 'the reopened game goes on: a fourth move');
+  await page2.screenshot({ path: join(shots, '10-reopened-link.png') });
+  await page2.goto(`${server.url}?rules=3x3&moves=b2+b2`);
+  await page2.waitForFunction(() => /could not be opened/.test(document.getElementById('message').textContent));
+  check((await page2.locator('#board .cell[aria-label$="empty"]').count()) === 9, 'a link with an impossible position says so and starts an empty game');
+  await page2.close();
+
+  // 13. Watch mode: two engines at the watching pace; pause, step one move, resume to the end; undo in the
+  // finished game steps back and the engine does not replay at once.
+  const moveCount = () => page.evaluate(() => 9 - document.querySelectorAll('#board .cell[aria-label$="empty"]').length);
+  await page.selectOption('#speed', '700');
+  await page.fill('#rows', '3');
+  await page.fill('#cols', '3');
+  await page.selectOption('#player-x', 'easy');
+  await page.selectOption('#player-o', 'medium');
+  await page.click('#new-game');
+  await page.waitForFunction(() => 9 - document.querySelectorAll('#board .cell[aria-label$="empty"]').length >= 1);
+  await page.click('#pause');
+  await page.waitForFunction(() => /paused/.test(document.getElementById('status').textContent) && document.getElementById('thinking').hidden);
+  const pausedAt = await moveCount();
+  await page.waitForTimeout(1500); // three times the pace: an unpaused game would have moved on
+  check((await moveCount()) === pausedAt && (await page.getAttribute('#pause', 'aria-pressed')) === 'true',
+    `watch mode: paused at ${pausedAt} moves, no engine moves while paused`);
+  await page.screenshot({ path: join(shots, '11-watch-paused.png') });
+  await page.click('#step');
+  await page.waitForFunction((n) => 9 - document.querySelectorAll('#board .cell[aria-label$="empty"]').length === n + 1, pausedAt);
+  await page.waitForFunction(() => /paused/.test(document.getElementById('status').textContent));
+  await page.waitForTimeout(1500);
+  check((await moveCount()) === pausedAt + 1, `Step plays exactly one engine move (${pausedAt} -> ${await moveCount()})`);
+  await page.selectOption('#speed', '0');
+  await page.click('#pause');
+  await page.waitForFunction(() => /wins|Draw/.test(document.getElementById('status').textContent));
+  const watchEnd = await moveCount();
+  check((await page.locator('#move-list li').count()) === watchEnd + 1, `Resume plays the game to its end (${await status()})`);
+  await page.click('#undo');
+  await page.waitForFunction((n) => 9 - document.querySelectorAll('#board .cell[aria-label$="empty"]').length === n - 1, watchEnd);
+  await page.waitForTimeout(1500);
+  check((await moveCount()) === watchEnd - 1 && /paused/.test(await status()),
+    `undo in a finished engine game steps back one move and the engine waits (${await status()})`);
+  await page.click('#move-list button[data-ply="1"]');
+  await page.waitForFunction(() => 9 - document.querySelectorAll('#board .cell[aria-label$="empty"]').length === 1);
+  await page.click('#step');
+  await page.waitForFunction(() => 9 - document.querySelectorAll('#board .cell[aria-label$="empty"]').length === 2);
+  check(/paused/.test(await status()), 'stepping back through the list to move 1, then Step: move 2, still paused');
+
+  // 14. "Why this move": every engine's own view, on 3x3 and on 7x7 k=5. Each panel names its quantities, shows
+  // one on its board with a legend (name and scale), and only on cells the engine considered.
+  const panelsSettled = () => page.waitForFunction(() => document.querySelectorAll('.why-panel').length > 0 &&
+    !document.querySelector('.why-panel .busy'), null, { timeout: 60000 });
+  const panelInfo = () => page.evaluate(() => Object.fromEntries([...document.querySelectorAll('.why-panel')].map((p) => [p.dataset.engine, {
+    error: p.querySelector('.error')?.textContent || '',
+    step: p.querySelector('.step')?.textContent || '',
+    layers: [...p.querySelectorAll('.layers button')].map((b) => b.textContent),
+    facts: Object.fromEntries([...p.querySelectorAll('dt')].map((dt) => [dt.textContent, dt.nextElementSibling.textContent])),
+    lines: [...p.querySelectorAll('ol.lines li')].map((li) => li.textContent),
+    valued: p.querySelectorAll('.mini span.valued').length,
+    stones: p.querySelectorAll('.mini span.x, .mini span.o').length,
+    legend: p.querySelector('.legend')?.textContent || '',
+  }])));
+  await page.setViewportSize({ width: 1280, height: 1000 });
+  await newGame({});
+  await cell('b2').click();
+  await page.waitForFunction(() => document.querySelector('[data-cell="b2"]').getAttribute('aria-label').startsWith('b2, X'));
+  await page.click('#why summary');
+  await panelsSettled();
+  await page.click('#why-all');
+  await page.waitForFunction(() => document.querySelectorAll('.why-panel').length >= 7);
+  await panelsSettled();
+  let why = await panelInfo();
+  const want = {
+    minimax: ['value', 'distance'], montecarlo: ['score grid'], mcts: ['visits', 'win rate'], table: ['average score', 'games'],
+    learner: ['games won', 'games drawn', 'games lost'], heuristic: ['frequency', 'line weight'], random: ['chance'],
+  };
+  for (const [engine, layers] of Object.entries(want)) {
+    const w = why[engine];
+    check(w && !w.error && layers.every((l) => w.layers.includes(l)) && w.stones === 1 && /^Plays [a-c][1-3]/.test(w.step),
+      `3x3 why panel of ${engine}: ${w ? `${w.layers.join(', ')}; ${w.step}; ${Object.entries(w.facts).map(([k, v]) => `${k} ${v}`).join(', ')}` : 'missing'}`);
+    check(w.legend.startsWith(w.layers[0]) && w.legend.includes(':'), `${engine}: the legend names the quantity and its scale ("${w.legend.slice(0, 70)}…")`);
+  }
+  check(why.minimax.valued === 8 && why.montecarlo.valued === 8 && why.mcts.valued === 8 && why.random.valued === 8, '3x3: minimax, montecarlo, mcts and random show all 8 empty cells');
+  check(+why.montecarlo.facts.trials.replace(/,/g, '') > 0, `montecarlo: the trial count (${why.montecarlo.facts.trials})`);
+  check(why.mcts.lines.some((l) => l.startsWith('principal variation: ')) && +why.mcts.facts.iterations.replace(/,/g, '') > 0, `mcts: principal variation and iterations (${why.mcts.lines[0]})`);
+  check(why.table.facts['games that fed the table'] !== undefined, `table: the games that fed it (${why.table.facts['games that fed the table']})`);
+  check(/random|pursue|avoid|win now|block/.test(why.learner.step) && why.learner.facts['games in memory'] !== undefined, `learner: its step (${why.learner.step}) and memory (${why.learner.facts['games in memory']} games)`);
+  check(/steps 2-4/.test(why.heuristic.step) && why.heuristic.lines.some((l) => l.startsWith('kept line')), `heuristic: its step, the frequency table and the kept lines (${why.heuristic.lines.length} lines)`);
+  await page.locator('.why-panel[data-engine="mcts"] .layers button', { hasText: 'win rate' }).click();
+  check(/^win rate/.test(await page.locator('.why-panel[data-engine="mcts"] .legend').textContent()), 'choosing another quantity shows it, with its own legend');
+  await page.screenshot({ path: join(shots, '12-why-3x3.png'), fullPage: true });
+
+  // The same on 7x7 k=5 (the table engine is refused there: its table would be too big to build).
+  await page.fill('#k', '5');
+  await page.fill('#rows', '7');
+  await page.fill('#cols', '7');
+  await page.click('#new-game');
+  await page.waitForFunction(() => document.querySelectorAll('#board .cell').length === 49);
+  await cell('d4').click();
+  await page.waitForFunction(() => document.querySelector('[data-cell="d4"]').getAttribute('aria-label').startsWith('d4, X'));
+  await page.waitForFunction(() => [...document.querySelectorAll('.why-panel .mini')].every((m) => m.children.length === 49));
+  await panelsSettled();
+  why = await panelInfo();
+  for (const engine of ['minimax', 'montecarlo', 'mcts', 'learner', 'heuristic', 'random']) {
+    const w = why[engine];
+    check(w && !w.error && w.stones === 1 && w.layers.length > 0 && (engine === 'learner' || w.valued > 0) && w.valued <= 48,
+      `7x7k5 why panel of ${engine}: ${w ? `${w.layers.join(', ')} on ${w.valued} cells; ${w.step}` : 'missing'}`);
+  }
+  check(why.minimax.layers.includes('heuristic score') || why.minimax.layers.includes('value'), `7x7k5 minimax: scores at the depth reached (${why.minimax.layers.join(', ')}; depth ${why.minimax.facts['depth reached']})`);
+  check(!!why.table.error || why.table.valued > 0, `7x7k5 table: figures or a clear refusal (${why.table.error.slice(0, 80)})`);
+  await page.screenshot({ path: join(shots, '13-why-7x7k5.png'), fullPage: true });
+  await page.click('#why summary');
+
+  // 15. The hint overlay shows one quantity: with MCTS playing on 7x7 k=5, the number is the visit share and
+  // the shade follows it (more visits, darker); moves it never visited have no overlay.
+  await newGame({ rows: 7, cols: 7, o: 'mcts' });
+  await page.fill('#k', '5');
+  await page.click('#new-game');
+  await page.waitForFunction(() => document.querySelectorAll('#board .cell').length === 49 && document.getElementById('board').dataset.setup.startsWith('7x7k5'));
+  await settled();
+  if ((await page.getAttribute('#hints', 'aria-pressed')) !== 'true') await page.click('#hints');
+  await page.waitForFunction(() => document.querySelectorAll('#board .cell .hint').length > 0, null, { timeout: 30000 });
+  const overlay = await page.evaluate(() => [...document.querySelectorAll('#board .cell.hint-score')].map((b) => ({
+    text: b.querySelector('.hint').textContent, light: +getComputedStyle(b).backgroundColor.match(/\d+/g).slice(0, 3).reduce((a, c) => a + +c, 0),
+  })));
+  const shares = overlay.map((o) => parseFloat(o.text));
+  const ordered = overlay.map((o, i) => [shares[i], o.light]).sort((a, b) => a[0] - b[0]);
+  check(overlay.length > 0 && overlay.every((o) => /%$/.test(o.text)) &&
+    ordered.every(([sh, l], i) => ordered.slice(0, i).every(([sh2, l2]) => sh2 === sh || l2 >= l)),
+    `7x7k5 hints: one quantity, the visit share, in number and shade alike (${overlay.length} cells, ${Math.min(...shares)}% to ${Math.max(...shares)}%)`);
+  check((await page.locator('#hint-scale').textContent()).includes('share'), 'the hint legend names the quantity');
+  await page.screenshot({ path: join(shots, '14-hints-7x7k5-mcts.png') });
+  // 15x15 k=5 after h8 and MCTS's reply: only the moves its tree reached (near the stones) are shaded.
+  await page.click('#hints');
+  await page.fill('#rows', '15');
+  await page.fill('#cols', '15');
+  await page.click('#new-game');
+  await page.waitForFunction(() => document.querySelectorAll('#board .cell').length === 225 && document.getElementById('board').dataset.setup.startsWith('15x15k5'));
+  await cell('h8').click();
+  await page.waitForFunction(() => document.querySelectorAll('#board .cell[aria-label$="empty"]').length === 223);
+  await settled();
+  await page.click('#hints');
+  await page.waitForFunction(() => document.querySelectorAll('#board .cell .hint').length > 0, null, { timeout: 30000 });
+  const shaded15 = await page.locator('#board .cell.hint-score').count();
+  check(shaded15 > 0 && shaded15 < 223, `15x15k5: the overlay covers only the ${shaded15} moves MCTS's search reached, not all 223`);
+  await page.screenshot({ path: join(shots, '14b-hints-15x15k5-mcts.png') });
+  await page.click('#hints');
+
+  // 9. A 375x700 phone: the whole 3x3 board is on the screen without scrolling.
+  await page.setViewportSize({ width: 375, height: 700 });
+  await newGame({});
+  await page.evaluate(() => window.scrollTo(0, 0));
+  const box = await page.evaluate(() => JSON.parse(JSON.stringify(document.getElementById('board').getBoundingClientRect())));
+  check(box.top >= 0 && box.bottom <= 700 && box.left >= 0 && box.right <= 375, `375x700: the whole 3x3 board is visible (${Math.round(box.left)},${Math.round(box.top)} to ${Math.round(box.right)},${Math.round(box.bottom)})`);
+  await page.screenshot({ path: join(shots, '7-phone-375x700-3x3.png') });
+
+  // 16. The phone with everything open: the move list, the engine controls and the why panels stay within
+  // 375 px (nothing to scroll sideways); a 16x16 board fits or scrolls inside its own box.
+  await newGame({ o: 'medium' });
+  await cell('b2').click();
+  await page.waitForFunction(() => document.querySelectorAll('#board .cell[aria-label$="empty"]').length === 7);
+  await settled();
+  await page.click('#why summary');
+  await panelsSettled();
+  const phoneWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+  check(phoneWidth <= 375, `375x700 with the record and the why panels open: nothing wider than the screen (${phoneWidth} px)`);
+  await page.screenshot({ path: join(shots, '15-phone-record-and-why.png'), fullPage: true });
+  await page.evaluate(() => document.getElementById('move-list').scrollIntoView());
+  await page.screenshot({ path: join(shots, '15b-phone-record.png') });
+  await page.evaluate(() => document.querySelector('.why-panel').scrollIntoView());
+  await page.screenshot({ path: join(shots, '15c-phone-why.png') });
+  await page.click('#why summary');
+  await page.fill('#k', '5');
+  await page.fill('#rows', '16');
+  await page.fill('#cols', '16');
+  await page.click('#new-game');
+  await page.waitForFunction(() => document.querySelectorAll('#board .cell').length === 256);
+  const big = await page.evaluate(() => ({ doc: document.documentElement.scrollWidth, cell: document.querySelector('#board .cell').getBoundingClientRect().width }));
+  check(big.doc <= 375 && big.cell >= 18, `375 px, 16x16: the page does not scroll sideways and cells stay tappable (${big.doc} px, cells ${big.cell.toFixed(1)} px)`);
+  await page.screenshot({ path: join(shots, '16-phone-16x16.png') });
+  await page.setViewportSize({ width: 1280, height: 900 });
 
   check(pageErrors.length === 0, `no errors in the page (${pageErrors.join('; ')})`);
 } catch (e) {
   failed = true;
   console.error(`FAIL: ${e.stack || e}`);
+  await page?.screenshot({ path: join(shots, 'failure.png'), fullPage: true }).catch(() => {});
 } finally {
   await browser.close();
   server.proc.removeAllListeners('exit');
