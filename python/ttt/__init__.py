@@ -623,14 +623,23 @@ class Engine:
         return engine, board
 
     def choose(self, board):
-        """The engine's move (a cell) for the side to move; self.last has its nodes, ms and depth."""
+        """The engine's move (a cell) for the side to move; self.last has its nodes, ms and depth, and, when
+        the engine says what it thinks of its move, "value_name" ("win rate", "heuristic score"...) and
+        "value" (None and None when it does not)."""
         with self._lock:
             engine, board = self._ready(board)
             out = ffi.new("ttt_move *")
             info = ffi.new("ttt_search_info *")
             err = ffi.new("ttt_error *")
             _check(lib.ttt_engine_choose(engine, board._c, out, info, err), err)
-            self.last = {"nodes": info.nodes, "ms": info.ms, "depth": info.depth}
+            said = info.value_name != ffi.NULL
+            self.last = {
+                "nodes": info.nodes,
+                "ms": info.ms,
+                "depth": info.depth,
+                "value_name": ffi.string(info.value_name).decode() if said else None,
+                "value": info.value if said else None,
+            }
             return out[0]
 
     def analyse(self, board):

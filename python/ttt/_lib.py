@@ -70,7 +70,13 @@ ttt_status ttt_moves_replay(const ttt_rules *rules, const ttt_move *moves, int c
 
 /* engine.h */
 typedef struct ttt_engine ttt_engine;
-typedef struct ttt_search_info { uint64_t nodes; double ms; int depth; } ttt_search_info;
+typedef struct ttt_search_info {
+    uint64_t nodes;
+    double ms;
+    int depth;
+    const char *value_name;
+    double value;
+} ttt_search_info;
 ttt_status ttt_engine_new(const char *spec, const ttt_rules *rules, ttt_engine **out, ttt_error *err);
 void ttt_engine_free(ttt_engine *engine);
 ttt_status ttt_engine_choose(ttt_engine *engine, const ttt_board *b, ttt_move *out, ttt_search_info *info,

@@ -17,7 +17,7 @@ STRUCTS = {
     "ttt_rules": ["rows", "cols", "k", "misere"],
     "ttt_bits": ["w"],
     "ttt_board": ["rules", "stones", "ply", "cells", "line_owner", "hash"],
-    "ttt_search_info": ["nodes", "ms", "depth"],
+    "ttt_search_info": ["nodes", "ms", "depth", "value_name", "value"],
     "ttt_move_eval": ["move", "kind", "result", "plies", "score", "share"],
     "ttt_analysis": ["count", "moves", "method", "info"],
     "ttt_engine_about": ["name", "summary", "options"],

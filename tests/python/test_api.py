@@ -330,6 +330,13 @@ def test_engine_chooses_legal_moves_and_is_deterministic():
         assert m in b.moves()
         assert e2.choose(b) == m
         assert e1.last["nodes"] >= 0 and e1.nodes >= e1.last["nodes"]
+        assert (e1.last["value_name"] is None) == (e1.last["value"] is None)
+    mcts = ttt.Engine("mcts:iterations=500")
+    mcts.choose(ttt.Board(moves="b2 a1"))
+    assert mcts.last["value_name"] == "win rate" and 0 <= mcts.last["value"] <= 1
+    rnd = ttt.Engine("random")
+    rnd.choose(ttt.Board())
+    assert rnd.last["value_name"] is None and rnd.last["value"] is None
 
 
 def test_engine_minimax_plays_a_best_move():
@@ -429,7 +436,9 @@ def test_arena_records_and_reproducibility():
 
 def test_arena_counts_an_outside_engines_forfeits(tmp_path):
     brain = tmp_path / "crashing-brain"
-    brain.write_text("#!/bin/sh\nread line\necho OK\nexit 3\n")  # accepts START, then dies
+    # Starts as a brain should, then dies when asked for its first move.
+    brain.write_text('#!/bin/sh\nwhile read -r line; do\n  case "$line" in\n    START*|RECTSTART*) echo OK ;;\n'
+                     '    BEGIN*|TURN*|BOARD*) exit 3 ;;\n  esac\ndone\n')
     brain.chmod(0o755)
     r = ttt.arena(["random", "cmd:path=%s" % brain], games=4, seed=1)
     (p,) = r["pairs"]
