@@ -1157,11 +1157,24 @@ static reply explain(web_api *api, json_t *body)
     return ok(HTTP_OK, out);
 }
 
+/* The engines a client can play here: those the server can make from their bare name (not `cmd`, whose
+ * required path= names a program, which the server refuses). */
+static bool engine_offered(const web_api *api, const char *name)
+{
+    ttt_rules rules = ttt_rules_default();
+    char bounded[TTT_SPEC_TEXT_SIZE];
+    ttt_error err;
+    return web_bound_spec(api, name, &rules, WEB_MAX_ENGINE_MS, false, bounded, sizeof bounded, &err) ==
+           TTT_OK;
+}
+
 static reply engines(const web_api *api)
 {
     json_t *list = json_array(), *levels = json_array();
     for (int i = 0; i < ttt_engine_count(); i++) {
         const ttt_engine_about *a = ttt_engine_about_at(i);
+        if (!engine_offered(api, a->name))
+            continue;
         json_array_append_new(list, json_pack("{s:s, s:s, s:s}", "name", a->name, "summary", a->summary,
                                               "options", a->options));
     }

@@ -71,7 +71,7 @@ api 404 GET /nope.html
 api 405 POST /app.js '{}'
 
 # --- Engines ---------------------------------------------------------------------------------------------
-api 200 GET /api/engines '([.levels[].name] | index("perfect")) and ([.engines[].name] | index("minimax")) and .limits.max_engine_ms == 2000 and .limits.max_games == 4'
+api 200 GET /api/engines '([.levels[].name] | index("perfect")) and ([.engines[].name] | index("minimax")) and ([.engines[].name] | index("cmd") | not) and .limits.max_engine_ms == 2000 and .limits.max_games == 4'
 api 405 POST /api/engines '{}'
 
 # --- A game between two people, to the end ---------------------------------------------------------------
