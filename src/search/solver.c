@@ -594,13 +594,13 @@ static bool pairing_augment(const ttt_solver *s, const int *wins, int slot, int1
 static bool pairing_holds(const ttt_solver *s, int side, int16_t *partner)
 {
     const geometry *g = &s->g;
-    const uint8_t *theirs = s->count[side ^ 1];
+    const uint8_t *theirs = s->count[side ^ 1], *mine = s->count[side];
     int wins[TTT_MAX_CELLS / 2], n = 0;
     const int empties = g->cells - s->ply;
     for (int w = 0; w < g->nwin; w++)
         if (theirs[w] == 0) {
-            if (2 * (n + 1) > empties)
-                return false; /* more slots than empty cells */
+            if (2 * (n + 1) > empties || g->k - mine[w] < 2)
+                return false; /* more slots than empty cells, or a window with one empty cell */
             wins[n++] = w;
         }
     int16_t cell_slot[TTT_MAX_CELLS];
@@ -608,6 +608,16 @@ static bool pairing_holds(const ttt_solver *s, int side, int16_t *partner)
     for (int cell = 0; cell < g->cells; cell++)
         cell_slot[cell] = -1;
     for (int slot = 0; slot < 2 * n; slot++) {
+        /* A free cell of the window first; the search for an augmenting path only when there is none. */
+        const int16_t *cells = &g->win_cell[wins[slot / 2] * g->k];
+        int free_cell = -1;
+        for (int i = 0; i < g->k && free_cell < 0; i++)
+            if (cell_slot[cells[i]] < 0 && !ttt_bits_test(&s->occ, cells[i]))
+                free_cell = cells[i];
+        if (free_cell >= 0) {
+            cell_slot[free_cell] = (int16_t)slot;
+            continue;
+        }
         memset(seen, 0, (size_t)g->cells);
         if (!pairing_augment(s, wins, slot, cell_slot, seen))
             return false;
