@@ -83,6 +83,82 @@ static int brute(memo *m, ttt_board *b)
     return best;
 }
 
+/* --- A second method: plain alpha-beta --------------------------------------------------------------------
+ *
+ * For positions too deep for the brute force above: negamax with alpha-beta and a table of bounds, and
+ * nothing else (no symmetry, no threats, no lines read, moves in board order). Its own table: a bound is kept
+ * with the position's two stone sets, and the table starts again when three quarters full. */
+
+enum { AB_LOWER = 1, AB_UPPER = 2, AB_EXACT = 3 };
+
+typedef struct ab_slot {
+    uint64_t x, o;
+    int16_t score;
+    uint8_t bound; /* 0: free */
+} ab_slot;
+
+typedef struct ab_table {
+    ab_slot *slots;
+    size_t mask, used;
+    uint64_t nodes;
+} ab_table;
+
+#define AB_SLOTS (1u << 22)
+
+static ab_table ab_new(void)
+{
+    ab_table t = {calloc(AB_SLOTS, sizeof(ab_slot)), AB_SLOTS - 1, 0, 0};
+    assert_non_null(t.slots);
+    return t;
+}
+
+static ab_slot *ab_find(ab_table *t, uint64_t x, uint64_t o)
+{
+    uint64_t h = (x * 0xd6e8feb86659fd93u) ^ (o * 0x9e3779b97f4a7c15u);
+    for (size_t i = (size_t)(h ^ (h >> 29)) & t->mask;; i = (i + 1) & t->mask)
+        if (!t->slots[i].bound || (t->slots[i].x == x && t->slots[i].o == o))
+            return &t->slots[i];
+}
+
+/* Negamax score (as brute() scores) within (alpha, beta): exact inside, a bound outside. */
+static int alpha_beta(ab_table *t, ttt_board *b, int alpha, int beta)
+{
+    t->nodes++;
+    ttt_outcome out = ttt_board_outcome(b);
+    if (out == TTT_DRAW)
+        return 0;
+    if (out != TTT_ONGOING) {
+        bool mover_won = (out == TTT_X_WINS) == (ttt_board_to_move(b) == TTT_X);
+        return mover_won ? TTT_SCORE_WIN - b->ply : -(TTT_SCORE_WIN - b->ply);
+    }
+    uint64_t x = b->stones[TTT_X].w[0], o = b->stones[TTT_O].w[0];
+    ab_slot *slot = ab_find(t, x, o);
+    if (slot->bound && (slot->bound == AB_EXACT || (slot->bound == AB_LOWER && slot->score >= beta) ||
+                        (slot->bound == AB_UPPER && slot->score <= alpha)))
+        return slot->score;
+    const int alpha0 = alpha;
+    ttt_move moves[TTT_MAX_CELLS];
+    int n = ttt_board_moves(b, moves), best = -100000;
+    for (int i = 0; i < n && alpha < beta; i++) {
+        ttt_board_play(b, moves[i]);
+        int sc = -alpha_beta(t, b, -beta, -alpha);
+        ttt_board_undo(b, moves[i]);
+        if (sc > best)
+            best = sc;
+        if (sc > alpha)
+            alpha = sc;
+    }
+    if (++t->used > (t->mask + 1) / 4 * 3) {
+        memset(t->slots, 0, (t->mask + 1) * sizeof *t->slots);
+        t->used = 1;
+    }
+    slot = ab_find(t, x, o);
+    *slot = (ab_slot){x, o, (int16_t)best, best <= alpha0 ? AB_UPPER : best >= beta ? AB_LOWER : AB_EXACT};
+    return best;
+}
+
+#define AB_INF 30000
+
 /* --- Every reachable 3x3 position ------------------------------------------------------------------------
  */
 
@@ -178,11 +254,19 @@ static void test_every_3x3_position_misere(void **state)
 /* --- Random positions of bigger boards -------------------------------------------------------------------
  */
 
-/* Plays `stones` random moves (restarting when the game ends early), then compares values and move scores. */
-static void check_random_positions(const char *rules_text, int stones, int count, uint64_t seed)
+/* The true score of a position for the side to move, by one of the test's own methods. */
+typedef int (*truth_fn)(void *method, ttt_board *b);
+
+static int brute_truth(void *method, ttt_board *b) { return brute(method, b); }
+
+static int alpha_beta_truth(void *method, ttt_board *b) { return alpha_beta(method, b, -AB_INF, AB_INF); }
+
+/* Plays `stones` random moves (restarting when the game ends early), `count` times; at each position compares
+ * the solver's value, its distance and every move's exact score with the truth. */
+static void check_random(const char *rules_text, int stones, int count, uint64_t seed, truth_fn truth,
+                         void *method)
 {
     ttt_rules r = rules_of(rules_text);
-    memo m = memo_new();
     ttt_solver *solver;
     ttt_error err;
     assert_int_equal(ttt_solver_new(&r, 16, &solver, &err), TTT_OK);
@@ -198,24 +282,40 @@ static void check_random_positions(const char *rules_text, int stones, int count
         }
         if (ttt_board_terminal(&b))
             continue;
-        int truth = brute(&m, &b);
+        int want = truth(method, &b);
         ttt_result value;
         int plies;
         assert_int_equal(ttt_solver_value(solver, &b, &value, &plies, NULL, &err), TTT_OK);
-        assert_int_equal(value, ttt_score_result(truth));
-        assert_int_equal(plies, ttt_score_plies(&b, truth));
+        assert_int_equal(value, ttt_score_result(want));
+        assert_int_equal(plies, ttt_score_plies(&b, want));
         ttt_search_result res;
         assert_int_equal(ttt_solver_search(solver, &b, NULL, true, &res, &err), TTT_OK);
-        assert_int_equal(res.score, truth);
+        assert_true(res.proven);
+        assert_int_equal(res.score, want);
         for (int i = 0; i < res.count; i++) {
             ttt_board_play(&b, res.moves[i].move);
-            assert_int_equal(res.moves[i].score, -brute(&m, &b));
+            assert_int_equal(res.moves[i].score, -truth(method, &b));
             ttt_board_undo(&b, res.moves[i].move);
         }
         done++;
     }
     ttt_solver_free(solver);
+}
+
+/* Against the brute force. */
+static void check_random_positions(const char *rules_text, int stones, int count, uint64_t seed)
+{
+    memo m = memo_new();
+    check_random(rules_text, stones, count, seed, brute_truth, &m);
     free(m.slots);
+}
+
+/* Against plain alpha-beta, for positions too deep for the brute force. */
+static void check_alpha_beta_positions(const char *rules_text, int stones, int count, uint64_t seed)
+{
+    ab_table t = ab_new();
+    check_random(rules_text, stones, count, seed, alpha_beta_truth, &t);
+    free(t.slots);
 }
 
 static void test_random_positions_small_boards(void **state)
@@ -240,6 +340,22 @@ static void test_random_positions_4x4(void **state)
     check_random_positions("4x5k4-misere", 10, 30, 10);
     check_random_positions("5x5k4", 14, 30, 11);
     check_random_positions("5x5k4-misere", 14, 30, 12);
+}
+
+/* Positions with 12 and more empty cells, where the solver's own rules (Avoider bounds and mirrors under
+ * misère, pairings, transposition cutoffs from the moves' positions) prune: 4x4 misère from the empty board,
+ * and 4x5 k=4 and 5x5 k=4 from random positions, every move valued by plain alpha-beta. */
+static void test_against_alpha_beta(void **state)
+{
+    (void)state;
+    check_alpha_beta_positions("4x4", 2, 10, 47);
+    check_alpha_beta_positions("4x5k4", 6, 4, 45);
+    check_alpha_beta_positions("5x5k4", 12, 4, 46);
+    check_alpha_beta_positions("4x4-misere", 0, 1, 1);
+    check_alpha_beta_positions("4x4-misere", 2, 6, 41);
+    check_alpha_beta_positions("4x5k4-misere", 6, 6, 42);
+    check_alpha_beta_positions("5x4k4-misere", 6, 4, 43);
+    check_alpha_beta_positions("5x5k4-misere", 12, 6, 44);
 }
 
 /* --- Against every opponent --------------------------------------------------------------------------------
@@ -732,6 +848,7 @@ int main(void)
         cmocka_unit_test(test_every_3x3_position_misere),
         cmocka_unit_test(test_random_positions_small_boards),
         cmocka_unit_test(test_random_positions_4x4),
+        cmocka_unit_test(test_against_alpha_beta),
         cmocka_unit_test(test_never_loses_3x3),
         cmocka_unit_test(test_never_loses_3x3_misere),
         cmocka_unit_test(test_always_wins_4x4k3_as_x),
