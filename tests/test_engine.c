@@ -267,6 +267,11 @@ static void test_spec_paths_and_options(void **state)
     assert_false(ttt_engine_spec_sets_path("learner:seed=1", key, sizeof key));
     assert_false(ttt_engine_spec_sets_path("minimax:time=5", key, sizeof key));
     assert_false(ttt_engine_spec_sets_path("hard", key, sizeof key));
+    assert_true(ttt_engine_requires_path("cmd"));
+    assert_true(ttt_engine_requires_path("cmd:turn=5"));
+    for (const char *const *n = (const char *const[]){"minimax", "table", "learner", "hard", "nope", NULL};
+         *n; n++)
+        assert_false(ttt_engine_requires_path(*n));
     assert_false(ttt_engine_spec_sets_path("nosuch:file=x", key, sizeof key));
     assert_true(ttt_engine_has_option("learner", "memory"));
     assert_true(ttt_engine_has_option("hard:seed=2", "blunder"));

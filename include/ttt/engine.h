@@ -89,6 +89,11 @@ bool ttt_engine_has_option(const char *spec, const char *key);
  * refuses those from clients. The first such key goes to key. False for an unknown engine. */
 bool ttt_engine_spec_sets_path(const char *spec, char *key, size_t size);
 
+/* Whether the engine named by spec (its name, or a level's) cannot be made without an option that names a
+ * file (cmd's path=, the outside brain's program), so that a server, which refuses those, does not offer it.
+ * False for an unknown engine. */
+bool ttt_engine_requires_path(const char *spec);
+
 /* Tells the engine how a game it took part in went: the moves from the empty board and the final outcome.
  * Learning engines learn from it; others ignore it. */
 ttt_status ttt_engine_game_over(ttt_engine *engine, const ttt_move *moves, int count, ttt_outcome outcome,

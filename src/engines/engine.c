@@ -80,6 +80,12 @@ bool ttt_engine_spec_sets_path(const char *spec, char *key, size_t size)
     return false;
 }
 
+bool ttt_engine_requires_path(const char *spec)
+{
+    const ttt_engine_vtable *vt = engine_of_spec(spec);
+    return vt && vt->path_required;
+}
+
 void ttt_engine_follow(ttt_engine *e, const ttt_move *moves, int count)
 {
     if (e->vt->follow)

@@ -31,6 +31,7 @@ typedef struct ttt_option_def {
 typedef struct ttt_engine_vtable {
     ttt_engine_about about;
     const ttt_option_def *options; /* terminated by an entry with key NULL; `seed` is the framework's */
+    bool path_required;            /* cannot be made without its TTT_OPT_PATH option (cmd's path=) */
     size_t config_size;
     const void *config_defaults; /* config_size bytes */
     /* Called once after the options are set: allocate state, check option combinations. */

@@ -453,6 +453,7 @@ const ttt_engine_vtable ttt_engine_external = {
                   "tolerance=MS   extra wait before a late move forfeits the game (default 1000)\n"
                   "seed=N         sent as INFO ttt_seed (default 0)"},
     .options = external_options,
+    .path_required = true,
     .config_size = sizeof(external_config),
     .config_defaults = &external_defaults,
     .start = external_start,

@@ -236,7 +236,14 @@ static ttt_status table_allowed(const ttt_rules *rules, ttt_error *err)
     char rt[TTT_RULES_TEXT_SIZE];
     uint64_t games = ttt_table_default_games(rules);
     uint64_t entries = ttt_table_max_entries(rules, games);
-    if (games == 0 || entries > WEB_MAX_TABLE_ENTRIES)
+    if (games == 0)
+        return snprintf(err->msg, sizeof err->msg,
+                        "engine 'table': there is no default table for boards of more than %d cells (%s has "
+                        "%d), and the server reads no table file; play 'table' on a smaller board",
+                        TTT_TABLE_DEFAULT_MAX_CELLS, ttt_rules_format(rules, rt, sizeof rt),
+                        ttt_rules_cells(rules)),
+               TTT_ELIMIT;
+    if (entries > WEB_MAX_TABLE_ENTRIES)
         return snprintf(err->msg, sizeof err->msg,
                         "engine 'table': the server builds move tables of at most %d entries, and the table "
                         "of %s could have %" PRIu64 "; play 'table' on a smaller board",
@@ -1157,23 +1164,12 @@ static reply explain(web_api *api, json_t *body)
     return ok(HTTP_OK, out);
 }
 
-/* The engines a client can play here: those the server can make from their bare name (not `cmd`, whose
- * required path= names a program, which the server refuses). */
-static bool engine_offered(const web_api *api, const char *name)
-{
-    ttt_rules rules = ttt_rules_default();
-    char bounded[TTT_SPEC_TEXT_SIZE];
-    ttt_error err;
-    return web_bound_spec(api, name, &rules, WEB_MAX_ENGINE_MS, false, bounded, sizeof bounded, &err) ==
-           TTT_OK;
-}
-
 static reply engines(const web_api *api)
 {
     json_t *list = json_array(), *levels = json_array();
     for (int i = 0; i < ttt_engine_count(); i++) {
         const ttt_engine_about *a = ttt_engine_about_at(i);
-        if (!engine_offered(api, a->name))
+        if (ttt_engine_requires_path(a->name)) /* cmd: the server opens no file a client names */
             continue;
         json_array_append_new(list, json_pack("{s:s, s:s, s:s}", "name", a->name, "summary", a->summary,
                                               "options", a->options));
