@@ -305,10 +305,39 @@ def test_usage(ttt):
               "ttt brain %s: rc %d, stderr %r" % (" ".join(args), p.returncode, err))
 
 
+def sanitized(ttt):
+    """True for a build with AddressSanitizer, whose shadow memory an address-space limit cannot hold."""
+    with open(ttt, "rb") as f:
+        return b"__asan_init" in f.read()
+
+
+def test_memory(ttt):
+    # A line of 300 MB without its end, then one with: each is rejected, the brain goes on, and in an address
+    # space of 200 MB (the brain's own needs are a few MB) no line is held whole.
+    import resource
+    limit = 200 << 20
+
+    def limited():
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+    huge = b"A" * (300 << 20)
+    p = subprocess.run([ttt, "brain"], input=b"START 5\n" + huge + b"\n" + huge + b"\nABOUT",
+                       capture_output=True, timeout=REPLY_TIMEOUT_S, preexec_fn=None if sanitized(ttt) else limited)
+    lines = p.stdout.decode().splitlines()
+    check(p.returncode == 0 and lines[:3] == ["OK"] + ["ERROR line longer than 4096 characters"] * 2 and
+          len(lines) == 4 and lines[3].startswith('name="ttt"'),
+          "a 300 MB line: rc %d, output %r" % (p.returncode, [x[:80] for x in lines]))
+    # INFO max_memory bounds minimax's transposition table as it bounds mcts's tree: half of it, in MiB.
+    p = subprocess.run([ttt, "brain", "--think"], input=b"START 5\nINFO max_memory 10000000\nBEGIN\n",
+                       capture_output=True, timeout=REPLY_TIMEOUT_S)
+    out = p.stdout.decode()
+    check("DEBUG engine minimax:" in out and ",tt=4," in out, "minimax under max_memory 10000000: %r" % out)
+
+
 def main():
     ttt = sys.argv[1]
     for t in (test_about_unknown_and_errors, test_takeback_and_restart, test_board, test_full_games,
-              test_end_of_input, test_usage):
+              test_end_of_input, test_usage, test_memory):
         t(ttt)
     print("%d failure(s)" % len(failures))
     return 1 if failures else 0
