@@ -489,6 +489,16 @@ def test_import_with_a_bad_library_path_says_so(tmp_path):
     assert "ImportError: ttt: cannot load libttt from TTT_LIBRARY=%s" % (tmp_path / "nope.so") in r.stderr
 
 
+def test_import_of_a_library_that_is_not_libttt_says_so():
+    # Another library (libc here; an older libttt alike) loads, but lacks the package's functions: the import
+    # fails then, not at the first call with an AttributeError.
+    r = run_python("import ttt", {"TTT_LIBRARY": "libc.so.6"})
+    assert r.returncode == 1
+    last = r.stderr.strip().splitlines()[-1]
+    assert last.startswith("ImportError: ttt: cannot load libttt from TTT_LIBRARY=libc.so.6: it has no ttt_")
+    assert last.endswith(": not libttt, or a version this package does not match")
+
+
 def test_import_without_the_library_names_every_path_tried(tmp_path):
     # The package copied where no build tree is next to it, and a library path that holds no libttt.
     pkg = tmp_path / "python" / "ttt"
