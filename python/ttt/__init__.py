@@ -69,7 +69,10 @@ def _text(value, what):
         raise TypeError("%s: expected a str, got %s" % (what, type(value).__name__))
     if "\0" in value:
         raise ValueError("%s %r: contains a NUL character" % (what, value))
-    return value.encode("utf-8")
+    try:
+        return value.encode("utf-8")
+    except UnicodeEncodeError as e:  # a lone surrogate, e.g. from a file read with errors="surrogateescape"
+        raise ValueError("%s %r: not valid Unicode text (%s)" % (what, value, e.reason)) from None
 
 
 def _integer(value, what, low, high):

@@ -526,6 +526,18 @@ def test_import_finds_the_build_tree_next_to_the_package():
     assert r.returncode == 0 and r.stdout.strip() == expected
 
 
+def test_text_that_is_not_unicode_is_a_plain_value_error():
+    # A lone surrogate (what errors="surrogateescape" makes of bad bytes) cannot go to the library as UTF-8:
+    # a ValueError that says so, not the codec's UnicodeEncodeError.
+    bad = "\udc80"
+    for call in (lambda: ttt.Rules("3x3" + bad), lambda: ttt.Board("x../.../.." + bad),
+                 lambda: ttt.Board(moves="b2 " + bad), lambda: ttt.Engine("mcts" + bad),
+                 lambda: ttt.Board().play("b" + bad), lambda: ttt.arena(["random", "x" + bad])):
+        with pytest.raises(ValueError, match="not valid Unicode text") as e:
+            call()
+        assert type(e.value) is ValueError
+
+
 def test_nothing_crashes_on_garbage():
     """Whatever comes in, the interpreter survives and the exception is TypeError or ValueError."""
     junk = [None, 0, -1, HUGE, -HUGE, 1.5, float("nan"), "", "\0", "é" * 300, "x" * 5000, b"b2", [], [None],
