@@ -535,7 +535,8 @@ int cmd_brain(int argc, char **argv)
     char line[TTT_GOMOCUP_LINE_MAX + 2]; /* one more than a line may hold: a longer one is rejected */
     ssize_t len;
     bool running = true;
-    while (running && (len = read_command(line, sizeof line)) >= 0) {
+    /* A manager that stopped reading (SIGPIPE ignored, so writes just fail) gets no more thinking. */
+    while (running && !ferror(stdout) && (len = read_command(line, sizeof line)) >= 0) {
         ttt_gomocup_command c;
         ttt_error err;
         if (ttt_gomocup_parse(line, (size_t)len, &c, &err)) {
@@ -549,5 +550,7 @@ int cmd_brain(int argc, char **argv)
         running = handle(&br, &c);
     }
     drop_engine(&br);
+    if (ferror(stdout))
+        return cli_runtime("brain", "standard output: write error (the manager stopped reading)");
     return CLI_OK;
 }

@@ -334,10 +334,31 @@ def test_memory(ttt):
     check("DEBUG engine minimax:" in out and ",tt=4," in out, "minimax under max_memory 10000000: %r" % out)
 
 
+def test_manager_stops_reading(ttt):
+    # With SIGPIPE ignored (as a manager may leave it), a brain whose output is closed stops at its first failed
+    # answer, says so and exits 1, instead of thinking on for every command still coming.
+    import signal
+    p = subprocess.Popen([ttt, "brain"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         preexec_fn=lambda: signal.signal(signal.SIGPIPE, signal.SIG_IGN))
+    p.stdin.write(b"START 5\nINFO timeout_turn 1\n")
+    p.stdin.flush()
+    first = p.stdout.readline()
+    p.stdout.close()
+    try:
+        p.stdin.write(b"BEGIN\nRESTART\n" * 3 + b"ABOUT\n")
+        p.stdin.close()
+    except BrokenPipeError:
+        pass
+    rc = p.wait(REPLY_TIMEOUT_S)
+    err = p.stderr.read().decode()
+    check(first == b"OK\n" and rc == 1 and err == "ttt brain: standard output: write error (the manager stopped "
+          "reading)\n", "output closed: rc %d, stderr %r" % (rc, err))
+
+
 def main():
     ttt = sys.argv[1]
     for t in (test_about_unknown_and_errors, test_takeback_and_restart, test_board, test_full_games,
-              test_end_of_input, test_usage, test_memory):
+              test_end_of_input, test_usage, test_memory, test_manager_stops_reading):
         t(ttt)
     print("%d failure(s)" % len(failures))
     return 1 if failures else 0
