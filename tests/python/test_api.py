@@ -444,8 +444,15 @@ def test_arena_counts_an_outside_engines_forfeits(tmp_path):
     (p,) = r["pairs"]
     assert (p["wins"], p["losses"], p["draws"]) == (4, 0, 0)
     assert (p["a_forfeits"], p["b_forfeits"]) == (0, 4)
+    # Each forfeit with the library's reason, as `ttt arena` prints it, whatever the number of threads.
+    why = "engine 'cmd' (%s): could not be written to: it exited with status 3" % brain
+    alt = "engine 'cmd' (%s): exited with status 3 while we waited for a move" % brain
+    # (Which of the two reasons depends on whether the brain is gone before BOARD's last line is written.)
+    for q in (p, ttt.arena(["random", "cmd:path=%s" % brain], games=4, seed=1, jobs=2)["pairs"][0]):
+        assert [f["game"] for f in q["forfeits"]] == [0, 1, 2, 3]
+        assert all(f["reason"] in (why, alt) for f in q["forfeits"]), q["forfeits"]
     ok = ttt.arena(["minimax", "random"], games=2, seed=1)["pairs"][0]
-    assert (ok["a_forfeits"], ok["b_forfeits"]) == (0, 0)
+    assert (ok["a_forfeits"], ok["b_forfeits"], ok["forfeits"]) == (0, 0, [])
 
 
 @pytest.mark.parametrize(
