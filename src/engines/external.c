@@ -17,9 +17,9 @@
  *   choose     BEGIN on the empty board; TURN x,y when the position is the brain's last one plus one
  *              opponent stone; else BOARD with every stone (X and O alternating, as a game would have
  *              placed them) and DONE. The answer x,y must come within turn= + tolerance= milliseconds;
- *              MESSAGE, DEBUG and other lines on the way are skipped.
- *   new_game   RESTART -> OK
- *   stop       END, then the child has END_GRACE_MS to exit before it is killed; it is always reaped.
+ *              MESSAGE, DEBUG and other lines on the way are skipped; lines written unasked before the
+ * request are dropped. new_game   RESTART -> OK stop       END, then the child has END_GRACE_MS to exit
+ * before it is killed; it is always reaped.
  *
  * A brain that times out, exits, answers ERROR or UNKNOWN, or plays a move that is off the board or on a
  * taken cell forfeits: it is killed and reaped at once, and every later request forfeits too.
@@ -56,6 +56,9 @@ extern char **environ;
 #define EXTERNAL_REAP_POLL_MS 5
 /* The protocol's own game; other k go as INFO ttt_k. */
 #define EXTERNAL_PROTOCOL_K 5
+/* Before each request, at most this much that the brain wrote unasked is dropped (a flood is not waited out).
+ */
+#define EXTERNAL_MAX_UNASKED (64 * 1024)
 /* Words of args= at most (the program's name and the NULL end the argument vector). */
 #define EXTERNAL_MAX_ARGS 32
 
@@ -245,6 +248,19 @@ static ttt_status read_line(ttt_engine *e, double deadline, const char *waiting_
     }
 }
 
+/* Drops what the brain wrote unasked since its last answer (read, or still in the socket), so that a line
+ * written out of turn, a second move after the first, is not taken as the answer to the next request. */
+static void drop_unasked(external_state *s)
+{
+    s->len = 0;
+    char junk[4096];
+    ssize_t got;
+    for (size_t total = 0; total < EXTERNAL_MAX_UNASKED && s->fd >= 0 &&
+                           (got = recv(s->fd, junk, sizeof junk, MSG_DONTWAIT)) > 0;
+         total += (size_t)got)
+        ;
+}
+
 /* Waits for OK (START, RESTART); MESSAGE and DEBUG lines are skipped, ERROR is a forfeit. */
 static ttt_status expect_ok(ttt_engine *e, const char *command, ttt_error *err)
 {
@@ -424,6 +440,7 @@ static ttt_status external_choose(ttt_engine *e, const ttt_board *b, ttt_move *o
     (void)info;
     external_config *c = e->config;
     external_state *s = e->state;
+    drop_unasked(s);
     ttt_status st = send_position(e, b, err);
     double deadline = ttt_clock_ms() + (double)c->turn_ms + (double)c->tolerance_ms;
     char line[TTT_GOMOCUP_LINE_MAX + 1], what[TTT_ERROR_SIZE], limit[64];
@@ -463,6 +480,7 @@ static void external_new_game(ttt_engine *e)
     if (!s->dirty || s->fd < 0)
         return;
     s->have_known = false;
+    drop_unasked(s);
     /* A brain that fails RESTART is killed here; the next choose forfeits with "the brain is gone". */
     if (send_line(e, "RESTART", NULL) == TTT_OK && expect_ok(e, "RESTART", NULL) == TTT_OK)
         s->dirty = false;

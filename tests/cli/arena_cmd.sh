@@ -68,6 +68,18 @@ for name in cr-only cr-lf; do
     fi
 done
 
+# A brain that writes a move unasked (here with its OK to START, in the same write): the line is dropped, not
+# taken as its answer to BEGIN or BOARD (it would forfeit the game: 99,99 is off the board).
+printf '#!/usr/bin/env bash\n"%s" brain --engine minimax | sed -u "1s/^OK$/OK\\n99,99/"\n' "$TTT" >"$DIR/unasked"
+chmod +x "$DIR/unasked"
+"$TTT" arena --rules 3x3 --games 8 --seed 7 --csv "cmd:path=$DIR/unasked" random 2>"$DIR/unasked.err" |
+    tail -1 | rev | cut -d, -f1-19 | rev >"$DIR/outside"
+if cmp -s "$DIR/builtin" "$DIR/outside"; then
+    PASS=$((PASS + 1))
+else
+    fail "unasked move: scored '$(cat "$DIR/outside")', built in '$(cat "$DIR/builtin")': $(head -c 300 "$DIR/unasked.err")"
+fi
+
 # One brain process for many games (ttt play keeps its engines: RESTART between games) plays them as the
 # built-in engine does.
 "$TTT" play --x minimax --o random --games 8 --no-record --seed 1 2>&1 | sed -n 2p >"$DIR/builtin"
