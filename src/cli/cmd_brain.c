@@ -152,25 +152,27 @@ static void start_game(brain *br, int w, int h)
     say("OK");
 }
 
-/* The rules changed by an extension key: applied at once to a game that has no stone yet. */
-static void rules_changed(brain *br, const char *key)
+/* The rules changed by an extension key: applied at once to a game that has no stone yet. False (after
+ * answering ERROR) when the game's rules cannot take them: the caller puts the key's old value back. */
+static bool rules_changed(brain *br, const char *key)
 {
     if (!br->started)
-        return;
+        return true;
     if (br->board.ply > 0) {
         say("ERROR INFO %s: the rules of a game cannot change after its first move (send it before BEGIN "
             "or the first TURN)",
             key);
-        return;
+        return false;
     }
     ttt_rules rules;
     ttt_error err;
     if (game_rules(br, br->width, br->height, &rules, &err)) {
         say("ERROR INFO %s: %s", key, err.msg);
-        return;
+        return false;
     }
     drop_engine(br);
     ttt_board_init(&br->board, &rules);
+    return true;
 }
 
 /* Makes the engine for the game's rules: the given spec or the default, with the seed and memory the
@@ -411,22 +413,28 @@ static void info(brain *br, const ttt_gomocup_command *c)
             say("MESSAGE %s", note);
         break;
     }
-    case TTT_GOMOCUP_INFO_TTT_K:
+    case TTT_GOMOCUP_INFO_TTT_K: {
         if (c->number < TTT_MIN_K || c->number > TTT_MAX_SIDE) {
             say("ERROR INFO ttt_k %" PRIu64 ": expected k from %d to %d", c->number, TTT_MIN_K, TTT_MAX_SIDE);
             break;
         }
+        int64_t old = br->k;
         br->k = (int64_t)c->number;
-        rules_changed(br, "ttt_k");
+        if (!rules_changed(br, "ttt_k"))
+            br->k = old; /* refused: not kept for the next game either */
         break;
-    case TTT_GOMOCUP_INFO_TTT_MISERE:
+    }
+    case TTT_GOMOCUP_INFO_TTT_MISERE: {
         if (c->number > 1) {
             say("ERROR INFO ttt_misere %" PRIu64 ": expected 0 or 1", c->number);
             break;
         }
+        bool old = br->misere;
         br->misere = c->number == 1;
-        rules_changed(br, "ttt_misere");
+        if (!rules_changed(br, "ttt_misere"))
+            br->misere = old;
         break;
+    }
     case TTT_GOMOCUP_INFO_TTT_SEED:
         br->seeded = true;
         br->seed = c->number;

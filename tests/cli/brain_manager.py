@@ -305,6 +305,20 @@ def test_usage(ttt):
               "ttt brain %s: rc %d, stderr %r" % (" ".join(args), p.returncode, err))
 
 
+def test_refused_rules_are_not_kept(ttt):
+    # An extension key answered ERROR changes nothing, now or for the games after it.
+    b = Brain(ttt)
+    got = [b.answer("START 5"), b.ask("INFO ttt_k 9"), b.answer("START 4"), b.answer("BEGIN"),
+           b.ask("INFO ttt_k 3"), b.answer("START 5")]
+    check(got[0] == "OK" and got[1].startswith("ERROR INFO ttt_k: k=9 is longer") and got[2] == "OK" and
+          parse_move(got[3]) is not None and got[4].startswith("ERROR INFO ttt_k: the rules of a game cannot")
+          and got[5] == "OK", "refused ttt_k: %r" % got)
+    # The game after the refused k=3 is five in a row on 5x5: a row of three does not end it.
+    moves = [b.answer("BOARD\n0,0,2\n1,0,2\n2,0,2\n0,1,1\n1,1,1\nDONE")]
+    check(parse_move(moves[0]) is not None, "k=3 refused, yet three in a row ended the game: %r" % moves)
+    b.close()
+
+
 def sanitized(ttt):
     """True for a build with AddressSanitizer, whose shadow memory an address-space limit cannot hold."""
     with open(ttt, "rb") as f:
@@ -358,7 +372,8 @@ def test_manager_stops_reading(ttt):
 def main():
     ttt = sys.argv[1]
     for t in (test_about_unknown_and_errors, test_takeback_and_restart, test_board, test_full_games,
-              test_end_of_input, test_usage, test_memory, test_manager_stops_reading):
+              test_end_of_input, test_usage, test_memory, test_manager_stops_reading,
+              test_refused_rules_are_not_kept):
         t(ttt)
     print("%d failure(s)" % len(failures))
     return 1 if failures else 0
