@@ -69,7 +69,10 @@ def _text(value, what):
         raise TypeError("%s: expected a str, got %s" % (what, type(value).__name__))
     if "\0" in value:
         raise ValueError("%s %r: contains a NUL character" % (what, value))
-    return value.encode("utf-8")
+    try:
+        return value.encode("utf-8")
+    except UnicodeEncodeError as e:  # a lone surrogate, e.g. from a file read with errors="surrogateescape"
+        raise ValueError("%s %r: not valid Unicode text (%s)" % (what, value, e.reason)) from None
 
 
 def _integer(value, what, low, high):
@@ -732,8 +735,8 @@ def arena(specs, rules=None, games=10, seed=0, jobs=1, gauntlet=False):
     per pair, colours alternating, on jobs threads; the results depend only on the specs, rules and seed.
     Returns {"rules", "games", "seed", "pairs": [...]}, each pair {"a", "b" (specs), "wins", "losses",
     "draws" (from a's side), "a_as_x", "a_as_o" (records), "a_forfeits", "b_forfeits" (games an outside
-    engine lost by timing out, crashing or playing an illegal move, among the losses), "score", "elo",
-    "elo_low", "elo_high", "los", "draw_ratio"}."""
+    engine lost by timing out, crashing or playing an illegal move, among the losses), "forfeits" (each of
+    those games, in order: {"game", "reason"}), "score", "elo", "elo_low", "elo_high", "los", "draw_ratio"}."""
     rules = _rules(rules)
     if isinstance(specs, str) or not isinstance(specs, (list, tuple)):
         raise TypeError("arena: expected a list of engine specs, got %s" % type(specs).__name__)
@@ -755,6 +758,14 @@ def arena(specs, rules=None, games=10, seed=0, jobs=1, gauntlet=False):
     )
     npairs = lib.ttt_arena_pair_count(len(specs), gauntlet)
     pairs = ffi.new("ttt_arena_pair[]", npairs)
+    reasons = [[] for _ in range(npairs)]
+
+    # Called from the arena's threads (cffi takes the GIL): the library's reason for each forfeited game.
+    @ffi.callback("void(int, uint64_t, const char *, void *)")
+    def on_forfeit(pair, game, reason, user):
+        reasons[pair].append({"game": game, "reason": ffi.string(reason).decode("utf-8", "replace")})
+
+    opt.forfeit = on_forfeit
     err = ffi.new("ttt_error *")
     _check(lib.ttt_arena_run(rules._c, opt, pairs, err), err)
     out = []
@@ -769,6 +780,7 @@ def arena(specs, rules=None, games=10, seed=0, jobs=1, gauntlet=False):
                 "a_as_o": _record(p.a_as_o),
                 "a_forfeits": p.a_forfeits,
                 "b_forfeits": p.b_forfeits,
+                "forfeits": sorted(reasons[len(out)], key=lambda f: f["game"]),
                 "score": stats.score,
                 "elo": stats.elo,
                 "elo_low": stats.elo_low,

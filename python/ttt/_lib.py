@@ -223,12 +223,24 @@ def _build_tree_candidates():
     return [os.path.join(source, "build", "libttt.so")]
 
 
+def _open(path):
+    """The library at path with every function the declarations name, else OSError: another library (or
+    another version of libttt) would otherwise load and fail at its first call, far from the cause."""
+    found = ffi.dlopen(path)
+    for name in dir(found):
+        try:
+            getattr(found, name)
+        except AttributeError:
+            raise OSError("it has no %s: not libttt, or a version this package does not match" % name) from None
+    return found
+
+
 def _load():
     tried = []
     path = os.environ.get(LIBRARY_ENV)
     if path:
         try:
-            return ffi.dlopen(path), path
+            return _open(path), path
         except OSError as e:
             raise ImportError(
                 "ttt: cannot load libttt from %s=%s: %s" % (LIBRARY_ENV, path, e)
@@ -237,16 +249,17 @@ def _load():
     for candidate in _build_tree_candidates():
         if os.path.exists(candidate):
             try:
-                return ffi.dlopen(candidate), candidate
+                return _open(candidate), candidate
             except OSError as e:
                 tried.append("%s (%s)" % (candidate, e))
         else:
             tried.append("%s (no such file)" % candidate)
     for name in _SONAMES:
         try:
-            return ffi.dlopen(name), name
-        except OSError:
-            tried.append("%s on the system's library path (not found)" % name)
+            return _open(name), name
+        except OSError as e:
+            why = "not found" if "cannot load" in str(e) else str(e)
+            tried.append("%s on the system's library path (%s)" % (name, why))
     raise ImportError(
         "ttt: cannot find libttt.so; tried: "
         + "; ".join(tried)

@@ -5,7 +5,7 @@
  * board, the engine that lives as long as the game and its rules), plans the time of each move, and reads
  * and writes the lines, flushing after each one. No answer ends the brain but END or the end of its input.
  */
-#define _GNU_SOURCE /* getopt_long, getline */
+#define _GNU_SOURCE /* getopt_long */
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -40,6 +40,11 @@
 #define BRAIN_TREE_NODE_BYTES   64
 #define BRAIN_MIN_TREE_NODES    4096
 #define BRAIN_MAX_TREE_NODES    (INT64_C(1) << 31)
+/* max_memory: minimax's transposition table gets the same share, in MiB, between 1 and its default size (a
+ * bigger table does not pay within a move's time). */
+#define BRAIN_MIB        (1024.0 * 1024.0)
+#define BRAIN_MIN_TT_MIB 1
+#define BRAIN_MAX_TT_MIB 64
 /* Times beyond a day are taken as a day (the engines' own limit). */
 #define BRAIN_MAX_MS INT64_C(86400000)
 /* The option keys that fix an engine's budget: a spec that sets one plays with it, unplanned. */
@@ -147,25 +152,27 @@ static void start_game(brain *br, int w, int h)
     say("OK");
 }
 
-/* The rules changed by an extension key: applied at once to a game that has no stone yet. */
-static void rules_changed(brain *br, const char *key)
+/* The rules changed by an extension key: applied at once to a game that has no stone yet. False (after
+ * answering ERROR) when the game's rules cannot take them: the caller puts the key's old value back. */
+static bool rules_changed(brain *br, const char *key)
 {
     if (!br->started)
-        return;
+        return true;
     if (br->board.ply > 0) {
         say("ERROR INFO %s: the rules of a game cannot change after its first move (send it before BEGIN "
             "or the first TURN)",
             key);
-        return;
+        return false;
     }
     ttt_rules rules;
     ttt_error err;
     if (game_rules(br, br->width, br->height, &rules, &err)) {
         say("ERROR INFO %s: %s", key, err.msg);
-        return;
+        return false;
     }
     drop_engine(br);
     ttt_board_init(&br->board, &rules);
+    return true;
 }
 
 /* Makes the engine for the game's rules: the given spec or the default, with the seed and memory the
@@ -192,6 +199,12 @@ static bool ensure_engine(brain *br)
                 : nodes > BRAIN_MAX_TREE_NODES ? BRAIN_MAX_TREE_NODES
                                                : nodes;
         n += (size_t)snprintf(spec + n, sizeof spec - n, "%ctree=%" PRId64, sep, (int64_t)nodes);
+        sep = ',';
+    }
+    if (br->memory > 0 && ttt_engine_has_option(base, "tt") && !spec_sets(base, "tt") && n < sizeof spec) {
+        double mib = (double)br->memory * BRAIN_TREE_MEMORY_SHARE / BRAIN_MIB;
+        mib = mib < BRAIN_MIN_TT_MIB ? BRAIN_MIN_TT_MIB : mib > BRAIN_MAX_TT_MIB ? BRAIN_MAX_TT_MIB : mib;
+        n += (size_t)snprintf(spec + n, sizeof spec - n, "%ctt=%d", sep, (int)mib);
     }
     ttt_error err;
     if (n >= sizeof spec || ttt_engine_new(spec, rules, &br->engine, &err)) {
@@ -400,22 +413,28 @@ static void info(brain *br, const ttt_gomocup_command *c)
             say("MESSAGE %s", note);
         break;
     }
-    case TTT_GOMOCUP_INFO_TTT_K:
+    case TTT_GOMOCUP_INFO_TTT_K: {
         if (c->number < TTT_MIN_K || c->number > TTT_MAX_SIDE) {
             say("ERROR INFO ttt_k %" PRIu64 ": expected k from %d to %d", c->number, TTT_MIN_K, TTT_MAX_SIDE);
             break;
         }
+        int64_t old = br->k;
         br->k = (int64_t)c->number;
-        rules_changed(br, "ttt_k");
+        if (!rules_changed(br, "ttt_k"))
+            br->k = old; /* refused: not kept for the next game either */
         break;
-    case TTT_GOMOCUP_INFO_TTT_MISERE:
+    }
+    case TTT_GOMOCUP_INFO_TTT_MISERE: {
         if (c->number > 1) {
             say("ERROR INFO ttt_misere %" PRIu64 ": expected 0 or 1", c->number);
             break;
         }
+        bool old = br->misere;
         br->misere = c->number == 1;
-        rules_changed(br, "ttt_misere");
+        if (!rules_changed(br, "ttt_misere"))
+            br->misere = old;
         break;
+    }
     case TTT_GOMOCUP_INFO_TTT_SEED:
         br->seeded = true;
         br->seed = c->number;
@@ -478,6 +497,22 @@ static bool handle(brain *br, const ttt_gomocup_command *c)
     return true;
 }
 
+/* Reads one line (its break included) of standard input into buf, at most size bytes of it: a longer line is
+ * read to its end and cut, so that the parser, seeing more than TTT_GOMOCUP_LINE_MAX characters, rejects it,
+ * and no line makes the brain take more memory than buf. The length kept, or -1 at the end of the input. */
+static ssize_t read_command(char *buf, size_t size)
+{
+    size_t n = 0;
+    int ch = EOF;
+    while ((ch = getchar()) != EOF) {
+        if (n < size)
+            buf[n++] = (char)ch;
+        if (ch == '\n')
+            break;
+    }
+    return n == 0 && ch == EOF ? -1 : (ssize_t)n;
+}
+
 int cmd_brain(int argc, char **argv)
 {
     static const struct option longopts[] = {{"engine", required_argument, NULL, 'e'},
@@ -505,11 +540,11 @@ int cmd_brain(int argc, char **argv)
         if (ttt_engine_spec_expand(br.spec, &probe, full, sizeof full, &err) == TTT_EINVAL)
             return cli_usage("brain", "%s", err.msg);
     }
-    char *line = NULL;
-    size_t cap = 0;
+    char line[TTT_GOMOCUP_LINE_MAX + 2]; /* one more than a line may hold: a longer one is rejected */
     ssize_t len;
     bool running = true;
-    while (running && (len = getline(&line, &cap, stdin)) >= 0) {
+    /* A manager that stopped reading (SIGPIPE ignored, so writes just fail) gets no more thinking. */
+    while (running && !ferror(stdout) && (len = read_command(line, sizeof line)) >= 0) {
         ttt_gomocup_command c;
         ttt_error err;
         if (ttt_gomocup_parse(line, (size_t)len, &c, &err)) {
@@ -522,7 +557,8 @@ int cmd_brain(int argc, char **argv)
         }
         running = handle(&br, &c);
     }
-    free(line);
     drop_engine(&br);
+    if (ferror(stdout))
+        return cli_runtime("brain", "standard output: write error (the manager stopped reading)");
     return CLI_OK;
 }

@@ -17,9 +17,9 @@
  *   choose     BEGIN on the empty board; TURN x,y when the position is the brain's last one plus one
  *              opponent stone; else BOARD with every stone (X and O alternating, as a game would have
  *              placed them) and DONE. The answer x,y must come within turn= + tolerance= milliseconds;
- *              MESSAGE, DEBUG and other lines on the way are skipped.
- *   new_game   RESTART -> OK
- *   stop       END, then the child has END_GRACE_MS to exit before it is killed; it is always reaped.
+ *              MESSAGE, DEBUG and other lines on the way are skipped; lines written unasked before the
+ * request are dropped. new_game   RESTART -> OK stop       END, then the child has END_GRACE_MS to exit
+ * before it is killed; it is always reaped.
  *
  * A brain that times out, exits, answers ERROR or UNKNOWN, or plays a move that is off the board or on a
  * taken cell forfeits: it is killed and reaped at once, and every later request forfeits too.
@@ -56,6 +56,9 @@ extern char **environ;
 #define EXTERNAL_REAP_POLL_MS 5
 /* The protocol's own game; other k go as INFO ttt_k. */
 #define EXTERNAL_PROTOCOL_K 5
+/* Before each request, at most this much that the brain wrote unasked is dropped (a flood is not waited out).
+ */
+#define EXTERNAL_MAX_UNASKED (64 * 1024)
 /* Words of args= at most (the program's name and the NULL end the argument vector). */
 #define EXTERNAL_MAX_ARGS 32
 
@@ -91,14 +94,32 @@ typedef struct external_state {
 
 /* --- The child ----------------------------------------------------------------------------------------- */
 
+/* Reaps the child, which has exited or been killed, after killing what is left of its process group (the
+ * brain's own children, which would otherwise outlive the game). The unreaped child keeps its pid from being
+ * reused, so the group is still the brain's. */
+static void reap(external_state *s, int *status)
+{
+    kill(-s->pid, SIGKILL);
+    while (waitpid(s->pid, status, 0) < 0 && errno == EINTR)
+        ;
+    s->pid = 0;
+}
+
 /* Waits up to ms for the child to exit (0: just looks); true when it did and was reaped, with its status. */
 static bool reap_within(external_state *s, double ms, int *status)
 {
     double until = ttt_clock_ms() + ms;
     for (;;) {
-        pid_t r = waitpid(s->pid, status, WNOHANG);
-        if (r == s->pid || (r < 0 && errno != EINTR)) {
+        siginfo_t info = {0};
+        int r = waitid(P_PID, (id_t)s->pid, &info, WEXITED | WNOHANG | WNOWAIT);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0) { /* not our child any more: nothing to kill or reap */
             s->pid = 0;
+            return true;
+        }
+        if (info.si_pid == s->pid) {
+            reap(s, status);
             return true;
         }
         if (ttt_clock_ms() >= until)
@@ -107,7 +128,7 @@ static bool reap_within(external_state *s, double ms, int *status)
     }
 }
 
-/* Kills the child, if any, and reaps it; closes our end. */
+/* Kills the child and its process group, if any, and reaps it; closes our end. */
 static void kill_child(external_state *s)
 {
     if (s->fd >= 0) {
@@ -116,9 +137,7 @@ static void kill_child(external_state *s)
     }
     if (s->pid > 0) {
         kill(s->pid, SIGKILL);
-        while (waitpid(s->pid, NULL, 0) < 0 && errno == EINTR)
-            ;
-        s->pid = 0;
+        reap(s, NULL);
     }
 }
 
@@ -173,14 +192,24 @@ static ttt_status send_line(ttt_engine *e, const char *line, ttt_error *err)
     return TTT_OK;
 }
 
-/* The brain's next line (without its line break) into out, waiting until the deadline (ttt_clock_ms). */
-static ttt_status read_line(ttt_engine *e, double deadline, const char *waiting_for, char *out, size_t size,
-                            ttt_error *err)
+/* The first line break (CR or LF) among the n bytes at p, or NULL. */
+static char *line_break(char *p, size_t n)
 {
-    external_config *c = e->config;
+    for (size_t i = 0; i < n; i++)
+        if (p[i] == '\n' || p[i] == '\r')
+            return p + i;
+    return NULL;
+}
+
+/* The brain's next line that is not empty (without its line break) into out, waiting until the deadline
+ * (ttt_clock_ms). The protocol lets a brain end its lines with CR LF, LF or CR alone; the empty line between
+ * CR and LF is skipped. */
+static ttt_status read_line(ttt_engine *e, double deadline, const char *waiting_for, const char *limit,
+                            char *out, size_t size, ttt_error *err)
+{
     external_state *s = e->state;
     for (;;) {
-        char *nl = memchr(s->in, '\n', s->len);
+        char *nl = line_break(s->in, s->len);
         if (nl) {
             size_t n = (size_t)(nl - s->in);
             size_t keep = n < size - 1 ? n : size - 1;
@@ -188,15 +217,16 @@ static ttt_status read_line(ttt_engine *e, double deadline, const char *waiting_
             out[keep] = '\0';
             memmove(s->in, nl + 1, s->len - n - 1);
             s->len -= n + 1;
-            return TTT_OK;
+            if (n > 0)
+                return TTT_OK;
+            continue;
         }
         if (s->len >= sizeof s->in - 1)
             return forfeit(e, err, "wrote a line longer than the protocol allows");
         double left = deadline - ttt_clock_ms();
         char what[TTT_ERROR_SIZE];
         if (left <= 0) {
-            snprintf(what, sizeof what, "timed out waiting for %s (limit %" PRIu64 " ms + %" PRIu64 " ms)",
-                     waiting_for, c->turn_ms, c->tolerance_ms);
+            snprintf(what, sizeof what, "timed out waiting for %s (limit %s)", waiting_for, limit);
             return forfeit(e, err, what);
         }
         struct pollfd p = {.fd = s->fd, .events = POLLIN};
@@ -218,15 +248,29 @@ static ttt_status read_line(ttt_engine *e, double deadline, const char *waiting_
     }
 }
 
+/* Drops what the brain wrote unasked since its last answer (read, or still in the socket), so that a line
+ * written out of turn, a second move after the first, is not taken as the answer to the next request. */
+static void drop_unasked(external_state *s)
+{
+    s->len = 0;
+    char junk[4096];
+    ssize_t got;
+    for (size_t total = 0; total < EXTERNAL_MAX_UNASKED && s->fd >= 0 &&
+                           (got = recv(s->fd, junk, sizeof junk, MSG_DONTWAIT)) > 0;
+         total += (size_t)got)
+        ;
+}
+
 /* Waits for OK (START, RESTART); MESSAGE and DEBUG lines are skipped, ERROR is a forfeit. */
 static ttt_status expect_ok(ttt_engine *e, const char *command, ttt_error *err)
 {
     double deadline = ttt_clock_ms() + EXTERNAL_START_MS;
-    char line[TTT_GOMOCUP_LINE_MAX + 1];
+    char line[TTT_GOMOCUP_LINE_MAX + 1], limit[32];
+    snprintf(limit, sizeof limit, "%d ms", EXTERNAL_START_MS);
     for (;;) {
         char waiting[64];
         snprintf(waiting, sizeof waiting, "OK after %s", command);
-        ttt_status st = read_line(e, deadline, waiting, line, sizeof line, err);
+        ttt_status st = read_line(e, deadline, waiting, limit, line, sizeof line, err);
         if (st)
             return st;
         ttt_gomocup_reply r;
@@ -275,9 +319,22 @@ static ttt_status spawn(ttt_engine *e, ttt_error *err)
         rc = posix_spawn_file_actions_adddup2(&fa, sv[1], STDIN_FILENO);
     if (rc == 0)
         rc = posix_spawn_file_actions_adddup2(&fa, sv[1], STDOUT_FILENO);
+    /* The brain leads a process group of its own, so that a forfeit or the end kills its children too. */
+    posix_spawnattr_t attr;
+    bool have_attr = false;
+    if (rc == 0)
+        rc = posix_spawnattr_init(&attr);
+    if (rc == 0) {
+        have_attr = true;
+        rc = posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+    }
+    if (rc == 0)
+        rc = posix_spawnattr_setpgroup(&attr, 0);
     pid_t pid = 0;
     if (rc == 0)
-        rc = posix_spawn(&pid, c->path, &fa, NULL, argv, environ);
+        rc = posix_spawn(&pid, c->path, &fa, &attr, argv, environ);
+    if (have_attr)
+        posix_spawnattr_destroy(&attr);
     posix_spawn_file_actions_destroy(&fa);
     close(sv[1]);
     if (rc != 0) {
@@ -383,11 +440,13 @@ static ttt_status external_choose(ttt_engine *e, const ttt_board *b, ttt_move *o
     (void)info;
     external_config *c = e->config;
     external_state *s = e->state;
+    drop_unasked(s);
     ttt_status st = send_position(e, b, err);
     double deadline = ttt_clock_ms() + (double)c->turn_ms + (double)c->tolerance_ms;
-    char line[TTT_GOMOCUP_LINE_MAX + 1], what[TTT_ERROR_SIZE];
+    char line[TTT_GOMOCUP_LINE_MAX + 1], what[TTT_ERROR_SIZE], limit[64];
+    snprintf(limit, sizeof limit, "%" PRIu64 " ms + %" PRIu64 " ms", c->turn_ms, c->tolerance_ms);
     while (st == TTT_OK) {
-        st = read_line(e, deadline, "a move", line, sizeof line, err);
+        st = read_line(e, deadline, "a move", limit, line, sizeof line, err);
         if (st)
             return st;
         ttt_gomocup_reply r;
@@ -421,6 +480,7 @@ static void external_new_game(ttt_engine *e)
     if (!s->dirty || s->fd < 0)
         return;
     s->have_known = false;
+    drop_unasked(s);
     /* A brain that fails RESTART is killed here; the next choose forfeits with "the brain is gone". */
     if (send_line(e, "RESTART", NULL) == TTT_OK && expect_ok(e, "RESTART", NULL) == TTT_OK)
         s->dirty = false;

@@ -28,6 +28,8 @@ brain crasher 'kill -SEGV $$'
 brain offboard 'echo "MESSAGE thinking"; echo 99,99'
 brain corner 'echo 0,0'
 brain refuser 'echo ERROR no idea'
+# A brain whose child outlives it unless its process group is killed (the child's pid joins the pid file).
+brain orphan 'sleep 60 & echo $! >>"'"$DIR"'/orphan.pids"'
 printf '#!/usr/bin/env bash\nexit 3\n' >"$DIR/dead"
 chmod +x "$DIR/dead"
 
@@ -49,6 +51,34 @@ same_scores() {
 same_scores 3x3 40 minimax random
 same_scores 3x3 20 mcts:iterations=200 minimax:blunder=30
 same_scores 7x7k5 12 mcts:iterations=300 montecarlo:trials=300
+
+# The protocol lets a brain end its lines with CR alone (or CR LF): ttt brain's answers so rewritten score the
+# same.
+printf '#!/usr/bin/env bash\n"%s" brain --engine minimax | stdbuf -o0 tr "\\n" "\\r"\n' "$TTT" >"$DIR/cr-only"
+printf '#!/usr/bin/env bash\n"%s" brain --engine minimax | sed -u "s/\\$/\\r/"\n' "$TTT" >"$DIR/cr-lf"
+chmod +x "$DIR/cr-only" "$DIR/cr-lf"
+"$TTT" arena --rules 3x3 --games 8 --seed 7 --csv minimax random 2>&1 | tail -1 | cut -d, -f3- >"$DIR/builtin"
+for name in cr-only cr-lf; do
+    "$TTT" arena --rules 3x3 --games 8 --seed 7 --csv "cmd:path=$DIR/$name" random 2>"$DIR/$name.err" |
+        tail -1 | rev | cut -d, -f1-19 | rev >"$DIR/outside"
+    if grep -q '^[0-9]' "$DIR/builtin" && cmp -s "$DIR/builtin" "$DIR/outside"; then
+        PASS=$((PASS + 1))
+    else
+        fail "$name line ends: scored '$(cat "$DIR/outside")', built in '$(cat "$DIR/builtin")': $(head -c 300 "$DIR/$name.err")"
+    fi
+done
+
+# A brain that writes a move unasked (here with its OK to START, in the same write): the line is dropped, not
+# taken as its answer to BEGIN or BOARD (it would forfeit the game: 99,99 is off the board).
+printf '#!/usr/bin/env bash\n"%s" brain --engine minimax | sed -u "1s/^OK$/OK\\n99,99/"\n' "$TTT" >"$DIR/unasked"
+chmod +x "$DIR/unasked"
+"$TTT" arena --rules 3x3 --games 8 --seed 7 --csv "cmd:path=$DIR/unasked" random 2>"$DIR/unasked.err" |
+    tail -1 | rev | cut -d, -f1-19 | rev >"$DIR/outside"
+if cmp -s "$DIR/builtin" "$DIR/outside"; then
+    PASS=$((PASS + 1))
+else
+    fail "unasked move: scored '$(cat "$DIR/outside")', built in '$(cat "$DIR/builtin")': $(head -c 300 "$DIR/unasked.err")"
+fi
 
 # One brain process for many games (ttt play keeps its engines: RESTART between games) plays them as the
 # built-in engine does.
@@ -73,7 +103,8 @@ forfeits() {
     fi
     local left=0
     while read -r pid; do
-        kill -0 "$pid" 2>/dev/null && left=$((left + 1))
+        # A killed orphan is a zombie until init reaps it: only a live process counts.
+        [[ $(ps -o stat= -p "$pid") == [^Z]* ]] && left=$((left + 1))
     done <"$DIR/$name.pids"
     if [[ $left -ne 0 ]]; then
         fail "$name: $left brain processes still running after the arena"
@@ -86,6 +117,7 @@ forfeits crasher 'was killed by signal 11'
 forfeits offboard 'played 99,99, an illegal move (off the board)'
 forfeits corner 'played 0,0, an illegal move'
 forfeits refuser "answered 'ERROR no idea' instead of a move"
+forfeits orphan 'timed out waiting for a move (limit 100 ms + 100 ms)'
 # Every pid file holds one line per process started: 4 games plus the arena's check of the spec.
 [[ $(wc -l <"$DIR/sleeper.pids") -eq 5 ]] && PASS=$((PASS + 1)) || fail "sleeper: $(wc -l <"$DIR/sleeper.pids") processes, expected 5"
 
@@ -93,6 +125,12 @@ forfeits refuser "answered 'ERROR no idea' instead of a move"
 expect 1 arena --games 2 "cmd:path=$DIR/dead" random
 grep -q "dead): .*exited with status 3" "$ERR" && PASS=$((PASS + 1)) ||
     fail "dead brain: $(cat "$ERR")"
+# A brain that never answers START: the message gives the limit that applies (10 s to start, not the move's).
+printf '#!/usr/bin/env bash\nexec sleep 60\n' >"$DIR/mute"
+chmod +x "$DIR/mute"
+expect 1 arena --games 2 "cmd:path=$DIR/mute,turn=100,tolerance=100" random
+grep -q "mute): timed out waiting for OK after START 3 (limit 10000 ms)" "$ERR" && PASS=$((PASS + 1)) ||
+    fail "mute brain: $(cat "$ERR")"
 expect_err "could not start '$DIR/nothing'" arena --games 2 "cmd:path=$DIR/nothing" random
 expect_err "path= is required" arena --games 2 cmd random
 expect_err "turn=0: expected an integer from 1" arena --games 2 "cmd:path=$DIR/corner,turn=0" random

@@ -305,10 +305,75 @@ def test_usage(ttt):
               "ttt brain %s: rc %d, stderr %r" % (" ".join(args), p.returncode, err))
 
 
+def test_refused_rules_are_not_kept(ttt):
+    # An extension key answered ERROR changes nothing, now or for the games after it.
+    b = Brain(ttt)
+    got = [b.answer("START 5"), b.ask("INFO ttt_k 9"), b.answer("START 4"), b.answer("BEGIN"),
+           b.ask("INFO ttt_k 3"), b.answer("START 5")]
+    check(got[0] == "OK" and got[1].startswith("ERROR INFO ttt_k: k=9 is longer") and got[2] == "OK" and
+          parse_move(got[3]) is not None and got[4].startswith("ERROR INFO ttt_k: the rules of a game cannot")
+          and got[5] == "OK", "refused ttt_k: %r" % got)
+    # The game after the refused k=3 is five in a row on 5x5: a row of three does not end it.
+    moves = [b.answer("BOARD\n0,0,2\n1,0,2\n2,0,2\n0,1,1\n1,1,1\nDONE")]
+    check(parse_move(moves[0]) is not None, "k=3 refused, yet three in a row ended the game: %r" % moves)
+    b.close()
+
+
+def sanitized(ttt):
+    """True for a build with AddressSanitizer, whose shadow memory an address-space limit cannot hold."""
+    with open(ttt, "rb") as f:
+        return b"__asan_init" in f.read()
+
+
+def test_memory(ttt):
+    # A line of 300 MB without its end, then one with: each is rejected, the brain goes on, and in an address
+    # space of 200 MB (the brain's own needs are a few MB) no line is held whole.
+    import resource
+    limit = 200 << 20
+
+    def limited():
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+    huge = b"A" * (300 << 20)
+    p = subprocess.run([ttt, "brain"], input=b"START 5\n" + huge + b"\n" + huge + b"\nABOUT",
+                       capture_output=True, timeout=REPLY_TIMEOUT_S, preexec_fn=None if sanitized(ttt) else limited)
+    lines = p.stdout.decode().splitlines()
+    check(p.returncode == 0 and lines[:3] == ["OK"] + ["ERROR line longer than 4096 characters"] * 2 and
+          len(lines) == 4 and lines[3].startswith('name="ttt"'),
+          "a 300 MB line: rc %d, output %r" % (p.returncode, [x[:80] for x in lines]))
+    # INFO max_memory bounds minimax's transposition table as it bounds mcts's tree: half of it, in MiB.
+    p = subprocess.run([ttt, "brain", "--think"], input=b"START 5\nINFO max_memory 10000000\nBEGIN\n",
+                       capture_output=True, timeout=REPLY_TIMEOUT_S)
+    out = p.stdout.decode()
+    check("DEBUG engine minimax:" in out and ",tt=4," in out, "minimax under max_memory 10000000: %r" % out)
+
+
+def test_manager_stops_reading(ttt):
+    # With SIGPIPE ignored (as a manager may leave it), a brain whose output is closed stops at its first failed
+    # answer, says so and exits 1, instead of thinking on for every command still coming.
+    import signal
+    p = subprocess.Popen([ttt, "brain"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                         preexec_fn=lambda: signal.signal(signal.SIGPIPE, signal.SIG_IGN))
+    p.stdin.write(b"START 5\nINFO timeout_turn 1\n")
+    p.stdin.flush()
+    first = p.stdout.readline()
+    p.stdout.close()
+    try:
+        p.stdin.write(b"BEGIN\nRESTART\n" * 3 + b"ABOUT\n")
+        p.stdin.close()
+    except BrokenPipeError:
+        pass
+    rc = p.wait(REPLY_TIMEOUT_S)
+    err = p.stderr.read().decode()
+    check(first == b"OK\n" and rc == 1 and err == "ttt brain: standard output: write error (the manager stopped "
+          "reading)\n", "output closed: rc %d, stderr %r" % (rc, err))
+
+
 def main():
     ttt = sys.argv[1]
     for t in (test_about_unknown_and_errors, test_takeback_and_restart, test_board, test_full_games,
-              test_end_of_input, test_usage):
+              test_end_of_input, test_usage, test_memory, test_manager_stops_reading,
+              test_refused_rules_are_not_kept):
         t(ttt)
     print("%d failure(s)" % len(failures))
     return 1 if failures else 0

@@ -444,8 +444,15 @@ def test_arena_counts_an_outside_engines_forfeits(tmp_path):
     (p,) = r["pairs"]
     assert (p["wins"], p["losses"], p["draws"]) == (4, 0, 0)
     assert (p["a_forfeits"], p["b_forfeits"]) == (0, 4)
+    # Each forfeit with the library's reason, as `ttt arena` prints it, whatever the number of threads.
+    why = "engine 'cmd' (%s): could not be written to: it exited with status 3" % brain
+    alt = "engine 'cmd' (%s): exited with status 3 while we waited for a move" % brain
+    # (Which of the two reasons depends on whether the brain is gone before BOARD's last line is written.)
+    for q in (p, ttt.arena(["random", "cmd:path=%s" % brain], games=4, seed=1, jobs=2)["pairs"][0]):
+        assert [f["game"] for f in q["forfeits"]] == [0, 1, 2, 3]
+        assert all(f["reason"] in (why, alt) for f in q["forfeits"]), q["forfeits"]
     ok = ttt.arena(["minimax", "random"], games=2, seed=1)["pairs"][0]
-    assert (ok["a_forfeits"], ok["b_forfeits"]) == (0, 0)
+    assert (ok["a_forfeits"], ok["b_forfeits"], ok["forfeits"]) == (0, 0, [])
 
 
 @pytest.mark.parametrize(
@@ -489,6 +496,16 @@ def test_import_with_a_bad_library_path_says_so(tmp_path):
     assert "ImportError: ttt: cannot load libttt from TTT_LIBRARY=%s" % (tmp_path / "nope.so") in r.stderr
 
 
+def test_import_of_a_library_that_is_not_libttt_says_so():
+    # Another library (libc here; an older libttt alike) loads, but lacks the package's functions: the import
+    # fails then, not at the first call with an AttributeError.
+    r = run_python("import ttt", {"TTT_LIBRARY": "libc.so.6"})
+    assert r.returncode == 1
+    last = r.stderr.strip().splitlines()[-1]
+    assert last.startswith("ImportError: ttt: cannot load libttt from TTT_LIBRARY=libc.so.6: it has no ttt_")
+    assert last.endswith(": not libttt, or a version this package does not match")
+
+
 def test_import_without_the_library_names_every_path_tried(tmp_path):
     # The package copied where no build tree is next to it, and a library path that holds no libttt.
     pkg = tmp_path / "python" / "ttt"
@@ -514,6 +531,18 @@ def test_import_finds_the_build_tree_next_to_the_package():
     if not os.path.exists(expected):
         pytest.skip("no build/ next to the package (this run uses %s)" % lib)
     assert r.returncode == 0 and r.stdout.strip() == expected
+
+
+def test_text_that_is_not_unicode_is_a_plain_value_error():
+    # A lone surrogate (what errors="surrogateescape" makes of bad bytes) cannot go to the library as UTF-8:
+    # a ValueError that says so, not the codec's UnicodeEncodeError.
+    bad = "\udc80"
+    for call in (lambda: ttt.Rules("3x3" + bad), lambda: ttt.Board("x../.../.." + bad),
+                 lambda: ttt.Board(moves="b2 " + bad), lambda: ttt.Engine("mcts" + bad),
+                 lambda: ttt.Board().play("b" + bad), lambda: ttt.arena(["random", "x" + bad])):
+        with pytest.raises(ValueError, match="not valid Unicode text") as e:
+            call()
+        assert type(e.value) is ValueError
 
 
 def test_nothing_crashes_on_garbage():
