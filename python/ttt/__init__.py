@@ -11,7 +11,8 @@ to play your own move function against an engine. ttt.cs50 has CS50 AI's tictact
 
 Moves are cell numbers in reading order (cell = row * cols + col, 0 at the top left); wherever a move is
 taken, its text ("b2": column letter, row number from the top) or a (row, col) pair is accepted as well.
-Bad input raises ValueError (TypeError for a wrong type) with the library's message.
+Bad input raises ValueError (TypeError for a wrong type) with the library's message; an outside engine
+("cmd:path=...") that times out, crashes or breaks the protocol raises ttt.Forfeit (a RuntimeError).
 """
 
 import collections
@@ -28,6 +29,7 @@ __all__ = [
     "count",
     "arena",
     "play",
+    "Forfeit",
     "engines",
     "levels",
     "X",
@@ -49,8 +51,15 @@ _INT_MIN, _INT_MAX = -(2**31), 2**31 - 1
 # ---------------------------------------------------------------------------------------------------------
 
 
+class Forfeit(RuntimeError):
+    """An engine forfeited: an outside brain timed out, crashed, played an illegal move or broke the protocol.
+    The message says which engine and why. Not bad input: the same call may work with another engine."""
+
+
 def _raise(status, err):
     msg = ffi.string(err.msg).decode("utf-8", "replace")
+    if status == lib.TTT_EFORFEIT:
+        raise Forfeit(msg)
     if status == lib.TTT_ENOMEM:
         raise MemoryError(msg)
     if status == lib.TTT_EIO:

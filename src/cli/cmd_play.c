@@ -265,7 +265,7 @@ static bool line_game(ttt_game *g, const play_config *cfg, play_hinter *hinter, 
 static int line_mode(ttt_game *g, const play_config *cfg)
 {
     play_hinter hinter = {0};
-    int games = cfg->games ? cfg->games : 1, rc = CLI_OK;
+    int games = cfg->games ? cfg->games : 1, rc = CLI_OK, unsaved = 0;
     bool quit = false, hints = false;
     for (int n = 1; n <= games && !quit && rc == CLI_OK; n++) {
         if (n > 1) {
@@ -276,8 +276,10 @@ static int line_mode(ttt_game *g, const play_config *cfg)
         quit = !line_game(g, cfg, &hinter, &hints, &rc);
         if (ttt_board_terminal(&g->board)) {
             ttt_error err;
-            if (play_finished(g, cfg, &err))
+            if (play_finished(g, cfg, &err)) {
                 fprintf(stderr, "ttt play: %s\n", err.msg);
+                unsaved++;
+            }
             if (games > 1) {
                 char score[PLAY_SCORE_TEXT_SIZE];
                 printf("score after %d game%s: %s\n", n, n == 1 ? "" : "s",
@@ -290,7 +292,7 @@ static int line_mode(ttt_game *g, const play_config *cfg)
         play_print_session_score(g); /* as the terminal UI leaves it */
     }
     play_hinter_free(&hinter);
-    return rc;
+    return rc == CLI_OK && unsaved ? play_unsaved_exit(unsaved) : rc;
 }
 
 /* Two engines, cfg->games games with the sides swapped after each: a summary (and with --verbose a line per
@@ -298,6 +300,7 @@ static int line_mode(ttt_game *g, const play_config *cfg)
 static int engine_match(ttt_game *g, const play_config *cfg)
 {
     char rt[TTT_RULES_TEXT_SIZE];
+    int unsaved = 0;
     for (int n = 1; n <= cfg->games; n++) {
         if (n > 1)
             ttt_game_next(g, true);
@@ -308,8 +311,10 @@ static int engine_match(ttt_game *g, const play_config *cfg)
                 ttt_game_play(g, m, &err))
                 return cli_runtime("play", "game %d: %s", n, err.msg);
         }
-        if (play_finished(g, cfg, &err))
+        if (play_finished(g, cfg, &err)) {
             fprintf(stderr, "ttt play: game %d: %s\n", n, err.msg);
+            unsaved++;
+        }
         if (cfg->verbose) {
             printf("game %d: X %s, O %s:", n, ttt_game_side(g, TTT_X)->who, ttt_game_side(g, TTT_O)->who);
             for (int i = 0; i < g->count; i++) {
@@ -332,7 +337,7 @@ static int engine_match(ttt_game *g, const play_config *cfg)
                p->spec, p->won_as[TTT_X], p->drawn_as[TTT_X], p->lost_as[TTT_X], p->won_as[TTT_O],
                p->drawn_as[TTT_O], p->lost_as[TTT_O]);
     }
-    return CLI_OK;
+    return unsaved ? play_unsaved_exit(unsaved) : CLI_OK;
 }
 
 /* True when the full-screen UI can run: stdin and stdout are a terminal that is not "dumb". */

@@ -1,6 +1,8 @@
 /* cli/play.c - what the line mode and the terminal UI of `ttt play` share: finished games, hints, scores. */
 #include "cli/play.h"
 
+#include "cli/cli.h"
+
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -32,6 +34,12 @@ ttt_status play_finished(ttt_game *g, const play_config *cfg, ttt_error *err)
         return learn;
     }
     return st;
+}
+
+int play_unsaved_exit(int unsaved)
+{
+    return cli_runtime("play", "%d finished game%s could not be saved (the reason%s above)", unsaved,
+                       unsaved == 1 ? "" : "s", unsaved == 1 ? " is" : "s are");
 }
 
 ttt_status play_hint_prepare(play_hinter *h, ttt_game *g, uint64_t seed, ttt_engine **fallback,

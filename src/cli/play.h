@@ -40,6 +40,10 @@ typedef struct play_hinter {
  * game. Both steps are tried; a failure of either comes back (the caller shows it and plays on). */
 ttt_status play_finished(ttt_game *g, const play_config *cfg, ttt_error *err);
 
+/* After `unsaved` (> 0) finished games for which play_finished failed (each already reported): says so on
+ * stderr and returns the exit status of a runtime failure, so that scripts see that games were not saved. */
+int play_unsaved_exit(int unsaved);
+
 /* Analyses the position of g (ongoing) for a hint: ttt_hint with the session's solver and fallback. The
  * hinter starts zeroed and is released with play_hinter_free. */
 ttt_status play_hint(play_hinter *h, ttt_game *g, uint64_t seed, ttt_analysis *out, ttt_error *err);

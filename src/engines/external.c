@@ -332,7 +332,7 @@ static ttt_status spawn(ttt_engine *e, ttt_error *err)
         rc = posix_spawnattr_setpgroup(&attr, 0);
     pid_t pid = 0;
     if (rc == 0)
-        rc = posix_spawn(&pid, c->path, &fa, &attr, argv, environ);
+        rc = posix_spawnp(&pid, c->path, &fa, &attr, argv, environ); /* a bare name is looked up on PATH */
     if (have_attr)
         posix_spawnattr_destroy(&attr);
     posix_spawn_file_actions_destroy(&fa);
@@ -507,7 +507,7 @@ const ttt_engine_vtable ttt_engine_external = {
               .summary = "an outside Gomocup brain (any program that speaks the protocol, ttt brain among "
                          "them), one process per engine",
               .options =
-                  "path=PROGRAM   the brain's program (required)\n"
+                  "path=PROGRAM   the brain's program (required; a name without '/' is looked up on PATH)\n"
                   "args=WORDS     its arguments, separated by spaces (no commas; use a script for more)\n"
                   "turn=MS        time per move, sent as INFO timeout_turn (default 1000)\n"
                   "tolerance=MS   extra wait before a late move forfeits the game (default 1000)\n"

@@ -100,6 +100,7 @@ typedef struct tui {
     double engine_at; /* the clock time before which an engine may not start its move (engine vs engine) */
     char msg[TUI_TEXT_SIZE];
     bool failed; /* an engine failed: msg says how; the UI ends with status 1 */
+    int unsaved; /* finished games play_finished could not save: the UI ends with status 1 */
 } tui;
 
 static void *worker_main(void *arg)
@@ -486,8 +487,10 @@ static void advance(tui *t)
     ttt_game *g = t->g;
     if (ttt_board_terminal(&g->board) && !t->reported) {
         ttt_error err;
-        if (play_finished(g, t->cfg, &err))
+        if (play_finished(g, t->cfg, &err)) {
             snprintf(t->msg, sizeof t->msg, "not recorded: %.200s", err.msg);
+            t->unsaved++;
+        }
         t->reported = true;
     }
     if (t->new_pending) {
@@ -643,13 +646,15 @@ int tui_play(ttt_game *g, const play_config *cfg)
     if (!worker_idle(&t)) {
         /* A search is running and cannot be stopped: the terminal is restored, nothing is left to save. */
         fflush(stdout);
-        _exit(t.failed ? CLI_RUNTIME : CLI_OK);
+        _exit(t.failed ? CLI_RUNTIME : t.unsaved ? play_unsaved_exit(t.unsaved) : CLI_OK);
     }
     ttt_error err;
-    if (!t.reported && ttt_board_terminal(&g->board) && play_finished(g, cfg, &err))
+    if (!t.reported && ttt_board_terminal(&g->board) && play_finished(g, cfg, &err)) {
         fprintf(stderr, "ttt play: %s\n", err.msg);
+        t.unsaved++;
+    }
     play_hinter_free(&t.hinter);
     if (t.failed)
         return cli_runtime("play", "%s", t.msg);
-    return CLI_OK;
+    return t.unsaved ? play_unsaved_exit(t.unsaved) : CLI_OK;
 }

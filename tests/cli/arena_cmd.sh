@@ -132,6 +132,13 @@ expect 1 arena --games 2 "cmd:path=$DIR/mute,turn=100,tolerance=100" random
 grep -q "mute): timed out waiting for OK after START 3 (limit 10000 ms)" "$ERR" && PASS=$((PASS + 1)) ||
     fail "mute brain: $(cat "$ERR")"
 expect_err "could not start '$DIR/nothing'" arena --games 2 "cmd:path=$DIR/nothing" random
+# A name without '/' is looked up on PATH, as a shell would.
+mkdir -p "$DIR/bin"
+printf '#!/usr/bin/env bash\nexec "%s" brain --engine random "$@"\n' "$TTT" >"$DIR/bin/ttt-path-brain"
+chmod +x "$DIR/bin/ttt-path-brain"
+PATH="$DIR/bin:$PATH" expect_out 0 '^"cmd:path=ttt-path-brain","random",2,' arena --games 2 --csv cmd:path=ttt-path-brain random
+PATH="$DIR/bin:$PATH" expect_err "could not start 'ttt-no-such-brain': No such file or directory" arena --games 2 \
+    cmd:path=ttt-no-such-brain random
 expect_err "path= is required" arena --games 2 cmd random
 expect_err "turn=0: expected an integer from 1" arena --games 2 "cmd:path=$DIR/corner,turn=0" random
 

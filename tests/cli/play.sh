@@ -170,6 +170,20 @@ if command -v curl >/dev/null && command -v jq >/dev/null; then
 else
     echo "skipped: the browser's names (curl or jq missing)"
 fi
+# a game that could not be saved is not a success: the reason on stderr, a summary, exit status 1 (the games are
+# still played to the end and scored)
+if command -v sqlite3 >/dev/null; then
+    run play --x random --o random --games 1 --record --db "$DBDIR/refuses.db"
+    sqlite3 "$DBDIR/refuses.db" "CREATE TRIGGER no_games BEFORE INSERT ON games BEGIN SELECT RAISE(ABORT, 'the disk says no'); END;"
+    expect_out 1 '^2 games of 3x3' play --x random --o random --games 2 --seed 2 --record --db "$DBDIR/refuses.db"
+    check "no reason per unsaved game: $(cat "$ERR")" "(($(grep -c 'game [12]: .*write failed: the disk says no' "$ERR") == 2))"
+    check "no summary of unsaved games: $(cat "$ERR")" "grep -q '2 finished games could not be saved' '$ERR'"
+    feed "${FIRST_FREE[@]}"
+    STDIN=$IN expect_out 1 '^X wins' play --o random:seed=1 --db "$DBDIR/refuses.db"
+    check "no summary of the unsaved game: $(cat "$ERR")" "grep -q '1 finished game could not be saved' '$ERR'"
+else
+    echo "skipped: an unsaved game's exit status (sqlite3 missing)"
+fi
 expect_out 0 '^3 games' play --x random --o random --games 3 --no-record --db "$DBDIR/none.db"
 [[ ! -e "$DBDIR/none.db" ]] || fail "--no-record created the database"
 printf 'not a database, and it stays so\n' >"$DBDIR/foreign"

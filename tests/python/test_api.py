@@ -455,6 +455,20 @@ def test_arena_counts_an_outside_engines_forfeits(tmp_path):
     assert (ok["a_forfeits"], ok["b_forfeits"], ok["forfeits"]) == (0, 0, [])
 
 
+def test_an_outside_engine_that_dies_raises_forfeit(tmp_path):
+    brain = tmp_path / "dying-brain"
+    brain.write_text('#!/bin/sh\nwhile read -r line; do\n  case "$line" in\n    START*|RECTSTART*) echo OK ;;\n'
+                     '    BEGIN*|TURN*|BOARD*) exit 3 ;;\n  esac\ndone\n')
+    brain.chmod(0o755)
+    spec = "cmd:path=%s" % brain
+    with pytest.raises(ttt.Forfeit, match="exited with status 3"):
+        ttt.Engine(spec).choose(ttt.Board())
+    # play() against it: the same exception, not a ValueError that would blame the caller's input
+    with pytest.raises(ttt.Forfeit, match="exited with status 3"):
+        ttt.play(lambda board: (1, 1), against=spec, games=1)
+    assert not issubclass(ttt.Forfeit, ValueError)
+
+
 @pytest.mark.parametrize(
     "kwargs, error",
     [
