@@ -26,6 +26,12 @@
 #define BRUTE_NODES 200000
 /* The budget of the search run first on each random position, to leave some unsettled. */
 #define CUT_BUDGET 3
+/* The VCT check against the solver: positions, the solver's node cap, the search's limits. */
+#define SOLVER_SAMPLES 300
+#define SOLVER_NODES   200000
+#define VCT_THREES     3
+#define VCT_PLIES      12
+#define VCT_BUDGET     200000
 
 static ttt_threats *threats_of(const ttt_board *b)
 {
@@ -248,6 +254,7 @@ static void test_vcf_random_positions(void **state)
             /* the position is unchanged */
             ttt_threats *fresh = threats_of(&b);
             assert_memory_equal(t->count, fresh->count, sizeof t->count);
+            assert_memory_equal(t->fours, fresh->fours, sizeof t->fours);
             assert_true(t->hash == fresh->hash);
             free(fresh);
             long nodes = 0;
@@ -272,6 +279,68 @@ static void test_vcf_random_positions(void **state)
                       skipped);
         assert_true(wins > 0 && nones > 0 && cuts > 0);
         assert_true(skipped < wins + nones);
+    }
+}
+
+/* The exact value of b for the side to move within SOLVER_NODES, or 2 when not proven. */
+static int solved(ttt_solver *solver, const ttt_board *b)
+{
+    ttt_limits limits = {.nodes = SOLVER_NODES};
+    ttt_value_result v;
+    ttt_error err;
+    assert_int_equal(ttt_solver_value_within(solver, b, &limits, &v, &err), TTT_OK);
+    return v.proven ? (int)v.value : 2;
+}
+
+/* Every VCT found on small boards is a win by the exact solver (where it proves the position within its
+ * budget), and so is its first move; the VCT finds every VCF the VCF search finds, and more. */
+static void test_vct_against_the_solver(void **state)
+{
+    (void)state;
+    const char *rules[] = {"7x7k5", "6x7k4"};
+    ttt_rng rng;
+    ttt_rng_seed(&rng, 1616);
+    for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++) {
+        ttt_rules r = rules_of(rules[i]);
+        ttt_solver *solver;
+        ttt_error err;
+        assert_int_equal(ttt_solver_new(&r, 16, &solver, &err), TTT_OK);
+        int vcts = 0, vcfs = 0, proven = 0;
+        for (int s = 0; s < SOLVER_SAMPLES; s++) {
+            ttt_board b;
+            if (!random_position(&r, &rng, MIN_PLIES + (int)ttt_rng_below(&rng, VCT_PLIES), &b))
+                continue;
+            ttt_threats *t = threats_of(&b);
+            ttt_player me = ttt_board_to_move(&b);
+            int line[TTT_MAX_CELLS], length, first = -1;
+            ttt_threats_result vcf = ttt_threats_vcf(t, me, 0, line, &length);
+            ttt_threats_result vct = ttt_threats_vct(t, me, VCT_THREES, VCT_BUDGET, &first);
+            if (vcf == TTT_THREATS_WIN)
+                assert_int_equal(vct, TTT_THREATS_WIN);
+            vcfs += vcf == TTT_THREATS_WIN;
+            if (vct == TTT_THREATS_WIN) {
+                vcts++;
+                ttt_board after = b;
+                assert_true(ttt_board_is_legal(&after, first));
+                ttt_board_play(&after, first);
+                int v = solved(solver, &b);
+                int w = ttt_board_terminal(&after) ? -1 : solved(solver, &after);
+                if (v != 2 && w != 2) {
+                    proven++;
+                    if (v != TTT_WIN || w != TTT_LOSS) {
+                        char text[TTT_MAX_CELLS * 2];
+                        ttt_position_format(&b, text, sizeof text);
+                        print_error("%s %s: VCT from %d, but the solver says %d (after it %d)\n", rules[i],
+                                    text, first, v, w);
+                        fail();
+                    }
+                }
+            }
+            free(t);
+        }
+        print_message("%s: %d VCT (%d of them VCF), %d proven by the solver\n", rules[i], vcts, vcfs, proven);
+        assert_true(vcts > vcfs && proven > vcts / 2);
+        ttt_solver_free(solver);
     }
 }
 
@@ -344,6 +413,7 @@ int main(void)
         cmocka_unit_test(test_vcf_fixtures),
         cmocka_unit_test(test_vcf_budget),
         cmocka_unit_test(test_vcf_random_positions),
+        cmocka_unit_test(test_vct_against_the_solver),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

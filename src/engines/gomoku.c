@@ -19,6 +19,7 @@
  * threats mean nothing (k < 4, or a line loses: misère) it plays the solver's move instead, as minimax does
  * with the same budget, so that it can be made on every board.
  */
+#include <assert.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +35,12 @@
 #define GOMOKU_MAX_DEPTH       64
 /* VCF nodes per search at the root (ours, the opponent's, and the opponent's after each candidate). */
 #define GOMOKU_DEFAULT_VCF 20000
+/* VCT nodes per search at the root (ours, the opponent's, and the opponent's after each candidate), and the
+ * three moves a VCT may use on one line of play. */
+#define GOMOKU_DEFAULT_VCT 20000
+#define GOMOKU_VCT_THREES  3
+/* VCF nodes for the side to move at each leaf of the alpha-beta (0 = static evaluation only). */
+#define GOMOKU_DEFAULT_LEAF_VCF 0
 /* Candidates searched at the root; inner nodes get GOMOKU_INNER_WIDTH (the best by the shape scores). */
 #define GOMOKU_DEFAULT_WIDTH 16
 #define GOMOKU_INNER_WIDTH   10
@@ -77,14 +84,18 @@ typedef struct gomoku_config {
     uint64_t nodes;   /* 0 = no limit */
     uint64_t depth;   /* 0 = up to GOMOKU_MAX_DEPTH */
     uint64_t width;
-    uint64_t vcf; /* 0 = no VCF search */
+    uint64_t vcf;  /* 0 = no VCF search */
+    uint64_t vct;  /* 0 = no VCT search */
+    uint64_t leaf; /* VCF nodes at each leaf, 0 = none */
 } gomoku_config;
 
 static const gomoku_config gomoku_defaults = {.time_ms = GOMOKU_DEFAULT_TIME_MS,
                                               .nodes = 0,
                                               .depth = 0,
                                               .width = GOMOKU_DEFAULT_WIDTH,
-                                              .vcf = GOMOKU_DEFAULT_VCF};
+                                              .vcf = GOMOKU_DEFAULT_VCF,
+                                              .vct = GOMOKU_DEFAULT_VCT,
+                                              .leaf = GOMOKU_DEFAULT_LEAF_VCF};
 
 static const ttt_option_def gomoku_options[] = {
     {"time", TTT_OPT_UINT, offsetof(gomoku_config, time_ms), 0, GOMOKU_MAX_TIME_MS, 0, 0},
@@ -92,6 +103,8 @@ static const ttt_option_def gomoku_options[] = {
     {"depth", TTT_OPT_UINT, offsetof(gomoku_config, depth), 0, GOMOKU_MAX_DEPTH, 0, 0},
     {"width", TTT_OPT_UINT, offsetof(gomoku_config, width), 1, GOMOKU_MAX_WIDTH, 0, 0},
     {"vcf", TTT_OPT_UINT, offsetof(gomoku_config, vcf), 0, UINT64_MAX, 0, 0},
+    {"vct", TTT_OPT_UINT, offsetof(gomoku_config, vct), 0, UINT64_MAX, 0, 0},
+    {"leaf", TTT_OPT_UINT, offsetof(gomoku_config, leaf), 0, UINT64_MAX, 0, 0},
     {NULL, 0, 0, 0, 0, 0, 0},
 };
 
@@ -112,14 +125,31 @@ typedef struct candidate {
     bool wins;    /* makes a five, an open four or two fours for the mover */
 } candidate;
 
+/* What a move changes in the cached cell scores, for its undo: one entry per cell it rescored, then a frame
+ * entry (cell = -1 - entries). */
+typedef struct saved_score {
+    int cell;
+    int score[2];
+    bool dirty;
+} saved_score;
+#define GOMOKU_STACK_ENTRIES ((GOMOKU_MAX_PLY + 2) * (4 * 2 * TTT_MAX_SIDE + 1))
+
 typedef struct gomoku_state {
     ttt_solver *solver; /* non-NULL where the threats do not apply */
     ttt_threats threats;
+    /* Kept up to date by gomoku_play/gomoku_undo: each empty cell's shape score for each side, and how many
+     * stones lie within GOMOKU_NEAR of each cell. */
+    int cell_score[2][TTT_MAX_CELLS];
+    bool dirty[TTT_MAX_CELLS]; /* the cell's scores are to be computed again before use */
+    uint8_t near[TTT_MAX_CELLS];
+    saved_score *stack;
+    int stack_top;
     tt_entry *tt;
     int window_value[TTT_MAX_SIDE + 1];
     /* one search */
     uint64_t nodes, node_limit;
-    double deadline; /* ttt_clock_ms() value; 0 = none */
+    uint64_t leaf_vcf; /* the config's leaf= */
+    double deadline;   /* ttt_clock_ms() value; 0 = none */
     bool aborted;
 } gomoku_state;
 
@@ -145,7 +175,10 @@ static ttt_status gomoku_start(ttt_engine *e, ttt_error *err)
         return st;
     }
     tt_entry *tt = calloc(GOMOKU_TT_ENTRIES, sizeof *tt);
-    if (!tt) {
+    s->stack = malloc(GOMOKU_STACK_ENTRIES * sizeof *s->stack);
+    if (!tt || !s->stack) {
+        free(tt);
+        free(s->stack);
         free(s);
         return ttt_fail(err, TTT_ENOMEM, "engine 'gomoku': out of memory");
     }
@@ -164,6 +197,7 @@ static void gomoku_stop(ttt_engine *e)
     if (!s)
         return;
     ttt_solver_free(s->solver);
+    free(s->stack);
     free(s->tt);
     free(s);
 }
@@ -198,6 +232,81 @@ static int shape_score(const ttt_shape *sh)
            n[TTT_SHAPE_TWO] * SCORE_TWO;
 }
 
+static void score_cell(gomoku_state *s, int c)
+{
+    ttt_shape sh;
+    for (int p = 0; p < 2; p++) {
+        ttt_threats_shape(&s->threats, c, (ttt_player)p, &sh);
+        s->cell_score[p][c] = shape_score(&sh);
+    }
+}
+
+static void add_near(gomoku_state *s, int cell, int delta)
+{
+    const ttt_threats *t = &s->threats;
+    int row = cell / t->cols, col = cell % t->cols;
+    for (int dr = -GOMOKU_NEAR; dr <= GOMOKU_NEAR; dr++)
+        for (int dc = -GOMOKU_NEAR; dc <= GOMOKU_NEAR; dc++) {
+            int r2 = row + dr, c2 = col + dc;
+            if (r2 >= 0 && r2 < t->rows && c2 >= 0 && c2 < t->cols)
+                s->near[r2 * t->cols + c2] = (uint8_t)(s->near[r2 * t->cols + c2] + delta);
+        }
+}
+
+/* The position of b, with every cache rebuilt. */
+static void gomoku_set(gomoku_state *s, const ttt_board *b)
+{
+    ttt_threats *t = &s->threats;
+    ttt_threats_set(t, b);
+    memset(s->near, 0, sizeof s->near);
+    for (int c = 0; c < t->cells; c++)
+        if (t->at[c] != TTT_NOBODY)
+            add_near(s, c, 1);
+    for (int c = 0; c < t->cells; c++)
+        s->dirty[c] = t->at[c] == TTT_NOBODY;
+    s->stack_top = 0;
+}
+
+/* Plays who on the empty cell and marks the empty cells on its lines (whose shapes may change) for
+ * rescoring, saving their old scores for gomoku_undo. Rescoring waits until a node asks for its candidates:
+ * most nodes are leaves, which never do. */
+static void gomoku_play(gomoku_state *s, int cell, ttt_player who)
+{
+    static const int dirs[4][2] = {{0, 1}, {1, 0}, {1, 1}, {1, -1}};
+    ttt_threats *t = &s->threats;
+    ttt_threats_play(t, cell, who);
+    add_near(s, cell, 1);
+    int row = cell / t->cols, col = cell % t->cols, saved = 0;
+    assert(s->stack_top + 4 * 2 * t->k + 1 <= GOMOKU_STACK_ENTRIES);
+    for (int d = 0; d < 4; d++)
+        for (int i = 1 - t->k; i < t->k; i++) {
+            int r2 = row + i * dirs[d][0], c2 = col + i * dirs[d][1];
+            if (i == 0 || r2 < 0 || r2 >= t->rows || c2 < 0 || c2 >= t->cols)
+                continue;
+            int c = r2 * t->cols + c2;
+            if (t->at[c] != TTT_NOBODY)
+                continue;
+            s->stack[s->stack_top++] =
+                (saved_score){c, {s->cell_score[0][c], s->cell_score[1][c]}, s->dirty[c]};
+            saved++;
+            s->dirty[c] = true;
+        }
+    s->stack[s->stack_top++] = (saved_score){.cell = -1 - saved};
+}
+
+static void gomoku_undo(gomoku_state *s, int cell, ttt_player who)
+{
+    int saved = -1 - s->stack[--s->stack_top].cell;
+    while (saved--) {
+        const saved_score *x = &s->stack[--s->stack_top];
+        s->cell_score[0][x->cell] = x->score[0];
+        s->cell_score[1][x->cell] = x->score[1];
+        s->dirty[x->cell] = x->dirty;
+    }
+    add_near(s, cell, -1);
+    ttt_threats_undo(&s->threats, cell, who);
+}
+
 static int compare_candidates(const void *a, const void *b)
 {
     const candidate *x = a, *y = b;
@@ -208,8 +317,9 @@ static int compare_candidates(const void *a, const void *b)
     return x->cell - y->cell;
 }
 
-/* Step 3: the empty cells near a stone (the centre on an empty board), scored and sorted, best first. */
-static int candidates(gomoku_state *s, ttt_player me, candidate *out, ttt_rng *rng)
+/* Step 3: the best `limit` empty cells near a stone (the centre on an empty board), scored and sorted, best
+ * first (insertion into the kept ones: cheaper than sorting them all when limit is small). */
+static int candidates(gomoku_state *s, ttt_player me, candidate *out, int limit, ttt_rng *rng)
 {
     const ttt_threats *t = &s->threats;
     int n = 0;
@@ -217,34 +327,27 @@ static int candidates(gomoku_state *s, ttt_player me, candidate *out, ttt_rng *r
         out[0] = (candidate){.cell = (t->rows / 2) * t->cols + t->cols / 2};
         return 1;
     }
-    uint8_t near[TTT_MAX_CELLS] = {0};
     for (int c = 0; c < t->cells; c++) {
-        if (t->at[c] == TTT_NOBODY)
+        if (!s->near[c] || t->at[c] != TTT_NOBODY)
             continue;
-        int row = c / t->cols, col = c % t->cols;
-        for (int dr = -GOMOKU_NEAR; dr <= GOMOKU_NEAR; dr++)
-            for (int dc = -GOMOKU_NEAR; dc <= GOMOKU_NEAR; dc++) {
-                int r2 = row + dr, c2 = col + dc;
-                if (r2 >= 0 && r2 < t->rows && c2 >= 0 && c2 < t->cols)
-                    near[r2 * t->cols + c2] = 1;
-            }
-    }
-    for (int c = 0; c < t->cells; c++) {
-        if (!near[c] || t->at[c] != TTT_NOBODY)
-            continue;
-        ttt_shape mine, theirs;
-        ttt_threats_shape(t, c, me, &mine);
-        ttt_threats_shape(t, c, (ttt_player)(1 - me), &theirs);
-        int attack = shape_score(&mine);
-        out[n] = (candidate){
+        if (s->dirty[c]) {
+            score_cell(s, c);
+            s->dirty[c] = false;
+        }
+        int attack = s->cell_score[me][c];
+        candidate x = {
             .cell = c,
-            .score = attack + (int)(GOMOKU_DEFENCE_SHARE * shape_score(&theirs)),
+            .score = attack + (int)(GOMOKU_DEFENCE_SHARE * s->cell_score[1 - me][c]),
             .tie = rng ? ttt_rng_next(rng) >> 32 : 0,
             .wins = attack >= SCORE_DOUBLE_FOUR,
         };
-        n++;
+        if (n == limit && compare_candidates(&x, &out[n - 1]) >= 0)
+            continue;
+        int i = n < limit ? n++ : n - 1;
+        for (; i > 0 && compare_candidates(&x, &out[i - 1]) < 0; i--)
+            out[i] = out[i - 1];
+        out[i] = x;
     }
-    qsort(out, (size_t)n, sizeof *out, compare_candidates);
     return n;
 }
 
@@ -291,13 +394,22 @@ static int search(gomoku_state *s, ttt_player me, int depth, int alpha, int beta
     if (out_of_budget(s))
         return 0;
     if (nf == 1 && ply < GOMOKU_MAX_PLY) {
-        ttt_threats_play(t, f[0], me);
+        gomoku_play(s, f[0], me);
         int v = -search(s, opp, depth, -beta, -alpha, ply + 1);
-        ttt_threats_undo(t, f[0], me);
+        gomoku_undo(s, f[0], me);
         return v;
     }
-    if (depth <= 0 || ply >= GOMOKU_MAX_PLY)
+    if (depth <= 0 || ply >= GOMOKU_MAX_PLY) {
+        if (s->leaf_vcf) {
+            int line[TTT_MAX_CELLS], length;
+            uint64_t before = t->nodes;
+            ttt_threats_result r = ttt_threats_vcf(t, me, s->leaf_vcf, line, &length);
+            s->nodes += t->nodes - before;
+            if (r == TTT_THREATS_WIN)
+                return GOMOKU_WIN - ply - length;
+        }
         return evaluate(s, me);
+    }
 
     tt_entry *slot = &s->tt[t->hash & (GOMOKU_TT_ENTRIES - 1)];
     uint64_t key = t->hash ^ (uint64_t)me;
@@ -313,13 +425,11 @@ static int search(gomoku_state *s, ttt_player me, int depth, int alpha, int beta
     }
 
     candidate moves[TTT_MAX_CELLS];
-    int n = candidates(s, me, moves, NULL);
+    int n = candidates(s, me, moves, GOMOKU_INNER_WIDTH, NULL);
     if (n == 0)
         return 0;
     if (moves[0].wins)
         return GOMOKU_WIN - ply - 2; /* the opponent has no five-cell (above) */
-    if (n > GOMOKU_INNER_WIDTH)
-        n = GOMOKU_INNER_WIDTH;
     for (int i = 1; tt_move >= 0 && i < n; i++)
         if (moves[i].cell == tt_move) {
             candidate c = moves[i];
@@ -328,9 +438,9 @@ static int search(gomoku_state *s, ttt_player me, int depth, int alpha, int beta
         }
     int best = -GOMOKU_WIN - 1, best_move = moves[0].cell, alpha0 = alpha;
     for (int i = 0; i < n; i++) {
-        ttt_threats_play(t, moves[i].cell, me);
+        gomoku_play(s, moves[i].cell, me);
         int v = -search(s, opp, depth - 1, -beta, -alpha, ply + 1);
-        ttt_threats_undo(t, moves[i].cell, me);
+        gomoku_undo(s, moves[i].cell, me);
         if (s->aborted)
             return 0;
         if (v > best) {
@@ -366,6 +476,20 @@ static bool has_vcf(gomoku_state *s, ttt_engine *e, ttt_player who, uint64_t bud
     return r == TTT_THREATS_WIN;
 }
 
+/* Does `who` have a VCT within the budget (0: not searched)? Unknown counts as no. */
+static bool has_vct(gomoku_state *s, ttt_engine *e, ttt_player who, uint64_t budget, int *first)
+{
+    if (budget == 0)
+        return false;
+    int move;
+    uint64_t before = s->threats.nodes;
+    ttt_threats_result r = ttt_threats_vct(&s->threats, who, GOMOKU_VCT_THREES, budget, &move);
+    e->nodes += s->threats.nodes - before;
+    if (r == TTT_THREATS_WIN && first)
+        *first = move;
+    return r == TTT_THREATS_WIN;
+}
+
 static ttt_status gomoku_choose(ttt_engine *e, const ttt_board *b, ttt_move *out, ttt_search_info *info,
                                 ttt_error *err)
 {
@@ -384,10 +508,11 @@ static ttt_status gomoku_choose(ttt_engine *e, const ttt_board *b, ttt_move *out
     }
     ttt_threats *t = &s->threats;
     ttt_player me = ttt_board_to_move(b), opp = (ttt_player)(1 - me);
-    ttt_threats_set(t, b);
+    gomoku_set(s, b);
     double start = ttt_clock_ms();
     s->nodes = 0;
     s->node_limit = c->nodes;
+    s->leaf_vcf = c->leaf;
     s->deadline = c->time_ms ? start + (double)c->time_ms : 0;
     s->aborted = false;
     info->depth = 0;
@@ -401,21 +526,22 @@ static ttt_status gomoku_choose(ttt_engine *e, const ttt_board *b, ttt_move *out
     }
     /* Step 2. */
     int first;
-    if (has_vcf(s, e, me, c->vcf, &first)) {
+    if (has_vcf(s, e, me, c->vcf, &first) || has_vct(s, e, me, c->vct, &first)) {
         *out = first;
-        info->value_name = "VCF found";
+        info->value_name = "forced win found";
         info->value = 1;
         return TTT_OK;
     }
     /* Step 3. */
     candidate moves[TTT_MAX_CELLS];
-    int n = candidates(s, me, moves, &e->rng);
-    if (n > 1 && has_vcf(s, e, opp, c->vcf, NULL)) {
+    int n = candidates(s, me, moves, TTT_MAX_CELLS, &e->rng);
+    bool opp_vcf = n > 1 && has_vcf(s, e, opp, c->vcf, NULL);
+    if (opp_vcf || (n > 1 && has_vct(s, e, opp, c->vct, NULL))) {
         int kept = 0;
         double until = c->time_ms ? start + GOMOKU_VCF_TIME_SHARE * (double)c->time_ms : 0;
         for (int i = 0; i < n && i < (int)c->width * 2 && (!until || ttt_clock_ms() < until); i++) {
             ttt_threats_play(t, moves[i].cell, me);
-            bool refuted = has_vcf(s, e, opp, c->vcf, NULL);
+            bool refuted = opp_vcf ? has_vcf(s, e, opp, c->vcf, NULL) : has_vct(s, e, opp, c->vct, NULL);
             ttt_threats_undo(t, moves[i].cell, me);
             if (!refuted)
                 moves[kept++] = moves[i];
@@ -431,9 +557,9 @@ static ttt_status gomoku_choose(ttt_engine *e, const ttt_board *b, ttt_move *out
     for (int depth = 1; depth <= depth_limit && n > 1; depth++) {
         int alpha = -GOMOKU_WIN - 1, iter_best = moves[0].cell, iter_index = 0;
         for (int i = 0; i < n; i++) {
-            ttt_threats_play(t, moves[i].cell, me);
+            gomoku_play(s, moves[i].cell, me);
             int v = -search(s, opp, depth - 1, -GOMOKU_WIN - 1, -alpha, 1);
-            ttt_threats_undo(t, moves[i].cell, me);
+            gomoku_undo(s, moves[i].cell, me);
             if (s->aborted)
                 break;
             if (v > alpha) {
@@ -465,12 +591,16 @@ const ttt_engine_vtable ttt_engine_gomoku = {
     .about = {.name = "gomoku",
               .summary = "gomoku (k >= 4, a line wins): VCF at the root, alpha-beta over threat-ordered "
                          "candidates",
-              .options = "time=MS   time per move in milliseconds, 0 = no limit (default 1000)\n"
-                         "nodes=N   search nodes per move, 0 = no limit (default 0)\n"
-                         "depth=N   deepest iteration, 0 = no limit (default 0)\n"
-                         "width=N   candidates searched at the root (default 16)\n"
-                         "vcf=N     nodes of each VCF search at the root, 0 = none (default 20000)\n"
-                         "seed=N    order of equally scored candidates (default 0)"},
+              .options =
+                  "time=MS   time per move in milliseconds, 0 = no limit (default 1000)\n"
+                  "nodes=N   search nodes per move, 0 = no limit (default 0)\n"
+                  "depth=N   deepest iteration, 0 = no limit (default 0)\n"
+                  "width=N   candidates searched at the root (default 16)\n"
+                  "vcf=N     nodes of each VCF search at the root, 0 = none (default 20000)\n"
+                  "vct=N     nodes of each VCT search (fours and threes) at the root, 0 = none (default "
+                  "20000)\n"
+                  "leaf=N    nodes of a VCF search at each leaf of the alpha-beta, 0 = none (default 0)\n"
+                  "seed=N    order of equally scored candidates (default 0)"},
     .options = gomoku_options,
     .config_size = sizeof(gomoku_config),
     .config_defaults = &gomoku_defaults,

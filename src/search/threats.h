@@ -38,7 +38,8 @@ typedef struct ttt_threats {
     uint8_t cell_windows[TTT_MAX_CELLS];
     uint8_t at[TTT_MAX_CELLS]; /* TTT_X, TTT_O or TTT_NOBODY */
     int stones;
-    uint64_t hash;                           /* Zobrist hash of the stones (ttt_zobrist_key) */
+    int fours[2];  /* windows holding k-1 stones of [side] and none of the other's */
+    uint64_t hash; /* Zobrist hash of the stones (ttt_zobrist_key) */
     uint64_t failed[TTT_THREATS_TABLE_SIZE]; /* hash ^ attacker salt of positions with no VCF; 0 = empty */
     uint64_t nodes;                          /* VCF nodes searched since creation */
 } ttt_threats;
@@ -89,6 +90,16 @@ typedef enum ttt_threats_result {
  * On a win the moves (attacker, defender, attacker, ..., ending with the attacker's winning move) go to line
  * (room for TTT_MAX_CELLS) and their count to *length. t's position is unchanged on return. */
 ttt_threats_result ttt_threats_vcf(ttt_threats *t, ttt_player who, uint64_t budget, int *line, int *length);
+
+/* Victory by continuous threats for the side to move (who), fours and threes: besides the fours of the VCF,
+ * an attacker move counts when afterwards it could make an open four (a move giving two or more five-cells);
+ * the defender then answers with every move that could matter: the empty cells of the attacker's windows of
+ * k-2 through each such open-four move, and the defender's own fours (after which the attacker must block).
+ * Any other defence loses to the open four, so a win found is a win. At most max_threes such three moves on
+ * any line of play, at most `budget` nodes (0 = no limit). On a win the attacker's first move goes to *first.
+ * No table: positions are searched again where lines of play meet. t's position is unchanged on return. */
+ttt_threats_result ttt_threats_vct(ttt_threats *t, ttt_player who, int max_threes, uint64_t budget,
+                                   int *first);
 
 /* Forgets the table of failed positions (a new game). */
 void ttt_threats_clear(ttt_threats *t);
