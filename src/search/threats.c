@@ -422,7 +422,10 @@ static ttt_threats_result vct(ttt_threats *t, ttt_player a, int forced, int thre
                 for (int j = 0; j < na && r == TTT_THREATS_WIN; j++) {
                     ttt_threats_play(t, answers[j], d);
                     int ng = fives_through(t, d, answers[j], g, 2);
-                    r = ng >= 2 ? TTT_THREATS_NONE : vct(t, a, ng == 1 ? g[0] : -1, threes - 1, s, NULL);
+                    if (ng >= 2)
+                        r = TTT_THREATS_NONE;
+                    else if (ng == 1 || open_four_cells(t, a, y) == 0) /* else the open four still wins */
+                        r = vct(t, a, ng == 1 ? g[0] : -1, threes - 1, s, NULL);
                     ttt_threats_undo(t, answers[j], d);
                 }
             }
