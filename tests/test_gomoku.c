@@ -74,8 +74,8 @@ static void test_obvious_moves(void **state)
 }
 
 /* Positions from random games (found with the search itself) where the side not to move has a long VCF
- * (21 and 17 plies) that the alpha-beta alone, within the budget, does not stop (vcf=0,vct=0 leaves it one),
- * and the double four at h5. */
+ * (21 and 17 plies) that the alpha-beta alone, within the budget, does not stop (vcf=0,vct=0,leaf=0 leaves it
+ * one), and the double four at h5. */
 static const char *const opponent_vcf[] = {
     ".............../.............../.............../........x....../.........o...../........x..o.../"
     ".......o.oxo.../.......xoxx..../.......xx....../.....oo.xx...../..........o..../.............../"
@@ -94,8 +94,8 @@ static bool vcf_in(ttt_threats *t, const ttt_board *b, ttt_player who)
     return ttt_threats_vcf(t, who, 0, line, &length) == TTT_THREATS_WIN;
 }
 
-/* The side to move must leave the opponent without a VCF; without its threat searches (vcf=0,vct=0) it fails
- * to in the first two positions. */
+/* The side to move must leave the opponent without a VCF; without its threat searches (vcf=0,vct=0,leaf=0) it
+ * fails to in the first two positions. */
 static void test_stops_the_opponents_vcf(void **state)
 {
     (void)state;
@@ -116,7 +116,7 @@ static void test_stops_the_opponents_vcf(void **state)
         }
         if (i < 2) {
             ttt_board after = b;
-            ttt_board_play(&after, choose_ok("gomoku:vcf=0,vct=0," BUDGET, &b, NULL));
+            ttt_board_play(&after, choose_ok("gomoku:vcf=0,vct=0,leaf=0," BUDGET, &b, NULL));
             assert_true(vcf_in(t, &after, opp));
         }
     }
@@ -165,7 +165,7 @@ static void test_plays_its_vcf(void **state)
             assert_true(keeps_vcf(t, &after));
         }
         ttt_board after = b;
-        ttt_board_play(&after, choose_ok("gomoku:vcf=0,vct=0," BUDGET, &b, NULL));
+        ttt_board_play(&after, choose_ok("gomoku:vcf=0,vct=0,leaf=0," BUDGET, &b, NULL));
         assert_false(keeps_vcf(t, &after));
     }
     free(t);
