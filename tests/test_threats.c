@@ -19,7 +19,7 @@
 #include "support.h"
 
 /* Random positions per board in the comparisons, and the plies they are taken after. */
-#define SAMPLES   400
+#define SAMPLES   250
 #define MIN_PLIES 8
 #define MAX_PLIES 34
 /* The plain search gives up beyond this many nodes (the sample is then skipped and counted). */
@@ -27,7 +27,7 @@
 /* The budget of the search run first on each random position, to leave some unsettled. */
 #define CUT_BUDGET 3
 /* The VCT check against the solver: positions, the solver's node cap, the search's limits. */
-#define SOLVER_SAMPLES 300
+#define SOLVER_SAMPLES 150
 #define SOLVER_NODES   200000
 #define VCT_THREES     3
 #define VCT_PLIES      12
