@@ -36,9 +36,11 @@
 /* VCF nodes per search at the root (ours, the opponent's, and the opponent's after each candidate). */
 #define GOMOKU_DEFAULT_VCF 20000
 /* VCT nodes per search at the root (ours, the opponent's, and the opponent's after each candidate), and the
- * three moves a VCT may use on one line of play. */
+ * three moves a VCT may use on one line of play: against Rapfi depth 12 (20 games, 0.5 s a move, leaf=30)
+ * threes=3 won 5, threes=5 won 3 (/work/wt/gomoku16-matches.txt). */
 #define GOMOKU_DEFAULT_VCT 20000
 #define GOMOKU_VCT_THREES  3
+#define GOMOKU_MAX_THREES  16
 /* VCF nodes for the side to move at each leaf of the alpha-beta (0 = static evaluation only). Measured
  * through c-gomoku-cli against Rapfi limited to depth 12, 0.5 s a move, 20 games (ttt wins only as Black):
  * leaf=0 0-20, leaf=10 2-17-1, leaf=30 5-15, leaf=100 3-17 (/work/wt/gomoku16-matches.txt). */
@@ -91,9 +93,10 @@ typedef struct gomoku_config {
     uint64_t nodes;   /* 0 = no limit */
     uint64_t depth;   /* 0 = up to GOMOKU_MAX_DEPTH */
     uint64_t width;
-    uint64_t vcf;  /* 0 = no VCF search */
-    uint64_t vct;  /* 0 = no VCT search */
-    uint64_t leaf; /* VCF nodes at each leaf, 0 = none */
+    uint64_t vcf;    /* 0 = no VCF search */
+    uint64_t vct;    /* 0 = no VCT search */
+    uint64_t leaf;   /* VCF nodes at each leaf, 0 = none */
+    uint64_t threes; /* three moves a VCT may use on one line of play */
 } gomoku_config;
 
 static const gomoku_config gomoku_defaults = {.time_ms = GOMOKU_DEFAULT_TIME_MS,
@@ -102,7 +105,8 @@ static const gomoku_config gomoku_defaults = {.time_ms = GOMOKU_DEFAULT_TIME_MS,
                                               .width = GOMOKU_DEFAULT_WIDTH,
                                               .vcf = GOMOKU_DEFAULT_VCF,
                                               .vct = GOMOKU_DEFAULT_VCT,
-                                              .leaf = GOMOKU_DEFAULT_LEAF_VCF};
+                                              .leaf = GOMOKU_DEFAULT_LEAF_VCF,
+                                              .threes = GOMOKU_VCT_THREES};
 
 static const ttt_option_def gomoku_options[] = {
     {"time", TTT_OPT_UINT, offsetof(gomoku_config, time_ms), 0, GOMOKU_MAX_TIME_MS, 0, 0},
@@ -112,6 +116,7 @@ static const ttt_option_def gomoku_options[] = {
     {"vcf", TTT_OPT_UINT, offsetof(gomoku_config, vcf), 0, UINT64_MAX, 0, 0},
     {"vct", TTT_OPT_UINT, offsetof(gomoku_config, vct), 0, UINT64_MAX, 0, 0},
     {"leaf", TTT_OPT_UINT, offsetof(gomoku_config, leaf), 0, UINT64_MAX, 0, 0},
+    {"threes", TTT_OPT_UINT, offsetof(gomoku_config, threes), 0, GOMOKU_MAX_THREES, 0, 0},
     {NULL, 0, 0, 0, 0, 0, 0},
 };
 
@@ -486,11 +491,12 @@ static bool has_vcf(gomoku_state *s, ttt_engine *e, ttt_player who, uint64_t bud
 /* Does `who` have a VCT within the budget (0: not searched)? Unknown counts as no. */
 static bool has_vct(gomoku_state *s, ttt_engine *e, ttt_player who, uint64_t budget, int *first)
 {
+    const gomoku_config *c = e->config;
     if (budget == 0)
         return false;
     int move;
     uint64_t before = s->threats.nodes;
-    ttt_threats_result r = ttt_threats_vct(&s->threats, who, GOMOKU_VCT_THREES, budget, &move);
+    ttt_threats_result r = ttt_threats_vct(&s->threats, who, (int)c->threes, budget, &move);
     e->nodes += s->threats.nodes - before;
     if (r == TTT_THREATS_WIN && first)
         *first = move;
@@ -612,6 +618,7 @@ const ttt_engine_vtable ttt_engine_gomoku = {
                   "vcf=N     nodes of each VCF search at the root, 0 = none (default 20000)\n"
                   "vct=N     nodes of each VCT search (fours and threes) at the root, 0 = none (default "
                   "20000)\n"
+                  "threes=N  three moves a VCT may use on one line of play (default 3)\n"
                   "leaf=N    nodes of a VCF search at each leaf of the alpha-beta, 0 = none (default 30)\n"
                   "seed=N    order of equally scored candidates (default 0)"},
     .options = gomoku_options,
