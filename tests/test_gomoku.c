@@ -1,0 +1,212 @@
+/*
+ * test_gomoku.c - the gomoku engine: wins now, blocks, plays its VCF and stops the opponent's, blocks an open
+ * three; the same seed and node budget give the same move; the solver's move where threats do not apply.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "search/threats.h"
+#include "ttt/ttt.h"
+#include "support.h"
+
+#define SEEDS 6
+/* A small budget keeps the tests fast and reproducible (no clock). */
+#define BUDGET "time=0,nodes=3000"
+
+typedef struct fixture {
+    const char *rules;
+    const char *position;
+    const char *want; /* the good moves, space-separated */
+} fixture;
+
+static const fixture obvious[] = {
+    {"15x15k5", "h8 g8 i8 a1 j8 a15 k8", "l8"},          /* O blocks a four whose other end is taken */
+    {"15x15k5", "h8 h7 i8 g7 j8 f7 a1 e7 a15", "d7 i7"}, /* O wins with its four (X's three waits) */
+    {"15x15k5", "h8 h7 i8 g7 j8 f7 k8 a1", "g8 l8"},     /* X wins at either end of its four */
+    {"15x15k5", "e5 d5 f5 h1 g5 a15 h2 o15 h3 o1 h4 a14", "h5"}, /* X's double four (a VCF of 3) */
+    {"15x15k5", "h8 a1 i8 a15 j8", "g8 k8 f8 l8"},               /* O stops X's open three */
+    {"7x7k5", "d4 a1 d5 a2 d6 g7 d3", "d2 d7"},                  /* O blocks X's four at either end */
+    {"3x3", "xx./oo./...", "c1"},                                /* the solver's move: X wins */
+    {"4x4-misere", "x.../..../..../....", NULL}, /* any legal move: the solver plays misère */
+};
+
+static ttt_move choose_ok(const char *spec, const ttt_board *b, ttt_search_info *info)
+{
+    ttt_engine *e = engine_ok(spec, &b->rules);
+    ttt_move m;
+    ttt_error err;
+    assert_int_equal(ttt_engine_choose(e, b, &m, info, &err), TTT_OK);
+    assert_true(ttt_board_is_legal(b, m));
+    ttt_engine_free(e);
+    return m;
+}
+
+static void test_obvious_moves(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof obvious / sizeof obvious[0]; i++) {
+        const fixture *f = &obvious[i];
+        ttt_rules r = rules_of(f->rules);
+        ttt_board b = board_of(&r, f->position);
+        for (int seed = 0; seed < SEEDS; seed++) {
+            char spec[96], name[TTT_MOVE_TEXT_SIZE], padded[TTT_MOVE_TEXT_SIZE + 2], want[64];
+            snprintf(spec, sizeof spec, "gomoku:seed=%d," BUDGET, seed);
+            ttt_move m = choose_ok(spec, &b, NULL);
+            if (!f->want)
+                continue;
+            ttt_move_format(&r, m, name, sizeof name);
+            snprintf(padded, sizeof padded, " %s ", name);
+            snprintf(want, sizeof want, " %s ", f->want);
+            if (!strstr(want, padded)) {
+                print_error("%s %s, %s: played %s, expected one of %s\n", f->rules, f->position, spec, name,
+                            f->want);
+                fail();
+            }
+        }
+    }
+}
+
+/* Positions from random games (found with the search itself) where the side not to move has a long VCF
+ * (21 and 17 plies) that the alpha-beta alone, within the budget, does not stop (vcf=0,vct=0,leaf=0 leaves it
+ * one), and the double four at h5. */
+static const char *const opponent_vcf[] = {
+    ".............../.............../.............../........x....../.........o...../........x..o.../"
+    ".......o.oxo.../.......xoxx..../.......xx....../.....oo.xx...../..........o..../.............../"
+    ".............../.............../...............",
+    ".............../..........x..../..........x..../.....oo..o...../....x.....xx.../.....xx...o..../"
+    "......oxoo.x.../......oxoxo.ox./.........xo..o./.............../.............../.............../"
+    ".............../.............../...............",
+    "e5 d5 f5 h1 g5 a15 h2 o15 h3 o1 h4",
+};
+
+/* Whether `who` has a VCF in b (no budget). */
+static bool vcf_in(ttt_threats *t, const ttt_board *b, ttt_player who)
+{
+    int line[TTT_MAX_CELLS], length;
+    ttt_threats_set(t, b);
+    return ttt_threats_vcf(t, who, 0, line, &length) == TTT_THREATS_WIN;
+}
+
+/* The side to move must leave the opponent without a VCF; without its threat searches (vcf=0,vct=0,leaf=0) it
+ * fails to in the first two positions. */
+static void test_stops_the_opponents_vcf(void **state)
+{
+    (void)state;
+    ttt_rules r = rules_of("15x15k5");
+    ttt_threats *t = malloc(sizeof *t);
+    assert_non_null(t);
+    ttt_threats_init(t, &r);
+    for (size_t i = 0; i < sizeof opponent_vcf / sizeof opponent_vcf[0]; i++) {
+        ttt_board b = board_of(&r, opponent_vcf[i]);
+        ttt_player opp = (ttt_player)(1 - ttt_board_to_move(&b));
+        assert_true(vcf_in(t, &b, opp));
+        for (int seed = 0; seed < SEEDS; seed++) {
+            char spec[64];
+            snprintf(spec, sizeof spec, "gomoku:seed=%d," BUDGET, seed);
+            ttt_board after = b;
+            ttt_board_play(&after, choose_ok(spec, &b, NULL));
+            assert_false(vcf_in(t, &after, opp));
+        }
+        if (i < 2) {
+            ttt_board after = b;
+            ttt_board_play(&after, choose_ok("gomoku:vcf=0,vct=0,leaf=0," BUDGET, &b, NULL));
+            assert_true(vcf_in(t, &after, opp));
+        }
+    }
+    free(t);
+}
+
+/* Positions from random games where the side to move has a VCF (9 and 11 plies) that vcf=0,vct=0 does not
+ * keep: the engine's move must make a four after whose forced block the VCF goes on. */
+static const char *const own_vcf[] = {
+    ".............../.............../.............../.............../........xx...../.....xox.xx..../"
+    "......oo......./.....o.x......./.......oxo...../......oxo....../........x....../.......o.o...../"
+    ".....xo..ox..../.......x......./.......o.......",
+    ".............../.............../.....o........./......xx......./.....xo.o....../......oxx....../"
+    "......o...x..../......xx..o..../....oo.xxoo..../......xo.o...../........x....../.............../"
+    ".............../.............../...............",
+};
+
+/* Whether the side that just moved in b keeps a win by fours: a line next, or a four whose block leaves it
+ * a VCF. */
+static bool keeps_vcf(ttt_threats *t, const ttt_board *b)
+{
+    ttt_player me = (ttt_player)(1 - ttt_board_to_move(b));
+    int f[2], line[TTT_MAX_CELLS], length;
+    ttt_threats_set(t, b);
+    int n = ttt_threats_fives(t, me, f, 2);
+    if (n != 1)
+        return n >= 2;
+    ttt_threats_play(t, f[0], (ttt_player)(1 - me));
+    return ttt_threats_vcf(t, me, 0, line, &length) == TTT_THREATS_WIN;
+}
+
+static void test_plays_its_vcf(void **state)
+{
+    (void)state;
+    ttt_rules r = rules_of("15x15k5");
+    ttt_threats *t = malloc(sizeof *t);
+    assert_non_null(t);
+    ttt_threats_init(t, &r);
+    for (size_t i = 0; i < sizeof own_vcf / sizeof own_vcf[0]; i++) {
+        ttt_board b = board_of(&r, own_vcf[i]);
+        for (int seed = 0; seed < SEEDS; seed++) {
+            char spec[64];
+            snprintf(spec, sizeof spec, "gomoku:seed=%d," BUDGET, seed);
+            ttt_board after = b;
+            ttt_board_play(&after, choose_ok(spec, &b, NULL));
+            assert_true(keeps_vcf(t, &after));
+        }
+        ttt_board after = b;
+        ttt_board_play(&after, choose_ok("gomoku:vcf=0,vct=0,leaf=0," BUDGET, &b, NULL));
+        assert_false(keeps_vcf(t, &after));
+    }
+    free(t);
+}
+
+/* Same seed and node budget: the same move and the same node count; the engine searches more than one
+ * depth within them. */
+static void test_reproducible(void **state)
+{
+    (void)state;
+    ttt_rules r = rules_of("15x15k5");
+    ttt_board b = board_of(&r, "h8 i9 g7 j10 g9 f9 i7");
+    ttt_search_info a, c;
+    ttt_move m1 = choose_ok("gomoku:seed=4," BUDGET, &b, &a);
+    ttt_move m2 = choose_ok("gomoku:seed=4," BUDGET, &b, &c);
+    assert_int_equal(m1, m2);
+    assert_true(a.nodes == c.nodes);
+    assert_true(a.depth >= 2);
+}
+
+static void test_bad_options(void **state)
+{
+    (void)state;
+    ttt_rules r = rules_of("15x15k5");
+    const char *bad[] = {"gomoku:width=0", "gomoku:depth=65", "gomoku:vcf=x", "gomoku:threes=17",
+                         "gomoku:bogus=1"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        ttt_engine *e = NULL;
+        ttt_error err = {{0}};
+        assert_int_equal(ttt_engine_new(bad[i], &r, &e, &err), TTT_EINVAL);
+        assert_null(e);
+        assert_non_null(strstr(err.msg, "gomoku"));
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_obvious_moves), cmocka_unit_test(test_stops_the_opponents_vcf),
+        cmocka_unit_test(test_plays_its_vcf), cmocka_unit_test(test_reproducible),
+        cmocka_unit_test(test_bad_options),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
