@@ -358,6 +358,17 @@ static void test_against_alpha_beta(void **state)
     check_alpha_beta_positions("5x5k4-misere", 12, 6, 44);
 }
 
+/* Misère nearer the empty board, where the counting bounds (search/avoid.c) cut most: 4x5 k=4 with 16 empty
+ * cells and 5x5 k=4 with 16 and 15, the value and every move's value checked by plain alpha-beta (a few
+ * seconds: from the empty board plain alpha-beta takes 311M nodes, 85 s, on 4x5 k=4 alone). */
+static void test_misere_deeper_against_alpha_beta(void **state)
+{
+    (void)state;
+    check_alpha_beta_positions("4x5k4-misere", 4, 2, 50);
+    check_alpha_beta_positions("5x5k4-misere", 9, 1, 53);
+    check_alpha_beta_positions("5x5k4-misere", 10, 2, 52);
+}
+
 /* --- Against every opponent --------------------------------------------------------------------------------
  */
 
@@ -850,6 +861,7 @@ int main(void)
         cmocka_unit_test(test_random_positions_small_boards),
         cmocka_unit_test(test_random_positions_4x4),
         cmocka_unit_test(test_against_alpha_beta),
+        cmocka_unit_test(test_misere_deeper_against_alpha_beta),
         cmocka_unit_test(test_never_loses_3x3),
         cmocka_unit_test(test_never_loses_3x3_misere),
         cmocka_unit_test(test_always_wins_4x4k3_as_x),

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "search/avoid.h"
 #include "ttt/symmetry.h"
 #include "util/error.h"
 
@@ -324,7 +325,8 @@ typedef struct scan_info {
     int nthreat[2];
     bool can[2];   /* the side might still complete a line (see scan) */
     ttt_bits live; /* empty cells in some useful window; the others are dead: they can never matter again */
-    int fork;      /* a cell where the side to move makes two threats at once, or -1 */
+    ttt_bits useful[2]; /* misère only: the cells of each side's useful windows, stones included */
+    int fork;           /* a cell where the side to move makes two threats at once, or -1 */
 } scan_info;
 
 static int window_empty_cell(const ttt_solver *s, int w)
@@ -343,6 +345,8 @@ static void scan(const ttt_solver *s, bool want_fork, scan_info *si)
     const int k = g->k, mover = s->ply & 1;
     memset(si->threat, 0, sizeof si->threat);
     memset(&si->live, 0, sizeof si->live);
+    memset(si->useful, 0, sizeof si->useful);
+    const bool misere = g->line_sign < 0;
     si->can[0] = si->can[1] = false;
     si->fork = -1;
     /* Moves each side has left: X moves on even plies. */
@@ -360,12 +364,16 @@ static void scan(const ttt_solver *s, bool want_fork, scan_info *si)
         bool useful = false;
         if (b == 0 && k - a <= left[TTT_X]) {
             useful = true;
+            for (int i = 0; misere && i < TTT_WORDS; i++)
+                si->useful[TTT_X].w[i] |= g->win_bits[w].w[i];
             potential[TTT_X] += k - a > POTENTIAL_BITS ? 0 : UINT64_C(1) << (POTENTIAL_BITS - (k - a));
             if (a == k - 1)
                 ttt_bits_set(&si->threat[TTT_X], window_empty_cell(s, w));
         }
         if (a == 0 && k - b <= left[TTT_O]) {
             useful = true;
+            for (int i = 0; misere && i < TTT_WORDS; i++)
+                si->useful[TTT_O].w[i] |= g->win_bits[w].w[i];
             potential[TTT_O] += k - b > POTENTIAL_BITS ? 0 : UINT64_C(1) << (POTENTIAL_BITS - (k - b));
             if (b == k - 1)
                 ttt_bits_set(&si->threat[TTT_O], window_empty_cell(s, w));
@@ -788,6 +796,23 @@ static int search(ttt_solver *s, int depth, int alpha, int beta)
     }
     if (g->line_sign < 0 && g->nmirror && beta > 0 && mirror_holds(s))
         beta = 0;
+    /* Step 5b. Misère: the counting bounds of search/avoid.h; a cutoff returns the bound itself. lo and hi
+     * are kept: a search that fails on the side of a proven bound has found the exact score. */
+    int lo = -SCORE_INF, hi = SCORE_INF;
+    if (g->line_sign < 0) {
+        avoid_view view = {.empty = empty, .mover = mover, .cells = g->cells};
+        memcpy(view.useful, si.useful, sizeof view.useful);
+        memcpy(view.threat, si.threat, sizeof view.threat);
+        view.can[0] = si.can[0];
+        view.can[1] = si.can[1];
+        avoid_bounds(&view, &lo, &hi);
+        if (lo >= beta)
+            return lo;
+        if (hi <= alpha)
+            return hi;
+        alpha = lo > alpha ? lo : alpha;
+        beta = hi < beta ? hi : beta;
+    }
     if (beta > TTT_SCORE_WIN - (ply + 1))
         beta = TTT_SCORE_WIN - (ply + 1);
     if (alpha < -(TTT_SCORE_WIN - (ply + 1)))
@@ -899,6 +924,9 @@ static int search(ttt_solver *s, int depth, int alpha, int beta)
 
     /* Step 10. Remember the result. */
     int bound = best <= alpha0 ? BOUND_UPPER : best >= beta ? BOUND_LOWER : BOUND_EXACT;
+    if (s->inexact == inexact0 &&
+        ((bound == BOUND_UPPER && best <= lo) || (bound == BOUND_LOWER && best >= hi)))
+        bound = BOUND_EXACT; /* lo <= score <= best <= lo, or the same above */
     int stored_depth =
         s->inexact == inexact0 ? TT_DEPTH_EXACT : (depth < TT_DEPTH_EXACT ? depth : TT_DEPTH_EXACT - 1);
     tt_entry *now = tt_probe(s, key);
