@@ -802,6 +802,27 @@ static ttt_move engine_move(const char *spec, const ttt_board *b, ttt_search_inf
     return m;
 }
 
+/* A draw that the search by distance alone proves slowly (6x6k5 after c3: 31M nodes, against 176K for a
+ * search of the value): the solver turns to the value after a while, and proves the draw within NODES_DRAW.
+ */
+static void test_value_of_a_slow_draw(void **state)
+{
+    (void)state;
+    enum { NODES_DRAW = 4000000 };
+    ttt_rules r = rules_of("6x6k5");
+    ttt_board b = position(&r, "c3");
+    ttt_solver *solver;
+    ttt_error err;
+    assert_int_equal(ttt_solver_new(&r, 64, &solver, &err), TTT_OK);
+    ttt_limits limits = {.nodes = NODES_DRAW};
+    ttt_value_result v;
+    assert_int_equal(ttt_solver_value_within(solver, &b, &limits, &v, &err), TTT_OK);
+    assert_true(v.proven);
+    assert_int_equal(v.value, TTT_DRAW_VALUE);
+    assert_int_equal(v.plies, 35);
+    ttt_solver_free(solver);
+}
+
 static void test_node_budget_is_reproducible(void **state)
 {
     (void)state;
@@ -879,6 +900,7 @@ int main(void)
         cmocka_unit_test(test_published_small_boards),
         cmocka_unit_test(test_published_k4_and_k3),
         cmocka_unit_test(test_published_6x5k4_and_6x6k4),
+        cmocka_unit_test(test_value_of_a_slow_draw),
         cmocka_unit_test(test_node_budget_is_reproducible),
         cmocka_unit_test(test_depth_limit),
         cmocka_unit_test(test_big_board_wins_and_blocks),

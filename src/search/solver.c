@@ -67,6 +67,9 @@
 #define TT_START_BYTES (64u * 1024u)
 #define TT_GROW_NUM    1
 #define TT_GROW_DEN    4
+/* exact_score() searches by distance for at most this many nodes before it searches by value (the empty
+ * boards: 6x5k4 180,075 nodes, 6x6k4 101,551, 5x5k4 699,598, 4x6k4 404,129 by distance alone). */
+#define EXACT_DISTANCE_NODES (UINT64_C(1) << 20)
 
 enum { BOUND_NONE = 0, BOUND_LOWER = 1, BOUND_UPPER = 2, BOUND_EXACT = 3 };
 
@@ -125,7 +128,8 @@ struct ttt_solver {
     uint32_t history[2][TTT_MAX_CELLS];
     /* The budget of the current search. */
     uint64_t nodes, node_limit, total_nodes;
-    double deadline; /* 0 = none */
+    double deadline;     /* 0 = none */
+    uint64_t turn_limit; /* 0 = none: the node count where the turn of exact_score() under way ends */
     bool stop;
     /* Progress reports (ttt_limits.progress) and what the root has found in the iteration under way. */
     ttt_search_progress_fn progress;
@@ -539,7 +543,16 @@ static bool budget_spent(ttt_solver *s)
         return true;
     if (s->node_limit && s->nodes >= s->node_limit)
         return true;
-    return s->deadline > 0 && ttt_clock_ms() >= s->deadline;
+    if (s->deadline > 0 && ttt_clock_ms() >= s->deadline)
+        return true;
+    return s->turn_limit && s->nodes >= s->turn_limit;
+}
+
+/* After a search stopped: true when only the turn's own limit stopped it, not the caller's budget. */
+static bool turn_ended(const ttt_solver *s)
+{
+    return !s->interrupted && !(s->node_limit && s->nodes >= s->node_limit) &&
+           !(s->deadline > 0 && ttt_clock_ms() >= s->deadline) && s->turn_limit && s->nodes >= s->turn_limit;
 }
 
 /* True when the side not to move can mirror from here on (misère): its stones are the colour-swapped image
@@ -930,36 +943,53 @@ static int search(ttt_solver *s, int depth, int alpha, int beta)
  * game end within n plies, the side to move winning (n odd) or losing (n even)?": one null-window search
  * each, kept as shallow as n by the distance bounds of step 5. The first yes is the value and its distance at
  * once, the question for n - 2 having been no. A short win is found fast this way (the empty 6x5k4, a win in
- * 11: 180K nodes, against 6.1M to tell win from draw with the window (-1, 1) and 1.5M more for the distance);
- * a draw costs more (the empty 5x5k4: 978K nodes against 843K), less when a search's bound (fail-soft) shows
- * that a side cannot win at all: its questions are not asked again. False when the budget ran out. */
+ * 11: 180K nodes, against 6.1M to tell win from draw with the window (-1, 1) and 1.5M more for the distance).
+ * A draw needs every n, less when a search's bound (fail-soft) shows that a side cannot win at all: its
+ * questions are not asked again. Some draws cost far more this way than by value (6x6k5 after c3: 31M nodes
+ * against 176K), so after EXACT_DISTANCE_NODES the value is searched first. False when the budget ran out. */
 static bool exact_score(ttt_solver *s, int depth, int *score)
 {
-    bool can_win = true, can_lose = true;
+    bool can_win = true, can_lose = true, found = false;
+    int n = 1;
     *score = 0;
-    for (int n = 1; n <= depth && (can_win || can_lose); n++) {
-        int t = TTT_SCORE_WIN - (s->ply + n);
-        if (n & 1 && can_win) {
-            int r = search(s, depth, t - 1, t);
-            if (s->stop)
-                return false;
-            if (r >= t) {
-                *score = t;
-                return true;
+    s->turn_limit = s->nodes + EXACT_DISTANCE_NODES;
+    for (;;) {
+        for (; n <= depth && (can_win || can_lose) && !found; n++) {
+            int t = TTT_SCORE_WIN - (s->ply + n);
+            if (n & 1 && can_win) {
+                int r = search(s, depth, t - 1, t);
+                if (s->stop)
+                    break;
+                found = r >= t;
+                can_win = r > 0;
+            } else if (!(n & 1) && can_lose) {
+                int r = search(s, depth, -t, -t + 1);
+                if (s->stop)
+                    break;
+                found = r <= -t;
+                can_lose = r < 0;
             }
-            can_win = r > 0;
-        } else if (!(n & 1) && can_lose) {
-            int r = search(s, depth, -t, -t + 1);
-            if (s->stop)
-                return false;
-            if (r <= -t) {
-                *score = -t;
-                return true;
-            }
-            can_lose = r < 0;
+            if (found)
+                *score = n & 1 ? t : -t;
         }
+        if (!s->stop || !turn_ended(s))
+            break;
+        /* Too long by distance: the value first, on a cleared table (what the distance left there costs the
+         * value search more than it saves: 6x6k5 after c3, a draw, 176K nodes from scratch, 8.0M after 1M by
+         * distance), then the distance of a win or a loss. */
+        s->stop = false;
+        s->turn_limit = 0;
+        ttt_solver_clear(s);
+        int value = search(s, depth, -1, 1);
+        if (s->stop)
+            break;
+        can_win = value >= 1;
+        can_lose = value <= -1;
+        if (!can_win && !can_lose)
+            break; /* a draw */
     }
-    return true;
+    s->turn_limit = 0;
+    return !s->stop;
 }
 
 /* --- The root --------------------------------------------------------------------------------------------
@@ -1011,14 +1041,7 @@ static bool root_iteration(ttt_solver *s, int depth, bool all, ttt_move_score *m
     for (int i = 0; i < n; i++) {
         int sc;
         bool exact = true;
-        if (!root_move_ends(s, &si, moves[i].move, &sc) && all && s->exact_mode && s->g.line_sign > 0) {
-            play(s, moves[i].move);
-            bool done = exact_score(s, depth - 1, &sc);
-            undo(s, moves[i].move);
-            if (!done)
-                return false;
-            sc = -sc;
-        } else if (!root_move_ends(s, &si, moves[i].move, &sc)) {
+        if (!root_move_ends(s, &si, moves[i].move, &sc)) {
             int alpha = all || best == -SCORE_INF ? -SCORE_INF : best - 1;
             play(s, moves[i].move);
             sc = -search(s, depth - 1, -SCORE_INF, -alpha);
