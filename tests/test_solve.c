@@ -714,7 +714,8 @@ static void test_pairings_hold(void **state)
     assert_true(check_pairings("7x7k5", 26, 200, 34) > 0);
 }
 
-static void check_value(const char *rules_text, ttt_result want, int want_plies)
+/* The empty board's value and distance (want_plies < 0: any), found within `nodes` (0: no limit). */
+static void check_value_within(const char *rules_text, uint64_t nodes, ttt_result want, int want_plies)
 {
     ttt_rules r = rules_of(rules_text);
     ttt_solver *solver;
@@ -722,13 +723,19 @@ static void check_value(const char *rules_text, ttt_result want, int want_plies)
     assert_int_equal(ttt_solver_new(&r, 64, &solver, &err), TTT_OK);
     ttt_board b;
     ttt_board_init(&b, &r);
-    ttt_result value;
-    int plies;
-    assert_int_equal(ttt_solver_value(solver, &b, &value, &plies, NULL, &err), TTT_OK);
-    assert_int_equal(value, want);
+    ttt_limits limits = {.nodes = nodes};
+    ttt_value_result v;
+    assert_int_equal(ttt_solver_value_within(solver, &b, &limits, &v, &err), TTT_OK);
+    assert_true(v.proven);
+    assert_int_equal(v.value, want);
     if (want_plies >= 0)
-        assert_int_equal(plies, want_plies);
+        assert_int_equal(v.plies, want_plies);
     ttt_solver_free(solver);
+}
+
+static void check_value(const char *rules_text, ttt_result want, int want_plies)
+{
+    check_value_within(rules_text, 0, want, want_plies);
 }
 
 /* Tic-tac-toe is a draw, and so is its misère form: X draws by taking the centre and mirroring (Berlekamp,
@@ -757,8 +764,8 @@ static void test_published_small_boards(void **state)
     check_value("4x4-misere", TTT_DRAW_VALUE, 16);
 }
 
-/* The m,n,k-game article of Wikipedia: "(5,5,4) ... draw"; "(6,5,4) is a first-player win" is in the
- * benchmarks, too slow for a test. Every k = 3 board from 4x3 up is a first-player win (same article). */
+/* The m,n,k-game article of Wikipedia: "(5,5,4) ... draw"; "(6,5,4) is a first-player win": see below. Every
+ * k = 3 board from 4x3 up is a first-player win (same article). */
 static void test_published_k4_and_k3(void **state)
 {
     (void)state;
@@ -766,6 +773,19 @@ static void test_published_k4_and_k3(void **state)
     check_value("4x5k4", TTT_DRAW_VALUE, 20);
     check_value("5x5k3", TTT_WIN, -1);
     check_value("3x5k3", TTT_WIN, -1);
+}
+
+/* 6x5k4 is a first-player win (the m,n,k-game article of Wikipedia; Charatsidis 2017), and so is 6x6k4 (the
+ * first player plays the 6x5 strategy and answers a move off those cells anywhere). Both end by the 11th ply:
+ * the distance the solver found before it searched by distance (a value search, then a distance search: 7.66M
+ * and 94.3M nodes). Now proven within NODES_6X_K4 nodes, where that value search alone did not finish. */
+static void test_published_6x5k4_and_6x6k4(void **state)
+{
+    (void)state;
+    enum { NODES_6X_K4 = 1000000 };
+    check_value_within("6x5k4", NODES_6X_K4, TTT_WIN, 11);
+    check_value_within("5x6k4", NODES_6X_K4, TTT_WIN, 11);
+    check_value_within("6x6k4", NODES_6X_K4, TTT_WIN, 11);
 }
 
 /* --- The engine within a budget ----------------------------------------------------------------------------
@@ -791,6 +811,27 @@ static ttt_move engine_move(const char *spec, const ttt_board *b, ttt_search_inf
     assert_int_equal(ttt_engine_choose(e, b, &m, info, &err), TTT_OK);
     ttt_engine_free(e);
     return m;
+}
+
+/* A draw that the search by distance alone proves slowly (6x6k5 after c3: 31M nodes, against 176K for a
+ * search of the value): the solver turns to the value after a while, and proves the draw within NODES_DRAW.
+ */
+static void test_value_of_a_slow_draw(void **state)
+{
+    (void)state;
+    enum { NODES_DRAW = 4000000 };
+    ttt_rules r = rules_of("6x6k5");
+    ttt_board b = position(&r, "c3");
+    ttt_solver *solver;
+    ttt_error err;
+    assert_int_equal(ttt_solver_new(&r, 64, &solver, &err), TTT_OK);
+    ttt_limits limits = {.nodes = NODES_DRAW};
+    ttt_value_result v;
+    assert_int_equal(ttt_solver_value_within(solver, &b, &limits, &v, &err), TTT_OK);
+    assert_true(v.proven);
+    assert_int_equal(v.value, TTT_DRAW_VALUE);
+    assert_int_equal(v.plies, 35);
+    ttt_solver_free(solver);
 }
 
 static void test_node_budget_is_reproducible(void **state)
@@ -870,6 +911,8 @@ int main(void)
         cmocka_unit_test(test_published_3x3),
         cmocka_unit_test(test_published_small_boards),
         cmocka_unit_test(test_published_k4_and_k3),
+        cmocka_unit_test(test_published_6x5k4_and_6x6k4),
+        cmocka_unit_test(test_value_of_a_slow_draw),
         cmocka_unit_test(test_node_budget_is_reproducible),
         cmocka_unit_test(test_depth_limit),
         cmocka_unit_test(test_big_board_wins_and_blocks),

@@ -259,6 +259,8 @@ int cmd_bench(int argc, char **argv)
     ITEM("solve 4x4 empty", bench_solve("4x4", "", SOLVE_REPEAT_BIG, &items[n], &err));
     ITEM("solve 4x4-misere empty", bench_solve("4x4-misere", "", SOLVE_REPEAT_BIG, &items[n], &err));
     ITEM("solve 5x5k4 empty", bench_solve("5x5k4", "", 1, &items[n], &err));
+    ITEM("solve 6x5k4 empty", bench_solve("6x5k4", "", 1, &items[n], &err));
+    ITEM("solve 6x6k4 empty", bench_solve("6x6k4", "", 1, &items[n], &err));
     ITEM("search 5x5k4-misere 300k", bench_search("5x5k4-misere", "c3", 300000, &items[n], &err));
     ITEM("search 7x7k5 200k nodes", bench_search("7x7k5", "d4 c3", 200000, &items[n], &err));
     ITEM("search 15x15k5 100k nodes", bench_search("15x15k5", "h8 g7 i9", 100000, &items[n], &err));
