@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "search/avoid.h"
+#include "search/prove.h"
 #include "ttt/symmetry.h"
 #include "util/error.h"
 
@@ -71,6 +72,16 @@
 /* exact_score() searches by distance for at most this many nodes before it searches by value (the empty
  * boards: 6x5k4 180,075 nodes, 6x6k4 101,551, 5x5k4 699,598, 4x6k4 404,129 by distance alone). */
 #define EXACT_DISTANCE_NODES (UINT64_C(1) << 20)
+/* Draw proofs (search/prove.h) are tried first on boards of at least PROVE_MIN_CELLS cells with k >=
+ * PROVE_MIN_K that the prover handles (7x7k5, 8x8k5, ...): there the alpha-beta search alone does not finish
+ * (7x7k5: not in 300 s). On k = 4 boards the search is faster than the prover (5x5k4: 0.71M nodes against the
+ * prover's 2.26M); smaller k = 5 boards keep the search's move-by-move progress reports. The prover's table
+ * is PROVE_TT_MIB; it gets PROVE_SHARE of a limited budget, and PROVE_MAX_NODES when the search has none. */
+#define PROVE_MIN_CELLS 49
+#define PROVE_MIN_K     5
+#define PROVE_TT_MIB    64
+#define PROVE_SHARE     0.5
+#define PROVE_MAX_NODES (UINT64_C(1) << 28)
 
 enum { BOUND_NONE = 0, BOUND_LOWER = 1, BOUND_UPPER = 2, BOUND_EXACT = 3 };
 
@@ -138,8 +149,12 @@ struct ttt_solver {
     bool interrupted; /* progress asked to stop: no later phase runs */
     double start;
     ttt_search_progress root;
-    bool exact_mode;  /* no neighbourhood restriction */
-    bool etc;         /* enhanced transposition cutoffs (step 8b) in this search */
+    bool exact_mode;    /* no neighbourhood restriction */
+    bool etc;           /* enhanced transposition cutoffs (step 8b) in this search */
+    ttt_prover *prover; /* draw proofs (NULL where they do not pay) */
+    uint64_t root_draw; /* root moves the prover has shown to draw (inner cells) */
+    double prove_deadline;
+    uint64_t prove_nodes0, prove_limit;
     uint64_t inexact; /* grows whenever a result depends on a heuristic or an unsearched move */
 };
 
@@ -974,10 +989,12 @@ static int search(ttt_solver *s, int depth, int alpha, int beta)
  * 11: 180K nodes, against 6.1M to tell win from draw with the window (-1, 1) and 1.5M more for the distance).
  * A draw needs every n, less when a search's bound (fail-soft) shows that a side cannot win at all: its
  * questions are not asked again. Some draws cost far more this way than by value (6x6k5 after c3: 31M nodes
- * against 176K), so after EXACT_DISTANCE_NODES the value is searched first. False when the budget ran out. */
-static bool exact_score(ttt_solver *s, int depth, int *score)
+ * against 176K), so after EXACT_DISTANCE_NODES the value is searched first. (alpha, beta) is the range the
+ * value is known to lie in: (-1, 1) when nothing is known, beta 0 when the side to move cannot win, alpha 0
+ * when it cannot lose (search/prove.h); a side that cannot win is never asked. False when the budget ran out. */
+static bool exact_score(ttt_solver *s, int depth, int alpha, int beta, int *score)
 {
-    bool can_win = true, can_lose = true, found = false;
+    bool can_win = beta > 0, can_lose = alpha < 0, found = false;
     int n = 1;
     *score = 0;
     s->turn_limit = s->nodes + EXACT_DISTANCE_NODES;
@@ -1008,7 +1025,7 @@ static bool exact_score(ttt_solver *s, int depth, int *score)
         s->stop = false;
         s->turn_limit = 0;
         ttt_solver_clear(s);
-        int value = search(s, depth, -1, 1);
+        int value = search(s, depth, alpha, beta);
         if (s->stop)
             break;
         can_win = value >= 1;
@@ -1031,7 +1048,7 @@ static bool root_move_ends(const ttt_solver *s, const scan_info *si, int cell, i
         *score = s->g.line_sign * (TTT_SCORE_WIN - (s->ply + 1));
         return true;
     }
-    if (s->ply + 1 == s->g.cells) {
+    if (s->ply + 1 == s->g.cells || (cell < 64 && (s->root_draw >> cell & 1))) {
         *score = 0;
         return true;
     }
@@ -1092,6 +1109,83 @@ static bool root_iteration(ttt_solver *s, int depth, bool all, ttt_move_score *m
     return true;
 }
 
+/* --- Draw proofs (search/prove.h) -----------------------------------------------------------------------
+ */
+
+/* The prover's stop callback: the search's budget and progress reports (as budget_spent), and the prover's
+ * own share of the time. */
+static bool prove_stop(void *user, uint64_t nodes)
+{
+    ttt_solver *s = user;
+    uint64_t before = s->nodes;
+    s->nodes = s->prove_nodes0 + nodes;
+    if (s->progress && before / TTT_SEARCH_PROGRESS_NODES != s->nodes / TTT_SEARCH_PROGRESS_NODES) {
+        s->root.nodes = s->nodes;
+        s->root.ms = ttt_clock_ms() - s->start;
+        if (s->progress(&s->root, s->progress_user))
+            s->interrupted = true;
+    }
+    double now = ttt_clock_ms();
+    if (s->interrupted || (s->node_limit && s->nodes >= s->node_limit) ||
+        (s->deadline > 0 && now >= s->deadline))
+        s->stop = true;
+    return s->stop || (s->prove_deadline > 0 && now >= s->prove_deadline);
+}
+
+/* Whether `attacker`'s side cannot complete a line before the other does, from inner stone sets. */
+static bool prove_holds(ttt_solver *s, uint64_t attacker, uint64_t defender, bool attacker_to_move)
+{
+    if (s->stop)
+        return false;
+    if (s->prove_limit == 0 || (s->prove_deadline > 0 && ttt_clock_ms() >= s->prove_deadline))
+        return false;
+    s->prove_nodes0 = s->nodes;
+    uint64_t used = 0;
+    ttt_proof r =
+        ttt_prover_run(s->prover, attacker, defender, attacker_to_move, s->prove_limit, prove_stop, s, &used);
+    s->nodes = s->prove_nodes0 + used;
+    s->prove_limit = s->prove_limit > used ? s->prove_limit - used : 0;
+    return r == TTT_PROOF_HOLDS;
+}
+
+/* The stones of the side to move and of the other side (inner cells), and sets the prover's budget from
+ * the search's. */
+static void prove_begin(ttt_solver *s, const ttt_board *b, const ttt_limits *limits, uint64_t *mover,
+                        uint64_t *other)
+{
+    int side = ttt_board_to_move(b);
+    *mover = *other = 0;
+    for (int cell = 0; cell < s->g.cells; cell++) {
+        if (ttt_bits_test(&b->stones[side], cell))
+            *mover |= UINT64_C(1) << to_inner(s, cell);
+        if (ttt_bits_test(&b->stones[side ^ 1], cell))
+            *other |= UINT64_C(1) << to_inner(s, cell);
+    }
+    s->prove_limit = limits->nodes ? (uint64_t)((double)limits->nodes * PROVE_SHARE) : PROVE_MAX_NODES;
+    s->prove_deadline = limits->ms > 0 ? s->start + limits->ms * PROVE_SHARE : 0;
+}
+
+/* The root moves that draw: after each, neither side can complete a line first. The other side cannot do it
+ * after any move if it cannot with the move now (one more stone of ours never helps it). */
+static uint64_t prove_root_draws(ttt_solver *s, const ttt_board *b, const ttt_limits *limits)
+{
+    uint64_t mover, other, draws = 0;
+    prove_begin(s, b, limits, &mover, &other);
+    bool other_cannot = prove_holds(s, other, mover, true);
+    scan_info si;
+    scan(s, false, &si);
+    for (int cell = 0; cell < s->g.cells && !s->stop; cell++) {
+        int score;
+        if (ttt_bits_test(&s->occ, cell) || root_move_ends(s, &si, cell, &score))
+            continue;
+        uint64_t m = UINT64_C(1) << cell;
+        if (prove_holds(s, mover | m, other, false) &&
+            (other_cannot || prove_holds(s, other, mover | m, true)))
+            draws |= m;
+    }
+    return draws;
+}
+
 static int compare_scores(const void *a, const void *b)
 {
     const ttt_move_score *x = a, *y = b;
@@ -1128,8 +1222,11 @@ ttt_status ttt_solver_new(const ttt_rules *rules, int tt_mib, ttt_solver **out, 
                 ? (tt_entry *)(((uintptr_t)s->tt_memory + CACHE_LINE - 1) & ~(uintptr_t)(CACHE_LINE - 1))
                 : NULL;
     s->tt_mask = entries - 1;
+    ttt_error perr;
     if (geometry_init(&s->g, &inner) || !s->tt || !(s->count[0] = calloc((size_t)s->g.nwin + 1, 1)) ||
-        !(s->count[1] = calloc((size_t)s->g.nwin + 1, 1))) {
+        !(s->count[1] = calloc((size_t)s->g.nwin + 1, 1)) ||
+        (inner.k >= PROVE_MIN_K && inner.rows * inner.cols >= PROVE_MIN_CELLS &&
+         ttt_prover_supports(&inner) && ttt_prover_new(&inner, PROVE_TT_MIB, false, &s->prover, &perr))) {
         ttt_solver_free(s);
         return ttt_fail(err, TTT_ENOMEM, "solver: out of memory for a %d MiB table", tt_mib);
     }
@@ -1142,6 +1239,7 @@ void ttt_solver_free(ttt_solver *s)
     if (!s)
         return;
     geometry_free(&s->g);
+    ttt_prover_free(s->prover);
     free(s->tt_memory);
     free(s->count[0]);
     free(s->count[1]);
@@ -1153,6 +1251,8 @@ void ttt_solver_clear(ttt_solver *s)
     memset(s->tt, 0, (s->tt_mask + 1) * sizeof *s->tt);
     s->tt_filled = 0;
     memset(s->history, 0, sizeof s->history);
+    if (s->prover)
+        ttt_prover_clear(s->prover);
 }
 
 uint64_t ttt_solver_nodes(const ttt_solver *s) { return s->total_nodes; }
@@ -1232,6 +1332,12 @@ ttt_status ttt_solver_search(ttt_solver *s, const ttt_board *b, const ttt_limits
     s->etc = all || s->g.line_sign < 0;
     const int empties = s->g.cells - s->ply;
     const bool unlimited = limits->nodes == 0 && limits->ms <= 0 && limits->depth <= 0;
+    s->root_draw = 0;
+    if (s->prover && all) { /* moves proven to draw end at once in root_iteration (root_move_ends) */
+        s->node_limit = limits->nodes;
+        s->deadline = limits->ms > 0 ? start + limits->ms : 0;
+        s->root_draw = prove_root_draws(s, b, limits);
+    }
 
     memset(out, 0, sizeof *out);
     ttt_bits empty;
@@ -1344,12 +1450,22 @@ ttt_status ttt_solver_value_within(ttt_solver *s, const ttt_board *b, const ttt_
     s->interrupted = false;
     int depth = s->g.cells - s->ply;
     s->root = (ttt_search_progress){.depth = depth, .best_move = TTT_NO_MOVE, .exact = true};
-    /* Normal rules: exact_score(). Misère: win, draw or loss first, with the narrowest window that tells them
-     * apart; then, for a win or a loss, its distance within the proven range. The root may end at once:
-     * search() sees threats before moving. */
-    const bool by_distance = s->g.line_sign > 0;
-    int score = by_distance ? 0 : search(s, depth, -1, 1);
-    if (by_distance && exact_score(s, depth, &score)) {
+    /* A side shown unable to complete a line first (search/prove.h) cannot win: the window narrows, and when
+     * neither side can win the draw is proven at once. Normal rules: exact_score() within that window. Misère:
+     * win, draw or loss first, with the narrowest window that tells them apart; then, for a win or a loss, its
+     * distance within the proven range. The root may end at once: search() sees threats before moving. */
+    int alpha = -1, beta = 1;
+    if (s->prover) {
+        uint64_t mover, other;
+        prove_begin(s, b, limits, &mover, &other);
+        if (prove_holds(s, mover, other, true))
+            beta = 0;
+        if (prove_holds(s, other, mover, false))
+            alpha = 0;
+    }
+    const bool by_distance = s->g.line_sign > 0 && alpha < beta;
+    int score = by_distance || alpha >= beta ? 0 : search(s, depth, alpha, beta);
+    if (by_distance && exact_score(s, depth, alpha, beta, &score)) {
         out->proven = true;
         out->value = ttt_score_result(score);
         out->plies = ttt_score_plies(b, score);

@@ -1,0 +1,74 @@
+/*
+ * search/prove.h - proofs that a side cannot win: draws without searching the whole game tree.
+ *
+ * The prover answers one question: can the attacker complete a line before the defender completes one (or the
+ * board fills)? When it cannot, the attacker cannot win; a draw is two such answers, one for each side.
+ * "Holds" (the defender stops the attacker) is always a proof; "forced" (the attacker gets its line) is exact
+ * only with full_width, and the solver uses no such answer.
+ *
+ * The search is a depth-first AND/OR search (the attacker's moves OR, the defender's AND) with, at every
+ * node:
+ *   - threats: a line now; two threats win; one must be blocked; a fork (two threats with one stone) wins
+ *     unless the defender blocks it or makes a threat of its own; a threat of the defender's own, likewise;
+ *   - the Erdos-Selfridge bound and pairing strategies (a bipartite matching giving every window free of
+ *     defender stones two empty cells of its own) as leaves where the defender holds;
+ *   - relevance zones: a proof that the defender holds comes with the set of cells it depends on; extra
+ *     attacker stones outside that set do not break it. Before the attacker's moves are searched the
+ *     defender gets a free move (a null move); only the attacker's moves inside its proof's zone, and inside
+ *     the zones of the moves searched since, need a search of their own;
+ *   - an exact transposition table (the whole position is the key: no hash collisions).
+ *
+ * Boards of at most 64 cells (a position is two words); normal rules. Cells are row * cols + col.
+ */
+#ifndef TTT_SEARCH_PROVE_H
+#define TTT_SEARCH_PROVE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "ttt/common.h"
+#include "ttt/rules.h"
+
+#define TTT_PROVER_MAX_CELLS 64
+
+typedef struct ttt_prover ttt_prover;
+
+typedef enum ttt_proof {
+    TTT_PROOF_UNKNOWN = 0, /* the budget ran out (or stop asked) first */
+    TTT_PROOF_HOLDS = 1,   /* proven: the attacker never completes a line first */
+    TTT_PROOF_FORCED = 2,  /* the attacker completes one first (exact only with full_width; see above) */
+} ttt_proof;
+
+/* Asked every TTT_PROVER_CHECK_NODES nodes with the nodes searched so far by this run; true stops the run. */
+typedef bool (*ttt_prover_stop_fn)(void *user, uint64_t nodes);
+#define TTT_PROVER_CHECK_NODES 1024
+
+/* Whether the prover handles the rules (normal rules, at most 64 cells, k >= 2). */
+bool ttt_prover_supports(const ttt_rules *rules);
+
+/* Makes a prover for the rules (ttt_prover_supports must hold) with a table of about tt_mib MiB (at least 1).
+ * full_width: the defender tries every move (exact both ways); otherwise at most the most promising ones. */
+ttt_status ttt_prover_new(const ttt_rules *rules, int tt_mib, bool full_width, ttt_prover **out,
+                          ttt_error *err);
+void ttt_prover_free(ttt_prover *p);
+
+/* Can the attacker (stones `attacker`) complete a line before the defender (stones `defender`, disjoint cell
+ * sets of the rules' board, neither with a line), the attacker to move when attacker_to_move? node_limit (0:
+ * none) and stop (may be NULL) bound the run; *nodes (may be NULL) receives the nodes it searched. The table
+ * is kept between runs. */
+ttt_proof ttt_prover_run(ttt_prover *p, uint64_t attacker, uint64_t defender, bool attacker_to_move,
+                         uint64_t node_limit, ttt_prover_stop_fn stop, void *user, uint64_t *nodes);
+
+/* After a run that answered TTT_PROOF_HOLDS: its relevance zone, a set of cells such that the answer stays
+ * the same with attacker stones added on any empty cells outside it (0 after other answers). */
+uint64_t ttt_prover_zone(const ttt_prover *p);
+
+/* The pairing strategy the prover uses: true when every window free of the defender's stones can be given
+ * two empty cells of its own, no cell in two windows. partner (64 entries, may be NULL) receives each paired
+ * cell's partner, -1 for the others. */
+bool ttt_prover_pairing(const ttt_prover *p, uint64_t attacker, uint64_t defender, int *partner);
+
+/* Forgets the table. */
+void ttt_prover_clear(ttt_prover *p);
+
+#endif

@@ -1,0 +1,446 @@
+/*
+ * tests/test_prove.c - the draw prover (search/prove.h) against a brute force written here, its pairings
+ * against a separate checker, and the solver's draws on the boards where it uses the prover against a
+ * brute force of the whole game.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include <cmocka.h>
+
+#include "search/prove.h"
+#include "ttt/ttt.h"
+
+#include "support.h"
+
+/* --- A brute force: windows as masks, a memo of positions --------------------------------------------- */
+
+#define MEMO_BITS 20
+
+typedef struct brute {
+    int cells, k, nwin;
+    uint64_t win[256];
+    uint64_t *memo_a, *memo_d; /* the position of each slot: the two sides' stones */
+    int8_t *memo_value;        /* 0: free; the kind of question and its answer (see below) */
+} brute;
+
+static void brute_init(brute *b, const ttt_rules *r)
+{
+    static const int dr[4] = {0, 1, 1, 1}, dc[4] = {1, 0, 1, -1};
+    b->cells = r->rows * r->cols;
+    b->k = r->k;
+    b->nwin = 0;
+    for (int row = 0; row < r->rows; row++)
+        for (int col = 0; col < r->cols; col++)
+            for (int d = 0; d < 4; d++) {
+                int er = row + (r->k - 1) * dr[d], ec = col + (r->k - 1) * dc[d];
+                if (er >= r->rows || ec < 0 || ec >= r->cols)
+                    continue;
+                uint64_t w = 0;
+                for (int i = 0; i < r->k; i++)
+                    w |= UINT64_C(1) << ((row + i * dr[d]) * r->cols + col + i * dc[d]);
+                b->win[b->nwin++] = w;
+            }
+    b->memo_a = calloc((size_t)1 << MEMO_BITS, sizeof *b->memo_a);
+    b->memo_d = calloc((size_t)1 << MEMO_BITS, sizeof *b->memo_d);
+    b->memo_value = calloc((size_t)1 << MEMO_BITS, 1);
+    assert_non_null(b->memo_a);
+    assert_non_null(b->memo_d);
+    assert_non_null(b->memo_value);
+}
+
+static void brute_free(brute *b)
+{
+    free(b->memo_a);
+    free(b->memo_d);
+    free(b->memo_value);
+}
+
+/* The memo slot of a question (kind 1..3) about a position; *hit set when it holds the answer. */
+static size_t memo_slot(const brute *b, uint64_t a, uint64_t d, int kind, bool *hit)
+{
+    uint64_t h = a * UINT64_C(0x9E3779B97F4A7C15) ^ d * UINT64_C(0xC2B2AE3D27D4EB4F) ^ (uint64_t)kind;
+    size_t slot = (size_t)(h >> (64 - MEMO_BITS));
+    *hit = b->memo_value[slot] / 8 == kind && b->memo_a[slot] == a && b->memo_d[slot] == d;
+    return slot;
+}
+
+static void memo_put(brute *b, size_t slot, uint64_t a, uint64_t d, int kind, int answer)
+{
+    b->memo_a[slot] = a;
+    b->memo_d[slot] = d;
+    b->memo_value[slot] = (int8_t)(kind * 8 + answer);
+}
+
+static bool has_line(const brute *b, uint64_t stones)
+{
+    for (int w = 0; w < b->nwin; w++)
+        if ((b->win[w] & stones) == b->win[w])
+            return true;
+    return false;
+}
+
+/* The whole game from a position without a line, `a` to move against `d`: +1 a wins, 0 draw, -1 d wins. */
+static int game_value(brute *b, uint64_t a, uint64_t d)
+{
+    const uint64_t full = b->cells == 64 ? ~UINT64_C(0) : (UINT64_C(1) << b->cells) - 1;
+    if ((a | d) == full)
+        return 0;
+    bool hit;
+    size_t slot = memo_slot(b, a, d, 1, &hit);
+    if (hit)
+        return b->memo_value[slot] % 8 - 2;
+    int best = -1;
+    for (uint64_t e = full & ~(a | d); e && best < 1; e &= e - 1) {
+        uint64_t m = e & -e;
+        int v = has_line(b, a | m) ? 1 : -game_value(b, d, a | m);
+        if (v > best)
+            best = v;
+    }
+    memo_put(b, slot, a, d, 1, best + 2);
+    return best;
+}
+
+/* Whether the attacker completes a line before the defender does (or the board fills), with best play. */
+static bool attacker_wins(brute *b, uint64_t att, uint64_t def, bool att_to_move)
+{
+    const uint64_t full = b->cells == 64 ? ~UINT64_C(0) : (UINT64_C(1) << b->cells) - 1;
+    if ((att | def) == full)
+        return false;
+    bool hit;
+    int kind = att_to_move ? 2 : 3;
+    size_t slot = memo_slot(b, att, def, kind, &hit);
+    if (hit)
+        return b->memo_value[slot] % 8 == 1;
+    bool result = !att_to_move;
+    for (uint64_t e = full & ~(att | def); e; e &= e - 1) {
+        uint64_t m = e & -e;
+        bool wins;
+        if (att_to_move)
+            wins = has_line(b, att | m) || attacker_wins(b, att | m, def, false);
+        else
+            wins = !has_line(b, def | m) && attacker_wins(b, att, def | m, true);
+        if (wins == att_to_move) {
+            result = wins;
+            break;
+        }
+    }
+    memo_put(b, slot, att, def, kind, result ? 1 : 2);
+    return result;
+}
+
+/* A random position of the board with `stones` stones in alternation, neither side with a line. */
+static bool random_position(const brute *b, ttt_rng *rng, int stones, uint64_t *x, uint64_t *o)
+{
+    *x = *o = 0;
+    for (int i = 0; i < stones; i++) {
+        int cell;
+        do
+            cell = (int)ttt_rng_below(rng, (uint32_t)b->cells);
+        while (((*x | *o) >> cell) & 1);
+        if (i % 2 == 0)
+            *x |= UINT64_C(1) << cell;
+        else
+            *o |= UINT64_C(1) << cell;
+    }
+    return !has_line(b, *x) && !has_line(b, *o);
+}
+
+static ttt_prover *prover_ok(const ttt_rules *r, bool full_width)
+{
+    ttt_prover *p = NULL;
+    ttt_error err = {{0}};
+    if (ttt_prover_new(r, 4, full_width, &p, &err) != TTT_OK) {
+        print_error("prover: %s\n", err.msg);
+        fail();
+    }
+    return p;
+}
+
+/* --- The prover against the brute force ---------------------------------------------------------------- */
+
+/* Every random position of the board with stones in [lo, hi], each side as attacker, either side to move:
+ * full width, the prover's answer is the brute force's both ways; restricted, every "holds" is right.
+ * Returns how many positions the prover proved to hold (so a test can see it proves something). */
+static int compare_board(const char *rules_text, int lo, int hi, int count, uint64_t seed)
+{
+    ttt_rules r = rules_of(rules_text);
+    brute b;
+    brute_init(&b, &r);
+    ttt_prover *exact = prover_ok(&r, true), *fast = prover_ok(&r, false);
+    ttt_rng rng;
+    ttt_rng_seed(&rng, seed);
+    int held = 0;
+    for (int i = 0; i < count; i++) {
+        uint64_t x, o;
+        int stones = lo + (int)ttt_rng_below(&rng, (uint32_t)(hi - lo + 1));
+        if (!random_position(&b, &rng, stones, &x, &o))
+            continue;
+        for (int side = 0; side < 2; side++)
+            for (int tomove = 0; tomove < 2; tomove++) {
+                uint64_t att = side ? o : x, def = side ? x : o;
+                bool truth = attacker_wins(&b, att, def, tomove);
+                ttt_proof pe = ttt_prover_run(exact, att, def, tomove, 0, NULL, NULL, NULL);
+                ttt_proof pf = ttt_prover_run(fast, att, def, tomove, 0, NULL, NULL, NULL);
+                if (pe != (truth ? TTT_PROOF_FORCED : TTT_PROOF_HOLDS) || (pf == TTT_PROOF_HOLDS && truth)) {
+                    print_error(
+                        "%s: attacker %#llx defender %#llx, attacker %s: brute force %s, prover %d/%d\n",
+                        rules_text, (unsigned long long)att, (unsigned long long)def,
+                        tomove ? "to move" : "second", truth ? "wins" : "holds", pe, pf);
+                    fail();
+                }
+                held += pe == TTT_PROOF_HOLDS;
+            }
+    }
+    ttt_prover_free(exact);
+    ttt_prover_free(fast);
+    brute_free(&b);
+    return held;
+}
+
+static void test_prover_4x4k3(void **state)
+{
+    (void)state;
+    assert_true(compare_board("4x4k3", 3, 10, 600, 1) > 0);
+}
+
+static void test_prover_4x4(void **state)
+{
+    (void)state;
+    assert_true(compare_board("4x4", 3, 12, 600, 2) > 0);
+}
+
+static void test_prover_5x4k4(void **state)
+{
+    (void)state;
+    assert_true(compare_board("5x4k4", 8, 13, 300, 3) > 0);
+}
+
+static void test_prover_5x5k4(void **state)
+{
+    (void)state;
+    assert_true(compare_board("5x5k4", 11, 16, 100, 4) > 0);
+}
+
+static void test_prover_6x4k4(void **state)
+{
+    (void)state;
+    assert_true(compare_board("6x4k4", 10, 14, 100, 5) > 0);
+}
+
+static void test_prover_5x5k5(void **state)
+{
+    (void)state;
+    assert_true(compare_board("5x5k5", 10, 16, 100, 6) > 0);
+}
+
+/* The relevance zone of every proof found: attacker stones added outside it (one to four, at random) leave
+ * the brute force's answer "holds". */
+static void check_zones(const char *rules_text, int lo, int hi, int count, uint64_t seed)
+{
+    ttt_rules r = rules_of(rules_text);
+    brute b;
+    brute_init(&b, &r);
+    ttt_prover *p = prover_ok(&r, true);
+    ttt_rng rng;
+    ttt_rng_seed(&rng, seed);
+    const uint64_t full = (UINT64_C(1) << b.cells) - 1;
+    int checked = 0;
+    for (int i = 0; i < count; i++) {
+        uint64_t x, o;
+        if (!random_position(&b, &rng, lo + (int)ttt_rng_below(&rng, (uint32_t)(hi - lo + 1)), &x, &o))
+            continue;
+        for (int side = 0; side < 2; side++)
+            for (int tomove = 0; tomove < 2; tomove++) {
+                uint64_t att = side ? o : x, def = side ? x : o;
+                ttt_prover_clear(p); /* each answer searched afresh, not read from the table */
+                if (ttt_prover_run(p, att, def, tomove, 0, NULL, NULL, NULL) != TTT_PROOF_HOLDS)
+                    continue;
+                uint64_t outside = full & ~(att | def | ttt_prover_zone(p));
+                for (int t = 0; t < 4 && outside; t++) {
+                    uint64_t extra = 0;
+                    int want = 1 + (int)ttt_rng_below(&rng, 4);
+                    for (int j = 0; j < want; j++) {
+                        int n = __builtin_popcountll(outside & ~extra),
+                            pick = (int)ttt_rng_below(&rng, (uint32_t)n);
+                        uint64_t e = outside & ~extra;
+                        while (pick--)
+                            e &= e - 1;
+                        extra |= e & -e;
+                        if (!(outside & ~extra))
+                            break;
+                    }
+                    if (has_line(&b, att | extra) || attacker_wins(&b, att | extra, def, tomove)) {
+                        print_error(
+                            "%s: attacker %#llx defender %#llx (%s) holds with zone %#llx, but not with "
+                            "%#llx added\n",
+                            rules_text, (unsigned long long)att, (unsigned long long)def,
+                            tomove ? "attacker to move" : "defender to move",
+                            (unsigned long long)ttt_prover_zone(p), (unsigned long long)extra);
+                        fail();
+                    }
+                    checked++;
+                }
+            }
+    }
+    ttt_prover_free(p);
+    brute_free(&b);
+    assert_true(checked > 0);
+}
+
+static void test_zones(void **state)
+{
+    (void)state;
+    check_zones("3x3", 0, 2, 60, 10); /* symmetric positions: zones closed under their symmetries */
+    check_zones("4x4k3", 3, 9, 150, 11);
+    check_zones("4x4", 2, 10, 150, 12);
+    check_zones("5x4k4", 6, 12, 150, 13);
+    check_zones("6x4k4", 9, 14, 80, 14);
+    check_zones("5x5k4", 11, 16, 50, 15);
+    check_zones("5x5k5", 8, 16, 80, 16);
+}
+
+/* Known answers from the empty board: X cannot win 3x3, 4x4, 4x5k4 or 6x6k5 (draws); it wins 4x4k3. */
+static void test_prover_empty_boards(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *rules;
+        ttt_proof first; /* X to move on the empty board */
+    } cases[] = {{"3x3", TTT_PROOF_HOLDS},
+                 {"4x4k3", TTT_PROOF_FORCED},
+                 {"4x4", TTT_PROOF_HOLDS},
+                 {"4x5k4", TTT_PROOF_HOLDS},
+                 {"6x6k5", TTT_PROOF_HOLDS}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        ttt_rules r = rules_of(cases[i].rules);
+        ttt_prover *p = prover_ok(&r, true);
+        assert_int_equal(ttt_prover_run(p, 0, 0, true, 0, NULL, NULL, NULL), cases[i].first);
+        ttt_prover_free(p);
+    }
+}
+
+/* --- Pairings, checked apart from the matching -------------------------------------------------------- */
+
+static void test_pairings_checked(void **state)
+{
+    (void)state;
+    static const char *boards[] = {"4x4", "5x5k4", "6x6k5", "7x7k5", "8x8k5"};
+    int found = 0;
+    for (size_t i = 0; i < sizeof boards / sizeof boards[0]; i++) {
+        ttt_rules r = rules_of(boards[i]);
+        brute b;
+        brute_init(&b, &r);
+        ttt_prover *p = prover_ok(&r, false);
+        ttt_rng rng;
+        ttt_rng_seed(&rng, 40 + i);
+        for (int n = 0; n < 400; n++) {
+            uint64_t x, o;
+            random_position(&b, &rng, (int)ttt_rng_below(&rng, (uint32_t)b.cells), &x, &o);
+            int partner[TTT_PROVER_MAX_CELLS];
+            if (!ttt_prover_pairing(p, x, o, partner))
+                continue;
+            found++;
+            /* Every cell in one pair at most, both empty, partners of each other. */
+            for (int c = 0; c < b.cells; c++) {
+                if (partner[c] < 0)
+                    continue;
+                assert_in_range(partner[c], 0, b.cells - 1);
+                assert_int_equal(partner[partner[c]], c);
+                assert_int_not_equal(partner[c], c);
+                assert_false(((x | o) >> c) & 1);
+            }
+            /* Every window free of O holds a pair of its own. */
+            for (int w = 0; w < b.nwin; w++) {
+                if (b.win[w] & o)
+                    continue;
+                bool pair = false;
+                for (int c = 0; c < b.cells && !pair; c++)
+                    pair = partner[c] >= 0 && ((b.win[w] >> c) & 1) && ((b.win[w] >> partner[c]) & 1);
+                assert_true(pair);
+            }
+        }
+        ttt_prover_free(p);
+        brute_free(&b);
+    }
+    assert_true(found > 0);
+}
+
+/* --- The solver where it uses the prover ---------------------------------------------------------------- */
+
+/* Random positions of a board where the solver uses the prover: the solver's value (and every move's with
+ * ttt_solver_search) is the brute force's. */
+static void solver_against_brute(const char *rules_text, int lo, int hi, int count, uint64_t seed)
+{
+    ttt_rules r = rules_of(rules_text);
+    brute b;
+    brute_init(&b, &r);
+    ttt_solver *s = NULL;
+    ttt_error err = {{0}};
+    assert_int_equal(ttt_solver_new(&r, 16, &s, &err), TTT_OK);
+    ttt_rng rng;
+    ttt_rng_seed(&rng, seed);
+    ttt_search_result *res = malloc(sizeof *res);
+    assert_non_null(res);
+    int draws = 0;
+    for (int i = 0; i < count; i++) {
+        uint64_t x, o;
+        int stones = lo + (int)ttt_rng_below(&rng, (uint32_t)(hi - lo + 1));
+        if (!random_position(&b, &rng, stones, &x, &o))
+            continue;
+        ttt_board board;
+        ttt_board_init(&board, &r);
+        uint64_t left[2] = {x, o};
+        for (int side = 0; left[side]; side ^= 1) { /* X and O in turn */
+            int cell = __builtin_ctzll(left[side]);
+            left[side] &= left[side] - 1;
+            assert_int_equal(ttt_board_play_checked(&board, cell, &err), TTT_OK);
+        }
+        if (ttt_board_terminal(&board))
+            continue;
+        bool x_moves = stones % 2 == 0;
+        uint64_t mover = x_moves ? x : o, other = x_moves ? o : x;
+        int truth = game_value(&b, mover, other);
+        ttt_result value;
+        assert_int_equal(ttt_solver_value(s, &board, &value, NULL, NULL, &err), TTT_OK);
+        assert_int_equal((int)value, truth);
+        draws += truth == 0;
+        assert_int_equal(ttt_solver_search(s, &board, NULL, true, res, &err), TTT_OK);
+        assert_true(res->proven);
+        for (int m = 0; m < res->count; m++) {
+            uint64_t bit = UINT64_C(1) << res->moves[m].move;
+            int v = has_line(&b, mover | bit) ? 1 : -game_value(&b, other, mover | bit);
+            assert_int_equal((int)ttt_score_result(res->moves[m].score), v);
+        }
+    }
+    free(res);
+    ttt_solver_free(s);
+    brute_free(&b);
+    assert_true(draws > 0);
+}
+
+static void test_solver_7x7k5(void **state)
+{
+    (void)state;
+    solver_against_brute("7x7k5", 38, 42, 150, 7);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_prover_4x4k3),
+        cmocka_unit_test(test_prover_4x4),
+        cmocka_unit_test(test_prover_5x4k4),
+        cmocka_unit_test(test_prover_5x5k4),
+        cmocka_unit_test(test_prover_6x4k4),
+        cmocka_unit_test(test_prover_5x5k5),
+        cmocka_unit_test(test_prover_empty_boards),
+        cmocka_unit_test(test_pairings_checked),
+        cmocka_unit_test(test_zones),
+        cmocka_unit_test(test_solver_7x7k5),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
