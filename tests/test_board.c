@@ -1102,6 +1102,49 @@ static void test_validate_accepts_overline_made_by_one_stone(void **state)
     assert_invalid("6x6k3", "xxxxxx/oo.oo./o...../....../....../......");
 }
 
+/* The largest board, 20x20k5: cells past 256 (words 4 to 6 of a bit set) play, undo, hash and make lines, and
+ * engines play a whole game through the library to its end, every move legal. */
+static void test_largest_board_20x20k5(void **state)
+{
+    (void)state;
+    ttt_rules r = rules_of("20x20k5");
+    ttt_board b = board_of(&r, "t16 a1 t17 a2 t18 a3 t19 a5");
+    assert_int_equal(b.cells, 400);
+    ttt_board before = b;
+    assert_true(ttt_board_makes_line(&b, TTT_X, 399));
+    ttt_board_play(&b, 399); /* t20 completes t16-t20 */
+    assert_int_equal(ttt_board_outcome(&b), TTT_X_WINS);
+    ttt_move line[TTT_MAX_SIDE];
+    assert_int_equal(ttt_board_line_cells(&b, line), 5);
+    assert_true(b.hash == ttt_board_hash_full(&b));
+    assert_int_equal(ttt_board_validate(&b, NULL), TTT_OK);
+    ttt_board_undo(&b, 399);
+    assert_true(ttt_board_equal(&b, &before) && b.hash == before.hash);
+    /* Every key differs: the keys of the cells past 256 do not repeat those of the first 256 or the other
+     * side. */
+    for (int cell = 0; cell < 400; cell++)
+        for (int other = 0; other < 400; other++) {
+            assert_true(ttt_zobrist_key(TTT_X, cell) != ttt_zobrist_key(TTT_O, other));
+            assert_true(other == cell || ttt_zobrist_key(TTT_X, cell) != ttt_zobrist_key(TTT_X, other));
+        }
+
+    const char *specs[] = {"mcts:iterations=200,seed=1", "heuristic"};
+    ttt_engine *e[2] = {engine_ok(specs[0], &r), engine_ok(specs[1], &r)};
+    ttt_board_init(&b, &r);
+    while (!ttt_board_terminal(&b)) {
+        ttt_move m = TTT_NO_MOVE;
+        ttt_error err = {{0}};
+        assert_int_equal(ttt_engine_choose(e[b.ply & 1], &b, &m, NULL, &err), TTT_OK);
+        assert_true(ttt_board_is_legal(&b, m));
+        ttt_board_play(&b, m);
+        assert_true(b.hash == ttt_board_hash_full(&b));
+    }
+    assert_int_equal(ttt_board_validate(&b, NULL), TTT_OK);
+    assert_true(b.line_owner != TTT_NOBODY || b.ply == 400);
+    ttt_engine_free(e[0]);
+    ttt_engine_free(e[1]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1149,6 +1192,7 @@ int main(void)
         cmocka_unit_test(test_validate_accepts_reachable_positions),
         cmocka_unit_test(test_validate_accepts_fork_completed_by_one_stone),
         cmocka_unit_test(test_validate_accepts_overline_made_by_one_stone),
+        cmocka_unit_test(test_largest_board_20x20k5),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

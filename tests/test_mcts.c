@@ -245,7 +245,7 @@ static void test_small_tree_cap(void **state)
 {
     (void)state;
     ttt_rules r = rules_of("9x9k5");
-    ttt_engine *e = engine_ok("mcts:iterations=300,tree=512", &r);
+    ttt_engine *e = engine_ok("mcts:iterations=300,tree=800", &r);
     ttt_board b;
     ttt_board_init(&b, &r);
     while (!ttt_board_terminal(&b)) {

@@ -188,7 +188,7 @@ static void test_position_round_trip_15x15(void **state)
     /* random games: format, parse, compare */
     ttt_rng rng;
     ttt_rng_seed(&rng, 42);
-    const char *all[] = {"15x15k5", "16x16k5", "3x5", "7x6k4", "4x4k3-misere"};
+    const char *all[] = {"15x15k5", "16x16k5", "20x20k5", "20x3", "3x20k5", "3x5", "7x6k4", "4x4k3-misere"};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
         ttt_rules rr = rules_of(all[i]);
         for (int game = 0; game < 10; game++) {
@@ -253,8 +253,12 @@ static void test_position_bad_shapes(void **state)
     assert_position_fails("", &r, NULL);
     assert_position_fails("../..", NULL, NULL);             /* too small */
     assert_position_fails(".................", NULL, NULL); /* 17 columns, one row */
-    assert_position_fails("x.o/.x./..o/", &r, NULL);        /* trailing slash */
-    assert_position_fails("/x.o/.x./..o", &r, NULL);        /* leading slash */
+    char wide[3 * 22 + 3] = "";                             /* 3 rows of 21 columns: one too many */
+    for (int row = 0; row < 3; row++)
+        strcat(strcat(wide, row ? "/" : ""), ".....................");
+    assert_position_fails(wide, NULL, NULL);
+    assert_position_fails("x.o/.x./..o/", &r, NULL); /* trailing slash */
+    assert_position_fails("/x.o/.x./..o", &r, NULL); /* leading slash */
 }
 
 static void test_position_rejects_impossible_counts(void **state)
@@ -330,6 +334,16 @@ static void test_move_parse_large_and_rectangular_boards(void **state)
     assert_move_fails("q1", &r16);
     assert_move_fails("a17", &r16);
 
+    ttt_rules r20 = rules_of("20x20"); /* the largest board: columns a-t, rows 1-20 */
+    assert_int_equal(parse_move_ok("t20", &r20), 399);
+    assert_int_equal(parse_move_ok("T20", &r20), 399);
+    assert_int_equal(parse_move_ok("a20", &r20), 380);
+    assert_int_equal(parse_move_ok("t1", &r20), 19);
+    assert_int_equal(parse_move_ok("q17", &r20), 16 * 20 + 16);
+    assert_move_fails("u1", &r20);
+    assert_move_fails("a21", &r20);
+    assert_move_fails("t0", &r20);
+
     ttt_rules r35 = rules_of("3x5"); /* 3 rows, 5 columns */
     assert_int_equal(parse_move_ok("e1", &r35), 4);
     assert_int_equal(parse_move_ok("a3", &r35), 10);
@@ -368,7 +382,7 @@ static void test_move_parse_error_names_the_text(void **state)
 static void test_move_format_round_trip_every_cell(void **state)
 {
     (void)state;
-    const char *all[] = {"3x3", "4x4", "3x5", "6x4", "7x6k4", "15x15k5", "16x16", "16x3"};
+    const char *all[] = {"3x3", "4x4", "3x5", "6x4", "7x6k4", "15x15k5", "16x16", "16x3", "20x20", "3x20"};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
         ttt_rules r = rules_of(all[i]);
         for (int cell = 0; cell < r.rows * r.cols; cell++) {

@@ -103,6 +103,10 @@ static void test_parse_largest_board(void **state)
     (void)state;
     assert_parses_to("16x16", 16, 16, 16, false);
     assert_parses_to("16x16k5", 16, 16, 5, false);
+    assert_parses_to("20x20", 20, 20, 20, false);
+    assert_parses_to("20x20k5", 20, 20, 5, false);
+    assert_parses_to("20x3k4", 20, 3, 4, false);
+    assert_parses_to("20", 20, 20, 20, false);
 }
 
 static void test_parse_is_case_insensitive(void **state)
@@ -137,11 +141,11 @@ static void test_parse_rejects_sides_out_of_range(void **state)
 {
     (void)state;
     assert_parse_fails("2x2");
-    assert_parse_fails("17x17");
-    assert_parse_fails("3x17");
+    assert_parse_fails("21x21");
+    assert_parse_fails("3x21");
     assert_parse_fails("2x5");
     assert_parse_fails("2");
-    assert_parse_fails("17");
+    assert_parse_fails("21");
 }
 
 static void test_parse_rejects_k_out_of_range(void **state)
@@ -192,8 +196,8 @@ static void test_parse_errors_read_as_sentences(void **state)
         {"3x5k6", "rules '3x5k6': k=6 is longer than the 3x5 board (at most k5)"},
         {"3x3k2", "rules '3x3k2': k=2 is too short: a line is at least 3 in a row"},
         {"2x5", "rules '2x5': a 2x5 board is too small: each side is at least 3"},
-        {"3x17", "rules '3x17': a 3x17 board is too big: each side is at most 16"},
-        {"1000", "rules '1000': the board is too big: each side is at most 16"},
+        {"3x21", "rules '3x21': a 3x21 board is too big: each side is at most 20"},
+        {"1000", "rules '1000': the board is too big: each side is at most 20"},
         {"4k1000", "rules '4k1000': k is longer than the board (at most k4)"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -311,14 +315,14 @@ static void test_check_rejects_hand_built_bad_rules(void **state)
     (void)state;
     assert_check_rejects((ttt_rules){2, 3, 3, false});
     assert_check_rejects((ttt_rules){3, 2, 3, false});
-    assert_check_rejects((ttt_rules){17, 3, 3, false});
-    assert_check_rejects((ttt_rules){3, 17, 3, false});
+    assert_check_rejects((ttt_rules){21, 3, 3, false});
+    assert_check_rejects((ttt_rules){3, 21, 3, false});
     assert_check_rejects((ttt_rules){0, 0, 0, false});
     assert_check_rejects((ttt_rules){-3, 3, 3, false});
     assert_check_rejects((ttt_rules){3, 3, 2, false});
     assert_check_rejects((ttt_rules){3, 3, 4, false});
     assert_check_rejects((ttt_rules){3, 5, 6, true});
-    assert_check_rejects((ttt_rules){16, 16, 17, false});
+    assert_check_rejects((ttt_rules){20, 20, 21, false});
     assert_check_rejects((ttt_rules){5, 5, -1, false});
 }
 
@@ -326,8 +330,8 @@ static void test_check_accepts_edges_of_ranges(void **state)
 {
     (void)state;
     ttt_rules good[] = {
-        {3, 3, 3, false},  {16, 16, 16, false}, {16, 16, 3, true}, {3, 16, 16, false},
-        {16, 3, 16, true}, {3, 5, 5, false},    {7, 6, 4, false},
+        {3, 3, 3, false}, {16, 16, 16, false}, {16, 16, 3, true},  {3, 16, 16, false}, {16, 3, 16, true},
+        {3, 5, 5, false}, {7, 6, 4, false},    {20, 20, 5, false}, {3, 20, 20, true},
     };
     for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
         ttt_error err = {{0}};

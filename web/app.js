@@ -150,7 +150,7 @@ function buildBoard(state) {
   const wrap = board.parentElement;
   wrap.style.setProperty('--cols', cols);
   wrap.style.setProperty('--rows', rows);
-  // Coordinates as the project's notation names cells: columns a-p left to right, rows 1-16 top to bottom.
+  // Coordinates as the project's notation names cells: columns a-t left to right, rows 1-20 top to bottom.
   $('col-coords').replaceChildren(...Array.from({ length: cols }, (_, c) => Object.assign(document.createElement('span'), { textContent: colName(c) })));
   $('row-coords').replaceChildren(...Array.from({ length: rows }, (_, r) => Object.assign(document.createElement('span'), { textContent: String(r + 1) })));
   board.setAttribute('aria-label', `Board, ${rows} rows by ${cols} columns`);

@@ -2,7 +2,8 @@
  * ttt/board.h - a position of an m,n,k-game on bitboards.
  *
  * Cells are numbered in reading order, cell = row * cols + col, row 0 at the top and col 0 at the left. Each
- * side's stones are one bit set of TTT_MAX_CELLS bits kept in TTT_WORDS 64-bit words:
+ * side's stones are one bit set of TTT_MAX_CELLS bits (400: 20x20) kept in TTT_WORDS 64-bit words (7; the
+ * bits past the last cell stay 0):
  *
  *     3x3:  bit  0 1 2      word 0 holds cells 0..63, word 1 cells 64..127, and so on.
  *               3 4 5      A board of up to 64 cells (every board up to 8x8) lives entirely in word 0,
@@ -21,7 +22,7 @@
 #include "ttt/common.h"
 #include "ttt/rules.h"
 
-#define TTT_WORDS (TTT_MAX_CELLS / 64)
+#define TTT_WORDS ((TTT_MAX_CELLS + 63) / 64)
 
 /* A cell index, 0..rows*cols-1, or TTT_NO_MOVE. */
 typedef int ttt_move;
@@ -54,7 +55,7 @@ static inline void ttt_bits_set(ttt_bits *b, int cell) { b->w[cell >> 6] |= UINT
 static inline void ttt_bits_clear(ttt_bits *b, int cell) { b->w[cell >> 6] &= ~(UINT64_C(1) << (cell & 63)); }
 int ttt_bits_count(const ttt_bits *b);
 bool ttt_bits_equal(const ttt_bits *a, const ttt_bits *b);
-/* Three-way comparison as 256-bit unsigned numbers (word 3 most significant): <0, 0, >0. */
+/* Three-way comparison as unsigned numbers of TTT_WORDS words (the last word most significant): <0, 0, >0. */
 int ttt_bits_compare(const ttt_bits *a, const ttt_bits *b);
 
 /* --- Setting up ---------------------------------------------------------------------------------------- */
@@ -64,6 +65,10 @@ void ttt_board_init(ttt_board *b, const ttt_rules *rules);
 
 /* True when the whole board fits in word 0 (rows * cols <= 64). */
 static inline bool ttt_board_small(const ttt_board *b) { return b->cells <= 64; }
+
+/* How many words of a bit set hold the board's cells, (cells + 63) / 64: loops over a board's bits can stop
+ * there (the words after it are 0). */
+static inline int ttt_board_words(const ttt_board *b) { return (b->cells + 63) / 64; }
 
 /* --- Reading a position -------------------------------------------------------------------------------- */
 

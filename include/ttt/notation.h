@@ -19,9 +19,9 @@
 
 #include "ttt/board.h"
 
-/* Room for the longest position text: 16 rows of 16 cells, 15 slashes, terminator. */
+/* Room for the longest position text: 20 rows of 20 cells, 19 slashes, terminator. */
 #define TTT_POSITION_TEXT_SIZE (TTT_MAX_CELLS + TTT_MAX_SIDE)
-/* Room for a move text such as "p16". */
+/* Room for a move text such as "t20". */
 #define TTT_MOVE_TEXT_SIZE 8
 
 /* Parses a position and validates it (ttt_board_validate). With rules non-NULL the text must have that

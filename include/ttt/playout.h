@@ -18,7 +18,7 @@
 
 typedef struct ttt_playout ttt_playout;
 
-/* Builds the context for a set of rules (any valid rules, up to 16x16). On success *out owns it; free it
+/* Builds the context for a set of rules (any valid rules, up to 20x20). On success *out owns it; free it
  * with ttt_playout_free. TTT_EINVAL for invalid rules, TTT_ENOMEM when an allocation fails. The start
  * position is the empty board until ttt_playout_set_position. */
 ttt_status ttt_playout_new(const ttt_rules *rules, ttt_playout **out, ttt_error *err);

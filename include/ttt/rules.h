@@ -18,7 +18,7 @@
 #include "ttt/common.h"
 
 #define TTT_MIN_SIDE  3
-#define TTT_MAX_SIDE  16
+#define TTT_MAX_SIDE  20
 #define TTT_MAX_CELLS (TTT_MAX_SIDE * TTT_MAX_SIDE)
 #define TTT_MIN_K     3
 

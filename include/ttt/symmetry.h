@@ -56,8 +56,8 @@ ttt_bits ttt_sym_bits(const ttt_rules *rules, ttt_sym s, const ttt_bits *in);
 /* *out becomes the image of b under s (out may be b). The line owner, ply and outcome are preserved. */
 void ttt_sym_board(const ttt_board *b, ttt_sym s, ttt_board *out);
 
-/* The canonical form: of all the images of b, the one whose (X stones, O stones) compare smallest as
- * 256-bit numbers. Writes it to out (may be NULL) and returns a symmetry that maps b onto it. All images
+/* The canonical form: of all the images of b, the one whose (X stones, O stones) compare smallest as numbers
+ * (ttt_bits_compare). Writes it to out (may be NULL) and returns a symmetry that maps b onto it. All images
  * of a position have the same canonical form. */
 ttt_sym ttt_board_canonical(const ttt_board *b, ttt_board *out);
 

@@ -34,7 +34,7 @@ bool ttt_rules_equal(const ttt_rules *a, const ttt_rules *b);
 typedef int ttt_move;
 typedef enum ttt_player { TTT_X = 0, TTT_O = 1, TTT_NOBODY = 2 } ttt_player;
 typedef enum ttt_outcome { TTT_ONGOING = 0, TTT_X_WINS, TTT_O_WINS, TTT_DRAW } ttt_outcome;
-typedef struct ttt_bits { uint64_t w[4]; } ttt_bits;
+typedef struct ttt_bits { uint64_t w[7]; } ttt_bits;
 typedef struct ttt_board {
     ttt_rules rules;
     ttt_bits stones[2];
@@ -97,7 +97,7 @@ typedef struct ttt_move_eval {
 } ttt_move_eval;
 typedef struct ttt_analysis {
     int count;
-    ttt_move_eval moves[256];
+    ttt_move_eval moves[400];
     const char *method;
     ttt_search_info info;
 } ttt_analysis;
@@ -118,10 +118,10 @@ typedef struct ttt_count_tally { uint64_t total; uint64_t x_wins; uint64_t o_win
 typedef struct ttt_counts {
     ttt_rules rules;
     int plies;
-    ttt_count_tally positions[257];
-    ttt_count_tally positions_sym[257];
-    ttt_count_tally games[257];
-    ttt_count_tally games_sym[257];
+    ttt_count_tally positions[401];
+    ttt_count_tally positions_sym[401];
+    ttt_count_tally games[401];
+    ttt_count_tally games_sym[401];
     ttt_count_tally all_positions, all_positions_sym, all_games, all_games_sym;
 } ttt_counts;
 ttt_status ttt_count(const ttt_rules *rules, uint64_t layer_limit, ttt_counts *out, ttt_error *err);
@@ -143,7 +143,7 @@ typedef struct ttt_search_result {
     bool proven;
     int depth;
     int count;
-    ttt_move_score moves[256];
+    ttt_move_score moves[400];
     int best_count;
     uint64_t nodes;
     double ms;
@@ -197,8 +197,8 @@ void ttt_arena_stats_of(const ttt_arena_record *r, ttt_arena_stats *out);
 """
 
 # Limits of the headers the package checks before calling (the library asserts its callers' mistakes).
-MAX_SIDE = 16  # TTT_MAX_SIDE
-MAX_CELLS = 256  # TTT_MAX_CELLS
+MAX_SIDE = 20  # TTT_MAX_SIDE
+MAX_CELLS = 400  # TTT_MAX_CELLS
 POSITION_TEXT_SIZE = MAX_CELLS + MAX_SIDE  # TTT_POSITION_TEXT_SIZE
 RULES_TEXT_SIZE = 32  # TTT_RULES_TEXT_SIZE
 MOVE_TEXT_SIZE = 8  # TTT_MOVE_TEXT_SIZE

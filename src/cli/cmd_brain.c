@@ -60,7 +60,7 @@ static const char help[] =
     "A Gomocup (Piskvork) brain on standard input and output, for tournament managers (c-gomoku-cli,\n"
     "Piskvork, liskvork) and gomoku GUIs: START, RECTSTART, RESTART, BEGIN, TURN, BOARD ... DONE, TAKEBACK,\n"
     "INFO, ABOUT, END. Coordinates are 0-based, x the column and y the row. Five or more in a row wins;\n"
-    "boards from 3 to 16 a side. Extension keys: INFO ttt_k K (K in a row wins), INFO ttt_misere 1 (a line\n"
+    "boards from 3 to 20 a side. Extension keys: INFO ttt_k K (K in a row wins), INFO ttt_misere 1 (a line\n"
     "loses), INFO ttt_seed N (the engine's seed).\n"
     "\n"
     "  -e, --engine SPEC  the engine (default: minimax up to 25 cells, where it solves the game, else\n"

@@ -179,7 +179,7 @@ static int weighted_selection(const heuristic_state *s, const int *weight, int *
 static ttt_move frequency_table(const heuristic_state *s, const ttt_board *b, const int *selected, int count,
                                 const ttt_bits *avoid, int *freq)
 {
-    memset(freq, 0, TTT_MAX_CELLS * sizeof *freq);
+    memset(freq, 0, (size_t)b->cells * sizeof *freq);
     for (int j = 0; j < count; j++)
         for (int i = 0; i < s->k; i++) {
             ttt_move c = s->cell[selected[j] * s->k + i];

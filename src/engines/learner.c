@@ -77,8 +77,9 @@ enum { X_WON = TTT_X, O_WON = TTT_O, DRAWN = 2, NRESULTS = 3 };
 #define LEARNER_LOAD_NUM 3
 #define LEARNER_LOAD_DEN 4
 #define NO_NODE          UINT32_MAX
-/* Bits of a child key below the parent index: the next move + 1 (cells are at most 256). */
+/* Bits of a child key below the parent index: the next move + 1 (cells are at most TTT_MAX_CELLS = 400). */
 #define KEY_MOVE_BITS 9
+_Static_assert(TTT_MAX_CELLS < (1 << KEY_MOVE_BITS), "a move + 1 must fit in KEY_MOVE_BITS");
 /* How many threat-and-block pairs the threats=1 check follows before the final double threat. */
 #define LEARNER_THREAT_DEPTH 4
 /* With time=, the threat check reads the clock every this many nodes (a node is one scan of the board for

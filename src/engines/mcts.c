@@ -246,6 +246,10 @@ static void tree_prepare(mcts_state *s, const ttt_board *b)
 /* --- Proofs ----------------------------------------------------------------------------------------------
  */
 
+/* A proof's length in the node's 8 bits: a line of more than 255 moves (only boards of more than 255 cells
+ * have them) is kept as 255 moves long, not wrapped around to a short one. */
+static uint8_t plies_saturated(int plies) { return (uint8_t)(plies < UINT8_MAX ? plies : UINT8_MAX); }
+
 /* Recomputes a node's proof from its children (whose proofs are for the side to move at the node). Returns
  * true when the node is proven. */
 static bool node_prove(mcts_state *s, uint32_t idx)
@@ -272,10 +276,10 @@ static bool node_prove(mcts_state *s, uint32_t idx)
     }
     if (win_plies >= 0) {
         n->proof = PROOF_LOSS;
-        n->plies = (uint8_t)(win_plies + 1);
+        n->plies = plies_saturated(win_plies + 1);
     } else if (!open && best != PROOF_NONE) {
         n->proof = best == PROOF_DRAW ? PROOF_DRAW : PROOF_WIN;
-        n->plies = (uint8_t)(best_plies + 1);
+        n->plies = plies_saturated(best_plies + 1);
     }
     return n->proof != PROOF_NONE;
 }
@@ -402,9 +406,10 @@ static void add_threats(const ttt_board *b, ttt_player who, int m, ttt_bits *thr
     }
 }
 
-static int first_cell(const ttt_bits *set)
+/* The lowest cell of set, looking at its first `words` words (the rest are 0); -1 when empty. */
+static int first_cell(const ttt_bits *set, int words)
 {
-    for (int i = 0; i < TTT_WORDS; i++)
+    for (int i = 0; i < words; i++)
         if (set->w[i])
             return i * 64 + __builtin_ctzll(set->w[i]);
     return -1;
@@ -417,7 +422,7 @@ static ttt_outcome threat_playout(const ttt_board *start, ttt_rng *rng, ttt_bits
 {
     ttt_board b = *start;
     ttt_move empty[TTT_MAX_CELLS];
-    int pos[TTT_MAX_CELLS], n = ttt_board_moves(&b, empty);
+    int pos[TTT_MAX_CELLS], n = ttt_board_moves(&b, empty), words = ttt_board_words(&b);
     ttt_bits threats[2] = {{{0}}, {{0}}};
     for (int i = 0; i < n; i++)
         pos[empty[i]] = i;
@@ -427,9 +432,9 @@ static ttt_outcome threat_playout(const ttt_board *start, ttt_rng *rng, ttt_bits
                 add_threats(&b, (ttt_player)who, i * 64 + __builtin_ctzll(w), &threats[who]);
     while (!ttt_board_terminal(&b)) {
         ttt_player me = ttt_board_to_move(&b);
-        int m = first_cell(&threats[me]);
+        int m = first_cell(&threats[me], words);
         if (m < 0)
-            m = first_cell(&threats[1 - me]);
+            m = first_cell(&threats[1 - me], words);
         if (m < 0)
             m = empty[ttt_rng_below(rng, (uint32_t)n)];
         int i = pos[m];

@@ -64,10 +64,10 @@ static ttt_outcome mc_trial(mc_state *s, ttt_rng *rng, ttt_bits *final)
     return ttt_playout_run(s->playout, rng, final);
 }
 
-/* Adds `amount` to the score of every cell of `cells`. */
-static void add_to_cells(double *scores, const ttt_bits *cells, double amount)
+/* Adds `amount` to the score of every cell of `cells`, whose cells lie in its first `words` words. */
+static void add_to_cells(double *scores, const ttt_bits *cells, int words, double amount)
 {
-    for (int i = 0; i < TTT_WORDS; i++)
+    for (int i = 0; i < words; i++)
         for (uint64_t w = cells->w[i]; w; w &= w - 1)
             scores[i * 64 + __builtin_ctzll(w)] += amount;
 }
@@ -76,7 +76,7 @@ static void add_to_cells(double *scores, const ttt_bits *cells, double amount)
  * scores nothing; when the player won, its squares get +current and the other side's -other; when it lost,
  * its squares get -current and the other side's +other. Only the squares that were empty before the trial
  * are scored: the others cannot be chosen, and leaving them at 0 keeps the grid readable as hints. */
-static void mc_update_scores(double *scores, const ttt_bits *final, const ttt_bits *empty,
+static void mc_update_scores(double *scores, const ttt_bits *final, const ttt_bits *empty, int words,
                              ttt_outcome outcome, ttt_player player, const mc_config *c)
 {
     if (outcome == TTT_DRAW)
@@ -84,12 +84,12 @@ static void mc_update_scores(double *scores, const ttt_bits *final, const ttt_bi
     ttt_player winner = outcome == TTT_X_WINS ? TTT_X : TTT_O;
     double sign = winner == player ? 1.0 : -1.0;
     ttt_bits mine = final[player], theirs = final[1 - player];
-    for (int i = 0; i < TTT_WORDS; i++) {
+    for (int i = 0; i < words; i++) {
         mine.w[i] &= empty->w[i];
         theirs.w[i] &= empty->w[i];
     }
-    add_to_cells(scores, &mine, sign * c->current);
-    add_to_cells(scores, &theirs, -sign * c->other);
+    add_to_cells(scores, &mine, words, sign * c->current);
+    add_to_cells(scores, &theirs, words, -sign * c->other);
 }
 
 /* get_best_move: a random choice among the empty squares with the highest score. */
@@ -128,7 +128,7 @@ static uint64_t mc_run(ttt_engine *e, const ttt_board *b)
         for (uint64_t i = 0; i < batch; i++) {
             ttt_bits final[2];
             ttt_outcome outcome = mc_trial(s, &e->rng, final);
-            mc_update_scores(s->scores, final, &empty, outcome, player, c);
+            mc_update_scores(s->scores, final, &empty, ttt_board_words(b), outcome, player, c);
         }
         trials += batch;
     } while (c->time_ms && ttt_clock_ms() < deadline);

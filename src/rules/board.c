@@ -15,6 +15,8 @@ static const int DIR_COL[DIRECTIONS] = {1, 0, 1, -1};
 
 /* Salt of the Zobrist keys: any fixed odd constant gives a fixed, well-mixed family of keys. */
 #define ZOBRIST_SALT UINT64_C(0x6a09e667f3bcc909)
+/* Cells whose keys predate 20x20 boards (16x16 = 256 cells): see ttt_zobrist_key. */
+#define ZOBRIST_LOW_CELLS 256
 
 /* --- Bit sets --------------------------------------------------------------------------------------------
  */
@@ -58,8 +60,14 @@ static ttt_bits board_mask(int cells)
 
 uint64_t ttt_zobrist_key(ttt_player who, int cell)
 {
-    /* The splitmix64 finaliser of a distinct input per (side, cell). */
-    uint64_t z = ((uint64_t)who * TTT_MAX_CELLS + (uint64_t)cell + 1) * ZOBRIST_SALT;
+    /* The splitmix64 finaliser of a distinct input per (side, cell). Cells below ZOBRIST_LOW_CELLS keep the
+     * inputs they had when boards stopped at 16x16 (side * 256 + cell + 1: the same hashes, so the same
+     * search and bench signature on every board that existed then); the cells above take the inputs after
+     * 2 * ZOBRIST_LOW_CELLS. */
+    uint64_t in = cell < ZOBRIST_LOW_CELLS
+                      ? (uint64_t)who * ZOBRIST_LOW_CELLS + (uint64_t)cell
+                      : 2 * ZOBRIST_LOW_CELLS + (uint64_t)who * TTT_MAX_CELLS + (uint64_t)cell;
+    uint64_t z = (in + 1) * ZOBRIST_SALT;
     z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
     z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
     return z ^ (z >> 31);
@@ -99,9 +107,13 @@ ttt_player ttt_board_at(const ttt_board *b, int cell)
 
 ttt_bits ttt_board_empty_cells(const ttt_board *b)
 {
-    ttt_bits e = board_mask(b->cells);
-    for (int i = 0; i < TTT_WORDS; i++)
-        e.w[i] &= ~(b->stones[TTT_X].w[i] | b->stones[TTT_O].w[i]);
+    ttt_bits e;
+    memset(&e, 0, sizeof e);
+    for (int i = 0, words = ttt_board_words(b); i < words; i++) { /* the words past the board stay 0 */
+        int left = b->cells - 64 * i;
+        uint64_t cells = left >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << left) - 1;
+        e.w[i] = cells & ~(b->stones[TTT_X].w[i] | b->stones[TTT_O].w[i]);
+    }
     return e;
 }
 
@@ -111,7 +123,7 @@ int ttt_board_moves(const ttt_board *b, ttt_move *out)
         return 0;
     ttt_bits e = ttt_board_empty_cells(b);
     int n = 0;
-    for (int i = 0; i < TTT_WORDS; i++)
+    for (int i = 0, words = ttt_board_words(b); i < words; i++)
         for (uint64_t w = e.w[i]; w; w &= w - 1)
             out[n++] = i * 64 + __builtin_ctzll(w);
     return n;

@@ -120,7 +120,7 @@ void ttt_sym_board(const ttt_board *b, ttt_sym s, ttt_board *out)
     *out = image;
 }
 
-/* Orders positions by (X stones, O stones) as 256-bit numbers. */
+/* Orders positions by (X stones, O stones) as numbers (ttt_bits_compare). */
 static int compare_boards(const ttt_board *a, const ttt_board *b)
 {
     int c = ttt_bits_compare(&a->stones[TTT_X], &b->stones[TTT_X]);

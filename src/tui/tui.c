@@ -14,7 +14,8 @@
  *
  * Layout (80x24 holds a 16x16 board): a title line, a blank line, the board with column letters and row
  * numbers (cells 4 characters wide; grid lines on boards of up to TUI_GRID_MAX_ROWS rows), then the status,
- * score, message and key lines.
+ * score, message and key lines. A terminal too small for that gets the compact layout (80x24 holds 20x20):
+ * the board, then the status, message and key lines, with 3-character cells when 4 do not fit across.
  */
 #include "tui/tui.h"
 
@@ -38,6 +39,9 @@
 #define TUI_ENGINE_PAUSE_MS 400.0
 /* A cell is this many columns wide: three for the stone or a hint ("W12", "+43"), one for the grid line. */
 #define TUI_CELL_W 4
+/* Cells this wide when four do not fit across the terminal (20 columns at 80: 4 + 20 * 3 = 64): the stone
+ * between the cursor's brackets still fits, three-character hints touch their neighbours. */
+#define TUI_CELL_W_NARROW 3
 /* Width of the row numbers left of the board. */
 #define TUI_LABEL_W 4
 /* Boards of up to this many rows are drawn with grid lines between rows (2 * rows - 1 lines). */
@@ -45,6 +49,9 @@
 /* Screen lines: title and blank line above the board, status, score, message and keys below it. */
 #define TUI_TOP_LINES    2
 #define TUI_BOTTOM_LINES 5
+/* The compact layout, when the terminal has too few lines for that (20x20 at 80x24: 21 + 3 = 24): no title,
+ * blank line or score line; the status, message and keys lines below the board. */
+#define TUI_COMPACT_BOTTOM_LINES 3
 /* The keys line needs this many columns. */
 #define TUI_MIN_COLS  72
 #define TUI_TEXT_SIZE 256
@@ -157,20 +164,40 @@ static bool match_over(tui *t)
 /* --- Drawing
  * ---------------------------------------------------------------------------------------------- */
 
-static bool grid_lines(const tui *t) { return t->g->rules.rows <= TUI_GRID_MAX_ROWS; }
+/* Where the screen's parts go: chosen at each redraw from the terminal's size. */
+typedef struct tui_layout {
+    int cell_w; /* TUI_CELL_W, or TUI_CELL_W_NARROW when that does not fit across */
+    bool grid;  /* grid lines between cells (small boards in wide cells) */
+    bool full;  /* title, blank lines and score line; else the compact layout */
+    int top;    /* the board's first line (its column letters) */
+} tui_layout;
 
-static int board_height(const tui *t)
+static int board_height(const tui *t, bool grid)
 {
     int rows = t->g->rules.rows;
-    return 1 + (grid_lines(t) ? 2 * rows - 1 : rows);
+    return 1 + (grid ? 2 * rows - 1 : rows);
 }
 
-static int screen_lines_needed(const tui *t) { return TUI_TOP_LINES + board_height(t) + TUI_BOTTOM_LINES; }
-
-static int screen_cols_needed(const tui *t)
+static int cols_needed(const tui *t, int cell_w)
 {
-    int board = TUI_LABEL_W + TUI_CELL_W * t->g->rules.cols;
+    int board = TUI_LABEL_W + cell_w * t->g->rules.cols;
     return board > TUI_MIN_COLS ? board : TUI_MIN_COLS;
+}
+
+/* The roomiest layout the terminal holds; false when even the smallest does not fit (then *need says the
+ * smallest size that does, columns by lines). */
+static bool choose_layout(const tui *t, tui_layout *l, int need[2])
+{
+    l->cell_w = COLS >= cols_needed(t, TUI_CELL_W) ? TUI_CELL_W : TUI_CELL_W_NARROW;
+    l->grid = t->g->rules.rows <= TUI_GRID_MAX_ROWS && l->cell_w == TUI_CELL_W;
+    int height = board_height(t, l->grid);
+    l->full = LINES >= TUI_TOP_LINES + height + TUI_BOTTOM_LINES;
+    l->top = l->full ? TUI_TOP_LINES : 0;
+    need[0] = cols_needed(t, TUI_CELL_W_NARROW);
+    need[1] =
+        board_height(t, t->g->rules.rows <= TUI_GRID_MAX_ROWS && need[0] >= cols_needed(t, TUI_CELL_W)) +
+        TUI_COMPACT_BOTTOM_LINES;
+    return COLS >= cols_needed(t, l->cell_w) && LINES >= height + (l->full ? 0 : TUI_COMPACT_BOTTOM_LINES);
 }
 
 static attr_t hint_attr(const tui *t, const ttt_move_eval *v)
@@ -181,8 +208,9 @@ static attr_t hint_attr(const tui *t, const ttt_move_eval *v)
     return (attr_t)COLOR_PAIR(s > 0 ? PAIR_WIN : s < 0 ? PAIR_LOSS : PAIR_DRAW) | A_BOLD;
 }
 
-static void draw_board(tui *t, int top)
+static void draw_board(tui *t, const tui_layout *l)
 {
+    const int top = l->top, cell_w = l->cell_w;
     const ttt_board *b = &t->g->board;
     const ttt_rules *r = &t->g->rules;
     ttt_move line[TTT_MAX_SIDE];
@@ -195,15 +223,15 @@ static void draw_board(tui *t, int top)
         for (int i = 0; i < t->hint.count; i++)
             hint_at[t->hint.moves[i].move] = &t->hint.moves[i];
     int last = t->g->count ? t->g->moves[t->g->count - 1] : TTT_NO_MOVE;
-    bool grid = grid_lines(t);
+    bool grid = l->grid;
 
     for (int c = 0; c < r->cols; c++)
-        mvaddch(top, TUI_LABEL_W + c * TUI_CELL_W + 1, (chtype)('a' + c));
+        mvaddch(top, TUI_LABEL_W + c * cell_w + 1, (chtype)('a' + c));
     for (int row = 0; row < r->rows; row++) {
         int y = top + 1 + (grid ? 2 * row : row);
         mvprintw(y, 0, "%3d ", row + 1);
         for (int c = 0; c < r->cols; c++) {
-            int cell = row * r->cols + c, x = TUI_LABEL_W + c * TUI_CELL_W;
+            int cell = row * r->cols + c, x = TUI_LABEL_W + c * cell_w;
             ttt_player p = ttt_board_at(b, cell);
             char text[PLAY_EVAL_TEXT_SIZE];
             attr_t attr = A_NORMAL;
@@ -240,12 +268,12 @@ static void draw_board(tui *t, int top)
             else if (len == 2)
                 addch(' ');
             if (grid && c < r->cols - 1)
-                mvaddch(y, x + TUI_CELL_W - 1, ACS_VLINE);
+                mvaddch(y, x + cell_w - 1, ACS_VLINE);
         }
         if (grid && row < r->rows - 1) {
             move(y + 1, TUI_LABEL_W);
             for (int c = 0; c < r->cols; c++) {
-                for (int i = 0; i < TUI_CELL_W - 1; i++)
+                for (int i = 0; i < cell_w - 1; i++)
                     addch(ACS_HLINE);
                 if (c < r->cols - 1)
                     addch(ACS_PLUS);
@@ -320,9 +348,10 @@ static void draw(tui *t)
         refresh();
         return;
     }
-    if (LINES < screen_lines_needed(t) || COLS < screen_cols_needed(t)) {
-        mvprintw(0, 0, "terminal too small: %dx%d, need %dx%d", COLS, LINES, screen_cols_needed(t),
-                 screen_lines_needed(t));
+    tui_layout l;
+    int need[2];
+    if (!choose_layout(t, &l, need)) {
+        mvprintw(0, 0, "terminal too small: %dx%d, need %dx%d", COLS, LINES, need[0], need[1]);
         mvprintw(1, 0, "resize it, or q quits");
         refresh();
         return;
@@ -335,37 +364,41 @@ static void draw(tui *t)
     snprintf(text, sizeof text, "ttt %s, %d in a row%s   game %d%s   X: %s   O: %s", rt, t->g->rules.k,
              t->g->rules.misere ? " loses" : "", t->g->number, games, side_player(t, TTT_X, x, sizeof x),
              side_player(t, TTT_O, o, sizeof o));
-    if (t->color)
-        attron(COLOR_PAIR(PAIR_TITLE) | A_BOLD);
-    else
-        attron(A_BOLD);
-    mvaddnstr(0, 0, text, COLS);
-    attrset(A_NORMAL);
-    draw_board(t, TUI_TOP_LINES);
-    int y = TUI_TOP_LINES + board_height(t) + 1;
+    if (l.full) {
+        if (t->color)
+            attron(COLOR_PAIR(PAIR_TITLE) | A_BOLD);
+        else
+            attron(A_BOLD);
+        mvaddnstr(0, 0, text, COLS);
+        attrset(A_NORMAL);
+    }
+    draw_board(t, &l);
+    int y = l.top + board_height(t, l.grid) + (l.full ? 1 : 0);
     status_text(t, text, sizeof text);
     attron(A_BOLD);
     mvaddnstr(y, 0, text, COLS);
     attroff(A_BOLD);
-    play_score_text(t->g, text, sizeof text);
-    mvprintw(y + 1, 0, "score: %.*s", COLS - 8, text);
+    if (l.full) {
+        play_score_text(t->g, text, sizeof text);
+        mvprintw(++y, 0, "score: %.*s", COLS - 8, text);
+    }
     if (match_over(t))
-        mvprintw(y + 2, 0, "match over after %d games: q quits", t->g->number);
+        mvprintw(y + 1, 0, "match over after %d games: q quits", t->g->number);
     else if (t->msg[0])
-        mvaddnstr(y + 2, 0, t->msg, COLS);
+        mvaddnstr(y + 1, 0, t->msg, COLS);
     else if (t->hint_shown && t->hint_stamp == t->stamp)
-        mvaddnstr(y + 2, 0, t->legend, COLS);
+        mvaddnstr(y + 1, 0, t->legend, COLS);
     else if (ttt_board_terminal(&t->g->board))
-        mvaddnstr(y + 2, 0, "n: new game with the sides swapped, q: quit", COLS);
+        mvaddnstr(y + 1, 0, "n: new game with the sides swapped, q: quit", COLS);
     if (t->color)
         attron(A_DIM);
-    mvaddnstr(y + 3, 0, ttt_game_humans(t->g) ? keys_line : keys_line_engines, COLS);
+    mvaddnstr(y + 2, 0, ttt_game_humans(t->g) ? keys_line : keys_line_engines, COLS);
     attrset(A_NORMAL);
     /* The terminal's own cursor sits on the board's cursor, for screen readers and terminals that show it;
      * hidden when two engines play. */
     if (!ttt_board_terminal(&t->g->board) && ttt_game_humans(t->g)) {
         int row = t->cursor / t->g->rules.cols, col = t->cursor % t->g->rules.cols;
-        move(TUI_TOP_LINES + 1 + (grid_lines(t) ? 2 * row : row), TUI_LABEL_W + col * TUI_CELL_W + 1);
+        move(l.top + 1 + (l.grid ? 2 * row : row), TUI_LABEL_W + col * l.cell_w + 1);
     }
     refresh();
 }

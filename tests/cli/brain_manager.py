@@ -1,9 +1,10 @@
 """A scripted Gomocup manager for `ttt brain` (run by tests/cli/brain.sh; Python standard library only).
 
 It drives the brain through every command of the protocol, its errors, TAKEBACK and RESTART, and full games on
-15x15 and, through the extension keys, 3x3 (plain and misere), checking every answer: each move legal, each
-game finished by the rules. The opponent plays seeded random moves, so a run is reproducible. 20x20 is beyond
-ttt's boards (16 a side at most): the brain must answer START 20 with ERROR and go on.
+15x15, 20x20 (the protocol's other usual size, ttt's largest board) and, through the extension keys, 3x3 (plain
+and misere), checking every answer: each move legal, each game finished by the rules. The opponent plays seeded
+random moves, so a run is reproducible. 21x21 is beyond ttt's boards (20 a side at most): the brain must answer
+START 21 with ERROR and go on.
 
 usage: brain_manager.py path/to/ttt
 """
@@ -159,10 +160,11 @@ def test_about_unknown_and_errors(ttt):
                 "INFO timeout_turn soon", "1,2,7", "DONE"):
         r = b.ask(bad)
         check(r is not None and r.startswith("ERROR "), "%r: expected ERROR, got %r" % (bad, r))
-    r = b.ask("START 20")
-    check(r is not None and r.startswith("ERROR") and "20x20" in r, "START 20: got %r" % r)
-    r = b.ask("RECTSTART 20,20")
-    check(r is not None and r.startswith("ERROR"), "RECTSTART 20,20: got %r" % r)
+    r = b.ask("START 21")
+    check(r is not None and r.startswith("ERROR") and "21x21" in r and "20" in r, "START 21: got %r" % r)
+    for rect in ("RECTSTART 21,20", "RECTSTART 20,21"):
+        r = b.ask(rect)
+        check(r is not None and r.startswith("ERROR"), "%s: got %r" % (rect, r))
     r = b.ask("START 2")
     check(r is not None and r.startswith("ERROR"), "START 2: got %r" % r)
     check(b.ask("START 15") == "OK", "START 15 after errors: expected OK")
@@ -241,21 +243,37 @@ def test_board(ttt):
     b.close()
 
 
+def wins_both_ways(b, rng, n):
+    """Two games on the n x n board already started, five in a row, the brain first then second: it must win
+    both against random moves; RESTART after each."""
+    for first in (True, False):
+        g = full_game(b, rng, n, n, 5, brain_first=first, label="%dx%d" % (n, n))
+        check(g is not None and g.over and g.winner == "brain",
+              "%dx%d against random moves (brain first: %s): the brain must win" % (n, n, first))
+        check(b.ask("RESTART") == "OK", "RESTART after a %dx%d game" % (n, n))
+
+
 def test_full_games(ttt):
     rng = random.Random(16)
     b = Brain(ttt)
     check(b.ask("START 15") == "OK", "START 15")
     b.send("INFO timeout_turn %d" % TURN_MS)
     b.send("INFO ttt_seed 3")
-    for first in (True, False):
-        g = full_game(b, rng, 15, 15, 5, brain_first=first, label="15x15")
-        check(g is not None and g.over and g.winner == "brain",
-              "15x15 against random moves (brain first: %s): the brain must win" % first)
-        check(b.ask("RESTART") == "OK", "RESTART after a game")
+    wins_both_ways(b, rng, 15)
     # A rectangle, with RECTSTART.
     check(b.ask("RECTSTART 12,9") == "OK", "RECTSTART 12,9")
     g = full_game(b, rng, 12, 9, 5, label="12x9")
     check(g is not None and g.over and g.winner == "brain", "12x9: the brain must win against random moves")
+    # The largest boards: 20x20 (START 20, the protocol's other usual size), its far corner included, and a
+    # 20-wide rectangle.
+    check(b.ask("START 20") == "OK", "START 20")
+    m = parse_move(b.answer("TURN 19,19"))
+    check(m is not None and m != (19, 19) and 0 <= m[0] < 20 and 0 <= m[1] < 20, "TURN 19,19 on 20x20: got %r" % (m,))
+    check(b.ask("RESTART") == "OK", "RESTART on 20x20")
+    wins_both_ways(b, rng, 20)
+    check(b.ask("RECTSTART 20,6") == "OK", "RECTSTART 20,6")
+    g = full_game(b, rng, 20, 6, 5, label="20x6")
+    check(g is not None and g.over and g.winner == "brain", "20x6: the brain must win against random moves")
     b.close()
     # 3x3 through the extension keys: the solver never loses, as X or as O.
     b = Brain(ttt)

@@ -111,8 +111,8 @@ expect_err "^ttt show: rules '3x3k4': k=4 is longer than the 3x3 board \(at most
 expect_err "^ttt show: rules '4x3k5': k=5 is longer than the 4x3 board \(at most k4\)$" show --rules 4x3k5
 expect_err "^ttt show: rules '3x3k2': k=2 is too short: a line is at least 3 in a row$" show --rules 3x3k2
 expect_err "^ttt show: rules '2x2': a 2x2 board is too small: each side is at least 3$" show --rules 2x2
-expect_err "^ttt show: rules '17x5': a 17x5 board is too big: each side is at most 16$" show --rules 17x5
-expect_err "^ttt show: rules '1000x3': the board is too big: each side is at most 16$" show --rules 1000x3
+expect_err "^ttt show: rules '21x5': a 21x5 board is too big: each side is at most 20$" show --rules 21x5
+expect_err "^ttt show: rules '1000x3': the board is too big: each side is at most 20$" show --rules 1000x3
 expect_err "^ttt show: rules '5k1000': k is longer than the board \(at most k5\)$" show --rules 5k1000
 
 finish

@@ -158,6 +158,22 @@ wait_for 'q quit$'
 keys Enter && wait_for '^O to move \(player 2\)   last: X i9'
 absent 'terminal too small'
 keys q && restored
+# 20x20, the largest board, at 80x24: the compact layout (no title or score line, three-column cells) shows
+# every row, every column letter a-t, the status and the keys line; the far corner t20 is playable
+start --rules 20x20k5 --x human --o human
+wait_for '^ 20  \.  \.'
+wait_for '^     a  b  c  d  e  f  g  h  i  j  k  l  m  n  o  p  q  r  s  t$'
+wait_for '^X to move \(player 1\)'
+wait_for 'q quit$'
+absent 'terminal too small'
+keys Enter && wait_for '^O to move \(player 2\)   last: X k11'
+keys Right Right Right Right Right Right Right Right Right Down Down Down Down Down Down Down Down Down Enter
+wait_for '^X to move \(player 1\)   last: O t20'
+wait_for '^ 20  \..*\[O\]$'
+# a taller terminal brings the full layout back: the title and the score line
+tm resize-window -x 90 -y 30 && wait_for '^score: '
+wait_for '^ttt 20x20k5'
+keys q && restored
 
 # --- two engines: no cursor (neither on the board nor the terminal's) and no "Enter play" in the keys
 start --x random:seed=1 --o random:seed=2

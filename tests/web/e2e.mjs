@@ -491,6 +491,25 @@ try {
   const big = await page.evaluate(() => ({ doc: document.documentElement.scrollWidth, cell: document.querySelector('#board .cell').getBoundingClientRect().width }));
   check(big.doc <= 375 && big.cell >= 18, `375 px, 16x16: the page does not scroll sideways and cells stay tappable (${big.doc} px, cells ${big.cell.toFixed(1)} px)`);
   await page.screenshot({ path: join(shots, '16-phone-16x16.png') });
+  // 20x20, the largest board, on the phone: coordinates a-t and 1-20, cells still tappable, the board scrolls
+  // inside its own box (not the page), and its far corner t20 takes a stone.
+  await page.fill('#rows', '20');
+  await page.fill('#cols', '20');
+  await page.click('#new-game');
+  await page.waitForFunction(() => document.querySelectorAll('#board .cell').length === 400);
+  await cell('t20').click();
+  await page.waitForFunction(() => document.querySelector('[data-cell="t20"]').getAttribute('aria-label').startsWith('t20, X'));
+  const huge = await page.evaluate(() => {
+    const wrap = document.querySelector('.board-wrap');
+    const cols = [...document.querySelectorAll('#col-coords span')].map((s) => s.textContent);
+    const rows = [...document.querySelectorAll('#row-coords span')].map((s) => s.textContent);
+    return { doc: document.documentElement.scrollWidth, cell: document.querySelector('#board .cell').getBoundingClientRect().width,
+      scrolls: wrap.scrollWidth > wrap.clientWidth, cols: cols.join(''), rows: rows.join(' ') };
+  });
+  check(huge.cols === 'abcdefghijklmnopqrst' && huge.rows === Array.from({ length: 20 }, (_, i) => i + 1).join(' ') &&
+    huge.doc <= 375 && huge.cell >= 17.5 && huge.scrolls,
+    `375 px, 20x20: coordinates a-t and 1-20, t20 played, the board scrolls in its box, not the page (${huge.doc} px, cells ${huge.cell.toFixed(1)} px, cols ${huge.cols})`);
+  await page.screenshot({ path: join(shots, '16b-phone-20x20.png') });
   await page.setViewportSize({ width: 1280, height: 900 });
 
   check(pageErrors.length === 0, `no errors in the page (${pageErrors.join('; ')})`);
