@@ -1021,7 +1021,8 @@ static int search(ttt_solver *s, int depth, int alpha, int beta)
  * questions are not asked again. Some draws cost far more this way than by value (6x6k5 after c3: 31M nodes
  * against 176K), so after EXACT_DISTANCE_NODES the value is searched first. (alpha, beta) is the range the
  * value is known to lie in: (-1, 1) when nothing is known, beta 0 when the side to move cannot win, alpha 0
- * when it cannot lose (search/prove.h); a side that cannot win is never asked. False when the budget ran out. */
+ * when it cannot lose (search/prove.h); a side that cannot win is never asked. False when the budget ran out.
+ */
 static bool exact_score(ttt_solver *s, int depth, int alpha, int beta, int *score)
 {
     bool can_win = beta > 0, can_lose = alpha < 0, found = false;
@@ -1481,9 +1482,10 @@ ttt_status ttt_solver_value_within(ttt_solver *s, const ttt_board *b, const ttt_
     int depth = s->g.cells - s->ply;
     s->root = (ttt_search_progress){.depth = depth, .best_move = TTT_NO_MOVE, .exact = true};
     /* A side shown unable to complete a line first (search/prove.h) cannot win: the window narrows, and when
-     * neither side can win the draw is proven at once. Normal rules: exact_score() within that window. Misère:
-     * win, draw or loss first, with the narrowest window that tells them apart; then, for a win or a loss, its
-     * distance within the proven range. The root may end at once: search() sees threats before moving. */
+     * neither side can win the draw is proven at once. Normal rules: exact_score() within that window.
+     * Misère: win, draw or loss first, with the narrowest window that tells them apart; then, for a win or a
+     * loss, its distance within the proven range. The root may end at once: search() sees threats before
+     * moving. */
     int alpha = -1, beta = 1;
     if (s->prover) {
         uint64_t mover, other;

@@ -319,21 +319,21 @@ static const char keys_line[] =
 /* Two engines play: nothing to move or play. */
 static const char keys_line_engines[] = "n new game  ? help  q quit";
 
-/* At most 24 lines of at most 80 columns (tui.sh checks it on an 80x24 screen). */
+/* At most 24 lines of at most 79 columns (tui.sh checks on an 80x24 screen that every line ends whole). */
 static const char *help_lines[] = {
     "ttt play: keys",
     "",
-    "  arrows, w a s d, j k l (H left)  move the cursor",
-    "  Enter or Space                   play the cell under the cursor",
-    "  1-9                              on 3x3, play that cell (1 2 3 / 4 5 6 / 7 8 9)",
-    "  u                                take back your last move (and the engine's reply);",
-    "                                   after the end, it reopens the game",
-    "  h                                hints on or off: every empty cell's value before",
-    "                                   each of your moves, the best one reversed; the",
-    "                                   line below the board explains the values shown",
-    "  n                                new game, sides swapped",
-    "  ?                                this help",
-    "  q or Ctrl-C                      quit (at once, even while an engine thinks)",
+    "  arrows, w a s d     move the cursor (also H j k l: h is for hints)",
+    "  Enter or Space      play the cell under the cursor",
+    "  1-9                 on 3x3, play that cell (1 2 3 / 4 5 6 / 7 8 9)",
+    "  u                   take back your last move (and the engine's reply);",
+    "                      after the end, it reopens the game",
+    "  h                   hints on or off: every empty cell's value before each of",
+    "                      your moves, the best one reversed; the line below the",
+    "                      board explains the values shown",
+    "  n                   new game, sides swapped",
+    "  ?                   this help",
+    "  q or Ctrl-C         quit (at once, even while an engine thinks)",
     "",
     "The last move is shown reversed, a completed line highlighted.",
     "Any key (Esc too) returns to the game.",

@@ -139,6 +139,10 @@ absent '^hint \('
 # ? help fits 80x24 (its last line is on the screen), Esc leaves it
 keys '?' && wait_for 'take back your last move'
 wait_for '^Any key \(Esc too\) returns to the game\.$'
+# every line ends whole at 80 columns: the last words of the longest lines are on the screen
+wait_for '\(1 2 3 / 4 5 6 / 7 8 9\)$'
+wait_for "\\(and the engine's reply\\);$"
+wait_for 'value before each of$'
 keys Escape && wait_for '^X to move \(you\)'
 keys q && restored
 
