@@ -190,7 +190,8 @@ def _cell(rules, move):
                 raise TypeError("move %r: the %s is not an int" % (move, what))
             if not 0 <= v < n:
                 raise ValueError(
-                    "move %r: %s %d is off the %dx%d board" % (move, what, v, r.rows, r.cols)
+                    "move %r: %s %d is off the %dx%d board (a (row, col) pair counts from 0: %ss 0-%d)"
+                    % (move, what, v, r.rows, r.cols, what, n - 1)
                 )
         return row * r.cols + col
     if isinstance(move, bool) or not isinstance(move, int):
@@ -199,7 +200,9 @@ def _cell(rules, move):
             % type(move).__name__
         )
     if not 0 <= move < r.rows * r.cols:
-        raise ValueError("cell %d is off the %dx%d board" % (move, r.rows, r.cols))
+        raise ValueError(
+            "cell %d is off the %dx%d board (cells 0-%d)" % (move, r.rows, r.cols, r.rows * r.cols - 1)
+        )
     return move
 
 

@@ -177,8 +177,8 @@ def test_an_exception_is_reported_with_the_position_and_the_other_games_are_play
     "move, message",
     [
         (None, "illegal move None"),
-        ((5, 5), "row 5 is off the 3x3 board"),
-        (99, "cell 99 is off the 3x3 board"),
+        ((5, 5), "row 5 is off the 3x3 board (a (row, col) pair counts from 0: rows 0-2)"),
+        (99, "cell 99 is off the 3x3 board (cells 0-8)"),
         (-1, "cell -1 is off the 3x3 board"),
         (10**30, "off the 3x3 board"),
         ("z9", "z9"),
