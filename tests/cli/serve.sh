@@ -11,7 +11,9 @@ expect_err "^ttt serve: --port 'abc'" serve --port abc
 expect_err "^ttt serve: --port '70000'" serve --port 70000
 expect_err "^ttt serve: --host 'nosuch.invalid': .*\(expected an address such as 127.0.0.1" serve --host nosuch.invalid
 expect_err "^ttt serve: --host '': " serve --host ''
-expect_err "^ttt serve: --db '/nonexistent/dir/games.db'" serve --db /nonexistent/dir/games.db
+# a directory that cannot exist: its parent is a regular file (a fixed path such as /nonexistent/dir can be
+# made by anyone, and then the server starts and the test waits for ever)
+expect_err "^ttt serve: --db '$OUT/dir/games.db'" serve --db "$OUT/dir/games.db"
 expect_err "^ttt serve: --db '/'" serve --db /
 expect_err "^ttt serve: --max-games '0'" serve --max-games 0
 expect_err "^ttt serve: --idle-expiry 'x'" serve --idle-expiry x
