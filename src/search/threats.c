@@ -199,6 +199,23 @@ static uint64_t table_key(const ttt_threats *t, ttt_player attacker)
     return key ? key : THREATS_ZERO_KEY;
 }
 
+/* Appends to moves (n so far) the empty cells, not yet in seen, of the windows holding `want` stones of a and
+ * none of the other side, marking them in seen; returns the new count. */
+static int add_window_cells(const ttt_threats *t, ttt_player a, int want, uint8_t *seen, int *moves, int n)
+{
+    ttt_player d = (ttt_player)(1 - a);
+    for (int w = 0; w < t->windows; w++)
+        if (t->count[a][w] == want && t->count[d][w] == 0)
+            for (int i = 0; i < t->k; i++) {
+                int c = window_cell(t, w, i);
+                if (t->at[c] == TTT_NOBODY && !seen[c]) {
+                    seen[c] = 1;
+                    moves[n++] = c;
+                }
+            }
+    return n;
+}
+
 /* Steps 1-3 for A to move, A with no five-cell; `forced` is D's one five-cell or -1 (then D has none).
  * `ply` is where A's move goes in the line. */
 static ttt_threats_result vcf(ttt_threats *t, ttt_player a, int forced, vcf_search *s, int ply)
@@ -220,15 +237,7 @@ static ttt_threats_result vcf(ttt_threats *t, ttt_player a, int forced, vcf_sear
         moves[n++] = forced;
     } else {
         memset(seen, 0, (size_t)t->cells);
-        for (int w = 0; w < t->windows; w++)
-            if (t->count[a][w] == t->k - 2 && t->count[d][w] == 0)
-                for (int i = 0; i < t->k; i++) {
-                    int c = window_cell(t, w, i);
-                    if (t->at[c] == TTT_NOBODY && !seen[c]) {
-                        seen[c] = 1;
-                        moves[n++] = c;
-                    }
-                }
+        n = add_window_cells(t, a, t->k - 2, seen, moves, n);
     }
 
     bool unknown = false;
@@ -386,16 +395,9 @@ static ttt_threats_result vct(ttt_threats *t, ttt_player a, int forced, int thre
         moves[n++] = forced;
     } else {
         memset(seen, 0, (size_t)t->cells);
-        for (int want = t->k - 2; want >= t->k - 3 && (want == t->k - 2 || threes > 0); want--)
-            for (int w = 0; w < t->windows; w++)
-                if (t->count[a][w] == want && t->count[d][w] == 0)
-                    for (int i = 0; i < t->k; i++) {
-                        int c = window_cell(t, w, i);
-                        if (t->at[c] == TTT_NOBODY && !seen[c]) {
-                            seen[c] = 1;
-                            moves[n++] = c;
-                        }
-                    }
+        n = add_window_cells(t, a, t->k - 2, seen, moves, n);
+        if (threes > 0)
+            n = add_window_cells(t, a, t->k - 3, seen, moves, n);
     }
 
     bool unknown = false;
