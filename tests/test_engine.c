@@ -524,6 +524,47 @@ static void test_set_time(void **state)
     ttt_engine_free(e);
 }
 
+/* A search with no limit at all (time=0, no nodes=, no depth=) never returns a move on a big board: gomoku
+ * and minimax refuse it there, by spec and by ttt_engine_set_time (keeping the old time), and accept it on a
+ * board they solve; engines whose time=0 means a count (mcts, montecarlo) accept it. */
+static void test_unbounded_search_refused_on_big_boards(void **state)
+{
+    (void)state;
+    ttt_rules big, small = ttt_rules_default();
+    ttt_error err;
+    assert_int_equal(ttt_rules_parse("15x15k5", &big, &err), TTT_OK);
+    const char *refused[] = {"gomoku:time=0", "minimax:time=0", "gomoku:time=0,nodes=0,depth=0"};
+    for (size_t i = 0; i < sizeof refused / sizeof *refused; i++) {
+        ttt_engine *e = NULL;
+        assert_int_equal(ttt_engine_new(refused[i], &big, &e, &err), TTT_EINVAL);
+        assert_null(e);
+        assert_non_null(strstr(err.msg, "time=0"));
+        assert_non_null(strstr(err.msg, "15x15k5"));
+        assert_null(strchr(err.msg, '\n'));
+    }
+    const char *bounded[] = {"gomoku:time=0,nodes=10",    "gomoku:time=0,depth=1",
+                             "minimax:time=0,nodes=10",   "minimax:time=0,depth=1",
+                             "mcts:time=0,iterations=10", "montecarlo:time=0,trials=10"};
+    ttt_board b;
+    ttt_board_init(&b, &big);
+    for (size_t i = 0; i < sizeof bounded / sizeof *bounded; i++) {
+        ttt_engine *e;
+        assert_int_equal(ttt_engine_new(bounded[i], &big, &e, &err), TTT_OK);
+        ttt_move m;
+        assert_int_equal(ttt_engine_choose(e, &b, &m, NULL, &err), TTT_OK);
+        ttt_engine_free(e);
+    }
+    ttt_engine *e;
+    assert_int_equal(ttt_engine_new("minimax:time=0", &small, &e, &err), TTT_OK);
+    ttt_engine_free(e);
+    assert_int_equal(ttt_engine_new("gomoku", &big, &e, &err), TTT_OK);
+    assert_int_equal(ttt_engine_set_time(e, 0, &err), TTT_EINVAL);
+    assert_non_null(strstr(err.msg, "time=0"));
+    char spec[TTT_SPEC_TEXT_SIZE];
+    assert_non_null(strstr(ttt_engine_spec(e, spec, sizeof spec), "time=1000"));
+    ttt_engine_free(e);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -551,6 +592,7 @@ int main(void)
         cmocka_unit_test(test_random_engine_follows_the_given_board),
         cmocka_unit_test(test_spec_expand_never_truncates),
         cmocka_unit_test(test_set_time),
+        cmocka_unit_test(test_unbounded_search_refused_on_big_boards),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

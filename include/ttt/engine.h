@@ -54,9 +54,10 @@ ttt_status ttt_engine_new_in(const char *spec, const ttt_rules *rules, const ttt
                              ttt_engine **out, ttt_error *err);
 
 /* Checks a spec for the rules as ttt_engine_new does (levels expanded, every option validated), without
- * making the engine (no table built or loaded, no memory opened), and writes the full spec the engine would
- * have (as ttt_engine_spec) into out. TTT_EINVAL as ttt_engine_new; TTT_ELIMIT when the full spec does not
- * fit in size bytes (nothing is truncated). */
+ * making the engine (no table built or loaded, no memory opened) and without the check of its budget (time=0
+ * with no other limit is refused by ttt_engine_new on big boards; a server replaces it), and writes the full
+ * spec the engine would have (as ttt_engine_spec) into out. TTT_EINVAL as ttt_engine_new; TTT_ELIMIT when the
+ * full spec does not fit in size bytes (nothing is truncated). */
 ttt_status ttt_engine_spec_expand(const char *spec, const ttt_rules *rules, char *out, size_t size,
                                   ttt_error *err);
 
@@ -79,7 +80,8 @@ void ttt_engine_follow(ttt_engine *engine, const ttt_move *moves, int count);
 
 /* Sets the engine's time= option (milliseconds per move, as the spec's time= would) for its next decisions,
  * for clients that plan time move by move (`ttt brain`). TTT_EINVAL, naming the engine, when it has no
- * time= option or ms is outside the option's range. */
+ * time= option, ms is outside the option's range, or ms is 0 and the search would have no limit left on a
+ * big board (as ttt_engine_new refuses); the time is then unchanged. */
 ttt_status ttt_engine_set_time(ttt_engine *engine, uint64_t ms, ttt_error *err);
 
 /* Whether the engine a spec names (a level counts) has the option key; false for an unknown engine. */

@@ -34,6 +34,9 @@ typedef struct ttt_engine_vtable {
     bool path_required;            /* cannot be made without its TTT_OPT_PATH option (cmd's path=) */
     size_t config_size;
     const void *config_defaults; /* config_size bytes */
+    /* Refuses option combinations that cannot be played, such as a search with no end (time=0 and no other
+     * limit); checked before start() and again by ttt_engine_set_time. May be NULL. */
+    ttt_status (*check)(const ttt_engine *e, ttt_error *err);
     /* Called once after the options are set: allocate state, check option combinations. */
     ttt_status (*start)(ttt_engine *e, ttt_error *err);
     /* Chooses a move; the board is ongoing and has the engine's rules. Must add its work to e->nodes. */
@@ -82,6 +85,12 @@ ttt_explain_line *ttt_explain_line_add(ttt_explanation *x, const char *label, in
 /* Fills x from an analysis: method and choice, value and distance of exact moves, score of estimated ones,
  * share of effort when there is one (each layer only on the moves that have it), the depth reached. */
 void ttt_explain_from_analysis(const ttt_analysis *a, ttt_explanation *x);
+
+/* For check(): an engine whose search need not end by itself refuses time=0 with no nodes= and no depth=
+ * (a move that never comes) on boards too big to solve exactly, naming the rules; TTT_OK when any of the
+ * three limits is set or the board is small (ENGINE_UNBOUNDED_MAX_CELLS in engine.c). */
+ttt_status ttt_engine_check_bounded(const ttt_engine *e, uint64_t time_ms, uint64_t nodes, uint64_t depth,
+                                    ttt_error *err);
 
 /* The registry: every engine's vtable, in the order `ttt engines` lists them. */
 extern const ttt_engine_vtable *const ttt_engine_registry[];

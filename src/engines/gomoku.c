@@ -165,6 +165,12 @@ typedef struct gomoku_state {
     bool aborted;
 } gomoku_state;
 
+static ttt_status gomoku_check(const ttt_engine *e, ttt_error *err)
+{
+    const gomoku_config *c = e->config;
+    return ttt_engine_check_bounded(e, c->time_ms, c->nodes, c->depth, err);
+}
+
 static ttt_status gomoku_start(ttt_engine *e, ttt_error *err)
 {
     const ttt_rules *r = &e->rules;
@@ -611,7 +617,8 @@ const ttt_engine_vtable ttt_engine_gomoku = {
               .summary = "gomoku (k >= 4, a line wins): VCF at the root, alpha-beta over threat-ordered "
                          "candidates",
               .options =
-                  "time=MS   time per move in milliseconds, 0 = no limit (default 1000)\n"
+                  "time=MS   time per move in milliseconds, 0 = no limit (default 1000; above 30 cells\n"
+                  "          only with nodes= or depth=)\n"
                   "nodes=N   search nodes per move, 0 = no limit (default 0)\n"
                   "depth=N   deepest iteration, 0 = no limit (default 0)\n"
                   "width=N   candidates searched at the root (default 16)\n"
@@ -624,6 +631,7 @@ const ttt_engine_vtable ttt_engine_gomoku = {
     .options = gomoku_options,
     .config_size = sizeof(gomoku_config),
     .config_defaults = &gomoku_defaults,
+    .check = gomoku_check,
     .start = gomoku_start,
     .choose = gomoku_choose,
     .new_game = gomoku_new_game,

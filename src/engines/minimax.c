@@ -45,6 +45,12 @@ static const ttt_option_def minimax_options[] = {
     {NULL, 0, 0, 0, 0, 0, 0},
 };
 
+static ttt_status minimax_check(const ttt_engine *e, ttt_error *err)
+{
+    const minimax_config *c = e->config;
+    return ttt_engine_check_bounded(e, c->time_ms, c->nodes, c->depth, err);
+}
+
 static ttt_status minimax_start(ttt_engine *e, ttt_error *err)
 {
     const minimax_config *c = e->config;
@@ -166,7 +172,8 @@ const ttt_engine_vtable ttt_engine_minimax = {
                   "negamax with alpha-beta: perfect where it can solve the board in time, a deep search "
                   "otherwise",
               .options =
-                  "time=MS   time per move in milliseconds, 0 = no limit (default 1000)\n"
+                  "time=MS   time per move in milliseconds, 0 = no limit (default 1000; above 30 cells\n"
+                  "          only with nodes= or depth=)\n"
                   "nodes=N   nodes per move, 0 = no limit (default 0)\n"
                   "depth=N   plies to look ahead, 0 = to the end (default 0)\n"
                   "tt=MIB    transposition table size (default 64)\n"
@@ -175,6 +182,7 @@ const ttt_engine_vtable ttt_engine_minimax = {
     .options = minimax_options,
     .config_size = sizeof(minimax_config),
     .config_defaults = &minimax_defaults,
+    .check = minimax_check,
     .start = minimax_start,
     .choose = minimax_choose,
     .analyse = minimax_analyse,
