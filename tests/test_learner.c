@@ -458,7 +458,8 @@ static void test_budget_bounds_the_threat_check(void **state)
     enum { BUDGET = 500 };
     uint64_t nodes[2];
     for (int bounded = 0; bounded < 2; bounded++) {
-        snprintf(spec, sizeof spec, "learner:memory=%s,learn=0,nodes=%d", db, bounded ? BUDGET : 0);
+        snprintf(spec, sizeof spec, "learner:memory=%s,learn=0,nodes=%d", db,
+                 bounded ? BUDGET : 100 * BUDGET);
         ttt_engine *e = engine_ok(spec, &r);
         ttt_move m;
         ttt_search_info info;
@@ -470,6 +471,43 @@ static void test_budget_bounds_the_threat_check(void **state)
     }
     assert_true(nodes[1] <= BUDGET);
     assert_true(nodes[0] > BUDGET);
+}
+
+/* With no nodes= or time= the threat check still stops: the default spec has a nodes= budget that a decision
+ * on a big board keeps to (a bigger one looks at more), and nodes=0 with no time= is refused there, where a
+ * move might never come; on 3x3 it is allowed. */
+static void test_default_budget_bounds_the_threat_check(void **state)
+{
+    (void)state;
+    ttt_rules r = rules_of("16x16k5");
+    ttt_board b = board_of(&r, "h8 h9 i9 g7"); /* 63,253 nodes with no limit */
+    char db[512], spec[700], full[TTT_SPEC_TEXT_SIZE];
+    new_db(db, sizeof db);
+    snprintf(spec, sizeof spec, "learner:memory=%s,learn=0", db);
+    ttt_engine *e = engine_ok(spec, &r);
+    const char *at = strstr(ttt_engine_spec(e, full, sizeof full), ",nodes=");
+    assert_non_null(at);
+    unsigned long long budget = strtoull(at + strlen(",nodes="), NULL, 10);
+    assert_true(budget > 0);
+    ttt_move m;
+    ttt_search_info info;
+    ttt_error err = {{0}};
+    assert_int_equal(ttt_engine_choose(e, &b, &m, &info, &err), TTT_OK);
+    assert_true(ttt_board_is_legal(&b, m));
+    assert_true(info.nodes <= budget);
+    ttt_engine_free(e);
+    snprintf(spec, sizeof spec, "learner:memory=%s,learn=0,nodes=%llu", db, 2 * budget);
+    e = engine_ok(spec, &r);
+    assert_int_equal(ttt_engine_choose(e, &b, &m, &info, &err), TTT_OK);
+    assert_true(info.nodes > budget);
+    ttt_engine_free(e);
+    snprintf(spec, sizeof spec, "learner:memory=%s,learn=0,nodes=0", db);
+    e = NULL;
+    assert_int_equal(ttt_engine_new(spec, &r, &e, &err), TTT_EINVAL);
+    assert_null(e);
+    assert_non_null(strstr(err.msg, "time=0 with no nodes= limit"));
+    ttt_rules small = rules_of("3x3");
+    ttt_engine_free(engine_ok(spec, &small));
 }
 
 /* Given no memory= and no_files, the learner plays from an empty memory of its own and learns into it only:
@@ -518,6 +556,7 @@ int main(void)
         cmocka_unit_test(test_bad_memory_is_an_error),
         cmocka_unit_test(test_bigger_boards),
         cmocka_unit_test(test_budget_bounds_the_threat_check),
+        cmocka_unit_test(test_default_budget_bounds_the_threat_check),
         cmocka_unit_test(test_no_files_opens_no_database),
     };
     return cmocka_run_group_tests(tests, make_tmpdir, remove_tmpdir);

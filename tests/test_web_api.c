@@ -447,7 +447,8 @@ static void test_learner_without_database_opens_none(void **state)
 {
     (void)state;
     web_api *api = api_new(10);
-    expect_engine_spec(api, "learner", "learner:seed=0,learn=0,safe=1,threats=1,backup=1,nodes=0,time=2000");
+    expect_engine_spec(api, "learner",
+                       "learner:seed=0,learn=0,safe=1,threats=1,backup=1,nodes=10000,time=2000");
     char id[WEB_ID_SIZE];
     new_game(api, "{\"x\": \"learner\", \"o\": \"random\"}", id);
     play_to_the_end(api, id);

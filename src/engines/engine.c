@@ -205,11 +205,13 @@ ttt_status ttt_engine_check_bounded(const ttt_engine *e, uint64_t time_ms, uint6
     if (time_ms || nodes || depth || ttt_rules_cells(&e->rules) <= ENGINE_UNBOUNDED_MAX_CELLS)
         return TTT_OK;
     char rules[TTT_RULES_TEXT_SIZE];
-    return ttt_fail(
-        err, TTT_EINVAL,
-        "engine '%s': time=0 with no nodes= or depth= limit may never return a move on %s (more than %d "
-        "cells); give time=MS, nodes=N or depth=N",
-        e->vt->about.name, ttt_rules_format(&e->rules, rules, sizeof rules), ENGINE_UNBOUNDED_MAX_CELLS);
+    bool depth_too = option_of(e->vt, "depth", 5) != NULL;
+    return ttt_fail(err, TTT_EINVAL,
+                    "engine '%s': time=0 with no nodes=%s limit may never return a move on %s (more than %d "
+                    "cells); give time=MS%s",
+                    e->vt->about.name, depth_too ? " or depth=" : "",
+                    ttt_rules_format(&e->rules, rules, sizeof rules), ENGINE_UNBOUNDED_MAX_CELLS,
+                    depth_too ? ", nodes=N or depth=N" : " or nodes=N");
 }
 
 /* Splits "k=v,k=v" and applies each pair; a key given twice is an error. */
