@@ -378,6 +378,24 @@ static void test_move_parse_error_names_the_text(void **state)
     assert_non_null(strstr(err.msg, "d1"));
 }
 
+/* A second letter ("aa1", as on boards with more than 26 columns elsewhere) is named as the problem: a
+ * column is one letter, whose range the message gives; not "no row number". */
+static void test_move_parse_two_letters_says_one_letter_columns(void **state)
+{
+    (void)state;
+    ttt_rules r;
+    ttt_error err = {{0}};
+    assert_int_equal(ttt_rules_parse("15x15k5", &r, &err), TTT_OK);
+    ttt_move m;
+    const char *bad[] = {"aa1", "AB12", "hh"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        assert_int_equal(ttt_move_parse(bad[i], &r, &m, &err), TTT_EINVAL);
+        assert_null(strstr(err.msg, "no row number"));
+        assert_non_null(strstr(err.msg, "one letter (a-o"));
+        assert_non_null(strstr(err.msg, bad[i]));
+    }
+}
+
 /* Every cell of several boards formats as column letter then row number and parses back. */
 static void test_move_format_round_trip_every_cell(void **state)
 {
@@ -541,6 +559,7 @@ int main(void)
         cmocka_unit_test(test_move_parse_large_and_rectangular_boards),
         cmocka_unit_test(test_move_parse_errors),
         cmocka_unit_test(test_move_parse_error_names_the_text),
+        cmocka_unit_test(test_move_parse_two_letters_says_one_letter_columns),
         cmocka_unit_test(test_move_format_round_trip_every_cell),
         cmocka_unit_test(test_move_format_no_move_is_dash),
         cmocka_unit_test(test_moves_parse_separators),

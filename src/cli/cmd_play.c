@@ -138,7 +138,8 @@ static void print_result(const ttt_game *g)
 /* The line a parse failure prints: the library's reason, or a plain "not a move" for text that is not one. */
 static void print_bad_move(const ttt_rules *r, const char *text, const ttt_error *err)
 {
-    if (strstr(err->msg, "expected a column letter") || strstr(err->msg, "no row number"))
+    if (strstr(err->msg, "expected a column letter") || strstr(err->msg, "no row number") ||
+        strstr(err->msg, "a column is one letter"))
         printf("not a move: '%.16s' (expected a1..%c%d%s; u h ? q)\n", text, 'a' + r->cols - 1, r->rows,
                r->rows == 3 && r->cols == 3 ? " or 1-9" : "");
     else

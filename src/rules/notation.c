@@ -123,6 +123,10 @@ ttt_status ttt_move_parse(const char *text, const ttt_rules *rules, ttt_move *ou
     }
     int col = letter - 'a';
     const char *p = text + 1;
+    if (isalpha((unsigned char)*p))
+        return ttt_fail(err, TTT_EINVAL,
+                        "move '%.16s': a column is one letter (a-%c on %dx%d), then the row number, e.g. b2",
+                        text, 'a' + rules->cols - 1, rules->rows, rules->cols);
     if (!isdigit((unsigned char)*p))
         return ttt_fail(err, TTT_EINVAL, "move '%.16s': no row number after the column letter", text);
     int row = 0, digits = 0;
