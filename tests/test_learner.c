@@ -510,6 +510,41 @@ static void test_default_budget_bounds_the_threat_check(void **state)
     ttt_engine_free(engine_ok(spec, &small));
 }
 
+/* Two learners with one memory (the same file, spelled two ways) told of a game together record it once
+ * there, and each learns it into its own view; a third with another memory records it in its own; an engine
+ * listed twice is told once. */
+static void test_shared_memory_learns_each_game_once(void **state)
+{
+    (void)state;
+    char path[300], same[320], other[300], mt[TTT_MOVE_TEXT_SIZE];
+    new_db(path, sizeof path);
+    new_db(other, sizeof other);
+    const char *slash = strrchr(path, '/');
+    snprintf(same, sizeof same, "%.*s/.%s", (int)(slash - path), path, slash);
+    ttt_engine *a = learner(path, FAITHFUL), *b = learner(same, FAITHFUL), *c = learner(other, FAITHFUL);
+    ttt_rules r = rules_of("3x3");
+    ttt_error err = {{0}};
+    ttt_move moves[TTT_MAX_CELLS];
+    int n;
+    assert_int_equal(ttt_moves_parse(X_WINS_COLUMN, &r, moves, TTT_MAX_CELLS, &n, &err), TTT_OK);
+    ttt_engine *players[] = {a, b, NULL, c, a};
+    assert_int_equal(ttt_engines_game_over(players, 5, moves, n, TTT_X_WINS, &err), TTT_OK);
+    assert_string_equal(move_after(a, "a1 b1", mt), "a2");
+    assert_string_equal(move_after(b, "a1 b1", mt), "a2");
+    ttt_engine_free(a);
+    ttt_engine_free(b);
+    ttt_engine_free(c);
+    const char *dbs[] = {path, other};
+    for (int i = 0; i < 2; i++) {
+        ttt_store *s;
+        assert_int_equal(ttt_store_open(dbs[i], &s, &err), TTT_OK);
+        int64_t tally = 0;
+        assert_int_equal(ttt_store_sequences(s, "3x3", count_rows, &tally, &err), TTT_OK);
+        assert_int_equal(tally, 1 * 1000 + 1); /* one row, one game */
+        ttt_store_close(s);
+    }
+}
+
 /* Given no memory= and no_files, the learner plays from an empty memory of its own and learns into it only:
  * no database is opened (none appears in the data directory). */
 static void test_no_files_opens_no_database(void **state)
@@ -557,6 +592,7 @@ int main(void)
         cmocka_unit_test(test_bigger_boards),
         cmocka_unit_test(test_budget_bounds_the_threat_check),
         cmocka_unit_test(test_default_budget_bounds_the_threat_check),
+        cmocka_unit_test(test_shared_memory_learns_each_game_once),
         cmocka_unit_test(test_no_files_opens_no_database),
     };
     return cmocka_run_group_tests(tests, make_tmpdir, remove_tmpdir);

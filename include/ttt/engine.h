@@ -101,6 +101,13 @@ bool ttt_engine_requires_path(const char *spec);
 ttt_status ttt_engine_game_over(ttt_engine *engine, const ttt_move *moves, int count, ttt_outcome outcome,
                                 ttt_error *err);
 
+/* ttt_engine_game_over for every player of one game (engines[0..n), NULL entries and repeats skipped):
+ * engines that share one memory (learners with the same database file) record the game there once, and each
+ * still learns it into its own view. Every engine is told even when one fails; returns the first failure
+ * (err names its engine), else TTT_OK. */
+ttt_status ttt_engines_game_over(ttt_engine *const *engines, int n, const ttt_move *moves, int count,
+                                 ttt_outcome outcome, ttt_error *err);
+
 /* --- Analysis: what an engine thinks of every move (hints)
  * --------------------------------------------------
  */

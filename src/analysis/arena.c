@@ -130,9 +130,7 @@ ttt_status ttt_arena_play_game(const ttt_rules *rules, const char *x_spec, const
             snprintf(out->reason, sizeof out->reason, "%s", why.msg);
         } else
             out->outcome = ttt_board_outcome(&b);
-        for (int side = 0; side < 2 && st == TTT_OK; side++)
-            if (e[side])
-                st = ttt_engine_game_over(e[side], out->moves, out->count, out->outcome, err);
+        st = ttt_engines_game_over(e, 2, out->moves, out->count, out->outcome, err);
     }
     ttt_engine_free(e[0]);
     ttt_engine_free(e[1]);

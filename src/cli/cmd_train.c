@@ -82,12 +82,7 @@ static ttt_status play_game(ttt_engine *const players[2], const ttt_rules *rules
             return st;
     }
     *outcome = ttt_board_outcome(&b);
-    for (int side = 0; side < 2; side++) {
-        ttt_status st = ttt_engine_game_over(players[side], moves, n, *outcome, err);
-        if (st)
-            return st;
-    }
-    return TTT_OK;
+    return ttt_engines_game_over(players, 2, moves, n, *outcome, err);
 }
 
 typedef struct train_options {

@@ -620,7 +620,37 @@ void ttt_engine_new_game(ttt_engine *e)
 ttt_status ttt_engine_game_over(ttt_engine *e, const ttt_move *moves, int count, ttt_outcome outcome,
                                 ttt_error *err)
 {
-    return e->vt->game_over ? e->vt->game_over(e, moves, count, outcome, err) : TTT_OK;
+    return e->vt->game_over ? e->vt->game_over(e, moves, count, outcome, true, err) : TTT_OK;
+}
+
+static const char *memory_of(const ttt_engine *e) { return e && e->vt->memory ? e->vt->memory(e) : NULL; }
+
+ttt_status ttt_engines_game_over(ttt_engine *const *engines, int n, const ttt_move *moves, int count,
+                                 ttt_outcome outcome, ttt_error *err)
+{
+    ttt_status first = TTT_OK;
+    ttt_error sub;
+    for (int i = 0; i < n; i++) {
+        ttt_engine *e = engines[i];
+        if (!e || !e->vt->game_over)
+            continue;
+        const char *memory = memory_of(e);
+        bool told = false, recorded = false;
+        for (int j = 0; j < i; j++) {
+            told |= engines[j] == e;
+            const char *other = memory_of(engines[j]);
+            recorded |= memory && other && strcmp(memory, other) == 0;
+        }
+        if (told)
+            continue;
+        ttt_status st = e->vt->game_over(e, moves, count, outcome, !recorded, &sub);
+        if (st && first == TTT_OK) {
+            first = st;
+            if (err)
+                *err = sub;
+        }
+    }
+    return first;
 }
 
 const char *ttt_engine_name(const ttt_engine *e) { return e->vt->about.name; }

@@ -51,9 +51,14 @@ typedef struct ttt_engine_vtable {
     void (*new_game)(ttt_engine *e); /* may be NULL */
     /* The moves from the empty board to the position the next request is about; may be NULL. */
     void (*follow)(ttt_engine *e, const ttt_move *moves, int count);
-    ttt_status (*game_over)(ttt_engine *e, const ttt_move *moves, int count, ttt_outcome outcome,
-                            ttt_error *err); /* may be NULL */
-    void (*stop)(ttt_engine *e);             /* releases state; may be NULL */
+    /* A game it took part in ended. record false: another engine with the same memory() has written this game
+     * to that memory already; learn it into the engine's own view only. May be NULL. */
+    ttt_status (*game_over)(ttt_engine *e, const ttt_move *moves, int count, ttt_outcome outcome, bool record,
+                            ttt_error *err);
+    /* What identifies the memory the engine writes finished games to (a file's real path), so that engines
+     * sharing one record each game once (ttt_engines_game_over); NULL: none, or not shared. May be NULL. */
+    const char *(*memory)(const ttt_engine *e);
+    void (*stop)(ttt_engine *e); /* releases state; may be NULL */
 } ttt_engine_vtable;
 
 struct ttt_engine {

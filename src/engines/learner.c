@@ -57,7 +57,9 @@
  * moves it did not get to are kept as if safe (threats=0 for them). nodes= has a default
  * (LEARNER_DEFAULT_NODES) that small boards never reach, so that big boards get a move in bounded time.
  */
+#define _DEFAULT_SOURCE /* realpath */
 #include <assert.h>
+#include <limits.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -133,6 +135,7 @@ typedef struct learner_node {
 
 typedef struct learner_state {
     ttt_store *store;
+    char *memory_id; /* the database's real path, when games are written to a file (learn=1); else NULL */
     char rules_text[TTT_RULES_TEXT_SIZE];
     /* The tree: node 0 is the empty sequence. */
     learner_node *nodes;
@@ -325,6 +328,8 @@ static ttt_status learner_start(ttt_engine *e, ttt_error *err)
         if (!st)
             st = ctx.status;
     }
+    if (!st && c->learn)
+        s->memory_id = realpath(ttt_store_path(s->store), NULL); /* NULL for ":memory:": not shared */
     if (st) {
         ttt_error_prefix(err, "engine 'learner'");
         learner_stop(e); /* the framework calls stop only for engines that started */
@@ -339,7 +344,7 @@ static void forget_game(learner_state *s, const ttt_rules *rules)
 }
 
 static ttt_status learner_game_over(ttt_engine *e, const ttt_move *moves, int count, ttt_outcome outcome,
-                                    ttt_error *err)
+                                    bool record, ttt_error *err)
 {
     const learner_config *c = e->config;
     learner_state *s = e->state;
@@ -357,7 +362,7 @@ static ttt_status learner_game_over(ttt_engine *e, const ttt_move *moves, int co
     char text[TTT_MOVES_TEXT_SIZE];
     ttt_moves_format(&e->rules, canon, count, text, sizeof text);
     int result = result_of_outcome(outcome);
-    if (s->store &&
+    if (record && s->store &&
         (st = ttt_store_learn(s->store, s->rules_text, text, result_name(result), 1, err)) != TTT_OK)
         return st;
     if (tree_add(s, canon, count, result, 1))
@@ -368,6 +373,12 @@ static ttt_status learner_game_over(ttt_engine *e, const ttt_move *moves, int co
 }
 
 static void learner_new_game(ttt_engine *e) { forget_game(e->state, &e->rules); }
+
+static const char *learner_memory(const ttt_engine *e)
+{
+    const learner_state *s = e->state;
+    return s->memory_id;
+}
 
 /* The game so far, as the client played it: replaces whatever the engine followed. Stops at the first move
  * that is not legal (the caller's mistake; the board of the next request then decides, as without it). */
@@ -843,6 +854,7 @@ static void learner_stop(ttt_engine *e)
         return;
     e->state = NULL;
     ttt_store_close(s->store);
+    free(s->memory_id);
     free(s->nodes);
     free(s->keys);
     free(s->children);
@@ -878,5 +890,6 @@ const ttt_engine_vtable ttt_engine_learner = {
     .new_game = learner_new_game,
     .follow = learner_follow,
     .game_over = learner_game_over,
+    .memory = learner_memory,
     .stop = learner_stop,
 };

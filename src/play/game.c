@@ -160,18 +160,6 @@ void ttt_game_next(ttt_game *g, bool swap)
 ttt_status ttt_game_tell_engines(ttt_game *g, ttt_error *err)
 {
     assert(ttt_board_terminal(&g->board));
-    ttt_status first = TTT_OK;
-    ttt_error sub;
-    for (int i = 0; i < 2; i++) {
-        ttt_engine *e = g->players[i].engine;
-        if (!e)
-            continue;
-        ttt_status st = ttt_engine_game_over(e, g->moves, g->count, ttt_board_outcome(&g->board), &sub);
-        if (st && first == TTT_OK) {
-            first = st;
-            if (err)
-                *err = sub;
-        }
-    }
-    return first;
+    ttt_engine *engines[2] = {g->players[0].engine, g->players[1].engine};
+    return ttt_engines_game_over(engines, 2, g->moves, g->count, ttt_board_outcome(&g->board), err);
 }

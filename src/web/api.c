@@ -696,22 +696,24 @@ static void web_game_finished(web_api *api, web_game *g)
     ttt_outcome outcome = ttt_board_outcome(&g->board);
     /* Engines that learn (the learner) are told how the game went: the player's own engine, or, when it was
      * never made (it had no move yet) or was dropped, a fresh one for the purpose (only an engine with a
-     * memory learns anything). A failure does not undo the game: it goes to the server's log. */
+     * memory learns anything); both share the server's database, which records the game once. A failure does
+     * not undo the game: it goes to the server's log. */
+    ttt_engine *engines[2] = {NULL, NULL}, *fresh[2] = {NULL, NULL};
     for (int side = TTT_X; side <= TTT_O; side++) {
-        ttt_engine *e = g->engine[side], *fresh = NULL;
         ttt_error err;
-        ttt_status st = TTT_OK;
-        if (!e && g->bounded[side][0] && ttt_engine_has_option(g->bounded[side], "memory")) {
-            st = web_engine_new(api, g->bounded[side], &g->board.rules, &fresh, &err);
-            e = fresh;
+        engines[side] = g->engine[side];
+        if (!engines[side] && g->bounded[side][0] && ttt_engine_has_option(g->bounded[side], "memory")) {
+            if (web_engine_new(api, g->bounded[side], &g->board.rules, &fresh[side], &err) != TTT_OK)
+                web_log(api, "game %s: %c's engine did not learn it: %s", g->id, side == TTT_X ? 'X' : 'O',
+                        err.msg);
+            engines[side] = fresh[side];
         }
-        if (e)
-            st = ttt_engine_game_over(e, g->moves, g->count, outcome, &err);
-        ttt_engine_free(fresh);
-        if (st != TTT_OK)
-            web_log(api, "game %s: %c's engine did not learn it: %s", g->id, side == TTT_X ? 'X' : 'O',
-                    err.msg);
     }
+    ttt_error learn_err;
+    if (ttt_engines_game_over(engines, 2, g->moves, g->count, outcome, &learn_err) != TTT_OK)
+        web_log(api, "game %s: an engine did not learn it: %s", g->id, learn_err.msg);
+    ttt_engine_free(fresh[TTT_X]);
+    ttt_engine_free(fresh[TTT_O]);
     if (!api->config.store)
         return;
     /* The record: the players as the client named them ("human", "hard", "minimax:time=500"). A failure to

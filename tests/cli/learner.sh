@@ -167,6 +167,12 @@ expect_err "unknown engine" train --against nobody --games 1 --memory "$DB"
 expect_err "learn=2: expected an integer from 0 to 1" train --against random --games 1 --learner learner:learn=2 --memory "$DB"
 expect_err "give one" train --against random --games 1 --memory "$DB" --learner "learner:memory=$DB"
 expect_err "unknown action 'frob'" memory frob
+# two learners sharing one memory learn each game once there: in an arena and in ttt train
+expect 0 arena --games 4 --jobs 2 "learner:memory=$DIR/both.db" "learner:memory=$DIR/both.db"
+check "arena learner learner, one memory: 4 games learned" [ "$(learned "$DIR/both.db")" = 4 ]
+expect 0 train --against "learner:memory=$DIR/both2.db" --games 3 --memory "$DIR/both2.db"
+check "train against a learner of the same memory: 3 games learned" [ "$(learned "$DIR/both2.db")" = 3 ]
+
 expect_err "no action given" memory
 expect_err "no file given" memory import --memory "$DB"
 expect_err "--limit 'x'" history --limit x
