@@ -135,6 +135,8 @@ static ttt_status game_rules(const brain *br, int w, int h, ttt_rules *out, ttt_
     return ttt_rules_check(out, err);
 }
 
+static bool ensure_engine(brain *br, bool quiet);
+
 /* Starts a w x h game: OK, or ERROR with the reason (the previous game, if any, stays). */
 static void start_game(brain *br, int w, int h)
 {
@@ -153,6 +155,8 @@ static void start_game(brain *br, int w, int h)
     br->started = true;
     br->in_board = false;
     ttt_board_init(&br->board, &rules);
+    ensure_engine(br,
+                  true); /* now, so that a slow one (a table to build) does not eat the first move's time */
     say("OK");
 }
 
@@ -201,8 +205,9 @@ static const char *default_spec(const ttt_rules *rules)
 }
 
 /* Makes the engine for the game's rules: the given spec or the default, with the seed and memory the
- * manager set unless the spec sets them itself. False after answering ERROR. */
-static bool ensure_engine(brain *br)
+ * manager set unless the spec sets them itself. False after answering ERROR (quiet: without answering; the
+ * first move tries again and answers). */
+static bool ensure_engine(brain *br, bool quiet)
 {
     if (br->engine)
         return true;
@@ -230,10 +235,17 @@ static bool ensure_engine(brain *br)
         n += (size_t)snprintf(spec + n, sizeof spec - n, "%ctt=%d", sep, (int)mib);
     }
     ttt_error err;
+    double t0 = ttt_clock_ms();
     if (n >= sizeof spec || ttt_engine_new(spec, rules, &br->engine, &err)) {
-        say("ERROR %s", n >= sizeof spec ? "engine spec too long" : err.msg);
+        if (!quiet)
+            say("ERROR %s", n >= sizeof spec ? "engine spec too long" : err.msg);
         br->engine = NULL;
         return false;
+    }
+    if (br->think) {
+        char full[TTT_SPEC_TEXT_SIZE];
+        say("DEBUG engine %s made in %.0f ms", ttt_engine_spec(br->engine, full, sizeof full),
+            ttt_clock_ms() - t0);
     }
     br->planned = ttt_engine_has_option(base, "time");
     for (size_t i = 0; i < sizeof budget_keys / sizeof budget_keys[0]; i++)
@@ -242,8 +254,9 @@ static bool ensure_engine(brain *br)
     return true;
 }
 
-/* Milliseconds for this move: a share of the turn's limit and of the match time left, less a reserve. */
-static uint64_t plan_ms(const brain *br)
+/* Milliseconds for this move: a share of the turn's limit and of the match time left, less a reserve and
+ * what the move has spent already (spent_ms: making the engine). */
+static uint64_t plan_ms(const brain *br, double spent_ms)
 {
     double limit = br->turn_ms > 0 ? (double)br->turn_ms : BRAIN_FASTEST_MS;
     if (br->match_ms > 0 && br->left_ms >= 0) {
@@ -255,7 +268,7 @@ static uint64_t plan_ms(const brain *br)
         if (share < limit)
             limit = share;
     }
-    double ms = limit * BRAIN_TIME_SHARE - BRAIN_TIME_RESERVE_MS;
+    double ms = limit * BRAIN_TIME_SHARE - BRAIN_TIME_RESERVE_MS - spent_ms;
     return ms < BRAIN_FASTEST_MS ? BRAIN_FASTEST_MS : (uint64_t)ms;
 }
 
@@ -270,13 +283,13 @@ static void play_move(brain *br)
         say("ERROR the game is over: no move to make");
         return;
     }
-    if (!ensure_engine(br))
+    double t0 = ttt_clock_ms(); /* making the engine counts in the move's time */
+    if (!ensure_engine(br, false))
         return;
-    double t0 = ttt_clock_ms();
     ttt_error err;
     uint64_t budget = 0;
     if (br->planned) {
-        budget = plan_ms(br);
+        budget = plan_ms(br, ttt_clock_ms() - t0);
         if (ttt_engine_set_time(br->engine, budget, &err)) {
             say("ERROR %s", err.msg);
             return;
@@ -417,6 +430,16 @@ static void board_done(brain *br)
     play_move(br);
 }
 
+/* Whether the engine's spec depends on max_memory (a tree or a table size it does not set itself). */
+static bool sized_by_memory(const brain *br)
+{
+    if (!br->engine)
+        return false;
+    const char *base = br->spec ? br->spec : default_spec(&br->board.rules);
+    return (ttt_engine_has_option(base, "tree") && !spec_sets(base, "tree")) ||
+           (ttt_engine_has_option(base, "tt") && !spec_sets(base, "tt"));
+}
+
 static int64_t clamp_ms(uint64_t ms) { return ms > (uint64_t)BRAIN_MAX_MS ? BRAIN_MAX_MS : (int64_t)ms; }
 
 static void info(brain *br, const ttt_gomocup_command *c)
@@ -426,7 +449,7 @@ static void info(brain *br, const ttt_gomocup_command *c)
     case TTT_GOMOCUP_INFO_TIMEOUT_MATCH: br->match_ms = clamp_ms(c->number); break;
     case TTT_GOMOCUP_INFO_TIME_LEFT: br->left_ms = clamp_ms(c->number); break;
     case TTT_GOMOCUP_INFO_MAX_MEMORY:
-        if (br->memory != c->number)
+        if (br->memory != c->number && sized_by_memory(br))
             drop_engine(br);
         br->memory = c->number;
         break;

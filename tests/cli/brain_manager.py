@@ -366,6 +366,18 @@ def test_memory(ttt):
     check("DEBUG engine minimax:" in out and ",tt=4," in out, "minimax under max_memory 10000000: %r" % out)
 
 
+def test_engine_made_at_start(ttt):
+    # The engine is made when the game starts (a slow one, a table to build, then does not eat the first move's
+    # time), once: INFO timeout_turn and a max_memory the engine does not size itself by keep it.
+    p = subprocess.run([ttt, "brain", "--think", "--engine", "random"],
+                       input=b"START 3\nINFO timeout_turn 50\nINFO max_memory 1000000\nBEGIN\n",
+                       capture_output=True, timeout=REPLY_TIMEOUT_S)
+    lines = p.stdout.decode().splitlines()
+    made = [i for i, x in enumerate(lines) if x.startswith("DEBUG engine random:") and " made in " in x]
+    check(p.returncode == 0 and made == [0] and lines[1] == "OK" and parse_move(lines[-1]) is not None,
+          "engine made at START: %r" % lines)
+
+
 def test_manager_stops_reading(ttt):
     # With SIGPIPE ignored (as a manager may leave it), a brain whose output is closed stops at its first failed
     # answer, says so and exits 1, instead of thinking on for every command still coming.
@@ -390,7 +402,7 @@ def test_manager_stops_reading(ttt):
 def main():
     ttt = sys.argv[1]
     for t in (test_about_unknown_and_errors, test_takeback_and_restart, test_board, test_full_games,
-              test_end_of_input, test_usage, test_memory, test_manager_stops_reading,
+              test_end_of_input, test_usage, test_memory, test_engine_made_at_start, test_manager_stops_reading,
               test_refused_rules_are_not_kept):
         t(ttt)
     print("%d failure(s)" % len(failures))
