@@ -49,6 +49,9 @@ struct ttt_store {
     char *path;
     int version;
     bool in_transaction; /* the caller began one: writes join it */
+    bool has_file;       /* path named a file when opened (not ":memory:"): its device and inode */
+    dev_t dev;
+    ino_t ino;
 };
 
 /* The migrations: migrations[i] takes a database from version i to version i + 1. */
@@ -294,8 +297,25 @@ static ttt_status store_open(const char *path, bool create, ttt_store **out, ttt
         ttt_store_close(s);
         return st;
     }
+    struct stat file;
+    if (stat(path, &file) == 0) {
+        s->has_file = true;
+        s->dev = file.st_dev;
+        s->ino = file.st_ino;
+    }
     *out = s;
     return TTT_OK;
+}
+
+/* TTT_EIO when the file opened is no longer at its path (deleted, or its directory removed, while open):
+ * SQLite would go on writing to the unlinked file, and a game recorded there would be lost with no error. */
+static ttt_status check_still_there(const ttt_store *s, ttt_error *err)
+{
+    struct stat file;
+    if (!s->has_file || (stat(s->path, &file) == 0 && file.st_dev == s->dev && file.st_ino == s->ino))
+        return TTT_OK;
+    return ttt_fail(err, TTT_EIO, "memory '%s': the file was removed or replaced while in use: not recorded",
+                    s->path);
 }
 
 ttt_status ttt_store_open(const char *path, ttt_store **out, ttt_error *err)
@@ -626,6 +646,9 @@ ttt_status ttt_store_add_game(ttt_store *s, const ttt_game_record *g, int64_t *i
     if (bad != GAME_OK)
         return ttt_fail(err, TTT_EINVAL, "memory '%s': cannot record the game: bad %s: %s", s->path,
                         game_columns[bad], why);
+    ttt_status st = check_still_there(s, err);
+    if (st)
+        return st;
     sqlite3_stmt *q;
     if (sqlite3_prepare_v2(s->db,
                            "INSERT INTO games(started, ended, rules, x, o, moves, result) "

@@ -25,4 +25,25 @@ XDG_DATA_HOME=$DIR/data2 serve_start "$DIR/log"
 kill -TERM "$SERVER"
 wait "$SERVER"
 [[ -f $DIR/data2/ttt/ttt.db ]] && PASS=$((PASS + 1)) || fail "serve did not make the default database: $(cat "$DIR/log")"
+
+# The database's directory removed while play runs: the finished game cannot go to the unlinked file; play
+# says so in one line and exits 1 (it used to exit 0, the game lost).
+mkdir "$DIR/gone"
+mkfifo "$DIR/in"
+"$TTT" play --plain --x human --o human --db "$DIR/gone/x.db" <"$DIR/in" >"$OUT" 2>"$ERR" &
+PLAY=$!
+exec 3>"$DIR/in"
+echo b2 >&3
+for _ in $(seq 3000); do # until O is asked for a move, the database open (a cap only as a hang guard)
+    grep -q '^O, your move' "$OUT" && break
+    kill -0 $PLAY 2>/dev/null || break
+    sleep 0.1
+done
+rm -rf "$DIR/gone"
+printf 'a1\na2\nb1\nc2\n' >&3
+exec 3>&-
+wait $PLAY
+RC=$?
+[[ $RC -eq 1 ]] && grep -q "removed or replaced while in use" "$ERR" && PASS=$((PASS + 1)) ||
+    fail "play with its database directory removed exited $RC"
 finish
