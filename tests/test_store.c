@@ -110,6 +110,25 @@ static void test_default_path(void **state)
     setenv("XDG_DATA_HOME", old, 1);
 }
 
+/* The default path's directories are made when missing. */
+static void test_default_path_is_made(void **state)
+{
+    (void)state;
+    char data[400], old[512], path[450];
+    snprintf(old, sizeof old, "%s", getenv("XDG_DATA_HOME") ? getenv("XDG_DATA_HOME") : "");
+    snprintf(data, sizeof data, "%s/data/deep", tmpdir);
+    setenv("XDG_DATA_HOME", data, 1);
+    ttt_store *s;
+    ttt_error err = {{0}};
+    assert_int_equal(ttt_store_open(NULL, &s, &err), TTT_OK);
+    snprintf(path, sizeof path, "%s/ttt/ttt.db", data);
+    assert_string_equal(ttt_store_path(s), path);
+    ttt_store_close(s);
+    struct stat st;
+    assert_int_equal(stat(path, &st), 0);
+    setenv("XDG_DATA_HOME", old, 1);
+}
+
 static void test_open_creates_with_schema(void **state)
 {
     (void)state;
@@ -117,6 +136,14 @@ static void test_open_creates_with_schema(void **state)
     snprintf(path, sizeof path, "%s/a/b/new.db", tmpdir);
     ttt_store *s;
     ttt_error err = {{0}};
+    /* a named path's directory must exist: a mistyped path makes no directory tree */
+    assert_int_equal(ttt_store_open(path, &s, &err), TTT_EINVAL);
+    assert_non_null(strstr(err.msg, "does not exist"));
+    char dir[400];
+    snprintf(dir, sizeof dir, "%s/a", tmpdir);
+    struct stat st;
+    assert_int_not_equal(stat(dir, &st), 0);
+    snprintf(path, sizeof path, "%s/new.db", tmpdir);
     assert_int_equal(ttt_store_open(path, &s, &err), TTT_OK);
     assert_int_equal(ttt_store_schema_version(s), TTT_STORE_SCHEMA_VERSION);
     assert_string_equal(ttt_store_path(s), path);
@@ -421,6 +448,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_default_path),
+        cmocka_unit_test(test_default_path_is_made),
         cmocka_unit_test(test_open_creates_with_schema),
         cmocka_unit_test(test_foreign_files_are_refused),
         cmocka_unit_test(test_games),

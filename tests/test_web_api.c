@@ -201,6 +201,13 @@ static void test_engine_specs_are_bounded(void **state)
                        "montecarlo:seed=0,trials=100,current=1,other=1,time=0");
     expect_engine_spec(api, "montecarlo:time=50000",
                        "montecarlo:seed=0,trials=3000,current=1,other=1,time=2000");
+    /* mcts counting iterations keeps its count (its own budget), not the server's 2 s */
+    expect_engine_spec(api, "mcts:iterations=200",
+                       "mcts:seed=0,iterations=200,c=1,rave=1000,threats=1,tree=524288,time=0");
+    expect_engine_spec(api, "mcts:time=0",
+                       "mcts:seed=0,iterations=10000,c=1,rave=1000,threats=1,tree=524288,time=0");
+    expect_engine_spec(api, "mcts:time=9000",
+                       "mcts:seed=0,iterations=10000,c=1,rave=1000,threats=1,tree=524288,time=2000");
     expect_engine_spec(api, "random:seed=4", "random:seed=4");
     web_api_free(api);
 }

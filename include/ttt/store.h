@@ -54,10 +54,12 @@ typedef struct ttt_store ttt_store;
  * $HOME/.local/share/ttt/ttt.db. TTT_EIO when neither is set, TTT_ELIMIT when buf is too small. */
 ttt_status ttt_store_default_path(char *buf, size_t size, ttt_error *err);
 
-/* Opens (creating it and its parent directories when missing) the database at path, or at the default path
- * when path is NULL or empty; ":memory:" is a private database in memory (tests). On success *out owns a
- * new handle. Errors: "memory 'F': not an SQLite database: not touching it", "... is an SQLite database of
- * another program: not touching it", "... was made by a newer ttt (schema 7, this one reads up to 1)",
+/* Opens (creating it when missing) the database at path, or at the default path when path is NULL or empty,
+ * whose directories are made too; a named path's directory must exist (TTT_EINVAL "memory 'F': directory 'D'
+ * does not exist (make it first)"): a mistyped path makes no directory tree. ":memory:" is a private database
+ * in memory (tests). On success *out owns a new handle. Errors: "memory 'F': not an SQLite database: not
+ * touching it", "... is an SQLite database of another program: not touching it", "... was made by a newer ttt
+ * (schema 7, this one reads up to 1)",
  * "... is corrupt: ...", and TTT_EIO "... the file is read-only: cannot write to it" for a file this process
  * may not write (refused before anything is read, so no -wal or -shm file is made next to it). */
 ttt_status ttt_store_open(const char *path, ttt_store **out, ttt_error *err);
@@ -114,7 +116,9 @@ ttt_status ttt_game_record_make(const ttt_rules *rules, const ttt_move *moves, i
 
 /* Adds a finished game; *id (may be NULL) receives its id. One transaction. TTT_EINVAL, and nothing written,
  * for a record the store would refuse to read back: times below 0, rules not as ttt_rules_format writes them,
- * a player with a control character, moves that are not a legal finished game ending in the result. */
+ * a player with a control character, moves that are not a legal finished game ending in the result. TTT_EIO
+ * when the file opened is no longer at its path (deleted or its directory removed since): the game would go
+ * to an unlinked file. */
 ttt_status ttt_store_add_game(ttt_store *store, const ttt_game_record *game, int64_t *id, ttt_error *err);
 
 /* Calls each(game, user) for the most recent games, newest first, at most limit of them (limit <= 0: all).

@@ -105,7 +105,7 @@ static void print_board(const ttt_game *g, const ttt_analysis *hint)
     if (hint) {
         width = PLAY_HINT_CELL_W;
         for (int i = 0; i < hint->count; i++)
-            play_eval_text(&hint->moves[i], text[hint->moves[i].move], PLAY_EVAL_TEXT_SIZE);
+            play_eval_text(&hint->moves[i], PLAY_DIGITS, text[hint->moves[i].move], PLAY_EVAL_TEXT_SIZE);
         if (hint->count)
             strcat(text[hint->moves[0].move], PLAY_BEST_MARK);
     }
@@ -234,7 +234,7 @@ static bool line_game(ttt_game *g, const play_config *cfg, play_hinter *hinter, 
             if (hinted) {
                 char legend[LINE_LEGEND_SIZE];
                 printf("hint for %s (%s): %s\n", side_name(ttt_board_to_move(&g->board)), a.method,
-                       play_hint_legend(&g->rules, &a, PLAY_BEST_MARK, legend, sizeof legend));
+                       play_hint_legend(&g->rules, &a, PLAY_DIGITS, PLAY_BEST_MARK, legend, sizeof legend));
             }
             redraw = false;
         }

@@ -14,10 +14,11 @@
 #define SOLVE_DEFAULT_TT_MIB 256
 /* The live line on a terminal is redrawn at most this often. */
 #define SOLVE_REDRAW_MS 100.0
-/* Boards measured to take far too long to solve exactly (k=4 or 5 past 25 empty cells: 5x5k4 takes 2 s,
- * 5x6k4, 6x6k5 and 7x7k5 do not finish in minutes; with --value, k=4 up to 36 cells: 6x6k4 takes 56 s; misere
- * past 20 empty cells: 4x4 misere takes 0.4 s, 5x5 misere does not finish). Longer lines (pairing draws) and
- * k=3 (quick wins) solve at once. */
+/* Boards that may take long to solve exactly, so a warning comes first (k=4 or 5 past 25 empty cells: 5x5k4
+ * takes 2 s, 6x6k5 16 s, 7x7k5 does not finish in minutes, though a 7x7k5 position with 8 stones can take
+ * 0.3 s: the count of empty cells is only a hint, and the warning says "may"); with --value, k=4 up to 36
+ * cells: 6x6k4 takes 56 s; misere past 20 empty cells: 4x4 misere takes 0.4 s, 5x5 misere does not finish).
+ * Longer lines (pairing draws) and k=3 (quick wins) solve at once. */
 #define SOLVE_HARD_EMPTIES        25
 #define SOLVE_HARD_EMPTIES_VALUE  36
 #define SOLVE_HARD_EMPTIES_MISERE 20
@@ -70,8 +71,8 @@ static const char *value_name(int score, bool proven)
     return r == TTT_WIN ? "win" : r == TTT_LOSS ? "loss" : "draw";
 }
 
-/* True when an exact solve of b is expected to take far too long (see SOLVE_HARD_EMPTIES). */
-static bool beyond_exact(const ttt_board *b, bool value_only)
+/* True when an exact solve of b may take long (see SOLVE_HARD_EMPTIES): a hint, not a promise. */
+static bool may_take_long(const ttt_board *b, bool value_only)
 {
     int empties = b->cells - b->ply, k = b->rules.k;
     if (b->rules.misere)
@@ -333,16 +334,12 @@ int cmd_solve(int argc, char **argv)
     ttt_error err;
     if (ttt_solver_new(&b.rules, (int)tt_mib, &solver, &err))
         return cli_runtime("solve", "%s", err.msg);
-    if (!nodes && !time_ms && beyond_exact(&b, value_only)) {
+    if (!nodes && !time_ms && may_take_long(&b, value_only)) {
         char rt[TTT_RULES_TEXT_SIZE];
-        fprintf(stderr,
-                "ttt solve: %s with %d empty cells and k=%d is beyond exact solving in reasonable time (it "
-                "may take hours);\n  %s\n",
-                ttt_rules_format(&b.rules, rt, sizeof rt), b.cells - b.ply, b.rules.k,
-                value_only
-                    ? "without --value, --time MS (or --nodes N) gives the best move found within a budget"
-                    : "use --time MS (or --nodes N) for the best move found within a budget; Ctrl-C stops "
-                      "and prints what is known");
+        fprintf(stderr, "ttt solve: %s with %d empty cells may take long to solve exactly (%s)\n",
+                ttt_rules_format(&b.rules, rt, sizeof rt), b.cells - b.ply,
+                value_only ? "Ctrl-C prints what is known; without --value, --time MS sets a budget"
+                           : "use --time MS or --nodes N for a budget; Ctrl-C prints what is known");
     }
     struct winsize ws;
     bool tty = isatty(STDERR_FILENO);

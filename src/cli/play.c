@@ -10,8 +10,9 @@
 
 /* A score in [-1, 1] is shown as a signed percentage of a sure win, capped to two digits. */
 #define PLAY_SCORE_PERCENT 99.0
-/* Distances above this are shown without a number (they do not fit a cell). */
-#define PLAY_MAX_SHOWN_PLIES 99
+/* The largest number digits digits hold: distances of more plies are shown without a number, and scores
+ * beyond it are capped to it (they do not fit a cell). */
+static int play_digits_max(int digits) { return digits <= 1 ? 9 : 99; }
 
 ttt_status play_finished(ttt_game *g, const play_config *cfg, ttt_error *err)
 {
@@ -82,18 +83,23 @@ void play_hinter_free(play_hinter *h)
     *h = (play_hinter){0};
 }
 
-const char *play_eval_text(const ttt_move_eval *v, char *buf, size_t size)
+const char *play_eval_text(const ttt_move_eval *v, int digits, char *buf, size_t size)
 {
+    int most = play_digits_max(digits);
     switch (v->kind) {
     case TTT_EVAL_EXACT:
         if (v->result == 0)
             snprintf(buf, size, "D");
-        else if (v->plies > PLAY_MAX_SHOWN_PLIES)
+        else if (v->plies > most)
             snprintf(buf, size, "%c", v->result > 0 ? 'W' : 'L');
         else
             snprintf(buf, size, "%c%d", v->result > 0 ? 'W' : 'L', v->plies);
         break;
-    case TTT_EVAL_SCORE: snprintf(buf, size, "%+d", (int)lround(v->score * PLAY_SCORE_PERCENT)); break;
+    case TTT_EVAL_SCORE: {
+        long score = lround(v->score * PLAY_SCORE_PERCENT);
+        snprintf(buf, size, "%+ld", score > most ? most : score < -most ? -most : score);
+        break;
+    }
     case TTT_EVAL_NONE: snprintf(buf, size, "?"); break;
     }
     return buf;
@@ -129,9 +135,10 @@ void play_print_session_score(const ttt_game *g)
            play_score_text(g, score, sizeof score));
 }
 
-const char *play_hint_legend(const ttt_rules *r, const ttt_analysis *a, const char *mark, char *buf,
-                             size_t size)
+const char *play_hint_legend(const ttt_rules *r, const ttt_analysis *a, int digits, const char *mark,
+                             char *buf, size_t size)
 {
+    int most = play_digits_max(digits);
     /* The first move of each kind of value, in the analysis' order (best first): the example shown. */
     const ttt_move_eval *win = NULL, *draw = NULL, *loss = NULL, *score = NULL, *none = NULL;
     for (int i = 0; i < a->count; i++) {
@@ -156,20 +163,20 @@ const char *play_hint_legend(const ttt_rules *r, const ttt_analysis *a, const ch
         const ttt_move_eval *v = exact[i];
         if (!v || n >= size)
             continue;
-        play_eval_text(v, text, sizeof text);
+        play_eval_text(v, digits, text, sizeof text);
         const char *verb = v->result > 0 ? "wins" : "loses";
         if (v->result == 0)
             n += (size_t)snprintf(buf + n, size - n, "; D draws");
-        else if (v->plies > PLAY_MAX_SHOWN_PLIES)
-            n += (size_t)snprintf(buf + n, size - n, "; %s %s in over %d moves", text, verb,
-                                  PLAY_MAX_SHOWN_PLIES);
+        else if (v->plies > most)
+            n += (size_t)snprintf(buf + n, size - n, "; %s %s in over %d moves", text, verb, most);
         else
             n += (size_t)snprintf(buf + n, size - n, "; %s %s in %d move%s", text, verb, v->plies,
                                   v->plies == 1 ? "" : "s");
     }
     if (score && n < size)
-        n += (size_t)snprintf(buf + n, size - n, "; %s an estimate (+%d a sure win)",
-                              play_eval_text(score, text, sizeof text), (int)PLAY_SCORE_PERCENT);
+        n += (size_t)snprintf(buf + n, size - n, "; %s an estimate (+%d a sure win%s)",
+                              play_eval_text(score, digits, text, sizeof text), (int)PLAY_SCORE_PERCENT,
+                              most < PLAY_SCORE_PERCENT ? "; +9 is 9 or more" : "");
     if (none && n < size)
         snprintf(buf + n, size - n, "; ? not analysed in time");
     return buf;

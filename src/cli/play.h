@@ -56,17 +56,21 @@ ttt_status play_hint_prepare(play_hinter *h, ttt_game *g, uint64_t seed, ttt_eng
 void play_hinter_free(play_hinter *h);
 
 /* A move's value for a hint cell: "W3" (wins, the game ends in 3 moves), "D" (draw), "L5", a score "+43"
- * (percent of a sure win) or "-12" for an estimate, "?" for no opinion. Returns buf. */
-const char *play_eval_text(const ttt_move_eval *v, char *buf, size_t size);
+ * (of +99, a sure win) or "-12" for an estimate, "?" for no opinion. Numbers have at most digits digits
+ * (PLAY_DIGITS; 1 in cells too narrow for three characters: scores capped to +9 and -9, "W" for a win in
+ * more than 9 moves). Returns buf. */
+#define PLAY_DIGITS 2
+const char *play_eval_text(const ttt_move_eval *v, int digits, char *buf, size_t size);
 
 /* How the best move of a hint is marked in a grid of text (line mode). */
 #define PLAY_BEST_MARK "*"
 
 /* The legend of a hint, naming only the kinds of values it shows, each once with an example from it, and the
  * best move followed by mark (how the board marks it): "best c1*; W1 wins in 1 move; D draws; L4 loses in 4
- * moves; +43 an estimate (+99 a sure win); ? not analysed in time". Returns buf. */
-const char *play_hint_legend(const ttt_rules *r, const ttt_analysis *a, const char *mark, char *buf,
-                             size_t size);
+ * moves; +43 an estimate (+99 a sure win); ? not analysed in time"; digits as for play_eval_text. Returns
+ * buf. */
+const char *play_hint_legend(const ttt_rules *r, const ttt_analysis *a, int digits, const char *mark,
+                             char *buf, size_t size);
 
 /* A player's name in scores and prompts: "you" when one person plays an engine, "X player" / "O player" style
  * for two people (by the side they had in the first game), the spec as given for an engine. */

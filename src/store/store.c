@@ -49,6 +49,9 @@ struct ttt_store {
     char *path;
     int version;
     bool in_transaction; /* the caller began one: writes join it */
+    bool has_file;       /* path named a file when opened (not ":memory:"): its device and inode */
+    dev_t dev;
+    ino_t ino;
 };
 
 /* The migrations: migrations[i] takes a database from version i to version i + 1. */
@@ -84,24 +87,40 @@ ttt_status ttt_store_default_path(char *buf, size_t size, ttt_error *err)
     return TTT_OK;
 }
 
-/* mkdir -p for the directory part of path. */
-static ttt_status make_parents(const char *path, ttt_error *err)
+/* The directory of path: made with its parents when make is set (the default path: mkdir -p); else it must
+ * exist, since a path a caller named that is mistyped should make no directory tree (TTT_EINVAL). */
+static ttt_status prepare_directory(const char *path, bool make, ttt_error *err)
 {
     char dir[TTT_STORE_PATH_SIZE];
     size_t len = strlen(path);
     if (len >= sizeof dir)
         return ttt_fail(err, TTT_ELIMIT, "memory '%s': path too long", path);
     memcpy(dir, path, len + 1);
-    for (char *p = dir + 1; *p; p++) {
-        if (*p != '/')
+    char *slash = strrchr(dir, '/');
+    if (!slash)
+        return TTT_OK;          /* the current directory */
+    slash[slash == dir] = '\0'; /* "/x.db" is in "/" */
+    struct stat st;
+    if (!make) {
+        if (stat(dir, &st) != 0)
+            return ttt_fail(err, TTT_EINVAL, "memory '%s': directory '%s' does not exist (make it first)",
+                            path, dir);
+        return S_ISDIR(st.st_mode)
+                   ? TTT_OK
+                   : ttt_fail(err, TTT_EINVAL, "memory '%s': '%s' is not a directory", path, dir);
+    }
+    for (char *p = dir + 1;; p++) { /* each prefix ending at a slash, then dir itself */
+        if (*p && *p != '/')
             continue;
+        char end = *p;
         *p = '\0';
         if (mkdir(dir, S_IRWXU | S_IRGRP | S_IXGRP | S_IROTH | S_IXOTH) && errno != EEXIST)
             return ttt_fail(err, TTT_EIO, "memory '%s': cannot make directory '%s': %s", path, dir,
                             strerror(errno));
+        if (!end)
+            return TTT_OK;
         *p = '/';
     }
-    return TTT_OK;
 }
 
 /* One integer from a one-row query into *v; false when the query fails (sqlite3_errcode says why). */
@@ -227,15 +246,16 @@ static ttt_status resolve_path(const char **path, char *buf, ttt_error *err)
     return ttt_store_default_path(buf, TTT_STORE_PATH_SIZE, err);
 }
 
-/* Opens path: creating it (and its directories) when create is set, else TTT_ESTATE when it does not exist.
- */
+/* Opens path: creating it when create is set (and the default path's directories; a named path's directory
+ * must exist), else TTT_ESTATE when it does not exist. */
 static ttt_status store_open(const char *path, bool create, ttt_store **out, ttt_error *err)
 {
     *out = NULL;
     char default_path[TTT_STORE_PATH_SIZE];
+    bool named = path && path[0];
     ttt_status st = resolve_path(&path, default_path, err);
     if (!st && create)
-        st = make_parents(path, err);
+        st = prepare_directory(path, !named, err);
     if (st)
         return st;
     ttt_store *s = calloc(1, sizeof *s);
@@ -277,8 +297,25 @@ static ttt_status store_open(const char *path, bool create, ttt_store **out, ttt
         ttt_store_close(s);
         return st;
     }
+    struct stat file;
+    if (stat(path, &file) == 0) {
+        s->has_file = true;
+        s->dev = file.st_dev;
+        s->ino = file.st_ino;
+    }
     *out = s;
     return TTT_OK;
+}
+
+/* TTT_EIO when the file opened is no longer at its path (deleted, or its directory removed, while open):
+ * SQLite would go on writing to the unlinked file, and a game recorded there would be lost with no error. */
+static ttt_status check_still_there(const ttt_store *s, ttt_error *err)
+{
+    struct stat file;
+    if (!s->has_file || (stat(s->path, &file) == 0 && file.st_dev == s->dev && file.st_ino == s->ino))
+        return TTT_OK;
+    return ttt_fail(err, TTT_EIO, "memory '%s': the file was removed or replaced while in use: not recorded",
+                    s->path);
 }
 
 ttt_status ttt_store_open(const char *path, ttt_store **out, ttt_error *err)
@@ -609,6 +646,9 @@ ttt_status ttt_store_add_game(ttt_store *s, const ttt_game_record *g, int64_t *i
     if (bad != GAME_OK)
         return ttt_fail(err, TTT_EINVAL, "memory '%s': cannot record the game: bad %s: %s", s->path,
                         game_columns[bad], why);
+    ttt_status st = check_still_there(s, err);
+    if (st)
+        return st;
     sqlite3_stmt *q;
     if (sqlite3_prepare_v2(s->db,
                            "INSERT INTO games(started, ended, rules, x, o, moves, result) "

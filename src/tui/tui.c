@@ -40,8 +40,10 @@
 /* A cell is this many columns wide: three for the stone or a hint ("W12", "+43"), one for the grid line. */
 #define TUI_CELL_W 4
 /* Cells this wide when four do not fit across the terminal (20 columns at 80: 4 + 20 * 3 = 64): the stone
- * between the cursor's brackets still fits, three-character hints touch their neighbours. */
+ * between the cursor's brackets still fits, and hints have one digit (TUI_DIGITS_NARROW) so that a space
+ * keeps them apart. */
 #define TUI_CELL_W_NARROW 3
+#define TUI_DIGITS_NARROW 1
 /* Width of the row numbers left of the board. */
 #define TUI_LABEL_W 4
 /* Boards of up to this many rows are drawn with grid lines between rows (2 * rows - 1 lines). */
@@ -100,10 +102,9 @@ typedef struct tui {
     bool hint_wanted; /* hints are on (h toggles): searched and shown before each of a person's moves */
     unsigned hint_stamp;
     ttt_analysis hint;
-    char legend[TUI_TEXT_SIZE]; /* the shown hint's legend */
-    bool help;                  /* the help screen is up */
-    bool reported;              /* the finished current game went through play_finished */
-    bool new_pending;           /* n was pressed while the worker was busy */
+    bool help;        /* the help screen is up */
+    bool reported;    /* the finished current game went through play_finished */
+    bool new_pending; /* n was pressed while the worker was busy */
     double engine_at; /* the clock time before which an engine may not start its move (engine vs engine) */
     char msg[TUI_TEXT_SIZE];
     bool failed; /* an engine failed: msg says how; the UI ends with status 1 */
@@ -239,7 +240,8 @@ static void draw_board(tui *t, const tui_layout *l)
                 snprintf(text, sizeof text, "%s", side_name(p));
                 attr = t->color ? (attr_t)COLOR_PAIR(p == TTT_X ? PAIR_X : PAIR_O) | A_BOLD : A_BOLD;
             } else if (hint_at[cell]) {
-                play_eval_text(hint_at[cell], text, sizeof text);
+                play_eval_text(hint_at[cell], l->cell_w == TUI_CELL_W ? PLAY_DIGITS : TUI_DIGITS_NARROW, text,
+                               sizeof text);
                 attr = hint_attr(t, hint_at[cell]);
                 if (hint_at[cell] == &t->hint.moves[0]) /* the best move */
                     attr |= A_REVERSE;
@@ -386,9 +388,16 @@ static void draw(tui *t)
         mvprintw(y + 1, 0, "match over after %d games: q quits", t->g->number);
     else if (t->msg[0])
         mvaddnstr(y + 1, 0, t->msg, COLS);
-    else if (t->hint_shown && t->hint_stamp == t->stamp)
-        mvaddnstr(y + 1, 0, t->legend, COLS);
-    else if (ttt_board_terminal(&t->g->board))
+    else if (t->hint_shown && t->hint_stamp == t->stamp) {
+        /* made here, as the cells are drawn: their number of digits depends on the layout */
+        char legend[TUI_TEXT_SIZE], line[TUI_TEXT_SIZE + 64];
+        play_hint_legend(&t->g->rules, &t->hint, l.cell_w == TUI_CELL_W ? PLAY_DIGITS : TUI_DIGITS_NARROW,
+                         " (reversed)", legend, sizeof legend);
+        int n = snprintf(line, sizeof line, "hint (%s): %.200s", t->hint.method, legend);
+        if (n > COLS) /* the method gives way to the values' legend */
+            snprintf(line, sizeof line, "hint: %.200s", legend);
+        mvaddnstr(y + 1, 0, line, COLS);
+    } else if (ttt_board_terminal(&t->g->board))
         mvaddnstr(y + 1, 0, "n: new game with the sides swapped, q: quit", COLS);
     if (t->color)
         attron(A_DIM);
@@ -503,11 +512,6 @@ static void collect(tui *t)
         t->hint = w->analysis;
         t->hint_stamp = t->stamp;
         t->hint_shown = true;
-        char legend[TUI_TEXT_SIZE];
-        play_hint_legend(&t->g->rules, &t->hint, " (reversed)", legend, sizeof legend);
-        int n = snprintf(t->legend, sizeof t->legend, "hint (%s): %.200s", t->hint.method, legend);
-        if (n > COLS) /* the method gives way to the values' legend */
-            snprintf(t->legend, sizeof t->legend, "hint: %.200s", legend);
     }
 }
 

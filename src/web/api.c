@@ -256,8 +256,9 @@ static ttt_status table_allowed(const ttt_rules *rules, ttt_error *err)
  *   - an option naming a file (file=, memory=) is refused: the server reads no file a client names; and
  *     learn= too: the learner learns exactly when the server records games (learn=1 or learn=0 is added);
  *   - time=0 (no limit) and time= above max_ms become time=max_ms, except that, unless strict, an engine
- *     with a trials= count and time=0 (montecarlo) keeps counting trials, refused above
- *     WEB_MAX_PLAYOUT_CELLS trial-cells;
+ *     with a count of its own and time=0 keeps its count, which is its budget (a weak level is a small count
+ *     and a fast reply): montecarlo's trials=, refused above WEB_MAX_PLAYOUT_CELLS trial-cells, and mcts's
+ *     iterations=, refused above WEB_MAX_MCTS_ITERATION_CELLS iteration-cells;
  *   - tt= (minimax's table) is clamped to WEB_MAX_TT_MIB, tree= (mcts) to WEB_MAX_MCTS_TREE;
  *   - the table engine is refused on boards whose table the server would not build (table_allowed).
  * Levels are expanded by the library; the result is the engine's full spec with every option spelled out,
@@ -304,8 +305,9 @@ static ttt_status web_bound_spec(const web_api *api, const char *spec, const ttt
     *opts++ = '\0';
     size_t n = 0;
     bool fits = appendf(out, size, &n, "%s:", full);
-    uint64_t trials = 0, time_ms = 0;
-    bool has_trials = false, has_time = false;
+    uint64_t count = 0, time_ms = 0, max_count_cells = 0;
+    const char *count_key = NULL;
+    bool has_time = false;
     for (char *save = NULL, *pair = strtok_r(opts, ",", &save); pair; pair = strtok_r(NULL, ",", &save)) {
         char *eq = strchr(pair, '=');
         if (!eq)
@@ -318,9 +320,10 @@ static ttt_status web_bound_spec(const web_api *api, const char *spec, const ttt
             time_ms = strtoull(value, NULL, 10);
             continue; /* written last, once the trials are known */
         }
-        if (strcmp(key, "trials") == 0) {
-            has_trials = true;
-            trials = strtoull(value, NULL, 10);
+        if (strcmp(key, "trials") == 0 || strcmp(key, "iterations") == 0) {
+            count_key = key;
+            count = strtoull(value, NULL, 10);
+            max_count_cells = key[0] == 't' ? WEB_MAX_PLAYOUT_CELLS : WEB_MAX_MCTS_ITERATION_CELLS;
         }
         if (strcmp(key, "tt") == 0 && strtoull(value, NULL, 10) > WEB_MAX_TT_MIB) {
             snprintf(clamped, sizeof clamped, "%d", WEB_MAX_TT_MIB);
@@ -333,14 +336,13 @@ static ttt_status web_bound_spec(const web_api *api, const char *spec, const ttt
         fits = fits && appendf(out, size, &n, "%s%s=%s", out[n - 1] == ':' ? "" : ",", key, value);
     }
     if (has_time) {
-        if (time_ms == 0 && has_trials && !strict) {
+        if (time_ms == 0 && count_key && !strict) {
             uint64_t cells = (uint64_t)ttt_rules_cells(rules);
-            if (trials > WEB_MAX_PLAYOUT_CELLS / cells)
+            if (count > max_count_cells / cells)
                 return snprintf(err->msg, sizeof err->msg,
-                                "engine '%.40s': trials=%" PRIu64
-                                " on %d cells is more than the server allows "
+                                "engine '%.40s': %s=%" PRIu64 " on %d cells is more than the server allows "
                                 "(%" PRIu64 "); ask for time=MS instead",
-                                full, trials, (int)cells, (uint64_t)WEB_MAX_PLAYOUT_CELLS / cells),
+                                full, count_key, count, (int)cells, max_count_cells / cells),
                        TTT_ELIMIT;
         } else if (time_ms == 0 || time_ms > max_ms) {
             time_ms = max_ms;
@@ -1182,12 +1184,13 @@ static reply engines(const web_api *api)
             levels, json_pack("{s:s, s:s, s:s}", "name", l->name, "spec", l->spec, "about", l->about));
     }
     return ok(HTTP_OK,
-              json_pack("{s:o, s:o, s:{s:i, s:i, s:i}, s:{s:i, s:i, s:i, s:i, s:i, s:i, s:i}}", "engines",
-                        list, "levels", levels, "rules", "min_side", TTT_MIN_SIDE, "max_side", TTT_MAX_SIDE,
-                        "min_k", TTT_MIN_K, "limits", "max_games", api->config.max_games, "max_client_games",
-                        api->config.max_client_games, "idle_expiry_s", api->config.idle_expiry_s,
-                        "max_engine_ms", WEB_MAX_ENGINE_MS, "max_body", WEB_MAX_BODY, "max_playout_cells",
-                        WEB_MAX_PLAYOUT_CELLS, "max_table_entries", WEB_MAX_TABLE_ENTRIES));
+              json_pack("{s:o, s:o, s:{s:i, s:i, s:i}, s:{s:i, s:i, s:i, s:i, s:i, s:i, s:i, s:i}}",
+                        "engines", list, "levels", levels, "rules", "min_side", TTT_MIN_SIDE, "max_side",
+                        TTT_MAX_SIDE, "min_k", TTT_MIN_K, "limits", "max_games", api->config.max_games,
+                        "max_client_games", api->config.max_client_games, "idle_expiry_s",
+                        api->config.idle_expiry_s, "max_engine_ms", WEB_MAX_ENGINE_MS, "max_body",
+                        WEB_MAX_BODY, "max_playout_cells", WEB_MAX_PLAYOUT_CELLS, "max_mcts_iteration_cells",
+                        WEB_MAX_MCTS_ITERATION_CELLS, "max_table_entries", WEB_MAX_TABLE_ENTRIES));
 }
 
 /* The fields each body may have. */

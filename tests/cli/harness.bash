@@ -69,14 +69,15 @@ finish() {
 }
 
 # serve_start LOG ARGS...: starts `ttt serve --port 0 ARGS...` in the background, its output in LOG, and waits
-# for its URL; sets SERVER (the pid), URL and PORT. Exits the test when no URL comes within 30 s (a loaded
-# machine under ASan can take seconds to start a process).
+# for its URL; sets SERVER (the pid), URL and PORT. Exits the test when the server exits without a URL, or when
+# none comes within 300 s (only a guard against a hung server: a loaded machine under ASan can take many seconds
+# to start a process).
 serve_start() {
     local log=$1
     shift
     "$TTT" serve --port 0 "$@" >"$log" 2>&1 &
     SERVER=$!
-    for _ in $(seq 600); do
+    for _ in $(seq 6000); do
         grep -qE 'http://[^ ]+/ ' "$log" && break
         kill -0 "$SERVER" 2>/dev/null || break
         sleep 0.05

@@ -8,8 +8,10 @@ LOG=$(mktemp)
 DIR=$(mktemp -d)
 trap 'kill ${SERVER:-} 2>/dev/null; rm -rf "$OUT" "$ERR" "$LOG" "$DIR"' EXIT
 
-post() { # post PATH BODY: the answer in $OUT, the status in CODE
-    CODE=$(curl -s -o "$OUT" -w '%{http_code}' --max-time 10 -X POST --data-binary "$2" "$URL${1#/}")
+# post PATH BODY: the answer in $OUT, the status in CODE. The cap only guards against a hung server: a learner's
+# move on a loaded machine under ASan can take seconds.
+post() {
+    CODE=$(curl -s -o "$OUT" -w '%{http_code}' --max-time 300 -X POST --data-binary "$2" "$URL${1#/}")
 }
 play_to_the_end() { # a 3x3 game between two people that X wins; sets ID
     post /api/games '{}'
@@ -22,10 +24,11 @@ play_to_the_end() { # a 3x3 game between two people that X wins; sets ID
 serve_start "$LOG" --db "$DIR/games.db"
 play_to_the_end
 RECORDED=$ID
-# Another connection makes the games table refuse rows (as a damaged or read-only file would).
-python3 - "$DIR/games.db" <<'EOF'
+# Another connection makes the games table refuse rows (as a damaged or read-only file would). It waits for the
+# server's writes as the server waits for others' (TTT_STORE_BUSY_MS); Python's own wait is 5 s.
+python3 - "$DIR/games.db" <<'EOF' || fail "could not add the refusing triggers"
 import sqlite3, sys
-db = sqlite3.connect(sys.argv[1])
+db = sqlite3.connect(sys.argv[1], timeout=300)
 for table in ("games", "learner_sequences"):
     for op in ("INSERT", "UPDATE"):
         db.execute(f"CREATE TRIGGER refuse_{table}_{op} BEFORE {op} ON {table} "

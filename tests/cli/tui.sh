@@ -174,9 +174,18 @@ keys Enter && wait_for '^O to move \(player 2\)   last: X k11'
 keys Right Right Right Right Right Right Right Right Right Down Down Down Down Down Down Down Down Down Enter
 wait_for '^X to move \(player 1\)   last: O t20'
 wait_for '^ 20  \..*\[O\]$'
-# a taller terminal brings the full layout back: the title and the score line
+# hints in the compact layout's three-column cells have at most two characters, so a space keeps every value
+# apart (three, as "+12" or "W13", would touch the value to their left); the legend says how they are capped
+keys h && wait_for '^hint: best [a-t][0-9]+ \(reversed\); [-+][0-9] an estimate \(\+99 a sure win; \+9 is 9 or more\)'
+if screen | sed -n '2,21p' | sed 's/\[[^]]*\]/ /g' | grep -Eq '[^ ]{3}'; then
+    fail "hint values touch in the compact layout"
+else
+    PASS=$((PASS + 1))
+fi
+# a taller terminal brings the full layout back: the title and the score line, and two-digit hints
 tm resize-window -x 90 -y 30 && wait_for '^score: '
 wait_for '^ttt 20x20k5'
+wait_for '^hint \(.*\+99 a sure win\)$'
 keys q && restored
 
 # --- two engines: no cursor (neither on the board nor the terminal's) and no "Enter play" in the keys
