@@ -589,7 +589,7 @@ static void check_best_lines(const char *rules_text)
 static void test_progress_best_line(void **state)
 {
     (void)state;
-    check_best_lines("4x4-misere");
+    check_best_lines("4x4k3-misere"); /* 4x4 k=4 misère takes too few nodes for a report */
     check_best_lines("5x3k3-misere"); /* searched sideways */
 }
 
