@@ -369,6 +369,17 @@ static void test_misere_deeper_against_alpha_beta(void **state)
     check_alpha_beta_positions("5x5k4-misere", 10, 2, 52);
 }
 
+/* Misère positions with 9 to 12 empty cells, where avoiding by pairs (search/avoid.h) bounds the search at
+ * many nodes: against brute force. */
+static void test_misere_pairings_against_brute_force(void **state)
+{
+    (void)state;
+    check_random_positions("5x5k4-misere", 14, 40, 60);
+    check_random_positions("5x5k4-misere", 16, 40, 61);
+    check_random_positions("4x5k4-misere", 9, 40, 62);
+    check_random_positions("4x4-misere", 4, 40, 63);
+}
+
 /* --- Against every opponent --------------------------------------------------------------------------------
  */
 
@@ -903,6 +914,7 @@ int main(void)
         cmocka_unit_test(test_random_positions_4x4),
         cmocka_unit_test(test_against_alpha_beta),
         cmocka_unit_test(test_misere_deeper_against_alpha_beta),
+        cmocka_unit_test(test_misere_pairings_against_brute_force),
         cmocka_unit_test(test_never_loses_3x3),
         cmocka_unit_test(test_never_loses_3x3_misere),
         cmocka_unit_test(test_always_wins_4x4k3_as_x),
