@@ -44,8 +44,14 @@
  * move is valued (measured: 6x5k4 every move 173.4M -> 93.6M nodes, 4x5k4 misère 1.82M -> 1.32M; but the
  * value of a normal-rules board that is a win costs more: 6x5k4 7.66M -> 9.57M, 6x6k4 94.3M -> 260.0M). */
 #define ETC_MIN_EMPTIES 12
-#define PAIRING_KNOWN   1u
-#define PAIRING_HOLDS   2u
+/* Steps of avoid_pairing's search per side and node (misère). Its cutoffs often cost nodes elsewhere (the
+ * move ordering learns less from history): 5x5k4 misère after c3, the question "can O avoid losing?", 10.9M
+ * nodes with 16 steps, 13.1M with 64, 9.0M with 256; but on the empty board the second and third root moves
+ * took 9.5M and 7.2M nodes with 64 steps, 84.2M and 87.1M with 256 steps and the poison cells forbidden
+ * (below), though that setting took 2.7M against 7.4M after c3 b2 d4 b4. No forbidden cells, 64 steps. */
+#define AVOID_PAIRING_BUDGET 64
+#define PAIRING_KNOWN        1u
+#define PAIRING_HOLDS        2u
 /* The budget is checked every this many nodes (a power of two). */
 #define CLOCK_CHECK_NODES 64
 /* Boards with more cells than this search only cells near stones when the search is depth-limited. */
@@ -121,8 +127,12 @@ typedef struct geometry {
     uint64_t *zob[TTT_SYM_ALL][2];
     uint64_t *zob_keys;
     /* Mirror strategies (misère): symmetries g with g(g(c)) = c whose fixed cells number 0, or 1 with every
-     * window through it mapped onto itself. The side not to move can copy each move of the other through g;
-     * then it never completes a line first. */
+     * window through it holding a pair of distinct cells c, g(c) (5x5 k=4 under the half turn: every window
+     * through the centre does). The side not to move (holding the fixed cell, if any) copies each move of the
+     * other through g; then it never completes a line first: the stones of the copying side off the fixed
+     * cell are the images of the other's, so a window holding c and g(c) never fills with its stones alone
+     * (one of the two is the other side's), and any other window it fills (none through the fixed cell) is
+     * the image of one the other side filled a move earlier. */
     int nmirror;
     int mirror_sym[TTT_SYM_ALL];
     int mirror_fixed[TTT_SYM_ALL]; /* the fixed cell, or -1 */
@@ -208,12 +218,11 @@ static void geometry_mirrors(geometry *g)
         bool ok = true;
         for (int i = 0; nfixed == 1 && i < g->cell_nwin[fixed] && ok; i++) {
             const int16_t *cells = &g->win_cell[g->cell_win[fixed * g->cell_win_max + i] * g->k];
-            for (int j = 0; j < g->k && ok; j++) {
-                bool found = false;
-                for (int l = 0; l < g->k; l++)
-                    found |= g->sym[sy][cells[j]] == cells[l];
-                ok = found;
-            }
+            bool pair = false;
+            for (int j = 0; j < g->k && !pair; j++)
+                for (int l = 0; l < g->k && !pair; l++)
+                    pair = cells[j] != cells[l] && g->sym[sy][cells[j]] == cells[l];
+            ok = pair;
         }
         if (!ok)
             continue;
@@ -720,6 +729,23 @@ static bool pairing_cached(const ttt_solver *s, int side, uint8_t *known)
     return (*known & (PAIRING_HOLDS << shift)) != 0;
 }
 
+/* Misère: avoid_pairing for `side` at this node, answered from and recorded in *known (as pairing_cached). */
+static bool avoid_pairing_cached(const ttt_solver *s, int side, uint8_t *known)
+{
+    const int shift = 2 * side;
+    if (!(*known & (PAIRING_KNOWN << shift))) {
+        const geometry *g = &s->g;
+        const avoid_lines lines = {.nwin = g->nwin, .k = g->k, .win_cell = g->win_cell};
+        const int empties = g->cells - s->ply;
+        const int left = side == (s->ply & 1) ? (empties + 1) / 2 : empties / 2;
+        const uint64_t empty = g->all.w[0] & ~s->occ.w[0];
+        bool holds = avoid_pairing(&lines, empty, 0, 0, s->count[side], s->count[side ^ 1], left,
+                                   side == (s->ply & 1), AVOID_PAIRING_BUDGET, NULL);
+        *known |= (uint8_t)((PAIRING_KNOWN | (holds ? PAIRING_HOLDS : 0)) << shift);
+    }
+    return (*known & (PAIRING_HOLDS << shift)) != 0;
+}
+
 /* --- Move ordering ---------------------------------------------------------------------------------------
  */
 
@@ -937,6 +963,29 @@ static int search(ttt_solver *s, int depth, int alpha, int beta)
         }
     }
 
+    if (g->line_sign < 0 && g->words == 1 && empties >= PAIRING_MIN_EMPTIES) {
+        /* Misère: a side that avoids by pairs (search/avoid.h) cannot lose. A cutoff is stored: the setting
+         * measured on the whole board (see AVOID_PAIRING_BUDGET; not storing: 4x5k4 misère 2.82M nodes
+         * against 3.16M, not measured on the whole board). */
+        uint8_t known = e ? e->pairing : 0;
+        if (mover_can && lo < 0 && beta <= 0 && avoid_pairing_cached(s, mover, &known))
+            lo = 0;
+        if (opp_can && hi > 0 && alpha >= 0 && avoid_pairing_cached(s, opp, &known))
+            hi = 0;
+        if (e)
+            e->pairing = known;
+        alpha = lo > alpha ? lo : alpha;
+        beta = hi < beta ? hi : beta;
+        if (alpha >= beta) {
+            int r = cut_bound(alpha, beta, alpha_in, beta_in);
+            tt_store(s, key, r,
+                     r >= beta_in    ? BOUND_LOWER
+                     : r <= alpha_in ? BOUND_UPPER
+                                     : BOUND_EXACT,
+                     TT_DEPTH_EXACT, e ? e->move : -1, 1, known);
+            return r;
+        }
+    }
     /* Step 8. The moves, best first. Dead cells are all alike: filling one is filling any, so only the first
      * is tried. */
     ttt_bits set = forced ? allowed : candidates(s, &allowed);
