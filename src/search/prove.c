@@ -13,7 +13,8 @@
  *
  *   no window free of the defender             Z = {}      (the attacker has nothing left to complete)
  *   Erdos-Selfridge bound                      Z = the empty cells of the windows free of the defender
- *   pairing strategy                           Z = the paired cells (a stone outside them leaves every pair)
+ *   pairing strategy                           Z = the paired cells (a stone outside them leaves every pair;
+ *                                                  a pair may serve several windows of one line)
  *   the defender completes a line now          Z = that cell + one empty cell of each attacker window (so
  *                                                  that added stones complete none first)
  *   two defender threats, the attacker to move Z = those cells + two empty cells of each attacker window (so
@@ -72,6 +73,10 @@ struct ttt_prover {
     int nwin;
     uint64_t board; /* every cell */
     uint64_t win[MAX_WINDOWS];
+    int nlines;
+    int line_start[MAX_WINDOWS +
+                   1];         /* windows line_start[l] .. line_start[l + 1] - 1 lie on line l, in order */
+    int line_win[MAX_WINDOWS]; /* window indices, line by line */
     int nsym;
     int8_t sym[TTT_SYM_ALL][TTT_PROVER_MAX_CELLS];
     tt_entry *tt;
@@ -120,6 +125,28 @@ ttt_status ttt_prover_new(const ttt_rules *rules, int tt_mib, bool full_width, t
                 for (int i = 0; i < p->k; i++)
                     w |= bit((row + i * dr[d]) * p->cols + col + i * dc[d]);
                 p->win[p->nwin++] = w;
+            }
+    /* The windows by line: those of a line start on its cells, one step apart in its direction. */
+    for (int d = 0; d < 4; d++)
+        for (int row = 0; row < p->rows; row++)
+            for (int col = 0; col < p->cols; col++) {
+                int pr = row - dr[d], pc = col - dc[d];
+                if (pr >= 0 && pr < p->rows && pc >= 0 && pc < p->cols)
+                    continue;                                    /* not the first cell of its line */
+                int first = p->line_start[p->nlines], n = first; /* line_start[0] = 0 (calloc) */
+                for (int r = row, c = col; r < p->rows && c >= 0 && c < p->cols; r += dr[d], c += dc[d]) {
+                    uint64_t w = 0;
+                    int er = r + (p->k - 1) * dr[d], ec = c + (p->k - 1) * dc[d];
+                    if (er >= p->rows || ec < 0 || ec >= p->cols)
+                        break;
+                    for (int i = 0; i < p->k; i++)
+                        w |= bit((r + i * dr[d]) * p->cols + c + i * dc[d]);
+                    for (int j = 0; j < p->nwin; j++)
+                        if (p->win[j] == w)
+                            p->line_win[n++] = j;
+                }
+                if (n > first)
+                    p->line_start[++p->nlines] = n;
             }
     p->nsym = ttt_sym_count(rules);
     for (int s = 0; s < p->nsym; s++)
@@ -284,7 +311,7 @@ static void scan(const ttt_prover *p, uint64_t att, uint64_t def, scan_info *si)
  */
 
 typedef struct matching {
-    uint64_t free_windows[MAX_WINDOWS];
+    uint64_t free_windows[MAX_WINDOWS]; /* the units' cells */
     int n;
     int8_t cell_slot[TTT_PROVER_MAX_CELLS]; /* slot (window * 2 + 0/1) holding the cell, or -1 */
     uint64_t seen;
@@ -305,21 +332,49 @@ static bool match_augment(matching *m, uint64_t empty, int slot)
     return false;
 }
 
-/* The matching behind pairing strategies: every window free of the defender gets two empty cells of its own.
- * Then the defender answers each attacker move in a pair with its partner (any other move of its own only
- * blocks more), whoever is to move, and the attacker never fills a window. *paired receives the cells used.
- */
-static bool pairing_find(const ttt_prover *p, uint64_t att, uint64_t def, matching *m, uint64_t *paired)
+/* The units a pairing must serve: each needs a pair of its own (two empty cells of its set). Grouped, the
+ * windows free of the defender on one line are taken in order, and a window joins the group before it while
+ * the windows of the group still share two empty cells (a pair in every window of the group blocks them
+ * all); otherwise each such window is a unit. False when some window has fewer than two empty cells or the
+ * units need more cells than are empty. */
+static bool pairing_units(const ttt_prover *p, uint64_t def, uint64_t empty, bool grouped, matching *m)
 {
-    const uint64_t empty = ~(att | def) & (p->cells == 64 ? ~UINT64_C(0) : bit(p->cells) - 1);
     const int empties = popcount(empty);
     m->n = 0;
-    for (int w = 0; w < p->nwin; w++)
-        if (!(p->win[w] & def)) {
-            if (2 * (m->n + 1) > empties || popcount(p->win[w] & empty) < 2)
+    for (int l = 0; l < p->nlines; l++) {
+        uint64_t group = 0; /* the empty cells the open group's windows share (0: none open) */
+        for (int i = p->line_start[l]; i < p->line_start[l + 1]; i++) {
+            uint64_t w = p->win[p->line_win[i]];
+            if (w & def)
+                continue;
+            if (popcount(w & empty) < 2)
                 return false;
-            m->free_windows[m->n++] = p->win[w];
+            if (grouped && group && popcount(group & w) >= 2) {
+                group &= w;
+                continue;
+            }
+            if (group) {
+                if (2 * (m->n + 1) > empties)
+                    return false;
+                m->free_windows[m->n++] = group;
+            }
+            group = w & empty;
         }
+        if (group) {
+            if (2 * (m->n + 1) > empties)
+                return false;
+            m->free_windows[m->n++] = group;
+        }
+    }
+    return true;
+}
+
+/* The matching behind pairing strategies: every unit (pairing_units) gets two empty cells of its own. Then
+ * the defender answers each attacker move in a pair with its partner (any other move of its own only blocks
+ * more), whoever is to move, and the attacker never fills a window. *paired receives the cells used.
+ */
+static bool pairing_match(const ttt_prover *p, uint64_t empty, matching *m, uint64_t *paired)
+{
     memset(m->cell_slot, -1, sizeof m->cell_slot);
     uint64_t used = 0;
     for (int slot = 0; slot < 2 * m->n; slot++) {
@@ -340,6 +395,16 @@ static bool pairing_find(const ttt_prover *p, uint64_t att, uint64_t def, matchi
     }
     *paired = used;
     return true;
+}
+
+/* A pairing strategy: the windows grouped by line first (fewer cells), else one unit per window. */
+static bool pairing_find(const ttt_prover *p, uint64_t att, uint64_t def, matching *m, uint64_t *paired)
+{
+    const uint64_t empty = p->board & ~(att | def);
+    for (int grouped = 1; grouped >= 0; grouped--)
+        if (pairing_units(p, def, empty, grouped, m) && pairing_match(p, empty, m, paired))
+            return true;
+    return false;
 }
 
 bool ttt_prover_pairing(const ttt_prover *p, uint64_t att, uint64_t def, int *partner)
