@@ -531,6 +531,16 @@ static proof defender_node(ttt_prover *p, uint64_t att, uint64_t def)
     int n = order_cells(&si, set, moves);
     if (!p->full_width && n > DEFENDER_WIDTH)
         n = DEFENDER_WIDTH;
+    /* Step 4. A move after which a pairing strategy holds ends the search at once (Z = the pairs + the
+     * move: while it stays empty the defender plays it, and the pairs stay empty). */
+    for (int i = 0; i < n && n > 1; i++)
+        if (pairing_find(p, att, def | bit(moves[i]), &m, &paired)) {
+            proof r = {RESULT_HOLDS, paired | bit(moves[i])};
+            tt_store(p, att, def, false, r, 1);
+            return r;
+        }
+
+    /* Step 5. The moves in order. */
     proof r = forced;
     for (int i = 0; i < n; i++) {
         proof c = attacker_node(p, att, def | bit(moves[i]));
