@@ -12,7 +12,8 @@
  *     unless the defender blocks it or makes a threat of its own; a threat of the defender's own, likewise;
  *   - the Erdos-Selfridge bound and pairing strategies (disjoint pairs of empty cells, a pair inside every
  *     window free of defender stones; windows of one line share a pair where they share two empty cells;
- *     found by a bipartite matching) as leaves where the defender holds;
+ *     found by a bipartite matching) as leaves where the defender holds, also one defender move ahead;
+ *   - with few stones, the defender's moves first each with a small node budget, then larger ones;
  *   - relevance zones: a proof that the defender holds comes with the set of cells it depends on; extra
  *     attacker stones outside that set do not break it. Before the attacker's moves are searched the
  *     defender gets a free move (a null move); only the attacker's moves inside its proof's zone, and inside
