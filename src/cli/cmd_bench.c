@@ -264,6 +264,7 @@ int cmd_bench(int argc, char **argv)
     ITEM("search 5x5k4-misere 300k", bench_search("5x5k4-misere", "c3", 300000, &items[n], &err));
     ITEM("search 7x7k5 200k nodes", bench_search("7x7k5", "d4 c3", 200000, &items[n], &err));
     ITEM("prove 7x7k5 draw, 8 stones", bench_solve("7x7k5", "d4 c5 d3 d5 e5 c3 e4 c4", 1, &items[n], &err));
+    ITEM("prove 7x7k5 draw, 4 stones", bench_solve("7x7k5", "c1 d4 c2 c3", 1, &items[n], &err));
     ITEM("search 15x15k5 100k nodes", bench_search("15x15k5", "h8 g7 i9", 100000, &items[n], &err));
     ITEM("random games 3x3 (moves)", bench_random_games("3x3", BENCH_RANDOM_GAMES, &items[n], &err));
     ITEM("playouts 3x3", bench_playouts("3x3", BENCH_PLAYOUTS_3X3, &items[n], &err));

@@ -13,7 +13,8 @@
  *
  *   no window free of the defender             Z = {}      (the attacker has nothing left to complete)
  *   Erdos-Selfridge bound                      Z = the empty cells of the windows free of the defender
- *   pairing strategy                           Z = the paired cells (a stone outside them leaves every pair)
+ *   pairing strategy                           Z = the paired cells (a stone outside them leaves every pair;
+ *                                                  a pair may serve several windows of one line)
  *   the defender completes a line now          Z = that cell + one empty cell of each attacker window (so
  *                                                  that added stones complete none first)
  *   two defender threats, the attacker to move Z = those cells + two empty cells of each attacker window (so
@@ -50,9 +51,17 @@
 /* Move ordering weight of a window through a cell, by the attacker's stones in it: 2^(WEIGHT_SHIFT * stones).
  */
 #define WEIGHT_SHIFT 2
-#define TT_BUCKET    2
-#define MIB          (1024u * 1024u)
-#define MAX_WINDOWS  (4 * TTT_PROVER_MAX_CELLS)
+/* Defender nodes with at most WIDEN_MAX_STONES stones try every move with WIDEN_FIRST nodes, then budgets
+ * WIDEN_STEP times larger up to WIDEN_LAST, before the plain search. X cannot win 7x7k5 (X to move): without
+ * 7.44M nodes (the reply to c1 alone 5.57M); first/step 1024/8 3.96M, 256/8 1.50M, 128/8 0.82M, 96/8 0.96M,
+ * 64/8 1.21M, 128/4 1.31M, 256/16 2.10M; stone limits 4, 8 and 16 the same nodes. */
+#define WIDEN_MAX_STONES 8
+#define WIDEN_FIRST      128
+#define WIDEN_STEP       8
+#define WIDEN_LAST       (512 * 1024)
+#define TT_BUCKET        2
+#define MIB              (1024u * 1024u)
+#define MAX_WINDOWS      (4 * TTT_PROVER_MAX_CELLS)
 
 enum { RESULT_UNKNOWN = 0, RESULT_HOLDS = 1, RESULT_FORCED = 2 };
 
@@ -72,12 +81,18 @@ struct ttt_prover {
     int nwin;
     uint64_t board; /* every cell */
     uint64_t win[MAX_WINDOWS];
+    int nlines;
+    int line_start[MAX_WINDOWS +
+                   1];         /* windows line_start[l] .. line_start[l + 1] - 1 lie on line l, in order */
+    int line_win[MAX_WINDOWS]; /* window indices, line by line */
     int nsym;
     int8_t sym[TTT_SYM_ALL][TTT_PROVER_MAX_CELLS];
     tt_entry *tt;
     size_t tt_mask;
     /* The run under way. */
     uint64_t nodes, node_limit;
+    uint64_t
+        soft_limit; /* nonzero: at this many nodes the search unwinds (unknown) without stopping the run */
     ttt_prover_stop_fn stop_fn;
     void *stop_user;
     bool stopped;
@@ -120,6 +135,28 @@ ttt_status ttt_prover_new(const ttt_rules *rules, int tt_mib, bool full_width, t
                 for (int i = 0; i < p->k; i++)
                     w |= bit((row + i * dr[d]) * p->cols + col + i * dc[d]);
                 p->win[p->nwin++] = w;
+            }
+    /* The windows by line: those of a line start on its cells, one step apart in its direction. */
+    for (int d = 0; d < 4; d++)
+        for (int row = 0; row < p->rows; row++)
+            for (int col = 0; col < p->cols; col++) {
+                int pr = row - dr[d], pc = col - dc[d];
+                if (pr >= 0 && pr < p->rows && pc >= 0 && pc < p->cols)
+                    continue;                                    /* not the first cell of its line */
+                int first = p->line_start[p->nlines], n = first; /* line_start[0] = 0 (calloc) */
+                for (int r = row, c = col; r < p->rows && c >= 0 && c < p->cols; r += dr[d], c += dc[d]) {
+                    uint64_t w = 0;
+                    int er = r + (p->k - 1) * dr[d], ec = c + (p->k - 1) * dc[d];
+                    if (er >= p->rows || ec < 0 || ec >= p->cols)
+                        break;
+                    for (int i = 0; i < p->k; i++)
+                        w |= bit((r + i * dr[d]) * p->cols + c + i * dc[d]);
+                    for (int j = 0; j < p->nwin; j++)
+                        if (p->win[j] == w)
+                            p->line_win[n++] = j;
+                }
+                if (n > first)
+                    p->line_start[++p->nlines] = n;
             }
     p->nsym = ttt_sym_count(rules);
     for (int s = 0; s < p->nsym; s++)
@@ -284,7 +321,7 @@ static void scan(const ttt_prover *p, uint64_t att, uint64_t def, scan_info *si)
  */
 
 typedef struct matching {
-    uint64_t free_windows[MAX_WINDOWS];
+    uint64_t free_windows[MAX_WINDOWS]; /* the units' cells */
     int n;
     int8_t cell_slot[TTT_PROVER_MAX_CELLS]; /* slot (window * 2 + 0/1) holding the cell, or -1 */
     uint64_t seen;
@@ -305,21 +342,49 @@ static bool match_augment(matching *m, uint64_t empty, int slot)
     return false;
 }
 
-/* The matching behind pairing strategies: every window free of the defender gets two empty cells of its own.
- * Then the defender answers each attacker move in a pair with its partner (any other move of its own only
- * blocks more), whoever is to move, and the attacker never fills a window. *paired receives the cells used.
- */
-static bool pairing_find(const ttt_prover *p, uint64_t att, uint64_t def, matching *m, uint64_t *paired)
+/* The units a pairing must serve: each needs a pair of its own (two empty cells of its set). Grouped, the
+ * windows free of the defender on one line are taken in order, and a window joins the group before it while
+ * the windows of the group still share two empty cells (a pair in every window of the group blocks them
+ * all); otherwise each such window is a unit. False when some window has fewer than two empty cells or the
+ * units need more cells than are empty. */
+static bool pairing_units(const ttt_prover *p, uint64_t def, uint64_t empty, bool grouped, matching *m)
 {
-    const uint64_t empty = ~(att | def) & (p->cells == 64 ? ~UINT64_C(0) : bit(p->cells) - 1);
     const int empties = popcount(empty);
     m->n = 0;
-    for (int w = 0; w < p->nwin; w++)
-        if (!(p->win[w] & def)) {
-            if (2 * (m->n + 1) > empties || popcount(p->win[w] & empty) < 2)
+    for (int l = 0; l < p->nlines; l++) {
+        uint64_t group = 0; /* the empty cells the open group's windows share (0: none open) */
+        for (int i = p->line_start[l]; i < p->line_start[l + 1]; i++) {
+            uint64_t w = p->win[p->line_win[i]];
+            if (w & def)
+                continue;
+            if (popcount(w & empty) < 2)
                 return false;
-            m->free_windows[m->n++] = p->win[w];
+            if (grouped && group && popcount(group & w) >= 2) {
+                group &= w;
+                continue;
+            }
+            if (group) {
+                if (2 * (m->n + 1) > empties)
+                    return false;
+                m->free_windows[m->n++] = group;
+            }
+            group = w & empty;
         }
+        if (group) {
+            if (2 * (m->n + 1) > empties)
+                return false;
+            m->free_windows[m->n++] = group;
+        }
+    }
+    return true;
+}
+
+/* The matching behind pairing strategies: every unit (pairing_units) gets two empty cells of its own. Then
+ * the defender answers each attacker move in a pair with its partner (any other move of its own only blocks
+ * more), whoever is to move, and the attacker never fills a window. *paired receives the cells used.
+ */
+static bool pairing_match(const ttt_prover *p, uint64_t empty, matching *m, uint64_t *paired)
+{
     memset(m->cell_slot, -1, sizeof m->cell_slot);
     uint64_t used = 0;
     for (int slot = 0; slot < 2 * m->n; slot++) {
@@ -340,6 +405,16 @@ static bool pairing_find(const ttt_prover *p, uint64_t att, uint64_t def, matchi
     }
     *paired = used;
     return true;
+}
+
+/* A pairing strategy: the windows grouped by line first (fewer cells), else one unit per window. */
+static bool pairing_find(const ttt_prover *p, uint64_t att, uint64_t def, matching *m, uint64_t *paired)
+{
+    const uint64_t empty = p->board & ~(att | def);
+    for (int grouped = 1; grouped >= 0; grouped--)
+        if (pairing_units(p, def, empty, grouped, m) && pairing_match(p, empty, m, paired))
+            return true;
+    return false;
 }
 
 bool ttt_prover_pairing(const ttt_prover *p, uint64_t att, uint64_t def, int *partner)
@@ -403,7 +478,7 @@ static bool budget_spent(ttt_prover *p)
     else if (p->stop_fn && (p->nodes & (TTT_PROVER_CHECK_NODES - 1)) == 0 &&
              p->stop_fn(p->stop_user, p->nodes))
         p->stopped = true;
-    return p->stopped;
+    return p->stopped || (p->soft_limit && p->nodes >= p->soft_limit);
 }
 
 /* Writes the cells of `set` into out by weight, heaviest first (ties: lower cell first). Returns how many. */
@@ -466,8 +541,43 @@ static proof defender_node(ttt_prover *p, uint64_t att, uint64_t def)
     int n = order_cells(&si, set, moves);
     if (!p->full_width && n > DEFENDER_WIDTH)
         n = DEFENDER_WIDTH;
+    /* Step 4. A move after which a pairing strategy holds ends the search at once (Z = the pairs + the
+     * move: while it stays empty the defender plays it, and the pairs stay empty). */
+    for (int i = 0; i < n && n > 1; i++)
+        if (pairing_find(p, att, def | bit(moves[i]), &m, &paired)) {
+            proof r = {RESULT_HOLDS, paired | bit(moves[i])};
+            tt_store(p, att, def, false, r, 1);
+            return r;
+        }
+
+    /* Step 5. The moves in order. With few stones, where one move's proof can cost thousands of times
+     * another's, first every move with a small budget, then with budgets WIDEN_STEP times larger, lastly
+     * without one (a move shown to lose is not tried again). */
     proof r = forced;
+    bool lost[TTT_PROVER_MAX_CELLS] = {false};
+    if (n > 1 && popcount(att | def) <= WIDEN_MAX_STONES)
+        for (uint64_t budget = WIDEN_FIRST; budget <= WIDEN_LAST; budget *= WIDEN_STEP)
+            for (int i = 0; i < n; i++) {
+                if (lost[i])
+                    continue;
+                const uint64_t outer = p->soft_limit, mine = p->nodes + budget;
+                p->soft_limit = outer && outer < mine ? outer : mine;
+                proof c = attacker_node(p, att, def | bit(moves[i]));
+                p->soft_limit = outer;
+                if (c.result == RESULT_UNKNOWN) {
+                    if (p->stopped || (outer && p->nodes >= outer))
+                        return unknown;
+                    continue;
+                }
+                if (c.result == RESULT_HOLDS) {
+                    r = (proof){RESULT_HOLDS, c.zone | bit(moves[i])};
+                    goto done;
+                }
+                lost[i] = true;
+            }
     for (int i = 0; i < n; i++) {
+        if (lost[i])
+            continue;
         proof c = attacker_node(p, att, def | bit(moves[i]));
         if (c.result == RESULT_UNKNOWN)
             return unknown;
@@ -476,6 +586,7 @@ static proof defender_node(ttt_prover *p, uint64_t att, uint64_t def)
             break;
         }
     }
+done:
     tt_store(p, att, def, false, r, p->nodes - nodes0);
     return r;
 }
@@ -585,6 +696,7 @@ ttt_proof ttt_prover_run(ttt_prover *p, uint64_t att, uint64_t def, bool att_to_
     p->stop_fn = stop;
     p->stop_user = user;
     p->stopped = false;
+    p->soft_limit = 0;
     proof r = att_to_move ? attacker_node(p, att, def) : defender_node(p, att, def);
     if (nodes)
         *nodes = p->nodes;

@@ -10,8 +10,10 @@
  * node:
  *   - threats: a line now; two threats win; one must be blocked; a fork (two threats with one stone) wins
  *     unless the defender blocks it or makes a threat of its own; a threat of the defender's own, likewise;
- *   - the Erdos-Selfridge bound and pairing strategies (a bipartite matching giving every window free of
- *     defender stones two empty cells of its own) as leaves where the defender holds;
+ *   - the Erdos-Selfridge bound and pairing strategies (disjoint pairs of empty cells, a pair inside every
+ *     window free of defender stones; windows of one line share a pair where they share two empty cells;
+ *     found by a bipartite matching) as leaves where the defender holds, also one defender move ahead;
+ *   - with few stones, the defender's moves first each with a small node budget, then larger ones;
  *   - relevance zones: a proof that the defender holds comes with the set of cells it depends on; extra
  *     attacker stones outside that set do not break it. Before the attacker's moves are searched the
  *     defender gets a free move (a null move); only the attacker's moves inside its proof's zone, and inside
@@ -63,9 +65,9 @@ ttt_proof ttt_prover_run(ttt_prover *p, uint64_t attacker, uint64_t defender, bo
  * the same with attacker stones added on any empty cells outside it (0 after other answers). */
 uint64_t ttt_prover_zone(const ttt_prover *p);
 
-/* The pairing strategy the prover uses: true when every window free of the defender's stones can be given
- * two empty cells of its own, no cell in two windows. partner (64 entries, may be NULL) receives each paired
- * cell's partner, -1 for the others. */
+/* The pairing strategy the prover uses: true when disjoint pairs of empty cells put a pair inside every
+ * window free of the defender's stones. partner (64 entries, may be NULL) receives each paired cell's
+ * partner, -1 for the others. */
 bool ttt_prover_pairing(const ttt_prover *p, uint64_t attacker, uint64_t defender, int *partner);
 
 /* Forgets the table. */
