@@ -16,6 +16,8 @@
 #include "ttt/solve.h"
 
 #include <assert.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -165,6 +167,9 @@ struct ttt_solver {
     double start;
     ttt_search_progress root;
     bool exact_mode;    /* no neighbourhood restriction */
+    int threads;        /* searchers that value root moves at once (ttt_solver_set_threads) */
+    int tt_mib;         /* the table's most, for the other threads' solvers */
+    atomic_bool *halt;  /* set when a thread of a parallel root stopped: all stop (NULL: one thread) */
     bool etc;           /* enhanced transposition cutoffs (step 8b) in this search */
     ttt_prover *prover; /* draw proofs (NULL where they do not pay) */
     uint64_t root_draw; /* root moves the prover has shown to draw (inner cells) */
@@ -604,13 +609,16 @@ static bool budget_spent(ttt_solver *s)
         return true;
     if (s->deadline > 0 && ttt_clock_ms() >= s->deadline)
         return true;
+    if (s->halt && atomic_load_explicit(s->halt, memory_order_relaxed))
+        return true;
     return s->turn_limit && s->nodes >= s->turn_limit;
 }
 
 /* After a search stopped: true when only the turn's own limit stopped it, not the caller's budget. */
 static bool turn_ended(const ttt_solver *s)
 {
-    return !s->interrupted && !(s->node_limit && s->nodes >= s->node_limit) &&
+    return !s->interrupted && !(s->halt && atomic_load_explicit(s->halt, memory_order_relaxed)) &&
+           !(s->node_limit && s->nodes >= s->node_limit) &&
            !(s->deadline > 0 && ttt_clock_ms() >= s->deadline) && s->turn_limit && s->nodes >= s->turn_limit;
 }
 
@@ -1145,6 +1153,130 @@ static void root_line(ttt_solver *s, int cell)
         undo(s, played[--n]);
 }
 
+/* --- Both cores: root moves valued at once -------------------------------------------------------------
+ */
+
+/* What the threads of a parallel root share. Each thread takes the next root move not yet taken and values it
+ * with root_move_score() on its own solver (its own table: a shared one would make the node counts depend on
+ * the timing even more); the values are the same whoever takes a move. */
+typedef struct root_share {
+    int depth, n;
+    ttt_move_score *moves;
+    const int *same; /* same[i]: an earlier root move reaching the same position (a symmetric one), or -1 */
+    atomic_int next;
+    atomic_bool halt;
+} root_share;
+
+typedef struct root_worker {
+    ttt_solver *solver;
+    root_share *share;
+} root_worker;
+
+static void *root_work(void *arg)
+{
+    root_worker *w = arg;
+    ttt_solver *s = w->solver;
+    root_share *sh = w->share;
+    scan_info si;
+    scan(s, false, &si);
+    for (int i; !s->stop && (i = atomic_fetch_add(&sh->next, 1)) < sh->n;) {
+        int sc, cell = sh->moves[i].move;
+        if (sh->same[i] >= 0)
+            continue;
+        if (!root_move_ends(s, &si, cell, &sc)) {
+            play(s, cell);
+            sc = -root_move_score(s, sh->depth - 1);
+            undo(s, cell);
+        }
+        sh->moves[i].score = sc;
+        sh->moves[i].exact = true;
+    }
+    if (s->stop)
+        atomic_store(&sh->halt, true);
+    return NULL;
+}
+
+/* A solver for another thread, at s's position, as s is set for this search. NULL when memory runs out. */
+static ttt_solver *root_helper(const ttt_solver *s)
+{
+    ttt_solver *h;
+    ttt_error err;
+    if (ttt_solver_new(&s->rules, s->tt_mib, &h, &err))
+        return NULL;
+    h->occ = s->occ;
+    memcpy(h->count[0], s->count[0], (size_t)s->g.nwin);
+    memcpy(h->count[1], s->count[1], (size_t)s->g.nwin);
+    memcpy(h->hash, s->hash, sizeof h->hash);
+    memcpy(h->swapped, s->swapped, sizeof h->swapped);
+    h->ply = s->ply;
+    h->exact_mode = s->exact_mode;
+    h->etc = s->etc;
+    h->root_draw = s->root_draw;
+    h->start = s->start;
+    return h;
+}
+
+/* root_iteration() with every move valued exactly and no budget, on s->threads threads. The moves that reach
+ * the same position as an earlier one take its value afterwards. Returns false when stopped (Ctrl-C through
+ * s's progress: the other threads stop at their next budget check). */
+static bool root_parallel(ttt_solver *s, int depth, ttt_move_score *moves, int n)
+{
+    int same[TTT_MAX_CELLS];
+    uint64_t key[TTT_MAX_CELLS];
+    for (int i = 0; i < n; i++) {
+        int frame;
+        play(s, moves[i].move);
+        key[i] = canonical_key(s, &frame);
+        undo(s, moves[i].move);
+        same[i] = -1;
+        for (int j = 0; j < i && same[i] < 0; j++)
+            if (key[j] == key[i])
+                same[i] = j;
+    }
+    root_share share = {.depth = depth, .n = n, .moves = moves, .same = same};
+    atomic_init(&share.next, 0);
+    atomic_init(&share.halt, false);
+    root_worker workers[TTT_SOLVER_MAX_THREADS];
+    pthread_t ids[TTT_SOLVER_MAX_THREADS];
+    int started = 1;
+    workers[0] = (root_worker){s, &share};
+    s->halt = &share.halt;
+    for (int t = 1; t < s->threads; t++) {
+        ttt_solver *h = root_helper(s);
+        if (!h)
+            break; /* fewer threads */
+        h->halt = &share.halt;
+        workers[started] = (root_worker){h, &share};
+        if (pthread_create(&ids[started], NULL, root_work, &workers[started])) {
+            ttt_solver_free(h);
+            break;
+        }
+        started++;
+    }
+    root_work(&workers[0]);
+    for (int t = 1; t < started; t++) {
+        pthread_join(ids[t], NULL);
+        s->nodes += workers[t].solver->nodes;
+        ttt_solver_free(workers[t].solver);
+    }
+    s->halt = NULL;
+    if (atomic_load(&share.halt)) {
+        s->stop = true;
+        return false;
+    }
+    s->stop = false;
+    for (int i = 0; i < n; i++) {
+        if (same[i] >= 0)
+            moves[i] = (ttt_move_score){moves[i].move, moves[same[i]].score, true};
+        if (s->root.best_move == TTT_NO_MOVE || moves[i].score > s->root.best_score) {
+            s->root.best_move = to_user(s, moves[i].move);
+            s->root.best_score = moves[i].score;
+        }
+    }
+    s->root.root_done = n;
+    return true;
+}
+
 /* One iteration at the root to `depth`. With all, every move gets an exact score (full window); otherwise the
  * window (best - 1, +inf) tells each move's score exactly when it ties or beats the best so far. Returns
  * false when the budget ran out. */
@@ -1155,6 +1287,8 @@ static bool root_iteration(ttt_solver *s, int depth, bool all, ttt_move_score *m
     int best = -SCORE_INF;
     s->root = (ttt_search_progress){
         .depth = depth, .root_total = n, .best_move = TTT_NO_MOVE, .exact = s->exact_mode};
+    if (all && s->exact_mode && s->g.line_sign > 0 && s->threads > 1 && !s->node_limit && s->deadline <= 0)
+        return root_parallel(s, depth, moves, n);
     for (int i = 0; i < n; i++) {
         int sc;
         bool exact = true;
@@ -1278,6 +1412,8 @@ ttt_status ttt_solver_new(const ttt_rules *rules, int tt_mib, ttt_solver **out, 
         return ttt_fail(err, TTT_ENOMEM, "solver: out of memory");
     s->rules = *rules;
     s->root_distance_nodes = ROOT_DISTANCE_NODES;
+    s->threads = 1;
+    s->tt_mib = tt_mib < 1 ? 1 : tt_mib;
     ttt_rules inner = *rules;
     s->transposed = rules->rows > rules->cols;
     if (s->transposed) {
@@ -1330,6 +1466,15 @@ void ttt_solver_clear(ttt_solver *s)
 }
 
 uint64_t ttt_solver_nodes(const ttt_solver *s) { return s->total_nodes; }
+
+ttt_status ttt_solver_set_threads(ttt_solver *s, int threads, ttt_error *err)
+{
+    if (threads < 1 || threads > TTT_SOLVER_MAX_THREADS)
+        return ttt_fail(err, TTT_EINVAL, "solver: %d threads: expected 1 to %d", threads,
+                        TTT_SOLVER_MAX_THREADS);
+    s->threads = threads;
+    return TTT_OK;
+}
 
 void solver_set_root_distance(ttt_solver *s, uint64_t nodes) { s->root_distance_nodes = nodes; }
 
