@@ -15,6 +15,7 @@
 
 #include <cmocka.h>
 
+#include "search/solver_tune.h"
 #include "ttt/ttt.h"
 #include "support.h"
 
@@ -261,6 +262,11 @@ static int brute_truth(void *method, ttt_board *b) { return brute(method, b); }
 
 static int alpha_beta_truth(void *method, ttt_board *b) { return alpha_beta(method, b, -AB_INF, AB_INF); }
 
+/* The root's distance turn check_random() gives its solver (search/solver_tune.h); negative: the default. */
+static int64_t root_distance = -1;
+/* The threads check_random() gives its solver (ttt_solver_set_threads). */
+static int threads = 1;
+
 /* Plays `stones` random moves (restarting when the game ends early), `count` times; at each position compares
  * the solver's value, its distance and every move's exact score with the truth. */
 static void check_random(const char *rules_text, int stones, int count, uint64_t seed, truth_fn truth,
@@ -270,6 +276,9 @@ static void check_random(const char *rules_text, int stones, int count, uint64_t
     ttt_solver *solver;
     ttt_error err;
     assert_int_equal(ttt_solver_new(&r, 16, &solver, &err), TTT_OK);
+    if (root_distance >= 0)
+        solver_set_root_distance(solver, (uint64_t)root_distance);
+    assert_int_equal(ttt_solver_set_threads(solver, threads, &err), TTT_OK);
     ttt_rng rng;
     ttt_rng_seed(&rng, seed);
     for (int done = 0; done < count;) {
@@ -356,6 +365,48 @@ static void test_against_alpha_beta(void **state)
     check_alpha_beta_positions("4x5k4-misere", 6, 6, 42);
     check_alpha_beta_positions("5x4k4-misere", 6, 4, 43);
     check_alpha_beta_positions("5x5k4-misere", 12, 6, 44);
+}
+
+/* Every move valued with the root's turn by distance cut to nothing (search/solver_tune.h): each root move's
+ * value by the window (-1, 1), then a win's or a loss's distance with a window beyond the value's bound, as
+ * the big boards' root moves are (6x5k4) that no short distance search settles. */
+static void test_root_moves_by_value(void **state)
+{
+    (void)state;
+    root_distance = 0;
+    check_random_positions("3x4k3", 3, 40, 61);
+    check_random_positions("4x4k3", 5, 40, 62);
+    check_random_positions("4x4", 4, 30, 63);
+    check_random_positions("5x5k4", 14, 20, 64);
+    check_alpha_beta_positions("4x5k4", 6, 4, 65);
+    check_alpha_beta_positions("5x5k4", 12, 3, 66);
+    root_distance = -1;
+}
+
+/* Root moves shared out among threads (ttt_solver_set_threads): every move's value as by the brute force and
+ * plain alpha-beta; the empty boards, whose symmetric moves are valued once; counts out of range refused. */
+static void test_threads(void **state)
+{
+    (void)state;
+    threads = 2;
+    check_alpha_beta_positions("4x4", 0, 1, 71);
+    check_alpha_beta_positions("4x4k3", 0, 1, 72);
+    check_random_positions("4x4", 4, 20, 73);
+    check_random_positions("5x5k4", 14, 20, 74);
+    check_alpha_beta_positions("4x5k4", 6, 4, 75);
+    threads = 3;
+    check_random_positions("3x4k3", 2, 20, 76);
+    check_alpha_beta_positions("5x5k4", 12, 3, 77);
+    threads = 1;
+    ttt_rules r = rules_of("4x4");
+    ttt_solver *solver;
+    ttt_error err;
+    assert_int_equal(ttt_solver_new(&r, 1, &solver, &err), TTT_OK);
+    assert_int_equal(ttt_solver_set_threads(solver, 0, &err), TTT_EINVAL);
+    assert_non_null(strstr(err.msg, "0 threads"));
+    assert_int_equal(ttt_solver_set_threads(solver, TTT_SOLVER_MAX_THREADS + 1, &err), TTT_EINVAL);
+    assert_int_equal(ttt_solver_set_threads(solver, TTT_SOLVER_MAX_THREADS, &err), TTT_OK);
+    ttt_solver_free(solver);
 }
 
 /* Misère nearer the empty board, where the counting bounds (search/avoid.c) cut most: 4x5 k=4 with 16 empty
@@ -935,6 +986,8 @@ int main(void)
         cmocka_unit_test(test_every_3x3_position_normal),
         cmocka_unit_test(test_every_3x3_position_misere),
         cmocka_unit_test(test_random_positions_small_boards),
+        cmocka_unit_test(test_root_moves_by_value),
+        cmocka_unit_test(test_threads),
         cmocka_unit_test(test_random_positions_4x4),
         cmocka_unit_test(test_against_alpha_beta),
         cmocka_unit_test(test_misere_deeper_against_alpha_beta),

@@ -123,6 +123,15 @@ int ttt_score_plies(const ttt_board *b, int score);
  * partner, -1 for the others. b must have the solver's rules. */
 bool ttt_solver_pairing(ttt_solver *solver, const ttt_board *b, ttt_player side, int *partner);
 
+/* How many threads ttt_solver_search() uses, from 1 (the default) to TTT_SOLVER_MAX_THREADS: with all=true,
+ * no budget (limits with no nodes, ms or depth) and normal rules, the root moves are shared out among the
+ * threads, each with a solver and table of its own (up to tt_mib each), the moves that are the same position
+ * by symmetry valued once. The values are those of one thread; the node count depends on which thread took
+ * which move. Searches with a budget, or that value only the best moves, stay on one thread, so that the same
+ * budget gives the same result. TTT_EINVAL for a count out of range (the solver keeps its setting). */
+#define TTT_SOLVER_MAX_THREADS 64
+ttt_status ttt_solver_set_threads(ttt_solver *solver, int threads, ttt_error *err);
+
 /* Total nodes this solver has searched. */
 uint64_t ttt_solver_nodes(const ttt_solver *solver);
 

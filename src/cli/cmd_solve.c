@@ -32,8 +32,8 @@
 
 static const char help[] =
     "usage: ttt solve [--rules R] [--moves \"a1 b2 ...\"] [--value] [--time MS] [--nodes N] [--tt MIB] "
-    "[--json]\n"
-    "                 [POSITION]\n"
+    "[--threads N]\n"
+    "                 [--json] [POSITION]\n"
     "\n"
     "Prints the value of the position for the side to move (win, draw or loss, and in how many more moves\n"
     "the game ends with best play), the value of every legal move, the nodes searched and the time.\n"
@@ -47,7 +47,10 @@ static const char help[] =
     "  -v, --value       only the value of the position, not of every move (much faster; no budget)\n"
     "  -t, --time MS     stop after this many milliseconds\n"
     "  -n, --nodes N     stop after this many nodes\n"
-    "      --tt MIB      transposition table size (default 256)\n"
+    "      --tt MIB      transposition table size (default 256; each thread has its own)\n"
+    "      --threads N   value the moves on N threads at once, 1 to 64 (default 1); only when every move\n"
+    "                    is valued without --time or --nodes: the values are the same, the node count\n"
+    "                    varies from run to run\n"
     "  -j, --json        {\"value\": \"draw\", \"plies\": 9, \"moves\": [...], \"nodes\": N, \"ms\": T}\n"
     "\n"
     "examples: ttt solve\n"
@@ -281,18 +284,15 @@ static int solve_value(ttt_solver *solver, solve_watch *watch, bool json)
 
 int cmd_solve(int argc, char **argv)
 {
-    enum { OPT_TT = 256 };
-    static const struct option longopts[] = {{"rules", required_argument, NULL, 'r'},
-                                             {"moves", required_argument, NULL, 'm'},
-                                             {"time", required_argument, NULL, 't'},
-                                             {"nodes", required_argument, NULL, 'n'},
-                                             {"tt", required_argument, NULL, OPT_TT},
-                                             {"json", no_argument, NULL, 'j'},
-                                             {"value", no_argument, NULL, 'v'},
-                                             {"help", no_argument, NULL, 'h'},
-                                             {NULL, 0, NULL, 0}};
+    enum { OPT_TT = 256, OPT_THREADS };
+    static const struct option longopts[] = {
+        {"rules", required_argument, NULL, 'r'}, {"moves", required_argument, NULL, 'm'},
+        {"time", required_argument, NULL, 't'},  {"nodes", required_argument, NULL, 'n'},
+        {"tt", required_argument, NULL, OPT_TT}, {"threads", required_argument, NULL, OPT_THREADS},
+        {"json", no_argument, NULL, 'j'},        {"value", no_argument, NULL, 'v'},
+        {"help", no_argument, NULL, 'h'},        {NULL, 0, NULL, 0}};
     const char *rules_text = NULL, *moves_text = NULL;
-    uint64_t time_ms = 0, nodes = 0, tt_mib = SOLVE_DEFAULT_TT_MIB;
+    uint64_t time_ms = 0, nodes = 0, tt_mib = SOLVE_DEFAULT_TT_MIB, threads = 1;
     bool json = false, value_only = false;
     optind = 0;
     for (int c; (c = cli_getopt("solve", argc, argv, "r:m:t:n:vjh", longopts)) != -1;) {
@@ -310,6 +310,10 @@ int cmd_solve(int argc, char **argv)
         case OPT_TT:
             if (!parse_count(optarg, &tt_mib) || tt_mib < 1 || tt_mib > 65536)
                 return cli_usage("solve", "--tt '%s': expected MiB from 1 to 65536", optarg);
+            break;
+        case OPT_THREADS:
+            if (!parse_count(optarg, &threads) || threads < 1 || threads > TTT_SOLVER_MAX_THREADS)
+                return cli_usage("solve", "--threads '%s': expected 1 to %d", optarg, TTT_SOLVER_MAX_THREADS);
             break;
         case 'v': value_only = true; break;
         case 'j': json = true; break;
@@ -334,6 +338,10 @@ int cmd_solve(int argc, char **argv)
     ttt_error err;
     if (ttt_solver_new(&b.rules, (int)tt_mib, &solver, &err))
         return cli_runtime("solve", "%s", err.msg);
+    if (ttt_solver_set_threads(solver, (int)threads, &err)) {
+        ttt_solver_free(solver);
+        return cli_runtime("solve", "%s", err.msg);
+    }
     if (!nodes && !time_ms && may_take_long(&b, value_only)) {
         char rt[TTT_RULES_TEXT_SIZE];
         fprintf(stderr, "ttt solve: %s with %d empty cells may take long to solve exactly (%s)\n",

@@ -16,11 +16,14 @@
 #include "ttt/solve.h"
 
 #include <assert.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "search/avoid.h"
 #include "search/prove.h"
+#include "search/solver_tune.h"
 #include "ttt/symmetry.h"
 #include "util/error.h"
 
@@ -82,6 +85,10 @@
 /* exact_score() searches by distance for at most this many nodes before it searches by value (the empty
  * boards: 6x5k4 180,075 nodes, 6x6k4 101,551, 5x5k4 699,598, 4x6k4 404,129 by distance alone). */
 #define EXACT_DISTANCE_NODES (UINT64_C(1) << 20)
+/* When every move is valued, root_move_score() asks about each root move by distance for this many nodes
+ * before it asks the value (6x5k4, every move: 2^18 54.3M nodes, 2^19 61.8M, 2^20 68.2M; its two short wins
+ * take 0.17M and 0.15M by distance). */
+#define ROOT_DISTANCE_NODES (UINT64_C(1) << 18)
 /* Draw proofs (search/prove.h) are tried first on boards of at least PROVE_MIN_CELLS cells with k >=
  * PROVE_MIN_K that the prover handles (7x7k5, 8x8k5, ...): there the alpha-beta search alone does not finish
  * (7x7k5: not in 300 s). On k = 4 boards the search is faster than the prover (5x5k4: 0.71M nodes against the
@@ -170,12 +177,16 @@ struct ttt_solver {
     double start;
     ttt_search_progress root;
     bool exact_mode;    /* no neighbourhood restriction */
+    int threads;        /* searchers that value root moves at once (ttt_solver_set_threads) */
+    int tt_mib;         /* the table's most, for the other threads' solvers */
+    atomic_bool *halt;  /* set when a thread of a parallel root stopped: all stop (NULL: one thread) */
     bool etc;           /* enhanced transposition cutoffs (step 8b) in this search */
     ttt_prover *prover; /* draw proofs (NULL where they do not pay) */
     uint64_t root_draw; /* root moves the prover has shown to draw (inner cells) */
     double prove_deadline;
     uint64_t prove_nodes0, prove_limit;
-    uint64_t inexact; /* grows whenever a result depends on a heuristic or an unsearched move */
+    uint64_t inexact;             /* grows whenever a result depends on a heuristic or an unsearched move */
+    uint64_t root_distance_nodes; /* root_move_score()'s turn by distance (ROOT_DISTANCE_NODES) */
 };
 
 /* --- Bits ------------------------------------------------------------------------------------------------
@@ -607,13 +618,16 @@ static bool budget_spent(ttt_solver *s)
         return true;
     if (s->deadline > 0 && ttt_clock_ms() >= s->deadline)
         return true;
+    if (s->halt && atomic_load_explicit(s->halt, memory_order_relaxed))
+        return true;
     return s->turn_limit && s->nodes >= s->turn_limit;
 }
 
 /* After a search stopped: true when only the turn's own limit stopped it, not the caller's budget. */
 static bool turn_ended(const ttt_solver *s)
 {
-    return !s->interrupted && !(s->node_limit && s->nodes >= s->node_limit) &&
+    return !s->interrupted && !(s->halt && atomic_load_explicit(s->halt, memory_order_relaxed)) &&
+           !(s->node_limit && s->nodes >= s->node_limit) &&
            !(s->deadline > 0 && ttt_clock_ms() >= s->deadline) && s->turn_limit && s->nodes >= s->turn_limit;
 }
 
@@ -1061,6 +1075,32 @@ static int search(ttt_solver *s, int depth, int alpha, int beta)
 /* --- Exact values by distance (normal rules) ------------------------------------------------------------
  */
 
+/* The questions of exact_score() from n on, until one is answered yes (true: *score is the value), none is
+ * left, or the search stops (s->stop; the turn's limit or the caller's budget). */
+static bool distance_questions(ttt_solver *s, int depth, int *n, bool *can_win, bool *can_lose, int *score)
+{
+    bool found = false;
+    for (; *n <= depth && (*can_win || *can_lose) && !found; (*n)++) {
+        int t = TTT_SCORE_WIN - (s->ply + *n);
+        if (*n & 1 && *can_win) {
+            int r = search(s, depth, t - 1, t);
+            if (s->stop)
+                break;
+            found = r >= t;
+            *can_win = r > 0;
+        } else if (!(*n & 1) && *can_lose) {
+            int r = search(s, depth, -t, -t + 1);
+            if (s->stop)
+                break;
+            found = r <= -t;
+            *can_lose = r < 0;
+        }
+        if (found)
+            *score = *n & 1 ? t : -t;
+    }
+    return found;
+}
+
 /* The exact score of the position (normal rules, full depth), found by asking for n = 1, 2, ... "does the
  * game end within n plies, the side to move winning (n odd) or losing (n even)?": one null-window search
  * each, kept as shallow as n by the distance bounds of step 5. The first yes is the value and its distance at
@@ -1074,29 +1114,12 @@ static int search(ttt_solver *s, int depth, int alpha, int beta)
  */
 static bool exact_score(ttt_solver *s, int depth, int alpha, int beta, int *score)
 {
-    bool can_win = beta > 0, can_lose = alpha < 0, found = false;
+    bool can_win = beta > 0, can_lose = alpha < 0;
     int n = 1;
     *score = 0;
     s->turn_limit = s->nodes + EXACT_DISTANCE_NODES;
     for (;;) {
-        for (; n <= depth && (can_win || can_lose) && !found; n++) {
-            int t = TTT_SCORE_WIN - (s->ply + n);
-            if (n & 1 && can_win) {
-                int r = search(s, depth, t - 1, t);
-                if (s->stop)
-                    break;
-                found = r >= t;
-                can_win = r > 0;
-            } else if (!(n & 1) && can_lose) {
-                int r = search(s, depth, -t, -t + 1);
-                if (s->stop)
-                    break;
-                found = r <= -t;
-                can_lose = r < 0;
-            }
-            if (found)
-                *score = n & 1 ? t : -t;
-        }
+        distance_questions(s, depth, &n, &can_win, &can_lose, score);
         if (!s->stop || !turn_ended(s))
             break;
         /* Too long by distance: the value first, on a cleared table (what the distance left there costs the
@@ -1115,6 +1138,32 @@ static bool exact_score(ttt_solver *s, int depth, int alpha, int beta, int *scor
     }
     s->turn_limit = 0;
     return !s->stop;
+}
+
+/* The exact score of a root move's position when every move is valued (normal rules, full depth): by
+ * distance for ROOT_DISTANCE_NODES, which finds a short win at once (6x5k4 after c3: 0.19M nodes against 5.7M
+ * with a full window); then the value with the window (-1, 1), narrowed by the sides the distance questions
+ * showed cannot win, and only for a win or a loss its distance, with a window above (below) the value's
+ * bound. A draw's distance is the board's end: no question about it is asked (the full window cost 6x5k4's
+ * four drawn first moves 47.4M nodes, the value alone 25.0M). The table is kept across root moves. The value
+ * is meaningless when the search stopped (s->stop). */
+static int root_move_score(ttt_solver *s, int depth)
+{
+    bool can_win = true, can_lose = true;
+    int n = 1, score = 0;
+    s->turn_limit = s->nodes + s->root_distance_nodes;
+    if (s->turn_limit == 0)
+        s->turn_limit = 1; /* 0 means no limit */
+    bool found = distance_questions(s, depth, &n, &can_win, &can_lose, &score);
+    bool turn_over = s->stop && turn_ended(s);
+    s->turn_limit = 0;
+    if (found || (s->stop && !turn_over) || !(can_win || can_lose) || n > depth)
+        return score; /* 0 when every question was answered no: a draw */
+    s->stop = false;
+    int value = search(s, depth, can_lose ? -1 : 0, can_win ? 1 : 0);
+    if (s->stop || (value < 1 && value > -1) || (!can_win && value >= 0) || (!can_lose && value <= 0))
+        return 0;
+    return value >= 1 ? search(s, depth, value - 1, SCORE_INF) : search(s, depth, -SCORE_INF, value + 1);
 }
 
 /* --- The root --------------------------------------------------------------------------------------------
@@ -1153,6 +1202,130 @@ static void root_line(ttt_solver *s, int cell)
         undo(s, played[--n]);
 }
 
+/* --- Both cores: root moves valued at once -------------------------------------------------------------
+ */
+
+/* What the threads of a parallel root share. Each thread takes the next root move not yet taken and values it
+ * with root_move_score() on its own solver (its own table: a shared one would make the node counts depend on
+ * the timing even more); the values are the same whoever takes a move. */
+typedef struct root_share {
+    int depth, n;
+    ttt_move_score *moves;
+    const int *same; /* same[i]: an earlier root move reaching the same position (a symmetric one), or -1 */
+    atomic_int next;
+    atomic_bool halt;
+} root_share;
+
+typedef struct root_worker {
+    ttt_solver *solver;
+    root_share *share;
+} root_worker;
+
+static void *root_work(void *arg)
+{
+    root_worker *w = arg;
+    ttt_solver *s = w->solver;
+    root_share *sh = w->share;
+    scan_info si;
+    scan(s, false, &si);
+    for (int i; !s->stop && (i = atomic_fetch_add(&sh->next, 1)) < sh->n;) {
+        int sc, cell = sh->moves[i].move;
+        if (sh->same[i] >= 0)
+            continue;
+        if (!root_move_ends(s, &si, cell, &sc)) {
+            play(s, cell);
+            sc = -root_move_score(s, sh->depth - 1);
+            undo(s, cell);
+        }
+        sh->moves[i].score = sc;
+        sh->moves[i].exact = true;
+    }
+    if (s->stop)
+        atomic_store(&sh->halt, true);
+    return NULL;
+}
+
+/* A solver for another thread, at s's position, as s is set for this search. NULL when memory runs out. */
+static ttt_solver *root_helper(const ttt_solver *s)
+{
+    ttt_solver *h;
+    ttt_error err;
+    if (ttt_solver_new(&s->rules, s->tt_mib, &h, &err))
+        return NULL;
+    h->occ = s->occ;
+    memcpy(h->count[0], s->count[0], (size_t)s->g.nwin);
+    memcpy(h->count[1], s->count[1], (size_t)s->g.nwin);
+    memcpy(h->hash, s->hash, sizeof h->hash);
+    memcpy(h->swapped, s->swapped, sizeof h->swapped);
+    h->ply = s->ply;
+    h->exact_mode = s->exact_mode;
+    h->etc = s->etc;
+    h->root_draw = s->root_draw;
+    h->start = s->start;
+    return h;
+}
+
+/* root_iteration() with every move valued exactly and no budget, on s->threads threads. The moves that reach
+ * the same position as an earlier one take its value afterwards. Returns false when stopped (Ctrl-C through
+ * s's progress: the other threads stop at their next budget check). */
+static bool root_parallel(ttt_solver *s, int depth, ttt_move_score *moves, int n)
+{
+    int same[TTT_MAX_CELLS];
+    uint64_t key[TTT_MAX_CELLS];
+    for (int i = 0; i < n; i++) {
+        int frame;
+        play(s, moves[i].move);
+        key[i] = canonical_key(s, &frame);
+        undo(s, moves[i].move);
+        same[i] = -1;
+        for (int j = 0; j < i && same[i] < 0; j++)
+            if (key[j] == key[i])
+                same[i] = j;
+    }
+    root_share share = {.depth = depth, .n = n, .moves = moves, .same = same};
+    atomic_init(&share.next, 0);
+    atomic_init(&share.halt, false);
+    root_worker workers[TTT_SOLVER_MAX_THREADS];
+    pthread_t ids[TTT_SOLVER_MAX_THREADS];
+    int started = 1;
+    workers[0] = (root_worker){s, &share};
+    s->halt = &share.halt;
+    for (int t = 1; t < s->threads; t++) {
+        ttt_solver *h = root_helper(s);
+        if (!h)
+            break; /* fewer threads */
+        h->halt = &share.halt;
+        workers[started] = (root_worker){h, &share};
+        if (pthread_create(&ids[started], NULL, root_work, &workers[started])) {
+            ttt_solver_free(h);
+            break;
+        }
+        started++;
+    }
+    root_work(&workers[0]);
+    for (int t = 1; t < started; t++) {
+        pthread_join(ids[t], NULL);
+        s->nodes += workers[t].solver->nodes;
+        ttt_solver_free(workers[t].solver);
+    }
+    s->halt = NULL;
+    if (atomic_load(&share.halt)) {
+        s->stop = true;
+        return false;
+    }
+    s->stop = false;
+    for (int i = 0; i < n; i++) {
+        if (same[i] >= 0)
+            moves[i] = (ttt_move_score){moves[i].move, moves[same[i]].score, true};
+        if (s->root.best_move == TTT_NO_MOVE || moves[i].score > s->root.best_score) {
+            s->root.best_move = to_user(s, moves[i].move);
+            s->root.best_score = moves[i].score;
+        }
+    }
+    s->root.root_done = n;
+    return true;
+}
+
 /* One iteration at the root to `depth`. With all, every move gets an exact score (full window); otherwise the
  * window (best - 1, +inf) tells each move's score exactly when it ties or beats the best so far. Returns
  * false when the budget ran out. */
@@ -1163,13 +1336,16 @@ static bool root_iteration(ttt_solver *s, int depth, bool all, ttt_move_score *m
     int best = -SCORE_INF;
     s->root = (ttt_search_progress){
         .depth = depth, .root_total = n, .best_move = TTT_NO_MOVE, .exact = s->exact_mode};
+    if (all && s->exact_mode && s->g.line_sign > 0 && s->threads > 1 && !s->node_limit && s->deadline <= 0)
+        return root_parallel(s, depth, moves, n);
     for (int i = 0; i < n; i++) {
         int sc;
         bool exact = true;
         if (!root_move_ends(s, &si, moves[i].move, &sc)) {
             int alpha = all || best == -SCORE_INF ? -SCORE_INF : best - 1;
             play(s, moves[i].move);
-            sc = -search(s, depth - 1, -SCORE_INF, -alpha);
+            sc = all && s->exact_mode && s->g.line_sign > 0 ? -root_move_score(s, depth - 1)
+                                                            : -search(s, depth - 1, -SCORE_INF, -alpha);
             undo(s, moves[i].move);
             if (s->stop)
                 return false;
@@ -1284,6 +1460,9 @@ ttt_status ttt_solver_new(const ttt_rules *rules, int tt_mib, ttt_solver **out, 
     if (!s)
         return ttt_fail(err, TTT_ENOMEM, "solver: out of memory");
     s->rules = *rules;
+    s->root_distance_nodes = ROOT_DISTANCE_NODES;
+    s->threads = 1;
+    s->tt_mib = tt_mib < 1 ? 1 : tt_mib;
     ttt_rules inner = *rules;
     s->transposed = rules->rows > rules->cols;
     if (s->transposed) {
@@ -1336,6 +1515,17 @@ void ttt_solver_clear(ttt_solver *s)
 }
 
 uint64_t ttt_solver_nodes(const ttt_solver *s) { return s->total_nodes; }
+
+ttt_status ttt_solver_set_threads(ttt_solver *s, int threads, ttt_error *err)
+{
+    if (threads < 1 || threads > TTT_SOLVER_MAX_THREADS)
+        return ttt_fail(err, TTT_EINVAL, "solver: %d threads: expected 1 to %d", threads,
+                        TTT_SOLVER_MAX_THREADS);
+    s->threads = threads;
+    return TTT_OK;
+}
+
+void solver_set_root_distance(ttt_solver *s, uint64_t nodes) { s->root_distance_nodes = nodes; }
 
 bool ttt_solver_pairing(ttt_solver *s, const ttt_board *b, ttt_player side, int *partner)
 {
