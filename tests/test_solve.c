@@ -735,8 +735,9 @@ static void test_value_within_limits(void **state)
 
 /* The pairings the solver finds, checked here on their own terms: each pair is two distinct empty cells,
  * each the other's partner; every window the side could still complete (no stone of the other side in it)
- * holds a whole pair. Returns how many pairings were found. */
-static int check_pairings(const char *rules_text, int stones, int count, uint64_t seed)
+ * holds a whole pair. Returns how many pairings were found; *shared counts those with fewer pairs than such
+ * windows, which only the windows of one line sharing a pair (grouped units) can give. */
+static int check_pairings(const char *rules_text, int stones, int count, uint64_t seed, int *shared)
 {
     static const int dr[4] = {0, 1, 1, 1}, dc[4] = {1, 0, 1, -1};
     ttt_rules r = rules_of(rules_text);
@@ -761,9 +762,11 @@ static int check_pairings(const char *rules_text, int stones, int count, uint64_
             if (!ttt_solver_pairing(solver, &b, (ttt_player)side, partner))
                 continue;
             found++;
+            int pairs = 0, live = 0;
             for (int cell = 0; cell < b.cells; cell++) {
                 if (partner[cell] < 0)
                     continue;
+                pairs += partner[cell] > cell;
                 assert_true(partner[cell] != cell && partner[cell] < b.cells);
                 assert_int_equal(partner[partner[cell]], cell);
                 assert_int_equal(ttt_board_at(&b, cell), TTT_NOBODY);
@@ -784,7 +787,9 @@ static int check_pairings(const char *rules_text, int stones, int count, uint64_
                             for (int j = 0; j < r.k; j++)
                                 paired |= partner[cells[i]] == cells[j];
                         assert_true(blocked || paired);
+                        live += !blocked;
                     }
+            *shared += pairs < live;
         }
     }
     ttt_solver_free(solver);
@@ -794,10 +799,16 @@ static int check_pairings(const char *rules_text, int stones, int count, uint64_
 static void test_pairings_hold(void **state)
 {
     (void)state;
-    assert_true(check_pairings("4x4", 4, 200, 31) > 0);
-    assert_true(check_pairings("5x5k4", 12, 200, 32) > 0);
-    assert_true(check_pairings("6x4k4", 8, 200, 33) > 0);
-    assert_true(check_pairings("7x7k5", 26, 200, 34) > 0);
+    int shared = 0;
+    assert_true(check_pairings("4x4", 4, 200, 31, &shared) > 0);
+    assert_true(check_pairings("5x5k4", 12, 200, 32, &shared) > 0);
+    assert_true(check_pairings("6x4k4", 8, 200, 33, &shared) > 0);
+    assert_true(check_pairings("7x7k5", 26, 200, 34, &shared) > 0);
+    int grouped = 0; /* lines longer than k: grouped units give pairings with fewer pairs than windows */
+    assert_true(check_pairings("6x5k4", 10, 200, 35, &grouped) > 0);
+    assert_true(check_pairings("7x7k5", 16, 200, 36, &grouped) > 0);
+    print_message("pairings with a pair shared by windows of one line: %d, %d more\n", shared, grouped);
+    assert_true(grouped > 0);
 }
 
 /* The empty board's value and distance (want_plies < 0: any), found within `nodes` (0: no limit). */

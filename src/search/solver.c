@@ -117,14 +117,17 @@ typedef struct geometry {
     int words; /* the words of a bit set that hold cells: hot loops stop there (15x15: 4 of TTT_WORDS = 7) */
     int line_sign; /* +1: completing a line wins; -1 (misère): it loses */
     int nsym;
-    int nwin;           /* windows */
-    int cell_win_max;   /* room per cell in cell_win */
-    int16_t *win_cell;  /* nwin * k: the cells of each window */
-    ttt_bits *win_bits; /* nwin: the same as bit sets */
-    int16_t *cell_win;  /* cells * cell_win_max: the windows through each cell */
-    uint8_t *cell_nwin; /* cells: how many */
-    ttt_bits all;       /* every cell */
-    ttt_bits *near;     /* cells: the cells within NEIGHBOURHOOD_RADIUS of each */
+    int nwin;            /* windows */
+    int cell_win_max;    /* room per cell in cell_win */
+    int16_t *win_cell;   /* nwin * k: the cells of each window */
+    ttt_bits *win_bits;  /* nwin: the same as bit sets */
+    int16_t *cell_win;   /* cells * cell_win_max: the windows through each cell */
+    uint8_t *cell_nwin;  /* cells: how many */
+    int16_t *win_next;   /* nwin: the window one cell further along the same line, or -1 */
+    int16_t *line_first; /* nlines: the first window of each line (the others follow by win_next) */
+    int nlines;
+    ttt_bits all;   /* every cell */
+    ttt_bits *near; /* cells: the cells within NEIGHBOURHOOD_RADIUS of each */
     int16_t sym[TTT_SYM_ALL][TTT_MAX_CELLS];
     int16_t inv[TTT_SYM_ALL][TTT_MAX_CELLS];
     /* zob[sym][side] points to `cells` keys in zob_keys (nsym * 2 * cells of them). Sized by the board, not
@@ -261,8 +264,14 @@ static ttt_status geometry_init(geometry *g, const ttt_rules *r)
     g->win_bits = calloc((size_t)max_windows, sizeof *g->win_bits);
     g->near = malloc(sizeof *g->near * (size_t)g->cells);
     g->zob_keys = malloc(sizeof *g->zob_keys * (size_t)g->nsym * 2 * (size_t)g->cells);
-    if (!g->win_cell || !g->cell_win || !g->cell_nwin || !g->win_bits || !g->near || !g->zob_keys)
+    g->win_next = malloc(sizeof *g->win_next * (size_t)max_windows);
+    g->line_first = malloc(sizeof *g->line_first * (size_t)max_windows);
+    int16_t *win_at = malloc(sizeof *win_at * (size_t)max_windows); /* cell * 4 + d: its window, or -1 */
+    if (!g->win_cell || !g->cell_win || !g->cell_nwin || !g->win_bits || !g->near || !g->zob_keys ||
+        !g->win_next || !g->line_first || !win_at) {
+        free(win_at);
         return TTT_ENOMEM;
+    }
     for (int sy = 0; sy < g->nsym; sy++)
         for (int side = 0; side < 2; side++)
             g->zob[sy][side] = &g->zob_keys[(size_t)(sy * 2 + side) * (size_t)g->cells];
@@ -271,8 +280,10 @@ static ttt_status geometry_init(geometry *g, const ttt_rules *r)
         for (int col = 0; col < r->cols; col++)
             for (int d = 0; d < 4; d++) {
                 int er = row + (r->k - 1) * dr[d], ec = col + (r->k - 1) * dc[d];
+                win_at[(row * r->cols + col) * 4 + d] = -1;
                 if (er >= r->rows || ec < 0 || ec >= r->cols)
                     continue;
+                win_at[(row * r->cols + col) * 4 + d] = (int16_t)g->nwin;
                 for (int i = 0; i < r->k; i++) {
                     int cell = (row + i * dr[d]) * r->cols + col + i * dc[d];
                     g->win_cell[g->nwin * r->k + i] = (int16_t)cell;
@@ -281,6 +292,22 @@ static ttt_status geometry_init(geometry *g, const ttt_rules *r)
                 }
                 g->nwin++;
             }
+    /* The windows by line: each window's successor starts one cell further in its direction. */
+    g->nlines = 0;
+    for (int row = 0; row < r->rows; row++)
+        for (int col = 0; col < r->cols; col++)
+            for (int d = 0; d < 4; d++) {
+                int w = win_at[(row * r->cols + col) * 4 + d];
+                if (w < 0)
+                    continue;
+                int nr = row + dr[d], nc = col + dc[d], pr = row - dr[d], pc = col - dc[d];
+                bool next_in = nr < r->rows && nc >= 0 && nc < r->cols;
+                bool prev_in = pr >= 0 && pc >= 0 && pc < r->cols;
+                g->win_next[w] = next_in ? win_at[(nr * r->cols + nc) * 4 + d] : -1;
+                if (!prev_in || win_at[(pr * r->cols + pc) * 4 + d] < 0)
+                    g->line_first[g->nlines++] = (int16_t)w;
+            }
+    free(win_at);
     memset(&g->all, 0, sizeof g->all);
     for (int cell = 0; cell < g->cells; cell++) {
         ttt_bits_set(&g->all, cell);
@@ -311,6 +338,8 @@ static void geometry_free(geometry *g)
     free(g->win_bits);
     free(g->near);
     free(g->zob_keys);
+    free(g->win_next);
+    free(g->line_first);
 }
 
 /* --- Making and taking back moves ------------------------------------------------------------------------
@@ -659,18 +688,28 @@ static bool mirror_holds(const ttt_solver *s)
 /* --- Pairing strategies (normal rules) ------------------------------------------------------------------
  */
 
-/* Augmenting path search of the matching below: finds a cell for slot `slot` (window slot / 2), moving other
+/* A unit of a pairing: the empty cells among cells from .. k - 1 of window win, which need a pair of their
+ * own (two of them). A window alone is a unit with from = 0; windows win, win_next[win], ... of one line
+ * grouped make the unit of the cells they all hold, from = how many windows follow the first. */
+typedef struct pairing_unit {
+    int16_t win;
+    int16_t from;
+} pairing_unit;
+
+/* Augmenting path search of the matching below: finds a cell for slot `slot` (unit slot / 2), moving other
  * slots to other cells where needed. */
-static bool pairing_augment(const ttt_solver *s, const int *wins, int slot, int16_t *cell_slot, uint8_t *seen)
+static bool pairing_augment(const ttt_solver *s, const pairing_unit *units, int slot, int16_t *cell_slot,
+                            uint8_t *seen)
 {
     const geometry *g = &s->g;
-    const int16_t *cells = &g->win_cell[wins[slot / 2] * g->k];
-    for (int i = 0; i < g->k; i++) {
+    const pairing_unit u = units[slot / 2];
+    const int16_t *cells = &g->win_cell[u.win * g->k];
+    for (int i = u.from; i < g->k; i++) {
         int cell = cells[i];
         if (ttt_bits_test(&s->occ, cell) || seen[cell])
             continue;
         seen[cell] = 1;
-        if (cell_slot[cell] < 0 || pairing_augment(s, wins, cell_slot[cell], cell_slot, seen)) {
+        if (cell_slot[cell] < 0 || pairing_augment(s, units, cell_slot[cell], cell_slot, seen)) {
             cell_slot[cell] = (int16_t)slot;
             return true;
         }
@@ -678,32 +717,68 @@ static bool pairing_augment(const ttt_solver *s, const int *wins, int slot, int1
     return false;
 }
 
-/* Whether every window `side` could still complete (no stone of the other side in it) can be given two empty
- * cells of its own, no cell serving two windows: a bipartite matching of two slots per window to the empty
- * cells. Then the other side holds the draw against `side` by answering each move in a pair with its partner
- * (any other move of its own only blocks more), so `side` never completes a line. When one is found and
- * partner is not NULL, partner[cell] receives the other cell of cell's pair, or -1. */
-static bool pairing_holds(const ttt_solver *s, int side, int16_t *partner)
+/* The empty cells of window w from its cell `from` on. */
+static int pairing_empty(const ttt_solver *s, int w, int from)
+{
+    const int16_t *cells = &s->g.win_cell[w * s->g.k];
+    int n = 0;
+    for (int i = from; i < s->g.k; i++)
+        n += !ttt_bits_test(&s->occ, cells[i]);
+    return n;
+}
+
+/* The units a pairing against `side` must serve (pairing_unit), into units; returns how many, or -1 when
+ * some window free of the other side has fewer than two empty cells or the units need more cells than are
+ * empty. Grouped, the windows free of the other side on one line are taken in order, and a window joins the
+ * group before it while the group's windows still share two empty cells: a pair in cells every window of
+ * the group holds blocks them all (prove.c's pairings do the same). Otherwise each window is a unit. */
+static int pairing_units(const ttt_solver *s, int side, bool grouped, pairing_unit *units)
 {
     const geometry *g = &s->g;
     const uint8_t *theirs = s->count[side ^ 1], *mine = s->count[side];
-    int wins[TTT_MAX_CELLS / 2], n = 0;
     const int empties = g->cells - s->ply;
-    for (int w = 0; w < g->nwin; w++)
-        if (theirs[w] == 0) {
-            if (2 * (n + 1) > empties || g->k - mine[w] < 2)
-                return false; /* more slots than empty cells, or a window with one empty cell */
-            wins[n++] = w;
+    int n = 0;
+    for (int l = 0; l < g->nlines; l++) {
+        pairing_unit open = {.win = -1, .from = 0};
+        for (int w = g->line_first[l]; w >= 0; w = g->win_next[w]) {
+            if (theirs[w] != 0 || g->k - mine[w] < 2) {
+                if (theirs[w] == 0)
+                    return -1; /* a window with one empty cell */
+                if (open.win >= 0)
+                    units[n++] = open;
+                open.win = -1;
+                continue;
+            }
+            if (grouped && open.win >= 0 && open.from + 1 < g->k &&
+                pairing_empty(s, open.win, open.from + 1) >= 2) {
+                open.from++;
+                continue;
+            }
+            if (open.win >= 0)
+                units[n++] = open;
+            if (2 * (n + 1) > empties)
+                return -1;
+            open = (pairing_unit){.win = (int16_t)w, .from = 0};
         }
-    int16_t cell_slot[TTT_MAX_CELLS];
+        if (open.win >= 0)
+            units[n++] = open;
+    }
+    return n;
+}
+
+/* A matching of two slots per unit to the empty cells, no cell serving two slots. */
+static bool pairing_match(const ttt_solver *s, const pairing_unit *units, int n, int16_t *cell_slot)
+{
+    const geometry *g = &s->g;
     uint8_t seen[TTT_MAX_CELLS];
     for (int cell = 0; cell < g->cells; cell++)
         cell_slot[cell] = -1;
     for (int slot = 0; slot < 2 * n; slot++) {
-        /* A free cell of the window first; the search for an augmenting path only when there is none. */
-        const int16_t *cells = &g->win_cell[wins[slot / 2] * g->k];
+        /* A free cell of the unit first; the search for an augmenting path only when there is none. */
+        const pairing_unit u = units[slot / 2];
+        const int16_t *cells = &g->win_cell[u.win * g->k];
         int free_cell = -1;
-        for (int i = 0; i < g->k && free_cell < 0; i++)
+        for (int i = u.from; i < g->k && free_cell < 0; i++)
             if (cell_slot[cells[i]] < 0 && !ttt_bits_test(&s->occ, cells[i]))
                 free_cell = cells[i];
         if (free_cell >= 0) {
@@ -711,11 +786,32 @@ static bool pairing_holds(const ttt_solver *s, int side, int16_t *partner)
             continue;
         }
         memset(seen, 0, (size_t)g->cells);
-        if (!pairing_augment(s, wins, slot, cell_slot, seen))
+        if (!pairing_augment(s, units, slot, cell_slot, seen))
             return false;
     }
+    return true;
+}
+
+/* Whether every window `side` could still complete (no stone of the other side in it) holds a pair of
+ * empty cells, no cell in two pairs: the windows grouped by line first (pairing_units), else one unit per
+ * window. Then the other side holds the draw against `side` by answering each move in a pair with its
+ * partner (any other move of its own only blocks more), so `side` never completes a line. When one is found
+ * and partner is not NULL, partner[cell] receives the other cell of cell's pair, or -1. */
+static bool pairing_holds(const ttt_solver *s, int side, int16_t *partner)
+{
+    const geometry *g = &s->g;
+    pairing_unit units[TTT_MAX_CELLS / 2 + 1];
+    int16_t cell_slot[TTT_MAX_CELLS];
+    int n = -1;
+    for (int grouped = 1; grouped >= 0 && n < 0; grouped--) {
+        n = pairing_units(s, side, grouped, units);
+        if (n >= 0 && !pairing_match(s, units, n, cell_slot))
+            n = -1;
+    }
+    if (n < 0)
+        return false;
     if (partner) {
-        int16_t first[TTT_MAX_CELLS / 2];
+        int16_t first[TTT_MAX_CELLS / 2 + 1];
         for (int i = 0; i < n; i++)
             first[i] = -1;
         for (int cell = 0; cell < g->cells; cell++) {
