@@ -6,6 +6,7 @@
  * playouts or move generation. The arena items count the moves of their games as nodes and report games/s.
  */
 #define _GNU_SOURCE /* getopt_long */
+#include <assert.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <jansson.h>
@@ -83,8 +84,9 @@ static int bench_solve(const char *rules_text, const char *moves, int repeat, be
     return 0;
 }
 
-/* A node-limited iterative-deepening search, as the minimax engine runs on boards it cannot solve. */
-static int bench_search(const char *rules_text, const char *moves, uint64_t nodes, bench_item *item,
+/* A node-limited iterative-deepening search, as the minimax engine runs on boards it cannot solve; with
+ * `all`, every move valued (nodes = 0: until proven), as `ttt solve` does. */
+static int bench_search(const char *rules_text, const char *moves, uint64_t nodes, bool all, bench_item *item,
                         ttt_error *err)
 {
     ttt_board b;
@@ -94,7 +96,7 @@ static int bench_search(const char *rules_text, const char *moves, uint64_t node
     ttt_limits limits = {.nodes = nodes};
     ttt_search_result *r = malloc(sizeof *r);
     double start = ttt_clock_ms();
-    int bad = !r || ttt_solver_search(solver, &b, &limits, false, r, err);
+    int bad = !r || ttt_solver_search(solver, &b, &limits, all, r, err);
     item->ms = ttt_clock_ms() - start;
     item->nodes = bad ? 0 : r->nodes;
     free(r);
@@ -243,13 +245,14 @@ int cmd_bench(int argc, char **argv)
     }
     if (optind < argc)
         return cli_usage("bench", "unexpected argument '%s'", argv[optind]);
-    enum { SOLVE_REPEAT = 20, SOLVE_REPEAT_BIG = 3 };
-    bench_item items[24];
+    enum { SOLVE_REPEAT = 20, SOLVE_REPEAT_BIG = 3, BENCH_MAX_ITEMS = 32 };
+    bench_item items[BENCH_MAX_ITEMS];
     memset(items, 0, sizeof items);
     int n = 0, bad = 0;
     ttt_error err;
 #define ITEM(label, call)                                                                                    \
     do {                                                                                                     \
+        assert(n < BENCH_MAX_ITEMS);                                                                         \
         items[n].name = label;                                                                               \
         bad |= call;                                                                                         \
         n++;                                                                                                 \
@@ -261,11 +264,13 @@ int cmd_bench(int argc, char **argv)
     ITEM("solve 5x5k4 empty", bench_solve("5x5k4", "", 1, &items[n], &err));
     ITEM("solve 6x5k4 empty", bench_solve("6x5k4", "", 1, &items[n], &err));
     ITEM("solve 6x6k4 empty", bench_solve("6x6k4", "", 1, &items[n], &err));
-    ITEM("search 5x5k4-misere 300k", bench_search("5x5k4-misere", "c3", 300000, &items[n], &err));
-    ITEM("search 7x7k5 200k nodes", bench_search("7x7k5", "d4 c3", 200000, &items[n], &err));
+    ITEM("solve 4x5k4-misere empty", bench_solve("4x5k4-misere", "", 1, &items[n], &err));
+    ITEM("solve 4x6k4 every move", bench_search("4x6k4", "", 0, true, &items[n], &err));
+    ITEM("search 5x5k4-misere 300k", bench_search("5x5k4-misere", "c3", 300000, false, &items[n], &err));
+    ITEM("search 7x7k5 200k nodes", bench_search("7x7k5", "d4 c3", 200000, false, &items[n], &err));
     ITEM("prove 7x7k5 draw, 8 stones", bench_solve("7x7k5", "d4 c5 d3 d5 e5 c3 e4 c4", 1, &items[n], &err));
     ITEM("prove 7x7k5 draw, 4 stones", bench_solve("7x7k5", "c1 d4 c2 c3", 1, &items[n], &err));
-    ITEM("search 15x15k5 100k nodes", bench_search("15x15k5", "h8 g7 i9", 100000, &items[n], &err));
+    ITEM("search 15x15k5 100k nodes", bench_search("15x15k5", "h8 g7 i9", 100000, false, &items[n], &err));
     ITEM("random games 3x3 (moves)", bench_random_games("3x3", BENCH_RANDOM_GAMES, &items[n], &err));
     ITEM("playouts 3x3", bench_playouts("3x3", BENCH_PLAYOUTS_3X3, &items[n], &err));
     ITEM("playouts 7x7k5", bench_playouts("7x7k5", BENCH_PLAYOUTS_7X7K5, &items[n], &err));
