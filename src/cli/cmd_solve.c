@@ -14,11 +14,11 @@
 #define SOLVE_DEFAULT_TT_MIB 256
 /* The live line on a terminal is redrawn at most this often. */
 #define SOLVE_REDRAW_MS 100.0
-/* Boards that may take long to solve exactly, so a warning comes first (k=4 or 5 past 25 empty cells: 5x5k4
- * takes 2 s, 6x6k5 16 s, 7x7k5 does not finish in minutes, though a 7x7k5 position with 8 stones can take
- * 0.3 s: the count of empty cells is only a hint, and the warning says "may"); with --value, k=4 up to 36
- * cells: 6x6k4 takes 56 s; misere past 20 empty cells: 4x4 misere takes 0.4 s, 5x5 misere does not finish).
- * Longer lines (pairing draws) and k=3 (quick wins) solve at once. */
+/* Boards that may take long to solve exactly, so a warning comes first (k=4 or 5 past 25 empty cells, every
+ * move: 5x5k4 takes 0.5 s, 6x6k5 0.1 s, 7x7k5 17 s, 6x6k4 more than 4 minutes, though a 7x7k5 position with
+ * 8 stones takes a millisecond: the count of empty cells is only a hint, and the warning says "may"); with
+ * --value, k=4 up to 36 cells: 6x6k4 0.3 s, 7x6k5 30 s; misere past 20 empty cells: 5x5 misere takes 33 s).
+ * Longer lines (pairing draws) and k=3 (quick wins) solve at once. Release build, seventh round of issue 14. */
 #define SOLVE_HARD_EMPTIES        25
 #define SOLVE_HARD_EMPTIES_VALUE  36
 #define SOLVE_HARD_EMPTIES_MISERE 20
