@@ -1,4 +1,6 @@
 /* cli/main.c - the `ttt` command: dispatch to subcommands. */
+#include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -47,7 +49,20 @@ static int unknown_command(const char *name)
     return CLI_USAGE;
 }
 
-int main(int argc, char **argv)
+/* The output reaches its file or the command fails: a full disk or a closed pipe (with SIGPIPE ignored)
+ * must not pass for success with the results lost. Returns rc, or CLI_RUNTIME with a one-line error. */
+static int finish_output(int rc)
+{
+    errno = 0;
+    bool flushed = fflush(stdout) == 0;
+    if (flushed && !ferror(stdout))
+        return rc;
+    fprintf(stderr, "ttt: cannot write the output: %s\n",
+            flushed || errno == 0 ? "write error" : strerror(errno));
+    return rc == CLI_OK ? CLI_RUNTIME : rc;
+}
+
+static int run(int argc, char **argv)
 {
     if (argc < 2) {
         usage(stderr);
@@ -83,3 +98,5 @@ int main(int argc, char **argv)
     }
     return unknown_command(name);
 }
+
+int main(int argc, char **argv) { return finish_output(run(argc, argv)); }
