@@ -258,6 +258,9 @@ static ttt_status store_open(const char *path, bool create, ttt_store **out, ttt
         st = prepare_directory(path, !named, err);
     if (st)
         return st;
+    struct stat where; /* SQLite's own word for a directory is "unable to open database file" */
+    if (stat(path, &where) == 0 && S_ISDIR(where.st_mode))
+        return ttt_fail(err, TTT_EINVAL, "memory '%s': a directory, not a database file", path);
     ttt_store *s = calloc(1, sizeof *s);
     if (!s || !(s->path = strdup(path))) {
         free(s);

@@ -16,6 +16,9 @@ expect_err "^ttt train: $NAMED" train --games 1 --against random --memory "$MISS
 expect_err "^ttt arena: engine 'learner': $NAMED" arena --games 1 "learner:memory=$MISSING/x.db" random
 "$TTT" train --games 1 --against random --memory "$DIR/ok.db" >/dev/null && "$TTT" memory export --db "$DIR/ok.db" >"$DIR/m.json"
 expect_err "^ttt memory: .*$NAMED" memory import "$DIR/m.json" --db "$MISSING/x.db"
+# a directory named as the database is refused as one, not as SQLite's "unable to open database file"
+expect_err "^ttt history: memory '$DIR': a directory, not a database file" history --db "$DIR"
+expect_err "^ttt train: memory '$DIR': a directory, not a database file" train --games 1 --against random --memory "$DIR"
 [[ ! -e $DIR/no ]] && PASS=$((PASS + 1)) || fail "a directory was made for a named path: $(find "$DIR/no")"
 
 # The default data directory is made (XDG_DATA_HOME/ttt), by play as by serve.
