@@ -50,16 +50,17 @@ static int unknown_command(const char *name)
 }
 
 /* The output reaches its file or the command fails: a full disk or a closed pipe (with SIGPIPE ignored)
- * must not pass for success with the results lost. Returns rc, or CLI_RUNTIME with a one-line error. */
+ * must not pass for success with the results lost. Returns rc, or CLI_RUNTIME with a one-line error when
+ * the command succeeded but its output was not written (a command that failed has said why already). */
 static int finish_output(int rc)
 {
     errno = 0;
     bool flushed = fflush(stdout) == 0;
-    if (flushed && !ferror(stdout))
+    if (rc != CLI_OK || (flushed && !ferror(stdout)))
         return rc;
     fprintf(stderr, "ttt: cannot write the output: %s\n",
             flushed || errno == 0 ? "write error" : strerror(errno));
-    return rc == CLI_OK ? CLI_RUNTIME : rc;
+    return CLI_RUNTIME;
 }
 
 static int run(int argc, char **argv)
