@@ -48,6 +48,8 @@ try {
   const cell = (name) => page.locator(`#board .cell[data-cell="${name}"]`);
   const status = () => page.locator('#status').textContent();
   const label = (name) => cell(name).getAttribute('aria-label');
+  // Empty cells are found by `[aria-label*=", empty"]`: the label is "a1, empty", and "a1, empty, hint draw" once
+  // the hints arrive (matching the end of the label missed them whenever the hints came before the next check).
   // Waits until the game is over, or it is a person's turn with no engine thinking.
   const settled = () =>
     page.waitForFunction(() => {
@@ -94,7 +96,7 @@ try {
   for (let turn = 0; turn < 9; turn++) {
     const s = await status();
     if (!s.startsWith('X to move')) break;
-    const empty = page.locator('#board .cell[aria-label$="empty"]').first();
+    const empty = page.locator('#board .cell[aria-label*=", empty"]').first();
     const name = await empty.getAttribute('data-cell');
     await empty.click();
     await page.waitForFunction((n) => /, X/.test(document.querySelector(`[data-cell="${n}"]`).getAttribute('aria-label')), name);
@@ -151,15 +153,15 @@ try {
   check((await status()) === 'O to move', 'undo takes back one move between two people');
   await newGame({ o: 'hard' });
   await cell('a1').click();
-  await page.waitForFunction(() => document.querySelectorAll('#board .cell[aria-label$="empty"]').length === 7);
+  await page.waitForFunction(() => document.querySelectorAll('#board .cell[aria-label*=", empty"]').length === 7);
   await settled();
   await page.click('#undo');
-  await page.waitForFunction(() => document.querySelectorAll('#board .cell[aria-label$="empty"]').length === 9);
+  await page.waitForFunction(() => document.querySelectorAll('#board .cell[aria-label*=", empty"]').length === 9);
   check((await status()) === 'X to move', "undo against an engine takes back its reply too: the person's turn again");
 
   // 4. The hint overlay: every empty cell coloured with its exact value on 3x3.
   await cell('b2').click();
-  await page.waitForFunction(() => document.querySelectorAll('#board .cell[aria-label$="empty"]').length === 7);
+  await page.waitForFunction(() => document.querySelectorAll('#board .cell[aria-label*=", empty"]').length === 7);
   await settled();
   await page.click('#hints');
   await page.waitForFunction(() => document.querySelectorAll('#board .cell.hint-win, #board .cell.hint-draw, #board .cell.hint-loss').length === 7);
@@ -175,7 +177,7 @@ try {
   await newGame({ rows: 4, cols: 4, misere: true, o: 'easy' });
   check(await page.locator('#board .cell').count() === 16, '4x4 misère: 16 cells');
   await cell('a1').click();
-  await page.waitForFunction(() => document.querySelectorAll('#board .cell[aria-label$="empty"]').length === 14);
+  await page.waitForFunction(() => document.querySelectorAll('#board .cell[aria-label*=", empty"]').length === 14);
   await settled();
   await page.waitForFunction(() => document.querySelectorAll('#board .cell .hint').length === 14);
   check(await page.locator('#board .cell .hint').count() === 14, '4x4 misère: hints on all 14 empty cells');
@@ -232,13 +234,13 @@ try {
   if ((await page.getAttribute('#hints', 'aria-pressed')) === 'true') await page.click('#hints');
   await newGame({ o: 'easy' });
   await cell('b2').click();
-  await page.waitForFunction(() => document.querySelectorAll('#board .cell[aria-label$="empty"]').length === 7);
+  await page.waitForFunction(() => document.querySelectorAll('#board .cell[aria-label*=", empty"]').length === 7);
   await settled();
   let gameBefore = await page.locator('#board').getAttribute('data-game');
   await page.selectOption('#player-o', 'human');
   await page.waitForFunction((prev) => document.getElementById('board').dataset.game !== prev, gameBefore);
   await settled();
-  check((await page.locator('#board .cell[aria-label$="empty"]').count()) === 9 && /new game/i.test(await page.locator('#message').textContent()),
+  check((await page.locator('#board .cell[aria-label*=", empty"]').count()) === 9 && /new game/i.test(await page.locator('#message').textContent()),
     `changing a player started a new game and said so ("${await page.locator('#message').textContent()}")`);
   gameBefore = await page.locator('#board').getAttribute('data-game');
   await page.fill('#rows', '4');
@@ -264,14 +266,14 @@ try {
   await settled();
   const expiredText = await page.locator('#message').textContent();
   check(/new game/i.test(expiredText) && !/no game '/.test(expiredText), `an expired game starts a new one with a short message ("${expiredText}")`);
-  check((await page.locator('#board .cell[aria-label$="empty"]').count()) === 9, 'the new game is on an empty board');
+  check((await page.locator('#board .cell[aria-label*=", empty"]').count()) === 9, 'the new game is on an empty board');
   await page.screenshot({ path: join(shots, '8-expired-game.png') });
 
   // 12. The game record: a move list with the engine's figures, stepping back by clicking it, export, a link.
   await page.setViewportSize({ width: 1280, height: 900 });
   await newGame({ o: 'easy' });
   await cell('a1').click();
-  await page.waitForFunction(() => document.querySelectorAll('#board .cell[aria-label$="empty"]').length === 7);
+  await page.waitForFunction(() => document.querySelectorAll('#board .cell[aria-label*=", empty"]').length === 7);
   await settled();
   const entries = await page.locator('#move-list li').allTextContents();
   check(entries.length === 3 && /^1\. X a1$/.test(entries[1]) && /^2\. O [a-c][1-3]easy \(minimax\) · [\d,]+ nodes · [\d.]+ ms/.test(entries[2]),
@@ -280,7 +282,7 @@ try {
   // the engine's own value of its move: perfect (minimax) proves a draw or a result in so many moves
   await newGame({ o: 'perfect' });
   await cell('a1').click();
-  await page.waitForFunction(() => document.querySelectorAll('#board .cell[aria-label$="empty"]').length === 7);
+  await page.waitForFunction(() => document.querySelectorAll('#board .cell[aria-label*=", empty"]').length === 7);
   await settled();
   const perfectEntry = (await page.locator('#move-list li').allTextContents())[2];
   check(/· (proven draw|moves to a (win|loss) \d+)$/.test(perfectEntry), `the move list gives the engine's value of its move ("${perfectEntry}")`);
@@ -291,11 +293,11 @@ try {
   }
   check((await page.locator('#move-list li').count()) === 5, 'four moves listed (and the start)');
   await page.click('#move-list button[data-ply="2"]');
-  await page.waitForFunction(() => document.querySelectorAll('#board .cell[aria-label$="empty"]').length === 7);
+  await page.waitForFunction(() => document.querySelectorAll('#board .cell[aria-label*=", empty"]').length === 7);
   check((await label('c3')) === 'c3, empty' && (await label('a1')).startsWith('a1, O') && (await status()) === 'X to move',
     'clicking move 2 in the list steps back to the position after it');
   await page.click('#move-list button[data-ply="0"]');
-  await page.waitForFunction(() => document.querySelectorAll('#board .cell[aria-label$="empty"]').length === 9);
+  await page.waitForFunction(() => document.querySelectorAll('#board .cell[aria-label*=", empty"]').length === 9);
   check((await page.locator('#move-list li').count()) === 1, 'clicking "start" steps back to the empty board');
   for (const [name, side] of [['b2', 'X'], ['a1', 'O'], ['c3', 'X']]) {
     await cell(name).click();
@@ -308,7 +310,7 @@ try {
   check(/\?rules=3x3&moves=b2\+a1\+c3/.test(link), `a link to the position (${link})`);
   const page2 = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   await page2.goto(link);
-  await page2.waitForFunction(() => document.querySelectorAll('#board .cell[aria-label$="empty"]').length === 6);
+  await page2.waitForFunction(() => document.querySelectorAll('#board .cell[aria-label*=", empty"]').length === 6);
   const reopened = await page2.evaluate(() => ['b2', 'a1', 'c3'].map((c) => document.querySelector(`[data-cell="${c}"]`).getAttribute('aria-label')));
   check(reopened[0].startsWith('b2, X') && reopened[1].startsWith('a1, O') && reopened[2].startsWith('c3, X') &&
     (await page2.locator('#status').textContent()) === 'O to move', `the link reopens the position (${reopened.join('; ')})`);
@@ -318,19 +320,19 @@ try {
   await page2.screenshot({ path: join(shots, '10-reopened-link.png') });
   await page2.goto(`${server.url}?rules=3x3&moves=b2+b2`);
   await page2.waitForFunction(() => /could not be opened/.test(document.getElementById('message').textContent));
-  check((await page2.locator('#board .cell[aria-label$="empty"]').count()) === 9, 'a link with an impossible position says so and starts an empty game');
+  check((await page2.locator('#board .cell[aria-label*=", empty"]').count()) === 9, 'a link with an impossible position says so and starts an empty game');
   await page2.close();
 
   // 13. Watch mode: two engines at the watching pace; pause, step one move, resume to the end; undo in the
   // finished game steps back and the engine does not replay at once.
-  const moveCount = () => page.evaluate(() => 9 - document.querySelectorAll('#board .cell[aria-label$="empty"]').length);
+  const moveCount = () => page.evaluate(() => 9 - document.querySelectorAll('#board .cell[aria-label*=", empty"]').length);
   await page.selectOption('#speed', '700');
   await page.fill('#rows', '3');
   await page.fill('#cols', '3');
   await page.selectOption('#player-x', 'easy');
   await page.selectOption('#player-o', 'medium');
   await page.click('#new-game');
-  await page.waitForFunction(() => 9 - document.querySelectorAll('#board .cell[aria-label$="empty"]').length >= 1);
+  await page.waitForFunction(() => 9 - document.querySelectorAll('#board .cell[aria-label*=", empty"]').length >= 1);
   await page.click('#pause');
   await page.waitForFunction(() => /paused/.test(document.getElementById('status').textContent) && document.getElementById('thinking').hidden);
   const pausedAt = await moveCount();
@@ -339,7 +341,7 @@ try {
     `watch mode: paused at ${pausedAt} moves, no engine moves while paused`);
   await page.screenshot({ path: join(shots, '11-watch-paused.png') });
   await page.click('#step');
-  await page.waitForFunction((n) => 9 - document.querySelectorAll('#board .cell[aria-label$="empty"]').length === n + 1, pausedAt);
+  await page.waitForFunction((n) => 9 - document.querySelectorAll('#board .cell[aria-label*=", empty"]').length === n + 1, pausedAt);
   await page.waitForFunction(() => /paused/.test(document.getElementById('status').textContent));
   await page.waitForTimeout(1500);
   check((await moveCount()) === pausedAt + 1, `Step plays exactly one engine move (${pausedAt} -> ${await moveCount()})`);
@@ -349,14 +351,14 @@ try {
   const watchEnd = await moveCount();
   check((await page.locator('#move-list li').count()) === watchEnd + 1, `Resume plays the game to its end (${await status()})`);
   await page.click('#undo');
-  await page.waitForFunction((n) => 9 - document.querySelectorAll('#board .cell[aria-label$="empty"]').length === n - 1, watchEnd);
+  await page.waitForFunction((n) => 9 - document.querySelectorAll('#board .cell[aria-label*=", empty"]').length === n - 1, watchEnd);
   await page.waitForTimeout(1500);
   check((await moveCount()) === watchEnd - 1 && /paused/.test(await status()),
     `undo in a finished engine game steps back one move and the engine waits (${await status()})`);
   await page.click('#move-list button[data-ply="1"]');
-  await page.waitForFunction(() => 9 - document.querySelectorAll('#board .cell[aria-label$="empty"]').length === 1);
+  await page.waitForFunction(() => 9 - document.querySelectorAll('#board .cell[aria-label*=", empty"]').length === 1);
   await page.click('#step');
-  await page.waitForFunction(() => 9 - document.querySelectorAll('#board .cell[aria-label$="empty"]').length === 2);
+  await page.waitForFunction(() => 9 - document.querySelectorAll('#board .cell[aria-label*=", empty"]').length === 2);
   check(/paused/.test(await status()), 'stepping back through the list to move 1, then Step: move 2, still paused');
 
   // 14. "Why this move": every engine's own view, on 3x3 and on 7x7 k=5. Each panel names its quantities, shows
@@ -450,7 +452,7 @@ try {
   await page.click('#new-game');
   await page.waitForFunction(() => document.querySelectorAll('#board .cell').length === 225 && document.getElementById('board').dataset.setup.startsWith('15x15k5'));
   await cell('h8').click();
-  await page.waitForFunction(() => document.querySelectorAll('#board .cell[aria-label$="empty"]').length === 223);
+  await page.waitForFunction(() => document.querySelectorAll('#board .cell[aria-label*=", empty"]').length === 223);
   await settled();
   await page.click('#hints');
   await page.waitForFunction(() => document.querySelectorAll('#board .cell .hint').length > 0, null, { timeout: 30000 });
@@ -471,7 +473,7 @@ try {
   // 375 px (nothing to scroll sideways); a 16x16 board fits or scrolls inside its own box.
   await newGame({ o: 'medium' });
   await cell('b2').click();
-  await page.waitForFunction(() => document.querySelectorAll('#board .cell[aria-label$="empty"]').length === 7);
+  await page.waitForFunction(() => document.querySelectorAll('#board .cell[aria-label*=", empty"]').length === 7);
   await settled();
   await page.click('#why summary');
   await panelsSettled();
