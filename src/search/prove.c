@@ -342,14 +342,18 @@ static bool match_augment(matching *m, uint64_t empty, int slot)
     return false;
 }
 
-/* The units a pairing must serve: each needs a pair of its own (two empty cells of its set). Grouped, the
- * windows free of the defender on one line are taken in order, and a window joins the group before it while
- * the windows of the group still share two empty cells (a pair in every window of the group blocks them
- * all); otherwise each such window is a unit. False when some window has fewer than two empty cells or the
- * units need more cells than are empty. */
-static bool pairing_units(const ttt_prover *p, uint64_t def, uint64_t empty, bool grouped, matching *m)
+/* The units a pairing must serve: each needs a pair of its own (two empty cells of its set). The windows free
+ * of the defender on one line are taken in order, and a window joins the group before it while the windows
+ * of the group still share two empty cells: a pair in every window of the group blocks them all. False when
+ * some window has fewer than two empty cells, or the units need more cells than they hold between them (two
+ * per unit), a failure the matching would find only after trying every augmenting path.
+ * One unit per window would find no pairing that this misses: a group of m windows (consecutive shifts along
+ * a line) has 2(m - 1) cells outside its common cells, so pairs for its m windows (2m cells) always take two
+ * common cells, and those two serve the group (tests/test_prove.c checks this on random positions). */
+static bool pairing_units(const ttt_prover *p, uint64_t def, uint64_t empty, matching *m)
 {
     const int empties = popcount(empty);
+    uint64_t cover = 0; /* the cells of all units: Hall's condition for the whole set needs 2 per unit */
     m->n = 0;
     for (int l = 0; l < p->nlines; l++) {
         uint64_t group = 0; /* the empty cells the open group's windows share (0: none open) */
@@ -359,7 +363,7 @@ static bool pairing_units(const ttt_prover *p, uint64_t def, uint64_t empty, boo
                 continue;
             if (popcount(w & empty) < 2)
                 return false;
-            if (grouped && group && popcount(group & w) >= 2) {
+            if (group && popcount(group & w) >= 2) {
                 group &= w;
                 continue;
             }
@@ -367,6 +371,7 @@ static bool pairing_units(const ttt_prover *p, uint64_t def, uint64_t empty, boo
                 if (2 * (m->n + 1) > empties)
                     return false;
                 m->free_windows[m->n++] = group;
+                cover |= group;
             }
             group = w & empty;
         }
@@ -374,9 +379,10 @@ static bool pairing_units(const ttt_prover *p, uint64_t def, uint64_t empty, boo
             if (2 * (m->n + 1) > empties)
                 return false;
             m->free_windows[m->n++] = group;
+            cover |= group;
         }
     }
-    return true;
+    return popcount(cover) >= 2 * m->n;
 }
 
 /* The matching behind pairing strategies: every unit (pairing_units) gets two empty cells of its own. Then
@@ -407,14 +413,11 @@ static bool pairing_match(const ttt_prover *p, uint64_t empty, matching *m, uint
     return true;
 }
 
-/* A pairing strategy: the windows grouped by line first (fewer cells), else one unit per window. */
+/* A pairing strategy: the units (pairing_units), each given a pair of its own. */
 static bool pairing_find(const ttt_prover *p, uint64_t att, uint64_t def, matching *m, uint64_t *paired)
 {
     const uint64_t empty = p->board & ~(att | def);
-    for (int grouped = 1; grouped >= 0; grouped--)
-        if (pairing_units(p, def, empty, grouped, m) && pairing_match(p, empty, m, paired))
-            return true;
-    return false;
+    return pairing_units(p, def, empty, m) && pairing_match(p, empty, m, paired);
 }
 
 bool ttt_prover_pairing(const ttt_prover *p, uint64_t att, uint64_t def, int *partner)

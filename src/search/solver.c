@@ -743,10 +743,11 @@ static int pairing_empty(const ttt_solver *s, int w, int from)
 
 /* The units a pairing against `side` must serve (pairing_unit), into units; returns how many, or -1 when
  * some window free of the other side has fewer than two empty cells or the units need more cells than are
- * empty. Grouped, the windows free of the other side on one line are taken in order, and a window joins the
- * group before it while the group's windows still share two empty cells: a pair in cells every window of
- * the group holds blocks them all (prove.c's pairings do the same). Otherwise each window is a unit. */
-static int pairing_units(const ttt_solver *s, int side, bool grouped, pairing_unit *units)
+ * empty. The windows free of the other side on one line are taken in order, and a window joins the group
+ * before it while the group's windows still share two empty cells: a pair in cells every window of the
+ * group holds blocks them all. One unit per window would find no pairing that this misses (prove.c's
+ * pairing_units says why; tests/test_prove.c checks it). */
+static int pairing_units(const ttt_solver *s, int side, pairing_unit *units)
 {
     const geometry *g = &s->g;
     const uint8_t *theirs = s->count[side ^ 1], *mine = s->count[side];
@@ -763,8 +764,7 @@ static int pairing_units(const ttt_solver *s, int side, bool grouped, pairing_un
                 open.win = -1;
                 continue;
             }
-            if (grouped && open.win >= 0 && open.from + 1 < g->k &&
-                pairing_empty(s, open.win, open.from + 1) >= 2) {
+            if (open.win >= 0 && open.from + 1 < g->k && pairing_empty(s, open.win, open.from + 1) >= 2) {
                 open.from++;
                 continue;
             }
@@ -807,22 +807,17 @@ static bool pairing_match(const ttt_solver *s, const pairing_unit *units, int n,
 }
 
 /* Whether every window `side` could still complete (no stone of the other side in it) holds a pair of
- * empty cells, no cell in two pairs: the windows grouped by line first (pairing_units), else one unit per
- * window. Then the other side holds the draw against `side` by answering each move in a pair with its
- * partner (any other move of its own only blocks more), so `side` never completes a line. When one is found
- * and partner is not NULL, partner[cell] receives the other cell of cell's pair, or -1. */
+ * empty cells, no cell in two pairs: the windows grouped by line (pairing_units). Then the other side holds
+ * the draw against `side` by answering each move in a pair with its partner (any other move of its own only
+ * blocks more), so `side` never completes a line. When one is found and partner is not NULL, partner[cell]
+ * receives the other cell of cell's pair, or -1. */
 static bool pairing_holds(const ttt_solver *s, int side, int16_t *partner)
 {
     const geometry *g = &s->g;
     pairing_unit units[TTT_MAX_CELLS / 2 + 1];
     int16_t cell_slot[TTT_MAX_CELLS];
-    int n = -1;
-    for (int grouped = 1; grouped >= 0 && n < 0; grouped--) {
-        n = pairing_units(s, side, grouped, units);
-        if (n >= 0 && !pairing_match(s, units, n, cell_slot))
-            n = -1;
-    }
-    if (n < 0)
+    int n = pairing_units(s, side, units);
+    if (n < 0 || !pairing_match(s, units, n, cell_slot))
         return false;
     if (partner) {
         int16_t first[TTT_MAX_CELLS / 2 + 1];
