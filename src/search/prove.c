@@ -83,8 +83,8 @@ struct ttt_prover {
     uint64_t win[MAX_WINDOWS];
     int nlines;
     int line_start[MAX_WINDOWS +
-                   1];         /* windows line_start[l] .. line_start[l + 1] - 1 lie on line l, in order */
-    int line_win[MAX_WINDOWS]; /* window indices, line by line */
+                   1]; /* windows line_start[l] .. line_start[l + 1] - 1 lie on line l, in order */
+    uint64_t line_win[MAX_WINDOWS]; /* the windows' cells, line by line */
     int nsym;
     int8_t sym[TTT_SYM_ALL][TTT_PROVER_MAX_CELLS];
     tt_entry *tt;
@@ -151,9 +151,7 @@ ttt_status ttt_prover_new(const ttt_rules *rules, int tt_mib, bool full_width, t
                         break;
                     for (int i = 0; i < p->k; i++)
                         w |= bit((r + i * dr[d]) * p->cols + c + i * dc[d]);
-                    for (int j = 0; j < p->nwin; j++)
-                        if (p->win[j] == w)
-                            p->line_win[n++] = j;
+                    p->line_win[n++] = w;
                 }
                 if (n > first)
                     p->line_start[++p->nlines] = n;
@@ -365,7 +363,7 @@ static bool pairing_units(const ttt_prover *p, uint64_t def, uint64_t empty, mat
     for (int l = 0; l < p->nlines; l++) {
         uint64_t group = 0; /* the empty cells the open group's windows share (0: none open) */
         for (int i = p->line_start[l]; i < p->line_start[l + 1]; i++) {
-            uint64_t w = p->win[p->line_win[i]];
+            uint64_t w = p->line_win[i];
             if (w & def)
                 continue;
             if (popcount(w & empty) < 2)
