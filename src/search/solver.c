@@ -1084,7 +1084,9 @@ static int search(ttt_solver *s, int depth, int alpha, int beta)
     if (e) {
         if (e->move >= 0)
             hash_move = g->inv[frame][e->move];
-        if (e->depth == TT_DEPTH_EXACT || e->depth >= depth) {
+        /* A full-depth question of the exact search takes exact entries only: an inexact entry as deep
+         * comes from a search restricted to the stones' neighbourhood, and would keep it from a proof. */
+        if (e->depth == TT_DEPTH_EXACT || (e->depth >= depth && !(s->exact_mode && depth >= empties))) {
             int sc = e->score;
             if (e->bound == BOUND_EXACT || (e->bound == BOUND_LOWER && sc >= beta) ||
                 (e->bound == BOUND_UPPER && sc <= alpha)) {
@@ -1762,6 +1764,13 @@ ttt_status ttt_solver_search(ttt_solver *s, const ttt_board *b, const ttt_limits
         int done = deepen(s, 1, to, all, out->moves, out->count, &proven);
         if (done)
             out->depth = done;
+        if (!proven && done == empties && !s->stop) {
+            /* Every depth searched and the budget not spent, yet not proven: the neighbourhood restriction
+             * (moves near the stones only) keeps the depth-limited search inexact at any depth. The rest of
+             * the budget goes to the exact search, whose proof can take a few hundred nodes. */
+            s->exact_mode = true;
+            deepen(s, empties, empties, all, out->moves, out->count, &proven);
+        }
     }
     out->proven = proven;
     out->stopped = s->stop || (!proven && out->depth < empties && limits->depth <= 0);
