@@ -975,7 +975,8 @@ static int search(ttt_solver *s, int depth, int alpha, int beta)
 
     /* Step 2. Read the lines (the table's bucket on its way meanwhile). */
     int frame;
-    tt_prefetch(s, canonical_key(s, &frame));
+    const uint64_t key = canonical_key(s, &frame); /* nothing below plays a move before the probe */
+    tt_prefetch(s, key);
     scan_info si;
     scan(s, g->line_sign > 0, &si);
     ttt_bits empty = {{0}};
@@ -1062,7 +1063,6 @@ static int search(ttt_solver *s, int depth, int alpha, int beta)
     /* Step 7. The transposition table, and pairing strategies: a side whose windows can all be paired off
      * cannot win (normal rules; see pairing_holds). The matching's outcome for each side is kept in the
      * position's entry, so a position in the table is matched at most once per side. */
-    uint64_t key = canonical_key(s, &frame);
     int hash_move = -1;
     tt_entry *e = tt_probe(s, key);
     if (g->line_sign > 0 && empties >= PAIRING_MIN_EMPTIES) {
