@@ -99,6 +99,9 @@ bool ttt_board_has_line(const ttt_board *b, ttt_player who);
  * normal rules and against them under misère), or TTT_DRAW on a full board. */
 ttt_outcome ttt_board_outcome(const ttt_board *b);
 
+/* Who wins when `maker` (TTT_X or TTT_O) completes a line under these rules (ttt_rules_line_wins): maker,
+ * or under misère the other side. */
+ttt_player ttt_board_line_winner(const ttt_rules *rules, ttt_player maker);
 /* The winner, or TTT_NOBODY while ongoing or drawn (CS50's winner()). */
 ttt_player ttt_board_winner(const ttt_board *b);
 

@@ -5,8 +5,8 @@
  * diagonal has made a line. Under normal rules that player wins; under misère ("reverse") rules that player
  * loses. Either way the game ends there; a full board without a line is a draw. X always moves first.
  *
- * The rules are consulted in exactly one place when a game ends (see ttt_board_outcome); nothing else in the
- * library branches on `misere`.
+ * Whom a completed line counts for is answered in exactly one place, ttt_rules_line_wins (and
+ * ttt_board_line_winner over it); nothing else in the library branches on `misere`.
  *
  * Text form, accepted by every command: `MxN[kK][-misere]`, e.g. `3x3`, `4x4k3`, `15x15k5`, `3x3-misere`,
  * `7x6k4`; a lone `N` means `NxN`; k defaults to min(M, N). Letters are case-insensitive and `-reverse` is
@@ -50,5 +50,9 @@ char *ttt_rules_format(const ttt_rules *rules, char *buf, size_t size);
 int ttt_rules_cells(const ttt_rules *rules);
 
 bool ttt_rules_equal(const ttt_rules *a, const ttt_rules *b);
+
+/* True when completing a line wins (normal rules), false when it loses (misère): the one place that reads
+ * `misere`. */
+bool ttt_rules_line_wins(const ttt_rules *rules);
 
 #endif

@@ -4,14 +4,9 @@
 #include <assert.h>
 #include <string.h>
 
+#include "rules/lines.h"
 #include "ttt/notation.h"
 #include "util/error.h"
-
-/* The four line directions as (row step, col step): across, down, down-right, down-left. Every line is
- * found walking one of these both ways from any of its cells. */
-#define DIRECTIONS 4
-static const int DIR_ROW[DIRECTIONS] = {0, 1, 1, 1};
-static const int DIR_COL[DIRECTIONS] = {1, 0, 1, -1};
 
 /* Salt of the Zobrist keys: any fixed odd constant gives a fixed, well-mixed family of keys. */
 #define ZOBRIST_SALT UINT64_C(0x6a09e667f3bcc909)
@@ -140,12 +135,12 @@ static int run_through(const ttt_bits *s, const ttt_rules *r, int row, int col, 
 {
     int run = 1;
     for (int sign = 1; sign >= -1; sign -= 2) {
-        int rr = row + sign * DIR_ROW[d], cc = col + sign * DIR_COL[d];
+        int rr = row + sign * TTT_DIR_ROW[d], cc = col + sign * TTT_DIR_COL[d];
         while (run < enough && rr >= 0 && rr < r->rows && cc >= 0 && cc < r->cols &&
                ttt_bits_test(s, rr * r->cols + cc)) {
             run++;
-            rr += sign * DIR_ROW[d];
-            cc += sign * DIR_COL[d];
+            rr += sign * TTT_DIR_ROW[d];
+            cc += sign * TTT_DIR_COL[d];
         }
     }
     return run;
@@ -157,7 +152,7 @@ bool ttt_board_makes_line(const ttt_board *b, ttt_player who, int cell)
     assert(cell >= 0 && cell < b->cells);
     const ttt_rules *r = &b->rules;
     int row = cell / r->cols, col = cell % r->cols;
-    for (int d = 0; d < DIRECTIONS; d++)
+    for (int d = 0; d < TTT_DIRECTIONS; d++)
         if (run_through(&b->stones[who], r, row, col, d, r->k) >= r->k)
             return true;
     return false;
@@ -171,18 +166,19 @@ static int find_line(const ttt_bits *s, const ttt_rules *r, ttt_move *out)
         if (!ttt_bits_test(s, cell))
             continue;
         int row = cell / r->cols, col = cell % r->cols;
-        for (int d = 0; d < DIRECTIONS; d++) {
-            int endr = row + (r->k - 1) * DIR_ROW[d], endc = col + (r->k - 1) * DIR_COL[d];
+        for (int d = 0; d < TTT_DIRECTIONS; d++) {
+            int endr = row + (r->k - 1) * TTT_DIR_ROW[d], endc = col + (r->k - 1) * TTT_DIR_COL[d];
             if (endr >= r->rows || endc < 0 || endc >= r->cols)
                 continue;
             int i = 1;
-            while (i < r->k && ttt_bits_test(s, (row + i * DIR_ROW[d]) * r->cols + col + i * DIR_COL[d]))
+            while (i < r->k &&
+                   ttt_bits_test(s, (row + i * TTT_DIR_ROW[d]) * r->cols + col + i * TTT_DIR_COL[d]))
                 i++;
             if (i < r->k)
                 continue;
             if (out)
                 for (i = 0; i < r->k; i++)
-                    out[i] = (row + i * DIR_ROW[d]) * r->cols + col + i * DIR_COL[d];
+                    out[i] = (row + i * TTT_DIR_ROW[d]) * r->cols + col + i * TTT_DIR_COL[d];
             return r->k;
         }
     }
@@ -201,12 +197,16 @@ int ttt_board_line_cells(const ttt_board *b, ttt_move *out)
     return find_line(&b->stones[b->line_owner], &b->rules, out);
 }
 
+ttt_player ttt_board_line_winner(const ttt_rules *rules, ttt_player maker)
+{
+    assert(maker == TTT_X || maker == TTT_O);
+    return ttt_rules_line_wins(rules) ? maker : (ttt_player)(1 - maker);
+}
+
 ttt_outcome ttt_board_outcome(const ttt_board *b)
 {
     if (b->line_owner != TTT_NOBODY) {
-        /* The one place where the rule variant decides who won. */
-        ttt_player winner = b->rules.misere ? (ttt_player)(1 - b->line_owner) : b->line_owner;
-        return winner == TTT_X ? TTT_X_WINS : TTT_O_WINS;
+        return ttt_board_line_winner(&b->rules, b->line_owner) == TTT_X ? TTT_X_WINS : TTT_O_WINS;
     }
     return b->ply == b->cells ? TTT_DRAW : TTT_ONGOING;
 }

@@ -127,3 +127,5 @@ bool ttt_rules_equal(const ttt_rules *a, const ttt_rules *b)
 {
     return a->rows == b->rows && a->cols == b->cols && a->k == b->k && a->misere == b->misere;
 }
+
+bool ttt_rules_line_wins(const ttt_rules *rules) { return !rules->misere; }
