@@ -21,8 +21,7 @@
 #include "search/avoid.h"
 #include "support.h"
 
-/* --- Brute force ------------------------------------------------------------------------------------------
- */
+/* --- Brute force ---------------------------------------------------------------------------------------- */
 
 typedef struct slot {
     uint64_t x, o;
@@ -76,8 +75,7 @@ static int brute(memo *m, ttt_board *b)
     return best;
 }
 
-/* --- The view, read independently -------------------------------------------------------------------------
- */
+/* --- The view, read independently ----------------------------------------------------------------------- */
 
 /* The board's windows, by the test's own walk (every run of k cells in the four directions), and the stones
  * of each side in each. */
@@ -140,8 +138,7 @@ static avoid_view view_of(const ttt_board *b)
     return v;
 }
 
-/* --- The checks -------------------------------------------------------------------------------------------
- */
+/* --- The checks ----------------------------------------------------------------------------------------- */
 
 typedef struct fired {
     int safe_lo, safe_hi, win, loss;
@@ -254,8 +251,7 @@ static void test_can_false_is_safe(void **state)
     assert_int_equal(lo, 0);
 }
 
-/* --- Avoiding by pairs ------------------------------------------------------------------------------------
- */
+/* --- Avoiding by pairs ---------------------------------------------------------------------------------- */
 
 /* The cells where `side` would complete a line now (its poison). */
 static uint64_t poison_of(const ttt_board *b, const test_lines *t, int side)

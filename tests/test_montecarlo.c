@@ -32,8 +32,7 @@ static void move_of(const char *spec, const ttt_board *b, char *name, ttt_search
     ttt_engine_free(e);
 }
 
-/* --- Obvious moves at default settings ---------------------------------------------------------------------
- */
+/* --- Obvious moves at default settings ------------------------------------------------------------------ */
 
 typedef struct fixture {
     const char *rules;
@@ -88,8 +87,7 @@ static void test_obvious_moves_every_seed(void **state)
     }
 }
 
-/* --- Misère ------------------------------------------------------------------------------------------------
- */
+/* --- Misère --------------------------------------------------------------------------------------------- */
 
 /* The side to move can complete a line: under normal rules that is the only good move (the opponent threatens
  * to win next); under misère it loses at once, and other moves exist, so the engine never plays it. */
@@ -116,8 +114,7 @@ static void test_misere_avoids_completing_a_line(void **state)
     }
 }
 
-/* --- Reproducibility and budgets ---------------------------------------------------------------------------
- */
+/* --- Reproducibility and budgets ------------------------------------------------------------------------ */
 
 static void test_same_seed_same_move(void **state)
 {
@@ -169,8 +166,7 @@ static void test_time_budget(void **state)
     assert_true(info.ms >= 20);
 }
 
-/* --- Whole games on every kind of board --------------------------------------------------------------------
- */
+/* --- Whole games on every kind of board ----------------------------------------------------------------- */
 
 static void play_to_the_end(const char *rules_text, const char *spec)
 {
@@ -223,8 +219,7 @@ static void test_zero_weights_play_at_random(void **state)
         assert_true(seen[c]);
 }
 
-/* --- Options -----------------------------------------------------------------------------------------------
- */
+/* --- Options -------------------------------------------------------------------------------------------- */
 
 static void test_bad_options(void **state)
 {

@@ -109,8 +109,7 @@ static void test_same_games_as_board_big(void **state)
     check_against_board("16x16k8-misere", 500, 15);
 }
 
-/* --- The distribution ------------------------------------------------------------------------------------
- */
+/* --- The distribution ----------------------------------------------------------------------------------- */
 
 typedef struct odds {
     double x, o, draw;
@@ -214,8 +213,7 @@ static void test_odds_of_random_play(void **state)
     check_odds_at(b, 100000, 27);
 }
 
-/* --- Finished positions, determinism, errors --------------------------------------------------------------
- */
+/* --- Finished positions, determinism, errors ------------------------------------------------------------ */
 
 static void test_finished_start(void **state)
 {

@@ -160,8 +160,7 @@ static int alpha_beta(ab_table *t, ttt_board *b, int alpha, int beta)
 
 #define AB_INF 30000
 
-/* --- Every reachable 3x3 position ------------------------------------------------------------------------
- */
+/* --- Every reachable 3x3 position ----------------------------------------------------------------------- */
 
 typedef struct visit_ctx {
     memo *memo;
@@ -252,8 +251,7 @@ static void test_every_3x3_position_misere(void **state)
     check_every_position("3x3-misere", 5478 - 958);
 }
 
-/* --- Random positions of bigger boards -------------------------------------------------------------------
- */
+/* --- Random positions of bigger boards ------------------------------------------------------------------ */
 
 /* The true score of a position for the side to move, by one of the test's own methods. */
 typedef int (*truth_fn)(void *method, ttt_board *b);
@@ -455,8 +453,7 @@ static void test_misere_value_within_budget(void **state)
     ttt_solver_free(solver);
 }
 
-/* --- Against every opponent --------------------------------------------------------------------------------
- */
+/* --- Against every opponent ----------------------------------------------------------------------------- */
 
 typedef struct record {
     long wins, draws, losses;
@@ -543,8 +540,7 @@ static void test_always_wins_4x4k3_as_x(void **state)
     assert_true(as_x.wins > 0);
 }
 
-/* --- Published values --------------------------------------------------------------------------------------
- */
+/* --- Published values ----------------------------------------------------------------------------------- */
 
 /* A board and its sideways twin (rows and columns swapped) are the same game: from random positions of the
  * wide board and their transposed images, every move has the same exact value at the transposed cell. */
@@ -885,8 +881,7 @@ static void test_published_6x5k4_and_6x6k4(void **state)
     check_value_within("6x6k4", NODES_6X_K4, TTT_WIN, 11);
 }
 
-/* --- The engine within a budget ----------------------------------------------------------------------------
- */
+/* --- The engine within a budget ------------------------------------------------------------------------- */
 
 static ttt_board position(const ttt_rules *r, const char *moves)
 {

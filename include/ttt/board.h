@@ -111,6 +111,9 @@ static inline bool ttt_board_terminal(const ttt_board *b)
     return b->line_owner != TTT_NOBODY || b->ply == b->cells;
 }
 
+/* The outcome's name in every text the project writes (JSON, the database, the CLI): "ongoing", "x", "o",
+ * "draw". */
+const char *ttt_outcome_name(ttt_outcome outcome);
 /* +1 when X has won, -1 when O has won, 0 otherwise (CS50's utility()). */
 int ttt_board_utility(const ttt_board *b);
 

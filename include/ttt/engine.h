@@ -224,8 +224,7 @@ uint64_t ttt_engine_nodes(const ttt_engine *engine);
 /* The rules the engine was made for. */
 const ttt_rules *ttt_engine_rules(const ttt_engine *engine);
 
-/* --- The registry ----------------------------------------------------------------------------------------
- */
+/* --- The registry --------------------------------------------------------------------------------------- */
 
 typedef struct ttt_engine_about {
     const char *name;    /* "random" */

@@ -58,6 +58,8 @@ typedef struct ttt_limits {
 
 /* A game-theoretic value for the side to move. */
 typedef enum ttt_result { TTT_LOSS = -1, TTT_DRAW_VALUE = 0, TTT_WIN = 1 } ttt_result;
+/* "win", "draw" or "loss": the result's name in every text the project writes. */
+const char *ttt_result_name(ttt_result r);
 
 typedef struct ttt_move_score {
     ttt_move move;

@@ -272,17 +272,6 @@ int cli_position(const char *cmd, const char *rules_text, const char *position_t
     return CLI_OK;
 }
 
-const char *cli_outcome_name(ttt_outcome outcome)
-{
-    switch (outcome) {
-    case TTT_ONGOING: return "ongoing";
-    case TTT_X_WINS: return "x";
-    case TTT_O_WINS: return "o";
-    case TTT_DRAW: return "draw";
-    }
-    return "?";
-}
-
 const char *cli_status_line(const ttt_board *b, char *buf, size_t size)
 {
     ttt_outcome o = ttt_board_outcome(b);

@@ -81,8 +81,6 @@ void cli_draw_board(FILE *f, const ttt_board *b);
 /* "X to move", "X wins", "O wins (X completed a line)", "draw". */
 const char *cli_status_line(const ttt_board *b, char *buf, size_t size);
 
-const char *cli_outcome_name(ttt_outcome outcome); /* "ongoing", "x", "o", "draw" */
-
 /* Subcommands. */
 int cmd_move(int argc, char **argv);
 int cmd_show(int argc, char **argv);

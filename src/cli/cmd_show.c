@@ -58,7 +58,7 @@ int cmd_show(int argc, char **argv)
         json_pack("{s:s, s:s, s:s?, s:s, s:i, s:o}", "position", ttt_position_format(&b, pos, sizeof pos),
                   "rules", ttt_rules_format(&b.rules, rules, sizeof rules), "to_move",
                   outcome == TTT_ONGOING ? (ttt_board_to_move(&b) == TTT_X ? "x" : "o") : NULL, "outcome",
-                  cli_outcome_name(outcome), "ply", b.ply, "line", line);
+                  ttt_outcome_name(outcome), "ply", b.ply, "line", line);
     if (!o || json_dumpf(o, stdout, JSON_COMPACT | JSON_REAL_PRECISION(6)) != 0)
         return cli_runtime("show", "could not write JSON");
     putchar('\n');

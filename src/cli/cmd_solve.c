@@ -71,8 +71,7 @@ static const char *value_name(int score, bool proven)
 {
     if (!proven)
         return "unknown";
-    ttt_result r = ttt_score_result(score);
-    return r == TTT_WIN ? "win" : r == TTT_LOSS ? "loss" : "draw";
+    return ttt_result_name(ttt_score_result(score));
 }
 
 /* True when an exact solve of b may take long (see SOLVE_HARD_EMPTIES): a hint, not a promise. */
@@ -167,11 +166,6 @@ static bool solve_progress(const ttt_search_progress *p, void *user)
     return interrupted != 0;
 }
 
-static const char *result_name(ttt_result r)
-{
-    return r == TTT_WIN ? "win" : r == TTT_LOSS ? "loss" : "draw";
-}
-
 /* Prints o (taken) compactly on a line of its own. */
 static int print_json(json_t *o)
 {
@@ -204,7 +198,8 @@ static int report_interrupted(const solve_watch *w, const ttt_search_result *r, 
         json_t *o = json_pack(
             "{s:s, s:n, s:b, s:o, s:o, s:o, s:i, s:i, s:i, s:b, s:I, s:f}", "value", "unknown", "plies",
             "interrupted", 1, "at_least",
-            proven_bound ? json_string(result_name(ttt_score_result(p->best_score))) : json_null(), "best",
+            proven_bound ? json_string(ttt_result_name(ttt_score_result(p->best_score))) : json_null(),
+            "best",
             best != TTT_NO_MOVE ? json_string(ttt_move_format(&b->rules, best, m, sizeof m)) : json_null(),
             "line", moves, "searched", p->root_done, "of", p->root_total, "depth",
             proven_bound ? p->depth : r->depth, "exact", proven_bound, "nodes", (json_int_t)r->nodes, "ms",
@@ -254,16 +249,16 @@ static int solve_value(ttt_solver *solver, solve_watch *watch, bool json)
         if (json) {
             json_t *o =
                 json_pack("{s:s, s:n, s:b, s:o, s:I, s:f}", "value",
-                          v.proven ? result_name(v.value) : "unknown", "plies", "interrupted", 1, "at_least",
-                          v.proven || bound ? json_string(result_name(v.value)) : json_null(), "nodes",
-                          (json_int_t)v.nodes, "ms", ms);
+                          v.proven ? ttt_result_name(v.value) : "unknown", "plies", "interrupted", 1,
+                          "at_least", v.proven || bound ? json_string(ttt_result_name(v.value)) : json_null(),
+                          "nodes", (json_int_t)v.nodes, "ms", ms);
             int rc = print_json(o);
             return rc ? rc : SOLVE_EXIT_INTERRUPTED;
         }
         printf("interrupted after %llu nodes in %.3f ms: not proven\n", (unsigned long long)v.nodes, ms);
         if (v.proven)
             printf("%s, %s to move: %s; in how many moves with best play is not known yet\n",
-                   ttt_rules_format(&b->rules, rt, sizeof rt), side, result_name(v.value));
+                   ttt_rules_format(&b->rules, rt, sizeof rt), side, ttt_result_name(v.value));
         else if (bound)
             printf("%s, %s to move: %s (a move searched to the end proves it; not proven best)\n",
                    ttt_rules_format(&b->rules, rt, sizeof rt), side,
@@ -274,11 +269,11 @@ static int solve_value(ttt_solver *solver, solve_watch *watch, bool json)
         return SOLVE_EXIT_INTERRUPTED;
     }
     if (json)
-        printf("{\"value\":\"%s\",\"plies\":%d,\"nodes\":%llu,\"ms\":%.3f}\n", result_name(v.value), v.plies,
-               (unsigned long long)v.nodes, ms);
+        printf("{\"value\":\"%s\",\"plies\":%d,\"nodes\":%llu,\"ms\":%.3f}\n", ttt_result_name(v.value),
+               v.plies, (unsigned long long)v.nodes, ms);
     else
         printf("%s, %s to move: %s, the game ends in %d more move%s with best play\n%llu nodes in %.3f ms\n",
-               ttt_rules_format(&b->rules, rt, sizeof rt), side, result_name(v.value), v.plies,
+               ttt_rules_format(&b->rules, rt, sizeof rt), side, ttt_result_name(v.value), v.plies,
                v.plies == 1 ? "" : "s", (unsigned long long)v.nodes, ms);
     return CLI_OK;
 }

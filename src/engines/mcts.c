@@ -150,8 +150,7 @@ typedef struct mcts_state {
     uint32_t path[TTT_MAX_CELLS + 1];
 } mcts_state;
 
-/* --- The pool --------------------------------------------------------------------------------------------
- */
+/* --- The pool ------------------------------------------------------------------------------------------- */
 
 /* Room for n more nodes, growing the pool up to its cap; false when the cap is reached. */
 static bool pool_reserve(mcts_state *s, size_t n)
@@ -243,8 +242,7 @@ static void tree_prepare(mcts_state *s, const ttt_board *b)
     tree_reset(s, b);
 }
 
-/* --- Proofs ----------------------------------------------------------------------------------------------
- */
+/* --- Proofs --------------------------------------------------------------------------------------------- */
 
 /* A proof's length in the node's 8 bits: a line of more than 255 moves (only boards of more than 255 cells
  * have them) is kept as 255 moves long, not wrapped around to a short one. */
@@ -284,8 +282,7 @@ static bool node_prove(mcts_state *s, uint32_t idx)
     return n->proof != PROOF_NONE;
 }
 
-/* --- Expansion -------------------------------------------------------------------------------------------
- */
+/* --- Expansion ------------------------------------------------------------------------------------------ */
 
 /* The cells within MCTS_NEAR_DISTANCE of a stone of b. */
 static ttt_bits near_stones(const ttt_board *b)
@@ -367,8 +364,7 @@ static bool node_expand(mcts_state *s, uint32_t idx, const ttt_board *b, ttt_rng
     return true;
 }
 
-/* --- Threat-aware playouts --------------------------------------------------------------------------------
- */
+/* --- Threat-aware playouts ------------------------------------------------------------------------------ */
 
 static const int line_dirs[4][2] = {{0, 1}, {1, 0}, {1, 1}, {1, -1}};
 
@@ -451,8 +447,7 @@ static ttt_outcome threat_playout(const ttt_board *start, ttt_rng *rng, ttt_bits
     return ttt_board_outcome(&b);
 }
 
-/* --- Search ----------------------------------------------------------------------------------------------
- */
+/* --- Search --------------------------------------------------------------------------------------------- */
 
 /* Step 1: the child to descend to, or UINT32_MAX when every child is proven lost (a partial node). With
  * RAVE (rave > 0) a child's mean is blended with its AMAF mean, which lets a child be chosen before its

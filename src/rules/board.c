@@ -13,8 +13,7 @@
 /* Cells whose keys predate 20x20 boards (16x16 = 256 cells): see ttt_zobrist_key. */
 #define ZOBRIST_LOW_CELLS 256
 
-/* --- Bit sets --------------------------------------------------------------------------------------------
- */
+/* --- Bit sets ------------------------------------------------------------------------------------------- */
 
 int ttt_bits_count(const ttt_bits *b)
 {
@@ -50,8 +49,7 @@ static ttt_bits board_mask(int cells)
     return m;
 }
 
-/* --- Hashing ---------------------------------------------------------------------------------------------
- */
+/* --- Hashing -------------------------------------------------------------------------------------------- */
 
 uint64_t ttt_zobrist_key(ttt_player who, int cell)
 {
@@ -78,8 +76,7 @@ uint64_t ttt_board_hash_full(const ttt_board *b)
     return h;
 }
 
-/* --- Setting up and reading ------------------------------------------------------------------------------
- */
+/* --- Setting up and reading ----------------------------------------------------------------------------- */
 
 void ttt_board_init(ttt_board *b, const ttt_rules *rules)
 {
@@ -211,6 +208,17 @@ ttt_outcome ttt_board_outcome(const ttt_board *b)
     return b->ply == b->cells ? TTT_DRAW : TTT_ONGOING;
 }
 
+const char *ttt_outcome_name(ttt_outcome outcome)
+{
+    switch (outcome) {
+    case TTT_ONGOING: return "ongoing";
+    case TTT_X_WINS: return "x";
+    case TTT_O_WINS: return "o";
+    case TTT_DRAW: return "draw";
+    }
+    return "?";
+}
+
 ttt_player ttt_board_winner(const ttt_board *b)
 {
     switch (ttt_board_outcome(b)) {
@@ -228,8 +236,7 @@ int ttt_board_utility(const ttt_board *b)
     return o == TTT_X_WINS ? 1 : o == TTT_O_WINS ? -1 : 0;
 }
 
-/* --- Changing a position ---------------------------------------------------------------------------------
- */
+/* --- Changing a position -------------------------------------------------------------------------------- */
 
 void ttt_board_play(ttt_board *b, ttt_move cell)
 {
@@ -277,8 +284,7 @@ ttt_status ttt_board_result(const ttt_board *b, ttt_move cell, ttt_board *out, t
     return st;
 }
 
-/* --- Positions from outside ------------------------------------------------------------------------------
- */
+/* --- Positions from outside ----------------------------------------------------------------------------- */
 
 void ttt_board_from_bits(ttt_board *b, const ttt_rules *rules, const ttt_bits *x, const ttt_bits *o)
 {

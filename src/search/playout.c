@@ -73,8 +73,7 @@ struct ttt_playout {
     int last_count;                /* moves the last run played: order[0..last_count-1] */
 };
 
-/* --- Building the context --------------------------------------------------------------------------------
- */
+/* --- Building the context ------------------------------------------------------------------------------- */
 
 /* Calls visit(ctx, window) for every window of the rules, the window as a bit set. */
 static int for_each_window(const ttt_rules *r, void (*visit)(void *, const ttt_bits *), void *ctx)
@@ -257,8 +256,7 @@ int ttt_playout_last_moves(const ttt_playout *p, ttt_move *out)
     return p->last_count;
 }
 
-/* --- The kernels -----------------------------------------------------------------------------------------
- */
+/* --- The kernels ---------------------------------------------------------------------------------------- */
 
 /* Fills draw[i] uniformly in [0, m - i) for i < batch_len[m], all from one 64-bit number (see the top of the
  * file); returns how many. */

@@ -186,8 +186,7 @@ uint64_t ttt_prover_zone(const ttt_prover *p) { return p->zone; }
 
 void ttt_prover_clear(ttt_prover *p) { memset(p->tt, 0, (p->tt_mask + 1) * sizeof *p->tt); }
 
-/* --- The table -------------------------------------------------------------------------------------------
- */
+/* --- The table ------------------------------------------------------------------------------------------ */
 
 static tt_entry *tt_bucket(const ttt_prover *p, uint64_t att, uint64_t def, bool att_to_move)
 {
@@ -234,8 +233,7 @@ static void tt_store(ttt_prover *p, uint64_t att, uint64_t def, bool att_to_move
                        .work = (uint8_t)(64 - __builtin_clzll(work | 1))};
 }
 
-/* --- Reading the windows ---------------------------------------------------------------------------------
- */
+/* --- Reading the windows -------------------------------------------------------------------------------- */
 
 typedef struct scan_info {
     uint64_t threats;     /* empty cells completing a line for the attacker */
@@ -322,8 +320,7 @@ static void scan(const ttt_prover *p, uint64_t att, uint64_t def, scan_info *si)
         si->defence = 0;
 }
 
-/* --- Pairing strategies ----------------------------------------------------------------------------------
- */
+/* --- Pairing strategies --------------------------------------------------------------------------------- */
 
 typedef struct matching {
     uint64_t free_windows[MAX_WINDOWS]; /* the units' cells */
@@ -452,8 +449,7 @@ bool ttt_prover_pairing(const ttt_prover *p, uint64_t att, uint64_t def, int *pa
     return true;
 }
 
-/* --- Symmetry --------------------------------------------------------------------------------------------
- */
+/* --- Symmetry ------------------------------------------------------------------------------------------- */
 
 static uint64_t sym_mask(const ttt_prover *p, int s, uint64_t set)
 {
@@ -473,8 +469,7 @@ static int stabilizer(const ttt_prover *p, uint64_t att, uint64_t def, int *out)
     return n;
 }
 
-/* --- The search ------------------------------------------------------------------------------------------
- */
+/* --- The search ----------------------------------------------------------------------------------------- */
 
 static bool budget_spent(ttt_prover *p)
 {

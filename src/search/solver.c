@@ -206,8 +206,7 @@ struct ttt_solver {
     uint64_t root_distance_nodes; /* root_move_score()'s turn by distance (ROOT_DISTANCE_NODES) */
 };
 
-/* --- Bits ------------------------------------------------------------------------------------------------
- */
+/* --- Bits ----------------------------------------------------------------------------------------------- */
 
 static bool bits_any(const ttt_bits *b)
 {
@@ -225,8 +224,7 @@ static int bits_first(const ttt_bits *b)
     return -1;
 }
 
-/* --- Geometry --------------------------------------------------------------------------------------------
- */
+/* --- Geometry ------------------------------------------------------------------------------------------- */
 
 /* Finds the mirror strategies of the board (see geometry). */
 static void geometry_mirrors(geometry *g)
@@ -356,8 +354,7 @@ static void geometry_free(geometry *g)
     free(g->line_first);
 }
 
-/* --- Making and taking back moves ------------------------------------------------------------------------
- */
+/* --- Making and taking back moves ----------------------------------------------------------------------- */
 
 static void play(ttt_solver *s, int cell)
 {
@@ -423,8 +420,7 @@ static void load(ttt_solver *s, const ttt_board *b)
     assert(s->ply == b->ply);
 }
 
-/* --- Reading the lines -----------------------------------------------------------------------------------
- */
+/* --- Reading the lines ---------------------------------------------------------------------------------- */
 
 typedef struct scan_info {
     ttt_bits threat[2]; /* empty cells that complete a line for each side */
@@ -564,8 +560,7 @@ static int evaluate(const ttt_solver *s)
     return (int)total;
 }
 
-/* --- Transposition table ---------------------------------------------------------------------------------
- */
+/* --- Transposition table -------------------------------------------------------------------------------- */
 
 /* The canonical key: the least hash over the symmetric images; *frame receives that image's symmetry. */
 static uint64_t canonical_key(const ttt_solver *s, int *frame)
@@ -652,8 +647,7 @@ static void tt_store(ttt_solver *s, uint64_t key, int score, int bound, int dept
                        .pairing = pairing};
 }
 
-/* --- Budget ----------------------------------------------------------------------------------------------
- */
+/* --- Budget --------------------------------------------------------------------------------------------- */
 
 static bool budget_spent(ttt_solver *s)
 {
@@ -707,8 +701,7 @@ static bool mirror_holds(const ttt_solver *s)
     return false;
 }
 
-/* --- Pairing strategies (normal rules) ------------------------------------------------------------------
- */
+/* --- Pairing strategies (normal rules) ------------------------------------------------------------------ */
 
 /* A unit of a pairing: the empty cells among cells from .. k - 1 of window win, which need a pair of their
  * own (two of them). A window alone is a unit with from = 0; windows win, win_next[win], ... of one line
@@ -873,8 +866,7 @@ static bool avoid_pairing_cached(const ttt_solver *s, int side, uint8_t *known)
     return (*known & (PAIRING_HOLDS << shift)) != 0;
 }
 
-/* --- Move ordering ---------------------------------------------------------------------------------------
- */
+/* --- Move ordering -------------------------------------------------------------------------------------- */
 
 static int order_score(const ttt_solver *s, int cell, int mover)
 {
@@ -941,8 +933,7 @@ static ttt_bits candidates(ttt_solver *s, const ttt_bits *empty)
     return near;
 }
 
-/* --- The search ------------------------------------------------------------------------------------------
- */
+/* --- The search ----------------------------------------------------------------------------------------- */
 
 /* What a node returns when the bounds it has proven, narrowing the window (alpha_in, beta_in) it was asked
  * about to (alpha, beta), leave nothing to search (alpha >= beta): the proven bound, as tight as it is
@@ -1197,8 +1188,7 @@ static int search(ttt_solver *s, int depth, int alpha, int beta)
     return best;
 }
 
-/* --- Exact values by distance (normal rules) ------------------------------------------------------------
- */
+/* --- Exact values by distance (normal rules) ------------------------------------------------------------ */
 
 /* The questions of exact_score() from n on, until one is answered yes (true: *score is the value), none is
  * left, or the search stops (s->stop; the turn's limit or the caller's budget). */
@@ -1291,8 +1281,7 @@ static int root_move_score(ttt_solver *s, int depth)
     return value >= 1 ? search(s, depth, value - 1, SCORE_INF) : search(s, depth, -SCORE_INF, value + 1);
 }
 
-/* --- The root --------------------------------------------------------------------------------------------
- */
+/* --- The root ------------------------------------------------------------------------------------------- */
 
 /* Scores of playing `cell` at the root when that move ends the game; false when it does not. */
 static bool root_move_ends(const ttt_solver *s, const scan_info *si, int cell, int *score)
@@ -1327,8 +1316,7 @@ static void root_line(ttt_solver *s, int cell)
         undo(s, played[--n]);
 }
 
-/* --- Both cores: root moves valued at once -------------------------------------------------------------
- */
+/* --- Both cores: root moves valued at once -------------------------------------------------------------- */
 
 /* What the threads of a parallel root share. Each thread takes the next root move not yet taken and values it
  * with root_move_score() on its own solver (its own table: a shared one would make the node counts depend on
@@ -1491,8 +1479,7 @@ static bool root_iteration(ttt_solver *s, int depth, bool all, ttt_move_score *m
     return true;
 }
 
-/* --- Draw proofs (search/prove.h) -----------------------------------------------------------------------
- */
+/* --- Draw proofs (search/prove.h) ----------------------------------------------------------------------- */
 
 /* The prover's stop callback: the search's budget and progress reports (as budget_spent), and the prover's
  * own share of the time. */
@@ -1669,6 +1656,8 @@ ttt_result ttt_score_result(int score)
 {
     return score > TTT_SCORE_PROVEN ? TTT_WIN : score < -TTT_SCORE_PROVEN ? TTT_LOSS : TTT_DRAW_VALUE;
 }
+
+const char *ttt_result_name(ttt_result r) { return r == TTT_WIN ? "win" : r == TTT_LOSS ? "loss" : "draw"; }
 
 int ttt_score_plies(const ttt_board *b, int score)
 {

@@ -407,13 +407,6 @@ static ttt_status run_write(ttt_store *s, sqlite3_stmt *q, int64_t *rowid, ttt_e
     return st;
 }
 
-/* --- Checking what is read ---------------------------------------------------------------------------- */
-
-static const char *result_name(ttt_outcome oc)
-{
-    return oc == TTT_X_WINS ? "x" : oc == TTT_O_WINS ? "o" : "draw";
-}
-
 /* text (len bytes) quoted for an error message: control and non-ASCII bytes as \xHH, cut after
  * STORE_SHOWN_CHARS characters with "...". buf holds STORE_SHOWN_SIZE bytes. Returns buf. */
 static const char *quote(const char *text, size_t len, char *buf)
@@ -519,8 +512,8 @@ static bool check_result(const char *result, ttt_outcome outcome, char *why, siz
         snprintf(why, size, "expected x, o or draw");
         return false;
     }
-    if (strcmp(result, result_name(outcome)) != 0) {
-        snprintf(why, size, "the game ends '%s'", result_name(outcome));
+    if (strcmp(result, ttt_outcome_name(outcome)) != 0) {
+        snprintf(why, size, "the game ends '%s'", ttt_outcome_name(outcome));
         return false;
     }
     return true;
@@ -596,7 +589,7 @@ ttt_status ttt_game_record_make(const ttt_rules *rules, const ttt_move *moves, i
     ttt_moves_format(rules, moves, count, out->moves, sizeof out->moves);
     copy_text(out->x, sizeof out->x, x ? x : "human");
     copy_text(out->o, sizeof out->o, o ? o : "human");
-    copy_text(out->result, sizeof out->result, result_name(oc));
+    copy_text(out->result, sizeof out->result, ttt_outcome_name(oc));
     out->started = started;
     out->ended = ended;
     return TTT_OK;
@@ -970,7 +963,7 @@ static ttt_status import_sequence(seq_check *c, json_t *seq, import_entry *e, ch
         snprintf(why, size, "count %" PRId64 ": expected 1 to %" PRId64, e->count, TTT_STORE_MAX_COUNT);
         return TTT_EINVAL;
     }
-    e->result = result_name(oc);
+    e->result = ttt_outcome_name(oc);
     ttt_sym_sequence_canonical(&c->rules, c->moves, n, c->canon);
     ttt_moves_format(&c->rules, c->canon, n, c->canon_text, sizeof c->canon_text);
     ttt_rules_format(&c->rules, e->rules, sizeof e->rules);
