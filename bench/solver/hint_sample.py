@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""How many of the server's hints on 7x7k5 the solver proves (issue 14).
+"""How many of the server's hints on 7x7k5 the solver proves.
 
 Takes a sample of positions from real games (mcts against mcts, seeded, so the sample is the same on every
 run), asks `ttt serve` of the given binary for the hint of each, as the page does (POST /api/analyse with the
@@ -14,7 +14,7 @@ Modes (--mode):
   page  the page's own request for a person playing mcts: engine=mcts and the default budget (1000 ms), of
         which the server gives the solver half before the engine scores the moves
 
-Python 3 standard library only. Example (README, issue 14):
+Python 3 standard library only. Example:
   bench/solver/hint_sample.py --bin build/ttt
   bench/solver/hint_sample.py --bin ../before/build/ttt
 """
