@@ -380,9 +380,8 @@ int cmd_play(int argc, char **argv)
             break;
         case 'g': {
             uint64_t n;
-            if (!cli_parse_u64(optarg, PLAY_MAX_GAMES, &n) || n < 1)
-                return cli_usage("play", "--games '%s': expected a number of games from 1 to %d", optarg,
-                                 PLAY_MAX_GAMES);
+            if (cli_parse_uint("play", "--games", optarg, 1, PLAY_MAX_GAMES, "a number of games", &n))
+                return CLI_USAGE;
             cfg.games = (int)n;
             break;
         }
@@ -392,8 +391,8 @@ int cmd_play(int argc, char **argv)
         case 'N': record = false; break;
         case 'R': record_engines = true; break;
         case 's':
-            if (!cli_parse_u64(optarg, UINT64_MAX, &cfg.seed))
-                return cli_usage("play", "--seed '%s': expected an unsigned integer", optarg);
+            if (cli_parse_uint("play", "--seed", optarg, 0, UINT64_MAX, "a whole number", &cfg.seed))
+                return CLI_USAGE;
             break;
         case 'h':
             fputs(help, stdout);
