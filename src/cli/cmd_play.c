@@ -1,6 +1,6 @@
 /*
  * cli/cmd_play.c - `ttt play`: options, then one of three front ends over a ttt_game session: the terminal UI
- * (src/tui/, when stdin and stdout are a terminal), the line mode (board as text, moves typed at a prompt;
+ * (cli/tui.c, when stdin and stdout are a terminal), the line mode (board as text, moves typed at a prompt;
  * also how scripts drive a game), and engine-only matches with a summary (--games N).
  */
 #define _GNU_SOURCE /* getopt_long */
@@ -14,7 +14,7 @@
 
 #include "cli/cli.h"
 #include "cli/play.h"
-#include "tui/tui.h"
+#include "cli/tui.h"
 
 /* The default opponent: the strongest level. */
 #define PLAY_DEFAULT_LEVEL "perfect"
