@@ -7,11 +7,11 @@
  *
  *     entry:  x (u64) | o (u64) | sum (i64) | meta (u64) = count << 8 | (move + 1);  meta == 0: empty slot
  *
- * The builder never calls the generic board code in its loop. Per rules it precomputes the cell permutation
- * of every symmetry and a "has a line" test (a bitmap indexed by the stones for boards of up to 16 cells,
- * shifts otherwise). A random game keeps the images of the position under every symmetry up to date, one OR
- * per symmetry and move, so the canonical form before each move is a minimum over 8 (or 4) word pairs
- * instead of a canonicalisation from scratch.
+ * The builder never calls the generic board code in its loop. It reads the board's geometry (rules/lines.h:
+ * the cell permutation of every symmetry, the windows through each cell) and adds a "has a line" bitmap
+ * indexed by the stones for boards of up to 16 cells. ttt_table_add_game keeps the images of the position
+ * under every symmetry up to date, one OR per symmetry and move, so the canonical form before each move is a
+ * minimum over 8 (or 4) word pairs instead of a canonicalisation from scratch.
  */
 #define _GNU_SOURCE /* mkstemp, fsync, fchmod */
 #include "ttt/table.h"
@@ -33,6 +33,7 @@
 #include "ttt/notation.h"
 #include "ttt/rng.h"
 #include "ttt/symmetry.h"
+#include "rules/lines.h"
 #include "store/table_internal.h"
 #include "util/error.h"
 
@@ -55,18 +56,6 @@
 #define META_MOVE_BITS 8
 #define META_MOVE_MASK ((UINT64_C(1) << META_MOVE_BITS) - 1)
 
-/* --- Geometry: what the builder precomputes per rules -------------------------------------------------- */
-
-typedef struct table_geom {
-    int cells, nsym;
-    int shift[4];        /* the four line directions as bit steps */
-    uint64_t step_ok[4]; /* cells whose neighbour one step on in that direction is on the board */
-    int k;
-    bool line_wins; /* a completed line wins for the side that made it (asked of the board) */
-    uint8_t perm[TTT_SYM_ALL][TTT_TABLE_MAX_CELLS]; /* perm[s][cell] = ttt_sym_move(rules, s, cell) */
-    uint64_t *line_bitmap; /* bit p set when stone pattern p holds a line; NULL for boards over 16 cells */
-} table_geom;
-
 typedef struct table_entry {
     uint64_t x, o;
     int64_t sum;
@@ -77,65 +66,9 @@ struct ttt_table {
     ttt_rules rules;
     uint64_t games, seed;
     table_entry *slots;
-    size_t capacity, used; /* capacity is a power of two */
-    table_geom geom;
+    size_t capacity, used;  /* capacity is a power of two */
+    const ttt_lines *lines; /* the board's geometry: its symmetry maps */
 };
-
-/* Does the set of stones hold k in a row? run_i = stones that start a run of i+1 going one way. */
-static bool has_line_shifts(const table_geom *g, uint64_t stones)
-{
-    for (int d = 0; d < 4; d++) {
-        uint64_t run = stones;
-        for (int i = 1; i < g->k && run; i++)
-            run = stones & g->step_ok[d] & (run >> g->shift[d]);
-        if (run)
-            return true;
-    }
-    return false;
-}
-
-static inline bool has_line(const table_geom *g, uint64_t stones)
-{
-    if (g->line_bitmap)
-        return (g->line_bitmap[stones >> 6] >> (stones & 63)) & 1;
-    return has_line_shifts(g, stones);
-}
-
-static ttt_status geom_init(table_geom *g, const ttt_rules *r, ttt_error *err)
-{
-    memset(g, 0, sizeof *g);
-    g->cells = ttt_rules_cells(r);
-    g->nsym = ttt_sym_count(r);
-    g->k = r->k;
-    for (int s = 0; s < g->nsym; s++)
-        for (int c = 0; c < g->cells; c++)
-            g->perm[s][c] = (uint8_t)ttt_sym_move(r, s, c);
-    /* The line directions across, down, down-right, down-left: one step on from cell c is cell c + shift. */
-    const int drow[4] = {0, 1, 1, 1}, dcol[4] = {1, 0, 1, -1};
-    for (int d = 0; d < 4; d++) {
-        g->shift[d] = drow[d] * r->cols + dcol[d];
-        for (int c = 0; c < g->cells; c++) {
-            int row = c / r->cols + drow[d], col = c % r->cols + dcol[d];
-            if (row < r->rows && col >= 0 && col < r->cols)
-                g->step_ok[d] |= UINT64_C(1) << c;
-        }
-    }
-    /* The one question about the rule variant, asked of the board: whom does a line count for? */
-    ttt_board probe;
-    ttt_board_init(&probe, r);
-    probe.line_owner = TTT_X;
-    g->line_wins = ttt_board_winner(&probe) == TTT_X;
-    if (g->cells <= LINE_BITMAP_MAX_CELLS) {
-        size_t patterns = (size_t)1 << g->cells;
-        g->line_bitmap = calloc((patterns + 63) / 64, sizeof *g->line_bitmap);
-        if (!g->line_bitmap)
-            return ttt_fail(err, TTT_ENOMEM, "table: out of memory");
-        for (size_t p = 0; p < patterns; p++)
-            if (has_line_shifts(g, p))
-                g->line_bitmap[p >> 6] |= UINT64_C(1) << (p & 63);
-    }
-    return TTT_OK;
-}
 
 /* --- The hash table ------------------------------------------------------------------------------------ */
 
@@ -226,7 +159,7 @@ ttt_status ttt_table_new(const ttt_rules *rules, ttt_table **out, ttt_error *err
         free(t);
         return ttt_fail(err, TTT_ENOMEM, "table: out of memory");
     }
-    ttt_status st = geom_init(&t->geom, rules, err);
+    ttt_status st = ttt_lines_new(rules, &t->lines, err);
     if (st) {
         ttt_table_free(t);
         return st;
@@ -239,7 +172,7 @@ void ttt_table_free(ttt_table *t)
 {
     if (!t)
         return;
-    free(t->geom.line_bitmap);
+    ttt_lines_unref(t->lines);
     free(t->slots);
     free(t);
 }
@@ -321,25 +254,25 @@ static inline void canonical_words(const uint64_t img[2][TTT_SYM_ALL], int nsym,
 
 /* The move's representative in the canonical frame: the smallest of its images under the symmetries that take
  * the position to its canonical form (more than one when the canonical position is symmetric). */
-static inline int canonical_move(const table_geom *g, unsigned syms, int move)
+static inline int canonical_move(const ttt_lines *l, unsigned syms, int move)
 {
     int best = TTT_TABLE_MAX_CELLS;
     for (int s = 0; syms; s++, syms >>= 1)
-        if ((syms & 1) && g->perm[s][move] < best)
-            best = g->perm[s][move];
+        if ((syms & 1) && l->sym[s][move] < best)
+            best = l->sym[s][move];
     return best;
 }
 
 /* The images of a position's words under every symmetry. */
-static void images_of(const table_geom *g, uint64_t x, uint64_t o, uint64_t img[2][TTT_SYM_ALL])
+static void images_of(const ttt_lines *l, uint64_t x, uint64_t o, uint64_t img[2][TTT_SYM_ALL])
 {
-    for (int s = 0; s < g->nsym; s++) {
+    for (int s = 0; s < l->nsym; s++) {
         img[0][s] = img[1][s] = 0;
-        for (int c = 0; c < g->cells; c++) {
+        for (int c = 0; c < l->cells; c++) {
             if ((x >> c) & 1)
-                img[0][s] |= UINT64_C(1) << g->perm[s][c];
+                img[0][s] |= UINT64_C(1) << l->sym[s][c];
             if ((o >> c) & 1)
-                img[1][s] |= UINT64_C(1) << g->perm[s][c];
+                img[1][s] |= UINT64_C(1) << l->sym[s][c];
         }
     }
 }
@@ -350,9 +283,9 @@ bool ttt_table_get(const ttt_table *t, const ttt_board *b, ttt_move move, ttt_ta
     assert(move >= 0 && move < b->cells && ttt_board_at(b, move) == TTT_NOBODY);
     uint64_t img[2][TTT_SYM_ALL], cx, co;
     unsigned syms;
-    images_of(&t->geom, b->stones[TTT_X].w[0], b->stones[TTT_O].w[0], img);
-    canonical_words(img, t->geom.nsym, &cx, &co, &syms);
-    const table_entry *e = table_find(t, cx, co, canonical_move(&t->geom, syms, move));
+    images_of(t->lines, b->stones[TTT_X].w[0], b->stones[TTT_O].w[0], img);
+    canonical_words(img, t->lines->nsym, &cx, &co, &syms);
+    const table_entry *e = table_find(t, cx, co, canonical_move(t->lines, syms, move));
     if (!e)
         return false;
     out->sum = e->sum;
@@ -377,29 +310,99 @@ static inline int64_t move_score(int i, int len, ttt_player winner)
 /* Scores one finished game into t: every move under its canonical position, from the mover's side. */
 static ttt_status score_game(ttt_table *t, const uint8_t *moves, int len, ttt_player winner)
 {
-    const table_geom *g = &t->geom;
+    const ttt_lines *l = t->lines;
     uint64_t img[2][TTT_SYM_ALL] = {{0}};
     for (int i = 0; i < len; i++) {
         uint64_t cx, co;
         unsigned syms;
-        canonical_words(img, g->nsym, &cx, &co, &syms);
-        if (table_add(t, cx, co, canonical_move(g, syms, moves[i]), move_score(i, len, winner), 1))
+        canonical_words(img, l->nsym, &cx, &co, &syms);
+        if (table_add(t, cx, co, canonical_move(l, syms, moves[i]), move_score(i, len, winner), 1))
             return TTT_ENOMEM;
-        for (int s = 0; s < g->nsym; s++)
-            img[i & 1][s] |= UINT64_C(1) << g->perm[s][moves[i]];
+        for (int s = 0; s < l->nsym; s++)
+            img[i & 1][s] |= UINT64_C(1) << l->sym[s][moves[i]];
     }
     return TTT_OK;
 }
 
+/* --- Random games ------------------------------------------------------------------------------------- */
+
+struct ttt_table_playout {
+    const ttt_lines *lines;
+    bool line_wins;        /* a completed line wins for the side that made it */
+    uint64_t *line_bitmap; /* bit p set when stone set p holds a line; NULL for boards over 16 cells */
+};
+
+/* Does `stones`, which has just gained `cell`, hold a line? Only a window through the cell can be new. */
+static inline bool has_line(const ttt_table_playout *p, uint64_t stones, int cell)
+{
+    if (p->line_bitmap)
+        return (p->line_bitmap[stones >> 6] >> (stones & 63)) & 1;
+    const ttt_lines *l = p->lines;
+    int n;
+    const int16_t *through = ttt_lines_through(l, cell, &n);
+    for (int i = 0; i < n; i++) {
+        uint64_t w = l->win_bits[through[i]].w[0];
+        if ((stones & w) == w)
+            return true;
+    }
+    return false;
+}
+
+ttt_status ttt_table_playout_new(const ttt_rules *rules, ttt_table_playout **out, ttt_error *err)
+{
+    assert(ttt_rules_cells(rules) <= TTT_TABLE_MAX_CELLS);
+    *out = NULL;
+    ttt_table_playout *p = calloc(1, sizeof *p);
+    if (!p)
+        return ttt_fail(err, TTT_ENOMEM, "table: out of memory");
+    p->line_wins = ttt_rules_line_wins(rules);
+    ttt_status st = ttt_lines_new(rules, &p->lines, err);
+    if (st) {
+        free(p);
+        return st;
+    }
+    const ttt_lines *l = p->lines;
+    if (l->cells <= LINE_BITMAP_MAX_CELLS) {
+        size_t patterns = (size_t)1 << l->cells;
+        p->line_bitmap = calloc((patterns + 63) / 64, sizeof *p->line_bitmap);
+        if (!p->line_bitmap) {
+            ttt_table_playout_free(p);
+            return ttt_fail(err, TTT_ENOMEM, "table: out of memory");
+        }
+        for (int w = 0; w < l->nwin; w++) {
+            /* Every superset of the window: p = window | subset of the other cells. */
+            uint64_t win = l->win_bits[w].w[0], rest = (patterns - 1) & ~win;
+            for (uint64_t sub = rest;; sub = (sub - 1) & rest) {
+                uint64_t pat = win | sub;
+                p->line_bitmap[pat >> 6] |= UINT64_C(1) << (pat & 63);
+                if (sub == 0)
+                    break;
+            }
+        }
+    }
+    *out = p;
+    return TTT_OK;
+}
+
+void ttt_table_playout_free(ttt_table_playout *p)
+{
+    if (!p)
+        return;
+    ttt_lines_unref(p->lines);
+    free(p->line_bitmap);
+    free(p);
+}
+
 /* Plays one uniformly random game: each move draws one of the empty cells, kept in an array with
  * swap-remove. Writes the moves, returns their number and sets *winner (TTT_NOBODY for a draw). */
-static int random_game(const table_geom *g, ttt_rng *rng, uint8_t *moves, ttt_player *winner)
+static int random_game(const ttt_table_playout *p, ttt_rng *rng, uint8_t *moves, ttt_player *winner)
 {
     uint8_t empty[TTT_TABLE_MAX_CELLS];
-    for (int c = 0; c < g->cells; c++)
+    int cells = p->lines->cells;
+    for (int c = 0; c < cells; c++)
         empty[c] = (uint8_t)c;
     uint64_t stones[2] = {0, 0};
-    int left = g->cells;
+    int left = cells;
     for (int ply = 0;; ply++) {
         uint32_t r = ttt_rng_below(rng, (uint32_t)left);
         uint8_t cell = empty[r];
@@ -407,8 +410,8 @@ static int random_game(const table_geom *g, ttt_rng *rng, uint8_t *moves, ttt_pl
         moves[ply] = cell;
         int side = ply & 1;
         stones[side] |= UINT64_C(1) << cell;
-        if (has_line(g, stones[side])) {
-            *winner = (ttt_player)(g->line_wins ? side : 1 - side);
+        if (has_line(p, stones[side], cell)) {
+            *winner = (ttt_player)(p->line_wins ? side : 1 - side);
             return ply + 1;
         }
         if (left == 0) {
@@ -447,11 +450,11 @@ uint64_t ttt_table_chunk_seed(uint64_t seed, uint64_t chunk)
     return ttt_splitmix64(&state) ^ chunk;
 }
 
-int ttt_table_random_game(const ttt_table *t, ttt_rng *rng, ttt_move *moves)
+int ttt_table_random_game(const ttt_table_playout *p, ttt_rng *rng, ttt_move *moves)
 {
     uint8_t seq[TTT_TABLE_MAX_CELLS];
     ttt_player winner;
-    int len = random_game(&t->geom, rng, seq, &winner);
+    int len = random_game(p, rng, seq, &winner);
     for (int i = 0; i < len; i++)
         moves[i] = seq[i];
     return len;
@@ -477,16 +480,16 @@ static ttt_status score_game_raw(ttt_table *raw, const uint8_t *moves, int len, 
 /* Adds every raw entry to its canonical entry in canon, then empties raw. */
 static ttt_status flush_raw(ttt_table *canon, ttt_table *raw)
 {
-    const table_geom *g = &canon->geom;
+    const ttt_lines *l = canon->lines;
     for (size_t i = 0; i < raw->capacity; i++) {
         const table_entry *e = &raw->slots[i];
         if (!e->meta)
             continue;
         uint64_t img[2][TTT_SYM_ALL], cx, co;
         unsigned syms;
-        images_of(g, e->x, e->o, img);
-        canonical_words(img, g->nsym, &cx, &co, &syms);
-        if (table_add(canon, cx, co, canonical_move(g, syms, entry_move(e)), e->sum, entry_count(e)))
+        images_of(l, e->x, e->o, img);
+        canonical_words(img, l->nsym, &cx, &co, &syms);
+        if (table_add(canon, cx, co, canonical_move(l, syms, entry_move(e)), e->sum, entry_count(e)))
             return TTT_ENOMEM;
     }
     memset(raw->slots, 0, raw->capacity * sizeof *raw->slots);
@@ -502,6 +505,7 @@ typedef struct build_shared {
     atomic_uint_fast64_t next_chunk;
     atomic_uint_fast64_t done;
     atomic_bool failed;
+    const ttt_table_playout *playout;
     ttt_table_progress_fn progress;
     void *user;
 } build_shared;
@@ -529,7 +533,7 @@ static void *build_run(void *arg)
         uint64_t counted = 0; /* games of this chunk added to sh->done */
         for (uint64_t i = 0; i < n; i++) {
             ttt_player winner;
-            int len = random_game(&w->raw->geom, &rng, moves, &winner);
+            int len = random_game(sh->playout, &rng, moves, &winner);
             if (score_game_raw(w->raw, moves, len, winner) ||
                 (w->raw->used > RAW_FLUSH_ENTRIES && flush_raw(w->table, w->raw))) {
                 w->status = TTT_ENOMEM;
@@ -587,6 +591,7 @@ ttt_status ttt_table_build(const ttt_rules *rules, const ttt_table_build_options
     build_worker workers[TTT_TABLE_MAX_JOBS];
     pthread_t threads[TTT_TABLE_MAX_JOBS];
     bool started[TTT_TABLE_MAX_JOBS] = {false};
+    ttt_table_playout *playout = NULL;
     ttt_status st = TTT_OK;
     int made = 0;
     for (; made < jobs; made++) {
@@ -598,6 +603,9 @@ ttt_status ttt_table_build(const ttt_rules *rules, const ttt_table_build_options
             break;
         }
     }
+    if (st == TTT_OK) /* the rules are valid and small enough: ttt_table_new checked them */
+        st = ttt_table_playout_new(rules, &playout, err);
+    sh.playout = playout;
     if (st == TTT_OK) {
         /* Worker 0 runs in this thread; a thread that cannot be started just leaves its chunks to the others.
          */
@@ -619,6 +627,7 @@ ttt_status ttt_table_build(const ttt_rules *rules, const ttt_table_build_options
         ttt_table_free(workers[i].raw);
     for (int i = 1; i < made; i++)
         ttt_table_free(workers[i].table);
+    ttt_table_playout_free(playout);
     if (st) {
         if (made)
             ttt_table_free(workers[0].table);
@@ -891,10 +900,10 @@ static ttt_status load_move(const loader *ld, ttt_table *t, const ttt_board *b, 
     ttt_move_format(&t->rules, m, name, sizeof name);
     if (ttt_board_at(b, m) != TTT_NOBODY)
         return bad(ld, "%smove %s: the cell is taken", where, name);
-    if (canonical_move(&t->geom, syms, m) != m) {
+    if (canonical_move(t->lines, syms, m) != m) {
         char same[TTT_MOVE_TEXT_SIZE];
         return bad(ld, "%smove %s is not in the canonical frame (it is the same move as %s)", where, name,
-                   ttt_move_format(&t->rules, canonical_move(&t->geom, syms, m), same, sizeof same));
+                   ttt_move_format(&t->rules, canonical_move(t->lines, syms, m), same, sizeof same));
     }
     json_int_t sum, count;
     if ((st = get_integer(ld, jm, where, "count", 1, (json_int_t)TTT_TABLE_MAX_COUNT, &count)) ||
@@ -947,8 +956,8 @@ static ttt_status load_position(const loader *ld, ttt_table *t, json_t *jp, size
         return bad(ld, "%s'moves' must be a non-empty array", where);
     uint64_t img[2][TTT_SYM_ALL], cx, co;
     unsigned syms;
-    images_of(&t->geom, x, o, img);
-    canonical_words(img, t->geom.nsym, &cx, &co, &syms);
+    images_of(t->lines, x, o, img);
+    canonical_words(img, t->lines->nsym, &cx, &co, &syms);
     assert(cx == x && co == o);
     for (size_t j = 0; j < json_array_size(moves); j++) {
         char mwhere[80];
