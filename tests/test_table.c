@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "analysis/table_build.h"
 #include "store/table_internal.h"
 #include "ttt/ttt.h"
 #include "support.h"
