@@ -18,7 +18,7 @@
  * move: 5x5k4 takes 0.5 s, 6x6k5 0.1 s, 7x7k5 17 s, 6x6k4 more than 4 minutes, though a 7x7k5 position with
  * 8 stones takes a millisecond: the count of empty cells is only a hint, and the warning says "may"); with
  * --value, k=4 up to 36 cells: 6x6k4 0.3 s, 7x6k5 30 s; misere past 20 empty cells: 5x5 misere takes 33 s).
- * Longer lines (pairing draws) and k=3 (quick wins) solve at once. Release build, seventh round of issue 14.
+ * Longer lines (pairing draws) and k=3 (quick wins) solve at once. Measured on a release build.
  */
 #define SOLVE_HARD_EMPTIES        25
 #define SOLVE_HARD_EMPTIES_VALUE  36
