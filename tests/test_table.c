@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "analysis/table_build.h"
 #include "store/table_internal.h"
 #include "ttt/ttt.h"
 #include "support.h"
@@ -266,13 +267,15 @@ static void test_build_matches_replayed_games(void **state)
         ttt_rules r = rules_of(rules_list[k]);
         ttt_table *slow;
         assert_int_equal(ttt_table_new(&r, &slow, NULL), TTT_OK);
+        ttt_table_playout *playout;
+        assert_int_equal(ttt_table_playout_new(&r, &playout, NULL), TTT_OK);
         for (uint64_t chunk = 0; chunk * TTT_TABLE_CHUNK_GAMES < games; chunk++) {
             ttt_rng rng;
             ttt_rng_seed(&rng, ttt_table_chunk_seed(seed, chunk));
             for (uint64_t g = chunk * TTT_TABLE_CHUNK_GAMES;
                  g < games && g < (chunk + 1) * TTT_TABLE_CHUNK_GAMES; g++) {
                 ttt_move moves[TTT_TABLE_MAX_CELLS];
-                int n = ttt_table_random_game(slow, &rng, moves);
+                int n = ttt_table_random_game(playout, &rng, moves);
                 ttt_error err = {{0}};
                 if (ttt_table_add_game(slow, moves, n, &err) != TTT_OK) {
                     print_error("game %llu: %s\n", (unsigned long long)g, err.msg);
@@ -291,6 +294,7 @@ static void test_build_matches_replayed_games(void **state)
         free(b);
         ttt_table_free(fast);
         ttt_table_free(slow);
+        ttt_table_playout_free(playout);
     }
 }
 

@@ -5,7 +5,6 @@
 #include <ctype.h>
 #include <getopt.h>
 #include <inttypes.h>
-#include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,17 +45,28 @@ int cli_status_exit(ttt_status status)
     return status == TTT_OK ? CLI_OK : status == TTT_EINVAL ? CLI_USAGE : CLI_RUNTIME;
 }
 
-bool cli_parse_u64(const char *text, uint64_t max, uint64_t *out)
+int cli_parse_uint(const char *cmd, const char *option, const char *text, uint64_t min, uint64_t max,
+                   const char *what, uint64_t *out)
 {
-    if (!isdigit((unsigned char)*text))
-        return false;
-    errno = 0;
-    char *end;
-    unsigned long long v = strtoull(text, &end, 10);
-    if (errno || *end || v > max)
-        return false;
+    assert(min <= max);
+    const char *p = text;
+    uint64_t v = 0;
+    bool overflow = false;
+    for (; isdigit((unsigned char)*p); p++) {
+        unsigned digit = (unsigned)(*p - '0');
+        if (v > (UINT64_MAX - digit) / 10)
+            overflow = true;
+        else
+            v = v * 10 + digit;
+    }
+    if (p == text || *p)
+        return cli_usage(cmd, "%s '%s': expected %s from %" PRIu64 " to %" PRIu64, option, text, what, min,
+                         max);
+    if (overflow || v < min || v > max)
+        return cli_usage(cmd, "%s '%s': out of range, expected %s from %" PRIu64 " to %" PRIu64, option, text,
+                         what, min, max);
     *out = v;
-    return true;
+    return CLI_OK;
 }
 
 /* When the current bar started (cli_progress_begin), in ttt_clock_ms time. */

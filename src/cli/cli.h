@@ -29,8 +29,13 @@ int cli_runtime(const char *cmd, const char *fmt, ...) __attribute__((format(pri
 /* The exit status that fits a library status: CLI_USAGE for bad input, CLI_RUNTIME otherwise. */
 int cli_status_exit(ttt_status status);
 
-/* Parses a decimal whole number from 0 to max (no sign, no spaces). False when it is not one. */
-bool cli_parse_u64(const char *text, uint64_t max, uint64_t *out);
+/* The value of a numeric option, text (optarg): a decimal whole number from min to max, digits only (no sign,
+ * no spaces). On success stores it in *out and returns CLI_OK. Otherwise leaves *out alone, prints one line,
+ * "ttt CMD: OPTION 'TEXT': expected WHAT from MIN to MAX" (with "out of range, " before "expected" when the
+ * text is a number outside min..max, however many digits it has), and returns CLI_USAGE. what names the
+ * quantity: "a whole number", "MiB", "a port". */
+int cli_parse_uint(const char *cmd, const char *option, const char *text, uint64_t min, uint64_t max,
+                   const char *what, uint64_t *out);
 
 /* Draws a progress bar on stderr, in place: "[#####     ]  50%  500/1000 games  0:12 elapsed, ~0:12 left" and
  * extra (may be ""). The times count from the last cli_progress_begin. For terminals only (callers check

@@ -285,20 +285,18 @@ int cmd_arena(int argc, char **argv)
         switch (c) {
         case 'r': rules_text = optarg; break;
         case 'g':
-            if (!cli_parse_u64(optarg, TTT_ARENA_MAX_GAMES, &games) || games < 1)
-                return cli_usage("arena", "--games '%s': expected a whole number from 1 to %" PRId64, optarg,
-                                 TTT_ARENA_MAX_GAMES);
+            if (cli_parse_uint("arena", "--games", optarg, 1, TTT_ARENA_MAX_GAMES, "a whole number", &games))
+                return CLI_USAGE;
             have_games = true;
             break;
         case 'j':
-            if (!cli_parse_u64(optarg, TTT_ARENA_MAX_JOBS, &jobs) || jobs < 1)
-                return cli_usage("arena", "--jobs '%s': expected a number of threads from 1 to %d", optarg,
-                                 TTT_ARENA_MAX_JOBS);
+            if (cli_parse_uint("arena", "--jobs", optarg, 1, TTT_ARENA_MAX_JOBS, "a number of threads",
+                               &jobs))
+                return CLI_USAGE;
             break;
         case 's':
-            if (!cli_parse_u64(optarg, TTT_ARENA_MAX_SEED, &seed))
-                return cli_usage("arena", "--seed '%s': expected a whole number from 0 to %" PRId64, optarg,
-                                 TTT_ARENA_MAX_SEED);
+            if (cli_parse_uint("arena", "--seed", optarg, 0, TTT_ARENA_MAX_SEED, "a whole number", &seed))
+                return CLI_USAGE;
             break;
         case OPT_GAUNTLET: gauntlet = true; break;
         case OPT_JSON: json = true; break;

@@ -17,7 +17,7 @@
 
 /* The default engine: the solver (minimax) where it proves the game in the time of a move; beyond, gomoku
  * (threats and alpha-beta) where a line of k >= 4 wins, else mcts. minimax solves 5x5k4 from the start
- * within its default second. On 15x15k5 against Rapfi (README, issue 16) gomoku won 6 of 6 against depth 1
+ * within its default second. On 15x15k5 against Rapfi (README) gomoku won 6 of 6 against depth 1
  * where mcts won 3 of 20. */
 #define BRAIN_SOLVER_MAX_CELLS 25
 #define BRAIN_SOLVER_SPEC      "minimax"

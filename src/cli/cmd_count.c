@@ -124,19 +124,15 @@ int cmd_count(int argc, char **argv)
     for (int c; (c = cli_getopt("count", argc, argv, "r:l:jh", longopts)) != -1;) {
         switch (c) {
         case 'r': rules_text = optarg; break;
-        case 'l': {
-            char *end;
-            unsigned long long v = strtoull(optarg, &end, 10);
-            if (*optarg < '0' || *optarg > '9' || *end || v == 0)
-                return cli_usage("count", "--limit '%s': expected a positive integer", optarg);
-            limit = v;
+        case 'l':
+            if (cli_parse_uint("count", "--limit", optarg, 1, UINT64_MAX, "a number of positions", &limit))
+                return CLI_USAGE;
             break;
-        }
         case 'j': json = true; break;
         case OPT_MAX_MEMORY:
-            if (!cli_parse_u64(optarg, COUNT_MAX_MEMORY_MIB, &max_memory_mib))
-                return cli_usage("count", "--max-memory '%s': expected MiB from 0 to %" PRIu64, optarg,
-                                 COUNT_MAX_MEMORY_MIB);
+            if (cli_parse_uint("count", "--max-memory", optarg, 0, COUNT_MAX_MEMORY_MIB, "MiB",
+                               &max_memory_mib))
+                return CLI_USAGE;
             break;
         case 'h': fputs(help, stdout); return CLI_OK;
         default: return CLI_USAGE;

@@ -110,14 +110,13 @@ int cmd_history(int argc, char **argv)
         switch (c) {
         case 'm': memory = optarg; break;
         case 'n':
-            if (!cli_parse_u64(optarg, HISTORY_MAX_LIMIT, &limit))
-                return cli_usage("history", "--limit '%s': expected a whole number from 0 to %d", optarg,
-                                 HISTORY_MAX_LIMIT);
+            if (cli_parse_uint("history", "--limit", optarg, 0, HISTORY_MAX_LIMIT, "a number of games",
+                               &limit))
+                return CLI_USAGE;
             break;
         case 'S':
-            if (!cli_parse_u64(optarg, INT64_MAX, &show) || show == 0)
-                return cli_usage("history", "--show '%s': expected a game id (a whole number from 1)",
-                                 optarg);
+            if (cli_parse_uint("history", "--show", optarg, 1, INT64_MAX, "a game id", &show))
+                return CLI_USAGE;
             have_show = true;
             break;
         case 'j': json = true; break;

@@ -1,6 +1,6 @@
 /*
  * cli/cmd_play.c - `ttt play`: options, then one of three front ends over a ttt_game session: the terminal UI
- * (src/tui/, when stdin and stdout are a terminal), the line mode (board as text, moves typed at a prompt;
+ * (cli/tui.c, when stdin and stdout are a terminal), the line mode (board as text, moves typed at a prompt;
  * also how scripts drive a game), and engine-only matches with a summary (--games N).
  */
 #define _GNU_SOURCE /* getopt_long */
@@ -14,7 +14,7 @@
 
 #include "cli/cli.h"
 #include "cli/play.h"
-#include "tui/tui.h"
+#include "cli/tui.h"
 
 /* The default opponent: the strongest level. */
 #define PLAY_DEFAULT_LEVEL "perfect"
@@ -380,9 +380,8 @@ int cmd_play(int argc, char **argv)
             break;
         case 'g': {
             uint64_t n;
-            if (!cli_parse_u64(optarg, PLAY_MAX_GAMES, &n) || n < 1)
-                return cli_usage("play", "--games '%s': expected a number of games from 1 to %d", optarg,
-                                 PLAY_MAX_GAMES);
+            if (cli_parse_uint("play", "--games", optarg, 1, PLAY_MAX_GAMES, "a number of games", &n))
+                return CLI_USAGE;
             cfg.games = (int)n;
             break;
         }
@@ -392,8 +391,8 @@ int cmd_play(int argc, char **argv)
         case 'N': record = false; break;
         case 'R': record_engines = true; break;
         case 's':
-            if (!cli_parse_u64(optarg, UINT64_MAX, &cfg.seed))
-                return cli_usage("play", "--seed '%s': expected an unsigned integer", optarg);
+            if (cli_parse_uint("play", "--seed", optarg, 0, UINT64_MAX, "a whole number", &cfg.seed))
+                return CLI_USAGE;
             break;
         case 'h':
             fputs(help, stdout);

@@ -1,7 +1,6 @@
 /* cli/cmd_serve.c - `ttt serve`: the page and the JSON API over HTTP (src/web/). */
 #define _GNU_SOURCE /* getopt_long */
 #include <arpa/inet.h>
-#include <ctype.h>
 #include <getopt.h>
 #include <libgen.h>
 #include <netdb.h>
@@ -51,16 +50,14 @@ static const char help[] =
     "\n"
     "example: ttt serve --port 8080, then open http://127.0.0.1:8080/\n";
 
-static bool parse_int(const char *text, long min, long max, int *out)
+/* cli_parse_uint into an int (max at most INT_MAX). */
+static int parse_int(const char *option, const char *text, int min, int max, const char *what, int *out)
 {
-    char *end;
-    if (!isdigit((unsigned char)*text))
-        return false;
-    long v = strtol(text, &end, 10);
-    if (*end || v < min || v > max)
-        return false;
+    uint64_t v;
+    if (cli_parse_uint("serve", option, text, (uint64_t)min, (uint64_t)max, what, &v))
+        return CLI_USAGE;
     *out = (int)v;
-    return true;
+    return CLI_OK;
 }
 
 /* The server's log (web_log_fn): one line on stderr with the time. */
@@ -147,32 +144,30 @@ int cmd_serve(int argc, char **argv)
         switch (c) {
         case 'H': config.host = optarg; break;
         case 'p':
-            if (!parse_int(optarg, 0, SERVE_MAX_PORT, &config.port))
-                return cli_usage("serve", "--port '%s': expected a port from 0 to %d", optarg,
-                                 SERVE_MAX_PORT);
+            if (parse_int("--port", optarg, 0, SERVE_MAX_PORT, "a port", &config.port))
+                return CLI_USAGE;
             break;
         case 'd': db_path = optarg; break;
         case OPT_NO_RECORD: record = false; break;
         case OPT_MAX_GAMES:
-            if (!parse_int(optarg, 1, SERVE_MAX_GAMES, &config.api.max_games))
-                return cli_usage("serve", "--max-games '%s': expected a number from 1 to %d", optarg,
-                                 SERVE_MAX_GAMES);
+            if (parse_int("--max-games", optarg, 1, SERVE_MAX_GAMES, "a number of games",
+                          &config.api.max_games))
+                return CLI_USAGE;
             break;
         case OPT_IDLE_EXPIRY:
-            if (!parse_int(optarg, 1, SERVE_MAX_IDLE_S, &config.api.idle_expiry_s))
-                return cli_usage("serve", "--idle-expiry '%s': expected seconds from 1 to %d", optarg,
-                                 SERVE_MAX_IDLE_S);
+            if (parse_int("--idle-expiry", optarg, 1, SERVE_MAX_IDLE_S, "seconds", &config.api.idle_expiry_s))
+                return CLI_USAGE;
             break;
         case OPT_MAX_CONNS:
-            if (!parse_int(optarg, 1, SERVE_MAX_CONNS, &max_conns))
-                return cli_usage("serve", "--max-connections '%s': expected a number from 1 to %d", optarg,
-                                 SERVE_MAX_CONNS);
+            if (parse_int("--max-connections", optarg, 1, SERVE_MAX_CONNS, "a number of connections",
+                          &max_conns))
+                return CLI_USAGE;
             conns_given = true;
             break;
         case OPT_PER_ADDRESS:
-            if (!parse_int(optarg, 0, SERVE_MAX_CONNS, &per_address))
-                return cli_usage("serve", "--per-address '%s': expected a number from 0 (no limit) to %d",
-                                 optarg, SERVE_MAX_CONNS);
+            if (parse_int("--per-address", optarg, 0, SERVE_MAX_CONNS, "a number of connections",
+                          &per_address))
+                return CLI_USAGE;
             break;
         case 'h': fputs(help, stdout); return CLI_OK;
         default: return CLI_USAGE;

@@ -1,6 +1,5 @@
 /* cli/cmd_solve.c - `ttt solve`: the game-theoretic value of a position and of every move. */
 #define _GNU_SOURCE /* getopt_long */
-#include <ctype.h>
 #include <getopt.h>
 #include <jansson.h>
 #include <signal.h>
@@ -12,13 +11,14 @@
 #include "cli/cli.h"
 
 #define SOLVE_DEFAULT_TT_MIB 256
+#define SOLVE_MAX_TT_MIB     65536 /* --tt at most: 64 GiB */
 /* The live line on a terminal is redrawn at most this often. */
 #define SOLVE_REDRAW_MS 100.0
 /* Boards that may take long to solve exactly, so a warning comes first (k=4 or 5 past 25 empty cells, every
  * move: 5x5k4 takes 0.5 s, 6x6k5 0.1 s, 7x7k5 17 s, 6x6k4 more than 4 minutes, though a 7x7k5 position with
  * 8 stones takes a millisecond: the count of empty cells is only a hint, and the warning says "may"); with
  * --value, k=4 up to 36 cells: 6x6k4 0.3 s, 7x6k5 30 s; misere past 20 empty cells: 5x5 misere takes 33 s).
- * Longer lines (pairing draws) and k=3 (quick wins) solve at once. Release build, seventh round of issue 14.
+ * Longer lines (pairing draws) and k=3 (quick wins) solve at once. Measured on a release build.
  */
 #define SOLVE_HARD_EMPTIES        25
 #define SOLVE_HARD_EMPTIES_VALUE  36
@@ -57,15 +57,6 @@ static const char help[] =
     "examples: ttt solve\n"
     "          ttt solve --rules 4x4 --json\n"
     "          ttt solve x.o/.x./...\n";
-
-static bool parse_count(const char *text, uint64_t *out)
-{
-    char *end;
-    if (!isdigit((unsigned char)*text))
-        return false;
-    *out = strtoull(text, &end, 10);
-    return *end == '\0';
-}
 
 static const char *value_name(int score, bool proven)
 {
@@ -296,20 +287,21 @@ int cmd_solve(int argc, char **argv)
         case 'r': rules_text = optarg; break;
         case 'm': moves_text = optarg; break;
         case 't':
-            if (!parse_count(optarg, &time_ms))
-                return cli_usage("solve", "--time '%s': expected milliseconds", optarg);
+            if (cli_parse_uint("solve", "--time", optarg, 0, UINT64_MAX, "milliseconds", &time_ms))
+                return CLI_USAGE;
             break;
         case 'n':
-            if (!parse_count(optarg, &nodes))
-                return cli_usage("solve", "--nodes '%s': expected a whole number", optarg);
+            if (cli_parse_uint("solve", "--nodes", optarg, 0, UINT64_MAX, "a number of nodes", &nodes))
+                return CLI_USAGE;
             break;
         case OPT_TT:
-            if (!parse_count(optarg, &tt_mib) || tt_mib < 1 || tt_mib > 65536)
-                return cli_usage("solve", "--tt '%s': expected MiB from 1 to 65536", optarg);
+            if (cli_parse_uint("solve", "--tt", optarg, 1, SOLVE_MAX_TT_MIB, "MiB", &tt_mib))
+                return CLI_USAGE;
             break;
         case OPT_THREADS:
-            if (!parse_count(optarg, &threads) || threads < 1 || threads > TTT_SOLVER_MAX_THREADS)
-                return cli_usage("solve", "--threads '%s': expected 1 to %d", optarg, TTT_SOLVER_MAX_THREADS);
+            if (cli_parse_uint("solve", "--threads", optarg, 1, TTT_SOLVER_MAX_THREADS, "a number of threads",
+                               &threads))
+                return CLI_USAGE;
             break;
         case 'v': value_only = true; break;
         case 'j': json = true; break;

@@ -96,21 +96,19 @@ static int table_build(int argc, char **argv)
         switch (c) {
         case 'r': rules_text = optarg; break;
         case 'g':
-            if (!cli_parse_u64(optarg, TTT_TABLE_MAX_GAMES, &games))
-                return cli_usage("table", "--games '%s': expected a whole number from 0 to %" PRId64, optarg,
-                                 TTT_TABLE_MAX_GAMES);
+            if (cli_parse_uint("table", "--games", optarg, 0, TTT_TABLE_MAX_GAMES, "a whole number", &games))
+                return CLI_USAGE;
             have_games = true;
             break;
         case 's':
-            if (!cli_parse_u64(optarg, TTT_TABLE_MAX_SEED, &seed))
-                return cli_usage("table", "--seed '%s': expected a whole number from 0 to %" PRId64, optarg,
-                                 TTT_TABLE_MAX_SEED);
+            if (cli_parse_uint("table", "--seed", optarg, 0, TTT_TABLE_MAX_SEED, "a whole number", &seed))
+                return CLI_USAGE;
             break;
         case 'o': out = optarg; break;
         case 'j':
-            if (!cli_parse_u64(optarg, TTT_TABLE_MAX_JOBS, &jobs) || jobs < 1)
-                return cli_usage("table", "--jobs '%s': expected a number of threads from 1 to %d", optarg,
-                                 TTT_TABLE_MAX_JOBS);
+            if (cli_parse_uint("table", "--jobs", optarg, 1, TTT_TABLE_MAX_JOBS, "a number of threads",
+                               &jobs))
+                return CLI_USAGE;
             break;
         case 'h': fputs(names_build(argc, argv) ? build_help : help, stdout); return CLI_OK;
         default: return CLI_USAGE;

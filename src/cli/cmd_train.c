@@ -112,21 +112,18 @@ static int parse_args(int argc, char **argv, train_options *o)
         case 'c': o->csv = optarg; break;
         case 'l': o->learner = optarg; break;
         case 'g':
-            if (!cli_parse_u64(optarg, (uint64_t)TRAIN_MAX_GAMES, &v))
-                return cli_usage("train", "--games '%s': expected a whole number from 0 to %" PRId64, optarg,
-                                 TRAIN_MAX_GAMES);
+            if (cli_parse_uint("train", "--games", optarg, 0, TRAIN_MAX_GAMES, "a whole number", &v))
+                return CLI_USAGE;
             o->games = (int64_t)v;
             break;
         case 'w':
-            if (!cli_parse_u64(optarg, (uint64_t)TRAIN_MAX_GAMES, &v) || v == 0)
-                return cli_usage("train", "--window '%s': expected a whole number from 1 to %" PRId64, optarg,
-                                 TRAIN_MAX_GAMES);
+            if (cli_parse_uint("train", "--window", optarg, 1, TRAIN_MAX_GAMES, "a number of games", &v))
+                return CLI_USAGE;
             o->window = (int64_t)v;
             break;
         case 's':
-            if (!cli_parse_u64(optarg, UINT64_MAX / 2, &o->seed))
-                return cli_usage("train", "--seed '%s': expected a whole number from 0 to %" PRIu64, optarg,
-                                 UINT64_MAX / 2);
+            if (cli_parse_uint("train", "--seed", optarg, 0, UINT64_MAX / 2, "a whole number", &o->seed))
+                return CLI_USAGE;
             break;
         case 'A':
             if (strcmp(optarg, "x") == 0)

@@ -1,6 +1,6 @@
 /*
  * cli/play.h - what the two front ends of `ttt play` share: the line mode (cmd_play.c) and the terminal UI
- * (src/tui/tui.c). The session itself (players, moves, undo, score) is the library's ttt_game.
+ * (cli/tui.c). The session itself (players, moves, undo, score) is the library's ttt_game.
  */
 #ifndef TTT_CLI_PLAY_H
 #define TTT_CLI_PLAY_H

@@ -33,7 +33,7 @@ expect_out 0 '^Score of perfect vs easy' arena --games 2 perfect easy
 
 # bad input
 expect_err '^ttt arena: --games is required' arena random random
-expect_err "^ttt arena: --games '0': expected a whole number from 1 to" arena --games 0 random random
+expect_err "^ttt arena: --games '0': out of range, expected a whole number from 1 to" arena --games 0 random random
 expect_err "^ttt arena: --games 'x'" arena --games x random random
 expect_err "^ttt arena: --games '-3'" arena --games -3 random random
 expect_err "^ttt arena: --games '100000001'" arena --games 100000001 random random

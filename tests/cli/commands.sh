@@ -101,7 +101,7 @@ expect_out 0 'unknown \(not solved within the budget' solve --rules 9x9k5 --time
 expect_err 'the game is over' solve xxx/oo./...
 expect_err "--time 'soon'" solve --time soon
 expect_err "--tt '0'" solve --tt 0
-expect_err "--threads '0': expected 1 to 64" solve --threads 0
+expect_err "--threads '0': out of range, expected a number of threads from 1 to 64" solve --threads 0
 expect_err 'bad character' solve x.o/.x./..z
 
 # --- bench

@@ -195,7 +195,7 @@ grep -q 'no-record' "$ERR" || fail "a bad database's error does not suggest --no
 
 # --- bad options: one line, exit 2
 expect_err "--level 'expert': expected easy, medium, hard or perfect" play --level expert
-expect_err "--games '0': expected a number of games from 1 to" play --games 0
+expect_err "--games '0': out of range, expected a number of games from 1 to" play --games 0
 expect_err "--games 'x'" play --games x
 expect_err "--seed 'x'" play --seed x
 expect_err "rules 'x'" play --rules x

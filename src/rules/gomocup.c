@@ -1,4 +1,4 @@
-/* play/gomocup.c - the Gomocup brain protocol as data (ttt/gomocup.h): parsing lines, formatting answers. */
+/* rules/gomocup.c - the Gomocup brain protocol as data (ttt/gomocup.h): parsing lines, formatting answers. */
 #include "ttt/gomocup.h"
 
 #include <ctype.h>

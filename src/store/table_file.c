@@ -1,5 +1,6 @@
 /*
- * store/table.c - the move table learned from random games: building, scoring, lookup, the JSON file.
+ * store/table_file.c - the move table learned from random games (ttt/table.h): its entries, lookup, the JSON
+ * file and its default place. The builder (analysis/table_build.c) fills tables through table_internal.h.
  *
  * The table is one open-addressing hash table (linear probing, power-of-two capacity) of entries keyed by
  * (canonical X stones, canonical O stones, canonical move); a board of up to 64 cells keeps each side in one
@@ -7,10 +8,9 @@
  *
  *     entry:  x (u64) | o (u64) | sum (i64) | meta (u64) = count << 8 | (move + 1);  meta == 0: empty slot
  *
- * The builder never calls the generic board code in its loop. Per rules it precomputes the cell permutation
- * of every symmetry and a "has a line" test (a bitmap indexed by the stones for boards of up to 16 cells,
- * shifts otherwise). A random game keeps the images of the position under every symmetry up to date, one OR
- * per symmetry and move, so the canonical form before each move is a minimum over 8 (or 4) word pairs
+ * Positions are mapped to their canonical form with the board's symmetry maps (rules/lines.h). Scoring a
+ * game's moves (ttt_table_add_moves) keeps the images of the position under every symmetry up to date, one
+ * OR per symmetry and move, so the canonical form before each move is a minimum over 8 (or 4) word pairs
  * instead of a canonicalisation from scratch.
  */
 #define _GNU_SOURCE /* mkstemp, fsync, fchmod */
@@ -21,9 +21,7 @@
 #include <inttypes.h>
 #include <jansson.h>
 #include <math.h>
-#include <pthread.h>
 #include <stdarg.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,8 +29,8 @@
 #include <unistd.h>
 
 #include "ttt/notation.h"
-#include "ttt/rng.h"
 #include "ttt/symmetry.h"
+#include "rules/lines.h"
 #include "store/table_internal.h"
 #include "util/error.h"
 
@@ -45,8 +43,6 @@
 /* Grow when more than this fraction of the slots is used: short probes matter more than memory here. */
 #define TABLE_LOAD_NUM 3
 #define TABLE_LOAD_DEN 4
-/* Boards of up to this many cells get a bitmap "does this set of stones hold a line" (2^16 bits = 8 KiB). */
-#define LINE_BITMAP_MAX_CELLS 16
 /* The written average: enough digits for people; the loader allows the rounding. */
 #define AVERAGE_DECIMALS  6
 #define AVERAGE_SCALE     1000000 /* 10^AVERAGE_DECIMALS */
@@ -54,18 +50,6 @@
 /* Bits of the meta word below the count. */
 #define META_MOVE_BITS 8
 #define META_MOVE_MASK ((UINT64_C(1) << META_MOVE_BITS) - 1)
-
-/* --- Geometry: what the builder precomputes per rules -------------------------------------------------- */
-
-typedef struct table_geom {
-    int cells, nsym;
-    int shift[4];        /* the four line directions as bit steps */
-    uint64_t step_ok[4]; /* cells whose neighbour one step on in that direction is on the board */
-    int k;
-    bool line_wins; /* a completed line wins for the side that made it (asked of the board) */
-    uint8_t perm[TTT_SYM_ALL][TTT_TABLE_MAX_CELLS]; /* perm[s][cell] = ttt_sym_move(rules, s, cell) */
-    uint64_t *line_bitmap; /* bit p set when stone pattern p holds a line; NULL for boards over 16 cells */
-} table_geom;
 
 typedef struct table_entry {
     uint64_t x, o;
@@ -77,65 +61,9 @@ struct ttt_table {
     ttt_rules rules;
     uint64_t games, seed;
     table_entry *slots;
-    size_t capacity, used; /* capacity is a power of two */
-    table_geom geom;
+    size_t capacity, used;  /* capacity is a power of two */
+    const ttt_lines *lines; /* the board's geometry: its symmetry maps */
 };
-
-/* Does the set of stones hold k in a row? run_i = stones that start a run of i+1 going one way. */
-static bool has_line_shifts(const table_geom *g, uint64_t stones)
-{
-    for (int d = 0; d < 4; d++) {
-        uint64_t run = stones;
-        for (int i = 1; i < g->k && run; i++)
-            run = stones & g->step_ok[d] & (run >> g->shift[d]);
-        if (run)
-            return true;
-    }
-    return false;
-}
-
-static inline bool has_line(const table_geom *g, uint64_t stones)
-{
-    if (g->line_bitmap)
-        return (g->line_bitmap[stones >> 6] >> (stones & 63)) & 1;
-    return has_line_shifts(g, stones);
-}
-
-static ttt_status geom_init(table_geom *g, const ttt_rules *r, ttt_error *err)
-{
-    memset(g, 0, sizeof *g);
-    g->cells = ttt_rules_cells(r);
-    g->nsym = ttt_sym_count(r);
-    g->k = r->k;
-    for (int s = 0; s < g->nsym; s++)
-        for (int c = 0; c < g->cells; c++)
-            g->perm[s][c] = (uint8_t)ttt_sym_move(r, s, c);
-    /* The line directions across, down, down-right, down-left: one step on from cell c is cell c + shift. */
-    const int drow[4] = {0, 1, 1, 1}, dcol[4] = {1, 0, 1, -1};
-    for (int d = 0; d < 4; d++) {
-        g->shift[d] = drow[d] * r->cols + dcol[d];
-        for (int c = 0; c < g->cells; c++) {
-            int row = c / r->cols + drow[d], col = c % r->cols + dcol[d];
-            if (row < r->rows && col >= 0 && col < r->cols)
-                g->step_ok[d] |= UINT64_C(1) << c;
-        }
-    }
-    /* The one question about the rule variant, asked of the board: whom does a line count for? */
-    ttt_board probe;
-    ttt_board_init(&probe, r);
-    probe.line_owner = TTT_X;
-    g->line_wins = ttt_board_winner(&probe) == TTT_X;
-    if (g->cells <= LINE_BITMAP_MAX_CELLS) {
-        size_t patterns = (size_t)1 << g->cells;
-        g->line_bitmap = calloc((patterns + 63) / 64, sizeof *g->line_bitmap);
-        if (!g->line_bitmap)
-            return ttt_fail(err, TTT_ENOMEM, "table: out of memory");
-        for (size_t p = 0; p < patterns; p++)
-            if (has_line_shifts(g, p))
-                g->line_bitmap[p >> 6] |= UINT64_C(1) << (p & 63);
-    }
-    return TTT_OK;
-}
 
 /* --- The hash table ------------------------------------------------------------------------------------ */
 
@@ -226,7 +154,7 @@ ttt_status ttt_table_new(const ttt_rules *rules, ttt_table **out, ttt_error *err
         free(t);
         return ttt_fail(err, TTT_ENOMEM, "table: out of memory");
     }
-    ttt_status st = geom_init(&t->geom, rules, err);
+    ttt_status st = ttt_lines_new(rules, &t->lines, err);
     if (st) {
         ttt_table_free(t);
         return st;
@@ -239,7 +167,7 @@ void ttt_table_free(ttt_table *t)
 {
     if (!t)
         return;
-    free(t->geom.line_bitmap);
+    ttt_lines_unref(t->lines);
     free(t->slots);
     free(t);
 }
@@ -321,25 +249,25 @@ static inline void canonical_words(const uint64_t img[2][TTT_SYM_ALL], int nsym,
 
 /* The move's representative in the canonical frame: the smallest of its images under the symmetries that take
  * the position to its canonical form (more than one when the canonical position is symmetric). */
-static inline int canonical_move(const table_geom *g, unsigned syms, int move)
+static inline int canonical_move(const ttt_lines *l, unsigned syms, int move)
 {
     int best = TTT_TABLE_MAX_CELLS;
     for (int s = 0; syms; s++, syms >>= 1)
-        if ((syms & 1) && g->perm[s][move] < best)
-            best = g->perm[s][move];
+        if ((syms & 1) && l->sym[s][move] < best)
+            best = l->sym[s][move];
     return best;
 }
 
 /* The images of a position's words under every symmetry. */
-static void images_of(const table_geom *g, uint64_t x, uint64_t o, uint64_t img[2][TTT_SYM_ALL])
+static void images_of(const ttt_lines *l, uint64_t x, uint64_t o, uint64_t img[2][TTT_SYM_ALL])
 {
-    for (int s = 0; s < g->nsym; s++) {
+    for (int s = 0; s < l->nsym; s++) {
         img[0][s] = img[1][s] = 0;
-        for (int c = 0; c < g->cells; c++) {
+        for (int c = 0; c < l->cells; c++) {
             if ((x >> c) & 1)
-                img[0][s] |= UINT64_C(1) << g->perm[s][c];
+                img[0][s] |= UINT64_C(1) << l->sym[s][c];
             if ((o >> c) & 1)
-                img[1][s] |= UINT64_C(1) << g->perm[s][c];
+                img[1][s] |= UINT64_C(1) << l->sym[s][c];
         }
     }
 }
@@ -350,9 +278,9 @@ bool ttt_table_get(const ttt_table *t, const ttt_board *b, ttt_move move, ttt_ta
     assert(move >= 0 && move < b->cells && ttt_board_at(b, move) == TTT_NOBODY);
     uint64_t img[2][TTT_SYM_ALL], cx, co;
     unsigned syms;
-    images_of(&t->geom, b->stones[TTT_X].w[0], b->stones[TTT_O].w[0], img);
-    canonical_words(img, t->geom.nsym, &cx, &co, &syms);
-    const table_entry *e = table_find(t, cx, co, canonical_move(&t->geom, syms, move));
+    images_of(t->lines, b->stones[TTT_X].w[0], b->stones[TTT_O].w[0], img);
+    canonical_words(img, t->lines->nsym, &cx, &co, &syms);
+    const table_entry *e = table_find(t, cx, co, canonical_move(t->lines, syms, move));
     if (!e)
         return false;
     out->sum = e->sum;
@@ -361,310 +289,67 @@ bool ttt_table_get(const ttt_table *t, const ttt_board *b, ttt_move move, ttt_ta
     return true;
 }
 
-/* --- Scoring games ------------------------------------------------------------------------------------- */
+/* --- Filling tables (table_internal.h) ---------------------------------------------------------------- */
 
-/* The score of move i (0-based) of a game of `len` moves won by `winner` (TTT_NOBODY for a draw). */
-static inline int64_t move_score(int i, int len, ttt_player winner)
+ttt_status ttt_table_add_moves(ttt_table *t, const uint8_t *moves, const int64_t *scores, int len)
 {
-    ttt_player mover = (ttt_player)(i & 1);
-    if (i == len - 1 && winner == mover)
-        return TTT_TABLE_SCORE_WIN;
-    if (i == len - 2 && winner == (ttt_player)(1 - mover))
-        return TTT_TABLE_SCORE_LET_WIN;
-    return winner == mover ? TTT_TABLE_SCORE_WINNER : TTT_TABLE_SCORE_NOT_WINNER;
-}
-
-/* Scores one finished game into t: every move under its canonical position, from the mover's side. */
-static ttt_status score_game(ttt_table *t, const uint8_t *moves, int len, ttt_player winner)
-{
-    const table_geom *g = &t->geom;
+    const ttt_lines *l = t->lines;
     uint64_t img[2][TTT_SYM_ALL] = {{0}};
     for (int i = 0; i < len; i++) {
         uint64_t cx, co;
         unsigned syms;
-        canonical_words(img, g->nsym, &cx, &co, &syms);
-        if (table_add(t, cx, co, canonical_move(g, syms, moves[i]), move_score(i, len, winner), 1))
+        canonical_words(img, l->nsym, &cx, &co, &syms);
+        if (table_add(t, cx, co, canonical_move(l, syms, moves[i]), scores[i], 1))
             return TTT_ENOMEM;
-        for (int s = 0; s < g->nsym; s++)
-            img[i & 1][s] |= UINT64_C(1) << g->perm[s][moves[i]];
+        for (int s = 0; s < l->nsym; s++)
+            img[i & 1][s] |= UINT64_C(1) << l->sym[s][moves[i]];
     }
     return TTT_OK;
 }
 
-/* Plays one uniformly random game: each move draws one of the empty cells, kept in an array with
- * swap-remove. Writes the moves, returns their number and sets *winner (TTT_NOBODY for a draw). */
-static int random_game(const table_geom *g, ttt_rng *rng, uint8_t *moves, ttt_player *winner)
-{
-    uint8_t empty[TTT_TABLE_MAX_CELLS];
-    for (int c = 0; c < g->cells; c++)
-        empty[c] = (uint8_t)c;
-    uint64_t stones[2] = {0, 0};
-    int left = g->cells;
-    for (int ply = 0;; ply++) {
-        uint32_t r = ttt_rng_below(rng, (uint32_t)left);
-        uint8_t cell = empty[r];
-        empty[r] = empty[--left];
-        moves[ply] = cell;
-        int side = ply & 1;
-        stones[side] |= UINT64_C(1) << cell;
-        if (has_line(g, stones[side])) {
-            *winner = (ttt_player)(g->line_wins ? side : 1 - side);
-            return ply + 1;
-        }
-        if (left == 0) {
-            *winner = TTT_NOBODY;
-            return ply + 1;
-        }
-    }
-}
-
-ttt_status ttt_table_add_game(ttt_table *t, const ttt_move *moves, int count, ttt_error *err)
-{
-    ttt_board b;
-    ttt_board_init(&b, &t->rules);
-    uint8_t seq[TTT_TABLE_MAX_CELLS];
-    for (int i = 0; i < count; i++) {
-        ttt_error sub;
-        if (ttt_board_play_checked(&b, moves[i], &sub))
-            return ttt_fail(err, TTT_EINVAL, "table: game move %d: %s", i + 1, sub.msg);
-        seq[i] = (uint8_t)moves[i];
-    }
-    if (!ttt_board_terminal(&b))
-        return ttt_fail(err, TTT_EINVAL, "table: the game is not over after %d moves", count);
-    if (score_game(t, seq, count, ttt_board_winner(&b)))
-        return ttt_fail(err, TTT_ENOMEM, "table: out of memory");
-    t->games++;
-    return TTT_OK;
-}
-
-/* --- Building ------------------------------------------------------------------------------------------ */
-
-/* Chunk c's generator seed: a key from the build seed, then the chunk number. Distinct chunks of one build
- * get distinct seeds. */
-uint64_t ttt_table_chunk_seed(uint64_t seed, uint64_t chunk)
-{
-    uint64_t state = seed;
-    return ttt_splitmix64(&state) ^ chunk;
-}
-
-int ttt_table_random_game(const ttt_table *t, ttt_rng *rng, ttt_move *moves)
-{
-    uint8_t seq[TTT_TABLE_MAX_CELLS];
-    ttt_player winner;
-    int len = random_game(&t->geom, rng, seq, &winner);
-    for (int i = 0; i < len; i++)
-        moves[i] = seq[i];
-    return len;
-}
-
-/* The builder's fast path scores moves under the position as played (raw: no canonical form), which costs one
- * hash update per move, and canonicalises each distinct raw entry once, when it flushes the raw table into
- * the canonical one. On small boards the raw table never fills up (3x3 has 4,520 unfinished positions); on
- * big ones it is flushed every so often to bound its memory. */
-#define RAW_FLUSH_ENTRIES (1u << 20)
-
-static ttt_status score_game_raw(ttt_table *raw, const uint8_t *moves, int len, ttt_player winner)
+ttt_status ttt_table_add_moves_raw(ttt_table *t, const uint8_t *moves, const int64_t *scores, int len)
 {
     uint64_t stones[2] = {0, 0};
     for (int i = 0; i < len; i++) {
-        if (table_add(raw, stones[TTT_X], stones[TTT_O], moves[i], move_score(i, len, winner), 1))
+        if (table_add(t, stones[TTT_X], stones[TTT_O], moves[i], scores[i], 1))
             return TTT_ENOMEM;
         stones[i & 1] |= UINT64_C(1) << moves[i];
     }
     return TTT_OK;
 }
 
-/* Adds every raw entry to its canonical entry in canon, then empties raw. */
-static ttt_status flush_raw(ttt_table *canon, ttt_table *raw)
+ttt_status ttt_table_merge(ttt_table *dst, const ttt_table *src, bool canonicalise)
 {
-    const table_geom *g = &canon->geom;
-    for (size_t i = 0; i < raw->capacity; i++) {
-        const table_entry *e = &raw->slots[i];
-        if (!e->meta)
-            continue;
-        uint64_t img[2][TTT_SYM_ALL], cx, co;
-        unsigned syms;
-        images_of(g, e->x, e->o, img);
-        canonical_words(img, g->nsym, &cx, &co, &syms);
-        if (table_add(canon, cx, co, canonical_move(g, syms, entry_move(e)), e->sum, entry_count(e)))
-            return TTT_ENOMEM;
-    }
-    memset(raw->slots, 0, raw->capacity * sizeof *raw->slots);
-    raw->used = 0;
-    return TTT_OK;
-}
-
-/* The calling thread reports the build's progress every this many of its games. */
-#define TABLE_PROGRESS_GAMES 1024
-
-typedef struct build_shared {
-    uint64_t games, seed, chunks;
-    atomic_uint_fast64_t next_chunk;
-    atomic_uint_fast64_t done;
-    atomic_bool failed;
-    ttt_table_progress_fn progress;
-    void *user;
-} build_shared;
-
-typedef struct build_worker {
-    build_shared *shared;
-    ttt_table *table, *raw;
-    bool reports; /* the calling thread's worker: the one that calls progress */
-    ttt_status status;
-} build_worker;
-
-static void *build_run(void *arg)
-{
-    build_worker *w = arg;
-    build_shared *sh = w->shared;
-    uint8_t moves[TTT_TABLE_MAX_CELLS];
-    for (;;) {
-        uint64_t c = atomic_fetch_add(&sh->next_chunk, 1);
-        if (c >= sh->chunks || atomic_load(&sh->failed))
-            break;
-        ttt_rng rng;
-        ttt_rng_seed(&rng, ttt_table_chunk_seed(sh->seed, c));
-        uint64_t first = c * TTT_TABLE_CHUNK_GAMES;
-        uint64_t n = sh->games - first < TTT_TABLE_CHUNK_GAMES ? sh->games - first : TTT_TABLE_CHUNK_GAMES;
-        uint64_t counted = 0; /* games of this chunk added to sh->done */
-        for (uint64_t i = 0; i < n; i++) {
-            ttt_player winner;
-            int len = random_game(&w->raw->geom, &rng, moves, &winner);
-            if (score_game_raw(w->raw, moves, len, winner) ||
-                (w->raw->used > RAW_FLUSH_ENTRIES && flush_raw(w->table, w->raw))) {
-                w->status = TTT_ENOMEM;
-                atomic_store(&sh->failed, true);
-                return NULL;
-            }
-            /* Progress within a chunk too: a chunk of a big board's games can take seconds. */
-            if ((i + 1) % TABLE_PROGRESS_GAMES == 0 || i + 1 == n) {
-                uint64_t done = atomic_fetch_add(&sh->done, i + 1 - counted) + (i + 1 - counted);
-                counted = i + 1;
-                if (w->reports && sh->progress)
-                    sh->progress(done, sh->games, sh->user);
-            }
-        }
-    }
-    if (flush_raw(w->table, w->raw)) {
-        w->status = TTT_ENOMEM;
-        atomic_store(&sh->failed, true);
-    }
-    return NULL;
-}
-
-/* Adds every entry of src into dst. */
-static ttt_status table_merge(ttt_table *dst, const ttt_table *src)
-{
+    const ttt_lines *l = dst->lines;
     for (size_t i = 0; i < src->capacity; i++) {
         const table_entry *e = &src->slots[i];
-        if (e->meta && table_add(dst, e->x, e->o, entry_move(e), e->sum, entry_count(e)))
+        if (!e->meta)
+            continue;
+        uint64_t x = e->x, o = e->o;
+        int move = entry_move(e);
+        if (canonicalise) {
+            uint64_t img[2][TTT_SYM_ALL];
+            unsigned syms;
+            images_of(l, e->x, e->o, img);
+            canonical_words(img, l->nsym, &x, &o, &syms);
+            move = canonical_move(l, syms, move);
+        }
+        if (table_add(dst, x, o, move, e->sum, entry_count(e)))
             return TTT_ENOMEM;
     }
     return TTT_OK;
 }
 
-ttt_status ttt_table_build(const ttt_rules *rules, const ttt_table_build_options *opt, ttt_table **out,
-                           ttt_error *err)
+void ttt_table_clear(ttt_table *t)
 {
-    *out = NULL;
-    if (opt->games > TTT_TABLE_MAX_GAMES)
-        return ttt_fail(err, TTT_EINVAL, "table: games must be from 0 to %" PRId64, TTT_TABLE_MAX_GAMES);
-    if (opt->seed > TTT_TABLE_MAX_SEED)
-        return ttt_fail(err, TTT_EINVAL, "table: seed must be from 0 to %" PRId64, TTT_TABLE_MAX_SEED);
-    if (opt->jobs < 0 || opt->jobs > TTT_TABLE_MAX_JOBS)
-        return ttt_fail(err, TTT_EINVAL, "table: jobs must be from 1 to %d", TTT_TABLE_MAX_JOBS);
-    build_shared sh = {.games = opt->games,
-                       .seed = opt->seed,
-                       .chunks = (opt->games + TTT_TABLE_CHUNK_GAMES - 1) / TTT_TABLE_CHUNK_GAMES,
-                       .progress = opt->progress,
-                       .user = opt->user};
-    atomic_init(&sh.next_chunk, 0);
-    atomic_init(&sh.done, 0);
-    atomic_init(&sh.failed, false);
-    int jobs = opt->jobs ? opt->jobs : 1;
-    if ((uint64_t)jobs > sh.chunks)
-        jobs = sh.chunks ? (int)sh.chunks : 1;
-    build_worker workers[TTT_TABLE_MAX_JOBS];
-    pthread_t threads[TTT_TABLE_MAX_JOBS];
-    bool started[TTT_TABLE_MAX_JOBS] = {false};
-    ttt_status st = TTT_OK;
-    int made = 0;
-    for (; made < jobs; made++) {
-        workers[made] = (build_worker){.shared = &sh, .reports = made == 0, .status = TTT_OK};
-        if ((st = ttt_table_new(rules, &workers[made].table, err)) != TTT_OK)
-            break;
-        if ((st = ttt_table_new(rules, &workers[made].raw, err)) != TTT_OK) {
-            ttt_table_free(workers[made].table);
-            break;
-        }
-    }
-    if (st == TTT_OK) {
-        /* Worker 0 runs in this thread; a thread that cannot be started just leaves its chunks to the others.
-         */
-        for (int i = 1; i < jobs; i++)
-            started[i] = pthread_create(&threads[i], NULL, build_run, &workers[i]) == 0;
-        build_run(&workers[0]);
-        for (int i = 1; i < jobs; i++)
-            if (started[i])
-                pthread_join(threads[i], NULL);
-        for (int i = 0; i < jobs && st == TTT_OK; i++)
-            st = workers[i].status;
-        for (int i = 1; i < jobs && st == TTT_OK; i++)
-            st = table_merge(workers[0].table, workers[i].table);
-        if (st)
-            ttt_fail(err, st, "table: out of memory after %" PRIu64 " games",
-                     (uint64_t)atomic_load(&sh.done));
-    }
-    for (int i = 0; i < made; i++)
-        ttt_table_free(workers[i].raw);
-    for (int i = 1; i < made; i++)
-        ttt_table_free(workers[i].table);
-    if (st) {
-        if (made)
-            ttt_table_free(workers[0].table);
-        return st;
-    }
-    ttt_table *t = workers[0].table;
-    t->games = opt->games;
-    t->seed = opt->seed;
-    if (opt->progress)
-        opt->progress(opt->games, opt->games, opt->user);
-    *out = t;
-    return TTT_OK;
+    memset(t->slots, 0, t->capacity * sizeof *t->slots);
+    t->used = 0;
 }
 
-uint64_t ttt_table_default_games(const ttt_rules *rules)
+void ttt_table_set_origin(ttt_table *t, uint64_t games, uint64_t seed)
 {
-    int cells = ttt_rules_cells(rules);
-    return cells <= 9                             ? TTT_TABLE_DEFAULT_GAMES
-           : cells <= 16                          ? TTT_TABLE_DEFAULT_GAMES_16
-           : cells <= TTT_TABLE_DEFAULT_MAX_CELLS ? TTT_TABLE_DEFAULT_GAMES_25
-                                                  : 0;
-}
-
-uint64_t ttt_table_max_entries(const ttt_rules *rules, uint64_t games)
-{
-    uint64_t cells = (uint64_t)ttt_rules_cells(rules), positions = 1;
-    for (uint64_t i = 0; i < cells && positions <= UINT64_MAX / 3 / cells; i++)
-        positions *= 3;
-    uint64_t by_positions = positions <= UINT64_MAX / 3 / cells ? positions * cells : UINT64_MAX;
-    uint64_t by_games = games <= UINT64_MAX / cells ? games * cells : UINT64_MAX;
-    return by_games < by_positions ? by_games : by_positions;
-}
-
-ttt_status ttt_table_build_default(const ttt_rules *rules, int jobs, ttt_table **out, ttt_error *err)
-{
-    *out = NULL;
-    uint64_t games = ttt_table_default_games(rules);
-    if (games == 0) {
-        char rt[TTT_RULES_TEXT_SIZE];
-        return ttt_fail(err, TTT_EINVAL,
-                        "no default table for boards of more than %d cells; build one with 'ttt table build "
-                        "--rules %s --games N --out FILE' and pass file=FILE",
-                        TTT_TABLE_DEFAULT_MAX_CELLS, ttt_rules_format(rules, rt, sizeof rt));
-    }
-    ttt_table_build_options opt = {.games = games, .seed = TTT_TABLE_DEFAULT_SEED, .jobs = jobs};
-    return ttt_table_build(rules, &opt, out, err);
+    t->games = games;
+    t->seed = seed;
 }
 
 /* --- Saving -------------------------------------------------------------------------------------------- */
@@ -891,10 +576,10 @@ static ttt_status load_move(const loader *ld, ttt_table *t, const ttt_board *b, 
     ttt_move_format(&t->rules, m, name, sizeof name);
     if (ttt_board_at(b, m) != TTT_NOBODY)
         return bad(ld, "%smove %s: the cell is taken", where, name);
-    if (canonical_move(&t->geom, syms, m) != m) {
+    if (canonical_move(t->lines, syms, m) != m) {
         char same[TTT_MOVE_TEXT_SIZE];
         return bad(ld, "%smove %s is not in the canonical frame (it is the same move as %s)", where, name,
-                   ttt_move_format(&t->rules, canonical_move(&t->geom, syms, m), same, sizeof same));
+                   ttt_move_format(&t->rules, canonical_move(t->lines, syms, m), same, sizeof same));
     }
     json_int_t sum, count;
     if ((st = get_integer(ld, jm, where, "count", 1, (json_int_t)TTT_TABLE_MAX_COUNT, &count)) ||
@@ -947,8 +632,8 @@ static ttt_status load_position(const loader *ld, ttt_table *t, json_t *jp, size
         return bad(ld, "%s'moves' must be a non-empty array", where);
     uint64_t img[2][TTT_SYM_ALL], cx, co;
     unsigned syms;
-    images_of(&t->geom, x, o, img);
-    canonical_words(img, t->geom.nsym, &cx, &co, &syms);
+    images_of(t->lines, x, o, img);
+    canonical_words(img, t->lines->nsym, &cx, &co, &syms);
     assert(cx == x && co == o);
     for (size_t j = 0; j < json_array_size(moves); j++) {
         char mwhere[80];

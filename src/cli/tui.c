@@ -1,5 +1,5 @@
 /*
- * tui/tui.c - the full-screen terminal UI of `ttt play` (ncursesw).
+ * cli/tui.c - the full-screen terminal UI of `ttt play` (ncursesw).
  *
  * One loop on the main thread draws the screen and reads keys with a short timeout; engine moves and hints
  * are searched on one worker thread, so keys answer while an engine thinks. The worker gets a copy of the
@@ -17,7 +17,7 @@
  * score, message and key lines. A terminal too small for that gets the compact layout (80x24 holds 20x20):
  * the board, then the status, message and key lines, with 3-character cells when 4 do not fit across.
  */
-#include "tui/tui.h"
+#include "cli/tui.h"
 
 #include <assert.h>
 #include <curses.h>

@@ -1,9 +1,9 @@
 /*
- * tui/tui.h - the full-screen terminal UI of `ttt play` (ncursesw). Part of the command only: the library
+ * cli/tui.h - the full-screen terminal UI of `ttt play` (ncursesw). Part of the command only: the library
  * never links curses.
  */
-#ifndef TTT_TUI_TUI_H
-#define TTT_TUI_TUI_H
+#ifndef TTT_CLI_TUI_H
+#define TTT_CLI_TUI_H
 
 #include "cli/play.h"
 

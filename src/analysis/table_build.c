@@ -1,0 +1,368 @@
+/*
+ * analysis/table_build.c - building move tables (ttt/table.h) from uniformly random games: the games, their
+ * scores, the threads and the chunked seeds. The table itself, its canonical forms and its file are
+ * store/table_file.c's.
+ *
+ * The builder never calls the generic board code in its loop. Its random games read the board's windows
+ * (rules/lines.h), and on boards of up to 16 cells a bitmap of the stone sets that hold a line. Each worker
+ * scores its games' moves under the position as played into a raw table, which costs one hash update per
+ * move, and canonicalises each distinct raw entry once, when it flushes the raw table into its own table;
+ * the workers' tables are merged at the end.
+ */
+#include "ttt/table.h"
+
+#include <assert.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+
+#include "analysis/table_build.h"
+#include "rules/lines.h"
+#include "store/table_internal.h"
+#include "util/error.h"
+
+/* Boards of up to this many cells get a bitmap "does this set of stones hold a line" (2^16 bits = 8 KiB). */
+#define LINE_BITMAP_MAX_CELLS 16
+
+/* --- Scoring games ------------------------------------------------------------------------------------- */
+
+/* The score of move i (0-based) of a game of `len` moves won by `winner` (TTT_NOBODY for a draw). */
+static inline int64_t move_score(int i, int len, ttt_player winner)
+{
+    ttt_player mover = (ttt_player)(i & 1);
+    if (i == len - 1 && winner == mover)
+        return TTT_TABLE_SCORE_WIN;
+    if (i == len - 2 && winner == (ttt_player)(1 - mover))
+        return TTT_TABLE_SCORE_LET_WIN;
+    return winner == mover ? TTT_TABLE_SCORE_WINNER : TTT_TABLE_SCORE_NOT_WINNER;
+}
+
+/* The scores of a finished game's moves, in order, into scores (room for len). */
+static void game_scores(int len, ttt_player winner, int64_t *scores)
+{
+    for (int i = 0; i < len; i++)
+        scores[i] = move_score(i, len, winner);
+}
+
+/* --- Random games ------------------------------------------------------------------------------------- */
+
+struct ttt_table_playout {
+    const ttt_lines *lines;
+    bool line_wins;        /* a completed line wins for the side that made it */
+    uint64_t *line_bitmap; /* bit p set when stone set p holds a line; NULL for boards over 16 cells */
+};
+
+/* Does `stones`, which has just gained `cell`, hold a line? Only a window through the cell can be new. */
+static inline bool has_line(const ttt_table_playout *p, uint64_t stones, int cell)
+{
+    if (p->line_bitmap)
+        return (p->line_bitmap[stones >> 6] >> (stones & 63)) & 1;
+    const ttt_lines *l = p->lines;
+    int n;
+    const int16_t *through = ttt_lines_through(l, cell, &n);
+    for (int i = 0; i < n; i++) {
+        uint64_t w = l->win_bits[through[i]].w[0];
+        if ((stones & w) == w)
+            return true;
+    }
+    return false;
+}
+
+ttt_status ttt_table_playout_new(const ttt_rules *rules, ttt_table_playout **out, ttt_error *err)
+{
+    assert(ttt_rules_cells(rules) <= TTT_TABLE_MAX_CELLS);
+    *out = NULL;
+    ttt_table_playout *p = calloc(1, sizeof *p);
+    if (!p)
+        return ttt_fail(err, TTT_ENOMEM, "table: out of memory");
+    p->line_wins = ttt_rules_line_wins(rules);
+    ttt_status st = ttt_lines_new(rules, &p->lines, err);
+    if (st) {
+        free(p);
+        return st;
+    }
+    const ttt_lines *l = p->lines;
+    if (l->cells <= LINE_BITMAP_MAX_CELLS) {
+        size_t patterns = (size_t)1 << l->cells;
+        p->line_bitmap = calloc((patterns + 63) / 64, sizeof *p->line_bitmap);
+        if (!p->line_bitmap) {
+            ttt_table_playout_free(p);
+            return ttt_fail(err, TTT_ENOMEM, "table: out of memory");
+        }
+        for (int w = 0; w < l->nwin; w++) {
+            /* Every superset of the window: p = window | subset of the other cells. */
+            uint64_t win = l->win_bits[w].w[0], rest = (patterns - 1) & ~win;
+            for (uint64_t sub = rest;; sub = (sub - 1) & rest) {
+                uint64_t pat = win | sub;
+                p->line_bitmap[pat >> 6] |= UINT64_C(1) << (pat & 63);
+                if (sub == 0)
+                    break;
+            }
+        }
+    }
+    *out = p;
+    return TTT_OK;
+}
+
+void ttt_table_playout_free(ttt_table_playout *p)
+{
+    if (!p)
+        return;
+    ttt_lines_unref(p->lines);
+    free(p->line_bitmap);
+    free(p);
+}
+
+/* Plays one uniformly random game: each move draws one of the empty cells, kept in an array with
+ * swap-remove. Writes the moves, returns their number and sets *winner (TTT_NOBODY for a draw). */
+static int random_game(const ttt_table_playout *p, ttt_rng *rng, uint8_t *moves, ttt_player *winner)
+{
+    uint8_t empty[TTT_TABLE_MAX_CELLS];
+    int cells = p->lines->cells;
+    for (int c = 0; c < cells; c++)
+        empty[c] = (uint8_t)c;
+    uint64_t stones[2] = {0, 0};
+    int left = cells;
+    for (int ply = 0;; ply++) {
+        uint32_t r = ttt_rng_below(rng, (uint32_t)left);
+        uint8_t cell = empty[r];
+        empty[r] = empty[--left];
+        moves[ply] = cell;
+        int side = ply & 1;
+        stones[side] |= UINT64_C(1) << cell;
+        if (has_line(p, stones[side], cell)) {
+            *winner = (ttt_player)(p->line_wins ? side : 1 - side);
+            return ply + 1;
+        }
+        if (left == 0) {
+            *winner = TTT_NOBODY;
+            return ply + 1;
+        }
+    }
+}
+
+ttt_status ttt_table_add_game(ttt_table *t, const ttt_move *moves, int count, ttt_error *err)
+{
+    ttt_board b;
+    ttt_board_init(&b, ttt_table_rules(t));
+    uint8_t seq[TTT_TABLE_MAX_CELLS];
+    for (int i = 0; i < count; i++) {
+        ttt_error sub;
+        if (ttt_board_play_checked(&b, moves[i], &sub))
+            return ttt_fail(err, TTT_EINVAL, "table: game move %d: %s", i + 1, sub.msg);
+        seq[i] = (uint8_t)moves[i];
+    }
+    if (!ttt_board_terminal(&b))
+        return ttt_fail(err, TTT_EINVAL, "table: the game is not over after %d moves", count);
+    int64_t scores[TTT_TABLE_MAX_CELLS];
+    game_scores(count, ttt_board_winner(&b), scores);
+    if (ttt_table_add_moves(t, seq, scores, count))
+        return ttt_fail(err, TTT_ENOMEM, "table: out of memory");
+    ttt_table_set_origin(t, ttt_table_games(t) + 1, ttt_table_seed(t));
+    return TTT_OK;
+}
+
+/* --- Building ------------------------------------------------------------------------------------------ */
+
+/* Chunk c's generator seed: a key from the build seed, then the chunk number. Distinct chunks of one build
+ * get distinct seeds. */
+uint64_t ttt_table_chunk_seed(uint64_t seed, uint64_t chunk)
+{
+    uint64_t state = seed;
+    return ttt_splitmix64(&state) ^ chunk;
+}
+
+int ttt_table_random_game(const ttt_table_playout *p, ttt_rng *rng, ttt_move *moves)
+{
+    uint8_t seq[TTT_TABLE_MAX_CELLS];
+    ttt_player winner;
+    int len = random_game(p, rng, seq, &winner);
+    for (int i = 0; i < len; i++)
+        moves[i] = seq[i];
+    return len;
+}
+
+/* The builder's fast path scores moves under the position as played (raw: no canonical form), which costs one
+ * hash update per move, and canonicalises each distinct raw entry once, when it flushes the raw table into
+ * the canonical one. On small boards the raw table never fills up (3x3 has 4,520 unfinished positions); on
+ * big ones it is flushed every so often to bound its memory. */
+#define RAW_FLUSH_ENTRIES (1u << 20)
+
+/* Adds every raw entry to its canonical entry in canon, then empties raw. */
+static ttt_status flush_raw(ttt_table *canon, ttt_table *raw)
+{
+    if (ttt_table_merge(canon, raw, true))
+        return TTT_ENOMEM;
+    ttt_table_clear(raw);
+    return TTT_OK;
+}
+
+/* The calling thread reports the build's progress every this many of its games. */
+#define TABLE_PROGRESS_GAMES 1024
+
+typedef struct build_shared {
+    uint64_t games, seed, chunks;
+    atomic_uint_fast64_t next_chunk;
+    atomic_uint_fast64_t done;
+    atomic_bool failed;
+    const ttt_table_playout *playout;
+    ttt_table_progress_fn progress;
+    void *user;
+} build_shared;
+
+typedef struct build_worker {
+    build_shared *shared;
+    ttt_table *table, *raw;
+    bool reports; /* the calling thread's worker: the one that calls progress */
+    ttt_status status;
+} build_worker;
+
+static void *build_run(void *arg)
+{
+    build_worker *w = arg;
+    build_shared *sh = w->shared;
+    uint8_t moves[TTT_TABLE_MAX_CELLS];
+    int64_t scores[TTT_TABLE_MAX_CELLS];
+    for (;;) {
+        uint64_t c = atomic_fetch_add(&sh->next_chunk, 1);
+        if (c >= sh->chunks || atomic_load(&sh->failed))
+            break;
+        ttt_rng rng;
+        ttt_rng_seed(&rng, ttt_table_chunk_seed(sh->seed, c));
+        uint64_t first = c * TTT_TABLE_CHUNK_GAMES;
+        uint64_t n = sh->games - first < TTT_TABLE_CHUNK_GAMES ? sh->games - first : TTT_TABLE_CHUNK_GAMES;
+        uint64_t counted = 0; /* games of this chunk added to sh->done */
+        for (uint64_t i = 0; i < n; i++) {
+            ttt_player winner;
+            int len = random_game(sh->playout, &rng, moves, &winner);
+            game_scores(len, winner, scores);
+            if (ttt_table_add_moves_raw(w->raw, moves, scores, len) ||
+                (ttt_table_entries(w->raw) > RAW_FLUSH_ENTRIES && flush_raw(w->table, w->raw))) {
+                w->status = TTT_ENOMEM;
+                atomic_store(&sh->failed, true);
+                return NULL;
+            }
+            /* Progress within a chunk too: a chunk of a big board's games can take seconds. */
+            if ((i + 1) % TABLE_PROGRESS_GAMES == 0 || i + 1 == n) {
+                uint64_t done = atomic_fetch_add(&sh->done, i + 1 - counted) + (i + 1 - counted);
+                counted = i + 1;
+                if (w->reports && sh->progress)
+                    sh->progress(done, sh->games, sh->user);
+            }
+        }
+    }
+    if (flush_raw(w->table, w->raw)) {
+        w->status = TTT_ENOMEM;
+        atomic_store(&sh->failed, true);
+    }
+    return NULL;
+}
+
+ttt_status ttt_table_build(const ttt_rules *rules, const ttt_table_build_options *opt, ttt_table **out,
+                           ttt_error *err)
+{
+    *out = NULL;
+    if (opt->games > TTT_TABLE_MAX_GAMES)
+        return ttt_fail(err, TTT_EINVAL, "table: games must be from 0 to %" PRId64, TTT_TABLE_MAX_GAMES);
+    if (opt->seed > TTT_TABLE_MAX_SEED)
+        return ttt_fail(err, TTT_EINVAL, "table: seed must be from 0 to %" PRId64, TTT_TABLE_MAX_SEED);
+    if (opt->jobs < 0 || opt->jobs > TTT_TABLE_MAX_JOBS)
+        return ttt_fail(err, TTT_EINVAL, "table: jobs must be from 1 to %d", TTT_TABLE_MAX_JOBS);
+    build_shared sh = {.games = opt->games,
+                       .seed = opt->seed,
+                       .chunks = (opt->games + TTT_TABLE_CHUNK_GAMES - 1) / TTT_TABLE_CHUNK_GAMES,
+                       .progress = opt->progress,
+                       .user = opt->user};
+    atomic_init(&sh.next_chunk, 0);
+    atomic_init(&sh.done, 0);
+    atomic_init(&sh.failed, false);
+    int jobs = opt->jobs ? opt->jobs : 1;
+    if ((uint64_t)jobs > sh.chunks)
+        jobs = sh.chunks ? (int)sh.chunks : 1;
+    build_worker workers[TTT_TABLE_MAX_JOBS];
+    pthread_t threads[TTT_TABLE_MAX_JOBS];
+    bool started[TTT_TABLE_MAX_JOBS] = {false};
+    ttt_table_playout *playout = NULL;
+    ttt_status st = TTT_OK;
+    int made = 0;
+    for (; made < jobs; made++) {
+        workers[made] = (build_worker){.shared = &sh, .reports = made == 0, .status = TTT_OK};
+        if ((st = ttt_table_new(rules, &workers[made].table, err)) != TTT_OK)
+            break;
+        if ((st = ttt_table_new(rules, &workers[made].raw, err)) != TTT_OK) {
+            ttt_table_free(workers[made].table);
+            break;
+        }
+    }
+    if (st == TTT_OK) /* the rules are valid and small enough: ttt_table_new checked them */
+        st = ttt_table_playout_new(rules, &playout, err);
+    sh.playout = playout;
+    if (st == TTT_OK) {
+        /* Worker 0 runs in this thread; a thread that cannot be started just leaves its chunks to the others.
+         */
+        for (int i = 1; i < jobs; i++)
+            started[i] = pthread_create(&threads[i], NULL, build_run, &workers[i]) == 0;
+        build_run(&workers[0]);
+        for (int i = 1; i < jobs; i++)
+            if (started[i])
+                pthread_join(threads[i], NULL);
+        for (int i = 0; i < jobs && st == TTT_OK; i++)
+            st = workers[i].status;
+        for (int i = 1; i < jobs && st == TTT_OK; i++)
+            st = ttt_table_merge(workers[0].table, workers[i].table, false);
+        if (st)
+            ttt_fail(err, st, "table: out of memory after %" PRIu64 " games",
+                     (uint64_t)atomic_load(&sh.done));
+    }
+    for (int i = 0; i < made; i++)
+        ttt_table_free(workers[i].raw);
+    for (int i = 1; i < made; i++)
+        ttt_table_free(workers[i].table);
+    ttt_table_playout_free(playout);
+    if (st) {
+        if (made)
+            ttt_table_free(workers[0].table);
+        return st;
+    }
+    ttt_table *t = workers[0].table;
+    ttt_table_set_origin(t, opt->games, opt->seed);
+    if (opt->progress)
+        opt->progress(opt->games, opt->games, opt->user);
+    *out = t;
+    return TTT_OK;
+}
+
+uint64_t ttt_table_default_games(const ttt_rules *rules)
+{
+    int cells = ttt_rules_cells(rules);
+    return cells <= 9                             ? TTT_TABLE_DEFAULT_GAMES
+           : cells <= 16                          ? TTT_TABLE_DEFAULT_GAMES_16
+           : cells <= TTT_TABLE_DEFAULT_MAX_CELLS ? TTT_TABLE_DEFAULT_GAMES_25
+                                                  : 0;
+}
+
+uint64_t ttt_table_max_entries(const ttt_rules *rules, uint64_t games)
+{
+    uint64_t cells = (uint64_t)ttt_rules_cells(rules), positions = 1;
+    for (uint64_t i = 0; i < cells && positions <= UINT64_MAX / 3 / cells; i++)
+        positions *= 3;
+    uint64_t by_positions = positions <= UINT64_MAX / 3 / cells ? positions * cells : UINT64_MAX;
+    uint64_t by_games = games <= UINT64_MAX / cells ? games * cells : UINT64_MAX;
+    return by_games < by_positions ? by_games : by_positions;
+}
+
+ttt_status ttt_table_build_default(const ttt_rules *rules, int jobs, ttt_table **out, ttt_error *err)
+{
+    *out = NULL;
+    uint64_t games = ttt_table_default_games(rules);
+    if (games == 0) {
+        char rt[TTT_RULES_TEXT_SIZE];
+        return ttt_fail(err, TTT_EINVAL,
+                        "no default table for boards of more than %d cells; build one with 'ttt table build "
+                        "--rules %s --games N --out FILE' and pass file=FILE",
+                        TTT_TABLE_DEFAULT_MAX_CELLS, ttt_rules_format(rules, rt, sizeof rt));
+    }
+    ttt_table_build_options opt = {.games = games, .seed = TTT_TABLE_DEFAULT_SEED, .jobs = jobs};
+    return ttt_table_build(rules, &opt, out, err);
+}
