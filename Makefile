@@ -100,7 +100,7 @@ check: setup
 	@$(MAKE) check-release
 	@echo "== sanitizer build (ASan+UBSan) + tests"
 	@$(MAKE) check-asan
-	@echo "== bench signature: the same in the debug, sanitizer and release builds"
+	@echo "== bench signature: the same in the debug, sanitizer and release builds, and the newest Bench: trailer"
 	@$(MAKE) check-signature
 	@echo "== fuzz harnesses: seed corpora, then $(CHECK_FUZZ_TIME) s of fuzzing each"
 	@$(MAKE) check-fuzz
@@ -120,7 +120,8 @@ check-asan:
 	@cd $(ASAN_DIR) && $(SAN_ENV) ctest --output-on-failure -j$(JOBS)
 
 # `ttt bench` bounds every item by nodes, never by time, so its signature (the total node count) must not
-# depend on the build. A difference means undefined behaviour or a time-dependent search.
+# depend on the build. A difference means undefined behaviour or a time-dependent search. In a git checkout
+# it must also be the newest `Bench: N` trailer of git log: a change to the signature says so in its commit.
 check-signature:
 	$(call configure,$(RELEASE_DIR),$(RELEASE_CONFIG))
 	$(call cmbuild,$(RELEASE_DIR),--target ttt_cli)
