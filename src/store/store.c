@@ -136,13 +136,6 @@ static bool query_value(sqlite3 *db, const char *sql, int64_t *v)
     return rc == SQLITE_ROW;
 }
 
-/* One non-negative integer from a one-row query; -1 when it fails. */
-static int64_t query_int(sqlite3 *db, const char *sql)
-{
-    int64_t v;
-    return query_value(db, sql, &v) ? v : -1;
-}
-
 /* Steps 2 and 3: is it ours, empty, or foreign? Sets *fresh for an empty database. The marker and the tables
  * are read in one read transaction: another process creating the same database at this moment is seen either
  * before its migration (empty) or after it (ours), never halfway (tables without the marker). */
@@ -162,8 +155,11 @@ static ttt_status check_owner(ttt_store *s, bool *fresh, ttt_error *err)
             sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
         return st;
     }
-    if (snapshot)
-        sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL);
+    if (snapshot && sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
+        ttt_status st = db_fail(s, err, "cannot end the read transaction");
+        sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+        return st;
+    }
     *fresh = app == 0 && tables == 0;
     if (app != TTT_STORE_APPLICATION_ID && !*fresh)
         return ttt_fail(err, TTT_EINVAL,
@@ -219,7 +215,14 @@ static ttt_status migrate(ttt_store *s, ttt_error *err)
     if (st)
         return st;
     /* Another process may have migrated while we waited for the lock. */
-    s->version = (int)query_int(s->db, "PRAGMA user_version");
+    int64_t version;
+    if (!query_value(s->db, "PRAGMA user_version", &version) || version < 0 ||
+        version > TTT_STORE_SCHEMA_VERSION) {
+        st = db_fail(s, err, "cannot read the schema version");
+        sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+        return st;
+    }
+    s->version = (int)version;
     for (int v = s->version; v < TTT_STORE_SCHEMA_VERSION && !st; v++)
         st = exec(s, migrations[v], err);
     char sql[128];
@@ -292,8 +295,12 @@ static ttt_status store_open(const char *path, bool create, ttt_store **out, ttt
         st = exec(s, "PRAGMA synchronous = NORMAL", err);
     if (!st)
         st = migrate(s, err);
+    int64_t format_rows = 0;
     if (!st && !fresh &&
-        query_int(s->db, "SELECT count(*) FROM ttt_meta WHERE key = 'format' AND value = 'ttt'") != 1)
+        !query_value(s->db, "SELECT count(*) FROM ttt_meta WHERE key = 'format' AND value = 'ttt'",
+                     &format_rows))
+        st = db_fail(s, err, "cannot read the format row");
+    if (!st && !fresh && format_rows != 1)
         st = ttt_fail(err, TTT_EINVAL,
                       "memory '%s': marked as ttt but has no ttt_meta format row: not touching it", path);
     if (st) {
@@ -753,8 +760,8 @@ ttt_status ttt_store_get_game(ttt_store *s, int64_t id, ttt_game_record *out, tt
 
 ttt_status ttt_store_count_games(ttt_store *s, int64_t *count, ttt_error *err)
 {
-    *count = query_int(s->db, "SELECT count(*) FROM games");
-    return *count < 0 ? db_fail(s, err, "count games") : TTT_OK;
+    *count = 0;
+    return query_value(s->db, "SELECT count(*) FROM games", count) ? TTT_OK : db_fail(s, err, "count games");
 }
 
 /* --- The learner's memory ----------------------------------------------------------------------------- */
