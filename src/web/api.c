@@ -14,8 +14,6 @@
 #include <sys/random.h>
 #include <time.h>
 
-#define HUMAN "human"
-
 /* HTTP status codes the API answers with. */
 enum {
     HTTP_OK = 200,
@@ -30,22 +28,19 @@ enum {
     HTTP_UNAVAILABLE = 503,
 };
 
-/* One game in memory: everything its record in the store needs (rules, players, moves, outcome, times). */
+/* One game in memory: a session of one game (everything its record in the store needs), with its lock,
+ * references and client. */
 typedef struct web_game {
     char id[WEB_ID_SIZE];
     pthread_mutex_t lock; /* guards everything below; held while an engine thinks about this game */
     int refs;             /* requests using the game (guarded by the table's lock): never evicted while > 0 */
     double last_used_ms;  /* monotonic (guarded by the table's lock) */
-    ttt_board board;
-    ttt_move moves[TTT_MAX_CELLS];
-    int count;
-    char player[2][TTT_SPEC_TEXT_SIZE];  /* [TTT_X], [TTT_O]: "human" or the spec as the client gave it */
-    char bounded[2][TTT_SPEC_TEXT_SIZE]; /* the spec the server runs (web_bound_spec); "" for a person */
-    /* Each player's engine, made at its first move and kept (engine_keep); NULL before, or once the table
-     * of live engines dropped it. Guarded by the game's lock, and by the table's lock when refs is 0. */
-    ttt_engine *engine[2];
+    /* Its players' who is "human" or the spec as the client gave it, their spec what the server runs
+     * (web_bound_spec). An engine is made at its player's first move and kept (engine_keep); NULL before,
+     * or once the table of live engines dropped it: guarded by the game's lock, and by the table's lock
+     * when refs is 0. */
+    ttt_game *game;
     char client[WEB_CLIENT_SIZE]; /* the address that created the game (its cap: max_client_games) */
-    time_t started, ended;        /* wall clock; ended is 0 until the game first finishes */
     bool finished;                /* the game has ended once and was handed to web_game_finished */
 } web_game;
 
@@ -449,15 +444,19 @@ unsigned long web_api_engines_made(web_api *api)
     return n;
 }
 
+/* The player of a side of g. */
+static ttt_game_player *player_of(const web_game *g, ttt_player side) { return ttt_game_side(g->game, side); }
+
 /* Under api->lock, for a game no request uses (refs 0) or that is being dropped: frees its engines. */
 static void game_drop_engines(web_api *api, web_game *g)
 {
-    for (int side = TTT_X; side <= TTT_O; side++)
-        if (g->engine[side]) {
-            ttt_engine_free(g->engine[side]);
-            g->engine[side] = NULL;
+    for (int side = TTT_X; g->game && side <= TTT_O; side++) {
+        ttt_engine *e = ttt_game_set_engine(g->game, (ttt_player)side, NULL);
+        if (e) {
+            ttt_engine_free(e);
             api->live_engines--;
         }
+    }
 }
 
 /* Keeps e as the engine of g's side (g is in use by the caller, refs > 0): true when kept, false when every
@@ -470,7 +469,7 @@ static bool engine_keep(web_api *api, web_game *g, int side, ttt_engine *e)
         web_game *lru = NULL;
         for (int i = 0; i < api->count; i++) {
             web_game *o = api->games[i];
-            if (o->refs == 0 && (o->engine[TTT_X] || o->engine[TTT_O]) &&
+            if (o->refs == 0 && (player_of(o, TTT_X)->engine || player_of(o, TTT_O)->engine) &&
                 (!lru || o->last_used_ms < lru->last_used_ms))
                 lru = o;
         }
@@ -480,7 +479,7 @@ static bool engine_keep(web_api *api, web_game *g, int side, ttt_engine *e)
     }
     bool kept = api->live_engines < WEB_MAX_LIVE_ENGINES;
     if (kept) {
-        g->engine[side] = e;
+        ttt_game_set_engine(g->game, (ttt_player)side, e);
         api->live_engines++;
     }
     pthread_mutex_unlock(&api->lock);
@@ -516,6 +515,7 @@ web_api *web_api_new(const web_api_config *config)
 static void game_free(web_api *api, web_game *g)
 {
     game_drop_engines(api, g);
+    ttt_game_free(g->game);
     pthread_mutex_destroy(&g->lock);
     free(g);
 }
@@ -650,11 +650,12 @@ static json_t *rows_json(const ttt_board *b)
 
 static json_t *game_json(const web_game *g)
 {
-    const ttt_board *b = &g->board;
+    const ttt_game *s = g->game;
+    const ttt_board *b = &s->board;
     ttt_outcome outcome = ttt_board_outcome(b);
     json_t *moves = json_array(), *line = json_array();
-    for (int i = 0; i < g->count; i++)
-        json_array_append_new(moves, move_json(&b->rules, g->moves[i]));
+    for (int i = 0; i < s->count; i++)
+        json_array_append_new(moves, move_json(&b->rules, s->moves[i]));
     ttt_move cells[TTT_MAX_SIDE];
     int n = ttt_board_line_cells(b, cells);
     for (int i = 0; i < n; i++)
@@ -666,9 +667,9 @@ static json_t *game_json(const web_game *g)
                      ttt_position_format(b, position, sizeof position), "to_move",
                      to_move == TTT_NOBODY ? json_null() : json_string(side_name(to_move)), "moves", moves,
                      "outcome", outcome_name(outcome), "winning_line", line, "last_move",
-                     g->count ? move_json(&b->rules, g->moves[g->count - 1]) : json_null(), "players", "x",
-                     g->player[TTT_X], "o", g->player[TTT_O], "engine_to_move",
-                     to_move != TTT_NOBODY && g->bounded[to_move][0] != '\0');
+                     s->count ? move_json(&b->rules, s->moves[s->count - 1]) : json_null(), "players", "x",
+                     player_of(g, TTT_X)->who, "o", player_of(g, TTT_O)->who, "engine_to_move",
+                     to_move != TTT_NOBODY && !ttt_game_is_human(player_of(g, to_move)));
 }
 
 /* --- Finished games ------------------------------------------------------------------------------------- */
@@ -694,28 +695,29 @@ static void web_game_finished(web_api *api, web_game *g)
     if (g->finished)
         return;
     g->finished = true;
-    g->ended = time(NULL);
-    ttt_outcome outcome = ttt_board_outcome(&g->board);
+    ttt_game *s = g->game;
     /* Engines that learn (the learner) are told how the game went: the player's own engine, or, when it was
      * never made (it had no move yet) or was dropped, a fresh one for the purpose (only an engine with a
      * memory learns anything); both share the server's database, which records the game once. A failure does
      * not undo the game: it goes to the server's log. */
-    ttt_engine *engines[2] = {NULL, NULL}, *fresh[2] = {NULL, NULL};
+    ttt_engine *fresh[2] = {NULL, NULL};
     for (int side = TTT_X; side <= TTT_O; side++) {
+        ttt_game_player *p = player_of(g, (ttt_player)side);
         ttt_error err;
-        engines[side] = g->engine[side];
-        if (!engines[side] && g->bounded[side][0] && ttt_engine_has_option(g->bounded[side], "memory")) {
-            if (web_engine_new(api, g->bounded[side], &g->board.rules, &fresh[side], &err) != TTT_OK)
-                web_log(api, "game %s: %c's engine did not learn it: %s", g->id, side == TTT_X ? 'X' : 'O',
-                        err.msg);
-            engines[side] = fresh[side];
-        }
+        if (p->engine || ttt_game_is_human(p) || !ttt_engine_has_option(p->spec, "memory"))
+            continue;
+        if (web_engine_new(api, p->spec, &s->rules, &fresh[side], &err) == TTT_OK)
+            ttt_game_set_engine(s, (ttt_player)side, fresh[side]);
+        else
+            web_log(api, "game %s: %c's engine did not learn it: %s", g->id, side == TTT_X ? 'X' : 'O',
+                    err.msg);
     }
     ttt_error learn_err;
-    if (ttt_engines_game_over(engines, 2, g->moves, g->count, outcome, &learn_err) != TTT_OK)
+    if (ttt_game_tell_engines(s, &learn_err) != TTT_OK)
         web_log(api, "game %s: an engine did not learn it: %s", g->id, learn_err.msg);
-    ttt_engine_free(fresh[TTT_X]);
-    ttt_engine_free(fresh[TTT_O]);
+    for (int side = TTT_X; side <= TTT_O; side++)
+        if (fresh[side])
+            ttt_engine_free(ttt_game_set_engine(s, (ttt_player)side, NULL));
     if (!api->config.store)
         return;
     /* The record: the players as the client named them ("human", "hard", "minimax:time=500"). A failure to
@@ -723,10 +725,10 @@ static void web_game_finished(web_api *api, web_game *g)
      * in the server's log. */
     ttt_game_record rec;
     ttt_error err;
-    bool x_human = g->bounded[TTT_X][0] == '\0', o_human = g->bounded[TTT_O][0] == '\0';
-    ttt_status st = ttt_game_record_make(&g->board.rules, g->moves, g->count,
-                                         x_human ? NULL : g->player[TTT_X], o_human ? NULL : g->player[TTT_O],
-                                         (int64_t)g->started, (int64_t)g->ended, &rec, &err);
+    const ttt_game_player *x = player_of(g, TTT_X), *o = player_of(g, TTT_O);
+    ttt_status st = ttt_game_record_make(&s->rules, s->moves, s->count, ttt_game_is_human(x) ? NULL : x->who,
+                                         ttt_game_is_human(o) ? NULL : o->who, (int64_t)s->started,
+                                         (int64_t)s->ended, &rec, &err);
     if (st == TTT_OK) {
         pthread_mutex_lock(&api->store_lock);
         st = ttt_store_add_game(api->config.store, &rec, NULL, &err);
@@ -747,7 +749,8 @@ static reply parse_rules(const char *text, ttt_rules *out)
     return (reply){0, NULL};
 }
 
-/* A player field: absent, null or "human" is a person; anything else is an engine spec, bounded. */
+/* A player field: absent, null or "human" is a person; anything else is an engine spec, bounded. player
+ * gets the text as given ("human" for a person), bounded the spec the server runs (TTT_HUMAN for a person). */
 static reply parse_player(const web_api *api, json_t *body, const char *key, const ttt_rules *rules,
                           char *player, char *bounded)
 {
@@ -755,9 +758,9 @@ static reply parse_player(const web_api *api, json_t *body, const char *key, con
     reply r = get_string(body, key, &spec);
     if (r.body)
         return r;
-    if (!spec || strcmp(spec, HUMAN) == 0) {
-        snprintf(player, TTT_SPEC_TEXT_SIZE, "%s", HUMAN);
-        bounded[0] = '\0';
+    if (!spec || strcmp(spec, TTT_HUMAN) == 0) {
+        snprintf(player, TTT_SPEC_TEXT_SIZE, "%s", TTT_HUMAN);
+        snprintf(bounded, TTT_SPEC_TEXT_SIZE, "%s", TTT_HUMAN);
         return (reply){0, NULL};
     }
     ttt_error err;
@@ -789,26 +792,31 @@ static reply create_game(web_api *api, const char *client, json_t *body)
     if (r.body || (r = get_string(body, "moves", &moves_text)).body ||
         (r = parse_rules(rules_text, &rules)).body)
         return r;
-    web_game *g = calloc(1, sizeof *g);
-    if (!g)
-        return fail(HTTP_INTERNAL, "out of memory");
-    if ((r = parse_player(api, body, "x", &rules, g->player[TTT_X], g->bounded[TTT_X])).body ||
-        (r = parse_player(api, body, "o", &rules, g->player[TTT_O], g->bounded[TTT_O])).body) {
-        free(g);
+    char who[2][TTT_SPEC_TEXT_SIZE], spec[2][TTT_SPEC_TEXT_SIZE];
+    if ((r = parse_player(api, body, "x", &rules, who[TTT_X], spec[TTT_X])).body ||
+        (r = parse_player(api, body, "o", &rules, who[TTT_O], spec[TTT_O])).body)
         return r;
-    }
-    ttt_board_init(&g->board, &rules);
+    ttt_move moves[TTT_MAX_CELLS];
+    int count = 0;
+    ttt_error err;
     if (moves_text) { /* a game reopened at a position: its moves from the empty board */
-        ttt_error err;
-        if (ttt_moves_parse(moves_text, &rules, g->moves, TTT_MAX_CELLS, &g->count, &err) ||
-            ttt_moves_replay(&rules, g->moves, g->count, &g->board, &err)) {
-            free(g);
+        ttt_board b;
+        if (ttt_moves_parse(moves_text, &rules, moves, TTT_MAX_CELLS, &count, &err) ||
+            ttt_moves_replay(&rules, moves, count, &b, &err))
             return fail(HTTP_UNPROCESSABLE, "moves: %s", err.msg);
-        }
-        g->finished = ttt_board_terminal(&g->board); /* over before it was played here: not recorded */
     }
+    web_game *g = calloc(1, sizeof *g);
+    ttt_status st =
+        g ? ttt_game_new_unmade(&rules, who[TTT_X], spec[TTT_X], who[TTT_O], spec[TTT_O], &g->game, &err)
+          : TTT_ENOMEM;
+    if (st) {
+        free(g);
+        return st == TTT_ENOMEM ? fail(HTTP_INTERNAL, "out of memory") : fail(status_of(st), "%s", err.msg);
+    }
+    for (int i = 0; i < count; i++)
+        ttt_game_play(g->game, moves[i], &err);        /* replayed above: legal */
+    g->finished = ttt_board_terminal(&g->game->board); /* over before it was played here: not recorded */
     pthread_mutex_init(&g->lock, NULL);
-    g->started = time(NULL);
     memcpy(g->client, client, strlen(client) + 1); /* checked by web_api_handle_client */
     pthread_mutex_lock(&api->lock);
     if (client_games(api, client) >= api->config.max_client_games) {
@@ -842,22 +850,23 @@ static reply play_move(web_api *api, web_game *g, json_t *body)
         return fail(HTTP_BAD_REQUEST, "field 'move' is required, e.g. {\"move\": \"b2\"}");
     if (side && strcmp(side, "x") != 0 && strcmp(side, "o") != 0)
         return fail(HTTP_BAD_REQUEST, "field 'side' must be \"x\" or \"o\"");
+    ttt_game *s = g->game;
     ttt_error err;
     ttt_move m;
-    if (ttt_move_parse(text, &g->board.rules, &m, &err))
+    if (ttt_move_parse(text, &s->rules, &m, &err))
         return fail(HTTP_UNPROCESSABLE, "%s", err.msg);
-    if (ttt_board_terminal(&g->board))
-        return fail(HTTP_CONFLICT, "the game is over (%s)", outcome_name(ttt_board_outcome(&g->board)));
-    ttt_player to_move = ttt_board_to_move(&g->board);
+    if (ttt_board_terminal(&s->board))
+        return fail(HTTP_CONFLICT, "the game is over (%s)", outcome_name(ttt_game_outcome(s)));
+    ttt_player to_move = ttt_board_to_move(&s->board);
     if (side && strcmp(side, side_name(to_move)) != 0)
         return fail(HTTP_CONFLICT, "out of turn: %s to move", side_name(to_move));
-    if (g->bounded[to_move][0])
+    if (!ttt_game_is_human(player_of(g, to_move)))
         return fail(HTTP_CONFLICT, "out of turn: %s is played by the engine '%s' (POST .../engine)",
-                    side_name(to_move), g->player[to_move]);
-    if (ttt_board_play_checked(&g->board, m, &err))
-        return fail(HTTP_UNPROCESSABLE, "%s", err.msg);
-    g->moves[g->count++] = m;
-    if (ttt_board_terminal(&g->board))
+                    side_name(to_move), player_of(g, to_move)->who);
+    ttt_status st = ttt_game_play(s, m, &err);
+    if (st)
+        return fail(status_of(st), "%s", err.msg);
+    if (ttt_board_terminal(&s->board))
         web_game_finished(api, g);
     return ok(HTTP_OK, game_json(g));
 }
@@ -869,18 +878,18 @@ static reply play_move(web_api *api, web_game *g, json_t *body)
 static reply run_engine(web_api *api, web_game *g, int side, const char *bounded, ttt_move *move,
                         ttt_search_info *info, uint64_t *total)
 {
-    const ttt_board *b = &g->board;
+    const ttt_game *s = g->game;
     if (!slot_acquire(api))
         return fail(HTTP_UNAVAILABLE, "every engine is busy; try again later");
     ttt_error err;
     ttt_status st = TTT_OK;
-    bool kept = side != TTT_NOBODY && g->engine[side];
-    ttt_engine *e = kept ? g->engine[side] : NULL;
-    if (!e && (st = web_engine_new(api, bounded, &b->rules, &e, &err)) == TTT_OK && side != TTT_NOBODY)
+    ttt_engine *e = side != TTT_NOBODY ? player_of(g, (ttt_player)side)->engine : NULL;
+    bool kept = e != NULL;
+    if (!e && (st = web_engine_new(api, bounded, &s->rules, &e, &err)) == TTT_OK && side != TTT_NOBODY)
         kept = engine_keep(api, g, side, e);
     if (st == TTT_OK) {
-        ttt_engine_follow(e, g->moves, g->count);
-        st = ttt_engine_choose(e, b, move, info, &err);
+        ttt_engine_follow(e, s->moves, s->count);
+        st = ttt_engine_choose(e, &s->board, move, info, &err);
         *total = ttt_engine_nodes(e);
         if (!kept)
             ttt_engine_free(e);
@@ -895,39 +904,41 @@ static reply engine_move(web_api *api, web_game *g, json_t *body)
     reply r = get_string(body, "engine", &spec);
     if (r.body)
         return r;
-    if (ttt_board_terminal(&g->board))
-        return fail(HTTP_CONFLICT, "the game is over (%s)", outcome_name(ttt_board_outcome(&g->board)));
-    ttt_player to_move = ttt_board_to_move(&g->board);
+    ttt_game *s = g->game;
+    if (ttt_board_terminal(&s->board))
+        return fail(HTTP_CONFLICT, "the game is over (%s)", outcome_name(ttt_game_outcome(s)));
+    ttt_player to_move = ttt_board_to_move(&s->board);
+    const ttt_game_player *p = player_of(g, to_move);
     char bounded[TTT_SPEC_TEXT_SIZE];
     if (spec) {
         ttt_error err;
-        ttt_status st = web_bound_spec(api, spec, &g->board.rules, WEB_MAX_ENGINE_MS, false, bounded,
-                                       sizeof bounded, &err);
+        ttt_status st =
+            web_bound_spec(api, spec, &s->rules, WEB_MAX_ENGINE_MS, false, bounded, sizeof bounded, &err);
         if (st)
             return fail(st == TTT_ENOMEM ? HTTP_INTERNAL : HTTP_UNPROCESSABLE, "engine: %s", err.msg);
-    } else if (g->bounded[to_move][0]) {
-        memcpy(bounded, g->bounded[to_move], sizeof bounded);
+    } else if (!ttt_game_is_human(p)) {
+        memcpy(bounded, p->spec, sizeof bounded);
     } else {
         return fail(HTTP_CONFLICT, "%s to move is a person: name an engine, e.g. {\"engine\": \"hard\"}",
                     side_name(to_move));
     }
     /* The side's own engine plays when the spec is the player's (named or not); another is for this move. */
-    int side = strcmp(bounded, g->bounded[to_move]) == 0 ? (int)to_move : (int)TTT_NOBODY;
+    int side = !ttt_game_is_human(p) && strcmp(bounded, p->spec) == 0 ? (int)to_move : (int)TTT_NOBODY;
     ttt_move m;
     ttt_search_info info;
     uint64_t total = 0;
     if ((r = run_engine(api, g, side, bounded, &m, &info, &total)).body)
         return r;
-    ttt_board_play(&g->board, m);
-    g->moves[g->count++] = m;
-    if (ttt_board_terminal(&g->board))
+    ttt_error err;
+    ttt_game_play(s, m, &err); /* the engine's move is legal */
+    if (ttt_board_terminal(&s->board))
         web_game_finished(api, g);
     json_t *state = game_json(g);
     if (state)
         json_object_set_new(state, "engine",
                             json_pack("{s:s, s:o, s:I, s:f, s:i, s:I}", "spec", bounded, "move",
-                                      move_json(&g->board.rules, m), "nodes", (json_int_t)info.nodes, "ms",
-                                      info.ms, "depth", info.depth, "total_nodes", (json_int_t)total));
+                                      move_json(&s->rules, m), "nodes", (json_int_t)info.nodes, "ms", info.ms,
+                                      "depth", info.depth, "total_nodes", (json_int_t)total));
     json_t *said = state ? json_object_get(state, "engine") : NULL;
     if (said && info.value_name) { /* what the engine thinks of its move, when it says */
         json_object_set_new(said, "value_name", json_string(info.value_name));
@@ -942,11 +953,9 @@ static reply undo_moves(web_game *g, json_t *body)
     reply r = get_int(body, "plies", 1, TTT_MAX_CELLS, &plies);
     if (r.body)
         return r;
-    if (plies > g->count)
-        return fail(HTTP_CONFLICT, "cannot take back %lld moves: %d played", plies, g->count);
-    for (long long i = 0; i < plies; i++)
-        ttt_board_undo(&g->board, g->moves[--g->count]);
-    return ok(HTTP_OK, game_json(g));
+    ttt_error err;
+    ttt_status st = ttt_game_take_back(g->game, (int)plies, &err);
+    return st ? fail(status_of(st), "%s", err.msg) : ok(HTTP_OK, game_json(g));
 }
 
 static const char *eval_result(const ttt_move_eval *e)
