@@ -84,6 +84,11 @@ void ttt_engine_follow(ttt_engine *engine, const ttt_move *moves, int count);
  * big board (as ttt_engine_new refuses); the time is then unchanged. */
 ttt_status ttt_engine_set_time(ttt_engine *engine, uint64_t ms, ttt_error *err);
 
+/* Lowers the engine's time= to ms (>= 1) when it is above, or 0 (no limit), for its next decisions: a client
+ * that shares one budget between searches (ttt_hint_shared). TTT_OK, unchanged, for an engine without time=;
+ * errors as ttt_engine_set_time. */
+ttt_status ttt_engine_limit_time(ttt_engine *engine, uint64_t ms, ttt_error *err);
+
 /* Whether the engine a spec names (a level counts) has the option key; false for an unknown engine. */
 bool ttt_engine_has_option(const char *spec, const char *key);
 

@@ -28,4 +28,11 @@ void ttt_analysis_from_search(const ttt_board *b, const ttt_search_result *r, tt
 ttt_status ttt_hint(ttt_solver *solver, const ttt_board *b, ttt_engine *fallback, double ms,
                     ttt_analysis *out, ttt_error *err);
 
+/* ttt_hint within one budget of ms (> 0) for the whole hint: the solver gets solver_share of it (0 < share
+ * <= 1); when it does not prove every move, the fallback's time= is lowered to what the solver left (at least
+ * 1 ms, ttt_engine_limit_time) and out->info counts the work and time of both. With share 1 the fallback
+ * keeps its own budget and out->info is its own: ttt_hint is ttt_hint_shared with share 1. */
+ttt_status ttt_hint_shared(ttt_solver *solver, const ttt_board *b, ttt_engine *fallback, double ms,
+                           double solver_share, ttt_analysis *out, ttt_error *err);
+
 #endif

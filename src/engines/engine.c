@@ -199,6 +199,17 @@ ttt_status ttt_engine_set_time(ttt_engine *e, uint64_t ms, ttt_error *err)
     return st;
 }
 
+ttt_status ttt_engine_limit_time(ttt_engine *e, uint64_t ms, ttt_error *err)
+{
+    assert(ms >= 1);
+    const ttt_option_def *o = option_of(e->vt, "time", 4);
+    if (!o)
+        return TTT_OK;
+    uint64_t now;
+    memcpy(&now, (char *)e->config + o->offset, sizeof now);
+    return now == 0 || now > ms ? ttt_engine_set_time(e, ms, err) : TTT_OK;
+}
+
 ttt_status ttt_engine_check_bounded(const ttt_engine *e, uint64_t time_ms, uint64_t nodes, uint64_t depth,
                                     ttt_error *err)
 {

@@ -966,41 +966,27 @@ static const char *eval_result(const ttt_move_eval *e)
 }
 
 /* Analyses b (ongoing) within one budget of ms in all, in an engine slot: the solver alone when no engine
- * is named (spec NULL); else the solver with 1/WEB_ANALYSE_SOLVER_SHARE of it, then, when it proved not
- * every move, the engine with what the solver left (bounded is rewritten with that time=). */
-static ttt_status analyse_within(web_api *api, const ttt_board *b, const char *spec, char *bounded,
-                                 size_t size, double ms, ttt_analysis *out, ttt_error *err)
+ * is named (bounded NULL); else the solver with WEB_ANALYSE_SOLVER_SHARE of it, then, when it proved not every
+ * move, the engine with what the solver left (ttt_hint_shared). bounded is rewritten with the spec the engine
+ * ran. */
+static ttt_status analyse_within(web_api *api, const ttt_board *b, char *bounded, size_t size, double ms,
+                                 ttt_analysis *out, ttt_error *err)
 {
-    double start = ttt_clock_ms();
-    ttt_solver *solver;
+    ttt_solver *solver = NULL;
+    ttt_engine *e = NULL;
     int tt_mib = b->cells <= WEB_HINT_SMALL_CELLS ? WEB_HINT_TT_MIB_SMALL : WEB_HINT_TT_MIB;
     ttt_status st = ttt_solver_new(&b->rules, tt_mib, &solver, err);
-    if (st)
-        return st;
-    ttt_limits limits = {.ms = spec ? ms / WEB_ANALYSE_SOLVER_SHARE : ms};
-    ttt_search_result *r = malloc(sizeof *r);
-    st = r ? ttt_solver_search(solver, b, &limits, true, r, err) : TTT_ENOMEM;
-    ttt_solver_free(solver);
-    if (st == TTT_OK && (r->proven || !spec))
-        ttt_analysis_from_search(b, r, out);
-    if (st || r->proven || !spec) {
-        free(r);
-        return st;
-    }
-    double left = ms - (ttt_clock_ms() - start);
-    ttt_engine *e = NULL;
-    st = web_bound_spec(api, spec, &b->rules, left >= 1 ? (uint64_t)left : 1, true, bounded, size, err);
-    if (st == TTT_OK)
+    if (st == TTT_OK && bounded)
         st = web_engine_new(api, bounded, &b->rules, &e, err);
-    if (st == TTT_OK && ttt_engine_can_analyse(e)) {
-        st = ttt_engine_analyse(e, b, out, err);
-        out->info.nodes += r->nodes; /* the work and time of the whole analysis, the solver's included */
-        out->info.ms = ttt_clock_ms() - start;
-    } else if (st == TTT_OK) {
-        ttt_analysis_from_search(b, r, out);
+    if (st == TTT_OK)
+        st = ttt_hint_shared(solver, b, e, ms, e ? WEB_ANALYSE_SOLVER_SHARE : 1.0, out, err);
+    if (st == TTT_OK && e && ttt_engine_can_analyse(e)) {
+        char ran[TTT_SPEC_TEXT_SIZE];
+        st = web_bound_spec(api, ttt_engine_spec(e, ran, sizeof ran), &b->rules, (uint64_t)ms, true, bounded,
+                            size, err);
     }
     ttt_engine_free(e);
-    free(r);
+    ttt_solver_free(solver);
     return st;
 }
 
@@ -1045,7 +1031,7 @@ static reply analyse(web_api *api, json_t *body)
         return r;
     ttt_error err;
     char bounded[TTT_SPEC_TEXT_SIZE] = "";
-    if (spec) { /* checked now; its time= is set once the solver has had its share */
+    if (spec) { /* its time= is lowered to what the solver leaves (analyse_within) */
         ttt_status st = web_bound_spec(api, spec, &rules, (uint64_t)ms, true, bounded, sizeof bounded, &err);
         if (st)
             return fail(st == TTT_ENOMEM ? HTTP_INTERNAL : HTTP_UNPROCESSABLE, "engine: %s", err.msg);
@@ -1054,7 +1040,7 @@ static reply analyse(web_api *api, json_t *body)
         return fail(HTTP_UNAVAILABLE, "every engine is busy; try again later");
     ttt_analysis *a = malloc(sizeof *a);
     ttt_status st =
-        a ? analyse_within(api, &b, spec, bounded, sizeof bounded, (double)ms, a, &err) : TTT_ENOMEM;
+        a ? analyse_within(api, &b, spec ? bounded : NULL, sizeof bounded, (double)ms, a, &err) : TTT_ENOMEM;
     slot_release(api);
     if (st) {
         free(a);

@@ -61,8 +61,8 @@
 /* A table engine's table may have at most this many entries (ttt_table_max_entries): 3x3's builds in
  * 0.2 s; 4x4's would take 2.3 s and 186 MB to build (8.5 s and 968 MB to load from its 65 MB file). */
 #define WEB_MAX_TABLE_ENTRIES 1000000
-/* analyse with an engine: the solver gets 1/this of the ms budget, the engine what the solver left. */
-#define WEB_ANALYSE_SOLVER_SHARE 2
+/* analyse with an engine: the solver gets this share of the ms budget, the engine what the solver left. */
+#define WEB_ANALYSE_SOLVER_SHARE 0.5
 
 typedef struct web_api web_api;
 
