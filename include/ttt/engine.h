@@ -61,6 +61,25 @@ ttt_status ttt_engine_new_in(const char *spec, const ttt_rules *rules, const ttt
 ttt_status ttt_engine_spec_expand(const char *spec, const ttt_rules *rules, char *out, size_t size,
                                   ttt_error *err);
 
+/* What a client lets one engine spend per move (ttt_engine_spec_bound), whatever the engine. */
+typedef struct ttt_engine_caps {
+    uint64_t time_ms; /* > 0: the engine's time per move (time=) above it, or 0 (no limit), becomes it */
+    /* A count of random games per move that is the engine's budget when its time is 0 (montecarlo's trials=,
+     * mcts's iterations=, each weighed by its cost) times the board's cells must be at most this. */
+    uint64_t work_cells;
+    uint64_t memory_bytes; /* a size option (tt=, tree=) is lowered to fit in this */
+    bool strict;           /* the time is capped even when time=0 leaves a count as the budget */
+    const char *who;       /* who sets the caps, for messages ("the server"); NULL: "the caps" */
+} ttt_engine_caps;
+
+/* ttt_engine_spec_expand within caps: writes into out the full spec the engine of spec runs when bounded by
+ * caps, every option spelled out and the time option last. The options' roles in each engine's option table
+ * say which option is time, a count or a size, so that every engine is bounded alike. TTT_EINVAL as
+ * ttt_engine_new; TTT_ELIMIT when a count that is the budget is above caps (the message names the option
+ * and its most), or the full spec does not fit in size bytes. */
+ttt_status ttt_engine_spec_bound(const char *spec, const ttt_rules *rules, const ttt_engine_caps *caps,
+                                 char *out, size_t size, ttt_error *err);
+
 /* Releases the engine and everything it owns. NULL is allowed. */
 void ttt_engine_free(ttt_engine *engine);
 
@@ -234,7 +253,7 @@ const ttt_rules *ttt_engine_rules(const ttt_engine *engine);
 typedef struct ttt_engine_about {
     const char *name;    /* "random" */
     const char *summary; /* one line: what it is good for */
-    const char *options; /* one line per option: "seed=N  choice of moves (default 0)" */
+    const char *options; /* one line per option: "seed=N  choice of moves (default 0)", from its table */
 } ttt_engine_about;
 
 /* The number of registered engines, and each one's description (index 0..count-1). */

@@ -14,6 +14,8 @@
 #include <sys/random.h>
 #include <time.h>
 
+#include "util/error.h"
+
 /* HTTP status codes the API answers with. */
 enum {
     HTTP_OK = 200,
@@ -250,11 +252,9 @@ static ttt_status table_allowed(const ttt_rules *rules, ttt_error *err)
 /* The spec the server runs for a client's spec, so that no request can hold the server:
  *   - an option naming a file (file=, memory=) is refused: the server reads no file a client names; and
  *     learn= too: the learner learns exactly when the server records games (learn=1 or learn=0 is added);
- *   - time=0 (no limit) and time= above max_ms become time=max_ms, except that, unless strict, an engine
- *     with a count of its own and time=0 keeps its count, which is its budget (a weak level is a small count
- *     and a fast reply): montecarlo's trials=, refused above WEB_MAX_PLAYOUT_CELLS trial-cells, and mcts's
- *     iterations=, refused above WEB_MAX_MCTS_ITERATION_CELLS iteration-cells;
- *   - tt= (minimax's table) is clamped to WEB_MAX_TT_MIB, tree= (mcts) to WEB_MAX_MCTS_TREE;
+ *   - the engine's time, counts and sizes are bounded by the server's caps (ttt_engine_spec_bound): time
+ *     at most max_ms, and, unless strict, a count of its own that is its budget (a weak level is a small
+ *     count and a fast reply) at most WEB_MAX_WORK_CELLS random-game cells; sizes to WEB_MAX_ENGINE_MIB;
  *   - the table engine is refused on boards whose table the server would not build (table_allowed).
  * Levels are expanded by the library; the result is the engine's full spec with every option spelled out,
  * without the database's path (web_engine_new adds it), or an error when it does not fit in size. */
@@ -262,93 +262,37 @@ static ttt_status web_bound_spec(const web_api *api, const char *spec, const ttt
                                  uint64_t max_ms, bool strict, char *out, size_t size, ttt_error *err)
 {
     if (strlen(spec) >= TTT_SPEC_TEXT_SIZE)
-        return snprintf(err->msg, sizeof err->msg, "engine spec longer than %d characters",
-                        TTT_SPEC_TEXT_SIZE - 1),
-               TTT_EINVAL;
+        return ttt_fail(err, TTT_EINVAL, "engine spec longer than %d characters", TTT_SPEC_TEXT_SIZE - 1);
     int name_len = (int)strcspn(spec, ":");
     char path_key[32];
     if (ttt_engine_spec_sets_path(spec, path_key, sizeof path_key))
-        return snprintf(err->msg, sizeof err->msg,
+        return ttt_fail(err, TTT_EINVAL,
                         "engine '%.*s': %s= is not allowed by the server (it opens no file a client names)",
-                        name_len, spec, path_key),
-               TTT_EINVAL;
+                        name_len, spec, path_key);
     /* An engine with a memory (the learner) uses the server's database, and learns only when the server
      * records games. */
     char with_learn[TTT_SPEC_TEXT_SIZE + 16];
     if (ttt_engine_has_option(spec, "memory")) {
         if (spec_sets(spec, "learn"))
-            return snprintf(err->msg, sizeof err->msg,
+            return ttt_fail(err, TTT_EINVAL,
                             "engine '%.*s': learn= is set by the server (it learns when the server records "
                             "games, here %s); leave it out",
-                            name_len, spec, api->config.store ? "learn=1" : "learn=0: --no-record"),
-                   TTT_EINVAL;
+                            name_len, spec, api->config.store ? "learn=1" : "learn=0: --no-record");
         size_t n = 0;
         if (!appendf(with_learn, sizeof with_learn, &n, "%s%slearn=%d", spec, strchr(spec, ':') ? "," : ":",
                      api->config.store ? 1 : 0))
-            return snprintf(err->msg, sizeof err->msg, "engine spec too long"), TTT_EINVAL;
+            return ttt_fail(err, TTT_EINVAL, "engine spec too long");
         spec = with_learn;
     }
-    char full[TTT_SPEC_TEXT_SIZE];
-    ttt_status st = ttt_engine_spec_expand(spec, rules, full, sizeof full, err);
-    if (st)
-        return st;
-    if (spec_is(full, "table") && (st = table_allowed(rules, err)) != TTT_OK)
-        return st;
-
-    /* full is "name:seed=S,key=value,..." */
-    char *opts = strchr(full, ':');
-    *opts++ = '\0';
-    size_t n = 0;
-    bool fits = appendf(out, size, &n, "%s:", full);
-    uint64_t count = 0, time_ms = 0, max_count_cells = 0;
-    const char *count_key = NULL;
-    bool has_time = false;
-    for (char *save = NULL, *pair = strtok_r(opts, ",", &save); pair; pair = strtok_r(NULL, ",", &save)) {
-        char *eq = strchr(pair, '=');
-        if (!eq)
-            continue;
-        *eq = '\0';
-        const char *key = pair, *value = eq + 1;
-        char clamped[32];
-        if (strcmp(key, "time") == 0) {
-            has_time = true;
-            time_ms = strtoull(value, NULL, 10);
-            continue; /* written last, once the trials are known */
-        }
-        if (strcmp(key, "trials") == 0 || strcmp(key, "iterations") == 0) {
-            count_key = key;
-            count = strtoull(value, NULL, 10);
-            max_count_cells = key[0] == 't' ? WEB_MAX_PLAYOUT_CELLS : WEB_MAX_MCTS_ITERATION_CELLS;
-        }
-        if (strcmp(key, "tt") == 0 && strtoull(value, NULL, 10) > WEB_MAX_TT_MIB) {
-            snprintf(clamped, sizeof clamped, "%d", WEB_MAX_TT_MIB);
-            value = clamped;
-        }
-        if (strcmp(key, "tree") == 0 && strtoull(value, NULL, 10) > WEB_MAX_MCTS_TREE) {
-            snprintf(clamped, sizeof clamped, "%d", WEB_MAX_MCTS_TREE);
-            value = clamped;
-        }
-        fits = fits && appendf(out, size, &n, "%s%s=%s", out[n - 1] == ':' ? "" : ",", key, value);
-    }
-    if (has_time) {
-        if (time_ms == 0 && count_key && !strict) {
-            uint64_t cells = (uint64_t)ttt_rules_cells(rules);
-            if (count > max_count_cells / cells)
-                return snprintf(err->msg, sizeof err->msg,
-                                "engine '%.40s': %s=%" PRIu64 " on %d cells is more than the server allows "
-                                "(%" PRIu64 "); ask for time=MS instead",
-                                full, count_key, count, (int)cells, max_count_cells / cells),
-                       TTT_ELIMIT;
-        } else if (time_ms == 0 || time_ms > max_ms) {
-            time_ms = max_ms;
-        }
-        fits = fits && appendf(out, size, &n, ",time=%" PRIu64, time_ms);
-    }
-    if (!fits)
-        return snprintf(err->msg, sizeof err->msg,
-                        "engine '%.32s': the server's spec is longer than %zu characters", full, size - 1),
-               TTT_EINVAL;
-    return TTT_OK;
+    ttt_engine_caps caps = {.time_ms = max_ms,
+                            .work_cells = WEB_MAX_WORK_CELLS,
+                            .memory_bytes = (uint64_t)WEB_MAX_ENGINE_MIB << 20,
+                            .strict = strict,
+                            .who = "the server"};
+    ttt_status st = ttt_engine_spec_bound(spec, rules, &caps, out, size, err);
+    if (st == TTT_OK && spec_is(out, "table"))
+        st = table_allowed(rules, err);
+    return st;
 }
 
 /* --- Engine slots --------------------------------------------------------------------------------------- */
@@ -1184,8 +1128,8 @@ static reply engines(const web_api *api)
                         TTT_MAX_SIDE, "min_k", TTT_MIN_K, "limits", "max_games", api->config.max_games,
                         "max_client_games", api->config.max_client_games, "idle_expiry_s",
                         api->config.idle_expiry_s, "max_engine_ms", WEB_MAX_ENGINE_MS, "max_body",
-                        WEB_MAX_BODY, "max_playout_cells", WEB_MAX_PLAYOUT_CELLS, "max_mcts_iteration_cells",
-                        WEB_MAX_MCTS_ITERATION_CELLS, "max_table_entries", WEB_MAX_TABLE_ENTRIES));
+                        WEB_MAX_BODY, "max_playout_cells", WEB_MAX_WORK_CELLS, "max_engine_mib",
+                        WEB_MAX_ENGINE_MIB, "max_table_entries", WEB_MAX_TABLE_ENTRIES));
 }
 
 /* The fields each body may have. */
