@@ -161,6 +161,12 @@ typedef struct ttt_analysis {
     ttt_search_info info;               /* the work spent */
 } ttt_analysis;
 
+/* Turns a solver search of b (ttt_solver_search with all=true, ttt/solve.h) into an analysis: exact values
+ * when the search proved them, otherwise the heuristic score h as tanh(h / 1000) and moves the budget left
+ * unsearched without an opinion. */
+struct ttt_search_result;
+void ttt_analysis_from_search(const ttt_board *b, const struct ttt_search_result *r, ttt_analysis *out);
+
 /* True when the engine can analyse (implements per-move scores). */
 bool ttt_engine_can_analyse(const ttt_engine *engine);
 

@@ -16,11 +16,6 @@
  * positions on a laptop, short enough to wait for at a keyboard. */
 #define TTT_HINT_DEFAULT_MS 1000.0
 
-/* Turns a solver search of b (with all=true) into an analysis: exact values when the search proved them,
- * otherwise the heuristic score h as tanh(h / 1000) and moves the budget left unsearched without an opinion.
- */
-void ttt_analysis_from_search(const ttt_board *b, const ttt_search_result *r, ttt_analysis *out);
-
 /* Analyses b (ongoing) for hints into out, best move first. solver must have b's rules (its table is reused
  * between calls, so keep one per game); fallback may be NULL, or an engine with b's rules, which is asked
  * only when the solver does not prove every move. ms > 0 bounds the solver's time, and the fallback's own

@@ -34,13 +34,21 @@ static size_t help_line(const ttt_engine_vtable *vt, const ttt_option_def *o, in
     if (o->type == TTT_OPT_UINT) {
         uint64_t v;
         memcpy(&v, slot, sizeof v);
-        snprintf(def, sizeof def, " (default\x1f" "%" PRIu64 ")", v);
+        snprintf(def, sizeof def,
+                 " (default\x1f"
+                 "%" PRIu64 ")",
+                 v);
     } else if (o->type == TTT_OPT_DOUBLE) {
         double v;
         memcpy(&v, slot, sizeof v);
-        snprintf(def, sizeof def, " (default\x1f" "%g)", v);
+        snprintf(def, sizeof def,
+                 " (default\x1f"
+                 "%g)",
+                 v);
     } else if (o->type == TTT_OPT_SEED) {
-        snprintf(def, sizeof def, " (default\x1f" "0)");
+        snprintf(def, sizeof def,
+                 " (default\x1f"
+                 "0)");
     } /* a path's default is not a value: its help says it */
     snprintf(text, sizeof text, "%s%s", o->help, def);
     char head[NAME_MAX_LEN * 2];
@@ -649,51 +657,6 @@ ttt_explain_line *ttt_explain_line_add(ttt_explanation *x, const char *label, in
     return l;
 }
 
-/* An explanation made of an analysis: the exact value and distance of proven moves, the score of estimated
- * ones, the share of effort when the engine reports one; each a layer only on the moves that have it. */
-void ttt_explain_from_analysis(const ttt_analysis *a, ttt_explanation *x)
-{
-    bool exact = false, score = false, share = false;
-    int longest = 1;
-    for (int i = 0; i < a->count; i++) {
-        exact |= a->moves[i].kind == TTT_EVAL_EXACT;
-        score |= a->moves[i].kind == TTT_EVAL_SCORE;
-        share |= a->moves[i].share > 0;
-        if (a->moves[i].kind == TTT_EVAL_EXACT && a->moves[i].plies > longest)
-            longest = a->moves[i].plies;
-    }
-    x->method = a->method;
-    x->choice = a->count && a->moves[0].kind != TTT_EVAL_NONE ? a->moves[0].move : TTT_NO_MOVE;
-    ttt_explain_layer *value =
-        exact ? ttt_explain_layer_add(x, "value", "proven result: -1 loss, 0 draw, +1 win", -1, 1, false)
-              : NULL;
-    ttt_explain_layer *plies =
-        exact ? ttt_explain_layer_add(x, "distance", "moves to the end with best play, this one included", 0,
-                                      longest, false)
-              : NULL;
-    ttt_explain_layer *est =
-        score
-            ? ttt_explain_layer_add(x, "score", "the engine's estimate, -1 (loss) to +1 (win)", -1, 1, false)
-            : NULL;
-    ttt_explain_layer *effort =
-        share ? ttt_explain_layer_add(x, "share of effort",
-                                      "share of the search spent on the move, 0 to 100 %", 0, 1, true)
-              : NULL;
-    for (int i = 0; i < a->count; i++) {
-        const ttt_move_eval *m = &a->moves[i];
-        if (m->kind == TTT_EVAL_EXACT) {
-            ttt_explain_set(value, m->move, m->result);
-            ttt_explain_set(plies, m->move, m->plies);
-        } else if (m->kind == TTT_EVAL_SCORE) {
-            ttt_explain_set(est, m->move, m->score);
-        }
-        if (effort && m->kind != TTT_EVAL_NONE)
-            ttt_explain_set(effort, m->move, m->share);
-    }
-    if (a->info.depth > 0)
-        ttt_explain_fact_add(x, "depth reached", a->info.depth);
-}
-
 bool ttt_engine_can_explain(const ttt_engine *e) { return e->vt->explain || e->vt->analyse; }
 
 ttt_status ttt_engine_explain(ttt_engine *e, const ttt_board *b, ttt_explanation *out, ttt_error *err)
@@ -749,32 +712,6 @@ ttt_status ttt_engine_analyse(ttt_engine *e, const ttt_board *b, ttt_analysis *o
         ttt_analysis_sort(out);
     }
     return st;
-}
-
-/* The sort key of a move: exact wins first (sooner better), exact losses last (later better), everything
- * else by score, exact draws just above equal estimates, no opinion at the very end. */
-static double eval_key(const ttt_move_eval *m)
-{
-    enum { SPAN = 4 * TTT_MAX_CELLS };
-    if (m->kind == TTT_EVAL_NONE)
-        return -3.0 * SPAN;
-    if (m->kind == TTT_EVAL_EXACT && m->result > 0)
-        return 2.0 * SPAN - m->plies;
-    if (m->kind == TTT_EVAL_EXACT && m->result < 0)
-        return -2.0 * SPAN + m->plies;
-    return m->score + (m->kind == TTT_EVAL_EXACT ? 1e-9 : 0.0);
-}
-
-void ttt_analysis_sort(ttt_analysis *a)
-{
-    for (int i = 1; i < a->count; i++) { /* insertion sort: stable, and at most 256 moves */
-        ttt_move_eval m = a->moves[i];
-        double key = eval_key(&m);
-        int j = i;
-        for (; j > 0 && eval_key(&a->moves[j - 1]) < key; j--)
-            a->moves[j] = a->moves[j - 1];
-        a->moves[j] = m;
-    }
 }
 
 void ttt_engine_new_game(ttt_engine *e)

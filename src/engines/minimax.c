@@ -11,7 +11,6 @@
 #include <stdlib.h>
 
 #include "engines/engine_impl.h"
-#include "ttt/hint.h"
 #include "ttt/solve.h"
 
 /* Defaults: enough time to solve 5x5 k=4 from the start; a table that holds it. */

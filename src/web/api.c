@@ -117,10 +117,13 @@ static reply ok(int status, json_t *body)
     return body ? (reply){status, body} : fail(HTTP_INTERNAL, "out of memory");
 }
 
-/* The status for a library failure on input from the client. */
-static int status_of(ttt_status st)
+/* The reply to a library failure st, whose message is in err (every failure fills it, ttt_fail): 500 when
+ * memory ran out, 409 when the request does not fit the game's state (TTT_ESTATE), 422 for the rest (what
+ * the request says); context, when not NULL, prefixes the message ("engine: ..."). */
+static reply fail_with(ttt_status st, const char *context, const ttt_error *err)
 {
-    return st == TTT_ENOMEM ? HTTP_INTERNAL : st == TTT_ESTATE ? HTTP_CONFLICT : HTTP_UNPROCESSABLE;
+    int status = st == TTT_ENOMEM ? HTTP_INTERNAL : st == TTT_ESTATE ? HTTP_CONFLICT : HTTP_UNPROCESSABLE;
+    return context ? fail(status, "%s: %s", context, err->msg) : fail(status, "%s", err->msg);
 }
 
 /* --- Request bodies ------------------------------------------------------------------------------------- */
@@ -234,18 +237,16 @@ static ttt_status table_allowed(const ttt_rules *rules, ttt_error *err)
     uint64_t games = ttt_table_default_games(rules);
     uint64_t entries = ttt_table_max_entries(rules, games);
     if (games == 0)
-        return snprintf(err->msg, sizeof err->msg,
+        return ttt_fail(err, TTT_ELIMIT,
                         "engine 'table': there is no default table for boards of more than %d cells (%s has "
                         "%d), and the server reads no table file; play 'table' on a smaller board",
                         TTT_TABLE_DEFAULT_MAX_CELLS, ttt_rules_format(rules, rt, sizeof rt),
-                        ttt_rules_cells(rules)),
-               TTT_ELIMIT;
+                        ttt_rules_cells(rules));
     if (entries > WEB_MAX_TABLE_ENTRIES)
-        return snprintf(err->msg, sizeof err->msg,
+        return ttt_fail(err, TTT_ELIMIT,
                         "engine 'table': the server builds move tables of at most %d entries, and the table "
                         "of %s could have %" PRIu64 "; play 'table' on a smaller board",
-                        WEB_MAX_TABLE_ENTRIES, ttt_rules_format(rules, rt, sizeof rt), entries),
-               TTT_ELIMIT;
+                        WEB_MAX_TABLE_ENTRIES, ttt_rules_format(rules, rt, sizeof rt), entries);
     return TTT_OK;
 }
 
@@ -339,14 +340,13 @@ static ttt_status shared_table(web_api *api, const ttt_rules *rules, const ttt_t
         }
     web_table *grown = realloc(api->tables, ((size_t)api->ntables + 1) * sizeof *grown);
     ttt_table *t = NULL;
-    st = grown ? ttt_table_build_default(rules, WEB_TABLE_BUILD_JOBS, &t, err) : TTT_ENOMEM;
+    st = grown ? ttt_table_build_default(rules, WEB_TABLE_BUILD_JOBS, &t, err)
+               : ttt_fail(err, TTT_ENOMEM, "out of memory");
     if (grown)
         api->tables = grown;
     if (st == TTT_OK) {
         api->tables[api->ntables++] = (web_table){*rules, t};
         *out = t;
-    } else if (st == TTT_ENOMEM) {
-        snprintf(err->msg, sizeof err->msg, "out of memory");
     }
     pthread_mutex_unlock(&api->table_lock);
     return st;
@@ -365,9 +365,8 @@ static ttt_status web_engine_new(web_api *api, const char *bounded, const ttt_ru
     if (api->config.store && ttt_engine_has_option(bounded, "memory"))
         fits = fits && appendf(spec, sizeof spec, &n, ",memory=%s", ttt_store_path(api->config.store));
     if (!fits)
-        return snprintf(err->msg, sizeof err->msg,
-                        "engine '%.40s': the database path makes its spec too long", bounded),
-               TTT_ELIMIT;
+        return ttt_fail(err, TTT_ELIMIT, "engine '%.40s': the database path makes its spec too long",
+                        bounded);
     ttt_engine_env env = {.table = NULL, .no_files = true};
     ttt_status st = spec_is(bounded, "table") ? shared_table(api, rules, &env.table, err) : TTT_OK;
     if (st == TTT_OK)
@@ -689,7 +688,7 @@ static reply parse_rules(const char *text, ttt_rules *out)
     ttt_error err;
     *out = ttt_rules_default();
     if (text && ttt_rules_parse(text, out, &err))
-        return fail(HTTP_UNPROCESSABLE, "%s", err.msg);
+        return fail_with(TTT_EINVAL, NULL, &err);
     return (reply){0, NULL};
 }
 
@@ -711,7 +710,7 @@ static reply parse_player(const web_api *api, json_t *body, const char *key, con
     ttt_status st =
         web_bound_spec(api, spec, rules, WEB_MAX_ENGINE_MS, false, bounded, TTT_SPEC_TEXT_SIZE, &err);
     if (st)
-        return fail(st == TTT_ENOMEM ? HTTP_INTERNAL : HTTP_UNPROCESSABLE, "%s: %s", key, err.msg);
+        return fail_with(st, key, &err);
     snprintf(player, TTT_SPEC_TEXT_SIZE, "%s", spec);
     return (reply){0, NULL};
 }
@@ -747,15 +746,15 @@ static reply create_game(web_api *api, const char *client, json_t *body)
         ttt_board b;
         if (ttt_moves_parse(moves_text, &rules, moves, TTT_MAX_CELLS, &count, &err) ||
             ttt_moves_replay(&rules, moves, count, &b, &err))
-            return fail(HTTP_UNPROCESSABLE, "moves: %s", err.msg);
+            return fail_with(TTT_EINVAL, NULL, &err); /* "moves: move 4 'b2': ..." */
     }
     web_game *g = calloc(1, sizeof *g);
     ttt_status st =
         g ? ttt_game_new_unmade(&rules, who[TTT_X], spec[TTT_X], who[TTT_O], spec[TTT_O], &g->game, &err)
-          : TTT_ENOMEM;
+          : ttt_fail(&err, TTT_ENOMEM, "out of memory");
     if (st) {
         free(g);
-        return st == TTT_ENOMEM ? fail(HTTP_INTERNAL, "out of memory") : fail(status_of(st), "%s", err.msg);
+        return fail_with(st, NULL, &err);
     }
     for (int i = 0; i < count; i++)
         ttt_game_play(g->game, moves[i], &err);        /* replayed above: legal */
@@ -798,7 +797,7 @@ static reply play_move(web_api *api, web_game *g, json_t *body)
     ttt_error err;
     ttt_move m;
     if (ttt_move_parse(text, &s->rules, &m, &err))
-        return fail(HTTP_UNPROCESSABLE, "%s", err.msg);
+        return fail_with(TTT_EINVAL, NULL, &err);
     if (ttt_board_terminal(&s->board))
         return fail(HTTP_CONFLICT, "the game is over (%s)", outcome_name(ttt_game_outcome(s)));
     ttt_player to_move = ttt_board_to_move(&s->board);
@@ -809,7 +808,7 @@ static reply play_move(web_api *api, web_game *g, json_t *body)
                     side_name(to_move), player_of(g, to_move)->who);
     ttt_status st = ttt_game_play(s, m, &err);
     if (st)
-        return fail(status_of(st), "%s", err.msg);
+        return fail_with(st, NULL, &err);
     if (ttt_board_terminal(&s->board))
         web_game_finished(api, g);
     return ok(HTTP_OK, game_json(g));
@@ -839,7 +838,7 @@ static reply run_engine(web_api *api, web_game *g, int side, const char *bounded
             ttt_engine_free(e);
     }
     slot_release(api);
-    return st ? fail(status_of(st), "%s", err.msg) : (reply){0, NULL};
+    return st ? fail_with(st, NULL, &err) : (reply){0, NULL};
 }
 
 static reply engine_move(web_api *api, web_game *g, json_t *body)
@@ -859,7 +858,7 @@ static reply engine_move(web_api *api, web_game *g, json_t *body)
         ttt_status st =
             web_bound_spec(api, spec, &s->rules, WEB_MAX_ENGINE_MS, false, bounded, sizeof bounded, &err);
         if (st)
-            return fail(st == TTT_ENOMEM ? HTTP_INTERNAL : HTTP_UNPROCESSABLE, "engine: %s", err.msg);
+            return fail_with(st, "engine", &err);
     } else if (!ttt_game_is_human(p)) {
         memcpy(bounded, p->spec, sizeof bounded);
     } else {
@@ -899,7 +898,7 @@ static reply undo_moves(web_game *g, json_t *body)
         return r;
     ttt_error err;
     ttt_status st = ttt_game_take_back(g->game, (int)plies, &err);
-    return st ? fail(status_of(st), "%s", err.msg) : ok(HTTP_OK, game_json(g));
+    return st ? fail_with(st, NULL, &err) : ok(HTTP_OK, game_json(g));
 }
 
 static const char *eval_result(const ttt_move_eval *e)
@@ -951,10 +950,10 @@ static reply parse_position(json_t *body, ttt_rules *rules, ttt_board *b, ttt_mo
     ttt_error err;
     ttt_board_init(b, rules);
     if (position && ttt_position_parse(position, rules, b, &err))
-        return fail(HTTP_UNPROCESSABLE, "%s", err.msg);
+        return fail_with(TTT_EINVAL, NULL, &err);
     if (moves_text && (ttt_moves_parse(moves_text, rules, moves, TTT_MAX_CELLS, count, &err) ||
                        ttt_moves_replay(rules, moves, *count, b, &err)))
-        return fail(HTTP_UNPROCESSABLE, "%s", err.msg);
+        return fail_with(TTT_EINVAL, NULL, &err);
     if (ttt_board_terminal(b))
         return fail(HTTP_CONFLICT, "the game is over (%s): nothing to analyse",
                     outcome_name(ttt_board_outcome(b)));
@@ -978,17 +977,17 @@ static reply analyse(web_api *api, json_t *body)
     if (spec) { /* its time= is lowered to what the solver leaves (analyse_within) */
         ttt_status st = web_bound_spec(api, spec, &rules, (uint64_t)ms, true, bounded, sizeof bounded, &err);
         if (st)
-            return fail(st == TTT_ENOMEM ? HTTP_INTERNAL : HTTP_UNPROCESSABLE, "engine: %s", err.msg);
+            return fail_with(st, "engine", &err);
     }
     if (!slot_acquire(api))
         return fail(HTTP_UNAVAILABLE, "every engine is busy; try again later");
     ttt_analysis *a = malloc(sizeof *a);
-    ttt_status st =
-        a ? analyse_within(api, &b, spec ? bounded : NULL, sizeof bounded, (double)ms, a, &err) : TTT_ENOMEM;
+    ttt_status st = a ? analyse_within(api, &b, spec ? bounded : NULL, sizeof bounded, (double)ms, a, &err)
+                      : ttt_fail(&err, TTT_ENOMEM, "out of memory");
     slot_release(api);
     if (st) {
         free(a);
-        return st == TTT_ENOMEM ? fail(HTTP_INTERNAL, "out of memory") : fail(status_of(st), "%s", err.msg);
+        return fail_with(st, NULL, &err);
     }
     json_t *moves = json_array();
     for (int i = 0; i < a->count; i++) {
@@ -1079,12 +1078,12 @@ static reply explain(web_api *api, json_t *body)
     char bounded[TTT_SPEC_TEXT_SIZE];
     ttt_status st = web_bound_spec(api, spec, &rules, (uint64_t)ms, false, bounded, sizeof bounded, &err);
     if (st)
-        return fail(st == TTT_ENOMEM ? HTTP_INTERNAL : HTTP_UNPROCESSABLE, "engine: %s", err.msg);
+        return fail_with(st, "engine", &err);
     if (!slot_acquire(api))
         return fail(HTTP_UNAVAILABLE, "every engine is busy; try again later");
     ttt_explanation *x = malloc(sizeof *x);
     ttt_engine *e = NULL;
-    st = x ? web_engine_new(api, bounded, &rules, &e, &err) : TTT_ENOMEM;
+    st = x ? web_engine_new(api, bounded, &rules, &e, &err) : ttt_fail(&err, TTT_ENOMEM, "out of memory");
     if (st == TTT_OK) {
         ttt_engine_follow(e, played, count);
         st = ttt_engine_explain(e, &b, x, &err);
@@ -1093,7 +1092,7 @@ static reply explain(web_api *api, json_t *body)
     slot_release(api);
     if (st) {
         free(x);
-        return st == TTT_ENOMEM ? fail(HTTP_INTERNAL, "out of memory") : fail(status_of(st), "%s", err.msg);
+        return fail_with(st, NULL, &err);
     }
     char pos[TTT_POSITION_TEXT_SIZE];
     json_t *out = explanation_json(&rules, x);
