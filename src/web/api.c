@@ -3,7 +3,6 @@
 #include "web/api.h"
 
 #include <assert.h>
-#include <errno.h>
 #include <inttypes.h>
 #include <jansson.h>
 #include <pthread.h>
@@ -15,6 +14,7 @@
 #include <time.h>
 
 #include "util/error.h"
+#include "web/engines.h"
 
 /* HTTP status codes the API answers with. */
 enum {
@@ -38,7 +38,7 @@ typedef struct web_game {
     int refs;             /* requests using the game (guarded by the table's lock): never evicted while > 0 */
     double last_used_ms;  /* monotonic (guarded by the table's lock) */
     /* Its players' who is "human" or the spec as the client gave it, their spec what the server runs
-     * (web_bound_spec). An engine is made at its player's first move and kept (engine_keep); NULL before,
+     * (web_engines_bound). An engine is made at its player's first move and kept (engine_keep); NULL before,
      * or once the table of live engines dropped it: guarded by the game's lock, and by the table's lock
      * when refs is 0. */
     ttt_game *game;
@@ -52,24 +52,10 @@ struct web_api {
     pthread_mutex_t lock;       /* the table: games, count */
     web_game **games;
     int count;
-    uint64_t id_counter; /* mixed into ids when getrandom fails */
-    /* Engine slots: at most WEB_MAX_ENGINE_JOBS engines think at once, so that a burst of engine requests
-     * queues instead of thrashing the machine. */
-    pthread_mutex_t slot_lock;
-    pthread_cond_t slot_free;
-    int slots_busy;
-    int live_engines;           /* kept with games (guarded by lock) */
-    unsigned long engines_made; /* guarded by slot_lock */
-    pthread_mutex_t table_lock; /* tables: built once per rules set, then read-only and shared */
-    struct web_table *tables;
-    int ntables;
+    uint64_t id_counter;  /* mixed into ids when getrandom fails */
+    web_engines *engines; /* bounded specs, engine slots, shared tables */
+    int live_engines;     /* kept with games (guarded by lock) */
 };
-
-/* A table engine's table, shared by every game of its rules. */
-typedef struct web_table {
-    ttt_rules rules;
-    ttt_table *table;
-} web_table;
 
 /* --- Replies -------------------------------------------------------------------------------------------- */
 
@@ -191,201 +177,7 @@ static reply get_int(json_t *o, const char *key, long long min, long long max, l
     return (reply){0, NULL};
 }
 
-/* --- Engine specs with bounded time --------------------------------------------------------------------- */
-
-/* Appends to out (size bytes, n used so far); false, with out unchanged past n, when it does not fit. */
-static bool appendf(char *out, size_t size, size_t *n, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static bool appendf(char *out, size_t size, size_t *n, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int k = *n < size ? vsnprintf(out + *n, size - *n, fmt, ap) : -1;
-    va_end(ap);
-    if (k < 0 || (size_t)k >= size - *n) {
-        if (*n < size)
-            out[*n] = '\0';
-        return false;
-    }
-    *n += (size_t)k;
-    return true;
-}
-
-/* Whether the spec "name:k=v,..." is of the engine called name. */
-static bool spec_is(const char *spec, const char *name)
-{
-    size_t len = strlen(name);
-    return strncmp(spec, name, len) == 0 && (spec[len] == ':' || spec[len] == '\0');
-}
-
-/* Whether the client's spec sets the option key itself. */
-static bool spec_sets(const char *spec, const char *key)
-{
-    const char *colon = strchr(spec, ':');
-    size_t len = strlen(key);
-    for (const char *p = colon ? colon + 1 : ""; *p; p += strcspn(p, ",") + (p[strcspn(p, ",")] == ','))
-        if (strncmp(p, key, len) == 0 && p[len] == '=')
-            return true;
-    return false;
-}
-
-/* Whether the server would give a table engine for these rules its table: it builds one of at most
- * WEB_MAX_TABLE_ENTRIES entries, in memory, and never reads or writes a table file. */
-static ttt_status table_allowed(const ttt_rules *rules, ttt_error *err)
-{
-    char rt[TTT_RULES_TEXT_SIZE];
-    uint64_t games = ttt_table_default_games(rules);
-    uint64_t entries = ttt_table_max_entries(rules, games);
-    if (games == 0)
-        return ttt_fail(err, TTT_ELIMIT,
-                        "engine 'table': there is no default table for boards of more than %d cells (%s has "
-                        "%d), and the server reads no table file; play 'table' on a smaller board",
-                        TTT_TABLE_DEFAULT_MAX_CELLS, ttt_rules_format(rules, rt, sizeof rt),
-                        ttt_rules_cells(rules));
-    if (entries > WEB_MAX_TABLE_ENTRIES)
-        return ttt_fail(err, TTT_ELIMIT,
-                        "engine 'table': the server builds move tables of at most %d entries, and the table "
-                        "of %s could have %" PRIu64 "; play 'table' on a smaller board",
-                        WEB_MAX_TABLE_ENTRIES, ttt_rules_format(rules, rt, sizeof rt), entries);
-    return TTT_OK;
-}
-
-/* The spec the server runs for a client's spec, so that no request can hold the server:
- *   - an option naming a file (file=, memory=) is refused: the server reads no file a client names; and
- *     learn= too: the learner learns exactly when the server records games (learn=1 or learn=0 is added);
- *   - the engine's time, counts and sizes are bounded by the server's caps (ttt_engine_spec_bound): time
- *     at most max_ms, and, unless strict, a count of its own that is its budget (a weak level is a small
- *     count and a fast reply) at most WEB_MAX_WORK_CELLS random-game cells; sizes to WEB_MAX_ENGINE_MIB;
- *   - the table engine is refused on boards whose table the server would not build (table_allowed).
- * Levels are expanded by the library; the result is the engine's full spec with every option spelled out,
- * without the database's path (web_engine_new adds it), or an error when it does not fit in size. */
-static ttt_status web_bound_spec(const web_api *api, const char *spec, const ttt_rules *rules,
-                                 uint64_t max_ms, bool strict, char *out, size_t size, ttt_error *err)
-{
-    if (strlen(spec) >= TTT_SPEC_TEXT_SIZE)
-        return ttt_fail(err, TTT_EINVAL, "engine spec longer than %d characters", TTT_SPEC_TEXT_SIZE - 1);
-    int name_len = (int)strcspn(spec, ":");
-    char path_key[32];
-    if (ttt_engine_spec_sets_path(spec, path_key, sizeof path_key))
-        return ttt_fail(err, TTT_EINVAL,
-                        "engine '%.*s': %s= is not allowed by the server (it opens no file a client names)",
-                        name_len, spec, path_key);
-    /* An engine with a memory (the learner) uses the server's database, and learns only when the server
-     * records games. */
-    char with_learn[TTT_SPEC_TEXT_SIZE + 16];
-    if (ttt_engine_has_option(spec, "memory")) {
-        if (spec_sets(spec, "learn"))
-            return ttt_fail(err, TTT_EINVAL,
-                            "engine '%.*s': learn= is set by the server (it learns when the server records "
-                            "games, here %s); leave it out",
-                            name_len, spec, api->config.store ? "learn=1" : "learn=0: --no-record");
-        size_t n = 0;
-        if (!appendf(with_learn, sizeof with_learn, &n, "%s%slearn=%d", spec, strchr(spec, ':') ? "," : ":",
-                     api->config.store ? 1 : 0))
-            return ttt_fail(err, TTT_EINVAL, "engine spec too long");
-        spec = with_learn;
-    }
-    ttt_engine_caps caps = {.time_ms = max_ms,
-                            .work_cells = WEB_MAX_WORK_CELLS,
-                            .memory_bytes = (uint64_t)WEB_MAX_ENGINE_MIB << 20,
-                            .strict = strict,
-                            .who = "the server"};
-    ttt_status st = ttt_engine_spec_bound(spec, rules, &caps, out, size, err);
-    if (st == TTT_OK && spec_is(out, "table"))
-        st = table_allowed(rules, err);
-    return st;
-}
-
-/* --- Engine slots --------------------------------------------------------------------------------------- */
-
-static bool slot_acquire(web_api *api)
-{
-    struct timespec deadline;
-    clock_gettime(CLOCK_REALTIME, &deadline);
-    deadline.tv_sec += WEB_ENGINE_WAIT_MS / 1000;
-    pthread_mutex_lock(&api->slot_lock);
-    int rc = 0;
-    while (api->slots_busy >= WEB_MAX_ENGINE_JOBS && rc != ETIMEDOUT)
-        rc = pthread_cond_timedwait(&api->slot_free, &api->slot_lock, &deadline);
-    bool got = api->slots_busy < WEB_MAX_ENGINE_JOBS;
-    if (got)
-        api->slots_busy++;
-    pthread_mutex_unlock(&api->slot_lock);
-    return got;
-}
-
-static void slot_release(web_api *api)
-{
-    pthread_mutex_lock(&api->slot_lock);
-    api->slots_busy--;
-    pthread_cond_signal(&api->slot_free);
-    pthread_mutex_unlock(&api->slot_lock);
-}
-
-/* --- Engines -------------------------------------------------------------------------------------------- */
-
-/* The shared table of the rules, built on first use (once per rules set, under table_lock: a second request
- * for it waits for the first build rather than building again). */
-static ttt_status shared_table(web_api *api, const ttt_rules *rules, const ttt_table **out, ttt_error *err)
-{
-    ttt_status st = table_allowed(rules, err);
-    if (st)
-        return st;
-    pthread_mutex_lock(&api->table_lock);
-    for (int i = 0; i < api->ntables; i++)
-        if (ttt_rules_equal(&api->tables[i].rules, rules)) {
-            *out = api->tables[i].table;
-            pthread_mutex_unlock(&api->table_lock);
-            return TTT_OK;
-        }
-    web_table *grown = realloc(api->tables, ((size_t)api->ntables + 1) * sizeof *grown);
-    ttt_table *t = NULL;
-    st = grown ? ttt_table_build_default(rules, WEB_TABLE_BUILD_JOBS, &t, err)
-               : ttt_fail(err, TTT_ENOMEM, "out of memory");
-    if (grown)
-        api->tables = grown;
-    if (st == TTT_OK) {
-        api->tables[api->ntables++] = (web_table){*rules, t};
-        *out = t;
-    }
-    pthread_mutex_unlock(&api->table_lock);
-    return st;
-}
-
-/* Makes the engine of a bounded spec (web_bound_spec) for the rules; call within an engine slot. The learner
- * gets the server's database, or none at all (--no-record); the table engine the shared table of its rules;
- * no engine opens or writes any other file. */
-static ttt_status web_engine_new(web_api *api, const char *bounded, const ttt_rules *rules, ttt_engine **out,
-                                 ttt_error *err)
-{
-    *out = NULL;
-    char spec[TTT_SPEC_TEXT_SIZE + TTT_STORE_PATH_SIZE + 16];
-    size_t n = 0;
-    bool fits = appendf(spec, sizeof spec, &n, "%s", bounded);
-    if (api->config.store && ttt_engine_has_option(bounded, "memory"))
-        fits = fits && appendf(spec, sizeof spec, &n, ",memory=%s", ttt_store_path(api->config.store));
-    if (!fits)
-        return ttt_fail(err, TTT_ELIMIT, "engine '%.40s': the database path makes its spec too long",
-                        bounded);
-    ttt_engine_env env = {.table = NULL, .no_files = true};
-    ttt_status st = spec_is(bounded, "table") ? shared_table(api, rules, &env.table, err) : TTT_OK;
-    if (st == TTT_OK)
-        st = ttt_engine_new_in(spec, rules, &env, out, err);
-    if (st == TTT_OK) {
-        pthread_mutex_lock(&api->slot_lock);
-        api->engines_made++;
-        pthread_mutex_unlock(&api->slot_lock);
-    }
-    return st;
-}
-
-unsigned long web_api_engines_made(web_api *api)
-{
-    pthread_mutex_lock(&api->slot_lock);
-    unsigned long n = api->engines_made;
-    pthread_mutex_unlock(&api->slot_lock);
-    return n;
-}
+unsigned long web_api_engines_made(web_api *api) { return web_engines_made(api->engines); }
 
 /* The player of a side of g. */
 static ttt_game_player *player_of(const web_game *g, ttt_player side) { return ttt_game_side(g->game, side); }
@@ -440,15 +232,14 @@ web_api *web_api_new(const web_api_config *config)
         return NULL;
     api->config = *config;
     api->games = calloc((size_t)config->max_games, sizeof *api->games);
-    if (!api->games) {
+    api->engines = api->games ? web_engines_new(config->store) : NULL;
+    if (!api->engines) {
+        free(api->games);
         free(api);
         return NULL;
     }
     pthread_mutex_init(&api->lock, NULL);
     pthread_mutex_init(&api->store_lock, NULL);
-    pthread_mutex_init(&api->slot_lock, NULL);
-    pthread_cond_init(&api->slot_free, NULL);
-    pthread_mutex_init(&api->table_lock, NULL);
     if (api->config.max_client_games <= 0)
         api->config.max_client_games = WEB_MAX_CLIENT_GAMES;
     return api;
@@ -470,14 +261,9 @@ void web_api_free(web_api *api)
     for (int i = 0; i < api->count; i++)
         game_free(api, api->games[i]);
     free(api->games);
-    for (int i = 0; i < api->ntables; i++)
-        ttt_table_free(api->tables[i].table);
-    free(api->tables);
-    pthread_mutex_destroy(&api->table_lock);
+    web_engines_free(api->engines);
     pthread_mutex_destroy(&api->lock);
     pthread_mutex_destroy(&api->store_lock);
-    pthread_mutex_destroy(&api->slot_lock);
-    pthread_cond_destroy(&api->slot_free);
     free(api);
 }
 
@@ -649,7 +435,7 @@ static void web_game_finished(web_api *api, web_game *g)
         ttt_error err;
         if (p->engine || ttt_game_is_human(p) || !ttt_engine_has_option(p->spec, "memory"))
             continue;
-        if (web_engine_new(api, p->spec, &s->rules, &fresh[side], &err) == TTT_OK)
+        if (web_engines_make(api->engines, p->spec, &s->rules, &fresh[side], &err) == TTT_OK)
             ttt_game_set_engine(s, (ttt_player)side, fresh[side]);
         else
             web_log(api, "game %s: %c's engine did not learn it: %s", g->id, side == TTT_X ? 'X' : 'O',
@@ -707,8 +493,8 @@ static reply parse_player(const web_api *api, json_t *body, const char *key, con
         return (reply){0, NULL};
     }
     ttt_error err;
-    ttt_status st =
-        web_bound_spec(api, spec, rules, WEB_MAX_ENGINE_MS, false, bounded, TTT_SPEC_TEXT_SIZE, &err);
+    ttt_status st = web_engines_bound(api->engines, spec, rules, WEB_MAX_ENGINE_MS, false, bounded,
+                                      TTT_SPEC_TEXT_SIZE, &err);
     if (st)
         return fail_with(st, key, &err);
     snprintf(player, TTT_SPEC_TEXT_SIZE, "%s", spec);
@@ -822,13 +608,14 @@ static reply run_engine(web_api *api, web_game *g, int side, const char *bounded
                         ttt_search_info *info, uint64_t *total)
 {
     const ttt_game *s = g->game;
-    if (!slot_acquire(api))
+    if (!web_engines_acquire(api->engines))
         return fail(HTTP_UNAVAILABLE, "every engine is busy; try again later");
     ttt_error err;
     ttt_status st = TTT_OK;
     ttt_engine *e = side != TTT_NOBODY ? player_of(g, (ttt_player)side)->engine : NULL;
     bool kept = e != NULL;
-    if (!e && (st = web_engine_new(api, bounded, &s->rules, &e, &err)) == TTT_OK && side != TTT_NOBODY)
+    if (!e && (st = web_engines_make(api->engines, bounded, &s->rules, &e, &err)) == TTT_OK &&
+        side != TTT_NOBODY)
         kept = engine_keep(api, g, side, e);
     if (st == TTT_OK) {
         ttt_engine_follow(e, s->moves, s->count);
@@ -837,7 +624,7 @@ static reply run_engine(web_api *api, web_game *g, int side, const char *bounded
         if (!kept)
             ttt_engine_free(e);
     }
-    slot_release(api);
+    web_engines_release(api->engines);
     return st ? fail_with(st, NULL, &err) : (reply){0, NULL};
 }
 
@@ -855,8 +642,8 @@ static reply engine_move(web_api *api, web_game *g, json_t *body)
     char bounded[TTT_SPEC_TEXT_SIZE];
     if (spec) {
         ttt_error err;
-        ttt_status st =
-            web_bound_spec(api, spec, &s->rules, WEB_MAX_ENGINE_MS, false, bounded, sizeof bounded, &err);
+        ttt_status st = web_engines_bound(api->engines, spec, &s->rules, WEB_MAX_ENGINE_MS, false, bounded,
+                                          sizeof bounded, &err);
         if (st)
             return fail_with(st, "engine", &err);
     } else if (!ttt_game_is_human(p)) {
@@ -920,13 +707,13 @@ static ttt_status analyse_within(web_api *api, const ttt_board *b, char *bounded
     int tt_mib = b->cells <= WEB_HINT_SMALL_CELLS ? WEB_HINT_TT_MIB_SMALL : WEB_HINT_TT_MIB;
     ttt_status st = ttt_solver_new(&b->rules, tt_mib, &solver, err);
     if (st == TTT_OK && bounded)
-        st = web_engine_new(api, bounded, &b->rules, &e, err);
+        st = web_engines_make(api->engines, bounded, &b->rules, &e, err);
     if (st == TTT_OK)
         st = ttt_hint_shared(solver, b, e, ms, e ? WEB_ANALYSE_SOLVER_SHARE : 1.0, out, err);
     if (st == TTT_OK && e && ttt_engine_can_analyse(e)) {
         char ran[TTT_SPEC_TEXT_SIZE];
-        st = web_bound_spec(api, ttt_engine_spec(e, ran, sizeof ran), &b->rules, (uint64_t)ms, true, bounded,
-                            size, err);
+        st = web_engines_bound(api->engines, ttt_engine_spec(e, ran, sizeof ran), &b->rules, (uint64_t)ms,
+                               true, bounded, size, err);
     }
     ttt_engine_free(e);
     ttt_solver_free(solver);
@@ -975,16 +762,17 @@ static reply analyse(web_api *api, json_t *body)
     ttt_error err;
     char bounded[TTT_SPEC_TEXT_SIZE] = "";
     if (spec) { /* its time= is lowered to what the solver leaves (analyse_within) */
-        ttt_status st = web_bound_spec(api, spec, &rules, (uint64_t)ms, true, bounded, sizeof bounded, &err);
+        ttt_status st =
+            web_engines_bound(api->engines, spec, &rules, (uint64_t)ms, true, bounded, sizeof bounded, &err);
         if (st)
             return fail_with(st, "engine", &err);
     }
-    if (!slot_acquire(api))
+    if (!web_engines_acquire(api->engines))
         return fail(HTTP_UNAVAILABLE, "every engine is busy; try again later");
     ttt_analysis *a = malloc(sizeof *a);
     ttt_status st = a ? analyse_within(api, &b, spec ? bounded : NULL, sizeof bounded, (double)ms, a, &err)
                       : ttt_fail(&err, TTT_ENOMEM, "out of memory");
-    slot_release(api);
+    web_engines_release(api->engines);
     if (st) {
         free(a);
         return fail_with(st, NULL, &err);
@@ -1076,20 +864,22 @@ static reply explain(web_api *api, json_t *body)
         return fail(HTTP_BAD_REQUEST, "field 'engine' is required, e.g. {\"engine\": \"mcts\"}");
     ttt_error err;
     char bounded[TTT_SPEC_TEXT_SIZE];
-    ttt_status st = web_bound_spec(api, spec, &rules, (uint64_t)ms, false, bounded, sizeof bounded, &err);
+    ttt_status st =
+        web_engines_bound(api->engines, spec, &rules, (uint64_t)ms, false, bounded, sizeof bounded, &err);
     if (st)
         return fail_with(st, "engine", &err);
-    if (!slot_acquire(api))
+    if (!web_engines_acquire(api->engines))
         return fail(HTTP_UNAVAILABLE, "every engine is busy; try again later");
     ttt_explanation *x = malloc(sizeof *x);
     ttt_engine *e = NULL;
-    st = x ? web_engine_new(api, bounded, &rules, &e, &err) : ttt_fail(&err, TTT_ENOMEM, "out of memory");
+    st = x ? web_engines_make(api->engines, bounded, &rules, &e, &err)
+           : ttt_fail(&err, TTT_ENOMEM, "out of memory");
     if (st == TTT_OK) {
         ttt_engine_follow(e, played, count);
         st = ttt_engine_explain(e, &b, x, &err);
     }
     ttt_engine_free(e);
-    slot_release(api);
+    web_engines_release(api->engines);
     if (st) {
         free(x);
         return fail_with(st, NULL, &err);
