@@ -94,6 +94,48 @@ static void test_registry_lists_random(void **state)
     assert_true(found);
 }
 
+/* The help of option key in options (its line and continuation lines), or NULL; *len gets its length. */
+static const char *help_of(const char *options, const char *key, size_t key_len, size_t *len)
+{
+    for (const char *line = options; line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL)
+        if (strncmp(line, key, key_len) == 0 && line[key_len] == '=') {
+            const char *end = strchr(line, '\n');
+            while (end && end[1] == ' ')
+                end = strchr(end + 1, '\n');
+            *len = end ? (size_t)(end - line) : strlen(line);
+            return line;
+        }
+    return NULL;
+}
+
+/* Every option's help is made from the option table: each option of the full spec has its line, with the
+ * default the full spec shows; seed= comes last. */
+static void test_option_help_from_the_table(void **state)
+{
+    (void)state;
+    ttt_rules r = ttt_rules_default();
+    for (int i = 0; i < ttt_engine_count(); i++) {
+        const ttt_engine_about *a = ttt_engine_about_at(i);
+        char spec[64], full[TTT_SPEC_TEXT_SIZE];
+        snprintf(spec, sizeof spec, "%s%s", a->name, strcmp(a->name, "cmd") == 0 ? ":path=x,args=y" : "");
+        assert_int_equal(ttt_engine_spec_expand(spec, &r, full, sizeof full, NULL), TTT_OK);
+        for (char *p = strchr(full, ':') + 1; *p;) { /* "key=value" pairs */
+            size_t pair = strcspn(p, ","), key = strcspn(p, "="), len = 0;
+            const char *help = help_of(a->options, p, key, &len);
+            assert_non_null(help);
+            char def[64];
+            snprintf(def, sizeof def, "(default %.*s)", (int)(pair - key - 1), p + key + 1);
+            char text[1024];
+            snprintf(text, sizeof text, "%.*s", (int)len, help);
+            if (strncmp(p, "path=", 5) != 0 && strncmp(p, "args=", 5) != 0) /* a path shows no default */
+                assert_non_null(strstr(text, def));
+            p += pair + (p[pair] == ',');
+        }
+        const char *last = strrchr(a->options, '\n');
+        assert_int_equal(strncmp(last ? last + 1 : a->options, "seed=N", 6), 0);
+    }
+}
+
 /* Every registered engine can be made by its bare name and every one takes seed=; but for `cmd` (an outside
  * brain), which needs path= and says so (tests/cli/arena_cmd.sh plays it). */
 static void test_every_registered_engine_can_be_made(void **state)
@@ -253,6 +295,46 @@ static void test_levels_are_aliases(void **state)
     assert_non_null(perfect);
     assert_spec_fails("perfect:", "perfect");
     assert_spec_fails("perfect:bogus=1", "bogus");
+}
+
+/* ttt_engine_spec_bound bounds every engine by its options' roles: time (0 and above the cap become the cap,
+ * written last), a count that is the budget (refused above the work cap, each weighed by its cost, unless
+ * strict), sizes (lowered to the memory cap). */
+static void test_spec_bound_by_roles(void **state)
+{
+    (void)state;
+    ttt_rules r = ttt_rules_default(), big;
+    assert_int_equal(ttt_rules_parse("20x20k5", &big, NULL), TTT_OK);
+    ttt_engine_caps caps = {
+        .time_ms = 2000, .work_cells = 6000000, .memory_bytes = 16 << 20, .who = "the test"};
+    char out[TTT_SPEC_TEXT_SIZE];
+    ttt_error err;
+    assert_int_equal(ttt_engine_spec_bound("minimax:tt=64,blunder=5", &r, &caps, out, sizeof out, &err),
+                     TTT_OK);
+    assert_string_equal(out, "minimax:seed=0,nodes=0,depth=0,tt=16,blunder=5,time=1000");
+    assert_int_equal(ttt_engine_spec_bound("perfect:time=0", &r, &caps, out, sizeof out, &err), TTT_OK);
+    assert_string_equal(out, "minimax:seed=0,nodes=0,depth=0,tt=16,blunder=0,time=2000");
+    assert_int_equal(ttt_engine_spec_bound("mcts:tree=4000000", &big, &caps, out, sizeof out, &err), TTT_OK);
+    assert_non_null(strstr(out, ",tree=524288,time=0")); /* iterations= stays the budget: 10000 x 400 x 1.5 */
+    assert_int_equal(ttt_engine_spec_bound("mcts:iterations=10001", &big, &caps, out, sizeof out, &err),
+                     TTT_ELIMIT);
+    assert_string_equal(err.msg, "engine 'mcts': iterations=10001 on 400 cells is more than the test allows "
+                                 "(10000); ask for time=MS instead");
+    assert_int_equal(ttt_engine_spec_bound("montecarlo:trials=666666", &r, &caps, out, sizeof out, &err),
+                     TTT_OK);
+    assert_int_equal(ttt_engine_spec_bound("montecarlo:trials=666667", &r, &caps, out, sizeof out, &err),
+                     TTT_ELIMIT);
+    caps.strict = true; /* the count is not the budget: the time is */
+    assert_int_equal(ttt_engine_spec_bound("montecarlo:trials=666667", &r, &caps, out, sizeof out, &err),
+                     TTT_OK);
+    assert_non_null(strstr(out, "trials=666667,current=1,other=1,time=2000"));
+    assert_int_equal(ttt_engine_spec_bound("mcts:time=5000", &big, &caps, out, sizeof out, &err), TTT_OK);
+    assert_non_null(strstr(out, ",time=2000"));
+    /* Engines without time or counts are written out whole; errors are ttt_engine_new's. */
+    assert_int_equal(ttt_engine_spec_bound("random:seed=3", &r, &caps, out, sizeof out, &err), TTT_OK);
+    assert_string_equal(out, "random:seed=3");
+    assert_int_equal(ttt_engine_spec_bound("minimax:bogus=1", &r, &caps, out, sizeof out, &err), TTT_EINVAL);
+    assert_int_equal(ttt_engine_spec_bound("minimax", &r, &caps, out, 10, &err), TTT_ELIMIT);
 }
 
 /* Which specs name files (servers refuse them) and which engines have an option, levels included. */
@@ -570,6 +652,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_registry_lists_random),
         cmocka_unit_test(test_every_registered_engine_can_be_made),
+        cmocka_unit_test(test_option_help_from_the_table),
+        cmocka_unit_test(test_spec_bound_by_roles),
         cmocka_unit_test(test_random_engine_from_spec),
         cmocka_unit_test(test_spec_unknown_engine),
         cmocka_unit_test(test_spec_unknown_option),

@@ -1,7 +1,9 @@
-/* Unit tests for ttt/game.h: undo, and undo after the end reopening a finished game. */
+/* Unit tests for ttt/game.h: undo, and undo after the end reopening a finished game; a session whose engines
+ * the client makes (ttt_game_new_unmade, ttt_game_set_engine) and taking back a number of moves. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <setjmp.h>
 #include <cmocka.h>
 
@@ -72,11 +74,70 @@ static void undo_against_an_engine_after_its_win_takes_back_two_moves(void **sta
     ttt_game_free(g);
 }
 
+/* The web server's session: engines attached by the client, and undo by plies whoever played them. */
+static void unmade_engines_are_attached_by_the_client(void **state)
+{
+    (void)state;
+    ttt_rules r = ttt_rules_default();
+    ttt_game *g;
+    ttt_error err;
+    assert_int_equal(ttt_game_new_unmade(&r, TTT_HUMAN, TTT_HUMAN, "hard", "minimax:seed=0", &g, &err),
+                     TTT_OK);
+    assert_int_equal(ttt_game_humans(g), 1);
+    assert_true(ttt_game_is_human(ttt_game_side(g, TTT_X)));
+    assert_false(ttt_game_is_human(ttt_game_side(g, TTT_O)));
+    assert_string_equal(ttt_game_side(g, TTT_O)->who, "hard");
+    assert_int_equal(ttt_game_play(g, 4, &err), TTT_OK);
+    assert_null(ttt_game_engine_to_move(g)); /* an engine's turn, but none attached yet */
+    ttt_engine *e;
+    assert_int_equal(ttt_engine_new(ttt_game_side(g, TTT_O)->spec, &r, &e, &err), TTT_OK);
+    assert_null(ttt_game_set_engine(g, TTT_O, e));
+    assert_ptr_equal(ttt_game_engine_to_move(g), e);
+    ttt_move m;
+    assert_int_equal(ttt_engine_choose(e, &g->board, &m, NULL, &err), TTT_OK);
+    assert_int_equal(ttt_game_play(g, m, &err), TTT_OK);
+    /* ttt_game_undo takes back the person's move and the reply, as when the engine was made by the session. */
+    assert_int_equal(ttt_game_undo(g), 2);
+    assert_int_equal(g->count, 0);
+    assert_int_equal(ttt_game_play(g, 4, &err), TTT_OK);
+    assert_int_equal(ttt_game_play(g, 0, &err), TTT_OK);
+    assert_int_equal(ttt_game_take_back(g, 3, &err), TTT_ESTATE);
+    assert_non_null(strstr(err.msg, "cannot take back 3 moves: 2 played"));
+    assert_int_equal(g->count, 2);
+    assert_int_equal(ttt_game_take_back(g, 1, &err), TTT_OK); /* the engine's move alone */
+    assert_int_equal(g->count, 1);
+    assert_int_equal(ttt_board_to_move(&g->board), TTT_O);
+    assert_ptr_equal(ttt_game_set_engine(g, TTT_O, NULL), e); /* detached: the caller frees it */
+    ttt_engine_free(e);
+    ttt_game_free(g);
+    char long_spec[TTT_SPEC_TEXT_SIZE + 1];
+    memset(long_spec, 'a', TTT_SPEC_TEXT_SIZE);
+    long_spec[TTT_SPEC_TEXT_SIZE] = '\0';
+    assert_int_equal(ttt_game_new_unmade(&r, TTT_HUMAN, TTT_HUMAN, "x", long_spec, &g, &err), TTT_EINVAL);
+    assert_null(g);
+}
+
+/* Taking back the winning move reopens the game and takes it out of the score, as ttt_game_undo does. */
+static void take_back_after_the_end_reopens_the_game(void **state)
+{
+    (void)state;
+    ttt_game *g = won_by_x();
+    ttt_error err;
+    assert_int_equal(ttt_game_take_back(g, 2, &err), TTT_OK);
+    assert_int_equal(g->count, 3);
+    assert_int_equal(ttt_game_outcome(g), TTT_ONGOING);
+    assert_int_equal(g->players[0].wins, 0);
+    assert_int_equal(g->ended, 0);
+    ttt_game_free(g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(undo_after_the_end_reopens_the_game),
         cmocka_unit_test(undo_against_an_engine_after_its_win_takes_back_two_moves),
+        cmocka_unit_test(unmade_engines_are_attached_by_the_client),
+        cmocka_unit_test(take_back_after_the_end_reopens_the_game),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

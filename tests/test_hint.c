@@ -24,6 +24,16 @@ static ttt_board position(const char *rules, const char *text)
     return board_of(&r, text);
 }
 
+/* 15x15 k=5 after X's move in the centre: too big to prove in a few milliseconds. */
+static ttt_board centre_opening_15x15(void)
+{
+    ttt_rules r = rules_of("15x15k5");
+    ttt_board b;
+    ttt_board_init(&b, &r);
+    ttt_board_play(&b, 7 * 15 + 7);
+    return b;
+}
+
 /* Each legal move of b appears exactly once in a. */
 static void assert_every_move_once(const ttt_board *b, const ttt_analysis *a)
 {
@@ -161,14 +171,12 @@ static void test_analyse_refusals(void **state)
 }
 
 /* 15x15 k=5 with a 1 ms budget cannot be proven: the hint comes from the fallback engine when it can analyse,
- * and from the solver's estimates otherwise (never marked exact). */
+ * and from the solver's estimates otherwise (never marked exact); with a shared budget, within it. */
 static void test_hint_fallback(void **state)
 {
     (void)state;
-    ttt_rules r = rules_of("15x15k5");
-    ttt_board b;
-    ttt_board_init(&b, &r);
-    ttt_board_play(&b, 7 * 15 + 7);
+    ttt_board b = centre_opening_15x15();
+    ttt_rules r = b.rules;
     ttt_solver *solver;
     ttt_error err;
     assert_int_equal(ttt_solver_new(&r, 1, &solver, &err), TTT_OK);
@@ -183,6 +191,24 @@ static void test_hint_fallback(void **state)
     for (int i = 0; i < a.count; i++)
         assert_int_not_equal(a.moves[i].kind, TTT_EVAL_EXACT);
     ttt_engine_free(mc);
+    /* A shared budget: the solver gets its share, the fallback's time= is lowered to what the solver left (a
+     * time= of 0, trials as the budget, becomes a time), and the hint counts the work of both. */
+    mc = engine_ok("montecarlo:trials=1000000000", &r);
+    double start = ttt_clock_ms();
+    assert_int_equal(ttt_hint_shared(solver, &b, mc, 40, 0.5, &a, &err), TTT_OK);
+    assert_true(ttt_clock_ms() - start < 2000); /* not a billion trials: time= was set */
+    assert_string_equal(a.method, "montecarlo score grid");
+    assert_every_move_once(&b, &a);
+    assert_true(a.info.nodes > ttt_engine_nodes(mc)); /* the solver's nodes are counted too */
+    char spec[TTT_SPEC_TEXT_SIZE];
+    const char *t = strstr(ttt_engine_spec(mc, spec, sizeof spec), "time=");
+    assert_non_null(t);
+    assert_true(strtoull(t + 5, NULL, 10) >= 1 && strtoull(t + 5, NULL, 10) <= 40);
+    ttt_engine_free(mc);
+    /* An engine without time= is left as it is. */
+    ttt_engine *h = engine_ok("heuristic", &r);
+    assert_int_equal(ttt_engine_limit_time(h, 5, &err), TTT_OK);
+    ttt_engine_free(h);
     ttt_solver_free(solver);
 }
 

@@ -61,6 +61,25 @@ ttt_status ttt_engine_new_in(const char *spec, const ttt_rules *rules, const ttt
 ttt_status ttt_engine_spec_expand(const char *spec, const ttt_rules *rules, char *out, size_t size,
                                   ttt_error *err);
 
+/* What a client lets one engine spend per move (ttt_engine_spec_bound), whatever the engine. */
+typedef struct ttt_engine_caps {
+    uint64_t time_ms; /* > 0: the engine's time per move (time=) above it, or 0 (no limit), becomes it */
+    /* A count of random games per move that is the engine's budget when its time is 0 (montecarlo's trials=,
+     * mcts's iterations=, each weighed by its cost) times the board's cells must be at most this. */
+    uint64_t work_cells;
+    uint64_t memory_bytes; /* a size option (tt=, tree=) is lowered to fit in this */
+    bool strict;           /* the time is capped even when time=0 leaves a count as the budget */
+    const char *who;       /* who sets the caps, for messages ("the server"); NULL: "the caps" */
+} ttt_engine_caps;
+
+/* ttt_engine_spec_expand within caps: writes into out the full spec the engine of spec runs when bounded by
+ * caps, every option spelled out and the time option last. The options' roles in each engine's option table
+ * say which option is time, a count or a size, so that every engine is bounded alike. TTT_EINVAL as
+ * ttt_engine_new; TTT_ELIMIT when a count that is the budget is above caps (the message names the option
+ * and its most), or the full spec does not fit in size bytes. */
+ttt_status ttt_engine_spec_bound(const char *spec, const ttt_rules *rules, const ttt_engine_caps *caps,
+                                 char *out, size_t size, ttt_error *err);
+
 /* Releases the engine and everything it owns. NULL is allowed. */
 void ttt_engine_free(ttt_engine *engine);
 
@@ -83,6 +102,11 @@ void ttt_engine_follow(ttt_engine *engine, const ttt_move *moves, int count);
  * time= option, ms is outside the option's range, or ms is 0 and the search would have no limit left on a
  * big board (as ttt_engine_new refuses); the time is then unchanged. */
 ttt_status ttt_engine_set_time(ttt_engine *engine, uint64_t ms, ttt_error *err);
+
+/* Lowers the engine's time= to ms (>= 1) when it is above, or 0 (no limit), for its next decisions: a client
+ * that shares one budget between searches (ttt_hint_shared). TTT_OK, unchanged, for an engine without time=;
+ * errors as ttt_engine_set_time. */
+ttt_status ttt_engine_limit_time(ttt_engine *engine, uint64_t ms, ttt_error *err);
 
 /* Whether the engine a spec names (a level counts) has the option key; false for an unknown engine. */
 bool ttt_engine_has_option(const char *spec, const char *key);
@@ -136,6 +160,12 @@ typedef struct ttt_analysis {
     const char *method;                 /* static text: "solver", "montecarlo score grid", "mcts visits" */
     ttt_search_info info;               /* the work spent */
 } ttt_analysis;
+
+/* Turns a solver search of b (ttt_solver_search with all=true, ttt/solve.h) into an analysis: exact values
+ * when the search proved them, otherwise the heuristic score h as tanh(h / 1000) and moves the budget left
+ * unsearched without an opinion. */
+struct ttt_search_result;
+void ttt_analysis_from_search(const ttt_board *b, const struct ttt_search_result *r, ttt_analysis *out);
 
 /* True when the engine can analyse (implements per-move scores). */
 bool ttt_engine_can_analyse(const ttt_engine *engine);
@@ -229,7 +259,7 @@ const ttt_rules *ttt_engine_rules(const ttt_engine *engine);
 typedef struct ttt_engine_about {
     const char *name;    /* "random" */
     const char *summary; /* one line: what it is good for */
-    const char *options; /* one line per option: "seed=N  choice of moves (default 0)" */
+    const char *options; /* one line per option: "seed=N  choice of moves (default 0)", from its table */
 } ttt_engine_about;
 
 /* The number of registered engines, and each one's description (index 0..count-1). */

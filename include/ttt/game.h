@@ -8,7 +8,9 @@
  * X and O (ttt_game_side), the moves, the outcome and the start and end times.
  *
  * Engines are used only through the calls below and ttt_game_side(...)->engine: a client that runs an
- * engine's search on another thread must not call into the session from two threads at once.
+ * engine's search on another thread must not call into the session from two threads at once. A client that
+ * makes its players' engines itself (a server: lazily, with shared resources, dropped to save memory) starts
+ * the session with ttt_game_new_unmade and attaches them with ttt_game_set_engine.
  */
 #ifndef TTT_GAME_H
 #define TTT_GAME_H
@@ -23,8 +25,8 @@
 typedef struct ttt_game_player {
     char who[TTT_SPEC_TEXT_SIZE];  /* as given: "human", "hard", "random:seed=3" */
     char spec[TTT_SPEC_TEXT_SIZE]; /* "human", or the engine's full spec with every option and the seed */
-    ttt_engine *engine;            /* NULL for a person; owned by the session */
-    int wins;                      /* games of the session this player won */
+    ttt_engine *engine; /* NULL for a person (or an engine not made yet: ttt_game_new_unmade); owned */
+    int wins;           /* games of the session this player won */
     int won_as[2], drawn_as[2], lost_as[2]; /* the same by the side played, indexed TTT_X, TTT_O */
 } ttt_game_player;
 
@@ -48,11 +50,26 @@ typedef struct ttt_game {
 ttt_status ttt_game_new(const ttt_rules *rules, const char *x_who, const char *o_who, uint64_t seed,
                         ttt_game **out, ttt_error *err);
 
+/* Starts a session as ttt_game_new does but makes no engine: each player is a person (spec TTT_HUMAN) or an
+ * engine the client makes from spec (copied as given, not checked) and attaches when it needs it
+ * (ttt_game_set_engine); who is the player as the client names it ("hard"). On failure *out is NULL and err
+ * says which text is longer than TTT_SPEC_TEXT_SIZE - 1 characters (TTT_EINVAL). */
+ttt_status ttt_game_new_unmade(const ttt_rules *rules, const char *x_who, const char *x_spec,
+                               const char *o_who, const char *o_spec, ttt_game **out, ttt_error *err);
+
 /* Releases the session and its engines. NULL is allowed. */
 void ttt_game_free(ttt_game *g);
 
 /* The player of a side (TTT_X or TTT_O) in the current game. */
 ttt_game_player *ttt_game_side(ttt_game *g, ttt_player side);
+
+/* Whether the player is a person (spec TTT_HUMAN), whether or not it is an engine not made yet. */
+bool ttt_game_is_human(const ttt_game_player *p);
+
+/* Attaches engine (made for the session's rules from the side's spec, or NULL to detach) as the engine of the
+ * side's player (an engine player), which owns it from now on. Returns the engine it replaces, which the
+ * caller now owns (NULL when there was none). */
+ttt_engine *ttt_game_set_engine(ttt_game *g, ttt_player side, ttt_engine *engine);
 
 /* The number of people among the two players (0, 1 or 2). */
 int ttt_game_humans(const ttt_game *g);
@@ -60,7 +77,8 @@ int ttt_game_humans(const ttt_game *g);
 /* The current game's outcome (TTT_ONGOING while it goes on). */
 ttt_outcome ttt_game_outcome(const ttt_game *g);
 
-/* The engine whose turn it is, or NULL when a person is to move or the game is over. */
+/* The engine whose turn it is, or NULL when a person is to move, the game is over or the engine is not
+ * attached (ttt_game_new_unmade). */
 ttt_engine *ttt_game_engine_to_move(ttt_game *g);
 
 /* Plays a move for the side to move. When it ends the game it sets ended and counts the result in the
@@ -73,6 +91,11 @@ ttt_status ttt_game_play(ttt_game *g, ttt_move move, ttt_error *err);
  * (as on the web page): it is taken out of the score, and counts again when it ends again. Returns how many
  * moves were taken back: 0 when there is no person's move to take back. */
 int ttt_game_undo(ttt_game *g);
+
+/* Takes back the last plies moves (>= 1), whoever played them (the web page's undo); a finished game reopens
+ * as with ttt_game_undo. TTT_ESTATE "cannot take back 3 moves: 2 played" (nothing taken back) when fewer
+ * moves were played. */
+ttt_status ttt_game_take_back(ttt_game *g, int plies, ttt_error *err);
 
 /* Starts the next game of the session, with the sides swapped when swap is true; engines are told
  * (ttt_engine_new_game). A game still going on is abandoned: it counts for nobody. */

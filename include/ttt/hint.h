@@ -16,16 +16,18 @@
  * positions on a laptop, short enough to wait for at a keyboard. */
 #define TTT_HINT_DEFAULT_MS 1000.0
 
-/* Turns a solver search of b (with all=true) into an analysis: exact values when the search proved them,
- * otherwise the heuristic score h as tanh(h / 1000) and moves the budget left unsearched without an opinion.
- */
-void ttt_analysis_from_search(const ttt_board *b, const ttt_search_result *r, ttt_analysis *out);
-
 /* Analyses b (ongoing) for hints into out, best move first. solver must have b's rules (its table is reused
  * between calls, so keep one per game); fallback may be NULL, or an engine with b's rules, which is asked
  * only when the solver does not prove every move. ms > 0 bounds the solver's time, and the fallback's own
  * budget is its own. Returns TTT_ESTATE for a finished game or mismatched rules. */
 ttt_status ttt_hint(ttt_solver *solver, const ttt_board *b, ttt_engine *fallback, double ms,
                     ttt_analysis *out, ttt_error *err);
+
+/* ttt_hint within one budget of ms (> 0) for the whole hint: the solver gets solver_share of it (0 < share
+ * <= 1); when it does not prove every move, the fallback's time= is lowered to what the solver left (at least
+ * 1 ms, ttt_engine_limit_time) and out->info counts the work and time of both. With share 1 the fallback
+ * keeps its own budget and out->info is its own: ttt_hint is ttt_hint_shared with share 1. */
+ttt_status ttt_hint_shared(ttt_solver *solver, const ttt_board *b, ttt_engine *fallback, double ms,
+                           double solver_share, ttt_analysis *out, ttt_error *err);
 
 #endif

@@ -5,6 +5,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,13 +15,114 @@
 /* The longest engine name or option key worth reading. */
 #define NAME_MAX_LEN 32
 
+/* Help text: lines wrapped at this width, the text of each option starting in one column. */
+#define HELP_WIDTH      96
+#define HELP_TEXT_SIZE  2048 /* one engine's option lines (the learner's, the longest, ~1,000) */
+#define ENGINES_MAX     32   /* room for the registry's descriptions */
+#define SEED_HELP_PLAIN "random choices"
+#define HELP_GLUE       '\x1f' /* a space no line breaks at, within "(default N)" */
+
 int ttt_engine_count(void) { return ttt_engine_registry_size; }
+
+/* Appends one option's help line(s) to buf (n used): "key=ARG", padded to column, the help and the default,
+ * wrapped at HELP_WIDTH under the column. */
+static size_t help_line(const ttt_engine_vtable *vt, const ttt_option_def *o, int column, char *buf,
+                        size_t size, size_t n)
+{
+    char text[HELP_TEXT_SIZE / 2], def[48] = "";
+    const char *slot = (const char *)vt->config_defaults + o->offset;
+    if (o->type == TTT_OPT_UINT) {
+        uint64_t v;
+        memcpy(&v, slot, sizeof v);
+        snprintf(def, sizeof def,
+                 " (default\x1f"
+                 "%" PRIu64 ")",
+                 v);
+    } else if (o->type == TTT_OPT_DOUBLE) {
+        double v;
+        memcpy(&v, slot, sizeof v);
+        snprintf(def, sizeof def,
+                 " (default\x1f"
+                 "%g)",
+                 v);
+    } else if (o->type == TTT_OPT_SEED) {
+        snprintf(def, sizeof def,
+                 " (default\x1f"
+                 "0)");
+    } /* a path's default is not a value: its help says it */
+    snprintf(text, sizeof text, "%s%s", o->help, def);
+    char head[NAME_MAX_LEN * 2];
+    snprintf(head, sizeof head, "%s=%s", o->key, o->arg);
+    n += (size_t)snprintf(buf + n, n < size ? size - n : 0, "%s%-*s", n ? "\n" : "", column, head);
+    for (const char *p = text; *p;) {
+        size_t room = (size_t)(HELP_WIDTH - column), len = strlen(p);
+        if (len > room) { /* break at the last space that fits */
+            len = room;
+            while (len > 0 && p[len] != ' ')
+                len--;
+            if (len == 0)
+                len = strcspn(p, " ");
+        }
+        if (p != text) /* a continuation, under the column */
+            n += (size_t)snprintf(buf + n, n < size ? size - n : 0, "\n%*s", column, "");
+        n += (size_t)snprintf(buf + n, n < size ? size - n : 0, "%.*s", (int)len, p);
+        p += len;
+        while (*p == ' ')
+            p++;
+    }
+    return n;
+}
+
+/* Writes the help of every option of vt, seed= included, into buf. */
+static void help_text(const ttt_engine_vtable *vt, char *buf, size_t size)
+{
+    static const ttt_option_def plain_seed = {"seed",     TTT_OPT_SEED,           0, 0, 0, 0, 0,
+                                              .arg = "N", .help = SEED_HELP_PLAIN};
+    const ttt_option_def *seed = &plain_seed;
+    int column = 0;
+    for (const ttt_option_def *o = vt->options; o && o->key; o++) {
+        int len = (int)(strlen(o->key) + 1 + strlen(o->arg));
+        column = len > column ? len : column;
+        if (o->type == TTT_OPT_SEED)
+            seed = o;
+    }
+    column = (column > 6 ? column : 6) + 2; /* "seed=N" and two spaces */
+    size_t n = 0;
+    buf[0] = '\0';
+    for (const ttt_option_def *o = vt->options; o && o->key; o++)
+        if (o->type != TTT_OPT_SEED)
+            n = help_line(vt, o, column, buf, size, n);
+    n = help_line(vt, seed, column, buf, size, n);
+    assert(n < size);
+    for (char *p = strchr(buf, HELP_GLUE); p; p = strchr(p, HELP_GLUE))
+        *p = ' ';
+}
+
+static struct {
+    ttt_engine_about about;
+    char options[HELP_TEXT_SIZE];
+} engine_help[ENGINES_MAX];
+static pthread_once_t engine_help_once = PTHREAD_ONCE_INIT;
+
+/* Fills engine_help: each engine's description with its option lines made from its table (read-only after
+ * this, shared by every thread). */
+static void engine_help_init(void)
+{
+    assert(ttt_engine_registry_size <= ENGINES_MAX);
+    for (int i = 0; i < ttt_engine_registry_size; i++) {
+        const ttt_engine_vtable *vt = ttt_engine_registry[i];
+        help_text(vt, engine_help[i].options, sizeof engine_help[i].options);
+        engine_help[i].about = vt->about;
+        engine_help[i].about.options = engine_help[i].options;
+    }
+}
 
 const ttt_engine_about *ttt_engine_about_at(int index)
 {
     if (index < 0 || index >= ttt_engine_registry_size)
         return NULL;
-    return &ttt_engine_registry[index]->about;
+    pthread_once(&engine_help_once, engine_help_init);
+    return &engine_help[index].about;
 }
 
 static const ttt_engine_vtable *find_engine(const char *name, size_t len)
@@ -102,7 +204,8 @@ static void list_keys(const ttt_engine_vtable *vt, char *buf, size_t size)
 {
     size_t n = (size_t)snprintf(buf, size, "seed");
     for (const ttt_option_def *o = vt->options; o && o->key && n < size; o++)
-        n += (size_t)snprintf(buf + n, size - n, ", %s", o->key);
+        if (o->type != TTT_OPT_SEED)
+            n += (size_t)snprintf(buf + n, size - n, ", %s", o->key);
 }
 
 static void list_engines(char *buf, size_t size)
@@ -177,6 +280,7 @@ static ttt_status set_option(ttt_engine *e, const char *key, const char *value, 
                                 TTT_OPT_PATH_SIZE - 1);
             memcpy(slot, value, strlen(value) + 1);
             return TTT_OK;
+        case TTT_OPT_SEED: break; /* "seed" is the framework's, set above */
         }
     }
     char known[TTT_ERROR_SIZE / 2];
@@ -197,6 +301,17 @@ ttt_status ttt_engine_set_time(ttt_engine *e, uint64_t ms, ttt_error *err)
     if (st == TTT_OK && e->vt->check && (st = e->vt->check(e, err)) != TTT_OK)
         memcpy((char *)e->config + o->offset, &old, sizeof old);
     return st;
+}
+
+ttt_status ttt_engine_limit_time(ttt_engine *e, uint64_t ms, ttt_error *err)
+{
+    assert(ms >= 1);
+    const ttt_option_def *o = option_of(e->vt, "time", 4);
+    if (!o)
+        return TTT_OK;
+    uint64_t now;
+    memcpy(&now, (char *)e->config + o->offset, sizeof now);
+    return now == 0 || now > ms ? ttt_engine_set_time(e, ms, err) : TTT_OK;
 }
 
 ttt_status ttt_engine_check_bounded(const ttt_engine *e, uint64_t time_ms, uint64_t nodes, uint64_t depth,
@@ -375,7 +490,8 @@ ttt_status ttt_engine_new(const char *spec, const ttt_rules *rules, ttt_engine *
     return ttt_engine_new_in(spec, rules, NULL, out, err);
 }
 
-static size_t spec_write(const ttt_engine *e, char *buf, size_t size);
+static size_t spec_write(const ttt_engine *e, char *buf, size_t size, bool time_last);
+static ttt_status spec_finish(ttt_engine *e, char *out, size_t size, bool time_last, ttt_error *err);
 
 ttt_status ttt_engine_spec_expand(const char *spec, const ttt_rules *rules, char *out, size_t size,
                                   ttt_error *err)
@@ -385,7 +501,13 @@ ttt_status ttt_engine_spec_expand(const char *spec, const ttt_rules *rules, char
     ttt_status st = engine_make(spec, rules, &e, err);
     if (st)
         return st;
-    size_t n = spec_write(e, out, size);
+    return spec_finish(e, out, size, false, err);
+}
+
+/* Writes e's full spec into out, frees e, and says when the spec did not fit. */
+static ttt_status spec_finish(ttt_engine *e, char *out, size_t size, bool time_last, ttt_error *err)
+{
+    size_t n = spec_write(e, out, size, time_last);
     const char *name = e->vt->about.name;
     discard(e);
     if (n >= size) {
@@ -394,6 +516,58 @@ ttt_status ttt_engine_spec_expand(const char *spec, const ttt_rules *rules, char
                         n, size - 1);
     }
     return TTT_OK;
+}
+
+/* The value of a UINT option of e. */
+static uint64_t uint_of(const ttt_engine *e, const ttt_option_def *o)
+{
+    uint64_t v;
+    memcpy(&v, (const char *)e->config + o->offset, sizeof v);
+    return v;
+}
+
+static void uint_set(ttt_engine *e, const ttt_option_def *o, uint64_t v)
+{
+    memcpy((char *)e->config + o->offset, &v, sizeof v);
+}
+
+ttt_status ttt_engine_spec_bound(const char *spec, const ttt_rules *rules, const ttt_engine_caps *caps,
+                                 char *out, size_t size, ttt_error *err)
+{
+    assert(size > 0 && caps->time_ms > 0);
+    ttt_engine *e;
+    ttt_status st = engine_make(spec, rules, &e, err);
+    if (st)
+        return st;
+    const ttt_option_def *time = NULL, *work = NULL;
+    for (const ttt_option_def *o = e->vt->options; o && o->key; o++) {
+        assert(o->role == TTT_ROLE_NONE || o->type == TTT_OPT_UINT);
+        if (o->role == TTT_ROLE_TIME && !time)
+            time = o;
+        else if (o->role == TTT_ROLE_WORK && !work)
+            work = o;
+        else if (o->role == TTT_ROLE_MEMORY && (double)uint_of(e, o) * o->unit > (double)caps->memory_bytes) {
+            uint64_t most = (uint64_t)((double)caps->memory_bytes / o->unit);
+            uint_set(e, o, most > o->umin ? most : o->umin);
+        }
+    }
+    uint64_t time_ms = time ? uint_of(e, time) : 0;
+    if (work && (!time || (time_ms == 0 && !caps->strict))) { /* the count is the budget */
+        uint64_t cells = (uint64_t)ttt_rules_cells(rules), count = uint_of(e, work);
+        uint64_t most = (uint64_t)((double)caps->work_cells / work->unit) / cells;
+        if (count > most) {
+            st = ttt_fail(err, TTT_ELIMIT,
+                          "engine '%s': %s=%" PRIu64 " on %d cells is more than %s allows (%" PRIu64
+                          "); ask for %s=MS instead",
+                          e->vt->about.name, work->key, count, (int)cells, caps->who ? caps->who : "the caps",
+                          most, time ? time->key : "time");
+            discard(e);
+            return st;
+        }
+    } else if (time && (time_ms == 0 || time_ms > caps->time_ms)) {
+        uint_set(e, time, caps->time_ms < time->umax ? caps->time_ms : time->umax);
+    }
+    return spec_finish(e, out, size, true, err);
 }
 
 void ttt_engine_free(ttt_engine *e)
@@ -483,51 +657,6 @@ ttt_explain_line *ttt_explain_line_add(ttt_explanation *x, const char *label, in
     return l;
 }
 
-/* An explanation made of an analysis: the exact value and distance of proven moves, the score of estimated
- * ones, the share of effort when the engine reports one; each a layer only on the moves that have it. */
-void ttt_explain_from_analysis(const ttt_analysis *a, ttt_explanation *x)
-{
-    bool exact = false, score = false, share = false;
-    int longest = 1;
-    for (int i = 0; i < a->count; i++) {
-        exact |= a->moves[i].kind == TTT_EVAL_EXACT;
-        score |= a->moves[i].kind == TTT_EVAL_SCORE;
-        share |= a->moves[i].share > 0;
-        if (a->moves[i].kind == TTT_EVAL_EXACT && a->moves[i].plies > longest)
-            longest = a->moves[i].plies;
-    }
-    x->method = a->method;
-    x->choice = a->count && a->moves[0].kind != TTT_EVAL_NONE ? a->moves[0].move : TTT_NO_MOVE;
-    ttt_explain_layer *value =
-        exact ? ttt_explain_layer_add(x, "value", "proven result: -1 loss, 0 draw, +1 win", -1, 1, false)
-              : NULL;
-    ttt_explain_layer *plies =
-        exact ? ttt_explain_layer_add(x, "distance", "moves to the end with best play, this one included", 0,
-                                      longest, false)
-              : NULL;
-    ttt_explain_layer *est =
-        score
-            ? ttt_explain_layer_add(x, "score", "the engine's estimate, -1 (loss) to +1 (win)", -1, 1, false)
-            : NULL;
-    ttt_explain_layer *effort =
-        share ? ttt_explain_layer_add(x, "share of effort",
-                                      "share of the search spent on the move, 0 to 100 %", 0, 1, true)
-              : NULL;
-    for (int i = 0; i < a->count; i++) {
-        const ttt_move_eval *m = &a->moves[i];
-        if (m->kind == TTT_EVAL_EXACT) {
-            ttt_explain_set(value, m->move, m->result);
-            ttt_explain_set(plies, m->move, m->plies);
-        } else if (m->kind == TTT_EVAL_SCORE) {
-            ttt_explain_set(est, m->move, m->score);
-        }
-        if (effort && m->kind != TTT_EVAL_NONE)
-            ttt_explain_set(effort, m->move, m->share);
-    }
-    if (a->info.depth > 0)
-        ttt_explain_fact_add(x, "depth reached", a->info.depth);
-}
-
 bool ttt_engine_can_explain(const ttt_engine *e) { return e->vt->explain || e->vt->analyse; }
 
 ttt_status ttt_engine_explain(ttt_engine *e, const ttt_board *b, ttt_explanation *out, ttt_error *err)
@@ -585,32 +714,6 @@ ttt_status ttt_engine_analyse(ttt_engine *e, const ttt_board *b, ttt_analysis *o
     return st;
 }
 
-/* The sort key of a move: exact wins first (sooner better), exact losses last (later better), everything
- * else by score, exact draws just above equal estimates, no opinion at the very end. */
-static double eval_key(const ttt_move_eval *m)
-{
-    enum { SPAN = 4 * TTT_MAX_CELLS };
-    if (m->kind == TTT_EVAL_NONE)
-        return -3.0 * SPAN;
-    if (m->kind == TTT_EVAL_EXACT && m->result > 0)
-        return 2.0 * SPAN - m->plies;
-    if (m->kind == TTT_EVAL_EXACT && m->result < 0)
-        return -2.0 * SPAN + m->plies;
-    return m->score + (m->kind == TTT_EVAL_EXACT ? 1e-9 : 0.0);
-}
-
-void ttt_analysis_sort(ttt_analysis *a)
-{
-    for (int i = 1; i < a->count; i++) { /* insertion sort: stable, and at most 256 moves */
-        ttt_move_eval m = a->moves[i];
-        double key = eval_key(&m);
-        int j = i;
-        for (; j > 0 && eval_key(&a->moves[j - 1]) < key; j--)
-            a->moves[j] = a->moves[j - 1];
-        a->moves[j] = m;
-    }
-}
-
 void ttt_engine_new_game(ttt_engine *e)
 {
     if (e->vt->new_game)
@@ -655,39 +758,46 @@ ttt_status ttt_engines_game_over(ttt_engine *const *engines, int n, const ttt_mo
 
 const char *ttt_engine_name(const ttt_engine *e) { return e->vt->about.name; }
 
-/* Writes the full spec into buf (cut to fit) and returns its whole length. */
-static size_t spec_write(const ttt_engine *e, char *buf, size_t size)
+/* Writes option o of e as ",key=value" at buf + n (cut to fit in size); returns the new whole length. */
+static size_t option_write(const ttt_engine *e, const ttt_option_def *o, char *buf, size_t size, size_t n)
+{
+    char *at = n < size ? buf + n : NULL;
+    size_t left = n < size ? size - n : 0;
+    const char *slot = (const char *)e->config + o->offset;
+    switch (o->type) {
+    case TTT_OPT_UINT: {
+        uint64_t v;
+        memcpy(&v, slot, sizeof v);
+        return n + (size_t)snprintf(at, left, ",%s=%" PRIu64, o->key, v);
+    }
+    case TTT_OPT_DOUBLE: {
+        double v;
+        memcpy(&v, slot, sizeof v);
+        return n + (size_t)snprintf(at, left, ",%s=%.17g", o->key, v);
+    }
+    case TTT_OPT_PATH: return *slot ? n + (size_t)snprintf(at, left, ",%s=%s", o->key, slot) : n;
+    case TTT_OPT_SEED: break;
+    }
+    return n;
+}
+
+/* Writes the full spec into buf (cut to fit) and returns its whole length: the options in table order, or,
+ * with time_last, the time option after the others (where a client's cap on it shows). */
+static size_t spec_write(const ttt_engine *e, char *buf, size_t size, bool time_last)
 {
     size_t n = (size_t)snprintf(buf, size, "%s:seed=%" PRIu64, e->vt->about.name, e->seed);
-    for (const ttt_option_def *o = e->vt->options; o && o->key; o++) {
-        char *at = n < size ? buf + n : NULL;
-        size_t left = n < size ? size - n : 0;
-        const char *slot = (const char *)e->config + o->offset;
-        switch (o->type) {
-        case TTT_OPT_UINT: {
-            uint64_t v;
-            memcpy(&v, slot, sizeof v);
-            n += (size_t)snprintf(at, left, ",%s=%" PRIu64, o->key, v);
-            break;
-        }
-        case TTT_OPT_DOUBLE: {
-            double v;
-            memcpy(&v, slot, sizeof v);
-            n += (size_t)snprintf(at, left, ",%s=%.17g", o->key, v);
-            break;
-        }
-        case TTT_OPT_PATH:
-            if (*slot)
-                n += (size_t)snprintf(at, left, ",%s=%s", o->key, slot);
-            break;
-        }
-    }
+    for (const ttt_option_def *o = e->vt->options; o && o->key; o++)
+        if (!time_last || o->role != TTT_ROLE_TIME)
+            n = option_write(e, o, buf, size, n);
+    for (const ttt_option_def *o = e->vt->options; time_last && o && o->key; o++)
+        if (o->role == TTT_ROLE_TIME)
+            n = option_write(e, o, buf, size, n);
     return n;
 }
 
 char *ttt_engine_spec(const ttt_engine *e, char *buf, size_t size)
 {
-    spec_write(e, buf, size);
+    spec_write(e, buf, size, false);
     return buf;
 }
 

@@ -16,20 +16,36 @@ typedef enum ttt_option_type {
     TTT_OPT_UINT,   /* uint64_t, decimal, in [umin, umax] */
     TTT_OPT_DOUBLE, /* double, in [dmin, dmax] */
     TTT_OPT_PATH,   /* char[TTT_OPT_PATH_SIZE], any non-empty text without ',' */
+    TTT_OPT_SEED,   /* the framework's seed= (no value here): only its help, what the seed chooses */
 } ttt_option_type;
 
 #define TTT_OPT_PATH_SIZE 512
 
+/* What an option spends, so that a client bounds every engine alike (ttt_engine_spec_bound). */
+typedef enum ttt_option_role {
+    TTT_ROLE_NONE = 0, /* a setting, or a limit that holds beside time= (nodes=, depth=) */
+    TTT_ROLE_TIME,     /* milliseconds per move, 0 = no limit */
+    TTT_ROLE_WORK,     /* random games per move, each as long as the board, that are the budget when the time
+                        * option is 0 (trials=, iterations=); unit: the cost of one, a plain random game = 1 */
+    TTT_ROLE_MEMORY,   /* a size; unit: bytes per unit of the value */
+} ttt_option_role;
+
+/* One option. Help lines (`ttt engines`) are made from key, arg, help and the engine's default, so a
+ * default is written once: "time=MS  time per move (default 1000)" (paths show no default). */
 typedef struct ttt_option_def {
     const char *key;
     ttt_option_type type;
     size_t offset; /* of the value in the engine's config struct */
     uint64_t umin, umax;
     double dmin, dmax;
+    ttt_option_role role;
+    double unit;      /* TTT_ROLE_WORK, TTT_ROLE_MEMORY: see there */
+    const char *arg;  /* the value in the help: "MS", "N", "0|1", "PATH" */
+    const char *help; /* what it does, without the default */
 } ttt_option_def;
 
 typedef struct ttt_engine_vtable {
-    ttt_engine_about about;
+    ttt_engine_about about;        /* name and summary; the options' help is made from the table below */
     const ttt_option_def *options; /* terminated by an entry with key NULL; `seed` is the framework's */
     bool path_required;            /* cannot be made without its TTT_OPT_PATH option (cmd's path=) */
     size_t config_size;

@@ -75,11 +75,16 @@ static const external_config external_defaults = {.path = "",
                                                   .tolerance_ms = EXTERNAL_DEFAULT_TOLERANCE_MS};
 
 static const ttt_option_def external_options[] = {
-    {"path", TTT_OPT_PATH, offsetof(external_config, path), 0, 0, 0, 0},
-    {"args", TTT_OPT_PATH, offsetof(external_config, args), 0, 0, 0, 0},
-    {"turn", TTT_OPT_UINT, offsetof(external_config, turn_ms), 1, EXTERNAL_MAX_TURN_MS, 0, 0},
-    {"tolerance", TTT_OPT_UINT, offsetof(external_config, tolerance_ms), 0, EXTERNAL_MAX_TURN_MS, 0, 0},
-    {NULL, 0, 0, 0, 0, 0, 0},
+    {"path", TTT_OPT_PATH, offsetof(external_config, path), 0, 0, 0, 0, .arg = "PROGRAM",
+     .help = "the brain's program (required; a name without '/' is looked up on PATH)"},
+    {"args", TTT_OPT_PATH, offsetof(external_config, args), 0, 0, 0, 0, .arg = "WORDS",
+     .help = "its arguments, separated by spaces (no commas; use a script for more)"},
+    {"turn", TTT_OPT_UINT, offsetof(external_config, turn_ms), 1, EXTERNAL_MAX_TURN_MS, 0, 0,
+     .role = TTT_ROLE_TIME, .arg = "MS", .help = "time per move, sent as INFO timeout_turn"},
+    {"tolerance", TTT_OPT_UINT, offsetof(external_config, tolerance_ms), 0, EXTERNAL_MAX_TURN_MS, 0, 0,
+     .arg = "MS", .help = "extra wait before a late move forfeits the game"},
+    {"seed", TTT_OPT_SEED, 0, 0, 0, 0, 0, .arg = "N", .help = "sent as INFO ttt_seed"},
+    {.key = NULL},
 };
 
 typedef struct external_state {

@@ -58,8 +58,10 @@ typedef struct heuristic_config {
 static const heuristic_config heuristic_defaults = {.guard = 0};
 
 static const ttt_option_def heuristic_options[] = {
-    {"guard", TTT_OPT_UINT, offsetof(heuristic_config, guard), 0, 1, 0, 0},
-    {NULL, 0, 0, 0, 0, 0, 0},
+    {"guard", TTT_OPT_UINT, offsetof(heuristic_config, guard), 0, 1, 0, 0, .arg = "0|1",
+     .help = "1 = win now, else block now, before the weights"},
+    {"seed", TTT_OPT_SEED, 0, 0, 0, 0, 0, .arg = "N", .help = "ignored: the player is deterministic"},
+    {.key = NULL},
 };
 
 typedef struct heuristic_state {

@@ -115,14 +115,27 @@ static const learner_config learner_defaults = {.memory = "",
                                                 .nodes = LEARNER_DEFAULT_NODES};
 
 static const ttt_option_def learner_options[] = {
-    {"memory", TTT_OPT_PATH, offsetof(learner_config, memory), 0, 0, 0, 0},
-    {"learn", TTT_OPT_UINT, offsetof(learner_config, learn), 0, 1, 0, 0},
-    {"safe", TTT_OPT_UINT, offsetof(learner_config, safe), 0, 1, 0, 0},
-    {"threats", TTT_OPT_UINT, offsetof(learner_config, threats), 0, 1, 0, 0},
-    {"backup", TTT_OPT_UINT, offsetof(learner_config, backup), 0, 1, 0, 0},
-    {"time", TTT_OPT_UINT, offsetof(learner_config, time_ms), 0, LEARNER_MAX_TIME_MS, 0, 0},
-    {"nodes", TTT_OPT_UINT, offsetof(learner_config, nodes), 0, UINT64_MAX, 0, 0},
-    {NULL, 0, 0, 0, 0, 0, 0},
+    {"memory", TTT_OPT_PATH, offsetof(learner_config, memory), 0, 0, 0, 0, .arg = "PATH",
+     .help = "the database (default ~/.local/share/ttt/ttt.db, or $XDG_DATA_HOME/ttt)"},
+    {"learn", TTT_OPT_UINT, offsetof(learner_config, learn), 0, 1, 0, 0, .arg = "0|1",
+     .help = "1: learn from each finished game; 0: play from memory only"},
+    {"safe", TTT_OPT_UINT, offsetof(learner_config, safe), 0, 1, 0, 0, .arg = "0|1",
+     .help = "1: prefer moves that never lost to the comparison of counts"},
+    {"threats", TTT_OPT_UINT, offsetof(learner_config, threats), 0, 1, 0, 0, .arg = "0|1",
+     .help =
+         "1: skip moves after which the opponent forces a win by threats; threats=0,safe=0,backup=0 is the "
+         "document's player exactly"},
+    {"backup", TTT_OPT_UINT, offsetof(learner_config, backup), 0, 1, 0, 0, .arg = "0|1",
+     .help = "1: back up the results the games proved over the memory tree, play a known win, avoid a known "
+             "loss; 0: the document's counts alone"},
+    {"time", TTT_OPT_UINT, offsetof(learner_config, time_ms), 0, LEARNER_MAX_TIME_MS, 0, 0,
+     .role = TTT_ROLE_TIME, .arg = "MS",
+     .help = "the threat check stops after MS milliseconds, the moves it did not reach kept; 0 = no limit"},
+    {"nodes", TTT_OPT_UINT, offsetof(learner_config, nodes), 0, UINT64_MAX, 0, 0, .arg = "N",
+     .help = "the same after N nodes per move; 0 = no limit, above 30 cells only with time="},
+    {"seed", TTT_OPT_SEED, 0, 0, 0, 0, 0, .arg = "N",
+     .help = "choice among equally good moves and at random"},
+    {.key = NULL},
 };
 
 /* Values, from X's side: what a game through a node is known to end in at best and at worst (backup=1). */

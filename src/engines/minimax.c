@@ -11,7 +11,6 @@
 #include <stdlib.h>
 
 #include "engines/engine_impl.h"
-#include "ttt/hint.h"
 #include "ttt/solve.h"
 
 /* Defaults: enough time to solve 5x5 k=4 from the start; a table that holds it. */
@@ -37,12 +36,19 @@ static const minimax_config minimax_defaults = {.time_ms = MINIMAX_DEFAULT_TIME_
                                                 .blunder = 0};
 
 static const ttt_option_def minimax_options[] = {
-    {"time", TTT_OPT_UINT, offsetof(minimax_config, time_ms), 0, MINIMAX_MAX_TIME_MS, 0, 0},
-    {"nodes", TTT_OPT_UINT, offsetof(minimax_config, nodes), 0, UINT64_MAX, 0, 0},
-    {"depth", TTT_OPT_UINT, offsetof(minimax_config, depth), 0, TTT_MAX_CELLS, 0, 0},
-    {"tt", TTT_OPT_UINT, offsetof(minimax_config, tt_mib), 1, MINIMAX_MAX_TT_MIB, 0, 0},
-    {"blunder", TTT_OPT_UINT, offsetof(minimax_config, blunder), 0, MINIMAX_BLUNDER_SCALE, 0, 0},
-    {NULL, 0, 0, 0, 0, 0, 0},
+    {"time", TTT_OPT_UINT, offsetof(minimax_config, time_ms), 0, MINIMAX_MAX_TIME_MS, 0, 0,
+     .role = TTT_ROLE_TIME, .arg = "MS",
+     .help = "time per move in milliseconds; 0 = no limit, above 30 cells only with nodes= or depth="},
+    {"nodes", TTT_OPT_UINT, offsetof(minimax_config, nodes), 0, UINT64_MAX, 0, 0, .arg = "N",
+     .help = "nodes per move, 0 = no limit"},
+    {"depth", TTT_OPT_UINT, offsetof(minimax_config, depth), 0, TTT_MAX_CELLS, 0, 0, .arg = "N",
+     .help = "plies to look ahead, 0 = to the end"},
+    {"tt", TTT_OPT_UINT, offsetof(minimax_config, tt_mib), 1, MINIMAX_MAX_TT_MIB, 0, 0,
+     .role = TTT_ROLE_MEMORY, .unit = 1 << 20, .arg = "MIB", .help = "transposition table size"},
+    {"blunder", TTT_OPT_UINT, offsetof(minimax_config, blunder), 0, MINIMAX_BLUNDER_SCALE, 0, 0, .arg = "P",
+     .help = "percent of moves played at random instead, for weaker levels"},
+    {"seed", TTT_OPT_SEED, 0, 0, 0, 0, 0, .arg = "N", .help = "choice among equally good moves"},
+    {.key = NULL},
 };
 
 static ttt_status minimax_check(const ttt_engine *e, ttt_error *err)
@@ -170,15 +176,7 @@ const ttt_engine_vtable ttt_engine_minimax = {
     .about = {.name = "minimax",
               .summary =
                   "negamax with alpha-beta: perfect where it can solve the board in time, a deep search "
-                  "otherwise",
-              .options =
-                  "time=MS   time per move in milliseconds, 0 = no limit (default 1000; above 30 cells\n"
-                  "          only with nodes= or depth=)\n"
-                  "nodes=N   nodes per move, 0 = no limit (default 0)\n"
-                  "depth=N   plies to look ahead, 0 = to the end (default 0)\n"
-                  "tt=MIB    transposition table size (default 64)\n"
-                  "blunder=P percent of moves played at random instead, for weaker levels (default 0)\n"
-                  "seed=N    choice among equally good moves (default 0)"},
+                  "otherwise"},
     .options = minimax_options,
     .config_size = sizeof(minimax_config),
     .config_defaults = &minimax_defaults,

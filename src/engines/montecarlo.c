@@ -43,11 +43,18 @@ static const mc_config mc_defaults = {
     .trials = MC_DEFAULT_TRIALS, .current = MC_SCORE_CURRENT, .other = MC_SCORE_OTHER, .time_ms = 0};
 
 static const ttt_option_def mc_options[] = {
-    {"trials", TTT_OPT_UINT, offsetof(mc_config, trials), 1, MC_MAX_TRIALS, 0, 0},
-    {"current", TTT_OPT_DOUBLE, offsetof(mc_config, current), 0, 0, 0, MC_MAX_SCORE},
-    {"other", TTT_OPT_DOUBLE, offsetof(mc_config, other), 0, 0, 0, MC_MAX_SCORE},
-    {"time", TTT_OPT_UINT, offsetof(mc_config, time_ms), 0, MC_MAX_TIME_MS, 0, 0},
-    {NULL, 0, 0, 0, 0, 0, 0},
+    {"trials", TTT_OPT_UINT, offsetof(mc_config, trials), 1, MC_MAX_TRIALS, 0, 0, .role = TTT_ROLE_WORK,
+     .unit = 1, .arg = "N", .help = "random games per move"},
+    {"current", TTT_OPT_DOUBLE, offsetof(mc_config, current), 0, 0, 0, MC_MAX_SCORE, .arg = "X",
+     .help =
+         "what a square of the mover's counts in a random game: +X when the mover won it, -X when it lost"},
+    {"other", TTT_OPT_DOUBLE, offsetof(mc_config, other), 0, 0, 0, MC_MAX_SCORE, .arg = "X",
+     .help = "what a square of the opponent's counts: -X when the mover won, +X when it lost"},
+    {"time", TTT_OPT_UINT, offsetof(mc_config, time_ms), 0, MC_MAX_TIME_MS, 0, 0, .role = TTT_ROLE_TIME,
+     .arg = "MS", .help = "play trials until MS milliseconds are up, ignoring trials=; 0 = off"},
+    {"seed", TTT_OPT_SEED, 0, 0, 0, 0, 0, .arg = "N",
+     .help = "random games and the choice among equal squares"},
+    {.key = NULL},
 };
 
 typedef struct mc_state {

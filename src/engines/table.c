@@ -43,8 +43,12 @@ typedef struct table_state {
 } table_state;
 
 static const ttt_option_def table_options[] = {
-    {"file", TTT_OPT_PATH, offsetof(table_config, file), 0, 0, 0, 0},
-    {NULL, 0, 0, 0, 0, 0, 0},
+    {"file", TTT_OPT_PATH, offsetof(table_config, file), 0, 0, 0, 0, .arg = "PATH",
+     .help = "the table (ttt table build); default: the 1,000,000-game table of the rules in "
+             "~/.local/share/ttt/tables (or $XDG_DATA_HOME), built on first use"},
+    {"seed", TTT_OPT_SEED, 0, 0, 0, 0, 0, .arg = "N",
+     .help = "choice among equally good moves and in the fallback"},
+    {.key = NULL},
 };
 
 /* The default table: loaded when its file exists, else built and saved. */

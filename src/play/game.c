@@ -12,34 +12,41 @@
 
 static bool is_human(const char *who) { return strcmp(who, TTT_HUMAN) == 0; }
 
+/* Names a player: who as the client gives it, spec what it runs (TTT_HUMAN for a person). */
+static ttt_status name_player(ttt_game_player *p, const char *who, const char *spec, ttt_error *err)
+{
+    memset(p, 0, sizeof *p);
+    const char *text[2] = {who, spec};
+    for (int i = 0; i < 2; i++)
+        if (strlen(text[i]) >= TTT_SPEC_TEXT_SIZE)
+            return ttt_fail(err, TTT_EINVAL, "player '%.32s...': longer than %d characters", text[i],
+                            TTT_SPEC_TEXT_SIZE - 1);
+    snprintf(p->who, sizeof p->who, "%s", who);
+    snprintf(p->spec, sizeof p->spec, "%s", spec);
+    return TTT_OK;
+}
+
 /* Makes a player: a person, or an engine given the session's seed unless its spec names one. */
 static ttt_status make_player(ttt_game_player *p, const char *who, const ttt_rules *rules, uint64_t seed,
                               ttt_error *err)
 {
-    memset(p, 0, sizeof *p);
-    if (strlen(who) >= sizeof p->who)
-        return ttt_fail(err, TTT_EINVAL, "player '%.32s...': longer than %d characters", who,
-                        TTT_SPEC_TEXT_SIZE - 1);
-    snprintf(p->who, sizeof p->who, "%s", who);
-    if (is_human(who)) {
-        snprintf(p->spec, sizeof p->spec, "%s", TTT_HUMAN);
-        return TTT_OK;
-    }
+    ttt_status st = name_player(p, who, TTT_HUMAN, err);
+    if (st || is_human(who))
+        return st;
     char spec[2 * TTT_SPEC_TEXT_SIZE];
     if (strstr(who, "seed="))
         snprintf(spec, sizeof spec, "%s", who);
     else
         snprintf(spec, sizeof spec, "%s%cseed=%" PRIu64, who, strchr(who, ':') ? ',' : ':', seed);
-    ttt_status st = ttt_engine_new(spec, rules, &p->engine, err);
+    st = ttt_engine_new(spec, rules, &p->engine, err);
     if (st == TTT_OK)
         ttt_engine_spec(p->engine, p->spec, sizeof p->spec);
     return st;
 }
 
-ttt_status ttt_game_new(const ttt_rules *rules, const char *x_who, const char *o_who, uint64_t seed,
-                        ttt_game **out, ttt_error *err)
+/* A session with no player yet, its rules checked. */
+static ttt_status game_alloc(const ttt_rules *rules, ttt_game **out, ttt_error *err)
 {
-    *out = NULL;
     ttt_status st = ttt_rules_check(rules, err);
     if (st)
         return st;
@@ -47,14 +54,49 @@ ttt_status ttt_game_new(const ttt_rules *rules, const char *x_who, const char *o
     if (!g)
         return ttt_fail(err, TTT_ENOMEM, "out of memory for a game");
     g->rules = *rules;
+    *out = g;
+    return TTT_OK;
+}
+
+/* Starts the first game of a session whose players are set. */
+static ttt_game *game_start(ttt_game *g)
+{
+    g->x_player = 1; /* ttt_game_next swaps it back to players[0] */
+    ttt_game_next(g, true);
+    return g;
+}
+
+ttt_status ttt_game_new(const ttt_rules *rules, const char *x_who, const char *o_who, uint64_t seed,
+                        ttt_game **out, ttt_error *err)
+{
+    *out = NULL;
+    ttt_game *g = NULL;
+    ttt_status st = game_alloc(rules, &g, err);
+    if (st)
+        return st;
     if ((st = make_player(&g->players[0], x_who, rules, seed, err)) != TTT_OK ||
         (st = make_player(&g->players[1], o_who, rules, seed + 1, err)) != TTT_OK) {
         ttt_game_free(g);
         return st;
     }
-    g->x_player = 1; /* ttt_game_next swaps it back to players[0] */
-    ttt_game_next(g, true);
-    *out = g;
+    *out = game_start(g);
+    return TTT_OK;
+}
+
+ttt_status ttt_game_new_unmade(const ttt_rules *rules, const char *x_who, const char *x_spec,
+                               const char *o_who, const char *o_spec, ttt_game **out, ttt_error *err)
+{
+    *out = NULL;
+    ttt_game *g = NULL;
+    ttt_status st = game_alloc(rules, &g, err);
+    if (st)
+        return st;
+    if ((st = name_player(&g->players[0], x_who, x_spec, err)) != TTT_OK ||
+        (st = name_player(&g->players[1], o_who, o_spec, err)) != TTT_OK) {
+        ttt_game_free(g);
+        return st;
+    }
+    *out = game_start(g);
     return TTT_OK;
 }
 
@@ -73,7 +115,18 @@ ttt_game_player *ttt_game_side(ttt_game *g, ttt_player side)
     return &g->players[side == TTT_X ? g->x_player : 1 - g->x_player];
 }
 
-int ttt_game_humans(const ttt_game *g) { return !g->players[0].engine + !g->players[1].engine; }
+bool ttt_game_is_human(const ttt_game_player *p) { return is_human(p->spec); }
+
+ttt_engine *ttt_game_set_engine(ttt_game *g, ttt_player side, ttt_engine *engine)
+{
+    ttt_game_player *p = ttt_game_side(g, side);
+    assert(!engine || !is_human(p->spec));
+    ttt_engine *old = p->engine;
+    p->engine = engine;
+    return old;
+}
+
+int ttt_game_humans(const ttt_game *g) { return is_human(g->players[0].spec) + is_human(g->players[1].spec); }
 
 ttt_outcome ttt_game_outcome(const ttt_game *g) { return ttt_board_outcome(&g->board); }
 
@@ -125,22 +178,37 @@ ttt_status ttt_game_play(ttt_game *g, ttt_move move, ttt_error *err)
     return TTT_OK;
 }
 
+/* Takes back the last plies moves (at most count). */
+static void take_back(ttt_game *g, int plies)
+{
+    if (plies > 0 && ttt_board_terminal(&g->board)) { /* the finished game reopens and no longer counts */
+        score_game(g, -1);
+        g->ended = 0;
+    }
+    for (int i = 0; i < plies; i++)
+        ttt_board_undo(&g->board, g->moves[--g->count]);
+}
+
 int ttt_game_undo(ttt_game *g)
 {
     /* The last person's move: the latest move whose mover is a person (the mover of move i is i's parity). */
     int last = g->count - 1;
-    while (last >= 0 && ttt_game_side(g, (ttt_player)(last & 1))->engine)
+    while (last >= 0 && !is_human(ttt_game_side(g, (ttt_player)(last & 1))->spec))
         last--;
     if (last < 0)
         return 0;
-    if (ttt_board_terminal(&g->board)) { /* the finished game reopens and no longer counts */
-        score_game(g, -1);
-        g->ended = 0;
-    }
     int undone = g->count - last;
-    while (g->count > last)
-        ttt_board_undo(&g->board, g->moves[--g->count]);
+    take_back(g, undone);
     return undone;
+}
+
+ttt_status ttt_game_take_back(ttt_game *g, int plies, ttt_error *err)
+{
+    assert(plies >= 1);
+    if (plies > g->count)
+        return ttt_fail(err, TTT_ESTATE, "cannot take back %d moves: %d played", plies, g->count);
+    take_back(g, plies);
+    return TTT_OK;
 }
 
 void ttt_game_next(ttt_game *g, bool swap)

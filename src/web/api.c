@@ -3,7 +3,6 @@
 #include "web/api.h"
 
 #include <assert.h>
-#include <errno.h>
 #include <inttypes.h>
 #include <jansson.h>
 #include <pthread.h>
@@ -14,7 +13,8 @@
 #include <sys/random.h>
 #include <time.h>
 
-#define HUMAN "human"
+#include "util/error.h"
+#include "web/engines.h"
 
 /* HTTP status codes the API answers with. */
 enum {
@@ -30,22 +30,19 @@ enum {
     HTTP_UNAVAILABLE = 503,
 };
 
-/* One game in memory: everything its record in the store needs (rules, players, moves, outcome, times). */
+/* One game in memory: a session of one game (everything its record in the store needs), with its lock,
+ * references and client. */
 typedef struct web_game {
     char id[WEB_ID_SIZE];
     pthread_mutex_t lock; /* guards everything below; held while an engine thinks about this game */
     int refs;             /* requests using the game (guarded by the table's lock): never evicted while > 0 */
     double last_used_ms;  /* monotonic (guarded by the table's lock) */
-    ttt_board board;
-    ttt_move moves[TTT_MAX_CELLS];
-    int count;
-    char player[2][TTT_SPEC_TEXT_SIZE];  /* [TTT_X], [TTT_O]: "human" or the spec as the client gave it */
-    char bounded[2][TTT_SPEC_TEXT_SIZE]; /* the spec the server runs (web_bound_spec); "" for a person */
-    /* Each player's engine, made at its first move and kept (engine_keep); NULL before, or once the table
-     * of live engines dropped it. Guarded by the game's lock, and by the table's lock when refs is 0. */
-    ttt_engine *engine[2];
+    /* Its players' who is "human" or the spec as the client gave it, their spec what the server runs
+     * (web_engines_bound). An engine is made at its player's first move and kept (engine_keep); NULL before,
+     * or once the table of live engines dropped it: guarded by the game's lock, and by the table's lock
+     * when refs is 0. */
+    ttt_game *game;
     char client[WEB_CLIENT_SIZE]; /* the address that created the game (its cap: max_client_games) */
-    time_t started, ended;        /* wall clock; ended is 0 until the game first finishes */
     bool finished;                /* the game has ended once and was handed to web_game_finished */
 } web_game;
 
@@ -55,24 +52,10 @@ struct web_api {
     pthread_mutex_t lock;       /* the table: games, count */
     web_game **games;
     int count;
-    uint64_t id_counter; /* mixed into ids when getrandom fails */
-    /* Engine slots: at most WEB_MAX_ENGINE_JOBS engines think at once, so that a burst of engine requests
-     * queues instead of thrashing the machine. */
-    pthread_mutex_t slot_lock;
-    pthread_cond_t slot_free;
-    int slots_busy;
-    int live_engines;           /* kept with games (guarded by lock) */
-    unsigned long engines_made; /* guarded by slot_lock */
-    pthread_mutex_t table_lock; /* tables: built once per rules set, then read-only and shared */
-    struct web_table *tables;
-    int ntables;
+    uint64_t id_counter;  /* mixed into ids when getrandom fails */
+    web_engines *engines; /* bounded specs, engine slots, shared tables */
+    int live_engines;     /* kept with games (guarded by lock) */
 };
-
-/* A table engine's table, shared by every game of its rules. */
-typedef struct web_table {
-    ttt_rules rules;
-    ttt_table *table;
-} web_table;
 
 /* --- Replies -------------------------------------------------------------------------------------------- */
 
@@ -120,10 +103,13 @@ static reply ok(int status, json_t *body)
     return body ? (reply){status, body} : fail(HTTP_INTERNAL, "out of memory");
 }
 
-/* The status for a library failure on input from the client. */
-static int status_of(ttt_status st)
+/* The reply to a library failure st, whose message is in err (every failure fills it, ttt_fail): 500 when
+ * memory ran out, 409 when the request does not fit the game's state (TTT_ESTATE), 422 for the rest (what
+ * the request says); context, when not NULL, prefixes the message ("engine: ..."). */
+static reply fail_with(ttt_status st, const char *context, const ttt_error *err)
 {
-    return st == TTT_ENOMEM ? HTTP_INTERNAL : st == TTT_ESTATE ? HTTP_CONFLICT : HTTP_UNPROCESSABLE;
+    int status = st == TTT_ENOMEM ? HTTP_INTERNAL : st == TTT_ESTATE ? HTTP_CONFLICT : HTTP_UNPROCESSABLE;
+    return context ? fail(status, "%s: %s", context, err->msg) : fail(status, "%s", err->msg);
 }
 
 /* --- Request bodies ------------------------------------------------------------------------------------- */
@@ -191,273 +177,21 @@ static reply get_int(json_t *o, const char *key, long long min, long long max, l
     return (reply){0, NULL};
 }
 
-/* --- Engine specs with bounded time --------------------------------------------------------------------- */
+unsigned long web_api_engines_made(web_api *api) { return web_engines_made(api->engines); }
 
-/* Appends to out (size bytes, n used so far); false, with out unchanged past n, when it does not fit. */
-static bool appendf(char *out, size_t size, size_t *n, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static bool appendf(char *out, size_t size, size_t *n, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int k = *n < size ? vsnprintf(out + *n, size - *n, fmt, ap) : -1;
-    va_end(ap);
-    if (k < 0 || (size_t)k >= size - *n) {
-        if (*n < size)
-            out[*n] = '\0';
-        return false;
-    }
-    *n += (size_t)k;
-    return true;
-}
-
-/* Whether the spec "name:k=v,..." is of the engine called name. */
-static bool spec_is(const char *spec, const char *name)
-{
-    size_t len = strlen(name);
-    return strncmp(spec, name, len) == 0 && (spec[len] == ':' || spec[len] == '\0');
-}
-
-/* Whether the client's spec sets the option key itself. */
-static bool spec_sets(const char *spec, const char *key)
-{
-    const char *colon = strchr(spec, ':');
-    size_t len = strlen(key);
-    for (const char *p = colon ? colon + 1 : ""; *p; p += strcspn(p, ",") + (p[strcspn(p, ",")] == ','))
-        if (strncmp(p, key, len) == 0 && p[len] == '=')
-            return true;
-    return false;
-}
-
-/* Whether the server would give a table engine for these rules its table: it builds one of at most
- * WEB_MAX_TABLE_ENTRIES entries, in memory, and never reads or writes a table file. */
-static ttt_status table_allowed(const ttt_rules *rules, ttt_error *err)
-{
-    char rt[TTT_RULES_TEXT_SIZE];
-    uint64_t games = ttt_table_default_games(rules);
-    uint64_t entries = ttt_table_max_entries(rules, games);
-    if (games == 0)
-        return snprintf(err->msg, sizeof err->msg,
-                        "engine 'table': there is no default table for boards of more than %d cells (%s has "
-                        "%d), and the server reads no table file; play 'table' on a smaller board",
-                        TTT_TABLE_DEFAULT_MAX_CELLS, ttt_rules_format(rules, rt, sizeof rt),
-                        ttt_rules_cells(rules)),
-               TTT_ELIMIT;
-    if (entries > WEB_MAX_TABLE_ENTRIES)
-        return snprintf(err->msg, sizeof err->msg,
-                        "engine 'table': the server builds move tables of at most %d entries, and the table "
-                        "of %s could have %" PRIu64 "; play 'table' on a smaller board",
-                        WEB_MAX_TABLE_ENTRIES, ttt_rules_format(rules, rt, sizeof rt), entries),
-               TTT_ELIMIT;
-    return TTT_OK;
-}
-
-/* The spec the server runs for a client's spec, so that no request can hold the server:
- *   - an option naming a file (file=, memory=) is refused: the server reads no file a client names; and
- *     learn= too: the learner learns exactly when the server records games (learn=1 or learn=0 is added);
- *   - time=0 (no limit) and time= above max_ms become time=max_ms, except that, unless strict, an engine
- *     with a count of its own and time=0 keeps its count, which is its budget (a weak level is a small count
- *     and a fast reply): montecarlo's trials=, refused above WEB_MAX_PLAYOUT_CELLS trial-cells, and mcts's
- *     iterations=, refused above WEB_MAX_MCTS_ITERATION_CELLS iteration-cells;
- *   - tt= (minimax's table) is clamped to WEB_MAX_TT_MIB, tree= (mcts) to WEB_MAX_MCTS_TREE;
- *   - the table engine is refused on boards whose table the server would not build (table_allowed).
- * Levels are expanded by the library; the result is the engine's full spec with every option spelled out,
- * without the database's path (web_engine_new adds it), or an error when it does not fit in size. */
-static ttt_status web_bound_spec(const web_api *api, const char *spec, const ttt_rules *rules,
-                                 uint64_t max_ms, bool strict, char *out, size_t size, ttt_error *err)
-{
-    if (strlen(spec) >= TTT_SPEC_TEXT_SIZE)
-        return snprintf(err->msg, sizeof err->msg, "engine spec longer than %d characters",
-                        TTT_SPEC_TEXT_SIZE - 1),
-               TTT_EINVAL;
-    int name_len = (int)strcspn(spec, ":");
-    char path_key[32];
-    if (ttt_engine_spec_sets_path(spec, path_key, sizeof path_key))
-        return snprintf(err->msg, sizeof err->msg,
-                        "engine '%.*s': %s= is not allowed by the server (it opens no file a client names)",
-                        name_len, spec, path_key),
-               TTT_EINVAL;
-    /* An engine with a memory (the learner) uses the server's database, and learns only when the server
-     * records games. */
-    char with_learn[TTT_SPEC_TEXT_SIZE + 16];
-    if (ttt_engine_has_option(spec, "memory")) {
-        if (spec_sets(spec, "learn"))
-            return snprintf(err->msg, sizeof err->msg,
-                            "engine '%.*s': learn= is set by the server (it learns when the server records "
-                            "games, here %s); leave it out",
-                            name_len, spec, api->config.store ? "learn=1" : "learn=0: --no-record"),
-                   TTT_EINVAL;
-        size_t n = 0;
-        if (!appendf(with_learn, sizeof with_learn, &n, "%s%slearn=%d", spec, strchr(spec, ':') ? "," : ":",
-                     api->config.store ? 1 : 0))
-            return snprintf(err->msg, sizeof err->msg, "engine spec too long"), TTT_EINVAL;
-        spec = with_learn;
-    }
-    char full[TTT_SPEC_TEXT_SIZE];
-    ttt_status st = ttt_engine_spec_expand(spec, rules, full, sizeof full, err);
-    if (st)
-        return st;
-    if (spec_is(full, "table") && (st = table_allowed(rules, err)) != TTT_OK)
-        return st;
-
-    /* full is "name:seed=S,key=value,..." */
-    char *opts = strchr(full, ':');
-    *opts++ = '\0';
-    size_t n = 0;
-    bool fits = appendf(out, size, &n, "%s:", full);
-    uint64_t count = 0, time_ms = 0, max_count_cells = 0;
-    const char *count_key = NULL;
-    bool has_time = false;
-    for (char *save = NULL, *pair = strtok_r(opts, ",", &save); pair; pair = strtok_r(NULL, ",", &save)) {
-        char *eq = strchr(pair, '=');
-        if (!eq)
-            continue;
-        *eq = '\0';
-        const char *key = pair, *value = eq + 1;
-        char clamped[32];
-        if (strcmp(key, "time") == 0) {
-            has_time = true;
-            time_ms = strtoull(value, NULL, 10);
-            continue; /* written last, once the trials are known */
-        }
-        if (strcmp(key, "trials") == 0 || strcmp(key, "iterations") == 0) {
-            count_key = key;
-            count = strtoull(value, NULL, 10);
-            max_count_cells = key[0] == 't' ? WEB_MAX_PLAYOUT_CELLS : WEB_MAX_MCTS_ITERATION_CELLS;
-        }
-        if (strcmp(key, "tt") == 0 && strtoull(value, NULL, 10) > WEB_MAX_TT_MIB) {
-            snprintf(clamped, sizeof clamped, "%d", WEB_MAX_TT_MIB);
-            value = clamped;
-        }
-        if (strcmp(key, "tree") == 0 && strtoull(value, NULL, 10) > WEB_MAX_MCTS_TREE) {
-            snprintf(clamped, sizeof clamped, "%d", WEB_MAX_MCTS_TREE);
-            value = clamped;
-        }
-        fits = fits && appendf(out, size, &n, "%s%s=%s", out[n - 1] == ':' ? "" : ",", key, value);
-    }
-    if (has_time) {
-        if (time_ms == 0 && count_key && !strict) {
-            uint64_t cells = (uint64_t)ttt_rules_cells(rules);
-            if (count > max_count_cells / cells)
-                return snprintf(err->msg, sizeof err->msg,
-                                "engine '%.40s': %s=%" PRIu64 " on %d cells is more than the server allows "
-                                "(%" PRIu64 "); ask for time=MS instead",
-                                full, count_key, count, (int)cells, max_count_cells / cells),
-                       TTT_ELIMIT;
-        } else if (time_ms == 0 || time_ms > max_ms) {
-            time_ms = max_ms;
-        }
-        fits = fits && appendf(out, size, &n, ",time=%" PRIu64, time_ms);
-    }
-    if (!fits)
-        return snprintf(err->msg, sizeof err->msg,
-                        "engine '%.32s': the server's spec is longer than %zu characters", full, size - 1),
-               TTT_EINVAL;
-    return TTT_OK;
-}
-
-/* --- Engine slots --------------------------------------------------------------------------------------- */
-
-static bool slot_acquire(web_api *api)
-{
-    struct timespec deadline;
-    clock_gettime(CLOCK_REALTIME, &deadline);
-    deadline.tv_sec += WEB_ENGINE_WAIT_MS / 1000;
-    pthread_mutex_lock(&api->slot_lock);
-    int rc = 0;
-    while (api->slots_busy >= WEB_MAX_ENGINE_JOBS && rc != ETIMEDOUT)
-        rc = pthread_cond_timedwait(&api->slot_free, &api->slot_lock, &deadline);
-    bool got = api->slots_busy < WEB_MAX_ENGINE_JOBS;
-    if (got)
-        api->slots_busy++;
-    pthread_mutex_unlock(&api->slot_lock);
-    return got;
-}
-
-static void slot_release(web_api *api)
-{
-    pthread_mutex_lock(&api->slot_lock);
-    api->slots_busy--;
-    pthread_cond_signal(&api->slot_free);
-    pthread_mutex_unlock(&api->slot_lock);
-}
-
-/* --- Engines -------------------------------------------------------------------------------------------- */
-
-/* The shared table of the rules, built on first use (once per rules set, under table_lock: a second request
- * for it waits for the first build rather than building again). */
-static ttt_status shared_table(web_api *api, const ttt_rules *rules, const ttt_table **out, ttt_error *err)
-{
-    ttt_status st = table_allowed(rules, err);
-    if (st)
-        return st;
-    pthread_mutex_lock(&api->table_lock);
-    for (int i = 0; i < api->ntables; i++)
-        if (ttt_rules_equal(&api->tables[i].rules, rules)) {
-            *out = api->tables[i].table;
-            pthread_mutex_unlock(&api->table_lock);
-            return TTT_OK;
-        }
-    web_table *grown = realloc(api->tables, ((size_t)api->ntables + 1) * sizeof *grown);
-    ttt_table *t = NULL;
-    st = grown ? ttt_table_build_default(rules, WEB_TABLE_BUILD_JOBS, &t, err) : TTT_ENOMEM;
-    if (grown)
-        api->tables = grown;
-    if (st == TTT_OK) {
-        api->tables[api->ntables++] = (web_table){*rules, t};
-        *out = t;
-    } else if (st == TTT_ENOMEM) {
-        snprintf(err->msg, sizeof err->msg, "out of memory");
-    }
-    pthread_mutex_unlock(&api->table_lock);
-    return st;
-}
-
-/* Makes the engine of a bounded spec (web_bound_spec) for the rules; call within an engine slot. The learner
- * gets the server's database, or none at all (--no-record); the table engine the shared table of its rules;
- * no engine opens or writes any other file. */
-static ttt_status web_engine_new(web_api *api, const char *bounded, const ttt_rules *rules, ttt_engine **out,
-                                 ttt_error *err)
-{
-    *out = NULL;
-    char spec[TTT_SPEC_TEXT_SIZE + TTT_STORE_PATH_SIZE + 16];
-    size_t n = 0;
-    bool fits = appendf(spec, sizeof spec, &n, "%s", bounded);
-    if (api->config.store && ttt_engine_has_option(bounded, "memory"))
-        fits = fits && appendf(spec, sizeof spec, &n, ",memory=%s", ttt_store_path(api->config.store));
-    if (!fits)
-        return snprintf(err->msg, sizeof err->msg,
-                        "engine '%.40s': the database path makes its spec too long", bounded),
-               TTT_ELIMIT;
-    ttt_engine_env env = {.table = NULL, .no_files = true};
-    ttt_status st = spec_is(bounded, "table") ? shared_table(api, rules, &env.table, err) : TTT_OK;
-    if (st == TTT_OK)
-        st = ttt_engine_new_in(spec, rules, &env, out, err);
-    if (st == TTT_OK) {
-        pthread_mutex_lock(&api->slot_lock);
-        api->engines_made++;
-        pthread_mutex_unlock(&api->slot_lock);
-    }
-    return st;
-}
-
-unsigned long web_api_engines_made(web_api *api)
-{
-    pthread_mutex_lock(&api->slot_lock);
-    unsigned long n = api->engines_made;
-    pthread_mutex_unlock(&api->slot_lock);
-    return n;
-}
+/* The player of a side of g. */
+static ttt_game_player *player_of(const web_game *g, ttt_player side) { return ttt_game_side(g->game, side); }
 
 /* Under api->lock, for a game no request uses (refs 0) or that is being dropped: frees its engines. */
 static void game_drop_engines(web_api *api, web_game *g)
 {
-    for (int side = TTT_X; side <= TTT_O; side++)
-        if (g->engine[side]) {
-            ttt_engine_free(g->engine[side]);
-            g->engine[side] = NULL;
+    for (int side = TTT_X; g->game && side <= TTT_O; side++) {
+        ttt_engine *e = ttt_game_set_engine(g->game, (ttt_player)side, NULL);
+        if (e) {
+            ttt_engine_free(e);
             api->live_engines--;
         }
+    }
 }
 
 /* Keeps e as the engine of g's side (g is in use by the caller, refs > 0): true when kept, false when every
@@ -470,7 +204,7 @@ static bool engine_keep(web_api *api, web_game *g, int side, ttt_engine *e)
         web_game *lru = NULL;
         for (int i = 0; i < api->count; i++) {
             web_game *o = api->games[i];
-            if (o->refs == 0 && (o->engine[TTT_X] || o->engine[TTT_O]) &&
+            if (o->refs == 0 && (player_of(o, TTT_X)->engine || player_of(o, TTT_O)->engine) &&
                 (!lru || o->last_used_ms < lru->last_used_ms))
                 lru = o;
         }
@@ -480,7 +214,7 @@ static bool engine_keep(web_api *api, web_game *g, int side, ttt_engine *e)
     }
     bool kept = api->live_engines < WEB_MAX_LIVE_ENGINES;
     if (kept) {
-        g->engine[side] = e;
+        ttt_game_set_engine(g->game, (ttt_player)side, e);
         api->live_engines++;
     }
     pthread_mutex_unlock(&api->lock);
@@ -498,15 +232,14 @@ web_api *web_api_new(const web_api_config *config)
         return NULL;
     api->config = *config;
     api->games = calloc((size_t)config->max_games, sizeof *api->games);
-    if (!api->games) {
+    api->engines = api->games ? web_engines_new(config->store) : NULL;
+    if (!api->engines) {
+        free(api->games);
         free(api);
         return NULL;
     }
     pthread_mutex_init(&api->lock, NULL);
     pthread_mutex_init(&api->store_lock, NULL);
-    pthread_mutex_init(&api->slot_lock, NULL);
-    pthread_cond_init(&api->slot_free, NULL);
-    pthread_mutex_init(&api->table_lock, NULL);
     if (api->config.max_client_games <= 0)
         api->config.max_client_games = WEB_MAX_CLIENT_GAMES;
     return api;
@@ -516,6 +249,7 @@ web_api *web_api_new(const web_api_config *config)
 static void game_free(web_api *api, web_game *g)
 {
     game_drop_engines(api, g);
+    ttt_game_free(g->game);
     pthread_mutex_destroy(&g->lock);
     free(g);
 }
@@ -527,14 +261,9 @@ void web_api_free(web_api *api)
     for (int i = 0; i < api->count; i++)
         game_free(api, api->games[i]);
     free(api->games);
-    for (int i = 0; i < api->ntables; i++)
-        ttt_table_free(api->tables[i].table);
-    free(api->tables);
-    pthread_mutex_destroy(&api->table_lock);
+    web_engines_free(api->engines);
     pthread_mutex_destroy(&api->lock);
     pthread_mutex_destroy(&api->store_lock);
-    pthread_mutex_destroy(&api->slot_lock);
-    pthread_cond_destroy(&api->slot_free);
     free(api);
 }
 
@@ -650,11 +379,12 @@ static json_t *rows_json(const ttt_board *b)
 
 static json_t *game_json(const web_game *g)
 {
-    const ttt_board *b = &g->board;
+    const ttt_game *s = g->game;
+    const ttt_board *b = &s->board;
     ttt_outcome outcome = ttt_board_outcome(b);
     json_t *moves = json_array(), *line = json_array();
-    for (int i = 0; i < g->count; i++)
-        json_array_append_new(moves, move_json(&b->rules, g->moves[i]));
+    for (int i = 0; i < s->count; i++)
+        json_array_append_new(moves, move_json(&b->rules, s->moves[i]));
     ttt_move cells[TTT_MAX_SIDE];
     int n = ttt_board_line_cells(b, cells);
     for (int i = 0; i < n; i++)
@@ -666,9 +396,9 @@ static json_t *game_json(const web_game *g)
                      ttt_position_format(b, position, sizeof position), "to_move",
                      to_move == TTT_NOBODY ? json_null() : json_string(side_name(to_move)), "moves", moves,
                      "outcome", outcome_name(outcome), "winning_line", line, "last_move",
-                     g->count ? move_json(&b->rules, g->moves[g->count - 1]) : json_null(), "players", "x",
-                     g->player[TTT_X], "o", g->player[TTT_O], "engine_to_move",
-                     to_move != TTT_NOBODY && g->bounded[to_move][0] != '\0');
+                     s->count ? move_json(&b->rules, s->moves[s->count - 1]) : json_null(), "players", "x",
+                     player_of(g, TTT_X)->who, "o", player_of(g, TTT_O)->who, "engine_to_move",
+                     to_move != TTT_NOBODY && !ttt_game_is_human(player_of(g, to_move)));
 }
 
 /* --- Finished games ------------------------------------------------------------------------------------- */
@@ -694,28 +424,29 @@ static void web_game_finished(web_api *api, web_game *g)
     if (g->finished)
         return;
     g->finished = true;
-    g->ended = time(NULL);
-    ttt_outcome outcome = ttt_board_outcome(&g->board);
+    ttt_game *s = g->game;
     /* Engines that learn (the learner) are told how the game went: the player's own engine, or, when it was
      * never made (it had no move yet) or was dropped, a fresh one for the purpose (only an engine with a
      * memory learns anything); both share the server's database, which records the game once. A failure does
      * not undo the game: it goes to the server's log. */
-    ttt_engine *engines[2] = {NULL, NULL}, *fresh[2] = {NULL, NULL};
+    ttt_engine *fresh[2] = {NULL, NULL};
     for (int side = TTT_X; side <= TTT_O; side++) {
+        ttt_game_player *p = player_of(g, (ttt_player)side);
         ttt_error err;
-        engines[side] = g->engine[side];
-        if (!engines[side] && g->bounded[side][0] && ttt_engine_has_option(g->bounded[side], "memory")) {
-            if (web_engine_new(api, g->bounded[side], &g->board.rules, &fresh[side], &err) != TTT_OK)
-                web_log(api, "game %s: %c's engine did not learn it: %s", g->id, side == TTT_X ? 'X' : 'O',
-                        err.msg);
-            engines[side] = fresh[side];
-        }
+        if (p->engine || ttt_game_is_human(p) || !ttt_engine_has_option(p->spec, "memory"))
+            continue;
+        if (web_engines_make(api->engines, p->spec, &s->rules, &fresh[side], &err) == TTT_OK)
+            ttt_game_set_engine(s, (ttt_player)side, fresh[side]);
+        else
+            web_log(api, "game %s: %c's engine did not learn it: %s", g->id, side == TTT_X ? 'X' : 'O',
+                    err.msg);
     }
     ttt_error learn_err;
-    if (ttt_engines_game_over(engines, 2, g->moves, g->count, outcome, &learn_err) != TTT_OK)
+    if (ttt_game_tell_engines(s, &learn_err) != TTT_OK)
         web_log(api, "game %s: an engine did not learn it: %s", g->id, learn_err.msg);
-    ttt_engine_free(fresh[TTT_X]);
-    ttt_engine_free(fresh[TTT_O]);
+    for (int side = TTT_X; side <= TTT_O; side++)
+        if (fresh[side])
+            ttt_engine_free(ttt_game_set_engine(s, (ttt_player)side, NULL));
     if (!api->config.store)
         return;
     /* The record: the players as the client named them ("human", "hard", "minimax:time=500"). A failure to
@@ -723,10 +454,10 @@ static void web_game_finished(web_api *api, web_game *g)
      * in the server's log. */
     ttt_game_record rec;
     ttt_error err;
-    bool x_human = g->bounded[TTT_X][0] == '\0', o_human = g->bounded[TTT_O][0] == '\0';
-    ttt_status st = ttt_game_record_make(&g->board.rules, g->moves, g->count,
-                                         x_human ? NULL : g->player[TTT_X], o_human ? NULL : g->player[TTT_O],
-                                         (int64_t)g->started, (int64_t)g->ended, &rec, &err);
+    const ttt_game_player *x = player_of(g, TTT_X), *o = player_of(g, TTT_O);
+    ttt_status st = ttt_game_record_make(&s->rules, s->moves, s->count, ttt_game_is_human(x) ? NULL : x->who,
+                                         ttt_game_is_human(o) ? NULL : o->who, (int64_t)s->started,
+                                         (int64_t)s->ended, &rec, &err);
     if (st == TTT_OK) {
         pthread_mutex_lock(&api->store_lock);
         st = ttt_store_add_game(api->config.store, &rec, NULL, &err);
@@ -743,11 +474,12 @@ static reply parse_rules(const char *text, ttt_rules *out)
     ttt_error err;
     *out = ttt_rules_default();
     if (text && ttt_rules_parse(text, out, &err))
-        return fail(HTTP_UNPROCESSABLE, "%s", err.msg);
+        return fail_with(TTT_EINVAL, NULL, &err);
     return (reply){0, NULL};
 }
 
-/* A player field: absent, null or "human" is a person; anything else is an engine spec, bounded. */
+/* A player field: absent, null or "human" is a person; anything else is an engine spec, bounded. player
+ * gets the text as given ("human" for a person), bounded the spec the server runs (TTT_HUMAN for a person). */
 static reply parse_player(const web_api *api, json_t *body, const char *key, const ttt_rules *rules,
                           char *player, char *bounded)
 {
@@ -755,16 +487,16 @@ static reply parse_player(const web_api *api, json_t *body, const char *key, con
     reply r = get_string(body, key, &spec);
     if (r.body)
         return r;
-    if (!spec || strcmp(spec, HUMAN) == 0) {
-        snprintf(player, TTT_SPEC_TEXT_SIZE, "%s", HUMAN);
-        bounded[0] = '\0';
+    if (!spec || strcmp(spec, TTT_HUMAN) == 0) {
+        snprintf(player, TTT_SPEC_TEXT_SIZE, "%s", TTT_HUMAN);
+        snprintf(bounded, TTT_SPEC_TEXT_SIZE, "%s", TTT_HUMAN);
         return (reply){0, NULL};
     }
     ttt_error err;
-    ttt_status st =
-        web_bound_spec(api, spec, rules, WEB_MAX_ENGINE_MS, false, bounded, TTT_SPEC_TEXT_SIZE, &err);
+    ttt_status st = web_engines_bound(api->engines, spec, rules, WEB_MAX_ENGINE_MS, false, bounded,
+                                      TTT_SPEC_TEXT_SIZE, &err);
     if (st)
-        return fail(st == TTT_ENOMEM ? HTTP_INTERNAL : HTTP_UNPROCESSABLE, "%s: %s", key, err.msg);
+        return fail_with(st, key, &err);
     snprintf(player, TTT_SPEC_TEXT_SIZE, "%s", spec);
     return (reply){0, NULL};
 }
@@ -789,26 +521,31 @@ static reply create_game(web_api *api, const char *client, json_t *body)
     if (r.body || (r = get_string(body, "moves", &moves_text)).body ||
         (r = parse_rules(rules_text, &rules)).body)
         return r;
-    web_game *g = calloc(1, sizeof *g);
-    if (!g)
-        return fail(HTTP_INTERNAL, "out of memory");
-    if ((r = parse_player(api, body, "x", &rules, g->player[TTT_X], g->bounded[TTT_X])).body ||
-        (r = parse_player(api, body, "o", &rules, g->player[TTT_O], g->bounded[TTT_O])).body) {
-        free(g);
+    char who[2][TTT_SPEC_TEXT_SIZE], spec[2][TTT_SPEC_TEXT_SIZE];
+    if ((r = parse_player(api, body, "x", &rules, who[TTT_X], spec[TTT_X])).body ||
+        (r = parse_player(api, body, "o", &rules, who[TTT_O], spec[TTT_O])).body)
         return r;
-    }
-    ttt_board_init(&g->board, &rules);
+    ttt_move moves[TTT_MAX_CELLS];
+    int count = 0;
+    ttt_error err;
     if (moves_text) { /* a game reopened at a position: its moves from the empty board */
-        ttt_error err;
-        if (ttt_moves_parse(moves_text, &rules, g->moves, TTT_MAX_CELLS, &g->count, &err) ||
-            ttt_moves_replay(&rules, g->moves, g->count, &g->board, &err)) {
-            free(g);
-            return fail(HTTP_UNPROCESSABLE, "moves: %s", err.msg);
-        }
-        g->finished = ttt_board_terminal(&g->board); /* over before it was played here: not recorded */
+        ttt_board b;
+        if (ttt_moves_parse(moves_text, &rules, moves, TTT_MAX_CELLS, &count, &err) ||
+            ttt_moves_replay(&rules, moves, count, &b, &err))
+            return fail_with(TTT_EINVAL, NULL, &err); /* "moves: move 4 'b2': ..." */
     }
+    web_game *g = calloc(1, sizeof *g);
+    ttt_status st =
+        g ? ttt_game_new_unmade(&rules, who[TTT_X], spec[TTT_X], who[TTT_O], spec[TTT_O], &g->game, &err)
+          : ttt_fail(&err, TTT_ENOMEM, "out of memory");
+    if (st) {
+        free(g);
+        return fail_with(st, NULL, &err);
+    }
+    for (int i = 0; i < count; i++)
+        ttt_game_play(g->game, moves[i], &err);        /* replayed above: legal */
+    g->finished = ttt_board_terminal(&g->game->board); /* over before it was played here: not recorded */
     pthread_mutex_init(&g->lock, NULL);
-    g->started = time(NULL);
     memcpy(g->client, client, strlen(client) + 1); /* checked by web_api_handle_client */
     pthread_mutex_lock(&api->lock);
     if (client_games(api, client) >= api->config.max_client_games) {
@@ -842,22 +579,23 @@ static reply play_move(web_api *api, web_game *g, json_t *body)
         return fail(HTTP_BAD_REQUEST, "field 'move' is required, e.g. {\"move\": \"b2\"}");
     if (side && strcmp(side, "x") != 0 && strcmp(side, "o") != 0)
         return fail(HTTP_BAD_REQUEST, "field 'side' must be \"x\" or \"o\"");
+    ttt_game *s = g->game;
     ttt_error err;
     ttt_move m;
-    if (ttt_move_parse(text, &g->board.rules, &m, &err))
-        return fail(HTTP_UNPROCESSABLE, "%s", err.msg);
-    if (ttt_board_terminal(&g->board))
-        return fail(HTTP_CONFLICT, "the game is over (%s)", outcome_name(ttt_board_outcome(&g->board)));
-    ttt_player to_move = ttt_board_to_move(&g->board);
+    if (ttt_move_parse(text, &s->rules, &m, &err))
+        return fail_with(TTT_EINVAL, NULL, &err);
+    if (ttt_board_terminal(&s->board))
+        return fail(HTTP_CONFLICT, "the game is over (%s)", outcome_name(ttt_game_outcome(s)));
+    ttt_player to_move = ttt_board_to_move(&s->board);
     if (side && strcmp(side, side_name(to_move)) != 0)
         return fail(HTTP_CONFLICT, "out of turn: %s to move", side_name(to_move));
-    if (g->bounded[to_move][0])
+    if (!ttt_game_is_human(player_of(g, to_move)))
         return fail(HTTP_CONFLICT, "out of turn: %s is played by the engine '%s' (POST .../engine)",
-                    side_name(to_move), g->player[to_move]);
-    if (ttt_board_play_checked(&g->board, m, &err))
-        return fail(HTTP_UNPROCESSABLE, "%s", err.msg);
-    g->moves[g->count++] = m;
-    if (ttt_board_terminal(&g->board))
+                    side_name(to_move), player_of(g, to_move)->who);
+    ttt_status st = ttt_game_play(s, m, &err);
+    if (st)
+        return fail_with(st, NULL, &err);
+    if (ttt_board_terminal(&s->board))
         web_game_finished(api, g);
     return ok(HTTP_OK, game_json(g));
 }
@@ -869,24 +607,25 @@ static reply play_move(web_api *api, web_game *g, json_t *body)
 static reply run_engine(web_api *api, web_game *g, int side, const char *bounded, ttt_move *move,
                         ttt_search_info *info, uint64_t *total)
 {
-    const ttt_board *b = &g->board;
-    if (!slot_acquire(api))
+    const ttt_game *s = g->game;
+    if (!web_engines_acquire(api->engines))
         return fail(HTTP_UNAVAILABLE, "every engine is busy; try again later");
     ttt_error err;
     ttt_status st = TTT_OK;
-    bool kept = side != TTT_NOBODY && g->engine[side];
-    ttt_engine *e = kept ? g->engine[side] : NULL;
-    if (!e && (st = web_engine_new(api, bounded, &b->rules, &e, &err)) == TTT_OK && side != TTT_NOBODY)
+    ttt_engine *e = side != TTT_NOBODY ? player_of(g, (ttt_player)side)->engine : NULL;
+    bool kept = e != NULL;
+    if (!e && (st = web_engines_make(api->engines, bounded, &s->rules, &e, &err)) == TTT_OK &&
+        side != TTT_NOBODY)
         kept = engine_keep(api, g, side, e);
     if (st == TTT_OK) {
-        ttt_engine_follow(e, g->moves, g->count);
-        st = ttt_engine_choose(e, b, move, info, &err);
+        ttt_engine_follow(e, s->moves, s->count);
+        st = ttt_engine_choose(e, &s->board, move, info, &err);
         *total = ttt_engine_nodes(e);
         if (!kept)
             ttt_engine_free(e);
     }
-    slot_release(api);
-    return st ? fail(status_of(st), "%s", err.msg) : (reply){0, NULL};
+    web_engines_release(api->engines);
+    return st ? fail_with(st, NULL, &err) : (reply){0, NULL};
 }
 
 static reply engine_move(web_api *api, web_game *g, json_t *body)
@@ -895,39 +634,41 @@ static reply engine_move(web_api *api, web_game *g, json_t *body)
     reply r = get_string(body, "engine", &spec);
     if (r.body)
         return r;
-    if (ttt_board_terminal(&g->board))
-        return fail(HTTP_CONFLICT, "the game is over (%s)", outcome_name(ttt_board_outcome(&g->board)));
-    ttt_player to_move = ttt_board_to_move(&g->board);
+    ttt_game *s = g->game;
+    if (ttt_board_terminal(&s->board))
+        return fail(HTTP_CONFLICT, "the game is over (%s)", outcome_name(ttt_game_outcome(s)));
+    ttt_player to_move = ttt_board_to_move(&s->board);
+    const ttt_game_player *p = player_of(g, to_move);
     char bounded[TTT_SPEC_TEXT_SIZE];
     if (spec) {
         ttt_error err;
-        ttt_status st = web_bound_spec(api, spec, &g->board.rules, WEB_MAX_ENGINE_MS, false, bounded,
-                                       sizeof bounded, &err);
+        ttt_status st = web_engines_bound(api->engines, spec, &s->rules, WEB_MAX_ENGINE_MS, false, bounded,
+                                          sizeof bounded, &err);
         if (st)
-            return fail(st == TTT_ENOMEM ? HTTP_INTERNAL : HTTP_UNPROCESSABLE, "engine: %s", err.msg);
-    } else if (g->bounded[to_move][0]) {
-        memcpy(bounded, g->bounded[to_move], sizeof bounded);
+            return fail_with(st, "engine", &err);
+    } else if (!ttt_game_is_human(p)) {
+        memcpy(bounded, p->spec, sizeof bounded);
     } else {
         return fail(HTTP_CONFLICT, "%s to move is a person: name an engine, e.g. {\"engine\": \"hard\"}",
                     side_name(to_move));
     }
     /* The side's own engine plays when the spec is the player's (named or not); another is for this move. */
-    int side = strcmp(bounded, g->bounded[to_move]) == 0 ? (int)to_move : (int)TTT_NOBODY;
+    int side = !ttt_game_is_human(p) && strcmp(bounded, p->spec) == 0 ? (int)to_move : (int)TTT_NOBODY;
     ttt_move m;
     ttt_search_info info;
     uint64_t total = 0;
     if ((r = run_engine(api, g, side, bounded, &m, &info, &total)).body)
         return r;
-    ttt_board_play(&g->board, m);
-    g->moves[g->count++] = m;
-    if (ttt_board_terminal(&g->board))
+    ttt_error err;
+    ttt_game_play(s, m, &err); /* the engine's move is legal */
+    if (ttt_board_terminal(&s->board))
         web_game_finished(api, g);
     json_t *state = game_json(g);
     if (state)
         json_object_set_new(state, "engine",
                             json_pack("{s:s, s:o, s:I, s:f, s:i, s:I}", "spec", bounded, "move",
-                                      move_json(&g->board.rules, m), "nodes", (json_int_t)info.nodes, "ms",
-                                      info.ms, "depth", info.depth, "total_nodes", (json_int_t)total));
+                                      move_json(&s->rules, m), "nodes", (json_int_t)info.nodes, "ms", info.ms,
+                                      "depth", info.depth, "total_nodes", (json_int_t)total));
     json_t *said = state ? json_object_get(state, "engine") : NULL;
     if (said && info.value_name) { /* what the engine thinks of its move, when it says */
         json_object_set_new(said, "value_name", json_string(info.value_name));
@@ -942,11 +683,9 @@ static reply undo_moves(web_game *g, json_t *body)
     reply r = get_int(body, "plies", 1, TTT_MAX_CELLS, &plies);
     if (r.body)
         return r;
-    if (plies > g->count)
-        return fail(HTTP_CONFLICT, "cannot take back %lld moves: %d played", plies, g->count);
-    for (long long i = 0; i < plies; i++)
-        ttt_board_undo(&g->board, g->moves[--g->count]);
-    return ok(HTTP_OK, game_json(g));
+    ttt_error err;
+    ttt_status st = ttt_game_take_back(g->game, (int)plies, &err);
+    return st ? fail_with(st, NULL, &err) : ok(HTTP_OK, game_json(g));
 }
 
 static const char *eval_result(const ttt_move_eval *e)
@@ -957,41 +696,27 @@ static const char *eval_result(const ttt_move_eval *e)
 }
 
 /* Analyses b (ongoing) within one budget of ms in all, in an engine slot: the solver alone when no engine
- * is named (spec NULL); else the solver with 1/WEB_ANALYSE_SOLVER_SHARE of it, then, when it proved not
- * every move, the engine with what the solver left (bounded is rewritten with that time=). */
-static ttt_status analyse_within(web_api *api, const ttt_board *b, const char *spec, char *bounded,
-                                 size_t size, double ms, ttt_analysis *out, ttt_error *err)
+ * is named (bounded NULL); else the solver with WEB_ANALYSE_SOLVER_SHARE of it, then, when it proved not every
+ * move, the engine with what the solver left (ttt_hint_shared). bounded is rewritten with the spec the engine
+ * ran. */
+static ttt_status analyse_within(web_api *api, const ttt_board *b, char *bounded, size_t size, double ms,
+                                 ttt_analysis *out, ttt_error *err)
 {
-    double start = ttt_clock_ms();
-    ttt_solver *solver;
+    ttt_solver *solver = NULL;
+    ttt_engine *e = NULL;
     int tt_mib = b->cells <= WEB_HINT_SMALL_CELLS ? WEB_HINT_TT_MIB_SMALL : WEB_HINT_TT_MIB;
     ttt_status st = ttt_solver_new(&b->rules, tt_mib, &solver, err);
-    if (st)
-        return st;
-    ttt_limits limits = {.ms = spec ? ms / WEB_ANALYSE_SOLVER_SHARE : ms};
-    ttt_search_result *r = malloc(sizeof *r);
-    st = r ? ttt_solver_search(solver, b, &limits, true, r, err) : TTT_ENOMEM;
-    ttt_solver_free(solver);
-    if (st == TTT_OK && (r->proven || !spec))
-        ttt_analysis_from_search(b, r, out);
-    if (st || r->proven || !spec) {
-        free(r);
-        return st;
-    }
-    double left = ms - (ttt_clock_ms() - start);
-    ttt_engine *e = NULL;
-    st = web_bound_spec(api, spec, &b->rules, left >= 1 ? (uint64_t)left : 1, true, bounded, size, err);
+    if (st == TTT_OK && bounded)
+        st = web_engines_make(api->engines, bounded, &b->rules, &e, err);
     if (st == TTT_OK)
-        st = web_engine_new(api, bounded, &b->rules, &e, err);
-    if (st == TTT_OK && ttt_engine_can_analyse(e)) {
-        st = ttt_engine_analyse(e, b, out, err);
-        out->info.nodes += r->nodes; /* the work and time of the whole analysis, the solver's included */
-        out->info.ms = ttt_clock_ms() - start;
-    } else if (st == TTT_OK) {
-        ttt_analysis_from_search(b, r, out);
+        st = ttt_hint_shared(solver, b, e, ms, e ? WEB_ANALYSE_SOLVER_SHARE : 1.0, out, err);
+    if (st == TTT_OK && e && ttt_engine_can_analyse(e)) {
+        char ran[TTT_SPEC_TEXT_SIZE];
+        st = web_engines_bound(api->engines, ttt_engine_spec(e, ran, sizeof ran), &b->rules, (uint64_t)ms,
+                               true, bounded, size, err);
     }
     ttt_engine_free(e);
-    free(r);
+    ttt_solver_free(solver);
     return st;
 }
 
@@ -1012,10 +737,10 @@ static reply parse_position(json_t *body, ttt_rules *rules, ttt_board *b, ttt_mo
     ttt_error err;
     ttt_board_init(b, rules);
     if (position && ttt_position_parse(position, rules, b, &err))
-        return fail(HTTP_UNPROCESSABLE, "%s", err.msg);
+        return fail_with(TTT_EINVAL, NULL, &err);
     if (moves_text && (ttt_moves_parse(moves_text, rules, moves, TTT_MAX_CELLS, count, &err) ||
                        ttt_moves_replay(rules, moves, *count, b, &err)))
-        return fail(HTTP_UNPROCESSABLE, "%s", err.msg);
+        return fail_with(TTT_EINVAL, NULL, &err);
     if (ttt_board_terminal(b))
         return fail(HTTP_CONFLICT, "the game is over (%s): nothing to analyse",
                     outcome_name(ttt_board_outcome(b)));
@@ -1036,20 +761,21 @@ static reply analyse(web_api *api, json_t *body)
         return r;
     ttt_error err;
     char bounded[TTT_SPEC_TEXT_SIZE] = "";
-    if (spec) { /* checked now; its time= is set once the solver has had its share */
-        ttt_status st = web_bound_spec(api, spec, &rules, (uint64_t)ms, true, bounded, sizeof bounded, &err);
+    if (spec) { /* its time= is lowered to what the solver leaves (analyse_within) */
+        ttt_status st =
+            web_engines_bound(api->engines, spec, &rules, (uint64_t)ms, true, bounded, sizeof bounded, &err);
         if (st)
-            return fail(st == TTT_ENOMEM ? HTTP_INTERNAL : HTTP_UNPROCESSABLE, "engine: %s", err.msg);
+            return fail_with(st, "engine", &err);
     }
-    if (!slot_acquire(api))
+    if (!web_engines_acquire(api->engines))
         return fail(HTTP_UNAVAILABLE, "every engine is busy; try again later");
     ttt_analysis *a = malloc(sizeof *a);
-    ttt_status st =
-        a ? analyse_within(api, &b, spec, bounded, sizeof bounded, (double)ms, a, &err) : TTT_ENOMEM;
-    slot_release(api);
+    ttt_status st = a ? analyse_within(api, &b, spec ? bounded : NULL, sizeof bounded, (double)ms, a, &err)
+                      : ttt_fail(&err, TTT_ENOMEM, "out of memory");
+    web_engines_release(api->engines);
     if (st) {
         free(a);
-        return st == TTT_ENOMEM ? fail(HTTP_INTERNAL, "out of memory") : fail(status_of(st), "%s", err.msg);
+        return fail_with(st, NULL, &err);
     }
     json_t *moves = json_array();
     for (int i = 0; i < a->count; i++) {
@@ -1138,23 +864,25 @@ static reply explain(web_api *api, json_t *body)
         return fail(HTTP_BAD_REQUEST, "field 'engine' is required, e.g. {\"engine\": \"mcts\"}");
     ttt_error err;
     char bounded[TTT_SPEC_TEXT_SIZE];
-    ttt_status st = web_bound_spec(api, spec, &rules, (uint64_t)ms, false, bounded, sizeof bounded, &err);
+    ttt_status st =
+        web_engines_bound(api->engines, spec, &rules, (uint64_t)ms, false, bounded, sizeof bounded, &err);
     if (st)
-        return fail(st == TTT_ENOMEM ? HTTP_INTERNAL : HTTP_UNPROCESSABLE, "engine: %s", err.msg);
-    if (!slot_acquire(api))
+        return fail_with(st, "engine", &err);
+    if (!web_engines_acquire(api->engines))
         return fail(HTTP_UNAVAILABLE, "every engine is busy; try again later");
     ttt_explanation *x = malloc(sizeof *x);
     ttt_engine *e = NULL;
-    st = x ? web_engine_new(api, bounded, &rules, &e, &err) : TTT_ENOMEM;
+    st = x ? web_engines_make(api->engines, bounded, &rules, &e, &err)
+           : ttt_fail(&err, TTT_ENOMEM, "out of memory");
     if (st == TTT_OK) {
         ttt_engine_follow(e, played, count);
         st = ttt_engine_explain(e, &b, x, &err);
     }
     ttt_engine_free(e);
-    slot_release(api);
+    web_engines_release(api->engines);
     if (st) {
         free(x);
-        return st == TTT_ENOMEM ? fail(HTTP_INTERNAL, "out of memory") : fail(status_of(st), "%s", err.msg);
+        return fail_with(st, NULL, &err);
     }
     char pos[TTT_POSITION_TEXT_SIZE];
     json_t *out = explanation_json(&rules, x);
@@ -1189,8 +917,8 @@ static reply engines(const web_api *api)
                         TTT_MAX_SIDE, "min_k", TTT_MIN_K, "limits", "max_games", api->config.max_games,
                         "max_client_games", api->config.max_client_games, "idle_expiry_s",
                         api->config.idle_expiry_s, "max_engine_ms", WEB_MAX_ENGINE_MS, "max_body",
-                        WEB_MAX_BODY, "max_playout_cells", WEB_MAX_PLAYOUT_CELLS, "max_mcts_iteration_cells",
-                        WEB_MAX_MCTS_ITERATION_CELLS, "max_table_entries", WEB_MAX_TABLE_ENTRIES));
+                        WEB_MAX_BODY, "max_playout_cells", WEB_MAX_WORK_CELLS, "max_engine_mib",
+                        WEB_MAX_ENGINE_MIB, "max_table_entries", WEB_MAX_TABLE_ENTRIES));
 }
 
 /* The fields each body may have. */

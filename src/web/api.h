@@ -36,33 +36,25 @@
 
 #include "ttt/ttt.h"
 
-/* Limits. Every one is a named constant here and shown by GET /api/engines. */
+/* Limits. Every one is a named constant here and shown by GET /api/engines; figures: bench/web/HISTORY.md. */
 #define WEB_MAX_GAMES_DEFAULT     1000    /* games in memory; the least recently used idle one makes room */
 #define WEB_IDLE_EXPIRY_S_DEFAULT 1800    /* a game untouched this long is dropped */
 #define WEB_MAX_ENGINE_MS         2000    /* no engine or hint thinks longer than this per request */
-#define WEB_MAX_TT_MIB            16      /* minimax transposition tables are clamped to this */
 #define WEB_HINT_TT_MIB           8       /* the solver table of one analysis */
-#define WEB_HINT_TT_MIB_SMALL     1       /* ... on boards of up to WEB_HINT_SMALL_CELLS cells (4x4 misère */
-#define WEB_HINT_SMALL_CELLS      16      /* analyses need ~100k nodes; a small table halves 3x3's p99) */
-#define WEB_MAX_PLAYOUT_CELLS     6000000 /* montecarlo without time=: trials x cells at most this */
-/* mcts without time=: iterations x cells at most this. Measured (Release, user time): 20x20k5 after 5 moves,
- * iterations=10000 (the default, 4M iteration-cells) 0.51 s; 7x7k5 after 3 moves, iterations=80000 (3.9M)
- * 1.56 s, within WEB_MAX_ENGINE_MS. */
-#define WEB_MAX_MCTS_ITERATION_CELLS 4000000
-#define WEB_MAX_ENGINE_JOBS          4      /* engines and analyses thinking at once; more requests wait */
-#define WEB_ENGINE_WAIT_MS           10000  /* a request waits this long for an engine slot, then gets 503 */
-#define WEB_MAX_BODY                 16384  /* bytes of a request body (server.c answers 413 above it) */
-#define WEB_ID_SIZE                  17     /* 16 hex digits and the terminator */
-#define WEB_MAX_CLIENT_GAMES         100    /* live games one client address may hold; more get 429 */
-#define WEB_CLIENT_SIZE              64     /* a numeric IPv4 or IPv6 address (INET6_ADDRSTRLEN is 46) */
-#define WEB_MAX_LIVE_ENGINES         32     /* engines kept with their games (each at most ~32 MiB) */
-#define WEB_MAX_MCTS_TREE            524288 /* mcts tree= is clamped to this many nodes (16 MiB) */
-#define WEB_TABLE_BUILD_JOBS         2      /* threads that build a table (the table does not depend on it) */
-/* A table engine's table may have at most this many entries (ttt_table_max_entries): 3x3's builds in
- * 0.2 s; 4x4's would take 2.3 s and 186 MB to build (8.5 s and 968 MB to load from its 65 MB file). */
-#define WEB_MAX_TABLE_ENTRIES 1000000
-/* analyse with an engine: the solver gets 1/this of the ms budget, the engine what the solver left. */
-#define WEB_ANALYSE_SOLVER_SHARE 2
+#define WEB_HINT_TT_MIB_SMALL     1       /* ... up to WEB_HINT_SMALL_CELLS cells: 3x3 p99 153 -> 3 ms */
+#define WEB_HINT_SMALL_CELLS      16      /* 4x4 misère analyses need ~100k nodes */
+#define WEB_MAX_WORK_CELLS        6000000 /* count x cost x cells, time=0 (mcts 7x7k5: 1.56 s) */
+#define WEB_MAX_ENGINE_JOBS       4       /* engines and analyses thinking at once; more requests wait */
+#define WEB_ENGINE_WAIT_MS        10000   /* a request waits this long for an engine slot, then gets 503 */
+#define WEB_MAX_BODY              16384   /* bytes of a request body (server.c answers 413 above it) */
+#define WEB_ID_SIZE               17      /* 16 hex digits and the terminator */
+#define WEB_MAX_CLIENT_GAMES      100     /* live games one client address may hold; more get 429 */
+#define WEB_CLIENT_SIZE           64      /* a numeric IPv4 or IPv6 address (INET6_ADDRSTRLEN is 46) */
+#define WEB_MAX_LIVE_ENGINES      32      /* engines kept with their games (each at most ~32 MiB) */
+#define WEB_MAX_ENGINE_MIB        16      /* an engine's table or tree (tt=, tree=) is clamped to this */
+#define WEB_TABLE_BUILD_JOBS      2       /* threads that build a table (the table does not depend on it) */
+#define WEB_MAX_TABLE_ENTRIES     1000000 /* a table engine's table (4x4: 2.3 s, 186 MB) */
+#define WEB_ANALYSE_SOLVER_SHARE  0.5     /* analyse with an engine: the solver's share of the ms budget */
 
 typedef struct web_api web_api;
 

@@ -72,7 +72,7 @@ static bool quick_spec(const char *spec)
     return !ttt_engine_has_option(spec, "file") && !ttt_engine_has_option(spec, "memory") &&
            !ttt_engine_has_option(spec, "iterations") &&
            option_number(spec, "trials") <= FUZZ_WEB_MAX_TRIALS &&
-           option_number(spec, "tt") <= WEB_MAX_TT_MIB;
+           option_number(spec, "tt") <= WEB_MAX_ENGINE_MIB;
 }
 
 static int cells_of_rules(json_t *body)
