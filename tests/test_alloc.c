@@ -322,9 +322,7 @@ static ttt_status run_engine(const scenario *s, ttt_error *err)
     st = ttt_engine_choose(e, &b, &m, NULL, err);
     if (!st && ttt_engine_can_analyse(e))
         st = ttt_engine_analyse(e, &b, &analysis, err);
-    /* Left out until fixed: minimax's explain (src/engines/minimax.c:119-121) returns TTT_ENOMEM with no
-     * message when one of its two allocations fails. */
-    if (!st && ttt_engine_can_explain(e) && strcmp(ttt_engine_name(e), "minimax") != 0)
+    if (!st && ttt_engine_can_explain(e))
         st = ttt_engine_explain(e, &b, &explanation, err);
     ttt_move moves[TTT_MAX_CELLS];
     int n = won_game(&r, moves);

@@ -12,6 +12,7 @@
 
 #include "engines/engine_impl.h"
 #include "ttt/solve.h"
+#include "util/error.h"
 
 /* Defaults: enough time to solve 5x5 k=4 from the start; a table that holds it. */
 #define MINIMAX_DEFAULT_TIME_MS 1000
@@ -124,7 +125,8 @@ static ttt_status minimax_explain(ttt_engine *e, const ttt_board *b, ttt_explana
     ttt_limits limits = {.nodes = c->nodes, .ms = (double)c->time_ms, .depth = (int)c->depth};
     ttt_search_result *r = malloc(sizeof *r);
     ttt_analysis *a = malloc(sizeof *a);
-    ttt_status st = r && a ? ttt_solver_search(e->state, b, &limits, true, r, err) : TTT_ENOMEM;
+    ttt_status st = r && a ? ttt_solver_search(e->state, b, &limits, true, r, err)
+                           : ttt_fail(err, TTT_ENOMEM, "engine 'minimax': out of memory");
     if (st == TTT_OK) {
         e->nodes += r->nodes;
         ttt_analysis_from_search(b, r, a);
