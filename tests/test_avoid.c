@@ -315,6 +315,9 @@ static int check_pairings(const char *rules_text, int stones, int count, uint64_
     ttt_rng_seed(&rng, seed);
     static test_lines t;
     int found = 0, forbidden = 0;
+    const ttt_lines *lines;
+    ttt_error err;
+    assert_int_equal(ttt_lines_new(&r, &lines, &err), TTT_OK);
     for (int done = 0; done < count;) {
         ttt_board b;
         ttt_board_init(&b, &r);
@@ -327,7 +330,9 @@ static int check_pairings(const char *rules_text, int stones, int count, uint64_
             continue;
         done++;
         lines_of(&b, &t);
-        const avoid_lines lines = {.nwin = t.nwin, .k = t.k, .win_cell = t.cell};
+        /* avoid_pairing reads the shared geometry: its windows are the test's own, in the same order. */
+        assert_int_equal(lines->nwin, t.nwin);
+        assert_memory_equal(lines->win_cell, t.cell, (size_t)(t.nwin * t.k) * sizeof *t.cell);
         const int mover = (int)ttt_board_to_move(&b), empties = b.cells - b.ply;
         uint64_t empty = 0;
         for (int c = 0; c < b.cells; c++)
@@ -337,7 +342,7 @@ static int check_pairings(const char *rules_text, int stones, int count, uint64_
             const int left = side == mover ? (empties + 1) / 2 : empties / 2;
             int16_t partner[64];
             const uint64_t forbid = poison_of(&b, &t, side), reserved = poison_of(&b, &t, side ^ 1) & ~forbid;
-            if (!avoid_pairing(&lines, empty, forbid, reserved, t.count[side], t.count[side ^ 1], left,
+            if (!avoid_pairing(lines, empty, forbid, reserved, t.count[side], t.count[side ^ 1], left,
                                side == mover, 1 << 20, partner))
                 continue;
             found++;
@@ -354,6 +359,7 @@ static int check_pairings(const char *rules_text, int stones, int count, uint64_
         }
     }
     free(m.slots);
+    ttt_lines_unref(lines);
     *with_forbidden += forbidden;
     return found;
 }

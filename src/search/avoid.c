@@ -169,7 +169,7 @@ static bool pair_cover(pair_work *pw, window_set covered, uint64_t used)
     return false;
 }
 
-bool avoid_pairing(const avoid_lines *lines, uint64_t empty, uint64_t forbid, uint64_t reserved,
+bool avoid_pairing(const ttt_lines *lines, uint64_t empty, uint64_t forbid, uint64_t reserved,
                    const uint8_t *mine, const uint8_t *theirs, int left, bool to_move, int budget,
                    int16_t *partner)
 {
@@ -183,9 +183,7 @@ bool avoid_pairing(const avoid_lines *lines, uint64_t empty, uint64_t forbid, ui
     for (int w = 0; w < lines->nwin; w++) {
         if (theirs[w] != 0 || lines->k - mine[w] > left)
             continue;
-        uint64_t cells = 0;
-        for (int i = 0; i < lines->k; i++)
-            cells |= UINT64_C(1) << lines->win_cell[w * lines->k + i];
+        const uint64_t cells = lines->win_bits[w].w[0];
         if (cells & empty & forbid)
             continue; /* S never fills it */
         if (pw.n == AVOID_PAIRING_MAX_WINDOWS)

@@ -38,6 +38,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rules/lines.h"
 #include "ttt/symmetry.h"
 #include "util/error.h"
 
@@ -76,17 +77,10 @@ typedef struct tt_entry {
 } tt_entry;
 
 struct ttt_prover {
-    int rows, cols, cells, k;
+    const ttt_lines *lines; /* the board's windows, lines and symmetries (rules/lines.h), shared */
+    int cells, k;
     bool full_width;
-    int nwin;
     uint64_t board; /* every cell */
-    uint64_t win[MAX_WINDOWS];
-    int nlines;
-    int line_start[MAX_WINDOWS +
-                   1]; /* windows line_start[l] .. line_start[l + 1] - 1 lie on line l, in order */
-    uint64_t line_win[MAX_WINDOWS]; /* the windows' cells, line by line */
-    int nsym;
-    int8_t sym[TTT_SYM_ALL][TTT_PROVER_MAX_CELLS];
     tt_entry *tt;
     size_t tt_mask;
     /* The run under way. */
@@ -108,58 +102,20 @@ bool ttt_prover_supports(const ttt_rules *rules)
     return !rules->misere && rules->rows * rules->cols <= TTT_PROVER_MAX_CELLS && rules->k >= 2;
 }
 
-ttt_status ttt_prover_new(const ttt_rules *rules, int tt_mib, bool full_width, ttt_prover **out,
-                          ttt_error *err)
+ttt_status ttt_prover_new_lines(const ttt_lines *lines, int tt_mib, bool full_width, ttt_prover **out,
+                                ttt_error *err)
 {
     *out = NULL;
-    if (!ttt_prover_supports(rules))
+    if (!ttt_prover_supports(&lines->rules))
         return ttt_fail(err, TTT_EINVAL, "prover: normal rules and at most %d cells only",
                         TTT_PROVER_MAX_CELLS);
     ttt_prover *p = calloc(1, sizeof *p);
     if (!p)
         return ttt_fail(err, TTT_ENOMEM, "prover: out of memory");
-    p->rows = rules->rows;
-    p->cols = rules->cols;
-    p->cells = rules->rows * rules->cols;
-    p->k = rules->k;
+    p->cells = lines->cells;
+    p->k = lines->k;
     p->full_width = full_width;
-    p->board = p->cells == 64 ? ~UINT64_C(0) : bit(p->cells) - 1;
-    static const int dr[4] = {0, 1, 1, 1}, dc[4] = {1, 0, 1, -1};
-    for (int row = 0; row < p->rows; row++)
-        for (int col = 0; col < p->cols; col++)
-            for (int d = 0; d < 4; d++) {
-                int er = row + (p->k - 1) * dr[d], ec = col + (p->k - 1) * dc[d];
-                if (er >= p->rows || ec < 0 || ec >= p->cols)
-                    continue;
-                uint64_t w = 0;
-                for (int i = 0; i < p->k; i++)
-                    w |= bit((row + i * dr[d]) * p->cols + col + i * dc[d]);
-                p->win[p->nwin++] = w;
-            }
-    /* The windows by line: those of a line start on its cells, one step apart in its direction. */
-    for (int d = 0; d < 4; d++)
-        for (int row = 0; row < p->rows; row++)
-            for (int col = 0; col < p->cols; col++) {
-                int pr = row - dr[d], pc = col - dc[d];
-                if (pr >= 0 && pr < p->rows && pc >= 0 && pc < p->cols)
-                    continue;                                    /* not the first cell of its line */
-                int first = p->line_start[p->nlines], n = first; /* line_start[0] = 0 (calloc) */
-                for (int r = row, c = col; r < p->rows && c >= 0 && c < p->cols; r += dr[d], c += dc[d]) {
-                    uint64_t w = 0;
-                    int er = r + (p->k - 1) * dr[d], ec = c + (p->k - 1) * dc[d];
-                    if (er >= p->rows || ec < 0 || ec >= p->cols)
-                        break;
-                    for (int i = 0; i < p->k; i++)
-                        w |= bit((r + i * dr[d]) * p->cols + c + i * dc[d]);
-                    p->line_win[n++] = w;
-                }
-                if (n > first)
-                    p->line_start[++p->nlines] = n;
-            }
-    p->nsym = ttt_sym_count(rules);
-    for (int s = 0; s < p->nsym; s++)
-        for (int cell = 0; cell < p->cells; cell++)
-            p->sym[s][cell] = (int8_t)ttt_sym_move(rules, s, cell);
+    p->board = lines->all.w[0];
     size_t entries = TT_BUCKET;
     size_t want = (size_t)(tt_mib < 1 ? 1 : tt_mib) * MIB / sizeof(tt_entry);
     while (entries * 2 <= want)
@@ -170,8 +126,25 @@ ttt_status ttt_prover_new(const ttt_rules *rules, int tt_mib, bool full_width, t
         return ttt_fail(err, TTT_ENOMEM, "prover: out of memory for a %d MiB table", tt_mib);
     }
     p->tt_mask = entries - 1;
+    p->lines = ttt_lines_ref(lines);
     *out = p;
     return TTT_OK;
+}
+
+ttt_status ttt_prover_new(const ttt_rules *rules, int tt_mib, bool full_width, ttt_prover **out,
+                          ttt_error *err)
+{
+    *out = NULL;
+    if (!ttt_prover_supports(rules))
+        return ttt_fail(err, TTT_EINVAL, "prover: normal rules and at most %d cells only",
+                        TTT_PROVER_MAX_CELLS);
+    const ttt_lines *lines;
+    ttt_status st = ttt_lines_new(rules, &lines, err);
+    if (st)
+        return st;
+    st = ttt_prover_new_lines(lines, tt_mib, full_width, out, err);
+    ttt_lines_unref(lines);
+    return st;
 }
 
 void ttt_prover_free(ttt_prover *p)
@@ -179,6 +152,7 @@ void ttt_prover_free(ttt_prover *p)
     if (!p)
         return;
     free(p->tt);
+    ttt_lines_unref(p->lines);
     free(p);
 }
 
@@ -258,8 +232,9 @@ static void scan(const ttt_prover *p, uint64_t att, uint64_t def, scan_info *si)
     /* The attacker windows that need two more stones, by their two empty cells, for the fork test. */
     int8_t pair_a[MAX_WINDOWS], pair_b[MAX_WINDOWS];
     int npairs = 0;
-    for (int w = 0; w < p->nwin; w++) {
-        uint64_t cells = p->win[w], empty = cells & ~occ;
+    const ttt_lines *lines = p->lines;
+    for (int w = 0; w < lines->nwin; w++) {
+        uint64_t cells = lines->win_bits[w].w[0], empty = cells & ~occ;
         if (cells & def) {
             if (!(cells & att)) {
                 int need = popcount(empty);
@@ -357,10 +332,11 @@ static bool pairing_units(const ttt_prover *p, uint64_t def, uint64_t empty, mat
     const int empties = popcount(empty);
     uint64_t cover = 0; /* the cells of all units: Hall's condition for the whole set needs 2 per unit */
     m->n = 0;
-    for (int l = 0; l < p->nlines; l++) {
+    const ttt_lines *lines = p->lines;
+    for (int l = 0; l < lines->nlines; l++) {
         uint64_t group = 0; /* the empty cells the open group's windows share (0: none open) */
-        for (int i = p->line_start[l]; i < p->line_start[l + 1]; i++) {
-            uint64_t w = p->line_win[i];
+        for (int i = lines->line_start[l]; i < lines->line_start[l + 1]; i++) {
+            uint64_t w = lines->win_bits[lines->line_win[i]].w[0];
             if (w & def)
                 continue;
             if (popcount(w & empty) < 2)
@@ -455,7 +431,7 @@ static uint64_t sym_mask(const ttt_prover *p, int s, uint64_t set)
 {
     uint64_t out = 0;
     for (; set; set &= set - 1)
-        out |= bit(p->sym[s][__builtin_ctzll(set)]);
+        out |= bit(p->lines->sym[s][__builtin_ctzll(set)]);
     return out;
 }
 
@@ -463,7 +439,7 @@ static uint64_t sym_mask(const ttt_prover *p, int s, uint64_t set)
 static int stabilizer(const ttt_prover *p, uint64_t att, uint64_t def, int *out)
 {
     int n = 0;
-    for (int s = 1; s < p->nsym; s++)
+    for (int s = 1; s < p->lines->nsym; s++)
         if (sym_mask(p, s, att) == att && sym_mask(p, s, def) == def)
             out[n++] = s;
     return n;
@@ -667,7 +643,7 @@ static proof attacker_node(ttt_prover *p, uint64_t att, uint64_t def)
     for (int i = 0; i < n; i++) {
         bool repeat = !(open & bit(moves[i]));
         for (int j = 0; j < nsyms && !repeat; j++)
-            repeat = p->sym[syms[j]][moves[i]] < moves[i];
+            repeat = p->lines->sym[syms[j]][moves[i]] < moves[i];
         if (repeat)
             continue;
         proof c = defender_node(p, att | bit(moves[i]), def);

@@ -28,6 +28,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "rules/lines.h"
 #include "ttt/common.h"
 #include "ttt/rules.h"
 
@@ -52,6 +53,9 @@ bool ttt_prover_supports(const ttt_rules *rules);
  * full_width: the defender tries every move (exact both ways); otherwise at most the most promising ones. */
 ttt_status ttt_prover_new(const ttt_rules *rules, int tt_mib, bool full_width, ttt_prover **out,
                           ttt_error *err);
+/* The same over a board geometry of such rules (rules/lines.h), of which the prover takes a reference. */
+ttt_status ttt_prover_new_lines(const ttt_lines *lines, int tt_mib, bool full_width, ttt_prover **out,
+                                ttt_error *err);
 void ttt_prover_free(ttt_prover *p);
 
 /* Can the attacker (stones `attacker`) complete a line before the defender (stones `defender`, disjoint cell

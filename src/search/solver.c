@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rules/lines.h"
 #include "search/avoid.h"
 #include "search/prove.h"
 #include "search/solver_tune.h"
@@ -126,23 +127,9 @@ typedef struct tt_entry {
 } tt_entry;
 
 typedef struct geometry {
-    int rows, cols, cells, k;
-    int words; /* the words of a bit set that hold cells: hot loops stop there (15x15: 4 of TTT_WORDS = 7) */
-    int line_sign; /* +1: completing a line wins; -1 (misère): it loses */
-    int nsym;
-    int nwin;            /* windows */
-    int cell_win_max;    /* room per cell in cell_win */
-    int16_t *win_cell;   /* nwin * k: the cells of each window */
-    ttt_bits *win_bits;  /* nwin: the same as bit sets */
-    int16_t *cell_win;   /* cells * cell_win_max: the windows through each cell */
-    uint8_t *cell_nwin;  /* cells: how many */
-    int16_t *win_next;   /* nwin: the window one cell further along the same line, or -1 */
-    int16_t *line_first; /* nlines: the first window of each line (the others follow by win_next) */
-    int nlines;
-    ttt_bits all;   /* every cell */
-    ttt_bits *near; /* cells: the cells within NEIGHBOURHOOD_RADIUS of each */
-    int16_t sym[TTT_SYM_ALL][TTT_MAX_CELLS];
-    int16_t inv[TTT_SYM_ALL][TTT_MAX_CELLS];
+    const ttt_lines *lines; /* the board's windows, lines and symmetries (rules/lines.h), shared */
+    int line_sign;          /* +1: completing a line wins; -1 (misère): it loses */
+    ttt_bits *near;         /* cells: the cells within NEIGHBOURHOOD_RADIUS of each */
     /* zob[sym][side] points to `cells` keys in zob_keys (nsym * 2 * cells of them). Sized by the board, not
      * TTT_MAX_CELLS, like near: a 3x3 solver then stays small enough (measured: 92 KB with both at 20x20's
      * size) that freeing it does not trim the heap, so that the next one, a game later, takes no page faults
@@ -229,25 +216,27 @@ static int bits_first(const ttt_bits *b)
 /* Finds the mirror strategies of the board (see geometry). */
 static void geometry_mirrors(geometry *g)
 {
+    const ttt_lines *lines = g->lines;
     g->nmirror = 0;
-    for (int sy = 1; sy < g->nsym; sy++) {
+    for (int sy = 1; sy < lines->nsym; sy++) {
         if (ttt_sym_compose(sy, sy) != 0)
             continue;
         int fixed = -1, nfixed = 0;
-        for (int cell = 0; cell < g->cells; cell++)
-            if (g->sym[sy][cell] == cell) {
+        for (int cell = 0; cell < lines->cells; cell++)
+            if (lines->sym[sy][cell] == cell) {
                 fixed = cell;
                 nfixed++;
             }
         if (nfixed > 1)
             continue;
         bool ok = true;
-        for (int i = 0; nfixed == 1 && i < g->cell_nwin[fixed] && ok; i++) {
-            const int16_t *cells = &g->win_cell[g->cell_win[fixed * g->cell_win_max + i] * g->k];
+        for (int i = 0; nfixed == 1 && i < lines->cell_nwin[fixed] && ok; i++) {
+            const int16_t *cells =
+                &lines->win_cell[lines->cell_win[fixed * lines->cell_win_max + i] * lines->k];
             bool pair = false;
-            for (int j = 0; j < g->k && !pair; j++)
-                for (int l = 0; l < g->k && !pair; l++)
-                    pair = cells[j] != cells[l] && g->sym[sy][cells[j]] == cells[l];
+            for (int j = 0; j < lines->k && !pair; j++)
+                for (int l = 0; l < lines->k && !pair; l++)
+                    pair = cells[j] != cells[l] && lines->sym[sy][cells[j]] == cells[l];
             ok = pair;
         }
         if (!ok)
@@ -258,100 +247,40 @@ static void geometry_mirrors(geometry *g)
     }
 }
 
-static ttt_status geometry_init(geometry *g, const ttt_rules *r)
+/* The solver's own tables over a shared geometry, of which it takes a reference. */
+static ttt_status geometry_init(geometry *g, const ttt_lines *lines, bool misere)
 {
-    static const int dr[4] = {0, 1, 1, 1}, dc[4] = {1, 0, 1, -1};
-    g->rows = r->rows;
-    g->cols = r->cols;
-    g->cells = r->rows * r->cols;
-    g->words = (g->cells + 63) / 64;
-    g->k = r->k;
-    g->line_sign = r->misere ? -1 : 1;
-    g->nsym = ttt_sym_count(r);
-    g->cell_win_max = 4 * r->k;
-    int max_windows = 4 * g->cells;
-    g->win_cell = malloc(sizeof *g->win_cell * (size_t)max_windows * (size_t)r->k);
-    g->cell_win = malloc(sizeof *g->cell_win * (size_t)g->cells * (size_t)g->cell_win_max);
-    g->cell_nwin = calloc((size_t)g->cells, 1);
-    g->win_bits = calloc((size_t)max_windows, sizeof *g->win_bits);
-    g->near = malloc(sizeof *g->near * (size_t)g->cells);
-    g->zob_keys = malloc(sizeof *g->zob_keys * (size_t)g->nsym * 2 * (size_t)g->cells);
-    g->win_next = malloc(sizeof *g->win_next * (size_t)max_windows);
-    g->line_first = malloc(sizeof *g->line_first * (size_t)max_windows);
-    int16_t *win_at = malloc(sizeof *win_at * (size_t)max_windows); /* cell * 4 + d: its window, or -1 */
-    if (!g->win_cell || !g->cell_win || !g->cell_nwin || !g->win_bits || !g->near || !g->zob_keys ||
-        !g->win_next || !g->line_first || !win_at) {
-        free(win_at);
+    g->lines = ttt_lines_ref(lines);
+    g->line_sign = misere ? -1 : 1;
+    const int cells = lines->cells;
+    g->near = malloc(sizeof *g->near * (size_t)cells);
+    g->zob_keys = malloc(sizeof *g->zob_keys * (size_t)lines->nsym * 2 * (size_t)cells);
+    if (!g->near || !g->zob_keys)
         return TTT_ENOMEM;
-    }
-    for (int sy = 0; sy < g->nsym; sy++)
+    for (int sy = 0; sy < lines->nsym; sy++)
         for (int side = 0; side < 2; side++)
-            g->zob[sy][side] = &g->zob_keys[(size_t)(sy * 2 + side) * (size_t)g->cells];
-    g->nwin = 0;
-    for (int row = 0; row < r->rows; row++)
-        for (int col = 0; col < r->cols; col++)
-            for (int d = 0; d < 4; d++) {
-                int er = row + (r->k - 1) * dr[d], ec = col + (r->k - 1) * dc[d];
-                win_at[(row * r->cols + col) * 4 + d] = -1;
-                if (er >= r->rows || ec < 0 || ec >= r->cols)
-                    continue;
-                win_at[(row * r->cols + col) * 4 + d] = (int16_t)g->nwin;
-                for (int i = 0; i < r->k; i++) {
-                    int cell = (row + i * dr[d]) * r->cols + col + i * dc[d];
-                    g->win_cell[g->nwin * r->k + i] = (int16_t)cell;
-                    ttt_bits_set(&g->win_bits[g->nwin], cell);
-                    g->cell_win[cell * g->cell_win_max + g->cell_nwin[cell]++] = (int16_t)g->nwin;
-                }
-                g->nwin++;
-            }
-    /* The windows by line: each window's successor starts one cell further in its direction. */
-    g->nlines = 0;
-    for (int row = 0; row < r->rows; row++)
-        for (int col = 0; col < r->cols; col++)
-            for (int d = 0; d < 4; d++) {
-                int w = win_at[(row * r->cols + col) * 4 + d];
-                if (w < 0)
-                    continue;
-                int nr = row + dr[d], nc = col + dc[d], pr = row - dr[d], pc = col - dc[d];
-                bool next_in = nr < r->rows && nc >= 0 && nc < r->cols;
-                bool prev_in = pr >= 0 && pc >= 0 && pc < r->cols;
-                g->win_next[w] = next_in ? win_at[(nr * r->cols + nc) * 4 + d] : -1;
-                if (!prev_in || win_at[(pr * r->cols + pc) * 4 + d] < 0)
-                    g->line_first[g->nlines++] = (int16_t)w;
-            }
-    free(win_at);
-    memset(&g->all, 0, sizeof g->all);
-    for (int cell = 0; cell < g->cells; cell++) {
-        ttt_bits_set(&g->all, cell);
+            g->zob[sy][side] = &g->zob_keys[(size_t)(sy * 2 + side) * (size_t)cells];
+    for (int cell = 0; cell < cells; cell++) {
         memset(&g->near[cell], 0, sizeof g->near[cell]);
-        int row = cell / g->cols, col = cell % g->cols;
+        int row = cell / lines->cols, col = cell % lines->cols;
         for (int rr = row - NEIGHBOURHOOD_RADIUS; rr <= row + NEIGHBOURHOOD_RADIUS; rr++)
             for (int cc = col - NEIGHBOURHOOD_RADIUS; cc <= col + NEIGHBOURHOOD_RADIUS; cc++)
-                if (rr >= 0 && rr < g->rows && cc >= 0 && cc < g->cols)
-                    ttt_bits_set(&g->near[cell], rr * g->cols + cc);
+                if (rr >= 0 && rr < lines->rows && cc >= 0 && cc < lines->cols)
+                    ttt_bits_set(&g->near[cell], rr * lines->cols + cc);
     }
-    for (int s = 0; s < g->nsym; s++)
-        for (int cell = 0; cell < g->cells; cell++) {
-            int image = ttt_sym_move(r, s, cell);
-            g->sym[s][cell] = (int16_t)image;
-            g->inv[s][image] = (int16_t)cell;
+    for (int sy = 0; sy < lines->nsym; sy++)
+        for (int cell = 0; cell < cells; cell++)
             for (int side = 0; side < 2; side++)
-                g->zob[s][side][cell] = ttt_zobrist_key((ttt_player)side, image);
-        }
+                g->zob[sy][side][cell] = ttt_zobrist_key((ttt_player)side, lines->sym[sy][cell]);
     geometry_mirrors(g);
     return TTT_OK;
 }
 
 static void geometry_free(geometry *g)
 {
-    free(g->win_cell);
-    free(g->cell_win);
-    free(g->cell_nwin);
-    free(g->win_bits);
     free(g->near);
     free(g->zob_keys);
-    free(g->win_next);
-    free(g->line_first);
+    ttt_lines_unref(g->lines);
 }
 
 /* --- Making and taking back moves ----------------------------------------------------------------------- */
@@ -360,11 +289,12 @@ static void play(ttt_solver *s, int cell)
 {
     int side = s->ply & 1;
     const geometry *g = &s->g;
+    const ttt_lines *lines = g->lines;
     ttt_bits_set(&s->occ, cell);
-    const int16_t *wins = &g->cell_win[cell * g->cell_win_max];
-    for (int i = 0; i < g->cell_nwin[cell]; i++)
+    const int16_t *wins = &lines->cell_win[cell * lines->cell_win_max];
+    for (int i = 0; i < lines->cell_nwin[cell]; i++)
         s->count[side][wins[i]]++;
-    for (int sy = 0; sy < g->nsym; sy++)
+    for (int sy = 0; sy < lines->nsym; sy++)
         s->hash[sy] ^= g->zob[sy][side][cell];
     for (int m = 0; m < g->nmirror; m++)
         if (cell != g->mirror_fixed[m])
@@ -377,11 +307,12 @@ static void undo(ttt_solver *s, int cell)
     s->ply--;
     int side = s->ply & 1;
     const geometry *g = &s->g;
+    const ttt_lines *lines = g->lines;
     ttt_bits_clear(&s->occ, cell);
-    const int16_t *wins = &g->cell_win[cell * g->cell_win_max];
-    for (int i = 0; i < g->cell_nwin[cell]; i++)
+    const int16_t *wins = &lines->cell_win[cell * lines->cell_win_max];
+    for (int i = 0; i < lines->cell_nwin[cell]; i++)
         s->count[side][wins[i]]--;
-    for (int sy = 0; sy < g->nsym; sy++)
+    for (int sy = 0; sy < lines->nsym; sy++)
         s->hash[sy] ^= g->zob[sy][side][cell];
     for (int m = 0; m < g->nmirror; m++)
         if (cell != g->mirror_fixed[m])
@@ -403,8 +334,8 @@ static int to_user(const ttt_solver *s, int cell)
 static void load(ttt_solver *s, const ttt_board *b)
 {
     memset(&s->occ, 0, sizeof s->occ);
-    memset(s->count[0], 0, (size_t)s->g.nwin);
-    memset(s->count[1], 0, (size_t)s->g.nwin);
+    memset(s->count[0], 0, (size_t)s->g.lines->nwin);
+    memset(s->count[1], 0, (size_t)s->g.lines->nwin);
     memset(s->hash, 0, sizeof s->hash);
     memset(s->swapped, 0, sizeof s->swapped);
     s->ply = 0;
@@ -433,8 +364,8 @@ typedef struct scan_info {
 
 static int window_empty_cell(const ttt_solver *s, int w)
 {
-    const int16_t *cells = &s->g.win_cell[w * s->g.k];
-    for (int i = 0; i < s->g.k; i++)
+    const int16_t *cells = &s->g.lines->win_cell[w * s->g.lines->k];
+    for (int i = 0; i < s->g.lines->k; i++)
         if (!ttt_bits_test(&s->occ, cells[i]))
             return cells[i];
     return -1;
@@ -444,7 +375,8 @@ static int window_empty_cell(const ttt_solver *s, int w)
 static void scan(const ttt_solver *s, bool want_fork, scan_info *si)
 {
     const geometry *g = &s->g;
-    const int k = g->k, mover = s->ply & 1;
+    const ttt_lines *lines = g->lines;
+    const int k = lines->k, mover = s->ply & 1;
     memset(si->threat, 0, sizeof si->threat);
     memset(&si->live, 0, sizeof si->live);
     memset(si->useful, 0, sizeof si->useful);
@@ -452,7 +384,7 @@ static void scan(const ttt_solver *s, bool want_fork, scan_info *si)
     si->can[0] = si->can[1] = false;
     si->fork = -1;
     /* Moves each side has left: X moves on even plies. */
-    const int empties = g->cells - s->ply;
+    const int empties = lines->cells - s->ply;
     int left[2];
     left[mover] = (empties + 1) / 2;
     left[mover ^ 1] = empties / 2;
@@ -461,13 +393,13 @@ static void scan(const ttt_solver *s, bool want_fork, scan_info *si)
     int npairs = 0;
     bool pairs_overflow = false;
     const uint8_t *cx = s->count[TTT_X], *co = s->count[TTT_O];
-    for (int w = 0; w < g->nwin; w++) {
+    for (int w = 0; w < lines->nwin; w++) {
         int a = cx[w], b = co[w];
         bool useful = false;
         if (b == 0 && k - a <= left[TTT_X]) {
             useful = true;
             for (int i = 0; misere && i < TTT_WORDS; i++)
-                si->useful[TTT_X].w[i] |= g->win_bits[w].w[i];
+                si->useful[TTT_X].w[i] |= lines->win_bits[w].w[i];
             potential[TTT_X] += k - a > POTENTIAL_BITS ? 0 : UINT64_C(1) << (POTENTIAL_BITS - (k - a));
             if (a == k - 1)
                 ttt_bits_set(&si->threat[TTT_X], window_empty_cell(s, w));
@@ -475,23 +407,23 @@ static void scan(const ttt_solver *s, bool want_fork, scan_info *si)
         if (a == 0 && k - b <= left[TTT_O]) {
             useful = true;
             for (int i = 0; misere && i < TTT_WORDS; i++)
-                si->useful[TTT_O].w[i] |= g->win_bits[w].w[i];
+                si->useful[TTT_O].w[i] |= lines->win_bits[w].w[i];
             potential[TTT_O] += k - b > POTENTIAL_BITS ? 0 : UINT64_C(1) << (POTENTIAL_BITS - (k - b));
             if (b == k - 1)
                 ttt_bits_set(&si->threat[TTT_O], window_empty_cell(s, w));
         }
-        if (useful && g->words <= LIVE_FAST_WORDS)
+        if (useful && lines->words <= LIVE_FAST_WORDS)
             for (int i = 0; i < LIVE_FAST_WORDS; i++) /* a fixed count: unrolled */
-                si->live.w[i] |= g->win_bits[w].w[i];
+                si->live.w[i] |= lines->win_bits[w].w[i];
         else if (useful)
             for (int i = 0; i < TTT_WORDS; i++)
-                si->live.w[i] |= g->win_bits[w].w[i];
+                si->live.w[i] |= lines->win_bits[w].w[i];
         if (want_fork && (mover == TTT_X ? b == 0 && a == k - 2 : a == 0 && b == k - 2) && k >= 3) {
             if (npairs == FORK_MAX_PAIRS) {
                 pairs_overflow = true;
                 continue;
             }
-            const int16_t *cells = &g->win_cell[w * k];
+            const int16_t *cells = &lines->win_cell[w * k];
             int found = 0;
             for (int i = 0; i < k && found < 2; i++)
                 if (!ttt_bits_test(&s->occ, cells[i]))
@@ -499,7 +431,7 @@ static void scan(const ttt_solver *s, bool want_fork, scan_info *si)
             npairs++;
         }
     }
-    for (int i = 0; i < g->words; i++)
+    for (int i = 0; i < lines->words; i++)
         si->live.w[i] &= ~s->occ.w[i];
     /* A side can complete a line only in a useful window. Under normal rules the Erdos-Selfridge criterion
      * says more: if the sum over its useful windows of 2^-need is below 1/2 with that side to move (below 1
@@ -515,7 +447,7 @@ static void scan(const ttt_solver *s, bool want_fork, scan_info *si)
         si->can[side] = potential[side] >= enough;
     }
     si->nthreat[0] = si->nthreat[1] = 0;
-    for (int i = 0; i < g->words; i++) {
+    for (int i = 0; i < lines->words; i++) {
         si->nthreat[0] += __builtin_popcountll(si->threat[0].w[i]);
         si->nthreat[1] += __builtin_popcountll(si->threat[1].w[i]);
     }
@@ -542,10 +474,11 @@ static void scan(const ttt_solver *s, bool want_fork, scan_info *si)
 static int evaluate(const ttt_solver *s)
 {
     const geometry *g = &s->g;
-    const int k = g->k;
+    const ttt_lines *lines = g->lines;
+    const int k = lines->k;
     static const int by_need[4] = {0, EVAL_NEED_1, EVAL_NEED_2, EVAL_NEED_3};
     long total = 0;
-    for (int w = 0; w < g->nwin; w++) {
+    for (int w = 0; w < lines->nwin; w++) {
         int a = s->count[TTT_X][w], b = s->count[TTT_O][w];
         if (b == 0 && a > 0)
             total += k - a < 4 ? by_need[k - a] : EVAL_NEED_MORE;
@@ -567,7 +500,7 @@ static uint64_t canonical_key(const ttt_solver *s, int *frame)
 {
     uint64_t best = s->hash[0];
     int which = 0;
-    for (int sy = 1; sy < s->g.nsym; sy++)
+    for (int sy = 1; sy < s->g.lines->nsym; sy++)
         if (s->hash[sy] < best) {
             best = s->hash[sy];
             which = sy;
@@ -704,7 +637,7 @@ static bool mirror_holds(const ttt_solver *s)
 /* --- Pairing strategies (normal rules) ------------------------------------------------------------------ */
 
 /* A unit of a pairing: the empty cells among cells from .. k - 1 of window win, which need a pair of their
- * own (two of them). A window alone is a unit with from = 0; windows win, win_next[win], ... of one line
+ * own (two of them). A window alone is a unit with from = 0; windows win and those after it along one line
  * grouped make the unit of the cells they all hold, from = how many windows follow the first. */
 typedef struct pairing_unit {
     int16_t win;
@@ -717,9 +650,10 @@ static bool pairing_augment(const ttt_solver *s, const pairing_unit *units, int 
                             uint8_t *seen)
 {
     const geometry *g = &s->g;
+    const ttt_lines *lines = g->lines;
     const pairing_unit u = units[slot / 2];
-    const int16_t *cells = &g->win_cell[u.win * g->k];
-    for (int i = u.from; i < g->k; i++) {
+    const int16_t *cells = &lines->win_cell[u.win * lines->k];
+    for (int i = u.from; i < lines->k; i++) {
         int cell = cells[i];
         if (ttt_bits_test(&s->occ, cell) || seen[cell])
             continue;
@@ -735,9 +669,9 @@ static bool pairing_augment(const ttt_solver *s, const pairing_unit *units, int 
 /* The empty cells of window w from its cell `from` on. */
 static int pairing_empty(const ttt_solver *s, int w, int from)
 {
-    const int16_t *cells = &s->g.win_cell[w * s->g.k];
+    const int16_t *cells = &s->g.lines->win_cell[w * s->g.lines->k];
     int n = 0;
-    for (int i = from; i < s->g.k; i++)
+    for (int i = from; i < s->g.lines->k; i++)
         n += !ttt_bits_test(&s->occ, cells[i]);
     return n;
 }
@@ -751,13 +685,15 @@ static int pairing_empty(const ttt_solver *s, int w, int from)
 static int pairing_units(const ttt_solver *s, int side, pairing_unit *units)
 {
     const geometry *g = &s->g;
+    const ttt_lines *lines = g->lines;
     const uint8_t *theirs = s->count[side ^ 1], *mine = s->count[side];
-    const int empties = g->cells - s->ply;
+    const int empties = lines->cells - s->ply;
     int n = 0;
-    for (int l = 0; l < g->nlines; l++) {
+    for (int l = 0; l < lines->nlines; l++) {
         pairing_unit open = {.win = -1, .from = 0};
-        for (int w = g->line_first[l]; w >= 0; w = g->win_next[w]) {
-            if (theirs[w] != 0 || g->k - mine[w] < 2) {
+        for (int i = lines->line_start[l]; i < lines->line_start[l + 1]; i++) {
+            const int w = lines->line_win[i];
+            if (theirs[w] != 0 || lines->k - mine[w] < 2) {
                 if (theirs[w] == 0)
                     return -1; /* a window with one empty cell */
                 if (open.win >= 0)
@@ -765,7 +701,7 @@ static int pairing_units(const ttt_solver *s, int side, pairing_unit *units)
                 open.win = -1;
                 continue;
             }
-            if (open.win >= 0 && open.from + 1 < g->k && pairing_empty(s, open.win, open.from + 1) >= 2) {
+            if (open.win >= 0 && open.from + 1 < lines->k && pairing_empty(s, open.win, open.from + 1) >= 2) {
                 open.from++;
                 continue;
             }
@@ -785,22 +721,23 @@ static int pairing_units(const ttt_solver *s, int side, pairing_unit *units)
 static bool pairing_match(const ttt_solver *s, const pairing_unit *units, int n, int16_t *cell_slot)
 {
     const geometry *g = &s->g;
+    const ttt_lines *lines = g->lines;
     uint8_t seen[TTT_MAX_CELLS];
-    for (int cell = 0; cell < g->cells; cell++)
+    for (int cell = 0; cell < lines->cells; cell++)
         cell_slot[cell] = -1;
     for (int slot = 0; slot < 2 * n; slot++) {
         /* A free cell of the unit first; the search for an augmenting path only when there is none. */
         const pairing_unit u = units[slot / 2];
-        const int16_t *cells = &g->win_cell[u.win * g->k];
+        const int16_t *cells = &lines->win_cell[u.win * lines->k];
         int free_cell = -1;
-        for (int i = u.from; i < g->k && free_cell < 0; i++)
+        for (int i = u.from; i < lines->k && free_cell < 0; i++)
             if (cell_slot[cells[i]] < 0 && !ttt_bits_test(&s->occ, cells[i]))
                 free_cell = cells[i];
         if (free_cell >= 0) {
             cell_slot[free_cell] = (int16_t)slot;
             continue;
         }
-        memset(seen, 0, (size_t)g->cells);
+        memset(seen, 0, (size_t)lines->cells);
         if (!pairing_augment(s, units, slot, cell_slot, seen))
             return false;
     }
@@ -815,6 +752,7 @@ static bool pairing_match(const ttt_solver *s, const pairing_unit *units, int n,
 static bool pairing_holds(const ttt_solver *s, int side, int16_t *partner)
 {
     const geometry *g = &s->g;
+    const ttt_lines *lines = g->lines;
     pairing_unit units[TTT_MAX_CELLS / 2 + 1];
     int16_t cell_slot[TTT_MAX_CELLS];
     int n = pairing_units(s, side, units);
@@ -824,7 +762,7 @@ static bool pairing_holds(const ttt_solver *s, int side, int16_t *partner)
         int16_t first[TTT_MAX_CELLS / 2 + 1];
         for (int i = 0; i < n; i++)
             first[i] = -1;
-        for (int cell = 0; cell < g->cells; cell++) {
+        for (int cell = 0; cell < lines->cells; cell++) {
             partner[cell] = -1;
             if (cell_slot[cell] < 0)
                 continue;
@@ -854,12 +792,11 @@ static bool avoid_pairing_cached(const ttt_solver *s, int side, uint8_t *known)
 {
     const int shift = 2 * side;
     if (!(*known & (PAIRING_KNOWN << shift))) {
-        const geometry *g = &s->g;
-        const avoid_lines lines = {.nwin = g->nwin, .k = g->k, .win_cell = g->win_cell};
-        const int empties = g->cells - s->ply;
+        const ttt_lines *lines = s->g.lines;
+        const int empties = lines->cells - s->ply;
         const int left = side == (s->ply & 1) ? (empties + 1) / 2 : empties / 2;
-        const uint64_t empty = g->all.w[0] & ~s->occ.w[0];
-        bool holds = avoid_pairing(&lines, empty, 0, 0, s->count[side], s->count[side ^ 1], left,
+        const uint64_t empty = lines->all.w[0] & ~s->occ.w[0];
+        bool holds = avoid_pairing(lines, empty, 0, 0, s->count[side], s->count[side ^ 1], left,
                                    side == (s->ply & 1), AVOID_PAIRING_BUDGET, NULL);
         *known |= (uint8_t)((PAIRING_KNOWN | (holds ? PAIRING_HOLDS : 0)) << shift);
     }
@@ -871,13 +808,14 @@ static bool avoid_pairing_cached(const ttt_solver *s, int side, uint8_t *known)
 static int order_score(const ttt_solver *s, int cell, int mover)
 {
     const geometry *g = &s->g;
-    const int16_t *wins = &g->cell_win[cell * g->cell_win_max];
+    const ttt_lines *lines = g->lines;
+    const int16_t *wins = &lines->cell_win[cell * lines->cell_win_max];
     /* Under misère, building a line is no merit and blocking one no help: the cells in the fewest windows
      * come first, where a player is least likely to be forced into a line, and the history orders only
      * the cells of one weight (ORDER_MISERE_FEWER). */
-    int score =
-        g->line_sign > 0 ? g->cell_nwin[cell] : (g->cell_win_max - g->cell_nwin[cell]) * ORDER_MISERE_FEWER;
-    for (int i = 0; g->line_sign > 0 && i < g->cell_nwin[cell]; i++) {
+    int score = g->line_sign > 0 ? lines->cell_nwin[cell]
+                                 : (lines->cell_win_max - lines->cell_nwin[cell]) * ORDER_MISERE_FEWER;
+    for (int i = 0; g->line_sign > 0 && i < lines->cell_nwin[cell]; i++) {
         int own = s->count[mover][wins[i]], their = s->count[mover ^ 1][wins[i]];
         if (their == 0)
             score += own * own * ORDER_OWN_STONE;
@@ -894,7 +832,7 @@ static int order_moves(const ttt_solver *s, const ttt_bits *set, int hash_move, 
 {
     int keys[TTT_MAX_CELLS];
     int n = 0, mover = s->ply & 1;
-    for (int i = 0; i < s->g.words; i++)
+    for (int i = 0; i < s->g.lines->words; i++)
         for (uint64_t w = set->w[i]; w; w &= w - 1) {
             int cell = i * 64 + __builtin_ctzll(w);
             int key = cell == hash_move ? ORDER_HASH_MOVE : order_score(s, cell, mover);
@@ -913,18 +851,18 @@ static int order_moves(const ttt_solver *s, const ttt_bits *set, int hash_move, 
 /* The cells worth trying: all empty ones, or on a big board in a depth-limited search, those near stones. */
 static ttt_bits candidates(ttt_solver *s, const ttt_bits *empty)
 {
-    if (s->exact_mode || s->g.cells <= NEIGHBOURHOOD_MIN_CELLS || s->ply == 0)
+    if (s->exact_mode || s->g.lines->cells <= NEIGHBOURHOOD_MIN_CELLS || s->ply == 0)
         return *empty;
     ttt_bits near;
     memset(&near, 0, sizeof near);
-    for (int i = 0; i < s->g.words; i++)
+    for (int i = 0; i < s->g.lines->words; i++)
         for (uint64_t w = s->occ.w[i]; w; w &= w - 1) {
             const ttt_bits *n = &s->g.near[i * 64 + __builtin_ctzll(w)];
-            for (int j = 0; j < s->g.words; j++)
+            for (int j = 0; j < s->g.lines->words; j++)
                 near.w[j] |= n->w[j];
         }
     bool pruned = false;
-    for (int j = 0; j < s->g.words; j++) {
+    for (int j = 0; j < s->g.lines->words; j++) {
         pruned |= (empty->w[j] & ~near.w[j]) != 0;
         near.w[j] &= empty->w[j];
     }
@@ -952,8 +890,9 @@ static int cut_bound(int alpha, int beta, int alpha_in, int beta_in)
 static int search(ttt_solver *s, int depth, int alpha, int beta)
 {
     const geometry *g = &s->g;
+    const ttt_lines *lines = g->lines;
     const int ply = s->ply, mover = ply & 1, opp = mover ^ 1;
-    const int empties = g->cells - ply;
+    const int empties = lines->cells - ply;
 
     /* Step 1. Count the node; look at the clock now and then. */
     s->nodes++;
@@ -971,8 +910,8 @@ static int search(ttt_solver *s, int depth, int alpha, int beta)
     scan_info si;
     scan(s, g->line_sign > 0, &si);
     ttt_bits empty = {{0}};
-    for (int i = 0; i < g->words; i++)
-        empty.w[i] = g->all.w[i] & ~s->occ.w[i];
+    for (int i = 0; i < lines->words; i++)
+        empty.w[i] = lines->all.w[i] & ~s->occ.w[i];
 
     /* Step 3. Moves that end the game at once: a line now wins (normal) or loses (misère). */
     ttt_bits allowed = empty;
@@ -980,7 +919,7 @@ static int search(ttt_solver *s, int depth, int alpha, int beta)
         if (si.nthreat[mover])
             return TTT_SCORE_WIN - (ply + 1);
     } else {
-        for (int i = 0; i < g->words; i++)
+        for (int i = 0; i < lines->words; i++)
             allowed.w[i] &= ~si.threat[mover].w[i];
         if (!bits_any(&allowed))
             return -(TTT_SCORE_WIN - (ply + 1));
@@ -1025,7 +964,7 @@ static int search(ttt_solver *s, int depth, int alpha, int beta)
      * are kept: a search that fails on the side of a proven bound has found the exact score. */
     int lo = -SCORE_INF, hi = SCORE_INF;
     if (g->line_sign < 0) {
-        avoid_view view = {.empty = empty, .mover = mover, .cells = g->cells};
+        avoid_view view = {.empty = empty, .mover = mover, .cells = lines->cells};
         memcpy(view.useful, si.useful, sizeof view.useful);
         memcpy(view.threat, si.threat, sizeof view.threat);
         view.can[0] = si.can[0];
@@ -1074,7 +1013,7 @@ static int search(ttt_solver *s, int depth, int alpha, int beta)
     }
     if (e) {
         if (e->move >= 0)
-            hash_move = g->inv[frame][e->move];
+            hash_move = lines->inv[frame][e->move];
         /* A full-depth question of the exact search takes exact entries only: an inexact entry as deep
          * comes from a search restricted to the stones' neighbourhood, and would keep it from a proof. */
         if (e->depth == TT_DEPTH_EXACT || (e->depth >= depth && !(s->exact_mode && depth >= empties))) {
@@ -1088,7 +1027,7 @@ static int search(ttt_solver *s, int depth, int alpha, int beta)
         }
     }
 
-    if (g->line_sign < 0 && g->words == 1 && empties >= PAIRING_MIN_EMPTIES) {
+    if (g->line_sign < 0 && lines->words == 1 && empties >= PAIRING_MIN_EMPTIES) {
         /* Misère: a side that avoids by pairs (search/avoid.h) cannot lose. A cutoff is stored: the setting
          * measured on the whole board (see AVOID_PAIRING_BUDGET; not storing: 4x5k4 misère 2.82M nodes
          * against 3.16M, not measured on the whole board). */
@@ -1116,11 +1055,11 @@ static int search(ttt_solver *s, int depth, int alpha, int beta)
     ttt_bits set = forced ? allowed : candidates(s, &allowed);
     if (!forced) {
         ttt_bits dead = {{0}};
-        for (int i = 0; i < g->words; i++)
+        for (int i = 0; i < lines->words; i++)
             dead.w[i] = set.w[i] & ~si.live.w[i];
         int first = bits_first(&dead);
         if (first >= 0) {
-            for (int i = 0; i < g->words; i++)
+            for (int i = 0; i < lines->words; i++)
                 set.w[i] &= si.live.w[i];
             ttt_bits_set(&set, first);
         }
@@ -1134,7 +1073,7 @@ static int search(ttt_solver *s, int depth, int alpha, int beta)
         uint64_t child_key[TTT_MAX_CELLS]; /* all the buckets asked for first, then read */
         for (int i = 0; i < n; i++) {
             uint64_t child = UINT64_MAX;
-            for (int sy = 0; sy < g->nsym; sy++) {
+            for (int sy = 0; sy < lines->nsym; sy++) {
                 uint64_t h = s->hash[sy] ^ g->zob[sy][mover][moves[i]];
                 if (h < child)
                     child = h;
@@ -1183,7 +1122,7 @@ static int search(ttt_solver *s, int depth, int alpha, int beta)
     int stored_depth =
         s->inexact == inexact0 ? TT_DEPTH_EXACT : (depth < TT_DEPTH_EXACT ? depth : TT_DEPTH_EXACT - 1);
     tt_entry *now = tt_probe(s, key);
-    tt_store(s, key, best, bound, stored_depth, g->sym[frame][best_move], s->nodes - nodes0,
+    tt_store(s, key, best, bound, stored_depth, lines->sym[frame][best_move], s->nodes - nodes0,
              now ? now->pairing : 0);
     return best;
 }
@@ -1291,7 +1230,7 @@ static bool root_move_ends(const ttt_solver *s, const scan_info *si, int cell, i
         *score = s->g.line_sign * (TTT_SCORE_WIN - (s->ply + 1));
         return true;
     }
-    if (s->ply + 1 == s->g.cells || (cell < 64 && (s->root_draw >> cell & 1))) {
+    if (s->ply + 1 == s->g.lines->cells || (cell < 64 && (s->root_draw >> cell & 1))) {
         *score = 0;
         return true;
     }
@@ -1304,13 +1243,13 @@ static void root_line(ttt_solver *s, int cell)
 {
     int played[TTT_MAX_CELLS], n = 0;
     s->root.line_length = 0;
-    for (int next = cell; next >= 0 && s->ply < s->g.cells && !ttt_bits_test(&s->occ, next);) {
+    for (int next = cell; next >= 0 && s->ply < s->g.lines->cells && !ttt_bits_test(&s->occ, next);) {
         s->root.line[s->root.line_length++] = to_user(s, next);
         play(s, next);
         played[n++] = next;
         int frame;
         const tt_entry *e = tt_probe(s, canonical_key(s, &frame));
-        next = e && e->move >= 0 ? s->g.inv[frame][e->move] : -1;
+        next = e && e->move >= 0 ? s->g.lines->inv[frame][e->move] : -1;
     }
     while (n > 0)
         undo(s, played[--n]);
@@ -1359,15 +1298,18 @@ static void *root_work(void *arg)
 }
 
 /* A solver for another thread, at s's position, as s is set for this search. NULL when memory runs out. */
+static ttt_status solver_make(const ttt_rules *rules, int tt_mib, const ttt_lines *lines, ttt_solver **out,
+                              ttt_error *err);
+
 static ttt_solver *root_helper(const ttt_solver *s)
 {
     ttt_solver *h;
     ttt_error err;
-    if (ttt_solver_new(&s->rules, s->tt_mib, &h, &err))
+    if (solver_make(&s->rules, s->tt_mib, s->g.lines, &h, &err))
         return NULL;
     h->occ = s->occ;
-    memcpy(h->count[0], s->count[0], (size_t)s->g.nwin);
-    memcpy(h->count[1], s->count[1], (size_t)s->g.nwin);
+    memcpy(h->count[0], s->count[0], (size_t)s->g.lines->nwin);
+    memcpy(h->count[1], s->count[1], (size_t)s->g.lines->nwin);
     memcpy(h->hash, s->hash, sizeof h->hash);
     memcpy(h->swapped, s->swapped, sizeof h->swapped);
     h->ply = s->ply;
@@ -1524,7 +1466,7 @@ static void prove_begin(ttt_solver *s, const ttt_board *b, const ttt_limits *lim
 {
     int side = ttt_board_to_move(b);
     *mover = *other = 0;
-    for (int cell = 0; cell < s->g.cells; cell++) {
+    for (int cell = 0; cell < s->g.lines->cells; cell++) {
         if (ttt_bits_test(&b->stones[side], cell))
             *mover |= UINT64_C(1) << to_inner(s, cell);
         if (ttt_bits_test(&b->stones[side ^ 1], cell))
@@ -1543,7 +1485,7 @@ static uint64_t prove_root_draws(ttt_solver *s, const ttt_board *b, const ttt_li
     bool other_cannot = prove_holds(s, other, mover, true);
     scan_info si;
     scan(s, false, &si);
-    for (int cell = 0; cell < s->g.cells && !s->stop; cell++) {
+    for (int cell = 0; cell < s->g.lines->cells && !s->stop; cell++) {
         int score;
         if (ttt_bits_test(&s->occ, cell) || root_move_ends(s, &si, cell, &score))
             continue;
@@ -1563,12 +1505,12 @@ static int compare_scores(const void *a, const void *b)
     return x->move - y->move;
 }
 
-ttt_status ttt_solver_new(const ttt_rules *rules, int tt_mib, ttt_solver **out, ttt_error *err)
+/* A solver for valid rules over `lines`, the geometry of the board as searched (the rules turned sideways
+ * when they have more rows than columns), of which it takes a reference. */
+static ttt_status solver_make(const ttt_rules *rules, int tt_mib, const ttt_lines *lines, ttt_solver **out,
+                              ttt_error *err)
 {
     *out = NULL;
-    ttt_error sub;
-    if (ttt_rules_check(rules, &sub))
-        return ttt_fail(err, TTT_EINVAL, "solver: %s", sub.msg);
     ttt_solver *s = calloc(1, sizeof *s);
     if (!s)
         return ttt_fail(err, TTT_ENOMEM, "solver: out of memory");
@@ -1576,12 +1518,8 @@ ttt_status ttt_solver_new(const ttt_rules *rules, int tt_mib, ttt_solver **out, 
     s->root_distance_nodes = ROOT_DISTANCE_NODES;
     s->threads = 1;
     s->tt_mib = tt_mib < 1 ? 1 : tt_mib;
-    ttt_rules inner = *rules;
     s->transposed = rules->rows > rules->cols;
-    if (s->transposed) {
-        inner.rows = rules->cols;
-        inner.cols = rules->rows;
-    }
+    const ttt_rules *inner = &lines->rules;
     size_t entries = 1;
     size_t want = (size_t)(tt_mib < 1 ? 1 : tt_mib) * MIB / sizeof(tt_entry);
     while (entries * 2 <= want)
@@ -1595,15 +1533,36 @@ ttt_status ttt_solver_new(const ttt_rules *rules, int tt_mib, ttt_solver **out, 
                 : NULL;
     s->tt_mask = entries - 1;
     ttt_error perr;
-    if (geometry_init(&s->g, &inner) || !s->tt || !(s->count[0] = calloc((size_t)s->g.nwin + 1, 1)) ||
-        !(s->count[1] = calloc((size_t)s->g.nwin + 1, 1)) ||
-        (inner.k >= PROVE_MIN_K && inner.rows * inner.cols >= PROVE_MIN_CELLS &&
-         ttt_prover_supports(&inner) && ttt_prover_new(&inner, PROVE_TT_MIB, false, &s->prover, &perr))) {
+    if (geometry_init(&s->g, lines, rules->misere) || !s->tt ||
+        !(s->count[0] = calloc((size_t)lines->nwin + 1, 1)) ||
+        !(s->count[1] = calloc((size_t)lines->nwin + 1, 1)) ||
+        (inner->k >= PROVE_MIN_K && lines->cells >= PROVE_MIN_CELLS && ttt_prover_supports(inner) &&
+         ttt_prover_new_lines(lines, PROVE_TT_MIB, false, &s->prover, &perr))) {
         ttt_solver_free(s);
         return ttt_fail(err, TTT_ENOMEM, "solver: out of memory for a %d MiB table", tt_mib);
     }
     *out = s;
     return TTT_OK;
+}
+
+ttt_status ttt_solver_new(const ttt_rules *rules, int tt_mib, ttt_solver **out, ttt_error *err)
+{
+    *out = NULL;
+    ttt_error sub;
+    if (ttt_rules_check(rules, &sub))
+        return ttt_fail(err, TTT_EINVAL, "solver: %s", sub.msg);
+    ttt_rules inner = *rules;
+    if (rules->rows > rules->cols) {
+        inner.rows = rules->cols;
+        inner.cols = rules->rows;
+    }
+    const ttt_lines *lines;
+    ttt_status st = ttt_lines_new(&inner, &lines, err);
+    if (st)
+        return st;
+    st = solver_make(rules, tt_mib, lines, out, err);
+    ttt_lines_unref(lines);
+    return st;
 }
 
 void ttt_solver_free(ttt_solver *s)
@@ -1647,7 +1606,7 @@ bool ttt_solver_pairing(ttt_solver *s, const ttt_board *b, ttt_player side, int 
     int16_t inner[TTT_MAX_CELLS];
     if (!pairing_holds(s, (int)side, inner))
         return false;
-    for (int cell = 0; cell < s->g.cells; cell++)
+    for (int cell = 0; cell < s->g.lines->cells; cell++)
         partner[to_user(s, cell)] = inner[cell] < 0 ? -1 : to_user(s, inner[cell]);
     return true;
 }
@@ -1716,7 +1675,7 @@ ttt_status ttt_solver_search(ttt_solver *s, const ttt_board *b, const ttt_limits
     s->root = (ttt_search_progress){.best_move = TTT_NO_MOVE};
     s->etc = all || s->g.line_sign < 0;
     s->every = all;
-    const int empties = s->g.cells - s->ply;
+    const int empties = s->g.lines->cells - s->ply;
     const bool unlimited = limits->nodes == 0 && limits->ms <= 0 && limits->depth <= 0;
     s->root_draw = 0;
     if (s->prover && all) { /* moves proven to draw end at once in root_iteration (root_move_ends) */
@@ -1728,7 +1687,7 @@ ttt_status ttt_solver_search(ttt_solver *s, const ttt_board *b, const ttt_limits
     memset(out, 0, sizeof *out);
     ttt_bits empty;
     for (int i = 0; i < TTT_WORDS; i++)
-        empty.w[i] = s->g.all.w[i] & ~s->occ.w[i];
+        empty.w[i] = s->g.lines->all.w[i] & ~s->occ.w[i];
     int cells[TTT_MAX_CELLS];
     /* Root moves: all legal ones, ordered as inner nodes are ordered. */
     out->count = order_moves(s, &empty, -1, cells);
@@ -1800,7 +1759,7 @@ ttt_status ttt_solver_value(ttt_solver *s, const ttt_board *b, ttt_result *value
 static ttt_result value_known(ttt_solver *s)
 {
     int best = -SCORE_INF;
-    for (int cell = 0; cell < s->g.cells; cell++) {
+    for (int cell = 0; cell < s->g.lines->cells; cell++) {
         if (ttt_bits_test(&s->occ, cell))
             continue;
         play(s, cell);
@@ -1842,7 +1801,7 @@ ttt_status ttt_solver_value_within(ttt_solver *s, const ttt_board *b, const ttt_
     s->progress = limits->progress;
     s->progress_user = limits->user;
     s->interrupted = false;
-    int depth = s->g.cells - s->ply;
+    int depth = s->g.lines->cells - s->ply;
     s->root = (ttt_search_progress){.depth = depth, .best_move = TTT_NO_MOVE, .exact = true};
     /* A side shown unable to complete a line first (search/prove.h) cannot win: the window narrows, and when
      * neither side can win the draw is proven at once. Normal rules: exact_score() within that window.
