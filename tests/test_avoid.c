@@ -1,5 +1,6 @@
 /*
- * test_avoid.c - the misère counting bounds (src/search/avoid.c) hold against brute force.
+ * test_avoid.c - the misère counting bounds (src/search/avoid.c) and avoiding by pairs (src/search/pairing.c)
+ * hold against brute force.
  *
  * The view of each position is read here, by the test's own walk over the board's windows (not the
  * solver's), and every bound avoid_bounds proves is checked against the exact score of a plain negamax with a
@@ -19,6 +20,7 @@
 #include "ttt/ttt.h"
 
 #include "search/avoid.h"
+#include "search/pairing.h"
 #include "support.h"
 
 /* --- Brute force ---------------------------------------------------------------------------------------- */
@@ -273,7 +275,7 @@ static uint64_t poison_of(const ttt_board *b, const test_lines *t, int side)
  * partner; every window free of the other side's stones that the side could fill in its moves left holds a
  * pair or a forbidden cell; and the cells left over cover the side's moves left (avoid.h's count). */
 static void check_pairs(const ttt_board *b, const test_lines *t, int side, int left, uint64_t forbid,
-                        uint64_t reserved, const int16_t *partner)
+                        uint64_t reserved, const int *partner)
 {
     const int cells = b->rules.rows * b->rules.cols;
     int pairs = 0, r = 0, n = 0;
@@ -330,7 +332,7 @@ static int check_pairings(const char *rules_text, int stones, int count, uint64_
             continue;
         done++;
         lines_of(&b, &t);
-        /* avoid_pairing reads the shared geometry: its windows are the test's own, in the same order. */
+        /* pairing_avoid reads the shared geometry: its windows are the test's own, in the same order. */
         assert_int_equal(lines->nwin, t.nwin);
         assert_memory_equal(lines->win_cell, t.cell, (size_t)(t.nwin * t.k) * sizeof *t.cell);
         const int mover = (int)ttt_board_to_move(&b), empties = b.cells - b.ply;
@@ -340,9 +342,9 @@ static int check_pairings(const char *rules_text, int stones, int count, uint64_
                 empty |= UINT64_C(1) << c;
         for (int side = 0; side < 2; side++) {
             const int left = side == mover ? (empties + 1) / 2 : empties / 2;
-            int16_t partner[64];
+            int partner[64];
             const uint64_t forbid = poison_of(&b, &t, side), reserved = poison_of(&b, &t, side ^ 1) & ~forbid;
-            if (!avoid_pairing(lines, empty, forbid, reserved, t.count[side], t.count[side ^ 1], left,
+            if (!pairing_avoid(lines, empty, forbid, reserved, t.count[side], t.count[side ^ 1], left,
                                side == mover, 1 << 20, partner))
                 continue;
             found++;

@@ -39,11 +39,10 @@
 #include <string.h>
 
 #include "rules/lines.h"
+#include "search/pairing.h"
 #include "ttt/symmetry.h"
 #include "util/error.h"
 
-/* The Erdos-Selfridge potential sum of 2^-need is kept in fixed point with this many fractional bits. */
-#define POTENTIAL_BITS 40
 /* Moves equivalent under the position's symmetries are searched once at attacker nodes with at most this many
  * stones (the orbit computation costs more than it saves once positions are rarely symmetric). */
 #define SYM_MAX_STONES 6
@@ -251,7 +250,7 @@ static void scan(const ttt_prover *p, uint64_t att, uint64_t def, scan_info *si)
         si->hit |= empty & -empty;
         uint64_t rest = empty & (empty - 1);
         si->hit2 |= (empty & -empty) | (rest & -rest);
-        potential += need > POTENTIAL_BITS ? 0 : UINT64_C(1) << (POTENTIAL_BITS - need);
+        potential += pairing_potential(need);
         if (need == 1)
             si->threats |= empty;
         if (need == 2) {
@@ -263,8 +262,8 @@ static void scan(const ttt_prover *p, uint64_t att, uint64_t def, scan_info *si)
         for (uint64_t e = empty; e; e &= e - 1)
             si->weight[__builtin_ctzll(e)] += wt;
     }
-    si->es_attacker = potential < UINT64_C(1) << (POTENTIAL_BITS - 1);
-    si->es_defender = potential < UINT64_C(1) << POTENTIAL_BITS;
+    si->es_attacker = pairing_potential_stops(potential, true);
+    si->es_defender = pairing_potential_stops(potential, false);
     /* A fork cell f: two need-2 windows through f whose other cells differ. Without a threat of its own the
      * defender stops it only by taking f or a cell of one of those windows, else the attacker plays f and
      * wins: so its useful replies are the intersection over all forks of f plus the cells of f's need-2
@@ -293,136 +292,6 @@ static void scan(const ttt_prover *p, uint64_t att, uint64_t def, scan_info *si)
         }
     if (!si->forks)
         si->defence = 0;
-}
-
-/* --- Pairing strategies --------------------------------------------------------------------------------- */
-
-typedef struct matching {
-    uint64_t free_windows[MAX_WINDOWS]; /* the units' cells */
-    int n;
-    int8_t cell_slot[TTT_PROVER_MAX_CELLS]; /* slot (window * 2 + 0/1) holding the cell, or -1 */
-    uint64_t seen;
-} matching;
-
-static bool match_augment(matching *m, uint64_t empty, int slot)
-{
-    for (uint64_t c = m->free_windows[slot / 2] & empty & ~m->seen; c; c &= c - 1) {
-        int cell = __builtin_ctzll(c);
-        if (m->seen & bit(cell))
-            continue;
-        m->seen |= bit(cell);
-        if (m->cell_slot[cell] < 0 || match_augment(m, empty, m->cell_slot[cell])) {
-            m->cell_slot[cell] = (int8_t)slot;
-            return true;
-        }
-    }
-    return false;
-}
-
-/* The units a pairing must serve: each needs a pair of its own (two empty cells of its set). The windows free
- * of the defender on one line are taken in order, and a window joins the group before it while the windows
- * of the group still share two empty cells: a pair in every window of the group blocks them all. False when
- * some window has fewer than two empty cells, or the units need more cells than they hold between them (two
- * per unit), a failure the matching would find only after trying every augmenting path.
- * One unit per window would find no pairing that this misses: a group of m windows (consecutive shifts along
- * a line) has 2(m - 1) cells outside its common cells, so pairs for its m windows (2m cells) always take two
- * common cells, and those two serve the group (tests/test_prove.c checks this on random positions). */
-static bool pairing_units(const ttt_prover *p, uint64_t def, uint64_t empty, matching *m)
-{
-    const int empties = popcount(empty);
-    uint64_t cover = 0; /* the cells of all units: Hall's condition for the whole set needs 2 per unit */
-    m->n = 0;
-    const ttt_lines *lines = p->lines;
-    for (int l = 0; l < lines->nlines; l++) {
-        uint64_t group = 0; /* the empty cells the open group's windows share (0: none open) */
-        for (int i = lines->line_start[l]; i < lines->line_start[l + 1]; i++) {
-            uint64_t w = lines->win_bits[lines->line_win[i]].w[0];
-            if (w & def)
-                continue;
-            if (popcount(w & empty) < 2)
-                return false;
-            if (group && popcount(group & w) >= 2) {
-                group &= w;
-                continue;
-            }
-            if (group) {
-                if (2 * (m->n + 1) > empties)
-                    return false;
-                m->free_windows[m->n++] = group;
-                cover |= group;
-            }
-            group = w & empty;
-        }
-        if (group) {
-            if (2 * (m->n + 1) > empties)
-                return false;
-            m->free_windows[m->n++] = group;
-            cover |= group;
-        }
-    }
-    return popcount(cover) >= 2 * m->n;
-}
-
-/* The matching behind pairing strategies: every unit (pairing_units) gets two empty cells of its own. Then
- * the defender answers each attacker move in a pair with its partner (any other move of its own only blocks
- * more), whoever is to move, and the attacker never fills a window. *paired receives the cells used.
- */
-static bool pairing_match(const ttt_prover *p, uint64_t empty, matching *m, uint64_t *paired)
-{
-    memset(m->cell_slot, -1, sizeof m->cell_slot);
-    uint64_t used = 0;
-    for (int slot = 0; slot < 2 * m->n; slot++) {
-        uint64_t free_cells = m->free_windows[slot / 2] & empty & ~used;
-        if (free_cells) {
-            int cell = __builtin_ctzll(free_cells);
-            m->cell_slot[cell] = (int8_t)slot;
-            used |= bit(cell);
-            continue;
-        }
-        m->seen = 0;
-        if (!match_augment(m, empty, slot))
-            return false;
-        used = 0;
-        for (int cell = 0; cell < p->cells; cell++)
-            if (m->cell_slot[cell] >= 0)
-                used |= bit(cell);
-    }
-    *paired = used;
-    return true;
-}
-
-/* A pairing strategy: the units (pairing_units), each given a pair of its own. */
-static bool pairing_find(const ttt_prover *p, uint64_t att, uint64_t def, matching *m, uint64_t *paired)
-{
-    const uint64_t empty = p->board & ~(att | def);
-    return pairing_units(p, def, empty, m) && pairing_match(p, empty, m, paired);
-}
-
-bool ttt_prover_pairing(const ttt_prover *p, uint64_t att, uint64_t def, int *partner)
-{
-    matching m;
-    uint64_t paired;
-    if (!pairing_find(p, att, def, &m, &paired))
-        return false;
-    if (partner) {
-        int first[MAX_WINDOWS];
-        for (int i = 0; i < m.n; i++)
-            first[i] = -1;
-        for (int cell = 0; cell < TTT_PROVER_MAX_CELLS; cell++)
-            partner[cell] = -1;
-        for (int cell = 0; cell < p->cells; cell++) {
-            if (m.cell_slot[cell] < 0)
-                continue;
-            int w = m.cell_slot[cell] / 2;
-            if (first[w] < 0) {
-                first[w] = cell;
-            } else {
-                partner[cell] = first[w];
-                partner[first[w]] = cell;
-            }
-        }
-    }
-    return true;
 }
 
 /* --- Symmetry ------------------------------------------------------------------------------------------- */
@@ -505,9 +374,8 @@ static proof defender_node(ttt_prover *p, uint64_t att, uint64_t def)
     if (e)
         return (proof){e->result, e->zone};
     const uint64_t nodes0 = p->nodes;
-    matching m;
     uint64_t paired;
-    if (!si.threats && pairing_find(p, att, def, &m, &paired)) {
+    if (!si.threats && pairing_find64(p->lines, att, def, &paired, NULL)) {
         proof r = {RESULT_HOLDS, paired};
         tt_store(p, att, def, false, r, 1);
         return r;
@@ -524,7 +392,7 @@ static proof defender_node(ttt_prover *p, uint64_t att, uint64_t def)
     /* Step 4. A move after which a pairing strategy holds ends the search at once (Z = the pairs + the
      * move: while it stays empty the defender plays it, and the pairs stay empty). */
     for (int i = 0; i < n && n > 1; i++)
-        if (pairing_find(p, att, def | bit(moves[i]), &m, &paired)) {
+        if (pairing_find64(p->lines, att, def | bit(moves[i]), &paired, NULL)) {
             proof r = {RESULT_HOLDS, paired | bit(moves[i])};
             tt_store(p, att, def, false, r, 1);
             return r;
@@ -600,9 +468,8 @@ static proof attacker_node(ttt_prover *p, uint64_t att, uint64_t def)
     if (e)
         return (proof){e->result, e->zone};
     const uint64_t nodes0 = p->nodes;
-    matching m;
     uint64_t paired;
-    if (pairing_find(p, att, def, &m, &paired)) {
+    if (pairing_find64(p->lines, att, def, &paired, NULL)) {
         proof r = {RESULT_HOLDS, paired};
         tt_store(p, att, def, true, r, 1);
         return r;

@@ -69,11 +69,6 @@ ttt_proof ttt_prover_run(ttt_prover *p, uint64_t attacker, uint64_t defender, bo
  * the same with attacker stones added on any empty cells outside it (0 after other answers). */
 uint64_t ttt_prover_zone(const ttt_prover *p);
 
-/* The pairing strategy the prover uses: true when disjoint pairs of empty cells put a pair inside every
- * window free of the defender's stones. partner (64 entries, may be NULL) receives each paired cell's
- * partner, -1 for the others. */
-bool ttt_prover_pairing(const ttt_prover *p, uint64_t attacker, uint64_t defender, int *partner);
-
 /* Forgets the table. */
 void ttt_prover_clear(ttt_prover *p);
 

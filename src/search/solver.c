@@ -23,6 +23,7 @@
 
 #include "rules/lines.h"
 #include "search/avoid.h"
+#include "search/pairing.h"
 #include "search/prove.h"
 #include "search/solver_tune.h"
 #include "ttt/symmetry.h"
@@ -61,7 +62,7 @@
  * move is valued (measured: 6x5k4 every move 173.4M -> 93.6M nodes, 4x5k4 misère 1.82M -> 1.32M; but the
  * value of a normal-rules board that is a win costs more: 6x5k4 7.66M -> 9.57M, 6x6k4 94.3M -> 260.0M). */
 #define ETC_MIN_EMPTIES 12
-/* Steps of avoid_pairing's search per side and node (misère). Its cutoffs often cost nodes elsewhere (the
+/* Steps of pairing_avoid's search per side and node (misère). Its cutoffs often cost nodes elsewhere (the
  * move ordering learns less from history): 5x5k4 misère after c3, the question "can O avoid losing?", 10.9M
  * nodes with 16 steps, 13.1M with 64, 9.0M with 256; but on the empty board the second and third root moves
  * took 9.5M and 7.2M nodes with 64 steps, 84.2M and 87.1M with 256 steps and the poison cells forbidden
@@ -74,8 +75,6 @@
 /* Boards with more cells than this search only cells near stones when the search is depth-limited. */
 #define NEIGHBOURHOOD_MIN_CELLS 36
 #define NEIGHBOURHOOD_RADIUS    2
-/* The Erdos-Selfridge potential sum of 2^-need is kept in fixed point with this many fractional bits. */
-#define POTENTIAL_BITS 40
 /* Boards of up to this many words (256 cells, 16x16) gather their live cells in a loop of this fixed length,
  * which the compiler unrolls (measured, 15x15k5 100k nodes from h8: 4.42G instructions; looping over the
  * board's own word count 5.40G, over all TTT_WORDS 6.13G). */
@@ -162,7 +161,8 @@ struct ttt_solver {
     size_t tt_filled; /* slots in use */
     /* The position being searched. */
     ttt_bits occ;
-    uint8_t *count[2]; /* stones of each side in each window */
+    ttt_bits stones[2]; /* of each side */
+    uint8_t *count[2];  /* stones of each side in each window */
     int ply;
     uint64_t hash[TTT_SYM_ALL];    /* Zobrist hash of each symmetric image */
     uint64_t swapped[TTT_SYM_ALL]; /* per mirror: hash of the colour-swapped image of the stones off its fixed
@@ -291,6 +291,7 @@ static void play(ttt_solver *s, int cell)
     const geometry *g = &s->g;
     const ttt_lines *lines = g->lines;
     ttt_bits_set(&s->occ, cell);
+    ttt_bits_set(&s->stones[side], cell);
     const int16_t *wins = &lines->cell_win[cell * lines->cell_win_max];
     for (int i = 0; i < lines->cell_nwin[cell]; i++)
         s->count[side][wins[i]]++;
@@ -309,6 +310,7 @@ static void undo(ttt_solver *s, int cell)
     const geometry *g = &s->g;
     const ttt_lines *lines = g->lines;
     ttt_bits_clear(&s->occ, cell);
+    ttt_bits_clear(&s->stones[side], cell);
     const int16_t *wins = &lines->cell_win[cell * lines->cell_win_max];
     for (int i = 0; i < lines->cell_nwin[cell]; i++)
         s->count[side][wins[i]]--;
@@ -334,6 +336,7 @@ static int to_user(const ttt_solver *s, int cell)
 static void load(ttt_solver *s, const ttt_board *b)
 {
     memset(&s->occ, 0, sizeof s->occ);
+    memset(s->stones, 0, sizeof s->stones);
     memset(s->count[0], 0, (size_t)s->g.lines->nwin);
     memset(s->count[1], 0, (size_t)s->g.lines->nwin);
     memset(s->hash, 0, sizeof s->hash);
@@ -400,7 +403,7 @@ static void scan(const ttt_solver *s, bool want_fork, scan_info *si)
             useful = true;
             for (int i = 0; misere && i < TTT_WORDS; i++)
                 si->useful[TTT_X].w[i] |= lines->win_bits[w].w[i];
-            potential[TTT_X] += k - a > POTENTIAL_BITS ? 0 : UINT64_C(1) << (POTENTIAL_BITS - (k - a));
+            potential[TTT_X] += pairing_potential(k - a);
             if (a == k - 1)
                 ttt_bits_set(&si->threat[TTT_X], window_empty_cell(s, w));
         }
@@ -408,7 +411,7 @@ static void scan(const ttt_solver *s, bool want_fork, scan_info *si)
             useful = true;
             for (int i = 0; misere && i < TTT_WORDS; i++)
                 si->useful[TTT_O].w[i] |= lines->win_bits[w].w[i];
-            potential[TTT_O] += k - b > POTENTIAL_BITS ? 0 : UINT64_C(1) << (POTENTIAL_BITS - (k - b));
+            potential[TTT_O] += pairing_potential(k - b);
             if (b == k - 1)
                 ttt_bits_set(&si->threat[TTT_O], window_empty_cell(s, w));
         }
@@ -441,11 +444,8 @@ static void scan(const ttt_solver *s, bool want_fork, scan_info *si)
      * adds that cell's weight, at most the sum; the other side's next move takes away at least as much (it
      * kills every window through its cell, which weighed no less before); so the sum at each of its turns
      * stays below 1/2 and after each of its moves below 1, while a completed line alone would weigh 1. */
-    for (int side = 0; side < 2; side++) {
-        uint64_t enough = g->line_sign > 0 ? UINT64_C(1) << (POTENTIAL_BITS - (side == mover ? 1 : 0))
-                                           : UINT64_C(1) << (POTENTIAL_BITS - 1);
-        si->can[side] = potential[side] >= enough;
-    }
+    for (int side = 0; side < 2; side++)
+        si->can[side] = !pairing_potential_stops(potential[side], misere || side == mover);
     si->nthreat[0] = si->nthreat[1] = 0;
     for (int i = 0; i < lines->words; i++) {
         si->nthreat[0] += __builtin_popcountll(si->threat[0].w[i]);
@@ -634,148 +634,16 @@ static bool mirror_holds(const ttt_solver *s)
     return false;
 }
 
-/* --- Pairing strategies (normal rules) ------------------------------------------------------------------ */
+/* --- Pairing strategies (search/pairing.h) -------------------------------------------------------------- */
 
-/* A unit of a pairing: the empty cells among cells from .. k - 1 of window win, which need a pair of their
- * own (two of them). A window alone is a unit with from = 0; windows win and those after it along one line
- * grouped make the unit of the cells they all hold, from = how many windows follow the first. */
-typedef struct pairing_unit {
-    int16_t win;
-    int16_t from;
-} pairing_unit;
-
-/* Augmenting path search of the matching below: finds a cell for slot `slot` (unit slot / 2), moving other
- * slots to other cells where needed. */
-static bool pairing_augment(const ttt_solver *s, const pairing_unit *units, int slot, int16_t *cell_slot,
-                            uint8_t *seen)
+/* Whether a pairing strategy of the other side stops `side` from ever completing a line (normal rules), by
+ * the one-word kernel on boards of at most 64 cells. partner (cells entries, may be NULL) as pairing_find. */
+static bool pairing_holds(const ttt_solver *s, int side, int *partner)
 {
-    const geometry *g = &s->g;
-    const ttt_lines *lines = g->lines;
-    const pairing_unit u = units[slot / 2];
-    const int16_t *cells = &lines->win_cell[u.win * lines->k];
-    for (int i = u.from; i < lines->k; i++) {
-        int cell = cells[i];
-        if (ttt_bits_test(&s->occ, cell) || seen[cell])
-            continue;
-        seen[cell] = 1;
-        if (cell_slot[cell] < 0 || pairing_augment(s, units, cell_slot[cell], cell_slot, seen)) {
-            cell_slot[cell] = (int16_t)slot;
-            return true;
-        }
-    }
-    return false;
-}
-
-/* The empty cells of window w from its cell `from` on. */
-static int pairing_empty(const ttt_solver *s, int w, int from)
-{
-    const int16_t *cells = &s->g.lines->win_cell[w * s->g.lines->k];
-    int n = 0;
-    for (int i = from; i < s->g.lines->k; i++)
-        n += !ttt_bits_test(&s->occ, cells[i]);
-    return n;
-}
-
-/* The units a pairing against `side` must serve (pairing_unit), into units; returns how many, or -1 when
- * some window free of the other side has fewer than two empty cells or the units need more cells than are
- * empty. The windows free of the other side on one line are taken in order, and a window joins the group
- * before it while the group's windows still share two empty cells: a pair in cells every window of the
- * group holds blocks them all. One unit per window would find no pairing that this misses (prove.c's
- * pairing_units says why; tests/test_prove.c checks it). */
-static int pairing_units(const ttt_solver *s, int side, pairing_unit *units)
-{
-    const geometry *g = &s->g;
-    const ttt_lines *lines = g->lines;
-    const uint8_t *theirs = s->count[side ^ 1], *mine = s->count[side];
-    const int empties = lines->cells - s->ply;
-    int n = 0;
-    for (int l = 0; l < lines->nlines; l++) {
-        pairing_unit open = {.win = -1, .from = 0};
-        for (int i = lines->line_start[l]; i < lines->line_start[l + 1]; i++) {
-            const int w = lines->line_win[i];
-            if (theirs[w] != 0 || lines->k - mine[w] < 2) {
-                if (theirs[w] == 0)
-                    return -1; /* a window with one empty cell */
-                if (open.win >= 0)
-                    units[n++] = open;
-                open.win = -1;
-                continue;
-            }
-            if (open.win >= 0 && open.from + 1 < lines->k && pairing_empty(s, open.win, open.from + 1) >= 2) {
-                open.from++;
-                continue;
-            }
-            if (open.win >= 0)
-                units[n++] = open;
-            if (2 * (n + 1) > empties)
-                return -1;
-            open = (pairing_unit){.win = (int16_t)w, .from = 0};
-        }
-        if (open.win >= 0)
-            units[n++] = open;
-    }
-    return n;
-}
-
-/* A matching of two slots per unit to the empty cells, no cell serving two slots. */
-static bool pairing_match(const ttt_solver *s, const pairing_unit *units, int n, int16_t *cell_slot)
-{
-    const geometry *g = &s->g;
-    const ttt_lines *lines = g->lines;
-    uint8_t seen[TTT_MAX_CELLS];
-    for (int cell = 0; cell < lines->cells; cell++)
-        cell_slot[cell] = -1;
-    for (int slot = 0; slot < 2 * n; slot++) {
-        /* A free cell of the unit first; the search for an augmenting path only when there is none. */
-        const pairing_unit u = units[slot / 2];
-        const int16_t *cells = &lines->win_cell[u.win * lines->k];
-        int free_cell = -1;
-        for (int i = u.from; i < lines->k && free_cell < 0; i++)
-            if (cell_slot[cells[i]] < 0 && !ttt_bits_test(&s->occ, cells[i]))
-                free_cell = cells[i];
-        if (free_cell >= 0) {
-            cell_slot[free_cell] = (int16_t)slot;
-            continue;
-        }
-        memset(seen, 0, (size_t)lines->cells);
-        if (!pairing_augment(s, units, slot, cell_slot, seen))
-            return false;
-    }
-    return true;
-}
-
-/* Whether every window `side` could still complete (no stone of the other side in it) holds a pair of
- * empty cells, no cell in two pairs: the windows grouped by line (pairing_units). Then the other side holds
- * the draw against `side` by answering each move in a pair with its partner (any other move of its own only
- * blocks more), so `side` never completes a line. When one is found and partner is not NULL, partner[cell]
- * receives the other cell of cell's pair, or -1. */
-static bool pairing_holds(const ttt_solver *s, int side, int16_t *partner)
-{
-    const geometry *g = &s->g;
-    const ttt_lines *lines = g->lines;
-    pairing_unit units[TTT_MAX_CELLS / 2 + 1];
-    int16_t cell_slot[TTT_MAX_CELLS];
-    int n = pairing_units(s, side, units);
-    if (n < 0 || !pairing_match(s, units, n, cell_slot))
-        return false;
-    if (partner) {
-        int16_t first[TTT_MAX_CELLS / 2 + 1];
-        for (int i = 0; i < n; i++)
-            first[i] = -1;
-        for (int cell = 0; cell < lines->cells; cell++) {
-            partner[cell] = -1;
-            if (cell_slot[cell] < 0)
-                continue;
-            int w = cell_slot[cell] / 2;
-            if (first[w] < 0) {
-                first[w] = (int16_t)cell;
-            } else {
-                partner[cell] = first[w];
-                partner[first[w]] = (int16_t)cell;
-            }
-        }
-    }
-    return true;
+    const ttt_lines *lines = s->g.lines;
+    if (lines->words == 1)
+        return pairing_find64(lines, s->stones[side].w[0], s->stones[side ^ 1].w[0], NULL, partner);
+    return pairing_find(lines, &s->occ, s->count[side], s->count[side ^ 1], partner);
 }
 
 /* pairing_holds(s, side, NULL), answered from and recorded in *known (a tt_entry's pairing bits). */
@@ -787,7 +655,7 @@ static bool pairing_cached(const ttt_solver *s, int side, uint8_t *known)
     return (*known & (PAIRING_HOLDS << shift)) != 0;
 }
 
-/* Misère: avoid_pairing for `side` at this node, answered from and recorded in *known (as pairing_cached). */
+/* Misère: pairing_avoid for `side` at this node, answered from and recorded in *known (as pairing_cached). */
 static bool avoid_pairing_cached(const ttt_solver *s, int side, uint8_t *known)
 {
     const int shift = 2 * side;
@@ -796,7 +664,7 @@ static bool avoid_pairing_cached(const ttt_solver *s, int side, uint8_t *known)
         const int empties = lines->cells - s->ply;
         const int left = side == (s->ply & 1) ? (empties + 1) / 2 : empties / 2;
         const uint64_t empty = lines->all.w[0] & ~s->occ.w[0];
-        bool holds = avoid_pairing(lines, empty, 0, 0, s->count[side], s->count[side ^ 1], left,
+        bool holds = pairing_avoid(lines, empty, 0, 0, s->count[side], s->count[side ^ 1], left,
                                    side == (s->ply & 1), AVOID_PAIRING_BUDGET, NULL);
         *known |= (uint8_t)((PAIRING_KNOWN | (holds ? PAIRING_HOLDS : 0)) << shift);
     }
@@ -1308,6 +1176,8 @@ static ttt_solver *root_helper(const ttt_solver *s)
     if (solver_make(&s->rules, s->tt_mib, s->g.lines, &h, &err))
         return NULL;
     h->occ = s->occ;
+    h->stones[0] = s->stones[0];
+    h->stones[1] = s->stones[1];
     memcpy(h->count[0], s->count[0], (size_t)s->g.lines->nwin);
     memcpy(h->count[1], s->count[1], (size_t)s->g.lines->nwin);
     memcpy(h->hash, s->hash, sizeof h->hash);
@@ -1603,7 +1473,7 @@ bool ttt_solver_pairing(ttt_solver *s, const ttt_board *b, ttt_player side, int 
 {
     assert(ttt_rules_equal(&s->rules, &b->rules));
     load(s, b);
-    int16_t inner[TTT_MAX_CELLS];
+    int inner[TTT_MAX_CELLS];
     if (!pairing_holds(s, (int)side, inner))
         return false;
     for (int cell = 0; cell < s->g.lines->cells; cell++)
