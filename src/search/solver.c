@@ -147,50 +147,86 @@ typedef struct geometry {
     int mirror_fixed[TTT_SYM_ALL]; /* the fixed cell, or -1 */
 } geometry;
 
-struct ttt_solver {
+/* What the solver is: set when it is made (or by its setters) and kept. */
+typedef struct solver_config {
     ttt_rules rules; /* the caller's */
     /* The search sees a board with more rows than columns turned sideways (rows and columns swapped): the
      * same game, which its move ordering handles better that way round (6x5k4: 18.9M nodes, 5x6k4: 7.2M).
      * Cells cross the interface through to_inner() and to_user(). */
     bool transposed;
-    geometry g;   /* of the board as searched */
-    tt_entry *tt; /* aligned to a cache line inside tt_memory */
-    void *tt_memory;
-    size_t tt_mask;   /* entries - 1 */
-    size_t tt_max;    /* the most entries the table may grow to (a power of two) */
-    size_t tt_filled; /* slots in use */
-    /* The position being searched. */
+    int threads;                  /* searchers that value root moves at once (ttt_solver_set_threads) */
+    int tt_mib;                   /* the table's most, for the other threads' solvers */
+    uint64_t root_distance_nodes; /* root_move_score()'s turn by distance (ROOT_DISTANCE_NODES) */
+} solver_config;
+
+/* What the solver has learnt, kept from search to search until ttt_solver_clear. */
+typedef struct solver_table {
+    tt_entry *tt; /* aligned to a cache line inside memory */
+    void *memory;
+    size_t mask;   /* entries - 1 */
+    size_t max;    /* the most entries the table may grow to (a power of two) */
+    size_t filled; /* slots in use */
+    uint32_t history[2][TTT_MAX_CELLS];
+} solver_table;
+
+/* The most windows of a board (4 per cell), the room of the counts below. */
+#define SOLVER_MAX_WINDOWS (4 * TTT_MAX_CELLS)
+
+/* The position being searched, kept incrementally by play() and undo(). */
+typedef struct solver_position {
     ttt_bits occ;
-    ttt_bits stones[2]; /* of each side */
-    uint8_t *count[2];  /* stones of each side in each window */
+    ttt_bits stones[2];                   /* of each side */
+    uint8_t count[2][SOLVER_MAX_WINDOWS]; /* stones of each side in each window */
     int ply;
     uint64_t hash[TTT_SYM_ALL];    /* Zobrist hash of each symmetric image */
     uint64_t swapped[TTT_SYM_ALL]; /* per mirror: hash of the colour-swapped image of the stones off its fixed
                                       cell */
-    uint32_t history[2][TTT_MAX_CELLS];
-    /* The budget of the current search. */
-    uint64_t nodes, node_limit, total_nodes;
-    double deadline;     /* 0 = none */
-    uint64_t turn_limit; /* 0 = none: the node count where the turn of exact_score() under way ends */
-    bool stop;
-    /* Progress reports (ttt_limits.progress) and what the root has found in the iteration under way. */
-    ttt_search_progress_fn progress;
-    void *progress_user;
-    bool interrupted; /* progress asked to stop: no later phase runs */
-    double start;
-    ttt_search_progress root;
-    bool exact_mode;    /* no neighbourhood restriction */
-    int threads;        /* searchers that value root moves at once (ttt_solver_set_threads) */
-    int tt_mib;         /* the table's most, for the other threads' solvers */
-    atomic_bool *halt;  /* set when a thread of a parallel root stopped: all stop (NULL: one thread) */
-    bool etc;           /* enhanced transposition cutoffs (step 8b) in this search */
+} solver_position;
+
+/* What the search under way asks: set by each call of the interface. */
+typedef struct solver_mode {
+    bool exact;         /* no neighbourhood restriction */
+    bool etc;           /* enhanced transposition cutoffs (step 8b) */
     bool every;         /* every root move is valued (ORDER_STATIC_EVERY) */
-    ttt_prover *prover; /* draw proofs (NULL where they do not pay) */
     uint64_t root_draw; /* root moves the prover has shown to draw (inner cells) */
-    double prove_deadline;
-    uint64_t prove_nodes0, prove_limit;
-    uint64_t inexact;             /* grows whenever a result depends on a heuristic or an unsearched move */
-    uint64_t root_distance_nodes; /* root_move_score()'s turn by distance (ROOT_DISTANCE_NODES) */
+} solver_mode;
+
+/* The budget of the search under way, and what it has spent. */
+typedef struct solver_budget {
+    uint64_t nodes, node_limit;
+    uint64_t total_nodes; /* over every search of the solver (ttt_solver_nodes) */
+    double start;         /* when the search began (ttt_clock_ms) */
+    double deadline;      /* 0 = none */
+    uint64_t turn_limit;  /* 0 = none: the node count where the turn of exact_score() under way ends */
+    bool stop;
+    atomic_bool *halt; /* set when a thread of a parallel root stopped: all stop (NULL: one thread) */
+    uint64_t inexact;  /* grows whenever a result depends on a heuristic or an unsearched move */
+} solver_budget;
+
+/* Progress reports (ttt_limits.progress) and what the root has found in the iteration under way. */
+typedef struct solver_progress {
+    ttt_search_progress_fn fn;
+    void *user;
+    bool interrupted; /* the listener asked to stop: no later phase runs */
+    ttt_search_progress root;
+} solver_progress;
+
+/* Draw proofs (search/prove.h) and the prover's share of the search under way. */
+typedef struct solver_proof {
+    ttt_prover *prover; /* NULL where they do not pay */
+    double deadline;
+    uint64_t nodes0, limit;
+} solver_proof;
+
+struct ttt_solver {
+    solver_config cfg;
+    geometry g; /* of the board as searched */
+    solver_table table;
+    solver_position pos;
+    solver_mode mode;
+    solver_budget budget;
+    solver_progress progress;
+    solver_proof proof;
 };
 
 /* --- Bits ----------------------------------------------------------------------------------------------- */
@@ -287,61 +323,61 @@ static void geometry_free(geometry *g)
 
 static void play(ttt_solver *s, int cell)
 {
-    int side = s->ply & 1;
+    int side = s->pos.ply & 1;
     const geometry *g = &s->g;
     const ttt_lines *lines = g->lines;
-    ttt_bits_set(&s->occ, cell);
-    ttt_bits_set(&s->stones[side], cell);
+    ttt_bits_set(&s->pos.occ, cell);
+    ttt_bits_set(&s->pos.stones[side], cell);
     const int16_t *wins = &lines->cell_win[cell * lines->cell_win_max];
     for (int i = 0; i < lines->cell_nwin[cell]; i++)
-        s->count[side][wins[i]]++;
+        s->pos.count[side][wins[i]]++;
     for (int sy = 0; sy < lines->nsym; sy++)
-        s->hash[sy] ^= g->zob[sy][side][cell];
+        s->pos.hash[sy] ^= g->zob[sy][side][cell];
     for (int m = 0; m < g->nmirror; m++)
         if (cell != g->mirror_fixed[m])
-            s->swapped[m] ^= g->zob[g->mirror_sym[m]][side ^ 1][cell];
-    s->ply++;
+            s->pos.swapped[m] ^= g->zob[g->mirror_sym[m]][side ^ 1][cell];
+    s->pos.ply++;
 }
 
 static void undo(ttt_solver *s, int cell)
 {
-    s->ply--;
-    int side = s->ply & 1;
+    s->pos.ply--;
+    int side = s->pos.ply & 1;
     const geometry *g = &s->g;
     const ttt_lines *lines = g->lines;
-    ttt_bits_clear(&s->occ, cell);
-    ttt_bits_clear(&s->stones[side], cell);
+    ttt_bits_clear(&s->pos.occ, cell);
+    ttt_bits_clear(&s->pos.stones[side], cell);
     const int16_t *wins = &lines->cell_win[cell * lines->cell_win_max];
     for (int i = 0; i < lines->cell_nwin[cell]; i++)
-        s->count[side][wins[i]]--;
+        s->pos.count[side][wins[i]]--;
     for (int sy = 0; sy < lines->nsym; sy++)
-        s->hash[sy] ^= g->zob[sy][side][cell];
+        s->pos.hash[sy] ^= g->zob[sy][side][cell];
     for (int m = 0; m < g->nmirror; m++)
         if (cell != g->mirror_fixed[m])
-            s->swapped[m] ^= g->zob[g->mirror_sym[m]][side ^ 1][cell];
+            s->pos.swapped[m] ^= g->zob[g->mirror_sym[m]][side ^ 1][cell];
 }
 
 /* A cell of the caller's board as the search sees it, and back. */
 static int to_inner(const ttt_solver *s, int cell)
 {
-    return s->transposed ? cell % s->rules.cols * s->rules.rows + cell / s->rules.cols : cell;
+    return s->cfg.transposed ? cell % s->cfg.rules.cols * s->cfg.rules.rows + cell / s->cfg.rules.cols : cell;
 }
 
 static int to_user(const ttt_solver *s, int cell)
 {
-    return s->transposed ? cell % s->rules.rows * s->rules.cols + cell / s->rules.rows : cell;
+    return s->cfg.transposed ? cell % s->cfg.rules.rows * s->cfg.rules.cols + cell / s->cfg.rules.rows : cell;
 }
 
 /* Loads a board into the searcher's incremental state. */
 static void load(ttt_solver *s, const ttt_board *b)
 {
-    memset(&s->occ, 0, sizeof s->occ);
-    memset(s->stones, 0, sizeof s->stones);
-    memset(s->count[0], 0, (size_t)s->g.lines->nwin);
-    memset(s->count[1], 0, (size_t)s->g.lines->nwin);
-    memset(s->hash, 0, sizeof s->hash);
-    memset(s->swapped, 0, sizeof s->swapped);
-    s->ply = 0;
+    memset(&s->pos.occ, 0, sizeof s->pos.occ);
+    memset(s->pos.stones, 0, sizeof s->pos.stones);
+    memset(s->pos.count[0], 0, (size_t)s->g.lines->nwin);
+    memset(s->pos.count[1], 0, (size_t)s->g.lines->nwin);
+    memset(s->pos.hash, 0, sizeof s->pos.hash);
+    memset(s->pos.swapped, 0, sizeof s->pos.swapped);
+    s->pos.ply = 0;
     /* Replaying X and O stones alternately keeps each stone's side right (X has as many or one more). */
     ttt_bits stones[2] = {b->stones[TTT_X], b->stones[TTT_O]};
     int side = TTT_X;
@@ -351,7 +387,7 @@ static void load(ttt_solver *s, const ttt_board *b)
         play(s, to_inner(s, cell));
         side ^= 1;
     }
-    assert(s->ply == b->ply);
+    assert(s->pos.ply == b->ply);
 }
 
 /* --- Reading the lines ---------------------------------------------------------------------------------- */
@@ -369,7 +405,7 @@ static int window_empty_cell(const ttt_solver *s, int w)
 {
     const int16_t *cells = &s->g.lines->win_cell[w * s->g.lines->k];
     for (int i = 0; i < s->g.lines->k; i++)
-        if (!ttt_bits_test(&s->occ, cells[i]))
+        if (!ttt_bits_test(&s->pos.occ, cells[i]))
             return cells[i];
     return -1;
 }
@@ -379,7 +415,7 @@ static void scan(const ttt_solver *s, bool want_fork, scan_info *si)
 {
     const geometry *g = &s->g;
     const ttt_lines *lines = g->lines;
-    const int k = lines->k, mover = s->ply & 1;
+    const int k = lines->k, mover = s->pos.ply & 1;
     memset(si->threat, 0, sizeof si->threat);
     memset(&si->live, 0, sizeof si->live);
     memset(si->useful, 0, sizeof si->useful);
@@ -387,7 +423,7 @@ static void scan(const ttt_solver *s, bool want_fork, scan_info *si)
     si->can[0] = si->can[1] = false;
     si->fork = -1;
     /* Moves each side has left: X moves on even plies. */
-    const int empties = lines->cells - s->ply;
+    const int empties = lines->cells - s->pos.ply;
     int left[2];
     left[mover] = (empties + 1) / 2;
     left[mover ^ 1] = empties / 2;
@@ -395,7 +431,7 @@ static void scan(const ttt_solver *s, bool want_fork, scan_info *si)
     int16_t pairs[FORK_MAX_PAIRS][2];
     int npairs = 0;
     bool pairs_overflow = false;
-    const uint8_t *cx = s->count[TTT_X], *co = s->count[TTT_O];
+    const uint8_t *cx = s->pos.count[TTT_X], *co = s->pos.count[TTT_O];
     for (int w = 0; w < lines->nwin; w++) {
         int a = cx[w], b = co[w];
         bool useful = false;
@@ -429,13 +465,13 @@ static void scan(const ttt_solver *s, bool want_fork, scan_info *si)
             const int16_t *cells = &lines->win_cell[w * k];
             int found = 0;
             for (int i = 0; i < k && found < 2; i++)
-                if (!ttt_bits_test(&s->occ, cells[i]))
+                if (!ttt_bits_test(&s->pos.occ, cells[i]))
                     pairs[npairs][found++] = cells[i];
             npairs++;
         }
     }
     for (int i = 0; i < lines->words; i++)
-        si->live.w[i] &= ~s->occ.w[i];
+        si->live.w[i] &= ~s->pos.occ.w[i];
     /* A side can complete a line only in a useful window. Under normal rules the Erdos-Selfridge criterion
      * says more: if the sum over its useful windows of 2^-need is below 1/2 with that side to move (below 1
      * with the other side to move), the other side can stop every one of them, so it never completes a line.
@@ -479,13 +515,13 @@ static int evaluate(const ttt_solver *s)
     static const int by_need[4] = {0, EVAL_NEED_1, EVAL_NEED_2, EVAL_NEED_3};
     long total = 0;
     for (int w = 0; w < lines->nwin; w++) {
-        int a = s->count[TTT_X][w], b = s->count[TTT_O][w];
+        int a = s->pos.count[TTT_X][w], b = s->pos.count[TTT_O][w];
         if (b == 0 && a > 0)
             total += k - a < 4 ? by_need[k - a] : EVAL_NEED_MORE;
         else if (a == 0 && b > 0)
             total -= k - b < 4 ? by_need[k - b] : EVAL_NEED_MORE;
     }
-    total *= g->line_sign * ((s->ply & 1) == TTT_X ? 1 : -1);
+    total *= g->line_sign * ((s->pos.ply & 1) == TTT_X ? 1 : -1);
     if (total >= HEURISTIC_MAX)
         total = HEURISTIC_MAX - 1;
     if (total <= -HEURISTIC_MAX)
@@ -498,11 +534,11 @@ static int evaluate(const ttt_solver *s)
 /* The canonical key: the least hash over the symmetric images; *frame receives that image's symmetry. */
 static uint64_t canonical_key(const ttt_solver *s, int *frame)
 {
-    uint64_t best = s->hash[0];
+    uint64_t best = s->pos.hash[0];
     int which = 0;
     for (int sy = 1; sy < s->g.lines->nsym; sy++)
-        if (s->hash[sy] < best) {
-            best = s->hash[sy];
+        if (s->pos.hash[sy] < best) {
+            best = s->pos.hash[sy];
             which = sy;
         }
     *frame = which;
@@ -511,7 +547,7 @@ static uint64_t canonical_key(const ttt_solver *s, int *frame)
 
 static tt_entry *tt_probe(ttt_solver *s, uint64_t key)
 {
-    tt_entry *bucket = &s->tt[key & s->tt_mask & ~(size_t)(TT_BUCKET - 1)];
+    tt_entry *bucket = &s->table.tt[key & s->table.mask & ~(size_t)(TT_BUCKET - 1)];
     for (int i = 0; i < TT_BUCKET; i++)
         if (bucket[i].bound != BOUND_NONE && bucket[i].key == key)
             return &bucket[i];
@@ -523,7 +559,7 @@ static tt_entry *tt_probe(ttt_solver *s, uint64_t key)
  * results. */
 static void tt_prefetch(const ttt_solver *s, uint64_t key)
 {
-    __builtin_prefetch(&s->tt[key & s->tt_mask & ~(size_t)(TT_BUCKET - 1)]);
+    __builtin_prefetch(&s->table.tt[key & s->table.mask & ~(size_t)(TT_BUCKET - 1)]);
 }
 
 /* Moves the table into a new one of `entries` slots (a power of two); keeps the old one if memory runs out.
@@ -535,8 +571,8 @@ static void tt_resize(ttt_solver *s, size_t entries)
         return;
     tt_entry *tt = (tt_entry *)(((uintptr_t)memory + CACHE_LINE - 1) & ~(uintptr_t)(CACHE_LINE - 1));
     size_t mask = entries - 1, filled = 0;
-    for (size_t i = 0; i <= s->tt_mask; i++) {
-        const tt_entry *e = &s->tt[i];
+    for (size_t i = 0; i <= s->table.mask; i++) {
+        const tt_entry *e = &s->table.tt[i];
         if (e->bound == BOUND_NONE)
             continue;
         tt_entry *bucket = &tt[e->key & mask & ~(size_t)(TT_BUCKET - 1)];
@@ -547,25 +583,25 @@ static void tt_resize(ttt_solver *s, size_t entries)
                 break;
             }
     }
-    free(s->tt_memory);
-    s->tt_memory = memory;
-    s->tt = tt;
-    s->tt_mask = mask;
-    s->tt_filled = filled;
+    free(s->table.memory);
+    s->table.memory = memory;
+    s->table.tt = tt;
+    s->table.mask = mask;
+    s->table.filled = filled;
 }
 
 /* Stores over the same position, a free slot, or else the entry that cost the least work to find. */
 static void tt_store(ttt_solver *s, uint64_t key, int score, int bound, int depth, int move, uint64_t nodes,
                      uint8_t pairing)
 {
-    if (s->tt_mask + 1 < s->tt_max && s->tt_filled * TT_GROW_DEN > (s->tt_mask + 1) * TT_GROW_NUM)
-        tt_resize(s, (s->tt_mask + 1) * 2);
-    tt_entry *bucket = &s->tt[key & s->tt_mask & ~(size_t)(TT_BUCKET - 1)];
+    if (s->table.mask + 1 < s->table.max && s->table.filled * TT_GROW_DEN > (s->table.mask + 1) * TT_GROW_NUM)
+        tt_resize(s, (s->table.mask + 1) * 2);
+    tt_entry *bucket = &s->table.tt[key & s->table.mask & ~(size_t)(TT_BUCKET - 1)];
     tt_entry *slot = &bucket[0];
     for (int i = 0; i < TT_BUCKET; i++) {
         if (bucket[i].bound == BOUND_NONE || bucket[i].key == key) {
             slot = &bucket[i];
-            s->tt_filled += bucket[i].bound == BOUND_NONE;
+            s->table.filled += bucket[i].bound == BOUND_NONE;
             break;
         }
         if (bucket[i].work < slot->work)
@@ -584,29 +620,31 @@ static void tt_store(ttt_solver *s, uint64_t key, int score, int bound, int dept
 
 static bool budget_spent(ttt_solver *s)
 {
-    if (s->progress && (s->nodes & (TTT_SEARCH_PROGRESS_NODES - 1)) == 0) {
-        s->root.nodes = s->nodes;
-        s->root.ms = ttt_clock_ms() - s->start;
-        if (s->progress(&s->root, s->progress_user))
-            s->interrupted = true;
+    if (s->progress.fn && (s->budget.nodes & (TTT_SEARCH_PROGRESS_NODES - 1)) == 0) {
+        s->progress.root.nodes = s->budget.nodes;
+        s->progress.root.ms = ttt_clock_ms() - s->budget.start;
+        if (s->progress.fn(&s->progress.root, s->progress.user))
+            s->progress.interrupted = true;
     }
-    if (s->interrupted)
+    if (s->progress.interrupted)
         return true;
-    if (s->node_limit && s->nodes >= s->node_limit)
+    if (s->budget.node_limit && s->budget.nodes >= s->budget.node_limit)
         return true;
-    if (s->deadline > 0 && ttt_clock_ms() >= s->deadline)
+    if (s->budget.deadline > 0 && ttt_clock_ms() >= s->budget.deadline)
         return true;
-    if (s->halt && atomic_load_explicit(s->halt, memory_order_relaxed))
+    if (s->budget.halt && atomic_load_explicit(s->budget.halt, memory_order_relaxed))
         return true;
-    return s->turn_limit && s->nodes >= s->turn_limit;
+    return s->budget.turn_limit && s->budget.nodes >= s->budget.turn_limit;
 }
 
 /* After a search stopped: true when only the turn's own limit stopped it, not the caller's budget. */
 static bool turn_ended(const ttt_solver *s)
 {
-    return !s->interrupted && !(s->halt && atomic_load_explicit(s->halt, memory_order_relaxed)) &&
-           !(s->node_limit && s->nodes >= s->node_limit) &&
-           !(s->deadline > 0 && ttt_clock_ms() >= s->deadline) && s->turn_limit && s->nodes >= s->turn_limit;
+    return !s->progress.interrupted &&
+           !(s->budget.halt && atomic_load_explicit(s->budget.halt, memory_order_relaxed)) &&
+           !(s->budget.node_limit && s->budget.nodes >= s->budget.node_limit) &&
+           !(s->budget.deadline > 0 && ttt_clock_ms() >= s->budget.deadline) && s->budget.turn_limit &&
+           s->budget.nodes >= s->budget.turn_limit;
 }
 
 /* True when the side not to move can mirror from here on (misère): its stones are the colour-swapped image
@@ -615,20 +653,20 @@ static bool turn_ended(const ttt_solver *s)
 static bool mirror_holds(const ttt_solver *s)
 {
     const geometry *g = &s->g;
-    const int mover = s->ply & 1;
+    const int mover = s->pos.ply & 1;
     for (int m = 0; m < g->nmirror; m++) {
         int fixed = g->mirror_fixed[m];
-        uint64_t plain = s->hash[0];
+        uint64_t plain = s->pos.hash[0];
         if (fixed >= 0) {
             /* The mirroring side owns the fixed cell: O to move, X holds it (were it O's, the hashes differ).
              */
-            if (mover != TTT_O || !ttt_bits_test(&s->occ, fixed))
+            if (mover != TTT_O || !ttt_bits_test(&s->pos.occ, fixed))
                 continue;
             plain ^= g->zob[0][TTT_X][fixed];
         } else if (mover != TTT_X) {
             continue;
         }
-        if (plain == s->swapped[m])
+        if (plain == s->pos.swapped[m])
             return true;
     }
     return false;
@@ -642,8 +680,8 @@ static bool pairing_holds(const ttt_solver *s, int side, int *partner)
 {
     const ttt_lines *lines = s->g.lines;
     if (lines->words == 1)
-        return pairing_find64(lines, s->stones[side].w[0], s->stones[side ^ 1].w[0], NULL, partner);
-    return pairing_find(lines, &s->occ, s->count[side], s->count[side ^ 1], partner);
+        return pairing_find64(lines, s->pos.stones[side].w[0], s->pos.stones[side ^ 1].w[0], NULL, partner);
+    return pairing_find(lines, &s->pos.occ, s->pos.count[side], s->pos.count[side ^ 1], partner);
 }
 
 /* pairing_holds(s, side, NULL), answered from and recorded in *known (a tt_entry's pairing bits). */
@@ -661,11 +699,11 @@ static bool avoid_pairing_cached(const ttt_solver *s, int side, uint8_t *known)
     const int shift = 2 * side;
     if (!(*known & (PAIRING_KNOWN << shift))) {
         const ttt_lines *lines = s->g.lines;
-        const int empties = lines->cells - s->ply;
-        const int left = side == (s->ply & 1) ? (empties + 1) / 2 : empties / 2;
-        const uint64_t empty = lines->all.w[0] & ~s->occ.w[0];
-        bool holds = pairing_avoid(lines, empty, 0, 0, s->count[side], s->count[side ^ 1], left,
-                                   side == (s->ply & 1), AVOID_PAIRING_BUDGET, NULL);
+        const int empties = lines->cells - s->pos.ply;
+        const int left = side == (s->pos.ply & 1) ? (empties + 1) / 2 : empties / 2;
+        const uint64_t empty = lines->all.w[0] & ~s->pos.occ.w[0];
+        bool holds = pairing_avoid(lines, empty, 0, 0, s->pos.count[side], s->pos.count[side ^ 1], left,
+                                   side == (s->pos.ply & 1), AVOID_PAIRING_BUDGET, NULL);
         *known |= (uint8_t)((PAIRING_KNOWN | (holds ? PAIRING_HOLDS : 0)) << shift);
     }
     return (*known & (PAIRING_HOLDS << shift)) != 0;
@@ -684,22 +722,22 @@ static int order_score(const ttt_solver *s, int cell, int mover)
     int score = g->line_sign > 0 ? lines->cell_nwin[cell]
                                  : (lines->cell_win_max - lines->cell_nwin[cell]) * ORDER_MISERE_FEWER;
     for (int i = 0; g->line_sign > 0 && i < lines->cell_nwin[cell]; i++) {
-        int own = s->count[mover][wins[i]], their = s->count[mover ^ 1][wins[i]];
+        int own = s->pos.count[mover][wins[i]], their = s->pos.count[mover ^ 1][wins[i]];
         if (their == 0)
             score += own * own * ORDER_OWN_STONE;
         if (own == 0)
             score += their * their * ORDER_THEIR_STONE;
     }
-    if (s->every && g->line_sign > 0)
+    if (s->mode.every && g->line_sign > 0)
         score *= ORDER_STATIC_EVERY;
-    return score + (int)(s->history[mover][cell] >> 4);
+    return score + (int)(s->table.history[mover][cell] >> 4);
 }
 
 /* Writes the moves of `set` into out, best first. Returns how many. */
 static int order_moves(const ttt_solver *s, const ttt_bits *set, int hash_move, int *out)
 {
     int keys[TTT_MAX_CELLS];
-    int n = 0, mover = s->ply & 1;
+    int n = 0, mover = s->pos.ply & 1;
     for (int i = 0; i < s->g.lines->words; i++)
         for (uint64_t w = set->w[i]; w; w &= w - 1) {
             int cell = i * 64 + __builtin_ctzll(w);
@@ -719,12 +757,12 @@ static int order_moves(const ttt_solver *s, const ttt_bits *set, int hash_move, 
 /* The cells worth trying: all empty ones, or on a big board in a depth-limited search, those near stones. */
 static ttt_bits candidates(ttt_solver *s, const ttt_bits *empty)
 {
-    if (s->exact_mode || s->g.lines->cells <= NEIGHBOURHOOD_MIN_CELLS || s->ply == 0)
+    if (s->mode.exact || s->g.lines->cells <= NEIGHBOURHOOD_MIN_CELLS || s->pos.ply == 0)
         return *empty;
     ttt_bits near;
     memset(&near, 0, sizeof near);
     for (int i = 0; i < s->g.lines->words; i++)
-        for (uint64_t w = s->occ.w[i]; w; w &= w - 1) {
+        for (uint64_t w = s->pos.occ.w[i]; w; w &= w - 1) {
             const ttt_bits *n = &s->g.near[i * 64 + __builtin_ctzll(w)];
             for (int j = 0; j < s->g.lines->words; j++)
                 near.w[j] |= n->w[j];
@@ -735,7 +773,7 @@ static ttt_bits candidates(ttt_solver *s, const ttt_bits *empty)
         near.w[j] &= empty->w[j];
     }
     if (pruned)
-        s->inexact++;
+        s->budget.inexact++;
     return near;
 }
 
@@ -759,14 +797,14 @@ static int search(ttt_solver *s, int depth, int alpha, int beta)
 {
     const geometry *g = &s->g;
     const ttt_lines *lines = g->lines;
-    const int ply = s->ply, mover = ply & 1, opp = mover ^ 1;
+    const int ply = s->pos.ply, mover = ply & 1, opp = mover ^ 1;
     const int empties = lines->cells - ply;
 
     /* Step 1. Count the node; look at the clock now and then. */
-    s->nodes++;
-    if ((s->nodes & (CLOCK_CHECK_NODES - 1)) == 0 && budget_spent(s))
-        s->stop = true;
-    if (s->stop)
+    s->budget.nodes++;
+    if ((s->budget.nodes & (CLOCK_CHECK_NODES - 1)) == 0 && budget_spent(s))
+        s->budget.stop = true;
+    if (s->budget.stop)
         return 0;
     if (empties == 0)
         return 0; /* a full board without a line */
@@ -779,7 +817,7 @@ static int search(ttt_solver *s, int depth, int alpha, int beta)
     scan(s, g->line_sign > 0, &si);
     ttt_bits empty = {{0}};
     for (int i = 0; i < lines->words; i++)
-        empty.w[i] = lines->all.w[i] & ~s->occ.w[i];
+        empty.w[i] = lines->all.w[i] & ~s->pos.occ.w[i];
 
     /* Step 3. Moves that end the game at once: a line now wins (normal) or loses (misère). */
     ttt_bits allowed = empty;
@@ -854,7 +892,7 @@ static int search(ttt_solver *s, int depth, int alpha, int beta)
 
     /* Step 6. The horizon of a depth-limited search. */
     if (depth <= 0) {
-        s->inexact++;
+        s->budget.inexact++;
         return evaluate(s);
     }
 
@@ -884,12 +922,12 @@ static int search(ttt_solver *s, int depth, int alpha, int beta)
             hash_move = lines->inv[frame][e->move];
         /* A full-depth question of the exact search takes exact entries only: an inexact entry as deep
          * comes from a search restricted to the stones' neighbourhood, and would keep it from a proof. */
-        if (e->depth == TT_DEPTH_EXACT || (e->depth >= depth && !(s->exact_mode && depth >= empties))) {
+        if (e->depth == TT_DEPTH_EXACT || (e->depth >= depth && !(s->mode.exact && depth >= empties))) {
             int sc = e->score;
             if (e->bound == BOUND_EXACT || (e->bound == BOUND_LOWER && sc >= beta) ||
                 (e->bound == BOUND_UPPER && sc <= alpha)) {
                 if (e->depth != TT_DEPTH_EXACT)
-                    s->inexact++;
+                    s->budget.inexact++;
                 return sc;
             }
         }
@@ -937,12 +975,12 @@ static int search(ttt_solver *s, int depth, int alpha, int beta)
 
     /* Step 8b. Enhanced transposition cutoff: a move whose position the table already knows to be bad
      * enough for the other side cuts off without a search. */
-    if (s->etc && empties >= ETC_MIN_EMPTIES) {
+    if (s->mode.etc && empties >= ETC_MIN_EMPTIES) {
         uint64_t child_key[TTT_MAX_CELLS]; /* all the buckets asked for first, then read */
         for (int i = 0; i < n; i++) {
             uint64_t child = UINT64_MAX;
             for (int sy = 0; sy < lines->nsym; sy++) {
-                uint64_t h = s->hash[sy] ^ g->zob[sy][mover][moves[i]];
+                uint64_t h = s->pos.hash[sy] ^ g->zob[sy][mover][moves[i]];
                 if (h < child)
                     child = h;
             }
@@ -959,13 +997,13 @@ static int search(ttt_solver *s, int depth, int alpha, int beta)
 
     /* Step 9. Search them. */
     const int alpha0 = alpha;
-    const uint64_t inexact0 = s->inexact, nodes0 = s->nodes;
+    const uint64_t inexact0 = s->budget.inexact, nodes0 = s->budget.nodes;
     int best = -SCORE_INF, best_move = moves[0];
     for (int i = 0; i < n; i++) {
         play(s, moves[i]);
         int sc = -search(s, depth - 1, -beta, -alpha);
         undo(s, moves[i]);
-        if (s->stop)
+        if (s->budget.stop)
             return 0;
         if (sc > best) {
             best = sc;
@@ -973,7 +1011,7 @@ static int search(ttt_solver *s, int depth, int alpha, int beta)
             if (sc > alpha) {
                 alpha = sc;
                 if (alpha >= beta) {
-                    uint32_t *h = &s->history[mover][moves[i]];
+                    uint32_t *h = &s->table.history[mover][moves[i]];
                     *h = *h + (uint32_t)(depth * depth) < HISTORY_MAX ? *h + (uint32_t)(depth * depth)
                                                                       : HISTORY_MAX;
                     break;
@@ -984,13 +1022,13 @@ static int search(ttt_solver *s, int depth, int alpha, int beta)
 
     /* Step 10. Remember the result. */
     int bound = best <= alpha0 ? BOUND_UPPER : best >= beta ? BOUND_LOWER : BOUND_EXACT;
-    if (s->inexact == inexact0 &&
+    if (s->budget.inexact == inexact0 &&
         ((bound == BOUND_UPPER && best <= lo) || (bound == BOUND_LOWER && best >= hi)))
         bound = BOUND_EXACT; /* lo <= score <= best <= lo, or the same above */
-    int stored_depth =
-        s->inexact == inexact0 ? TT_DEPTH_EXACT : (depth < TT_DEPTH_EXACT ? depth : TT_DEPTH_EXACT - 1);
+    int stored_depth = s->budget.inexact == inexact0 ? TT_DEPTH_EXACT
+                                                     : (depth < TT_DEPTH_EXACT ? depth : TT_DEPTH_EXACT - 1);
     tt_entry *now = tt_probe(s, key);
-    tt_store(s, key, best, bound, stored_depth, lines->sym[frame][best_move], s->nodes - nodes0,
+    tt_store(s, key, best, bound, stored_depth, lines->sym[frame][best_move], s->budget.nodes - nodes0,
              now ? now->pairing : 0);
     return best;
 }
@@ -998,21 +1036,21 @@ static int search(ttt_solver *s, int depth, int alpha, int beta)
 /* --- Exact values by distance (normal rules) ------------------------------------------------------------ */
 
 /* The questions of exact_score() from n on, until one is answered yes (true: *score is the value), none is
- * left, or the search stops (s->stop; the turn's limit or the caller's budget). */
+ * left, or the search stops (s->budget.stop; the turn's limit or the caller's budget). */
 static bool distance_questions(ttt_solver *s, int depth, int *n, bool *can_win, bool *can_lose, int *score)
 {
     bool found = false;
     for (; *n <= depth && (*can_win || *can_lose) && !found; (*n)++) {
-        int t = TTT_SCORE_WIN - (s->ply + *n);
+        int t = TTT_SCORE_WIN - (s->pos.ply + *n);
         if (*n & 1 && *can_win) {
             int r = search(s, depth, t - 1, t);
-            if (s->stop)
+            if (s->budget.stop)
                 break;
             found = r >= t;
             *can_win = r > 0;
         } else if (!(*n & 1) && *can_lose) {
             int r = search(s, depth, -t, -t + 1);
-            if (s->stop)
+            if (s->budget.stop)
                 break;
             found = r <= -t;
             *can_lose = r < 0;
@@ -1039,27 +1077,27 @@ static bool exact_score(ttt_solver *s, int depth, int alpha, int beta, int *scor
     bool can_win = beta > 0, can_lose = alpha < 0;
     int n = 1;
     *score = 0;
-    s->turn_limit = s->nodes + EXACT_DISTANCE_NODES;
+    s->budget.turn_limit = s->budget.nodes + EXACT_DISTANCE_NODES;
     for (;;) {
         distance_questions(s, depth, &n, &can_win, &can_lose, score);
-        if (!s->stop || !turn_ended(s))
+        if (!s->budget.stop || !turn_ended(s))
             break;
         /* Too long by distance: the value first, on a cleared table (what the distance left there costs the
          * value search more than it saves: 6x6k5 after c3, a draw, 176K nodes from scratch, 8.0M after 1M by
          * distance), then the distance of a win or a loss. */
-        s->stop = false;
-        s->turn_limit = 0;
+        s->budget.stop = false;
+        s->budget.turn_limit = 0;
         ttt_solver_clear(s);
         int value = search(s, depth, alpha, beta);
-        if (s->stop)
+        if (s->budget.stop)
             break;
         can_win = value >= 1;
         can_lose = value <= -1;
         if (!can_win && !can_lose)
             break; /* a draw */
     }
-    s->turn_limit = 0;
-    return !s->stop;
+    s->budget.turn_limit = 0;
+    return !s->budget.stop;
 }
 
 /* The exact score of a root move's position when every move is valued (normal rules, full depth): by
@@ -1068,22 +1106,22 @@ static bool exact_score(ttt_solver *s, int depth, int alpha, int beta, int *scor
  * showed cannot win, and only for a win or a loss its distance, with a window above (below) the value's
  * bound. A draw's distance is the board's end: no question about it is asked (the full window cost 6x5k4's
  * four drawn first moves 47.4M nodes, the value alone 25.0M). The table is kept across root moves. The value
- * is meaningless when the search stopped (s->stop). */
+ * is meaningless when the search stopped (s->budget.stop). */
 static int root_move_score(ttt_solver *s, int depth)
 {
     bool can_win = true, can_lose = true;
     int n = 1, score = 0;
-    s->turn_limit = s->nodes + s->root_distance_nodes;
-    if (s->turn_limit == 0)
-        s->turn_limit = 1; /* 0 means no limit */
+    s->budget.turn_limit = s->budget.nodes + s->cfg.root_distance_nodes;
+    if (s->budget.turn_limit == 0)
+        s->budget.turn_limit = 1; /* 0 means no limit */
     bool found = distance_questions(s, depth, &n, &can_win, &can_lose, &score);
-    bool turn_over = s->stop && turn_ended(s);
-    s->turn_limit = 0;
-    if (found || (s->stop && !turn_over) || !(can_win || can_lose) || n > depth)
+    bool turn_over = s->budget.stop && turn_ended(s);
+    s->budget.turn_limit = 0;
+    if (found || (s->budget.stop && !turn_over) || !(can_win || can_lose) || n > depth)
         return score; /* 0 when every question was answered no: a draw */
-    s->stop = false;
+    s->budget.stop = false;
     int value = search(s, depth, can_lose ? -1 : 0, can_win ? 1 : 0);
-    if (s->stop || (value < 1 && value > -1) || (!can_win && value >= 0) || (!can_lose && value <= 0))
+    if (s->budget.stop || (value < 1 && value > -1) || (!can_win && value >= 0) || (!can_lose && value <= 0))
         return 0;
     return value >= 1 ? search(s, depth, value - 1, SCORE_INF) : search(s, depth, -SCORE_INF, value + 1);
 }
@@ -1093,12 +1131,12 @@ static int root_move_score(ttt_solver *s, int depth)
 /* Scores of playing `cell` at the root when that move ends the game; false when it does not. */
 static bool root_move_ends(const ttt_solver *s, const scan_info *si, int cell, int *score)
 {
-    int mover = s->ply & 1;
+    int mover = s->pos.ply & 1;
     if (ttt_bits_test(&si->threat[mover], cell)) {
-        *score = s->g.line_sign * (TTT_SCORE_WIN - (s->ply + 1));
+        *score = s->g.line_sign * (TTT_SCORE_WIN - (s->pos.ply + 1));
         return true;
     }
-    if (s->ply + 1 == s->g.lines->cells || (cell < 64 && (s->root_draw >> cell & 1))) {
+    if (s->pos.ply + 1 == s->g.lines->cells || (cell < 64 && (s->mode.root_draw >> cell & 1))) {
         *score = 0;
         return true;
     }
@@ -1110,9 +1148,9 @@ static bool root_move_ends(const ttt_solver *s, const scan_info *si, int cell, i
 static void root_line(ttt_solver *s, int cell)
 {
     int played[TTT_MAX_CELLS], n = 0;
-    s->root.line_length = 0;
-    for (int next = cell; next >= 0 && s->ply < s->g.lines->cells && !ttt_bits_test(&s->occ, next);) {
-        s->root.line[s->root.line_length++] = to_user(s, next);
+    s->progress.root.line_length = 0;
+    for (int next = cell; next >= 0 && s->pos.ply < s->g.lines->cells && !ttt_bits_test(&s->pos.occ, next);) {
+        s->progress.root.line[s->progress.root.line_length++] = to_user(s, next);
         play(s, next);
         played[n++] = next;
         int frame;
@@ -1148,7 +1186,7 @@ static void *root_work(void *arg)
     root_share *sh = w->share;
     scan_info si;
     scan(s, false, &si);
-    for (int i; !s->stop && (i = atomic_fetch_add(&sh->next, 1)) < sh->n;) {
+    for (int i; !s->budget.stop && (i = atomic_fetch_add(&sh->next, 1)) < sh->n;) {
         int sc, cell = sh->moves[i].move;
         if (sh->same[i] >= 0)
             continue;
@@ -1160,38 +1198,28 @@ static void *root_work(void *arg)
         sh->moves[i].score = sc;
         sh->moves[i].exact = true;
     }
-    if (s->stop)
+    if (s->budget.stop)
         atomic_store(&sh->halt, true);
     return NULL;
 }
 
-/* A solver for another thread, at s's position, as s is set for this search. NULL when memory runs out. */
 static ttt_status solver_make(const ttt_rules *rules, int tt_mib, const ttt_lines *lines, ttt_solver **out,
                               ttt_error *err);
 
+/* A solver for another thread, at s's position, as s is set for this search. NULL when memory runs out. */
 static ttt_solver *root_helper(const ttt_solver *s)
 {
     ttt_solver *h;
     ttt_error err;
-    if (solver_make(&s->rules, s->tt_mib, s->g.lines, &h, &err))
+    if (solver_make(&s->cfg.rules, s->cfg.tt_mib, s->g.lines, &h, &err))
         return NULL;
-    h->occ = s->occ;
-    h->stones[0] = s->stones[0];
-    h->stones[1] = s->stones[1];
-    memcpy(h->count[0], s->count[0], (size_t)s->g.lines->nwin);
-    memcpy(h->count[1], s->count[1], (size_t)s->g.lines->nwin);
-    memcpy(h->hash, s->hash, sizeof h->hash);
-    memcpy(h->swapped, s->swapped, sizeof h->swapped);
-    h->ply = s->ply;
-    h->exact_mode = s->exact_mode;
-    h->etc = s->etc;
-    h->every = s->every;
-    h->root_draw = s->root_draw;
-    h->start = s->start;
+    h->pos = s->pos;
+    h->mode = s->mode;
+    h->budget.start = s->budget.start;
     return h;
 }
 
-/* root_iteration() with every move valued exactly and no budget, on s->threads threads. The moves that reach
+/* root_iteration() with every move valued exactly and no budget, on s->cfg.threads threads. The moves that reach
  * the same position as an earlier one take its value afterwards. Returns false when stopped (Ctrl-C through
  * s's progress: the other threads stop at their next budget check). */
 static bool root_parallel(ttt_solver *s, int depth, ttt_move_score *moves, int n)
@@ -1215,12 +1243,12 @@ static bool root_parallel(ttt_solver *s, int depth, ttt_move_score *moves, int n
     pthread_t ids[TTT_SOLVER_MAX_THREADS];
     int started = 1;
     workers[0] = (root_worker){s, &share};
-    s->halt = &share.halt;
-    for (int t = 1; t < s->threads; t++) {
+    s->budget.halt = &share.halt;
+    for (int t = 1; t < s->cfg.threads; t++) {
         ttt_solver *h = root_helper(s);
         if (!h)
             break; /* fewer threads */
-        h->halt = &share.halt;
+        h->budget.halt = &share.halt;
         workers[started] = (root_worker){h, &share};
         if (pthread_create(&ids[started], NULL, root_work, &workers[started])) {
             ttt_solver_free(h);
@@ -1231,24 +1259,24 @@ static bool root_parallel(ttt_solver *s, int depth, ttt_move_score *moves, int n
     root_work(&workers[0]);
     for (int t = 1; t < started; t++) {
         pthread_join(ids[t], NULL);
-        s->nodes += workers[t].solver->nodes;
+        s->budget.nodes += workers[t].solver->budget.nodes;
         ttt_solver_free(workers[t].solver);
     }
-    s->halt = NULL;
+    s->budget.halt = NULL;
     if (atomic_load(&share.halt)) {
-        s->stop = true;
+        s->budget.stop = true;
         return false;
     }
-    s->stop = false;
+    s->budget.stop = false;
     for (int i = 0; i < n; i++) {
         if (same[i] >= 0)
             moves[i] = (ttt_move_score){moves[i].move, moves[same[i]].score, true};
-        if (s->root.best_move == TTT_NO_MOVE || moves[i].score > s->root.best_score) {
-            s->root.best_move = to_user(s, moves[i].move);
-            s->root.best_score = moves[i].score;
+        if (s->progress.root.best_move == TTT_NO_MOVE || moves[i].score > s->progress.root.best_score) {
+            s->progress.root.best_move = to_user(s, moves[i].move);
+            s->progress.root.best_score = moves[i].score;
         }
     }
-    s->root.root_done = n;
+    s->progress.root.root_done = n;
     return true;
 }
 
@@ -1260,9 +1288,10 @@ static bool root_iteration(ttt_solver *s, int depth, bool all, ttt_move_score *m
     scan_info si;
     scan(s, false, &si);
     int best = -SCORE_INF;
-    s->root = (ttt_search_progress){
-        .depth = depth, .root_total = n, .best_move = TTT_NO_MOVE, .exact = s->exact_mode};
-    if (all && s->exact_mode && s->g.line_sign > 0 && s->threads > 1 && !s->node_limit && s->deadline <= 0)
+    s->progress.root = (ttt_search_progress){
+        .depth = depth, .root_total = n, .best_move = TTT_NO_MOVE, .exact = s->mode.exact};
+    if (all && s->mode.exact && s->g.line_sign > 0 && s->cfg.threads > 1 && !s->budget.node_limit &&
+        s->budget.deadline <= 0)
         return root_parallel(s, depth, moves, n);
     for (int i = 0; i < n; i++) {
         int sc;
@@ -1270,10 +1299,10 @@ static bool root_iteration(ttt_solver *s, int depth, bool all, ttt_move_score *m
         if (!root_move_ends(s, &si, moves[i].move, &sc)) {
             int alpha = all || best == -SCORE_INF ? -SCORE_INF : best - 1;
             play(s, moves[i].move);
-            sc = all && s->exact_mode && s->g.line_sign > 0 ? -root_move_score(s, depth - 1)
+            sc = all && s->mode.exact && s->g.line_sign > 0 ? -root_move_score(s, depth - 1)
                                                             : -search(s, depth - 1, -SCORE_INF, -alpha);
             undo(s, moves[i].move);
-            if (s->stop)
+            if (s->budget.stop)
                 return false;
             exact = sc > alpha;
         }
@@ -1281,12 +1310,12 @@ static bool root_iteration(ttt_solver *s, int depth, bool all, ttt_move_score *m
         moves[i].exact = exact;
         if (sc > best) {
             best = sc;
-            s->root.best_move = to_user(s, moves[i].move);
-            s->root.best_score = sc;
-            if (s->progress) /* only a listener needs the line */
+            s->progress.root.best_move = to_user(s, moves[i].move);
+            s->progress.root.best_score = sc;
+            if (s->progress.fn) /* only a listener needs the line */
                 root_line(s, moves[i].move);
         }
-        s->root.root_done = i + 1;
+        s->progress.root.root_done = i + 1;
     }
     return true;
 }
@@ -1298,34 +1327,34 @@ static bool root_iteration(ttt_solver *s, int depth, bool all, ttt_move_score *m
 static bool prove_stop(void *user, uint64_t nodes)
 {
     ttt_solver *s = user;
-    uint64_t before = s->nodes;
-    s->nodes = s->prove_nodes0 + nodes;
-    if (s->progress && before / TTT_SEARCH_PROGRESS_NODES != s->nodes / TTT_SEARCH_PROGRESS_NODES) {
-        s->root.nodes = s->nodes;
-        s->root.ms = ttt_clock_ms() - s->start;
-        if (s->progress(&s->root, s->progress_user))
-            s->interrupted = true;
+    uint64_t before = s->budget.nodes;
+    s->budget.nodes = s->proof.nodes0 + nodes;
+    if (s->progress.fn && before / TTT_SEARCH_PROGRESS_NODES != s->budget.nodes / TTT_SEARCH_PROGRESS_NODES) {
+        s->progress.root.nodes = s->budget.nodes;
+        s->progress.root.ms = ttt_clock_ms() - s->budget.start;
+        if (s->progress.fn(&s->progress.root, s->progress.user))
+            s->progress.interrupted = true;
     }
     double now = ttt_clock_ms();
-    if (s->interrupted || (s->node_limit && s->nodes >= s->node_limit) ||
-        (s->deadline > 0 && now >= s->deadline))
-        s->stop = true;
-    return s->stop || (s->prove_deadline > 0 && now >= s->prove_deadline);
+    if (s->progress.interrupted || (s->budget.node_limit && s->budget.nodes >= s->budget.node_limit) ||
+        (s->budget.deadline > 0 && now >= s->budget.deadline))
+        s->budget.stop = true;
+    return s->budget.stop || (s->proof.deadline > 0 && now >= s->proof.deadline);
 }
 
 /* Whether `attacker`'s side cannot complete a line before the other does, from inner stone sets. */
 static bool prove_holds(ttt_solver *s, uint64_t attacker, uint64_t defender, bool attacker_to_move)
 {
-    if (s->stop)
+    if (s->budget.stop)
         return false;
-    if (s->prove_limit == 0 || (s->prove_deadline > 0 && ttt_clock_ms() >= s->prove_deadline))
+    if (s->proof.limit == 0 || (s->proof.deadline > 0 && ttt_clock_ms() >= s->proof.deadline))
         return false;
-    s->prove_nodes0 = s->nodes;
+    s->proof.nodes0 = s->budget.nodes;
     uint64_t used = 0;
-    ttt_proof r =
-        ttt_prover_run(s->prover, attacker, defender, attacker_to_move, s->prove_limit, prove_stop, s, &used);
-    s->nodes = s->prove_nodes0 + used;
-    s->prove_limit = s->prove_limit > used ? s->prove_limit - used : 0;
+    ttt_proof r = ttt_prover_run(s->proof.prover, attacker, defender, attacker_to_move, s->proof.limit,
+                                 prove_stop, s, &used);
+    s->budget.nodes = s->proof.nodes0 + used;
+    s->proof.limit = s->proof.limit > used ? s->proof.limit - used : 0;
     return r == TTT_PROOF_HOLDS;
 }
 
@@ -1342,8 +1371,8 @@ static void prove_begin(ttt_solver *s, const ttt_board *b, const ttt_limits *lim
         if (ttt_bits_test(&b->stones[side ^ 1], cell))
             *other |= UINT64_C(1) << to_inner(s, cell);
     }
-    s->prove_limit = limits->nodes ? (uint64_t)((double)limits->nodes * PROVE_SHARE) : PROVE_MAX_NODES;
-    s->prove_deadline = limits->ms > 0 ? s->start + limits->ms * PROVE_SHARE : 0;
+    s->proof.limit = limits->nodes ? (uint64_t)((double)limits->nodes * PROVE_SHARE) : PROVE_MAX_NODES;
+    s->proof.deadline = limits->ms > 0 ? s->budget.start + limits->ms * PROVE_SHARE : 0;
 }
 
 /* The root moves that draw: after each, neither side can complete a line first. The other side cannot do it
@@ -1355,9 +1384,9 @@ static uint64_t prove_root_draws(ttt_solver *s, const ttt_board *b, const ttt_li
     bool other_cannot = prove_holds(s, other, mover, true);
     scan_info si;
     scan(s, false, &si);
-    for (int cell = 0; cell < s->g.lines->cells && !s->stop; cell++) {
+    for (int cell = 0; cell < s->g.lines->cells && !s->budget.stop; cell++) {
         int score;
-        if (ttt_bits_test(&s->occ, cell) || root_move_ends(s, &si, cell, &score))
+        if (ttt_bits_test(&s->pos.occ, cell) || root_move_ends(s, &si, cell, &score))
             continue;
         uint64_t m = UINT64_C(1) << cell;
         if (prove_holds(s, mover | m, other, false) &&
@@ -1384,30 +1413,29 @@ static ttt_status solver_make(const ttt_rules *rules, int tt_mib, const ttt_line
     ttt_solver *s = calloc(1, sizeof *s);
     if (!s)
         return ttt_fail(err, TTT_ENOMEM, "solver: out of memory");
-    s->rules = *rules;
-    s->root_distance_nodes = ROOT_DISTANCE_NODES;
-    s->threads = 1;
-    s->tt_mib = tt_mib < 1 ? 1 : tt_mib;
-    s->transposed = rules->rows > rules->cols;
+    s->cfg.rules = *rules;
+    s->cfg.root_distance_nodes = ROOT_DISTANCE_NODES;
+    s->cfg.threads = 1;
+    s->cfg.tt_mib = tt_mib < 1 ? 1 : tt_mib;
+    s->cfg.transposed = rules->rows > rules->cols;
     const ttt_rules *inner = &lines->rules;
     size_t entries = 1;
     size_t want = (size_t)(tt_mib < 1 ? 1 : tt_mib) * MIB / sizeof(tt_entry);
     while (entries * 2 <= want)
         entries *= 2;
-    s->tt_max = entries;
+    s->table.max = entries;
     while (entries > TT_BUCKET && entries * sizeof(tt_entry) > TT_START_BYTES)
         entries /= 2;
-    s->tt_memory = calloc(entries * sizeof *s->tt + CACHE_LINE, 1);
-    s->tt = s->tt_memory
-                ? (tt_entry *)(((uintptr_t)s->tt_memory + CACHE_LINE - 1) & ~(uintptr_t)(CACHE_LINE - 1))
-                : NULL;
-    s->tt_mask = entries - 1;
+    s->table.memory = calloc(entries * sizeof *s->table.tt + CACHE_LINE, 1);
+    s->table.tt =
+        s->table.memory
+            ? (tt_entry *)(((uintptr_t)s->table.memory + CACHE_LINE - 1) & ~(uintptr_t)(CACHE_LINE - 1))
+            : NULL;
+    s->table.mask = entries - 1;
     ttt_error perr;
-    if (geometry_init(&s->g, lines, rules->misere) || !s->tt ||
-        !(s->count[0] = calloc((size_t)lines->nwin + 1, 1)) ||
-        !(s->count[1] = calloc((size_t)lines->nwin + 1, 1)) ||
+    if (geometry_init(&s->g, lines, rules->misere) || !s->table.tt ||
         (inner->k >= PROVE_MIN_K && lines->cells >= PROVE_MIN_CELLS && ttt_prover_supports(inner) &&
-         ttt_prover_new_lines(lines, PROVE_TT_MIB, false, &s->prover, &perr))) {
+         ttt_prover_new_lines(lines, PROVE_TT_MIB, false, &s->proof.prover, &perr))) {
         ttt_solver_free(s);
         return ttt_fail(err, TTT_ENOMEM, "solver: out of memory for a %d MiB table", tt_mib);
     }
@@ -1440,38 +1468,36 @@ void ttt_solver_free(ttt_solver *s)
     if (!s)
         return;
     geometry_free(&s->g);
-    ttt_prover_free(s->prover);
-    free(s->tt_memory);
-    free(s->count[0]);
-    free(s->count[1]);
+    ttt_prover_free(s->proof.prover);
+    free(s->table.memory);
     free(s);
 }
 
 void ttt_solver_clear(ttt_solver *s)
 {
-    memset(s->tt, 0, (s->tt_mask + 1) * sizeof *s->tt);
-    s->tt_filled = 0;
-    memset(s->history, 0, sizeof s->history);
-    if (s->prover)
-        ttt_prover_clear(s->prover);
+    memset(s->table.tt, 0, (s->table.mask + 1) * sizeof *s->table.tt);
+    s->table.filled = 0;
+    memset(s->table.history, 0, sizeof s->table.history);
+    if (s->proof.prover)
+        ttt_prover_clear(s->proof.prover);
 }
 
-uint64_t ttt_solver_nodes(const ttt_solver *s) { return s->total_nodes; }
+uint64_t ttt_solver_nodes(const ttt_solver *s) { return s->budget.total_nodes; }
 
 ttt_status ttt_solver_set_threads(ttt_solver *s, int threads, ttt_error *err)
 {
     if (threads < 1 || threads > TTT_SOLVER_MAX_THREADS)
         return ttt_fail(err, TTT_EINVAL, "solver: %d threads: expected 1 to %d", threads,
                         TTT_SOLVER_MAX_THREADS);
-    s->threads = threads;
+    s->cfg.threads = threads;
     return TTT_OK;
 }
 
-void solver_set_root_distance(ttt_solver *s, uint64_t nodes) { s->root_distance_nodes = nodes; }
+void solver_set_root_distance(ttt_solver *s, uint64_t nodes) { s->cfg.root_distance_nodes = nodes; }
 
 bool ttt_solver_pairing(ttt_solver *s, const ttt_board *b, ttt_player side, int *partner)
 {
-    assert(ttt_rules_equal(&s->rules, &b->rules));
+    assert(ttt_rules_equal(&s->cfg.rules, &b->rules));
     load(s, b);
     int inner[TTT_MAX_CELLS];
     if (!pairing_holds(s, (int)side, inner))
@@ -1504,15 +1530,15 @@ static int deepen(ttt_solver *s, int from, int to, bool all, ttt_move_score *mov
     ttt_move_score work[TTT_MAX_CELLS];
     int done = 0;
     *proven = false;
-    for (int depth = from; depth <= to && !s->stop; depth++) {
+    for (int depth = from; depth <= to && !s->budget.stop; depth++) {
         memcpy(work, moves, sizeof *work * (size_t)n);
-        uint64_t inexact0 = s->inexact;
+        uint64_t inexact0 = s->budget.inexact;
         if (!root_iteration(s, depth, all, work, n))
             break;
         qsort(work, (size_t)n, sizeof *work, compare_scores);
         memcpy(moves, work, sizeof *work * (size_t)n);
         done = depth;
-        if (s->inexact == inexact0) {
+        if (s->budget.inexact == inexact0) {
             *proven = true;
             break;
         }
@@ -1524,9 +1550,9 @@ ttt_status ttt_solver_search(ttt_solver *s, const ttt_board *b, const ttt_limits
                              ttt_search_result *out, ttt_error *err)
 {
     char want[TTT_RULES_TEXT_SIZE], got[TTT_RULES_TEXT_SIZE];
-    if (!ttt_rules_equal(&s->rules, &b->rules))
+    if (!ttt_rules_equal(&s->cfg.rules, &b->rules))
         return ttt_fail(err, TTT_ESTATE, "solver for %s asked about a %s position",
-                        ttt_rules_format(&s->rules, want, sizeof want),
+                        ttt_rules_format(&s->cfg.rules, want, sizeof want),
                         ttt_rules_format(&b->rules, got, sizeof got));
     if (ttt_board_terminal(b))
         return ttt_fail(err, TTT_ESTATE, "the game is over: nothing to search");
@@ -1535,29 +1561,29 @@ ttt_status ttt_solver_search(ttt_solver *s, const ttt_board *b, const ttt_limits
         limits = &none;
     double start = ttt_clock_ms();
     load(s, b);
-    s->nodes = 0;
-    s->stop = false;
-    s->inexact = 0;
-    s->progress = limits->progress;
-    s->progress_user = limits->user;
-    s->interrupted = false;
-    s->start = start;
-    s->root = (ttt_search_progress){.best_move = TTT_NO_MOVE};
-    s->etc = all || s->g.line_sign < 0;
-    s->every = all;
-    const int empties = s->g.lines->cells - s->ply;
+    s->budget.nodes = 0;
+    s->budget.stop = false;
+    s->budget.inexact = 0;
+    s->progress.fn = limits->progress;
+    s->progress.user = limits->user;
+    s->progress.interrupted = false;
+    s->budget.start = start;
+    s->progress.root = (ttt_search_progress){.best_move = TTT_NO_MOVE};
+    s->mode.etc = all || s->g.line_sign < 0;
+    s->mode.every = all;
+    const int empties = s->g.lines->cells - s->pos.ply;
     const bool unlimited = limits->nodes == 0 && limits->ms <= 0 && limits->depth <= 0;
-    s->root_draw = 0;
-    if (s->prover && all) { /* moves proven to draw end at once in root_iteration (root_move_ends) */
-        s->node_limit = limits->nodes;
-        s->deadline = limits->ms > 0 ? start + limits->ms : 0;
-        s->root_draw = prove_root_draws(s, b, limits);
+    s->mode.root_draw = 0;
+    if (s->proof.prover && all) { /* moves proven to draw end at once in root_iteration (root_move_ends) */
+        s->budget.node_limit = limits->nodes;
+        s->budget.deadline = limits->ms > 0 ? start + limits->ms : 0;
+        s->mode.root_draw = prove_root_draws(s, b, limits);
     }
 
     memset(out, 0, sizeof *out);
     ttt_bits empty;
     for (int i = 0; i < TTT_WORDS; i++)
-        empty.w[i] = s->g.lines->all.w[i] & ~s->occ.w[i];
+        empty.w[i] = s->g.lines->all.w[i] & ~s->pos.occ.w[i];
     int cells[TTT_MAX_CELLS];
     /* Root moves: all legal ones, ordered as inner nodes are ordered. */
     out->count = order_moves(s, &empty, -1, cells);
@@ -1567,32 +1593,32 @@ ttt_status ttt_solver_search(ttt_solver *s, const ttt_board *b, const ttt_limits
     bool proven = false;
     if (unlimited || (limits->depth <= 0 && empties <= EXACT_FIRST_EMPTIES)) {
         /* Full depth first: exact unless the budget runs out. */
-        s->exact_mode = true;
-        s->node_limit =
+        s->mode.exact = true;
+        s->budget.node_limit =
             limits->nodes ? (uint64_t)((double)limits->nodes * (unlimited ? 1.0 : EXACT_FIRST_SHARE)) : 0;
-        s->deadline = limits->ms > 0 ? start + limits->ms * EXACT_FIRST_SHARE : 0;
+        s->budget.deadline = limits->ms > 0 ? start + limits->ms * EXACT_FIRST_SHARE : 0;
         out->depth = deepen(s, empties, empties, all, out->moves, out->count, &proven);
-        s->stop = s->interrupted;
+        s->budget.stop = s->progress.interrupted;
     }
-    if (!proven && !unlimited && !s->interrupted) {
-        s->exact_mode = false;
-        s->node_limit = limits->nodes;
-        s->deadline = limits->ms > 0 ? start + limits->ms : 0;
+    if (!proven && !unlimited && !s->progress.interrupted) {
+        s->mode.exact = false;
+        s->budget.node_limit = limits->nodes;
+        s->budget.deadline = limits->ms > 0 ? start + limits->ms : 0;
         int to = limits->depth > 0 && limits->depth < empties ? limits->depth : empties;
         int done = deepen(s, 1, to, all, out->moves, out->count, &proven);
         if (done)
             out->depth = done;
-        if (!proven && done == empties && !s->stop) {
+        if (!proven && done == empties && !s->budget.stop) {
             /* Every depth searched and the budget not spent, yet not proven: the neighbourhood restriction
              * (moves near the stones only) keeps the depth-limited search inexact at any depth. The rest of
              * the budget goes to the exact search, whose proof can take a few hundred nodes. */
-            s->exact_mode = true;
+            s->mode.exact = true;
             deepen(s, empties, empties, all, out->moves, out->count, &proven);
         }
     }
     out->proven = proven;
-    out->stopped = s->stop || (!proven && out->depth < empties && limits->depth <= 0);
-    if (s->transposed) { /* the caller's cells, in the caller's order among equal scores */
+    out->stopped = s->budget.stop || (!proven && out->depth < empties && limits->depth <= 0);
+    if (s->cfg.transposed) { /* the caller's cells, in the caller's order among equal scores */
         for (int i = 0; i < out->count; i++)
             out->moves[i].move = to_user(s, out->moves[i].move);
         qsort(out->moves, (size_t)out->count, sizeof *out->moves, compare_scores);
@@ -1602,10 +1628,10 @@ ttt_status ttt_solver_search(ttt_solver *s, const ttt_board *b, const ttt_limits
     while (out->best_count < out->count && out->moves[out->best_count].score == out->score &&
            out->moves[out->best_count].exact)
         out->best_count++;
-    out->nodes = s->nodes;
-    s->total_nodes += s->nodes;
+    out->nodes = s->budget.nodes;
+    s->budget.total_nodes += s->budget.nodes;
     out->ms = ttt_clock_ms() - start;
-    s->progress = NULL;
+    s->progress.fn = NULL;
     return TTT_OK;
 }
 
@@ -1630,7 +1656,7 @@ static ttt_result value_known(ttt_solver *s)
 {
     int best = -SCORE_INF;
     for (int cell = 0; cell < s->g.lines->cells; cell++) {
-        if (ttt_bits_test(&s->occ, cell))
+        if (ttt_bits_test(&s->pos.occ, cell))
             continue;
         play(s, cell);
         int frame;
@@ -1646,7 +1672,7 @@ ttt_status ttt_solver_value_within(ttt_solver *s, const ttt_board *b, const ttt_
                                    ttt_value_result *out, ttt_error *err)
 {
     *out = (ttt_value_result){.plies = -1};
-    if (!ttt_rules_equal(&s->rules, &b->rules))
+    if (!ttt_rules_equal(&s->cfg.rules, &b->rules))
         return ttt_fail(err, TTT_ESTATE, "solver asked about a position of other rules");
     if (ttt_board_terminal(b)) {
         ttt_player w = ttt_board_winner(b);
@@ -1659,27 +1685,27 @@ ttt_status ttt_solver_value_within(ttt_solver *s, const ttt_board *b, const ttt_
     if (!limits)
         limits = &none;
     load(s, b);
-    s->nodes = 0;
-    s->stop = false;
-    s->inexact = 0;
-    s->exact_mode = true;
-    s->etc = s->g.line_sign < 0;
-    s->every = false;
-    s->start = ttt_clock_ms();
-    s->node_limit = limits->nodes;
-    s->deadline = limits->ms > 0 ? s->start + limits->ms : 0;
-    s->progress = limits->progress;
-    s->progress_user = limits->user;
-    s->interrupted = false;
-    int depth = s->g.lines->cells - s->ply;
-    s->root = (ttt_search_progress){.depth = depth, .best_move = TTT_NO_MOVE, .exact = true};
+    s->budget.nodes = 0;
+    s->budget.stop = false;
+    s->budget.inexact = 0;
+    s->mode.exact = true;
+    s->mode.etc = s->g.line_sign < 0;
+    s->mode.every = false;
+    s->budget.start = ttt_clock_ms();
+    s->budget.node_limit = limits->nodes;
+    s->budget.deadline = limits->ms > 0 ? s->budget.start + limits->ms : 0;
+    s->progress.fn = limits->progress;
+    s->progress.user = limits->user;
+    s->progress.interrupted = false;
+    int depth = s->g.lines->cells - s->pos.ply;
+    s->progress.root = (ttt_search_progress){.depth = depth, .best_move = TTT_NO_MOVE, .exact = true};
     /* A side shown unable to complete a line first (search/prove.h) cannot win: the window narrows, and when
      * neither side can win the draw is proven at once. Normal rules: exact_score() within that window.
      * Misère: win, draw or loss first, with the narrowest window that tells them apart; then, for a win or a
      * loss, its distance within the proven range. The root may end at once: search() sees threats before
      * moving. */
     int alpha = -1, beta = 1;
-    if (s->prover) {
+    if (s->proof.prover) {
         uint64_t mover, other;
         prove_begin(s, b, limits, &mover, &other);
         if (prove_holds(s, mover, other, true))
@@ -1693,21 +1719,21 @@ ttt_status ttt_solver_value_within(ttt_solver *s, const ttt_board *b, const ttt_
         out->proven = true;
         out->value = ttt_score_result(score);
         out->plies = ttt_score_plies(b, score);
-    } else if (!by_distance && !s->stop) {
+    } else if (!by_distance && !s->budget.stop) {
         out->proven = true;
         out->value = ttt_score_result(score);
         if (score >= 1)
             score = search(s, depth, TTT_SCORE_PROVEN, SCORE_INF);
         else if (score <= -1)
             score = search(s, depth, -SCORE_INF, -TTT_SCORE_PROVEN);
-        if (!s->stop)
+        if (!s->budget.stop)
             out->plies = ttt_score_plies(b, score);
     } else {
         out->value = value_known(s);
     }
-    out->stopped = s->stop;
-    out->nodes = s->nodes;
-    s->total_nodes += s->nodes;
-    s->progress = NULL;
+    out->stopped = s->budget.stop;
+    out->nodes = s->budget.nodes;
+    s->budget.total_nodes += s->budget.nodes;
+    s->progress.fn = NULL;
     return TTT_OK;
 }
