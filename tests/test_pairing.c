@@ -228,7 +228,9 @@ static void check_board(const char *rules_text, int count, uint64_t seed)
         if (lines->words > 1)
             continue;
         uint64_t paired = 0;
-        found = pairing_find64(lines, x.w[0], o.w[0], &paired, partner);
+        static pairing_lines64 pl;
+        pairing_lines64_init(&pl, lines);
+        found = pairing_find64(&pl, x.w[0], o.w[0], &paired, partner);
         if (found != expect)
             print_error("%s x=%#llx o=%#llx: the one-word kernel %s a pairing, the reference %s\n",
                         rules_text, (unsigned long long)x.w[0], (unsigned long long)o.w[0],

@@ -10,10 +10,8 @@
  */
 #include "search/pairing.h"
 
+#include <assert.h>
 #include <string.h>
-
-/* The most windows of a board of at most 64 cells (4 per cell), hence the most units. */
-#define UNITS64_MAX (4 * 64)
 
 /* Each unit's partners: the two cells holding its slots. cell_slot[c] is the slot holding cell c, or -1. */
 static void slots_partners(const int16_t *cell_slot, int cells, int units, int *partner)
@@ -38,7 +36,7 @@ static void slots_partners(const int16_t *cell_slot, int cells, int units, int *
 /* --- Boards of at most 64 cells ------------------------------------------------------------------------- */
 
 typedef struct matching64 {
-    uint64_t unit[UNITS64_MAX]; /* the units' cells */
+    uint64_t unit[PAIRING_WINDOWS64_MAX]; /* the units' cells */
     int n;
     int16_t cell_slot[64]; /* the slot holding the cell, or -1 */
     uint64_t seen;
@@ -62,15 +60,16 @@ static bool match64_augment(matching64 *m, uint64_t empty, int slot)
 /* The units (see pairing.h), into m. False when some window free of the defender has fewer than two empty
  * cells, or the units need more cells than they hold between them (two per unit: Hall's condition for the
  * whole set), a failure the matching would find only after trying every augmenting path. */
-static bool units64(const ttt_lines *lines, uint64_t def, uint64_t empty, matching64 *m)
+static bool units64(const pairing_lines64 *pl, uint64_t def, uint64_t empty, matching64 *m)
 {
+    const ttt_lines *lines = pl->lines;
     const int empties = __builtin_popcountll(empty);
     uint64_t cover = 0; /* the cells of all units */
     m->n = 0;
     for (int l = 0; l < lines->nlines; l++) {
         uint64_t group = 0; /* the empty cells the open group's windows share (0: none open) */
         for (int i = lines->line_start[l]; i < lines->line_start[l + 1]; i++) {
-            uint64_t w = lines->win_bits[lines->line_win[i]].w[0];
+            uint64_t w = pl->win[i];
             if (w & def)
                 continue;
             if (__builtin_popcountll(w & empty) < 2)
@@ -122,12 +121,21 @@ static bool match64(const ttt_lines *lines, uint64_t empty, matching64 *m, uint6
     return true;
 }
 
-bool pairing_find64(const ttt_lines *lines, uint64_t att, uint64_t def, uint64_t *paired, int *partner)
+void pairing_lines64_init(pairing_lines64 *pl, const ttt_lines *lines)
 {
+    assert(lines->cells <= 64);
+    pl->lines = lines;
+    for (int i = 0; i < lines->nwin; i++)
+        pl->win[i] = lines->win_bits[lines->line_win[i]].w[0];
+}
+
+bool pairing_find64(const pairing_lines64 *pl, uint64_t att, uint64_t def, uint64_t *paired, int *partner)
+{
+    const ttt_lines *lines = pl->lines;
     const uint64_t empty = lines->all.w[0] & ~(att | def);
     matching64 m;
     uint64_t used;
-    if (!units64(lines, def, empty, &m) || !match64(lines, empty, &m, &used))
+    if (!units64(pl, def, empty, &m) || !match64(lines, empty, &m, &used))
         return false;
     if (paired)
         *paired = used;

@@ -43,11 +43,23 @@ static inline bool pairing_potential_stops(uint64_t sum, bool attacker_to_move)
     return sum < UINT64_C(1) << (PAIRING_POTENTIAL_BITS - (attacker_to_move ? 1 : 0));
 }
 
+/* The one-word kernel's view of a board of at most 64 cells: the cells of its windows line by line, one word
+ * each (win[i]: window lines->line_win[i]), which the matching reads with one load a window. Made once per
+ * geometry by its user, who keeps `lines` alive as long. */
+#define PAIRING_WINDOWS64_MAX (4 * 64)
+typedef struct pairing_lines64 {
+    const ttt_lines *lines;
+    uint64_t win[PAIRING_WINDOWS64_MAX];
+} pairing_lines64;
+
+/* Fills pl for lines of at most 64 cells (asserted). */
+void pairing_lines64_init(pairing_lines64 *pl, const ttt_lines *lines);
+
 /* Whether a pairing strategy stops the attacker (stones att) against the defender (stones def, disjoint
- * from att; both on the first lines->cells bits; lines->cells <= 64). *paired (may be NULL) receives the
- * cells in pairs; partner (lines->cells entries, may be NULL) each cell's partner, -1 for the cells in no
- * pair. Both are written only when a pairing is found. */
-bool pairing_find64(const ttt_lines *lines, uint64_t att, uint64_t def, uint64_t *paired, int *partner);
+ * from att; both on the first lines->cells bits). *paired (may be NULL) receives the cells in pairs; partner
+ * (lines->cells entries, may be NULL) each cell's partner, -1 for the cells in no pair. Both are written only
+ * when a pairing is found. */
+bool pairing_find64(const pairing_lines64 *pl, uint64_t att, uint64_t def, uint64_t *paired, int *partner);
 
 /* The same on any board: occ holds the occupied cells, att_count[w] and def_count[w] the stones of the
  * attacker and of the defender in window w of lines. */

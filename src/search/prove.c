@@ -79,7 +79,8 @@ struct ttt_prover {
     const ttt_lines *lines; /* the board's windows, lines and symmetries (rules/lines.h), shared */
     int cells, k;
     bool full_width;
-    uint64_t board; /* every cell */
+    uint64_t board;        /* every cell */
+    pairing_lines64 pairs; /* the windows as the pairing kernel reads them */
     tt_entry *tt;
     size_t tt_mask;
     /* The run under way. */
@@ -126,6 +127,7 @@ ttt_status ttt_prover_new_lines(const ttt_lines *lines, int tt_mib, bool full_wi
     }
     p->tt_mask = entries - 1;
     p->lines = ttt_lines_ref(lines);
+    pairing_lines64_init(&p->pairs, lines);
     *out = p;
     return TTT_OK;
 }
@@ -375,7 +377,7 @@ static proof defender_node(ttt_prover *p, uint64_t att, uint64_t def)
         return (proof){e->result, e->zone};
     const uint64_t nodes0 = p->nodes;
     uint64_t paired;
-    if (!si.threats && pairing_find64(p->lines, att, def, &paired, NULL)) {
+    if (!si.threats && pairing_find64(&p->pairs, att, def, &paired, NULL)) {
         proof r = {RESULT_HOLDS, paired};
         tt_store(p, att, def, false, r, 1);
         return r;
@@ -392,7 +394,7 @@ static proof defender_node(ttt_prover *p, uint64_t att, uint64_t def)
     /* Step 4. A move after which a pairing strategy holds ends the search at once (Z = the pairs + the
      * move: while it stays empty the defender plays it, and the pairs stay empty). */
     for (int i = 0; i < n && n > 1; i++)
-        if (pairing_find64(p->lines, att, def | bit(moves[i]), &paired, NULL)) {
+        if (pairing_find64(&p->pairs, att, def | bit(moves[i]), &paired, NULL)) {
             proof r = {RESULT_HOLDS, paired | bit(moves[i])};
             tt_store(p, att, def, false, r, 1);
             return r;
@@ -469,7 +471,7 @@ static proof attacker_node(ttt_prover *p, uint64_t att, uint64_t def)
         return (proof){e->result, e->zone};
     const uint64_t nodes0 = p->nodes;
     uint64_t paired;
-    if (pairing_find64(p->lines, att, def, &paired, NULL)) {
+    if (pairing_find64(&p->pairs, att, def, &paired, NULL)) {
         proof r = {RESULT_HOLDS, paired};
         tt_store(p, att, def, true, r, 1);
         return r;

@@ -105,6 +105,8 @@ static ttt_status geometry_init(geometry *g, const ttt_lines *lines, bool misere
             for (int side = 0; side < 2; side++)
                 g->zob[sy][side][cell] = ttt_zobrist_key((ttt_player)side, lines->sym[sy][cell]);
     geometry_mirrors(g);
+    if (lines->words == 1)
+        pairing_lines64_init(&g->pairs, lines);
     return TTT_OK;
 }
 

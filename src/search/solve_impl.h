@@ -22,6 +22,7 @@
 #include <stdint.h>
 
 #include "rules/lines.h"
+#include "search/pairing.h"
 #include "search/prove.h"
 #include "ttt/solve.h"
 
@@ -46,6 +47,7 @@ typedef struct geometry {
     const ttt_lines *lines; /* the board's windows, lines and symmetries (rules/lines.h), shared */
     int line_sign;          /* +1: completing a line wins; -1 (misère): it loses */
     ttt_bits *near;         /* cells: the cells within NEIGHBOURHOOD_RADIUS of each */
+    pairing_lines64 pairs;  /* the windows as the one-word pairing kernel reads them (lines->words == 1) */
     /* zob[sym][side] points to `cells` keys in zob_keys (nsym * 2 * cells of them). Sized by the board, not
      * TTT_MAX_CELLS, like near: a 3x3 solver then stays small enough (measured: 92 KB with both at 20x20's
      * size) that freeing it does not trim the heap, so that the next one, a game later, takes no page faults

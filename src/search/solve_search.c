@@ -336,7 +336,8 @@ bool solve_pairing_holds(const ttt_solver *s, int side, int *partner)
 {
     const ttt_lines *lines = s->g.lines;
     if (lines->words == 1)
-        return pairing_find64(lines, s->pos.stones[side].w[0], s->pos.stones[side ^ 1].w[0], NULL, partner);
+        return pairing_find64(&s->g.pairs, s->pos.stones[side].w[0], s->pos.stones[side ^ 1].w[0], NULL,
+                              partner);
     return pairing_find(lines, &s->pos.occ, s->pos.count[side], s->pos.count[side ^ 1], partner);
 }
 
