@@ -63,9 +63,8 @@ bool avoid_safe(const avoid_view *v, int side, bool shared)
  *     poison never turns back), too few to last until the board is full (3). The game then ends by S's line
  *     by the time the board is full: S's score is at most -(TTT_SCORE_WIN - cells).
  *
- * Which safety each rule uses was measured on 5x5k4 misère after c3 b2 d4 b4 a1 (`ttt solve --value`, 20
- * empty cells; 22.5M nodes without these bounds): the doomed rule with shared cells counted and the 0 bounds
- * without them, 12.0M nodes; shared cells in both, 24.3M; in neither, 14.1M; the doomed rule alone, 23.8M.
+ * Shared cells count in the doomed rule only (5x5k4 misère after c3 b2 d4 b4 a1: 12.0M nodes; 24.3M counted
+ * in both rules).
  */
 void avoid_bounds(const avoid_view *v, int *lo, int *hi)
 {

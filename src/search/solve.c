@@ -24,19 +24,15 @@
 #define EXACT_FIRST_EMPTIES 30
 #define EXACT_FIRST_SHARE   0.5
 #define MIB                 (1024u * 1024u)
-/* The table starts this small (bytes) and doubles, up to the size asked for, whenever more than
- * TT_GROW_NUM / TT_GROW_DEN of its slots are filled: a search pays in memory (page faults, cache misses) only
- * for what it stores. Below glibc's mmap threshold, so that a short-lived solver costs no mmap. */
+/* The table starts this small (bytes), below glibc's mmap threshold, and grows as it fills (TT_GROW_NUM:
+ * solve_search.c): a search pays in memory (page faults, cache misses) only for what it stores. */
 #define TT_START_BYTES (64u * 1024u)
-/* When every move is valued, solve_root_move_score() asks about each root move by distance for this many
- * nodes before it asks the value (6x5k4, every move: 2^18 54.3M nodes, 2^19 61.8M, 2^20 68.2M; its two short
- * wins take 0.17M and 0.15M by distance). */
+/* When every move is valued, solve_root_move_score() asks by distance for this many nodes before the value
+ * (6x5k4, every move: 54.3M nodes against 68.2M with 2^20). */
 #define ROOT_DISTANCE_NODES (UINT64_C(1) << 18)
-/* Draw proofs (search/prove.h) are tried first on boards of at least PROVE_MIN_CELLS cells with k >=
- * PROVE_MIN_K that the prover handles (7x7k5, 8x8k5, ...): there the alpha-beta search alone does not finish
- * (7x7k5: not in 300 s). On k = 4 boards the search is faster than the prover (5x5k4: 0.71M nodes against the
- * prover's 2.26M); smaller k = 5 boards keep the search's move-by-move progress reports. The prover's table
- * is PROVE_TT_MIB; it gets PROVE_SHARE of a limited budget, and PROVE_MAX_NODES when the search has none. */
+/* Draw proofs (search/prove.h) first on boards of at least PROVE_MIN_CELLS cells with k >= PROVE_MIN_K
+ * (7x7k5: not in 300 s without; 5x5k4: 0.71M nodes by search against 2.26M by the prover). The prover's table
+ * is PROVE_TT_MIB; it gets PROVE_SHARE of a limited budget, PROVE_MAX_NODES when the search has none. */
 #define PROVE_MIN_CELLS 49
 #define PROVE_MIN_K     5
 #define PROVE_TT_MIB    64

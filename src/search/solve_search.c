@@ -32,31 +32,20 @@
 #define ORDER_THEIR_STONE 16
 #define ORDER_HASH_MOVE   (1 << 30)
 #define HISTORY_MAX       (1u << 24)
-/* When every move is valued (normal rules), the weights of the lines through a cell count this many times
- * against the history: the root's drawn and lost moves, whose values and distances cost most, are settled
- * by the lines more than by the history that the wins taught. Measured (nodes, every move): 6x5k4
- * 30,955,597 -> 3,570,696 (x1000: 4,467,898; x1, the value's order: the first figure); 4x6k4 2,101,925 ->
- * 497,304; 5x5k4 491,014 -> 749,810; 4x5k4 20,052 -> 30,711; 7x7k5 3,548,179 (unchanged: the prover).
- * The value alone is best with x1: 6x5k4 174,099 against 477,692, 6x6k4 101,551 against 412,630. */
+/* When every move is valued (normal rules), the lines through a cell weigh this many times against the
+ * history (6x5k4, every move: 3,570,696 nodes against 30,955,597 at x1). */
 #define ORDER_STATIC_EVERY 300
-/* Under misère, each window fewer through a cell outweighs any history (history / 16 < HISTORY_MAX / 16).
- * Measured (--value, nodes): 4x4 misère 4,353 -> 201; 4x5k4 misère 3,155,268 -> 147,608 (every move
- * 23,285,260 -> 1,546,195); 5x5k4 misère solved, 54,424,232 nodes, 33 s (was not in 300 s). Weaker
- * weights lose to the history: 30000 per window 206,201,374 nodes on 5x5k4; no history at all, not in
- * 300 s; the most windows first (as normal rules), 3,155,268 on 4x5k4. */
+/* Under misère, each window fewer through a cell outweighs any history (4x5k4 misère: 147,608 nodes against
+ * 3,155,268 with the most windows first). */
 #define ORDER_MISERE_FEWER ((int)(HISTORY_MAX >> 4) + 1)
 /* Pairing strategies are looked for only with at least this many empty cells: nearer the end the search is
  * cheaper than the matching. */
 #define PAIRING_MIN_EMPTIES 8
-/* Enhanced transposition cutoffs are tried with at least this many empty cells, under misère and when every
- * move is valued (measured: 6x5k4 every move 173.4M -> 93.6M nodes, 4x5k4 misère 1.82M -> 1.32M; but the
- * value of a normal-rules board that is a win costs more: 6x5k4 7.66M -> 9.57M, 6x6k4 94.3M -> 260.0M). */
+/* Enhanced transposition cutoffs with at least this many empty cells, under misère and when every move is
+ * valued (6x5k4, every move: 93.6M nodes against 173.4M without; but its value: 9.57M against 7.66M). */
 #define ETC_MIN_EMPTIES 12
-/* Steps of pairing_avoid's search per side and node (misère). Its cutoffs often cost nodes elsewhere (the
- * move ordering learns less from history): 5x5k4 misère after c3, the question "can O avoid losing?", 10.9M
- * nodes with 16 steps, 13.1M with 64, 9.0M with 256; but on the empty board the second and third root moves
- * took 9.5M and 7.2M nodes with 64 steps, 84.2M and 87.1M with 256 steps and the poison cells forbidden
- * (below), though that setting took 2.7M against 7.4M after c3 b2 d4 b4. No forbidden cells, 64 steps. */
+/* Steps of pairing_avoid's search per side and node, no cell forbidden (misère; 5x5k4 misère's second root
+ * move: 9.5M nodes against 84.2M with 256 steps and the poison cells forbidden). */
 #define AVOID_PAIRING_BUDGET 64
 #define PAIRING_KNOWN        1u
 #define PAIRING_HOLDS        2u
@@ -64,9 +53,8 @@
 #define CLOCK_CHECK_NODES 64
 /* Boards with more cells than this search only cells near stones when the search is depth-limited. */
 #define NEIGHBOURHOOD_MIN_CELLS 36
-/* Boards of up to this many words (256 cells, 16x16) gather their live cells in a loop of this fixed length,
- * which the compiler unrolls (measured, 15x15k5 100k nodes from h8: 4.42G instructions; looping over the
- * board's own word count 5.40G, over all TTT_WORDS 6.13G). */
+/* Boards of up to this many words (256 cells) gather their live cells in a loop of this fixed length,
+ * unrolled (15x15k5, 100k nodes: 4.42G instructions against 5.40G over the board's own words). */
 #define LIVE_FAST_WORDS 4
 /* The most (cell, partner) pairs fork detection looks at; past it the detection is skipped. */
 #define FORK_MAX_PAIRS 64
@@ -74,8 +62,8 @@
  * are filled (it starts at TT_START_BYTES: solve.c). */
 #define TT_GROW_NUM 1
 #define TT_GROW_DEN 4
-/* solve_exact_score() searches by distance for at most this many nodes before it searches by value (the empty
- * boards: 6x5k4 180,075 nodes, 6x6k4 101,551, 5x5k4 699,598, 4x6k4 404,129 by distance alone). */
+/* solve_exact_score() asks by distance for at most this many nodes, then by value (the empty 6x5k4 by
+ * distance alone: 180,075 nodes). */
 #define EXACT_DISTANCE_NODES (UINT64_C(1) << 20)
 
 /* --- Reading the lines ---------------------------------------------------------------------------------- */
@@ -598,9 +586,8 @@ static inline __attribute__((always_inline)) int search_node(ttt_solver *s, int 
     }
 
     if (misere && lines->words == 1 && empties >= PAIRING_MIN_EMPTIES) {
-        /* Misère: a side that avoids by pairs (search/avoid.h) cannot lose. A cutoff is stored: the setting
-         * measured on the whole board (see AVOID_PAIRING_BUDGET; not storing: 4x5k4 misère 2.82M nodes
-         * against 3.16M, not measured on the whole board). */
+        /* Misère: a side that avoids by pairs (search/pairing.h) cannot lose. A cutoff is stored (4x5k4
+         * misère: 2.82M nodes against 3.16M without). */
         uint8_t known = e ? e->pairing : 0;
         if (mover_can && lo < 0 && beta <= 0 && avoid_pairing_cached(s, mover, &known))
             lo = 0;
