@@ -1,5 +1,6 @@
 /*
- * test_avoid.c - the misère counting bounds (src/search/avoid.c) hold against brute force.
+ * test_avoid.c - the misère counting bounds (src/search/avoid.c) and avoiding by pairs (src/search/pairing.c)
+ * hold against brute force.
  *
  * The view of each position is read here, by the test's own walk over the board's windows (not the
  * solver's), and every bound avoid_bounds proves is checked against the exact score of a plain negamax with a
@@ -19,6 +20,7 @@
 #include "ttt/ttt.h"
 
 #include "search/avoid.h"
+#include "search/pairing.h"
 #include "support.h"
 
 /* --- Brute force ---------------------------------------------------------------------------------------- */
@@ -273,7 +275,7 @@ static uint64_t poison_of(const ttt_board *b, const test_lines *t, int side)
  * partner; every window free of the other side's stones that the side could fill in its moves left holds a
  * pair or a forbidden cell; and the cells left over cover the side's moves left (avoid.h's count). */
 static void check_pairs(const ttt_board *b, const test_lines *t, int side, int left, uint64_t forbid,
-                        uint64_t reserved, const int16_t *partner)
+                        uint64_t reserved, const int *partner)
 {
     const int cells = b->rules.rows * b->rules.cols;
     int pairs = 0, r = 0, n = 0;
@@ -315,6 +317,9 @@ static int check_pairings(const char *rules_text, int stones, int count, uint64_
     ttt_rng_seed(&rng, seed);
     static test_lines t;
     int found = 0, forbidden = 0;
+    const ttt_lines *lines;
+    ttt_error err;
+    assert_int_equal(ttt_lines_new(&r, &lines, &err), TTT_OK);
     for (int done = 0; done < count;) {
         ttt_board b;
         ttt_board_init(&b, &r);
@@ -327,7 +332,9 @@ static int check_pairings(const char *rules_text, int stones, int count, uint64_
             continue;
         done++;
         lines_of(&b, &t);
-        const avoid_lines lines = {.nwin = t.nwin, .k = t.k, .win_cell = t.cell};
+        /* pairing_avoid reads the shared geometry: its windows are the test's own, in the same order. */
+        assert_int_equal(lines->nwin, t.nwin);
+        assert_memory_equal(lines->win_cell, t.cell, (size_t)(t.nwin * t.k) * sizeof *t.cell);
         const int mover = (int)ttt_board_to_move(&b), empties = b.cells - b.ply;
         uint64_t empty = 0;
         for (int c = 0; c < b.cells; c++)
@@ -335,9 +342,9 @@ static int check_pairings(const char *rules_text, int stones, int count, uint64_
                 empty |= UINT64_C(1) << c;
         for (int side = 0; side < 2; side++) {
             const int left = side == mover ? (empties + 1) / 2 : empties / 2;
-            int16_t partner[64];
+            int partner[64];
             const uint64_t forbid = poison_of(&b, &t, side), reserved = poison_of(&b, &t, side ^ 1) & ~forbid;
-            if (!avoid_pairing(&lines, empty, forbid, reserved, t.count[side], t.count[side ^ 1], left,
+            if (!pairing_avoid(lines, empty, forbid, reserved, t.count[side], t.count[side ^ 1], left,
                                side == mover, 1 << 20, partner))
                 continue;
             found++;
@@ -354,6 +361,7 @@ static int check_pairings(const char *rules_text, int stones, int count, uint64_
         }
     }
     free(m.slots);
+    ttt_lines_unref(lines);
     *with_forbidden += forbidden;
     return found;
 }

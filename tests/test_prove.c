@@ -1,7 +1,7 @@
 /*
- * tests/test_prove.c - the draw prover (search/prove.h) against a brute force written here, its pairings
- * against a separate checker, and the solver's draws on the boards where it uses the prover against a
- * brute force of the whole game.
+ * tests/test_prove.c - the draw prover (search/prove.h) against a brute force written here, and the solver's
+ * draws on the boards where it uses the prover against a brute force of the whole game (its pairings:
+ * tests/test_pairing.c).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -324,52 +324,6 @@ static void test_prover_empty_boards(void **state)
     }
 }
 
-/* --- Pairings, checked apart from the matching -------------------------------------------------------- */
-
-static void test_pairings_checked(void **state)
-{
-    (void)state;
-    static const char *boards[] = {"4x4", "5x5k4", "6x6k5", "7x7k5", "8x8k5"};
-    int found = 0;
-    for (size_t i = 0; i < sizeof boards / sizeof boards[0]; i++) {
-        ttt_rules r = rules_of(boards[i]);
-        brute b;
-        brute_init(&b, &r);
-        ttt_prover *p = prover_ok(&r, false);
-        ttt_rng rng;
-        ttt_rng_seed(&rng, 40 + i);
-        for (int n = 0; n < 400; n++) {
-            uint64_t x, o;
-            random_position(&b, &rng, (int)ttt_rng_below(&rng, (uint32_t)b.cells), &x, &o);
-            int partner[TTT_PROVER_MAX_CELLS];
-            if (!ttt_prover_pairing(p, x, o, partner))
-                continue;
-            found++;
-            /* Every cell in one pair at most, both empty, partners of each other. */
-            for (int c = 0; c < b.cells; c++) {
-                if (partner[c] < 0)
-                    continue;
-                assert_in_range(partner[c], 0, b.cells - 1);
-                assert_int_equal(partner[partner[c]], c);
-                assert_int_not_equal(partner[c], c);
-                assert_false(((x | o) >> c) & 1);
-            }
-            /* Every window free of O holds a pair of its own. */
-            for (int w = 0; w < b.nwin; w++) {
-                if (b.win[w] & o)
-                    continue;
-                bool pair = false;
-                for (int c = 0; c < b.cells && !pair; c++)
-                    pair = partner[c] >= 0 && ((b.win[w] >> c) & 1) && ((b.win[w] >> partner[c]) & 1);
-                assert_true(pair);
-            }
-        }
-        ttt_prover_free(p);
-        brute_free(&b);
-    }
-    assert_true(found > 0);
-}
-
 /* --- The solver where it uses the prover ---------------------------------------------------------------- */
 
 /* Random positions of a board where the solver uses the prover: the solver's value (and every move's with
@@ -423,144 +377,6 @@ static void solver_against_brute(const char *rules_text, int lo, int hi, int cou
     assert_true(draws > 0);
 }
 
-/* --- Pairings found whenever they exist: an independent search ------------------------------------------ */
-
-#define REF_MAX_UNITS 256
-
-/* The units a pairing must serve, built apart from the prover: along every line (a direction and a first
- * cell), the windows free of o in order; grouped, a window joins the open group while the group's common
- * empty cells and its own number two or more. Returns how many, or -1 when a window free of o has fewer than
- * two empty cells (no pairing can block it). */
-static int ref_units(const ttt_rules *r, uint64_t x, uint64_t o, bool grouped, uint64_t *units)
-{
-    static const int dr[4] = {0, 1, 1, 1}, dc[4] = {1, 0, 1, -1};
-    const uint64_t empty = ~(x | o);
-    int n = 0;
-    for (int d = 0; d < 4; d++)
-        for (int row = 0; row < r->rows; row++)
-            for (int col = 0; col < r->cols; col++) {
-                int pr = row - dr[d], pc = col - dc[d];
-                if (pr >= 0 && pc >= 0 && pc < r->cols)
-                    continue; /* not the first cell of its line */
-                uint64_t group = 0;
-                bool open = false;
-                for (int sr = row, sc = col;; sr += dr[d], sc += dc[d]) {
-                    int er = sr + (r->k - 1) * dr[d], ec = sc + (r->k - 1) * dc[d];
-                    if (er >= r->rows || ec < 0 || ec >= r->cols)
-                        break;
-                    uint64_t w = 0;
-                    for (int i = 0; i < r->k; i++)
-                        w |= UINT64_C(1) << ((sr + i * dr[d]) * r->cols + sc + i * dc[d]);
-                    if (w & o)
-                        continue;
-                    if (__builtin_popcountll(w & empty) < 2)
-                        return -1;
-                    if (grouped && open && __builtin_popcountll(group & w & empty) >= 2) {
-                        group &= w & empty;
-                        continue;
-                    }
-                    if (open)
-                        units[n++] = group;
-                    group = w & empty;
-                    open = true;
-                }
-                if (open)
-                    units[n++] = group;
-                assert_true(n <= REF_MAX_UNITS - 4);
-            }
-    return n;
-}
-
-/* Can every unit be given two cells of its own? Each unit is two slots; each slot in turn looks for a free
- * cell breadth first, through the cells of its unit and the slots that hold them (Kuhn's algorithm). */
-static bool ref_pairs_exist(const uint64_t *units, int n)
-{
-    int owner[64], holds[2 * REF_MAX_UNITS];
-    for (int c = 0; c < 64; c++)
-        owner[c] = -1;
-    for (int s = 0; s < 2 * n; s++) {
-        int queue[2 * REF_MAX_UNITS], reached_by[64], head = 0, tail = 0, free_cell = -1;
-        bool seen[64] = {false};
-        queue[tail++] = s;
-        holds[s] = -1;
-        while (head < tail && free_cell < 0) {
-            int t = queue[head++];
-            for (uint64_t c = units[t / 2]; c && free_cell < 0; c &= c - 1) {
-                int cell = __builtin_ctzll(c);
-                if (seen[cell])
-                    continue;
-                seen[cell] = true;
-                reached_by[cell] = t;
-                if (owner[cell] < 0)
-                    free_cell = cell;
-                else
-                    queue[tail++] = owner[cell];
-            }
-        }
-        if (free_cell < 0)
-            return false;
-        for (int cell = free_cell;;) { /* each slot on the path takes the cell it reached */
-            int t = reached_by[cell], had = holds[t];
-            holds[t] = cell;
-            owner[cell] = t;
-            if (t == s)
-                break;
-            cell = had;
-        }
-    }
-    return true;
-}
-
-/* The prover finds a pairing exactly when the grouped units can each be given a pair (its shortcut, the
- * cover of the units, loses none), and one unit per window never has a pairing that grouping misses (the
- * reason prove.c and solver.c try only the grouped units). */
-static void test_pairings_complete(void **state)
-{
-    (void)state;
-    static const char *boards[] = {"4x4", "5x5k4", "6x6k5", "7x7k5", "8x8k5"};
-    for (size_t i = 0; i < sizeof boards / sizeof boards[0]; i++) {
-        ttt_rules r = rules_of(boards[i]);
-        ttt_prover *p = prover_ok(&r, false);
-        const int cells = r.rows * r.cols;
-        ttt_rng rng;
-        ttt_rng_seed(&rng, 70 + i);
-        int exist = 0, absent = 0, singles = 0;
-        for (int n = 0; n < 4000; n++) {
-            uint64_t x = 0, o = 0;
-            int stones = (int)ttt_rng_below(&rng, (uint32_t)cells);
-            for (int j = 0; j < stones; j++) { /* o's stones three times in five: more pairings */
-                int cell;
-                do
-                    cell = (int)ttt_rng_below(&rng, (uint32_t)cells);
-                while (((x | o) >> cell) & 1);
-                if (ttt_rng_below(&rng, 5) < 3)
-                    o |= UINT64_C(1) << cell;
-                else
-                    x |= UINT64_C(1) << cell;
-            }
-            uint64_t units[REF_MAX_UNITS];
-            int nu = ref_units(&r, x, o, true, units);
-            bool expect = nu >= 0 && ref_pairs_exist(units, nu);
-            nu = ref_units(&r, x, o, false, units);
-            bool single = nu >= 0 && ref_pairs_exist(units, nu);
-            assert_true(expect || !single);
-            singles += single;
-            bool found = ttt_prover_pairing(p, x, o, NULL);
-            if (found != expect)
-                print_error("%s x=%#llx o=%#llx: the prover %s a pairing, the reference %s\n", boards[i],
-                            (unsigned long long)x, (unsigned long long)o, found ? "finds" : "does not find",
-                            expect ? "finds one" : "none");
-            assert_int_equal(found, expect);
-            exist += expect;
-            absent += !expect;
-        }
-        print_message("%s: %d positions with a pairing (%d also with one unit per window), %d without\n",
-                      boards[i], exist, singles, absent);
-        assert_true(exist > 0 && absent > 0 && singles > 0);
-        ttt_prover_free(p);
-    }
-}
-
 static void test_solver_7x7k5(void **state)
 {
     (void)state;
@@ -573,8 +389,7 @@ int main(void)
         cmocka_unit_test(test_prover_4x4k3),        cmocka_unit_test(test_prover_4x4),
         cmocka_unit_test(test_prover_5x4k4),        cmocka_unit_test(test_prover_5x5k4),
         cmocka_unit_test(test_prover_6x4k4),        cmocka_unit_test(test_prover_5x5k5),
-        cmocka_unit_test(test_prover_empty_boards), cmocka_unit_test(test_pairings_checked),
-        cmocka_unit_test(test_pairings_complete),   cmocka_unit_test(test_zones),
+        cmocka_unit_test(test_prover_empty_boards), cmocka_unit_test(test_zones),
         cmocka_unit_test(test_solver_7x7k5),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -63,9 +63,8 @@ bool avoid_safe(const avoid_view *v, int side, bool shared)
  *     poison never turns back), too few to last until the board is full (3). The game then ends by S's line
  *     by the time the board is full: S's score is at most -(TTT_SCORE_WIN - cells).
  *
- * Which safety each rule uses was measured on 5x5k4 misère after c3 b2 d4 b4 a1 (`ttt solve --value`, 20
- * empty cells; 22.5M nodes without these bounds): the doomed rule with shared cells counted and the 0 bounds
- * without them, 12.0M nodes; shared cells in both, 24.3M; in neither, 14.1M; the doomed rule alone, 23.8M.
+ * Shared cells count in the doomed rule only (5x5k4 misère after c3 b2 d4 b4 a1: 12.0M nodes; 24.3M counted
+ * in both rules).
  */
 void avoid_bounds(const avoid_view *v, int *lo, int *hi)
 {
@@ -86,123 +85,4 @@ void avoid_bounds(const avoid_view *v, int *lo, int *hi)
         *hi = -(TTT_SCORE_WIN - v->cells);
     else if (unpoisoned[other] < moves_left(v, other, empties) && avoid_safe(v, mover, true))
         *lo = TTT_SCORE_WIN - v->cells;
-}
-
-/*
- * Avoiding by pairs. Given the pairs and the forbidden cells F, S (the side) keeps this rule: when T (the
- * other side) takes a cell of a pair whose other cell is empty, S takes that other cell; any other turn of S
- * is a free one, where S takes, in this order of preference, an empty cell in no pair and not in F nor
- * reserved (a "shared" one), a reserved one (not in F, in no pair, a cell T never takes: T would complete a
- * line), or a cell of a pair still untouched (its partner is then left to T: S never takes it). S never
- * takes a cell of F nor both cells of a pair, so every window S could fill keeps an empty cell of F or ends
- * with a stone of T: S completes no line. What is left to show is that S always has a cell to take. At a
- * free turn of S, with N shared cells, R reserved ones, P untouched pairs and L moves left, let phi = R + P +
- * ceil(N / 2) - L. A free move and T's reply (and S's answer, when T took a cell of a pair) leave phi at
- * S's next free turn no lower: taking a shared cell costs ceil(N / 2) at most 1 together with T's taking
- * another, or with T's taking a pair's cell, which S answers, P and L both falling by 1; taking a reserved
- * cell or breaking a pair costs R or P one and L one. So phi >= 0 holds at every free turn, and with L >= 1
- * the sum R + P + ceil(N / 2) is at least 1: a cell is there. With T to move, T's move takes at most one
- * shared cell first: floor(N / 2) in place of ceil(N / 2). A window S cannot fill in its moves left is no
- * danger either way.
- */
-typedef struct pair_work {
-    int n;
-    uint64_t cells[AVOID_PAIRING_MAX_WINDOWS]; /* the empty cells of each window S could fill */
-    uint64_t open;                             /* empty cells outside F */
-    uint64_t reserved;
-    int left;
-    bool to_move;
-    int budget;
-    int npairs;
-    uint64_t pair[32];
-} pair_work;
-
-typedef struct window_set {
-    uint64_t w[AVOID_PAIRING_MAX_WINDOWS / 64];
-} window_set;
-
-/* Whether the moves S has left fit the cells the pairs leave (see above). */
-static bool pair_count(const pair_work *pw, uint64_t used)
-{
-    const uint64_t rest = pw->open & ~used;
-    const int r = __builtin_popcountll(rest & pw->reserved), n = __builtin_popcountll(rest & ~pw->reserved);
-    return r + pw->npairs + (pw->to_move ? (n + 1) / 2 : n / 2) >= pw->left;
-}
-
-/* Covers the windows not in `covered` with pairs of cells of `open` not in `used`, most constrained window
- * first. */
-static bool pair_cover(pair_work *pw, window_set covered, uint64_t used)
-{
-    if (--pw->budget < 0)
-        return false;
-    int best = -1, best_free = 65;
-    for (int i = 0; i < pw->n; i++) {
-        if (covered.w[i / 64] >> (i % 64) & 1)
-            continue;
-        int n = __builtin_popcountll(pw->cells[i] & ~used);
-        if (n < 2)
-            return false;
-        if (n < best_free) {
-            best_free = n;
-            best = i;
-        }
-    }
-    if (best < 0)
-        return pair_count(pw, used);
-    const uint64_t avail = pw->cells[best] & ~used;
-    for (uint64_t a = avail; a; a &= a - 1) {
-        const uint64_t p = a & -a;
-        for (uint64_t b = a & (a - 1); b; b &= b - 1) {
-            const uint64_t both = p | (b & -b);
-            window_set next = covered;
-            for (int i = 0; i < pw->n; i++)
-                if ((pw->cells[i] & both) == both)
-                    next.w[i / 64] |= UINT64_C(1) << (i % 64);
-            pw->pair[pw->npairs++] = both;
-            if (pair_cover(pw, next, used | both))
-                return true;
-            pw->npairs--;
-            if (pw->budget < 0)
-                return false;
-        }
-    }
-    return false;
-}
-
-bool avoid_pairing(const avoid_lines *lines, uint64_t empty, uint64_t forbid, uint64_t reserved,
-                   const uint8_t *mine, const uint8_t *theirs, int left, bool to_move, int budget,
-                   int16_t *partner)
-{
-    pair_work pw = {.n = 0,
-                    .open = empty & ~forbid,
-                    .reserved = reserved,
-                    .left = left,
-                    .to_move = to_move,
-                    .budget = budget,
-                    .npairs = 0};
-    for (int w = 0; w < lines->nwin; w++) {
-        if (theirs[w] != 0 || lines->k - mine[w] > left)
-            continue;
-        uint64_t cells = 0;
-        for (int i = 0; i < lines->k; i++)
-            cells |= UINT64_C(1) << lines->win_cell[w * lines->k + i];
-        if (cells & empty & forbid)
-            continue; /* S never fills it */
-        if (pw.n == AVOID_PAIRING_MAX_WINDOWS)
-            return false;
-        pw.cells[pw.n++] = cells & pw.open;
-    }
-    window_set none = {{0}};
-    if (!pair_cover(&pw, none, 0))
-        return false;
-    if (partner) {
-        for (int c = 0; c < 64; c++)
-            partner[c] = -1;
-        for (int i = 0; i < pw.npairs; i++) {
-            int a = __builtin_ctzll(pw.pair[i]), b = 63 - __builtin_clzll(pw.pair[i]);
-            partner[a] = (int16_t)b;
-            partner[b] = (int16_t)a;
-        }
-    }
-    return true;
 }

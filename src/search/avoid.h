@@ -36,27 +36,4 @@ void avoid_bounds(const avoid_view *v, int *lo, int *hi);
  * the cells it can always take safely but the other side may take first. */
 bool avoid_safe(const avoid_view *v, int side, bool shared);
 
-/* The windows of a board as avoid_pairing reads them: nwin windows of k cells each, win_cell[w * k + i]. */
-typedef struct avoid_lines {
-    int nwin, k;
-    const int16_t *win_cell;
-} avoid_lines;
-
-/* The most windows avoid_pairing looks at (4 per cell of a 64-cell board). */
-#define AVOID_PAIRING_MAX_WINDOWS 256
-
-/* Whether `side` (S) can avoid by pairs (avoid.c tells why this is a strategy): S never takes a cell of
- * `forbid` (e.g. its poison cells), and there are pairs of other empty cells, no cell in two pairs, such that
- * every window S could still fill (no stone of the other side in it, needing at most `left` more stones, S's
- * moves left) holds both cells of a pair or a forbidden cell; and, counting R, the cells outside pairs and
- * `forbid` that are in `reserved` (cells the other side never takes: its poison), N, the other cells outside
- * pairs and `forbid`, and P, the pairs: R + P + ceil(N / 2) >= left when S is to move (to_move), R + P +
- * floor(N / 2) >= left otherwise. Boards of at most 64 cells (bit c for cell c); mine[w] and theirs[w] count
- * the stones of S and of the other side in window w. Gives up (false) after `budget` steps of its search.
- * When found and partner is not NULL, partner[c] receives the other cell of c's pair, or -1, for every c
- * < 64. */
-bool avoid_pairing(const avoid_lines *lines, uint64_t empty, uint64_t forbid, uint64_t reserved,
-                   const uint8_t *mine, const uint8_t *theirs, int left, bool to_move, int budget,
-                   int16_t *partner);
-
 #endif

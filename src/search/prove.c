@@ -38,11 +38,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "rules/lines.h"
+#include "search/pairing.h"
 #include "ttt/symmetry.h"
 #include "util/error.h"
 
-/* The Erdos-Selfridge potential sum of 2^-need is kept in fixed point with this many fractional bits. */
-#define POTENTIAL_BITS 40
 /* Moves equivalent under the position's symmetries are searched once at attacker nodes with at most this many
  * stones (the orbit computation costs more than it saves once positions are rarely symmetric). */
 #define SYM_MAX_STONES 6
@@ -52,9 +52,8 @@
  */
 #define WEIGHT_SHIFT 2
 /* Defender nodes with at most WIDEN_MAX_STONES stones try every move with WIDEN_FIRST nodes, then budgets
- * WIDEN_STEP times larger up to WIDEN_LAST, before the plain search. X cannot win 7x7k5 (X to move): without
- * 7.44M nodes (the reply to c1 alone 5.57M); first/step 1024/8 3.96M, 256/8 1.50M, 128/8 0.82M, 96/8 0.96M,
- * 64/8 1.21M, 128/4 1.31M, 256/16 2.10M; stone limits 4, 8 and 16 the same nodes. */
+ * WIDEN_STEP times larger up to WIDEN_LAST, before the plain search (X cannot win 7x7k5: 0.82M nodes, 7.44M
+ * without). */
 #define WIDEN_MAX_STONES 8
 #define WIDEN_FIRST      128
 #define WIDEN_STEP       8
@@ -76,17 +75,11 @@ typedef struct tt_entry {
 } tt_entry;
 
 struct ttt_prover {
-    int rows, cols, cells, k;
+    const ttt_lines *lines; /* the board's windows, lines and symmetries (rules/lines.h), shared */
+    int cells, k;
     bool full_width;
-    int nwin;
-    uint64_t board; /* every cell */
-    uint64_t win[MAX_WINDOWS];
-    int nlines;
-    int line_start[MAX_WINDOWS +
-                   1]; /* windows line_start[l] .. line_start[l + 1] - 1 lie on line l, in order */
-    uint64_t line_win[MAX_WINDOWS]; /* the windows' cells, line by line */
-    int nsym;
-    int8_t sym[TTT_SYM_ALL][TTT_PROVER_MAX_CELLS];
+    uint64_t board;        /* every cell */
+    pairing_lines64 pairs; /* the windows as the pairing kernel reads them */
     tt_entry *tt;
     size_t tt_mask;
     /* The run under way. */
@@ -108,58 +101,20 @@ bool ttt_prover_supports(const ttt_rules *rules)
     return !rules->misere && rules->rows * rules->cols <= TTT_PROVER_MAX_CELLS && rules->k >= 2;
 }
 
-ttt_status ttt_prover_new(const ttt_rules *rules, int tt_mib, bool full_width, ttt_prover **out,
-                          ttt_error *err)
+ttt_status ttt_prover_new_lines(const ttt_lines *lines, int tt_mib, bool full_width, ttt_prover **out,
+                                ttt_error *err)
 {
     *out = NULL;
-    if (!ttt_prover_supports(rules))
+    if (!ttt_prover_supports(&lines->rules))
         return ttt_fail(err, TTT_EINVAL, "prover: normal rules and at most %d cells only",
                         TTT_PROVER_MAX_CELLS);
     ttt_prover *p = calloc(1, sizeof *p);
     if (!p)
         return ttt_fail(err, TTT_ENOMEM, "prover: out of memory");
-    p->rows = rules->rows;
-    p->cols = rules->cols;
-    p->cells = rules->rows * rules->cols;
-    p->k = rules->k;
+    p->cells = lines->cells;
+    p->k = lines->k;
     p->full_width = full_width;
-    p->board = p->cells == 64 ? ~UINT64_C(0) : bit(p->cells) - 1;
-    static const int dr[4] = {0, 1, 1, 1}, dc[4] = {1, 0, 1, -1};
-    for (int row = 0; row < p->rows; row++)
-        for (int col = 0; col < p->cols; col++)
-            for (int d = 0; d < 4; d++) {
-                int er = row + (p->k - 1) * dr[d], ec = col + (p->k - 1) * dc[d];
-                if (er >= p->rows || ec < 0 || ec >= p->cols)
-                    continue;
-                uint64_t w = 0;
-                for (int i = 0; i < p->k; i++)
-                    w |= bit((row + i * dr[d]) * p->cols + col + i * dc[d]);
-                p->win[p->nwin++] = w;
-            }
-    /* The windows by line: those of a line start on its cells, one step apart in its direction. */
-    for (int d = 0; d < 4; d++)
-        for (int row = 0; row < p->rows; row++)
-            for (int col = 0; col < p->cols; col++) {
-                int pr = row - dr[d], pc = col - dc[d];
-                if (pr >= 0 && pr < p->rows && pc >= 0 && pc < p->cols)
-                    continue;                                    /* not the first cell of its line */
-                int first = p->line_start[p->nlines], n = first; /* line_start[0] = 0 (calloc) */
-                for (int r = row, c = col; r < p->rows && c >= 0 && c < p->cols; r += dr[d], c += dc[d]) {
-                    uint64_t w = 0;
-                    int er = r + (p->k - 1) * dr[d], ec = c + (p->k - 1) * dc[d];
-                    if (er >= p->rows || ec < 0 || ec >= p->cols)
-                        break;
-                    for (int i = 0; i < p->k; i++)
-                        w |= bit((r + i * dr[d]) * p->cols + c + i * dc[d]);
-                    p->line_win[n++] = w;
-                }
-                if (n > first)
-                    p->line_start[++p->nlines] = n;
-            }
-    p->nsym = ttt_sym_count(rules);
-    for (int s = 0; s < p->nsym; s++)
-        for (int cell = 0; cell < p->cells; cell++)
-            p->sym[s][cell] = (int8_t)ttt_sym_move(rules, s, cell);
+    p->board = lines->all.w[0];
     size_t entries = TT_BUCKET;
     size_t want = (size_t)(tt_mib < 1 ? 1 : tt_mib) * MIB / sizeof(tt_entry);
     while (entries * 2 <= want)
@@ -170,8 +125,26 @@ ttt_status ttt_prover_new(const ttt_rules *rules, int tt_mib, bool full_width, t
         return ttt_fail(err, TTT_ENOMEM, "prover: out of memory for a %d MiB table", tt_mib);
     }
     p->tt_mask = entries - 1;
+    p->lines = ttt_lines_ref(lines);
+    pairing_lines64_init(&p->pairs, lines);
     *out = p;
     return TTT_OK;
+}
+
+ttt_status ttt_prover_new(const ttt_rules *rules, int tt_mib, bool full_width, ttt_prover **out,
+                          ttt_error *err)
+{
+    *out = NULL;
+    if (!ttt_prover_supports(rules))
+        return ttt_fail(err, TTT_EINVAL, "prover: normal rules and at most %d cells only",
+                        TTT_PROVER_MAX_CELLS);
+    const ttt_lines *lines;
+    ttt_status st = ttt_lines_new(rules, &lines, err);
+    if (st)
+        return st;
+    st = ttt_prover_new_lines(lines, tt_mib, full_width, out, err);
+    ttt_lines_unref(lines);
+    return st;
 }
 
 void ttt_prover_free(ttt_prover *p)
@@ -179,6 +152,7 @@ void ttt_prover_free(ttt_prover *p)
     if (!p)
         return;
     free(p->tt);
+    ttt_lines_unref(p->lines);
     free(p);
 }
 
@@ -258,8 +232,9 @@ static void scan(const ttt_prover *p, uint64_t att, uint64_t def, scan_info *si)
     /* The attacker windows that need two more stones, by their two empty cells, for the fork test. */
     int8_t pair_a[MAX_WINDOWS], pair_b[MAX_WINDOWS];
     int npairs = 0;
-    for (int w = 0; w < p->nwin; w++) {
-        uint64_t cells = p->win[w], empty = cells & ~occ;
+    const ttt_lines *lines = p->lines;
+    for (int w = 0; w < lines->nwin; w++) {
+        uint64_t cells = lines->win_bits[w].w[0], empty = cells & ~occ;
         if (cells & def) {
             if (!(cells & att)) {
                 int need = popcount(empty);
@@ -276,7 +251,7 @@ static void scan(const ttt_prover *p, uint64_t att, uint64_t def, scan_info *si)
         si->hit |= empty & -empty;
         uint64_t rest = empty & (empty - 1);
         si->hit2 |= (empty & -empty) | (rest & -rest);
-        potential += need > POTENTIAL_BITS ? 0 : UINT64_C(1) << (POTENTIAL_BITS - need);
+        potential += pairing_potential(need);
         if (need == 1)
             si->threats |= empty;
         if (need == 2) {
@@ -288,8 +263,8 @@ static void scan(const ttt_prover *p, uint64_t att, uint64_t def, scan_info *si)
         for (uint64_t e = empty; e; e &= e - 1)
             si->weight[__builtin_ctzll(e)] += wt;
     }
-    si->es_attacker = potential < UINT64_C(1) << (POTENTIAL_BITS - 1);
-    si->es_defender = potential < UINT64_C(1) << POTENTIAL_BITS;
+    si->es_attacker = pairing_potential_stops(potential, true);
+    si->es_defender = pairing_potential_stops(potential, false);
     /* A fork cell f: two need-2 windows through f whose other cells differ. Without a threat of its own the
      * defender stops it only by taking f or a cell of one of those windows, else the attacker plays f and
      * wins: so its useful replies are the intersection over all forks of f plus the cells of f's need-2
@@ -320,142 +295,13 @@ static void scan(const ttt_prover *p, uint64_t att, uint64_t def, scan_info *si)
         si->defence = 0;
 }
 
-/* --- Pairing strategies --------------------------------------------------------------------------------- */
-
-typedef struct matching {
-    uint64_t free_windows[MAX_WINDOWS]; /* the units' cells */
-    int n;
-    int8_t cell_slot[TTT_PROVER_MAX_CELLS]; /* slot (window * 2 + 0/1) holding the cell, or -1 */
-    uint64_t seen;
-} matching;
-
-static bool match_augment(matching *m, uint64_t empty, int slot)
-{
-    for (uint64_t c = m->free_windows[slot / 2] & empty & ~m->seen; c; c &= c - 1) {
-        int cell = __builtin_ctzll(c);
-        if (m->seen & bit(cell))
-            continue;
-        m->seen |= bit(cell);
-        if (m->cell_slot[cell] < 0 || match_augment(m, empty, m->cell_slot[cell])) {
-            m->cell_slot[cell] = (int8_t)slot;
-            return true;
-        }
-    }
-    return false;
-}
-
-/* The units a pairing must serve: each needs a pair of its own (two empty cells of its set). The windows free
- * of the defender on one line are taken in order, and a window joins the group before it while the windows
- * of the group still share two empty cells: a pair in every window of the group blocks them all. False when
- * some window has fewer than two empty cells, or the units need more cells than they hold between them (two
- * per unit), a failure the matching would find only after trying every augmenting path.
- * One unit per window would find no pairing that this misses: a group of m windows (consecutive shifts along
- * a line) has 2(m - 1) cells outside its common cells, so pairs for its m windows (2m cells) always take two
- * common cells, and those two serve the group (tests/test_prove.c checks this on random positions). */
-static bool pairing_units(const ttt_prover *p, uint64_t def, uint64_t empty, matching *m)
-{
-    const int empties = popcount(empty);
-    uint64_t cover = 0; /* the cells of all units: Hall's condition for the whole set needs 2 per unit */
-    m->n = 0;
-    for (int l = 0; l < p->nlines; l++) {
-        uint64_t group = 0; /* the empty cells the open group's windows share (0: none open) */
-        for (int i = p->line_start[l]; i < p->line_start[l + 1]; i++) {
-            uint64_t w = p->line_win[i];
-            if (w & def)
-                continue;
-            if (popcount(w & empty) < 2)
-                return false;
-            if (group && popcount(group & w) >= 2) {
-                group &= w;
-                continue;
-            }
-            if (group) {
-                if (2 * (m->n + 1) > empties)
-                    return false;
-                m->free_windows[m->n++] = group;
-                cover |= group;
-            }
-            group = w & empty;
-        }
-        if (group) {
-            if (2 * (m->n + 1) > empties)
-                return false;
-            m->free_windows[m->n++] = group;
-            cover |= group;
-        }
-    }
-    return popcount(cover) >= 2 * m->n;
-}
-
-/* The matching behind pairing strategies: every unit (pairing_units) gets two empty cells of its own. Then
- * the defender answers each attacker move in a pair with its partner (any other move of its own only blocks
- * more), whoever is to move, and the attacker never fills a window. *paired receives the cells used.
- */
-static bool pairing_match(const ttt_prover *p, uint64_t empty, matching *m, uint64_t *paired)
-{
-    memset(m->cell_slot, -1, sizeof m->cell_slot);
-    uint64_t used = 0;
-    for (int slot = 0; slot < 2 * m->n; slot++) {
-        uint64_t free_cells = m->free_windows[slot / 2] & empty & ~used;
-        if (free_cells) {
-            int cell = __builtin_ctzll(free_cells);
-            m->cell_slot[cell] = (int8_t)slot;
-            used |= bit(cell);
-            continue;
-        }
-        m->seen = 0;
-        if (!match_augment(m, empty, slot))
-            return false;
-        used = 0;
-        for (int cell = 0; cell < p->cells; cell++)
-            if (m->cell_slot[cell] >= 0)
-                used |= bit(cell);
-    }
-    *paired = used;
-    return true;
-}
-
-/* A pairing strategy: the units (pairing_units), each given a pair of its own. */
-static bool pairing_find(const ttt_prover *p, uint64_t att, uint64_t def, matching *m, uint64_t *paired)
-{
-    const uint64_t empty = p->board & ~(att | def);
-    return pairing_units(p, def, empty, m) && pairing_match(p, empty, m, paired);
-}
-
-bool ttt_prover_pairing(const ttt_prover *p, uint64_t att, uint64_t def, int *partner)
-{
-    matching m;
-    uint64_t paired;
-    if (!pairing_find(p, att, def, &m, &paired))
-        return false;
-    if (partner) {
-        int first[MAX_WINDOWS];
-        for (int i = 0; i < m.n; i++)
-            first[i] = -1;
-        for (int cell = 0; cell < TTT_PROVER_MAX_CELLS; cell++)
-            partner[cell] = -1;
-        for (int cell = 0; cell < p->cells; cell++) {
-            if (m.cell_slot[cell] < 0)
-                continue;
-            int w = m.cell_slot[cell] / 2;
-            if (first[w] < 0) {
-                first[w] = cell;
-            } else {
-                partner[cell] = first[w];
-                partner[first[w]] = cell;
-            }
-        }
-    }
-    return true;
-}
-
 /* --- Symmetry ------------------------------------------------------------------------------------------- */
 
 static uint64_t sym_mask(const ttt_prover *p, int s, uint64_t set)
 {
     uint64_t out = 0;
     for (; set; set &= set - 1)
-        out |= bit(p->sym[s][__builtin_ctzll(set)]);
+        out |= bit(p->lines->sym[s][__builtin_ctzll(set)]);
     return out;
 }
 
@@ -463,7 +309,7 @@ static uint64_t sym_mask(const ttt_prover *p, int s, uint64_t set)
 static int stabilizer(const ttt_prover *p, uint64_t att, uint64_t def, int *out)
 {
     int n = 0;
-    for (int s = 1; s < p->nsym; s++)
+    for (int s = 1; s < p->lines->nsym; s++)
         if (sym_mask(p, s, att) == att && sym_mask(p, s, def) == def)
             out[n++] = s;
     return n;
@@ -529,9 +375,8 @@ static proof defender_node(ttt_prover *p, uint64_t att, uint64_t def)
     if (e)
         return (proof){e->result, e->zone};
     const uint64_t nodes0 = p->nodes;
-    matching m;
     uint64_t paired;
-    if (!si.threats && pairing_find(p, att, def, &m, &paired)) {
+    if (!si.threats && pairing_find64(&p->pairs, att, def, &paired, NULL)) {
         proof r = {RESULT_HOLDS, paired};
         tt_store(p, att, def, false, r, 1);
         return r;
@@ -548,7 +393,7 @@ static proof defender_node(ttt_prover *p, uint64_t att, uint64_t def)
     /* Step 4. A move after which a pairing strategy holds ends the search at once (Z = the pairs + the
      * move: while it stays empty the defender plays it, and the pairs stay empty). */
     for (int i = 0; i < n && n > 1; i++)
-        if (pairing_find(p, att, def | bit(moves[i]), &m, &paired)) {
+        if (pairing_find64(&p->pairs, att, def | bit(moves[i]), &paired, NULL)) {
             proof r = {RESULT_HOLDS, paired | bit(moves[i])};
             tt_store(p, att, def, false, r, 1);
             return r;
@@ -624,9 +469,8 @@ static proof attacker_node(ttt_prover *p, uint64_t att, uint64_t def)
     if (e)
         return (proof){e->result, e->zone};
     const uint64_t nodes0 = p->nodes;
-    matching m;
     uint64_t paired;
-    if (pairing_find(p, att, def, &m, &paired)) {
+    if (pairing_find64(&p->pairs, att, def, &paired, NULL)) {
         proof r = {RESULT_HOLDS, paired};
         tt_store(p, att, def, true, r, 1);
         return r;
@@ -667,7 +511,7 @@ static proof attacker_node(ttt_prover *p, uint64_t att, uint64_t def)
     for (int i = 0; i < n; i++) {
         bool repeat = !(open & bit(moves[i]));
         for (int j = 0; j < nsyms && !repeat; j++)
-            repeat = p->sym[syms[j]][moves[i]] < moves[i];
+            repeat = p->lines->sym[syms[j]][moves[i]] < moves[i];
         if (repeat)
             continue;
         proof c = defender_node(p, att | bit(moves[i]), def);

@@ -28,6 +28,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "rules/lines.h"
 #include "ttt/common.h"
 #include "ttt/rules.h"
 
@@ -52,6 +53,9 @@ bool ttt_prover_supports(const ttt_rules *rules);
  * full_width: the defender tries every move (exact both ways); otherwise at most the most promising ones. */
 ttt_status ttt_prover_new(const ttt_rules *rules, int tt_mib, bool full_width, ttt_prover **out,
                           ttt_error *err);
+/* The same over a board geometry of such rules (rules/lines.h), of which the prover takes a reference. */
+ttt_status ttt_prover_new_lines(const ttt_lines *lines, int tt_mib, bool full_width, ttt_prover **out,
+                                ttt_error *err);
 void ttt_prover_free(ttt_prover *p);
 
 /* Can the attacker (stones `attacker`) complete a line before the defender (stones `defender`, disjoint cell
@@ -64,11 +68,6 @@ ttt_proof ttt_prover_run(ttt_prover *p, uint64_t attacker, uint64_t defender, bo
 /* After a run that answered TTT_PROOF_HOLDS: its relevance zone, a set of cells such that the answer stays
  * the same with attacker stones added on any empty cells outside it (0 after other answers). */
 uint64_t ttt_prover_zone(const ttt_prover *p);
-
-/* The pairing strategy the prover uses: true when disjoint pairs of empty cells put a pair inside every
- * window free of the defender's stones. partner (64 entries, may be NULL) receives each paired cell's
- * partner, -1 for the others. */
-bool ttt_prover_pairing(const ttt_prover *p, uint64_t attacker, uint64_t defender, int *partner);
 
 /* Forgets the table. */
 void ttt_prover_clear(ttt_prover *p);

@@ -1,0 +1,750 @@
+/*
+ * search/solve.c - the solver's interface (ttt/solve.h): making it, the root of a search, its threads and its
+ * draw proofs. The node search is solve_search.c; what they share, solve_impl.h.
+ */
+#include "ttt/solve.h"
+
+#include <assert.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rules/lines.h"
+#include "search/prove.h"
+#include "search/solve_impl.h"
+#include "search/solver_tune.h"
+#include "ttt/symmetry.h"
+#include "util/error.h"
+
+/* Near cells (geometry.near): within this many rows and columns of a stone. */
+#define NEIGHBOURHOOD_RADIUS 2
+/* With a limited budget and at most this many empty cells, a full-depth (exact) search is tried first, with
+ * EXACT_FIRST_SHARE of the budget, before iterative deepening spends the rest. */
+#define EXACT_FIRST_EMPTIES 30
+#define EXACT_FIRST_SHARE   0.5
+#define MIB                 (1024u * 1024u)
+/* The table starts this small (bytes), below glibc's mmap threshold, and grows as it fills (TT_GROW_NUM:
+ * solve_search.c): a search pays in memory (page faults, cache misses) only for what it stores. */
+#define TT_START_BYTES (64u * 1024u)
+/* When every move is valued, solve_root_move_score() asks by distance for this many nodes before the value
+ * (6x5k4, every move: 54.3M nodes against 68.2M with 2^20). */
+#define ROOT_DISTANCE_NODES (UINT64_C(1) << 18)
+/* Draw proofs (search/prove.h) first on boards of at least PROVE_MIN_CELLS cells with k >= PROVE_MIN_K
+ * (7x7k5: not in 300 s without; 5x5k4: 0.71M nodes by search against 2.26M by the prover). The prover's table
+ * is PROVE_TT_MIB; it gets PROVE_SHARE of a limited budget, PROVE_MAX_NODES when the search has none. */
+#define PROVE_MIN_CELLS 49
+#define PROVE_MIN_K     5
+#define PROVE_TT_MIB    64
+#define PROVE_SHARE     0.5
+#define PROVE_MAX_NODES (UINT64_C(1) << 28)
+
+/* --- Geometry ------------------------------------------------------------------------------------------- */
+
+/* Finds the mirror strategies of the board (see geometry). */
+static void geometry_mirrors(geometry *g)
+{
+    const ttt_lines *lines = g->lines;
+    g->nmirror = 0;
+    for (int sy = 1; sy < lines->nsym; sy++) {
+        if (ttt_sym_compose(sy, sy) != 0)
+            continue;
+        int fixed = -1, nfixed = 0;
+        for (int cell = 0; cell < lines->cells; cell++)
+            if (lines->sym[sy][cell] == cell) {
+                fixed = cell;
+                nfixed++;
+            }
+        if (nfixed > 1)
+            continue;
+        bool ok = true;
+        for (int i = 0; nfixed == 1 && i < lines->cell_nwin[fixed] && ok; i++) {
+            const int16_t *cells =
+                &lines->win_cell[lines->cell_win[fixed * lines->cell_win_max + i] * lines->k];
+            bool pair = false;
+            for (int j = 0; j < lines->k && !pair; j++)
+                for (int l = 0; l < lines->k && !pair; l++)
+                    pair = cells[j] != cells[l] && lines->sym[sy][cells[j]] == cells[l];
+            ok = pair;
+        }
+        if (!ok)
+            continue;
+        g->mirror_sym[g->nmirror] = sy;
+        g->mirror_fixed[g->nmirror] = fixed;
+        g->nmirror++;
+    }
+}
+
+/* The solver's own tables over a shared geometry, of which it takes a reference. */
+static ttt_status geometry_init(geometry *g, const ttt_lines *lines, bool misere)
+{
+    g->lines = ttt_lines_ref(lines);
+    g->line_sign = misere ? -1 : 1;
+    const int cells = lines->cells;
+    g->near = malloc(sizeof *g->near * (size_t)cells);
+    g->zob_keys = malloc(sizeof *g->zob_keys * (size_t)lines->nsym * 2 * (size_t)cells);
+    if (!g->near || !g->zob_keys)
+        return TTT_ENOMEM;
+    for (int sy = 0; sy < lines->nsym; sy++)
+        for (int side = 0; side < 2; side++)
+            g->zob[sy][side] = &g->zob_keys[(size_t)(sy * 2 + side) * (size_t)cells];
+    for (int cell = 0; cell < cells; cell++) {
+        memset(&g->near[cell], 0, sizeof g->near[cell]);
+        int row = cell / lines->cols, col = cell % lines->cols;
+        for (int rr = row - NEIGHBOURHOOD_RADIUS; rr <= row + NEIGHBOURHOOD_RADIUS; rr++)
+            for (int cc = col - NEIGHBOURHOOD_RADIUS; cc <= col + NEIGHBOURHOOD_RADIUS; cc++)
+                if (rr >= 0 && rr < lines->rows && cc >= 0 && cc < lines->cols)
+                    ttt_bits_set(&g->near[cell], rr * lines->cols + cc);
+    }
+    for (int sy = 0; sy < lines->nsym; sy++)
+        for (int cell = 0; cell < cells; cell++)
+            for (int side = 0; side < 2; side++)
+                g->zob[sy][side][cell] = ttt_zobrist_key((ttt_player)side, lines->sym[sy][cell]);
+    geometry_mirrors(g);
+    if (lines->words == 1)
+        pairing_lines64_init(&g->pairs, lines);
+    return TTT_OK;
+}
+
+static void geometry_free(geometry *g)
+{
+    free(g->near);
+    free(g->zob_keys);
+    ttt_lines_unref(g->lines);
+}
+
+/* --- Loading a position --------------------------------------------------------------------------------- */
+
+/* Loads a board into the searcher's incremental state. */
+static void load(ttt_solver *s, const ttt_board *b)
+{
+    memset(&s->pos.occ, 0, sizeof s->pos.occ);
+    memset(s->pos.stones, 0, sizeof s->pos.stones);
+    memset(s->pos.count[0], 0, (size_t)s->g.lines->nwin);
+    memset(s->pos.count[1], 0, (size_t)s->g.lines->nwin);
+    memset(s->pos.hash, 0, sizeof s->pos.hash);
+    memset(s->pos.swapped, 0, sizeof s->pos.swapped);
+    s->pos.ply = 0;
+    /* Replaying X and O stones alternately keeps each stone's side right (X has as many or one more). */
+    ttt_bits stones[2] = {b->stones[TTT_X], b->stones[TTT_O]};
+    int side = TTT_X;
+    while (bits_any(&stones[side])) {
+        int cell = bits_first(&stones[side]);
+        ttt_bits_clear(&stones[side], cell);
+        play(s, to_inner(s, cell));
+        side ^= 1;
+    }
+    assert(s->pos.ply == b->ply);
+}
+
+/* --- The root ------------------------------------------------------------------------------------------- */
+
+/* Scores of playing `cell` at the root when that move ends the game; false when it does not. */
+static bool root_move_ends(const ttt_solver *s, const scan_info *si, int cell, int *score)
+{
+    int mover = s->pos.ply & 1;
+    if (ttt_bits_test(&si->threat[mover], cell)) {
+        *score = s->g.line_sign * (TTT_SCORE_WIN - (s->pos.ply + 1));
+        return true;
+    }
+    if (s->pos.ply + 1 == s->g.lines->cells || (cell < 64 && (s->mode.root_draw >> cell & 1))) {
+        *score = 0;
+        return true;
+    }
+    return false;
+}
+
+/* The best line so far for progress reports: `cell` (a root move), then the moves the table holds for the
+ * positions that follow, as far as it knows them; in the caller's cells. Leaves the position as it was. */
+static void root_line(ttt_solver *s, int cell)
+{
+    int played[TTT_MAX_CELLS], n = 0;
+    s->progress.root.line_length = 0;
+    for (int next = cell; next >= 0 && s->pos.ply < s->g.lines->cells && !ttt_bits_test(&s->pos.occ, next);) {
+        s->progress.root.line[s->progress.root.line_length++] = to_user(s, next);
+        play(s, next);
+        played[n++] = next;
+        int frame;
+        const tt_entry *e = tt_probe(s, canonical_key(s, &frame));
+        next = e && e->move >= 0 ? s->g.lines->inv[frame][e->move] : -1;
+    }
+    while (n > 0)
+        undo(s, played[--n]);
+}
+
+/* --- Both cores: root moves valued at once -------------------------------------------------------------- */
+
+/* What the threads of a parallel root share. Each thread takes the next root move not yet taken and values it
+ * with solve_root_move_score() on its own solver (its own table: a shared one would make the node counts
+ * depend on the timing even more); the values are the same whoever takes a move. */
+typedef struct root_share {
+    int depth, n;
+    ttt_move_score *moves;
+    const int *same; /* same[i]: an earlier root move reaching the same position (a symmetric one), or -1 */
+    atomic_int next;
+    atomic_bool halt;
+} root_share;
+
+typedef struct root_worker {
+    ttt_solver *solver;
+    root_share *share;
+} root_worker;
+
+static void *root_work(void *arg)
+{
+    root_worker *w = arg;
+    ttt_solver *s = w->solver;
+    root_share *sh = w->share;
+    scan_info si;
+    solve_scan(s, false, &si);
+    for (int i; !s->budget.stop && (i = atomic_fetch_add(&sh->next, 1)) < sh->n;) {
+        int sc, cell = sh->moves[i].move;
+        if (sh->same[i] >= 0)
+            continue;
+        if (!root_move_ends(s, &si, cell, &sc)) {
+            play(s, cell);
+            sc = -solve_root_move_score(s, sh->depth - 1);
+            undo(s, cell);
+        }
+        sh->moves[i].score = sc;
+        sh->moves[i].exact = true;
+    }
+    if (s->budget.stop)
+        atomic_store(&sh->halt, true);
+    return NULL;
+}
+
+static ttt_status solver_make(const ttt_rules *rules, int tt_mib, const ttt_lines *lines, ttt_solver **out,
+                              ttt_error *err);
+
+/* A solver for another thread, at s's position, as s is set for this search. NULL when memory runs out. */
+static ttt_solver *root_helper(const ttt_solver *s)
+{
+    ttt_solver *h;
+    ttt_error err;
+    if (solver_make(&s->cfg.rules, s->cfg.tt_mib, s->g.lines, &h, &err))
+        return NULL;
+    h->pos = s->pos;
+    h->mode = s->mode;
+    h->budget.start = s->budget.start;
+    return h;
+}
+
+/* root_iteration() with every move valued exactly and no budget, on s->cfg.threads threads. The moves that
+ * reach the same position as an earlier one take its value afterwards. Returns false when stopped (Ctrl-C
+ * through s's progress: the other threads stop at their next budget check). */
+static bool root_parallel(ttt_solver *s, int depth, ttt_move_score *moves, int n)
+{
+    int same[TTT_MAX_CELLS];
+    uint64_t key[TTT_MAX_CELLS];
+    for (int i = 0; i < n; i++) {
+        int frame;
+        play(s, moves[i].move);
+        key[i] = canonical_key(s, &frame);
+        undo(s, moves[i].move);
+        same[i] = -1;
+        for (int j = 0; j < i && same[i] < 0; j++)
+            if (key[j] == key[i])
+                same[i] = j;
+    }
+    root_share share = {.depth = depth, .n = n, .moves = moves, .same = same};
+    atomic_init(&share.next, 0);
+    atomic_init(&share.halt, false);
+    root_worker workers[TTT_SOLVER_MAX_THREADS];
+    pthread_t ids[TTT_SOLVER_MAX_THREADS];
+    int started = 1;
+    workers[0] = (root_worker){s, &share};
+    s->budget.halt = &share.halt;
+    for (int t = 1; t < s->cfg.threads; t++) {
+        ttt_solver *h = root_helper(s);
+        if (!h)
+            break; /* fewer threads */
+        h->budget.halt = &share.halt;
+        workers[started] = (root_worker){h, &share};
+        if (pthread_create(&ids[started], NULL, root_work, &workers[started])) {
+            ttt_solver_free(h);
+            break;
+        }
+        started++;
+    }
+    root_work(&workers[0]);
+    for (int t = 1; t < started; t++) {
+        pthread_join(ids[t], NULL);
+        s->budget.nodes += workers[t].solver->budget.nodes;
+        ttt_solver_free(workers[t].solver);
+    }
+    s->budget.halt = NULL;
+    if (atomic_load(&share.halt)) {
+        s->budget.stop = true;
+        return false;
+    }
+    s->budget.stop = false;
+    for (int i = 0; i < n; i++) {
+        if (same[i] >= 0)
+            moves[i] = (ttt_move_score){moves[i].move, moves[same[i]].score, true};
+        if (s->progress.root.best_move == TTT_NO_MOVE || moves[i].score > s->progress.root.best_score) {
+            s->progress.root.best_move = to_user(s, moves[i].move);
+            s->progress.root.best_score = moves[i].score;
+        }
+    }
+    s->progress.root.root_done = n;
+    return true;
+}
+
+/* One iteration at the root to `depth`. With all, every move gets an exact score (full window); otherwise the
+ * window (best - 1, +inf) tells each move's score exactly when it ties or beats the best so far. Returns
+ * false when the budget ran out. */
+static bool root_iteration(ttt_solver *s, int depth, bool all, ttt_move_score *moves, int n)
+{
+    scan_info si;
+    solve_scan(s, false, &si);
+    int best = -SCORE_INF;
+    s->progress.root = (ttt_search_progress){
+        .depth = depth, .root_total = n, .best_move = TTT_NO_MOVE, .exact = s->mode.exact};
+    if (all && s->mode.exact && s->g.line_sign > 0 && s->cfg.threads > 1 && !s->budget.node_limit &&
+        s->budget.deadline <= 0)
+        return root_parallel(s, depth, moves, n);
+    for (int i = 0; i < n; i++) {
+        int sc;
+        bool exact = true;
+        if (!root_move_ends(s, &si, moves[i].move, &sc)) {
+            int alpha = all || best == -SCORE_INF ? -SCORE_INF : best - 1;
+            play(s, moves[i].move);
+            sc = all && s->mode.exact && s->g.line_sign > 0 ? -solve_root_move_score(s, depth - 1)
+                                                            : -solve_search(s, depth - 1, -SCORE_INF, -alpha);
+            undo(s, moves[i].move);
+            if (s->budget.stop)
+                return false;
+            exact = sc > alpha;
+        }
+        moves[i].score = sc;
+        moves[i].exact = exact;
+        if (sc > best) {
+            best = sc;
+            s->progress.root.best_move = to_user(s, moves[i].move);
+            s->progress.root.best_score = sc;
+            if (s->progress.fn) /* only a listener needs the line */
+                root_line(s, moves[i].move);
+        }
+        s->progress.root.root_done = i + 1;
+    }
+    return true;
+}
+
+/* --- Draw proofs (search/prove.h) ----------------------------------------------------------------------- */
+
+/* The prover's stop callback: the search's budget and progress reports (as budget_spent), and the prover's
+ * own share of the time. */
+static bool prove_stop(void *user, uint64_t nodes)
+{
+    ttt_solver *s = user;
+    uint64_t before = s->budget.nodes;
+    s->budget.nodes = s->proof.nodes0 + nodes;
+    if (s->progress.fn && before / TTT_SEARCH_PROGRESS_NODES != s->budget.nodes / TTT_SEARCH_PROGRESS_NODES) {
+        s->progress.root.nodes = s->budget.nodes;
+        s->progress.root.ms = ttt_clock_ms() - s->budget.start;
+        if (s->progress.fn(&s->progress.root, s->progress.user))
+            s->progress.interrupted = true;
+    }
+    double now = ttt_clock_ms();
+    if (s->progress.interrupted || (s->budget.node_limit && s->budget.nodes >= s->budget.node_limit) ||
+        (s->budget.deadline > 0 && now >= s->budget.deadline))
+        s->budget.stop = true;
+    return s->budget.stop || (s->proof.deadline > 0 && now >= s->proof.deadline);
+}
+
+/* Whether `attacker`'s side cannot complete a line before the other does, from inner stone sets. */
+static bool prove_holds(ttt_solver *s, uint64_t attacker, uint64_t defender, bool attacker_to_move)
+{
+    if (s->budget.stop)
+        return false;
+    if (s->proof.limit == 0 || (s->proof.deadline > 0 && ttt_clock_ms() >= s->proof.deadline))
+        return false;
+    s->proof.nodes0 = s->budget.nodes;
+    uint64_t used = 0;
+    ttt_proof r = ttt_prover_run(s->proof.prover, attacker, defender, attacker_to_move, s->proof.limit,
+                                 prove_stop, s, &used);
+    s->budget.nodes = s->proof.nodes0 + used;
+    s->proof.limit = s->proof.limit > used ? s->proof.limit - used : 0;
+    return r == TTT_PROOF_HOLDS;
+}
+
+/* The stones of the side to move and of the other side (inner cells), and sets the prover's budget from
+ * the search's. */
+static void prove_begin(ttt_solver *s, const ttt_board *b, const ttt_limits *limits, uint64_t *mover,
+                        uint64_t *other)
+{
+    int side = ttt_board_to_move(b);
+    *mover = *other = 0;
+    for (int cell = 0; cell < s->g.lines->cells; cell++) {
+        if (ttt_bits_test(&b->stones[side], cell))
+            *mover |= UINT64_C(1) << to_inner(s, cell);
+        if (ttt_bits_test(&b->stones[side ^ 1], cell))
+            *other |= UINT64_C(1) << to_inner(s, cell);
+    }
+    s->proof.limit = limits->nodes ? (uint64_t)((double)limits->nodes * PROVE_SHARE) : PROVE_MAX_NODES;
+    s->proof.deadline = limits->ms > 0 ? s->budget.start + limits->ms * PROVE_SHARE : 0;
+}
+
+/* The root moves that draw: after each, neither side can complete a line first. The other side cannot do it
+ * after any move if it cannot with the move now (one more stone of ours never helps it). */
+static uint64_t prove_root_draws(ttt_solver *s, const ttt_board *b, const ttt_limits *limits)
+{
+    uint64_t mover, other, draws = 0;
+    prove_begin(s, b, limits, &mover, &other);
+    bool other_cannot = prove_holds(s, other, mover, true);
+    scan_info si;
+    solve_scan(s, false, &si);
+    for (int cell = 0; cell < s->g.lines->cells && !s->budget.stop; cell++) {
+        int score;
+        if (ttt_bits_test(&s->pos.occ, cell) || root_move_ends(s, &si, cell, &score))
+            continue;
+        uint64_t m = UINT64_C(1) << cell;
+        if (prove_holds(s, mover | m, other, false) &&
+            (other_cannot || prove_holds(s, other, mover | m, true)))
+            draws |= m;
+    }
+    return draws;
+}
+
+static int compare_scores(const void *a, const void *b)
+{
+    const ttt_move_score *x = a, *y = b;
+    if (x->score != y->score)
+        return x->score > y->score ? -1 : 1;
+    return x->move - y->move;
+}
+
+/* A solver for valid rules over `lines`, the geometry of the board as searched (the rules turned sideways
+ * when they have more rows than columns), of which it takes a reference. */
+static ttt_status solver_make(const ttt_rules *rules, int tt_mib, const ttt_lines *lines, ttt_solver **out,
+                              ttt_error *err)
+{
+    *out = NULL;
+    ttt_solver *s = calloc(1, sizeof *s);
+    if (!s)
+        return ttt_fail(err, TTT_ENOMEM, "solver: out of memory");
+    s->cfg.rules = *rules;
+    s->cfg.root_distance_nodes = ROOT_DISTANCE_NODES;
+    s->cfg.threads = 1;
+    s->cfg.tt_mib = tt_mib < 1 ? 1 : tt_mib;
+    s->cfg.transposed = rules->rows > rules->cols;
+    const ttt_rules *inner = &lines->rules;
+    size_t entries = 1;
+    size_t want = (size_t)(tt_mib < 1 ? 1 : tt_mib) * MIB / sizeof(tt_entry);
+    while (entries * 2 <= want)
+        entries *= 2;
+    s->table.max = entries;
+    while (entries > TT_BUCKET && entries * sizeof(tt_entry) > TT_START_BYTES)
+        entries /= 2;
+    s->table.memory = calloc(entries * sizeof *s->table.tt + CACHE_LINE, 1);
+    s->table.tt =
+        s->table.memory
+            ? (tt_entry *)(((uintptr_t)s->table.memory + CACHE_LINE - 1) & ~(uintptr_t)(CACHE_LINE - 1))
+            : NULL;
+    s->table.mask = entries - 1;
+    ttt_error perr;
+    if (geometry_init(&s->g, lines, rules->misere) || !s->table.tt ||
+        (inner->k >= PROVE_MIN_K && lines->cells >= PROVE_MIN_CELLS && ttt_prover_supports(inner) &&
+         ttt_prover_new_lines(lines, PROVE_TT_MIB, false, &s->proof.prover, &perr))) {
+        ttt_solver_free(s);
+        return ttt_fail(err, TTT_ENOMEM, "solver: out of memory for a %d MiB table", tt_mib);
+    }
+    *out = s;
+    return TTT_OK;
+}
+
+ttt_status ttt_solver_new(const ttt_rules *rules, int tt_mib, ttt_solver **out, ttt_error *err)
+{
+    *out = NULL;
+    ttt_error sub;
+    if (ttt_rules_check(rules, &sub))
+        return ttt_fail(err, TTT_EINVAL, "solver: %s", sub.msg);
+    ttt_rules inner = *rules;
+    if (rules->rows > rules->cols) {
+        inner.rows = rules->cols;
+        inner.cols = rules->rows;
+    }
+    const ttt_lines *lines;
+    ttt_status st = ttt_lines_new(&inner, &lines, err);
+    if (st)
+        return st;
+    st = solver_make(rules, tt_mib, lines, out, err);
+    ttt_lines_unref(lines);
+    return st;
+}
+
+void ttt_solver_free(ttt_solver *s)
+{
+    if (!s)
+        return;
+    geometry_free(&s->g);
+    ttt_prover_free(s->proof.prover);
+    free(s->table.memory);
+    free(s);
+}
+
+void ttt_solver_clear(ttt_solver *s)
+{
+    memset(s->table.tt, 0, (s->table.mask + 1) * sizeof *s->table.tt);
+    s->table.filled = 0;
+    memset(s->table.history, 0, sizeof s->table.history);
+    if (s->proof.prover)
+        ttt_prover_clear(s->proof.prover);
+}
+
+uint64_t ttt_solver_nodes(const ttt_solver *s) { return s->budget.total_nodes; }
+
+ttt_status ttt_solver_set_threads(ttt_solver *s, int threads, ttt_error *err)
+{
+    if (threads < 1 || threads > TTT_SOLVER_MAX_THREADS)
+        return ttt_fail(err, TTT_EINVAL, "solver: %d threads: expected 1 to %d", threads,
+                        TTT_SOLVER_MAX_THREADS);
+    s->cfg.threads = threads;
+    return TTT_OK;
+}
+
+void solver_set_root_distance(ttt_solver *s, uint64_t nodes) { s->cfg.root_distance_nodes = nodes; }
+
+bool ttt_solver_pairing(ttt_solver *s, const ttt_board *b, ttt_player side, int *partner)
+{
+    assert(ttt_rules_equal(&s->cfg.rules, &b->rules));
+    load(s, b);
+    int inner[TTT_MAX_CELLS];
+    if (!solve_pairing_holds(s, (int)side, inner))
+        return false;
+    for (int cell = 0; cell < s->g.lines->cells; cell++)
+        partner[to_user(s, cell)] = inner[cell] < 0 ? -1 : to_user(s, inner[cell]);
+    return true;
+}
+
+ttt_result ttt_score_result(int score)
+{
+    return score > TTT_SCORE_PROVEN ? TTT_WIN : score < -TTT_SCORE_PROVEN ? TTT_LOSS : TTT_DRAW_VALUE;
+}
+
+const char *ttt_result_name(ttt_result r) { return r == TTT_WIN ? "win" : r == TTT_LOSS ? "loss" : "draw"; }
+
+int ttt_score_plies(const ttt_board *b, int score)
+{
+    if (score > TTT_SCORE_PROVEN)
+        return TTT_SCORE_WIN - score - b->ply;
+    if (score < -TTT_SCORE_PROVEN)
+        return TTT_SCORE_WIN + score - b->ply;
+    return b->cells - b->ply; /* a draw is played out to the full board */
+}
+
+/* Runs iterations from depth `from` to `to` until proven or stopped; keeps the last complete iteration's
+ * scores in moves. Returns the depth completed (0 if none). */
+static int deepen(ttt_solver *s, int from, int to, bool all, ttt_move_score *moves, int n, bool *proven)
+{
+    ttt_move_score work[TTT_MAX_CELLS];
+    int done = 0;
+    *proven = false;
+    for (int depth = from; depth <= to && !s->budget.stop; depth++) {
+        memcpy(work, moves, sizeof *work * (size_t)n);
+        uint64_t inexact0 = s->budget.inexact;
+        if (!root_iteration(s, depth, all, work, n))
+            break;
+        qsort(work, (size_t)n, sizeof *work, compare_scores);
+        memcpy(moves, work, sizeof *work * (size_t)n);
+        done = depth;
+        if (s->budget.inexact == inexact0) {
+            *proven = true;
+            break;
+        }
+    }
+    return done;
+}
+
+ttt_status ttt_solver_search(ttt_solver *s, const ttt_board *b, const ttt_limits *limits, bool all,
+                             ttt_search_result *out, ttt_error *err)
+{
+    char want[TTT_RULES_TEXT_SIZE], got[TTT_RULES_TEXT_SIZE];
+    if (!ttt_rules_equal(&s->cfg.rules, &b->rules))
+        return ttt_fail(err, TTT_ESTATE, "solver for %s asked about a %s position",
+                        ttt_rules_format(&s->cfg.rules, want, sizeof want),
+                        ttt_rules_format(&b->rules, got, sizeof got));
+    if (ttt_board_terminal(b))
+        return ttt_fail(err, TTT_ESTATE, "the game is over: nothing to search");
+    ttt_limits none = {0};
+    if (!limits)
+        limits = &none;
+    double start = ttt_clock_ms();
+    load(s, b);
+    s->budget.nodes = 0;
+    s->budget.stop = false;
+    s->budget.inexact = 0;
+    s->progress.fn = limits->progress;
+    s->progress.user = limits->user;
+    s->progress.interrupted = false;
+    s->budget.start = start;
+    s->progress.root = (ttt_search_progress){.best_move = TTT_NO_MOVE};
+    s->mode.etc = all || s->g.line_sign < 0;
+    s->mode.every = all;
+    const int empties = s->g.lines->cells - s->pos.ply;
+    const bool unlimited = limits->nodes == 0 && limits->ms <= 0 && limits->depth <= 0;
+    s->mode.root_draw = 0;
+    if (s->proof.prover && all) { /* moves proven to draw end at once in root_iteration (root_move_ends) */
+        s->budget.node_limit = limits->nodes;
+        s->budget.deadline = limits->ms > 0 ? start + limits->ms : 0;
+        s->mode.root_draw = prove_root_draws(s, b, limits);
+    }
+
+    memset(out, 0, sizeof *out);
+    ttt_bits empty;
+    for (int i = 0; i < TTT_WORDS; i++)
+        empty.w[i] = s->g.lines->all.w[i] & ~s->pos.occ.w[i];
+    int cells[TTT_MAX_CELLS];
+    /* Root moves: all legal ones, ordered as inner nodes are ordered. */
+    out->count = solve_order_moves(s, &empty, -1, cells);
+    for (int i = 0; i < out->count; i++)
+        out->moves[i] = (ttt_move_score){.move = cells[i], .score = -SCORE_INF, .exact = false};
+
+    bool proven = false;
+    if (unlimited || (limits->depth <= 0 && empties <= EXACT_FIRST_EMPTIES)) {
+        /* Full depth first: exact unless the budget runs out. */
+        s->mode.exact = true;
+        s->budget.node_limit =
+            limits->nodes ? (uint64_t)((double)limits->nodes * (unlimited ? 1.0 : EXACT_FIRST_SHARE)) : 0;
+        s->budget.deadline = limits->ms > 0 ? start + limits->ms * EXACT_FIRST_SHARE : 0;
+        out->depth = deepen(s, empties, empties, all, out->moves, out->count, &proven);
+        s->budget.stop = s->progress.interrupted;
+    }
+    if (!proven && !unlimited && !s->progress.interrupted) {
+        s->mode.exact = false;
+        s->budget.node_limit = limits->nodes;
+        s->budget.deadline = limits->ms > 0 ? start + limits->ms : 0;
+        int to = limits->depth > 0 && limits->depth < empties ? limits->depth : empties;
+        int done = deepen(s, 1, to, all, out->moves, out->count, &proven);
+        if (done)
+            out->depth = done;
+        if (!proven && done == empties && !s->budget.stop) {
+            /* Every depth searched and the budget not spent, yet not proven: the neighbourhood restriction
+             * (moves near the stones only) keeps the depth-limited search inexact at any depth. The rest of
+             * the budget goes to the exact search, whose proof can take a few hundred nodes. */
+            s->mode.exact = true;
+            deepen(s, empties, empties, all, out->moves, out->count, &proven);
+        }
+    }
+    out->proven = proven;
+    out->stopped = s->budget.stop || (!proven && out->depth < empties && limits->depth <= 0);
+    if (s->cfg.transposed) { /* the caller's cells, in the caller's order among equal scores */
+        for (int i = 0; i < out->count; i++)
+            out->moves[i].move = to_user(s, out->moves[i].move);
+        qsort(out->moves, (size_t)out->count, sizeof *out->moves, compare_scores);
+    }
+    out->score = out->moves[0].score;
+    out->best_count = 1;
+    while (out->best_count < out->count && out->moves[out->best_count].score == out->score &&
+           out->moves[out->best_count].exact)
+        out->best_count++;
+    out->nodes = s->budget.nodes;
+    s->budget.total_nodes += s->budget.nodes;
+    out->ms = ttt_clock_ms() - start;
+    s->progress.fn = NULL;
+    return TTT_OK;
+}
+
+ttt_status ttt_solver_value(ttt_solver *s, const ttt_board *b, ttt_result *value, int *plies, uint64_t *nodes,
+                            ttt_error *err)
+{
+    ttt_value_result r;
+    ttt_status st = ttt_solver_value_within(s, b, NULL, &r, err);
+    if (st)
+        return st;
+    *value = r.value;
+    if (plies)
+        *plies = r.plies;
+    if (nodes)
+        *nodes = r.nodes;
+    return TTT_OK;
+}
+
+/* After a value search stopped before the value was known: the best lower bound the table proves, from the
+ * root's children (an exact score or an upper bound of a child is a lower bound of its move). */
+static ttt_result value_known(ttt_solver *s)
+{
+    int best = -SCORE_INF;
+    for (int cell = 0; cell < s->g.lines->cells; cell++) {
+        if (ttt_bits_test(&s->pos.occ, cell))
+            continue;
+        play(s, cell);
+        int frame;
+        const tt_entry *e = tt_probe(s, canonical_key(s, &frame));
+        if (e && e->depth == TT_DEPTH_EXACT && e->bound != BOUND_LOWER && -e->score > best)
+            best = -e->score;
+        undo(s, cell);
+    }
+    return best == -SCORE_INF ? TTT_LOSS : ttt_score_result(best);
+}
+
+ttt_status ttt_solver_value_within(ttt_solver *s, const ttt_board *b, const ttt_limits *limits,
+                                   ttt_value_result *out, ttt_error *err)
+{
+    *out = (ttt_value_result){.plies = -1};
+    if (!ttt_rules_equal(&s->cfg.rules, &b->rules))
+        return ttt_fail(err, TTT_ESTATE, "solver asked about a position of other rules");
+    if (ttt_board_terminal(b)) {
+        ttt_player w = ttt_board_winner(b);
+        out->value = w == TTT_NOBODY ? TTT_DRAW_VALUE : w == ttt_board_to_move(b) ? TTT_WIN : TTT_LOSS;
+        out->proven = true;
+        out->plies = 0;
+        return TTT_OK;
+    }
+    ttt_limits none = {0};
+    if (!limits)
+        limits = &none;
+    load(s, b);
+    s->budget.nodes = 0;
+    s->budget.stop = false;
+    s->budget.inexact = 0;
+    s->mode.exact = true;
+    s->mode.etc = s->g.line_sign < 0;
+    s->mode.every = false;
+    s->budget.start = ttt_clock_ms();
+    s->budget.node_limit = limits->nodes;
+    s->budget.deadline = limits->ms > 0 ? s->budget.start + limits->ms : 0;
+    s->progress.fn = limits->progress;
+    s->progress.user = limits->user;
+    s->progress.interrupted = false;
+    int depth = s->g.lines->cells - s->pos.ply;
+    s->progress.root = (ttt_search_progress){.depth = depth, .best_move = TTT_NO_MOVE, .exact = true};
+    /* A side shown unable to complete a line first (search/prove.h) cannot win: the window narrows, and when
+     * neither side can win the draw is proven at once. Normal rules: solve_exact_score() within that window.
+     * Misère: win, draw or loss first, with the narrowest window that tells them apart; then, for a win or a
+     * loss, its distance within the proven range. The root may end at once: solve_search() sees threats
+     * before moving. */
+    int alpha = -1, beta = 1;
+    if (s->proof.prover) {
+        uint64_t mover, other;
+        prove_begin(s, b, limits, &mover, &other);
+        if (prove_holds(s, mover, other, true))
+            beta = 0;
+        if (prove_holds(s, other, mover, false))
+            alpha = 0;
+    }
+    const bool by_distance = s->g.line_sign > 0 && alpha < beta;
+    int score = by_distance || alpha >= beta ? 0 : solve_search(s, depth, alpha, beta);
+    if (by_distance && solve_exact_score(s, depth, alpha, beta, &score)) {
+        out->proven = true;
+        out->value = ttt_score_result(score);
+        out->plies = ttt_score_plies(b, score);
+    } else if (!by_distance && !s->budget.stop) {
+        out->proven = true;
+        out->value = ttt_score_result(score);
+        if (score >= 1)
+            score = solve_search(s, depth, TTT_SCORE_PROVEN, SCORE_INF);
+        else if (score <= -1)
+            score = solve_search(s, depth, -SCORE_INF, -TTT_SCORE_PROVEN);
+        if (!s->budget.stop)
+            out->plies = ttt_score_plies(b, score);
+    } else {
+        out->value = value_known(s);
+    }
+    out->stopped = s->budget.stop;
+    out->nodes = s->budget.nodes;
+    s->budget.total_nodes += s->budget.nodes;
+    s->progress.fn = NULL;
+    return TTT_OK;
+}
