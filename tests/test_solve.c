@@ -15,7 +15,7 @@
 
 #include <cmocka.h>
 
-#include "search/solver_tune.h"
+#include "search/solve_tune.h"
 #include "ttt/ttt.h"
 #include "support.h"
 
@@ -260,7 +260,7 @@ static int brute_truth(void *method, ttt_board *b) { return brute(method, b); }
 
 static int alpha_beta_truth(void *method, ttt_board *b) { return alpha_beta(method, b, -AB_INF, AB_INF); }
 
-/* The root's distance turn check_random() gives its solver (search/solver_tune.h); negative: the default. */
+/* The root's distance turn check_random() gives its solver (search/solve_tune.h); negative: the default. */
 static int64_t root_distance = -1;
 /* The threads check_random() gives its solver (ttt_solver_set_threads). */
 static int threads = 1;
@@ -365,7 +365,7 @@ static void test_against_alpha_beta(void **state)
     check_alpha_beta_positions("5x5k4-misere", 12, 6, 44);
 }
 
-/* Every move valued with the root's turn by distance cut to nothing (search/solver_tune.h): each root move's
+/* Every move valued with the root's turn by distance cut to nothing (search/solve_tune.h): each root move's
  * value by the window (-1, 1), then a win's or a loss's distance with a window beyond the value's bound, as
  * the big boards' root moves are (6x5k4) that no short distance search settles. */
 static void test_root_moves_by_value(void **state)

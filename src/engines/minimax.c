@@ -2,7 +2,7 @@
  * engines/minimax.c - the `minimax` engine: perfect play where the board can be solved within the budget, the
  * best move of an iterative-deepening search with a heuristic horizon where it cannot.
  *
- * The search is ttt_solver (search/solver.c): negamax with alpha-beta, a transposition table keyed by the
+ * The search is ttt_solver (search/solve.c): negamax with alpha-beta, a transposition table keyed by the
  * symmetry-reduced hash, forced moves (win now, block now, forks) and move ordering by the lines through a
  * cell. Among equally good moves the engine picks one at random from its seeded generator, so that a perfect
  * player is not predictable and the same seed still gives the same game.

@@ -13,7 +13,7 @@
 #include "rules/lines.h"
 #include "search/prove.h"
 #include "search/solve_impl.h"
-#include "search/solver_tune.h"
+#include "search/solve_tune.h"
 #include "ttt/symmetry.h"
 #include "util/error.h"
 

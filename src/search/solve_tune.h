@@ -1,9 +1,9 @@
 /*
- * search/solver_tune.h - the solver's internal settings that tests turn (not part of the library's
+ * search/solve_tune.h - the solver's internal settings that tests turn (not part of the library's
  * interface).
  */
-#ifndef TTT_SEARCH_SOLVER_TUNE_H
-#define TTT_SEARCH_SOLVER_TUNE_H
+#ifndef TTT_SEARCH_SOLVE_TUNE_H
+#define TTT_SEARCH_SOLVE_TUNE_H
 
 #include <stdint.h>
 
