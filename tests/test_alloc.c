@@ -510,7 +510,7 @@ static ttt_status run_hint(const scenario *s, ttt_error *err)
     ttt_board b = opening(&r);
     /* ms bounds only the solver's time: the fallback's budget is in work, so runs are alike. */
     if (!st)
-        st = ttt_hint(solver, &b, fallback, 50, &analysis, err);
+        st = ttt_hint(solver, &b, fallback, 50, 1.0, &analysis, err);
     ttt_engine_free(fallback);
     ttt_solver_free(solver);
     return st;

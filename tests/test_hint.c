@@ -69,7 +69,7 @@ static void test_hint_exact_matches_solver(void **state)
             assert_int_equal(ttt_solver_new(&b.rules, 1, &solver, &err), TTT_OK);
             assert_int_equal(ttt_solver_new(&b.rules, 1, &check, &err), TTT_OK);
             ttt_analysis a;
-            assert_int_equal(ttt_hint(solver, &b, NULL, 0, &a, &err), TTT_OK);
+            assert_int_equal(ttt_hint(solver, &b, NULL, 0, 1.0, &a, &err), TTT_OK);
             assert_string_equal(a.method, "solver");
             assert_every_move_once(&b, &a);
             for (int i = 0; i < a.count; i++) {
@@ -116,7 +116,7 @@ static void test_hint_win_now_first(void **state)
     ttt_error err;
     assert_int_equal(ttt_solver_new(&b.rules, 1, &solver, &err), TTT_OK);
     ttt_analysis a;
-    assert_int_equal(ttt_hint(solver, &b, NULL, 0, &a, &err), TTT_OK);
+    assert_int_equal(ttt_hint(solver, &b, NULL, 0, 1.0, &a, &err), TTT_OK);
     assert_int_equal(a.moves[0].move, cell(&b, "c1"));
     assert_int_equal(a.moves[0].result, 1);
     assert_int_equal(a.moves[0].plies, 1);
@@ -182,10 +182,10 @@ static void test_hint_fallback(void **state)
     assert_int_equal(ttt_solver_new(&r, 1, &solver, &err), TTT_OK);
     ttt_analysis a;
     ttt_engine *mc = engine_ok("montecarlo:trials=50", &r);
-    assert_int_equal(ttt_hint(solver, &b, mc, 1, &a, &err), TTT_OK);
+    assert_int_equal(ttt_hint(solver, &b, mc, 1, 1.0, &a, &err), TTT_OK);
     assert_string_equal(a.method, "montecarlo score grid");
     assert_every_move_once(&b, &a);
-    assert_int_equal(ttt_hint(solver, &b, NULL, 1, &a, &err), TTT_OK);
+    assert_int_equal(ttt_hint(solver, &b, NULL, 1, 1.0, &a, &err), TTT_OK);
     assert_string_equal(a.method, "solver heuristic");
     assert_every_move_once(&b, &a);
     for (int i = 0; i < a.count; i++)
@@ -195,7 +195,7 @@ static void test_hint_fallback(void **state)
      * time= of 0, trials as the budget, becomes a time), and the hint counts the work of both. */
     mc = engine_ok("montecarlo:trials=1000000000", &r);
     double start = ttt_clock_ms();
-    assert_int_equal(ttt_hint_shared(solver, &b, mc, 40, 0.5, &a, &err), TTT_OK);
+    assert_int_equal(ttt_hint(solver, &b, mc, 40, 0.5, &a, &err), TTT_OK);
     assert_true(ttt_clock_ms() - start < 2000); /* not a billion trials: time= was set */
     assert_string_equal(a.method, "montecarlo score grid");
     assert_every_move_once(&b, &a);

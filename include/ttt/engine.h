@@ -104,7 +104,7 @@ void ttt_engine_follow(ttt_engine *engine, const ttt_move *moves, int count);
 ttt_status ttt_engine_set_time(ttt_engine *engine, uint64_t ms, ttt_error *err);
 
 /* Lowers the engine's time= to ms (>= 1) when it is above, or 0 (no limit), for its next decisions: a client
- * that shares one budget between searches (ttt_hint_shared). TTT_OK, unchanged, for an engine without time=;
+ * that shares one budget between searches (ttt_hint). TTT_OK, unchanged, for an engine without time=;
  * errors as ttt_engine_set_time. */
 ttt_status ttt_engine_limit_time(ttt_engine *engine, uint64_t ms, ttt_error *err);
 

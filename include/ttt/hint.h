@@ -18,16 +18,12 @@
 
 /* Analyses b (ongoing) for hints into out, best move first. solver must have b's rules (its table is reused
  * between calls, so keep one per game); fallback may be NULL, or an engine with b's rules, which is asked
- * only when the solver does not prove every move. ms > 0 bounds the solver's time, and the fallback's own
- * budget is its own. Returns TTT_ESTATE for a finished game or mismatched rules. */
+ * only when the solver does not prove every move. ms > 0 is the budget (0: TTT_HINT_DEFAULT_MS), of which
+ * the solver gets solver_share (0 < share <= 1). With share 1 the solver has all of ms and the fallback keeps
+ * its own budget; below 1 (and with a fallback) the fallback's time= is lowered to what the solver left (at
+ * least 1 ms, ttt_engine_limit_time) and out->info counts the work and time of both. Returns TTT_ESTATE for
+ * a finished game or mismatched rules. */
 ttt_status ttt_hint(ttt_solver *solver, const ttt_board *b, ttt_engine *fallback, double ms,
-                    ttt_analysis *out, ttt_error *err);
-
-/* ttt_hint within one budget of ms (> 0) for the whole hint: the solver gets solver_share of it (0 < share
- * <= 1); when it does not prove every move, the fallback's time= is lowered to what the solver left (at least
- * 1 ms, ttt_engine_limit_time) and out->info counts the work and time of both. With share 1 the fallback
- * keeps its own budget and out->info is its own: ttt_hint is ttt_hint_shared with share 1. */
-ttt_status ttt_hint_shared(ttt_solver *solver, const ttt_board *b, ttt_engine *fallback, double ms,
-                           double solver_share, ttt_analysis *out, ttt_error *err);
+                    double solver_share, ttt_analysis *out, ttt_error *err);
 
 #endif

@@ -8,13 +8,7 @@
 #include "util/error.h"
 
 ttt_status ttt_hint(ttt_solver *solver, const ttt_board *b, ttt_engine *fallback, double ms,
-                    ttt_analysis *out, ttt_error *err)
-{
-    return ttt_hint_shared(solver, b, fallback, ms, 1.0, out, err);
-}
-
-ttt_status ttt_hint_shared(ttt_solver *solver, const ttt_board *b, ttt_engine *fallback, double ms,
-                           double solver_share, ttt_analysis *out, ttt_error *err)
+                    double solver_share, ttt_analysis *out, ttt_error *err)
 {
     assert(solver_share > 0 && solver_share <= 1);
     memset(out, 0, sizeof *out);

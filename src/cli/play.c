@@ -73,7 +73,7 @@ ttt_status play_hint(play_hinter *h, ttt_game *g, uint64_t seed, ttt_analysis *o
 {
     ttt_engine *fallback;
     ttt_status st = play_hint_prepare(h, g, seed, &fallback, err);
-    return st ? st : ttt_hint(h->solver, &g->board, fallback, PLAY_HINT_MS, out, err);
+    return st ? st : ttt_hint(h->solver, &g->board, fallback, PLAY_HINT_MS, 1.0, out, err);
 }
 
 void play_hinter_free(play_hinter *h)

@@ -117,7 +117,7 @@ static void *worker_main(void *arg)
     if (w->kind == JOB_MOVE)
         w->status = ttt_engine_choose(w->engine, &w->board, &w->move, NULL, &w->err);
     else
-        w->status = ttt_hint(w->solver, &w->board, w->engine, PLAY_HINT_MS, &w->analysis, &w->err);
+        w->status = ttt_hint(w->solver, &w->board, w->engine, PLAY_HINT_MS, 1.0, &w->analysis, &w->err);
     atomic_store(&w->state, WORKER_DONE);
     return NULL;
 }

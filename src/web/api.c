@@ -697,7 +697,7 @@ static const char *eval_result(const ttt_move_eval *e)
 
 /* Analyses b (ongoing) within one budget of ms in all, in an engine slot: the solver alone when no engine
  * is named (bounded NULL); else the solver with WEB_ANALYSE_SOLVER_SHARE of it, then, when it proved not every
- * move, the engine with what the solver left (ttt_hint_shared). bounded is rewritten with the spec the engine
+ * move, the engine with what the solver left (ttt_hint). bounded is rewritten with the spec the engine
  * ran. */
 static ttt_status analyse_within(web_api *api, const ttt_board *b, char *bounded, size_t size, double ms,
                                  ttt_analysis *out, ttt_error *err)
@@ -709,7 +709,7 @@ static ttt_status analyse_within(web_api *api, const ttt_board *b, char *bounded
     if (st == TTT_OK && bounded)
         st = web_engines_make(api->engines, bounded, &b->rules, &e, err);
     if (st == TTT_OK)
-        st = ttt_hint_shared(solver, b, e, ms, e ? WEB_ANALYSE_SOLVER_SHARE : 1.0, out, err);
+        st = ttt_hint(solver, b, e, ms, e ? WEB_ANALYSE_SOLVER_SHARE : 1.0, out, err);
     if (st == TTT_OK && e && ttt_engine_can_analyse(e)) {
         char ran[TTT_SPEC_TEXT_SIZE];
         st = web_engines_bound(api->engines, ttt_engine_spec(e, ran, sizeof ran), &b->rules, (uint64_t)ms,
