@@ -24,44 +24,33 @@
 /* Salt of the VCT's entries, times the threes left (a VCT and a VCF never share a key). */
 #define THREATS_VCT_SALT UINT64_C(0xc2b2ae3d27d4eb4f)
 
-static const int dirs[4][2] = {{0, 1}, {1, 0}, {1, 1}, {1, -1}};
-
-void ttt_threats_init(ttt_threats *t, const ttt_rules *rules)
+void ttt_threats_init(ttt_threats *t, const ttt_lines *lines)
 {
+    assert(lines->nwin <= TTT_THREATS_MAX_WINDOWS);
     memset(t, 0, sizeof *t);
-    t->rows = rules->rows;
-    t->cols = rules->cols;
-    t->k = rules->k;
-    t->cells = rules->rows * rules->cols;
-    for (int d = 0; d < 4; d++)
-        for (int row = 0; row < t->rows; row++)
-            for (int col = 0; col < t->cols; col++) {
-                int last_row = row + (t->k - 1) * dirs[d][0], last_col = col + (t->k - 1) * dirs[d][1];
-                if (last_row >= t->rows || last_col < 0 || last_col >= t->cols)
-                    continue;
-                int w = t->windows++;
-                t->first[w] = (int16_t)(row * t->cols + col);
-                t->step_row[w] = (int8_t)dirs[d][0];
-                t->step_col[w] = (int8_t)dirs[d][1];
-                t->dir[w] = (uint8_t)d;
-                for (int i = 0; i < t->k; i++) {
-                    int cell = (row + i * dirs[d][0]) * t->cols + col + i * dirs[d][1];
-                    t->cell_window[cell][t->cell_windows[cell]++] = (uint16_t)w;
-                }
-            }
-    for (int c = 0; c < t->cells; c++)
+    t->lines = ttt_lines_ref(lines);
+    for (int c = 0; c < lines->cells; c++)
         t->at[c] = TTT_NOBODY;
+    if (lines->k == 1) /* every empty window already holds k - 1 stones of either side */
+        t->fours[TTT_X] = t->fours[TTT_O] = lines->nwin;
+}
+
+void ttt_threats_done(ttt_threats *t)
+{
+    ttt_lines_unref(t->lines);
+    t->lines = NULL;
 }
 
 void ttt_threats_clear(ttt_threats *t) { memset(t->failed, 0, sizeof t->failed); }
 
 void ttt_threats_play(ttt_threats *t, int cell, ttt_player who)
 {
-    assert(cell >= 0 && cell < t->cells && t->at[cell] == TTT_NOBODY);
+    assert(cell >= 0 && cell < t->lines->cells && t->at[cell] == TTT_NOBODY);
     t->at[cell] = (uint8_t)who;
-    int other = 1 - who, k = t->k;
-    for (int i = 0; i < t->cell_windows[cell]; i++) {
-        int w = t->cell_window[cell][i];
+    int other = 1 - who, k = t->lines->k, n;
+    const int16_t *through = ttt_lines_through(t->lines, cell, &n);
+    for (int i = 0; i < n; i++) {
+        int w = through[i];
         int mine = t->count[who][w]++, theirs = t->count[other][w];
         /* keep the count of four windows: who's may be made, the other side's spoilt */
         t->fours[who] += mine + 1 == k - 1 && theirs == 0;
@@ -74,11 +63,12 @@ void ttt_threats_play(ttt_threats *t, int cell, ttt_player who)
 
 void ttt_threats_undo(ttt_threats *t, int cell, ttt_player who)
 {
-    assert(cell >= 0 && cell < t->cells && t->at[cell] == who);
+    assert(cell >= 0 && cell < t->lines->cells && t->at[cell] == who);
     t->at[cell] = TTT_NOBODY;
-    int other = 1 - who, k = t->k;
-    for (int i = 0; i < t->cell_windows[cell]; i++) {
-        int w = t->cell_window[cell][i];
+    int other = 1 - who, k = t->lines->k, n;
+    const int16_t *through = ttt_lines_through(t->lines, cell, &n);
+    for (int i = 0; i < n; i++) {
+        int w = through[i];
         int mine = --t->count[who][w], theirs = t->count[other][w];
         t->fours[who] -= mine + 1 == k - 1 && theirs == 0;
         t->fours[who] += mine == k - 1 && theirs == 0;
@@ -90,30 +80,25 @@ void ttt_threats_undo(ttt_threats *t, int cell, ttt_player who)
 
 void ttt_threats_set(ttt_threats *t, const ttt_board *b)
 {
-    assert(b->rules.rows == t->rows && b->rules.cols == t->cols && b->rules.k == t->k);
-    for (int c = 0; c < t->cells; c++)
+    const ttt_lines *l = t->lines;
+    assert(b->rules.rows == l->rows && b->rules.cols == l->cols && b->rules.k == l->k);
+    for (int c = 0; c < l->cells; c++)
         if (t->at[c] != TTT_NOBODY)
             ttt_threats_undo(t, c, (ttt_player)t->at[c]);
-    for (int c = 0; c < t->cells; c++) {
+    for (int c = 0; c < l->cells; c++) {
         ttt_player p = ttt_board_at(b, c);
         if (p != TTT_NOBODY)
             ttt_threats_play(t, c, p);
     }
 }
 
-static inline int window_cell(const ttt_threats *t, int w, int i)
-{
-    return t->first[w] + i * (t->step_row[w] * t->cols + t->step_col[w]);
-}
-
 /* The first empty cell of window w other than `skip`, or -1. */
 static int window_empty(const ttt_threats *t, int w, int skip)
 {
-    for (int i = 0; i < t->k; i++) {
-        int c = window_cell(t, w, i);
-        if (c != skip && t->at[c] == TTT_NOBODY)
-            return c;
-    }
+    const int16_t *cells = ttt_lines_cells(t->lines, w);
+    for (int i = 0; i < t->lines->k; i++)
+        if (cells[i] != skip && t->at[cells[i]] == TTT_NOBODY)
+            return cells[i];
     return -1;
 }
 
@@ -129,48 +114,60 @@ static void add_distinct(int *out, int *n, int max, int cell)
 
 int ttt_threats_fives(const ttt_threats *t, ttt_player who, int *out, int max)
 {
+    const ttt_lines *l = t->lines;
     int n = 0, other = 1 - who;
     if (t->fours[who] == 0)
         return 0;
-    for (int w = 0; w < t->windows && n < max; w++)
-        if (t->count[who][w] == t->k - 1 && t->count[other][w] == 0)
+    for (int i = 0; i < l->nwin && n < max; i++) {
+        int w = l->dir_win[i];
+        if (t->count[who][w] == l->k - 1 && t->count[other][w] == 0)
             add_distinct(out, &n, max, window_empty(t, w, -1));
+    }
     return n;
 }
 
-/* The five-cells of who in the windows through cell (up to max, distinct). */
+/* The five-cells of who in the windows through cell (up to max <= 2, distinct), direction by direction as
+ * ttt_threats_fives finds them: within a direction the cell's windows come in the same order. */
 static int fives_through(const ttt_threats *t, ttt_player who, int cell, int *out, int max)
 {
-    int n = 0, other = 1 - who;
-    for (int i = 0; i < t->cell_windows[cell] && n < max; i++) {
-        int w = t->cell_window[cell][i];
-        if (t->count[who][w] == t->k - 1 && t->count[other][w] == 0)
-            add_distinct(out, &n, max, window_empty(t, w, -1));
+    assert(max <= 2);
+    int other = 1 - who, k = t->lines->k, nwin, found[TTT_DIRECTIONS][2], nfound[TTT_DIRECTIONS] = {0};
+    const int16_t *through = ttt_lines_through(t->lines, cell, &nwin);
+    for (int i = 0; i < nwin; i++) {
+        int w = through[i], d = t->lines->win_dir[w];
+        if (t->count[who][w] == k - 1 && t->count[other][w] == 0)
+            add_distinct(found[d], &nfound[d], max, window_empty(t, w, -1));
     }
+    int n = 0;
+    for (int d = 0; d < TTT_DIRECTIONS; d++)
+        for (int j = 0; j < nfound[d]; j++)
+            add_distinct(out, &n, max, found[d][j]);
     return n;
 }
 
 void ttt_threats_shape(const ttt_threats *t, int cell, ttt_player who, ttt_shape *out)
 {
     memset(out, 0, sizeof *out);
-    int other = 1 - who;
-    int fives[4][2], nfives[4] = {0}, threes[4] = {0}, twos[4] = {0};
-    bool five[4] = {false};
-    for (int i = 0; i < t->cell_windows[cell]; i++) {
-        int w = t->cell_window[cell][i], d = t->dir[w];
+    int other = 1 - who, k = t->lines->k, nwin;
+    int fives[TTT_DIRECTIONS][2], nfives[TTT_DIRECTIONS] = {0}, threes[TTT_DIRECTIONS] = {0},
+                                  twos[TTT_DIRECTIONS] = {0};
+    bool five[TTT_DIRECTIONS] = {false};
+    const int16_t *through = ttt_lines_through(t->lines, cell, &nwin);
+    for (int i = 0; i < nwin; i++) {
+        int w = through[i], d = t->lines->win_dir[w];
         if (t->count[other][w])
             continue;
         int n = t->count[who][w] + 1;
-        if (n >= t->k)
+        if (n >= k)
             five[d] = true;
-        else if (n == t->k - 1)
+        else if (n == k - 1)
             add_distinct(fives[d], &nfives[d], 2, window_empty(t, w, cell));
-        else if (n == t->k - 2)
+        else if (n == k - 2)
             threes[d]++;
-        else if (n == t->k - 3 && n > 1)
+        else if (n == k - 3 && n > 1)
             twos[d]++;
     }
-    for (int d = 0; d < 4; d++) {
+    for (int d = 0; d < TTT_DIRECTIONS; d++) {
         int s = five[d]          ? TTT_SHAPE_FIVE
                 : nfives[d] >= 2 ? TTT_SHAPE_OPEN_FOUR
                 : nfives[d] == 1 ? TTT_SHAPE_FOUR
@@ -199,20 +196,32 @@ static uint64_t table_key(const ttt_threats *t, ttt_player attacker)
     return key ? key : THREATS_ZERO_KEY;
 }
 
+/* Appends to moves (n so far) the empty cells of window w not yet in seen, marking them; returns the new
+ * count. */
+static int add_empty_cells(const ttt_threats *t, int w, uint8_t *seen, int *moves, int n)
+{
+    const int16_t *cells = ttt_lines_cells(t->lines, w);
+    for (int i = 0; i < t->lines->k; i++) {
+        int c = cells[i];
+        if (t->at[c] == TTT_NOBODY && !seen[c]) {
+            seen[c] = 1;
+            moves[n++] = c;
+        }
+    }
+    return n;
+}
+
 /* Appends to moves (n so far) the empty cells, not yet in seen, of the windows holding `want` stones of a and
  * none of the other side, marking them in seen; returns the new count. */
 static int add_window_cells(const ttt_threats *t, ttt_player a, int want, uint8_t *seen, int *moves, int n)
 {
+    const ttt_lines *l = t->lines;
     ttt_player d = (ttt_player)(1 - a);
-    for (int w = 0; w < t->windows; w++)
+    for (int j = 0; j < l->nwin; j++) {
+        int w = l->dir_win[j];
         if (t->count[a][w] == want && t->count[d][w] == 0)
-            for (int i = 0; i < t->k; i++) {
-                int c = window_cell(t, w, i);
-                if (t->at[c] == TTT_NOBODY && !seen[c]) {
-                    seen[c] = 1;
-                    moves[n++] = c;
-                }
-            }
+            n = add_empty_cells(t, w, seen, moves, n);
+    }
     return n;
 }
 
@@ -236,8 +245,8 @@ static ttt_threats_result vcf(ttt_threats *t, ttt_player a, int forced, vcf_sear
     if (forced >= 0) {
         moves[n++] = forced;
     } else {
-        memset(seen, 0, (size_t)t->cells);
-        n = add_window_cells(t, a, t->k - 2, seen, moves, n);
+        memset(seen, 0, (size_t)t->lines->cells);
+        n = add_window_cells(t, a, t->lines->k - 2, seen, moves, n);
     }
 
     bool unknown = false;
@@ -275,7 +284,7 @@ static ttt_threats_result vcf(ttt_threats *t, ttt_player a, int forced, vcf_sear
 
 ttt_threats_result ttt_threats_vcf(ttt_threats *t, ttt_player who, uint64_t budget, int *line, int *length)
 {
-    assert(t->k >= 2);
+    assert(t->lines->k >= 2);
     *length = 0;
     int f[2];
     /* Step 1. */
@@ -304,19 +313,22 @@ typedef struct vct_search {
  * `mark` (cells bytes); returns how many. */
 static int open_four_cells(const ttt_threats *t, ttt_player who, uint8_t *mark)
 {
-    int other = 1 - who, n = 0;
-    memset(mark, 0, (size_t)t->cells);
-    for (int w = 0; w < t->windows; w++) {
-        if (t->count[who][w] != t->k - 2 || t->count[other][w])
+    const ttt_lines *l = t->lines;
+    int other = 1 - who, n = 0, k = l->k;
+    memset(mark, 0, (size_t)l->cells);
+    for (int w = 0; w < l->nwin; w++) {
+        if (t->count[who][w] != k - 2 || t->count[other][w])
             continue;
-        for (int i = 0; i < t->k; i++) {
-            int c = window_cell(t, w, i);
+        const int16_t *cells = ttt_lines_cells(l, w);
+        for (int i = 0; i < k; i++) {
+            int c = cells[i], nwin;
             if (t->at[c] != TTT_NOBODY || mark[c])
                 continue;
             int f[2], nf = 0;
-            for (int j = 0; j < t->cell_windows[c] && nf < 2; j++) {
-                int v = t->cell_window[c][j];
-                if (t->count[who][v] == t->k - 2 && t->count[other][v] == 0)
+            const int16_t *through = ttt_lines_through(l, c, &nwin);
+            for (int j = 0; j < nwin && nf < 2; j++) {
+                int v = through[j];
+                if (t->count[who][v] == k - 2 && t->count[other][v] == 0)
                     add_distinct(f, &nf, 2, window_empty(t, v, c));
             }
             if (nf >= 2) {
@@ -328,32 +340,32 @@ static int open_four_cells(const ttt_threats *t, ttt_player who, uint8_t *mark)
     return n;
 }
 
+/* Whether window w holds a cell marked in y. */
+static bool window_marked(const ttt_threats *t, int w, const uint8_t *y)
+{
+    const int16_t *cells = ttt_lines_cells(t->lines, w);
+    for (int i = 0; i < t->lines->k; i++)
+        if (y[cells[i]])
+            return true;
+    return false;
+}
+
 /* The defender's answers to the attacker's open-four cells (marked in y): the empty cells of the attacker's
  * windows of k-2 through them, and the defender's four-making cells. Returns how many, in out. */
 static int defences(const ttt_threats *t, ttt_player a, const uint8_t *y, int *out)
 {
-    int d = 1 - a, n = 0;
+    const ttt_lines *l = t->lines;
+    int d = 1 - a, n = 0, k = l->k;
     uint8_t seen[TTT_MAX_CELLS];
-    memset(seen, 0, (size_t)t->cells);
-    for (int w = 0; w < t->windows; w++) {
-        bool attack = t->count[a][w] == t->k - 2 && t->count[d][w] == 0;
-        bool counter = t->count[d][w] == t->k - 2 && t->count[a][w] == 0;
-        if (!attack && !counter)
-            continue;
-        if (attack) {
-            attack = false;
-            for (int i = 0; i < t->k && !attack; i++)
-                attack = y[window_cell(t, w, i)];
-        }
-        if (!attack && !counter)
-            continue;
-        for (int i = 0; i < t->k; i++) {
-            int c = window_cell(t, w, i);
-            if (t->at[c] == TTT_NOBODY && !seen[c]) {
-                seen[c] = 1;
-                out[n++] = c;
-            }
-        }
+    memset(seen, 0, (size_t)l->cells);
+    for (int j = 0; j < l->nwin; j++) {
+        int w = l->dir_win[j];
+        bool attack = t->count[a][w] == k - 2 && t->count[d][w] == 0;
+        bool counter = t->count[d][w] == k - 2 && t->count[a][w] == 0;
+        if (attack)
+            attack = window_marked(t, w, y);
+        if (attack || counter)
+            n = add_empty_cells(t, w, seen, out, n);
     }
     return n;
 }
@@ -361,14 +373,12 @@ static int defences(const ttt_threats *t, ttt_player a, const uint8_t *y, int *o
 /* Whether a stone of who just played on cell gives who an open-four cell in a window through it. */
 static bool makes_three(const ttt_threats *t, ttt_player who, int cell, const uint8_t *y)
 {
-    int other = 1 - who;
-    for (int j = 0; j < t->cell_windows[cell]; j++) {
-        int w = t->cell_window[cell][j];
-        if (t->count[who][w] != t->k - 2 || t->count[other][w])
-            continue;
-        for (int i = 0; i < t->k; i++)
-            if (y[window_cell(t, w, i)])
-                return true;
+    int other = 1 - who, nwin;
+    const int16_t *through = ttt_lines_through(t->lines, cell, &nwin);
+    for (int j = 0; j < nwin; j++) {
+        int w = through[j];
+        if (t->count[who][w] == t->lines->k - 2 && !t->count[other][w] && window_marked(t, w, y))
+            return true;
     }
     return false;
 }
@@ -394,10 +404,10 @@ static ttt_threats_result vct(ttt_threats *t, ttt_player a, int forced, int thre
     if (forced >= 0) {
         moves[n++] = forced;
     } else {
-        memset(seen, 0, (size_t)t->cells);
-        n = add_window_cells(t, a, t->k - 2, seen, moves, n);
+        memset(seen, 0, (size_t)t->lines->cells);
+        n = add_window_cells(t, a, t->lines->k - 2, seen, moves, n);
         if (threes > 0)
-            n = add_window_cells(t, a, t->k - 3, seen, moves, n);
+            n = add_window_cells(t, a, t->lines->k - 3, seen, moves, n);
     }
 
     bool unknown = false;
@@ -448,7 +458,7 @@ static ttt_threats_result vct(ttt_threats *t, ttt_player a, int forced, int thre
 ttt_threats_result ttt_threats_vct(ttt_threats *t, ttt_player who, int max_threes, uint64_t budget,
                                    int *first)
 {
-    assert(t->k >= 3 && max_threes >= 0);
+    assert(t->lines->k >= 3 && max_threes >= 0);
     int f[2];
     if (ttt_threats_fives(t, who, f, 1) == 1) {
         *first = f[0];
