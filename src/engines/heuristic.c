@@ -44,6 +44,7 @@
 #include <string.h>
 
 #include "engines/engine_impl.h"
+#include "rules/lines.h"
 #include "util/error.h"
 
 /* The blog's weight of one opponent stone in a window. */
@@ -63,65 +64,45 @@ static const ttt_option_def heuristic_options[] = {
 };
 
 typedef struct heuristic_state {
-    int windows;    /* how many windows */
-    int k;          /* cells per window */
-    ttt_move *cell; /* window w's cells are cell[w * k .. w * k + k - 1] */
-    int *weight;    /* scratch for step 2: one per window */
-    int *selected;  /* scratch for step 3: indices of the kept windows */
+    const ttt_lines *lines; /* the board's windows (one reference), walked in dir_win order */
+    int windows;            /* how many windows */
+    int k;                  /* cells per window */
+    int *weight;            /* scratch for step 2: one per window */
+    int *selected;          /* scratch for step 3: indices of the kept windows */
     ttt_move centre;
     bool line_wins; /* completing a line wins (normal rules) rather than loses (misère) */
 } heuristic_state;
 
-/* Walks every window in the documented order; with cells non-NULL writes their cells. Returns the count. */
-static int list_windows(const ttt_rules *r, ttt_move *cells)
+/* The cells of window w in the documented order: the geometry's windows by direction, then first cell. */
+static inline const int16_t *window(const heuristic_state *s, int w)
 {
-    /* Directions (row step, column step): horizontal, vertical, diagonal, anti-diagonal. */
-    static const int dir[4][2] = {{0, 1}, {1, 0}, {1, 1}, {1, -1}};
-    int count = 0;
-    for (int d = 0; d < 4; d++)
-        for (int row = 0; row < r->rows; row++)
-            for (int col = 0; col < r->cols; col++) {
-                int last_row = row + (r->k - 1) * dir[d][0], last_col = col + (r->k - 1) * dir[d][1];
-                if (last_row >= r->rows || last_col < 0 || last_col >= r->cols)
-                    continue;
-                for (int i = 0; cells && i < r->k; i++)
-                    cells[count * r->k + i] = (row + i * dir[d][0]) * r->cols + col + i * dir[d][1];
-                count++;
-            }
-    return count;
+    return ttt_lines_cells(s->lines, s->lines->dir_win[w]);
 }
 
 static ttt_status heuristic_start(ttt_engine *e, ttt_error *err)
 {
     const ttt_rules *r = &e->rules;
     heuristic_state *s = calloc(1, sizeof *s);
-    int windows = list_windows(r, NULL);
-    if (s) {
-        s->cell = malloc((size_t)windows * (size_t)r->k * sizeof *s->cell);
-        s->weight = malloc((size_t)windows * sizeof *s->weight);
-        s->selected = malloc((size_t)windows * sizeof *s->selected);
+    ttt_status st = s ? ttt_lines_new(r, &s->lines, err) : TTT_ENOMEM;
+    if (st == TTT_OK) {
+        s->windows = s->lines->nwin;
+        s->weight = malloc(((size_t)s->windows + 1) * sizeof *s->weight);
+        s->selected = malloc(((size_t)s->windows + 1) * sizeof *s->selected);
+        if (!s->weight || !s->selected)
+            st = TTT_ENOMEM;
     }
-    if (!s || !s->cell || !s->weight || !s->selected) {
+    if (st) {
         if (s) {
-            free(s->cell);
+            ttt_lines_unref(s->lines);
             free(s->weight);
             free(s->selected);
         }
         free(s);
-        return ttt_fail(err, TTT_ENOMEM, "engine 'heuristic': out of memory");
+        return ttt_fail(err, st, "engine 'heuristic': out of memory");
     }
-    s->windows = list_windows(r, s->cell);
     s->k = r->k;
     s->centre = (r->rows - 1) / 2 * r->cols + (r->cols - 1) / 2;
-
-    /* Ask the board what a line means: X holding the first window, O nothing. */
-    ttt_bits x = {{0}}, o = {{0}};
-    for (int i = 0; i < s->k; i++)
-        ttt_bits_set(&x, s->cell[i]);
-    ttt_board probe;
-    ttt_board_from_bits(&probe, r, &x, &o);
-    s->line_wins = ttt_board_outcome(&probe) == TTT_X_WINS;
-
+    s->line_wins = ttt_rules_line_wins(r);
     e->state = s;
     return TTT_OK;
 }
@@ -131,7 +112,7 @@ static void heuristic_stop(ttt_engine *e)
     heuristic_state *s = e->state;
     if (!s)
         return;
-    free(s->cell);
+    ttt_lines_unref(s->lines);
     free(s->weight);
     free(s->selected);
     free(s);
@@ -147,7 +128,7 @@ static void opponent_weightings(const heuristic_state *s, const ttt_board *b, tt
                                 int *weight)
 {
     for (int w = 0; w < s->windows; w++) {
-        const ttt_move *cells = &s->cell[w * s->k];
+        const int16_t *cells = window(s, w);
         int stones = 0;
         bool remaining = false;
         for (int i = 0; i < s->k; i++) {
@@ -182,7 +163,7 @@ static ttt_move frequency_table(const heuristic_state *s, const ttt_board *b, co
     memset(freq, 0, (size_t)b->cells * sizeof *freq);
     for (int j = 0; j < count; j++)
         for (int i = 0; i < s->k; i++) {
-            ttt_move c = s->cell[selected[j] * s->k + i];
+            ttt_move c = window(s, selected[j])[i];
             if (is_empty(b, c) && !ttt_bits_test(avoid, c))
                 freq[c]++;
         }
@@ -190,7 +171,7 @@ static ttt_move frequency_table(const heuristic_state *s, const ttt_board *b, co
     int best = 0;
     for (int j = 0; j < count; j++)
         for (int i = 0; i < s->k; i++) {
-            ttt_move c = s->cell[selected[j] * s->k + i];
+            ttt_move c = window(s, selected[j])[i];
             if (freq[c] > best) {
                 best = freq[c];
                 choice = c;
@@ -232,7 +213,7 @@ static void heuristic_explain_tables(const heuristic_state *s, const ttt_board *
     bool seen[TTT_MAX_CELLS] = {false};
     for (int w = 0; w < s->windows; w++)
         for (int i = 0; i < s->k; i++) {
-            ttt_move c = s->cell[w * s->k + i];
+            ttt_move c = window(s, w)[i];
             if (!is_empty(b, c))
                 continue;
             if (!seen[c] || s->weight[w] < lowest[c])
@@ -258,9 +239,12 @@ static void heuristic_explain_tables(const heuristic_state *s, const ttt_board *
     ttt_explain_fact_add(why, "lowest weight", count ? s->weight[s->selected[0]] : 0);
     ttt_explain_fact_add(why, "lines kept", count);
     ttt_explain_fact_add(why, "lines in all", s->windows);
-    for (int j = 0; j < count && why->line_count < TTT_EXPLAIN_MAX_LINES; j++)
-        ttt_explain_line_add(why, "kept line", s->weight[s->selected[j]], "weight",
-                             &s->cell[s->selected[j] * s->k], s->k);
+    for (int j = 0; j < count && why->line_count < TTT_EXPLAIN_MAX_LINES; j++) {
+        ttt_move cells[TTT_MAX_SIDE];
+        for (int i = 0; i < s->k; i++)
+            cells[i] = window(s, s->selected[j])[i];
+        ttt_explain_line_add(why, "kept line", s->weight[s->selected[j]], "weight", cells, s->k);
+    }
 }
 
 /* The blog's `move`: step 1, the guard when asked for, then steps 2 to 4. When why is not NULL it gets the
