@@ -34,6 +34,8 @@
 #include <string.h>
 
 #include "engines/engine_impl.h"
+#include "rules/lines.h"
+#include "search/playout_lines.h"
 #include "ttt/playout.h"
 #include "util/error.h"
 
@@ -140,10 +142,11 @@ static const ttt_option_def mcts_options[] = {
 };
 
 typedef struct mcts_state {
+    const ttt_lines *lines; /* the board's windows, for the game (one reference) */
     ttt_playout *playout;
     mcts_node *pool;
     size_t used, allocated, limit;
-    bool line_wins;       /* completing a line wins for its maker (the board's outcome says so) */
+    bool line_wins;       /* completing a line wins for its maker (ttt_rules_line_wins) */
     bool threat_playouts; /* threats=1 under rules where a line wins */
     bool have_root;       /* pool[0] is the tree of root_board */
     ttt_board root_board;
@@ -366,39 +369,27 @@ static bool node_expand(mcts_state *s, uint32_t idx, const ttt_board *b, ttt_rng
 
 /* --- Threat-aware playouts ------------------------------------------------------------------------------ */
 
-static const int line_dirs[4][2] = {{0, 1}, {1, 0}, {1, 1}, {1, -1}};
-
-/* Adds to threats[who] the empty cells on the lines through m (m just played by `who`) where `who` would
- * complete a line: a new such cell needs the stone at m, so it lies within k - 1 of m along one of the four
- * directions and completes its line along that direction. Each direction is a strip of 2k - 1 cells centred
- * on m, where an empty cell with runs of `who` of l and r stones beside it threatens when l + 1 + r >= k. */
-static void add_threats(const ttt_board *b, ttt_player who, int m, ttt_bits *threats)
+/* Adds to threats[who] the empty cells where `who` would complete a line through m (m just played by `who`):
+ * a new such cell needs the stone at m, so it is the one empty cell of a window through m whose other k - 1
+ * cells are `who`'s. */
+static void add_threats(const ttt_lines *l, const ttt_board *b, ttt_player who, int m, ttt_bits *threats)
 {
-    int rows = b->rules.rows, cols = b->rules.cols, k = b->rules.k, r = m / cols, c = m % cols;
     const ttt_bits *own = &b->stones[who], *other = &b->stones[1 - who];
-    for (int d = 0; d < 4; d++) {
-        /* strip[i]: 1 own stone, 0 empty, -1 the opponent's or off the board; cell[i] its cell */
-        int strip[2 * TTT_MAX_SIDE], cell[2 * TTT_MAX_SIDE], len = 2 * k - 1;
-        for (int i = 0; i < len; i++) {
-            int rr = r + (i - (k - 1)) * line_dirs[d][0], cc = c + (i - (k - 1)) * line_dirs[d][1];
-            if (rr < 0 || rr >= rows || cc < 0 || cc >= cols) {
-                strip[i] = -1;
-                continue;
-            }
-            cell[i] = rr * cols + cc;
-            strip[i] = ttt_bits_test(own, cell[i]) ? 1 : ttt_bits_test(other, cell[i]) ? -1 : 0;
+    int nwin;
+    const int16_t *through = ttt_lines_through(l, m, &nwin);
+    for (int i = 0; i < nwin; i++) {
+        const ttt_bits *w = &l->win_bits[through[i]];
+        uint64_t blocked = 0;
+        int missing = 0, cell = -1;
+        for (int j = 0; j < l->words; j++) {
+            uint64_t miss = w->w[j] & ~own->w[j];
+            blocked |= w->w[j] & other->w[j];
+            missing += __builtin_popcountll(miss);
+            if (miss)
+                cell = j * 64 + __builtin_ctzll(miss);
         }
-        for (int i = 0; i < len; i++) {
-            if (strip[i] != 0)
-                continue;
-            int run = 1;
-            for (int j = i - 1; j >= 0 && strip[j] == 1; j--)
-                run++;
-            for (int j = i + 1; j < len && strip[j] == 1; j++)
-                run++;
-            if (run >= k)
-                ttt_bits_set(threats, cell[i]);
-        }
+        if (!blocked && missing == 1)
+            ttt_bits_set(threats, cell);
     }
 }
 
@@ -414,7 +405,7 @@ static int first_cell(const ttt_bits *set, int words)
 /* A random game from b (ongoing, rules where a line wins) in which each side completes a line when it can,
  * else blocks one the opponent could complete, else plays a uniformly random empty cell. Returns the outcome
  * (the board's) and each side's final stones. */
-static ttt_outcome threat_playout(const ttt_board *start, ttt_rng *rng, ttt_bits *final)
+static ttt_outcome threat_playout(const ttt_lines *l, const ttt_board *start, ttt_rng *rng, ttt_bits *final)
 {
     ttt_board b = *start;
     ttt_move empty[TTT_MAX_CELLS];
@@ -425,7 +416,7 @@ static ttt_outcome threat_playout(const ttt_board *start, ttt_rng *rng, ttt_bits
     for (int who = 0; who < 2; who++) /* k >= 3: every threat's line holds a stone of its side */
         for (int i = 0; i < TTT_WORDS; i++)
             for (uint64_t w = b.stones[who].w[i]; w; w &= w - 1)
-                add_threats(&b, (ttt_player)who, i * 64 + __builtin_ctzll(w), &threats[who]);
+                add_threats(l, &b, (ttt_player)who, i * 64 + __builtin_ctzll(w), &threats[who]);
     while (!ttt_board_terminal(&b)) {
         ttt_player me = ttt_board_to_move(&b);
         int m = first_cell(&threats[me], words);
@@ -440,7 +431,7 @@ static ttt_outcome threat_playout(const ttt_board *start, ttt_rng *rng, ttt_bits
         ttt_bits_clear(&threats[0], m);
         ttt_bits_clear(&threats[1], m);
         if (!ttt_board_terminal(&b))
-            add_threats(&b, me, m, &threats[me]);
+            add_threats(l, &b, me, m, &threats[me]);
     }
     final[TTT_X] = b.stones[TTT_X];
     final[TTT_O] = b.stones[TTT_O];
@@ -524,7 +515,7 @@ static void mcts_iterate(mcts_state *s, ttt_rng *rng, double c, double rave)
     } else {
         ttt_outcome o;
         if (s->threat_playouts)
-            o = threat_playout(&b, rng, final);
+            o = threat_playout(s->lines, &b, rng, final);
         else {
             ttt_playout_set_position(s->playout, &b);
             o = ttt_playout_run(s->playout, rng, final);
@@ -751,19 +742,18 @@ static ttt_status mcts_start(ttt_engine *e, ttt_error *err)
     if (!s)
         return ttt_fail(err, TTT_ENOMEM, "engine 'mcts': out of memory");
     s->limit = (size_t)c->tree;
-    ttt_status st = ttt_playout_new(&e->rules, &s->playout, err);
+    ttt_status st = ttt_lines_new(&e->rules, &s->lines, err);
+    if (st == TTT_OK)
+        st = ttt_playout_new_over(s->lines, &s->playout, err);
     if (st == TTT_OK && !pool_reserve(s, MCTS_INITIAL_POOL < s->limit ? MCTS_INITIAL_POOL : s->limit))
         st = ttt_fail(err, TTT_ENOMEM, "engine 'mcts': out of memory");
     if (st) {
         ttt_playout_free(s->playout);
+        ttt_lines_unref(s->lines);
         free(s);
         return st;
     }
-    /* What a line means is the outcome function's business: ask it about a board where X has one. */
-    ttt_board probe;
-    ttt_board_init(&probe, &e->rules);
-    probe.line_owner = TTT_X;
-    s->line_wins = ttt_board_outcome(&probe) == TTT_X_WINS;
+    s->line_wins = ttt_rules_line_wins(&e->rules);
     s->threat_playouts = s->line_wins && c->threats;
     e->state = s;
     return TTT_OK;
@@ -775,6 +765,7 @@ static void mcts_stop(ttt_engine *e)
     if (!s)
         return;
     ttt_playout_free(s->playout);
+    ttt_lines_unref(s->lines);
     free(s->pool);
     free(s);
 }
