@@ -431,9 +431,7 @@ static void follow(learner_state *s, const ttt_board *b)
 /* How many empty cells would complete a winning line for who; the first goes to *cell. */
 static int threats_of(const ttt_board *b, ttt_player who, ttt_move *cell)
 {
-    ttt_board probe = *b;
-    probe.line_owner = who;
-    if (ttt_board_winner(&probe) != who) /* misère: a line does not win, so nothing threatens */
+    if (!ttt_rules_line_wins(&b->rules)) /* misère: a line does not win, so nothing threatens */
         return 0;
     int n = 0;
     for (int c = 0; c < b->cells; c++)
@@ -709,9 +707,7 @@ static ttt_move learner_decide(ttt_engine *e, const ttt_board *b, ttt_explanatio
     }
     if (nfound)
         return decided(why, "1. win now", pick(e, found, nfound));
-    ttt_board probe = *b;
-    probe.line_owner = opp;
-    bool opp_line_wins = ttt_board_winner(&probe) == opp;
+    bool opp_line_wins = ttt_rules_line_wins(&b->rules);
     for (int i = 0; opp_line_wins && i < n; i++)
         if (ttt_board_makes_line(b, opp, legal[i]))
             found[nfound++] = legal[i];

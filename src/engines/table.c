@@ -122,10 +122,7 @@ static ttt_move fallback(ttt_engine *e, const ttt_board *b, const ttt_move *lega
     }
     if (nfound)
         return pick(e, found, nfound);
-    /* Whether the opponent's line would win for them is the board's to say, not ours. */
-    ttt_board probe = *b;
-    probe.line_owner = opp;
-    bool opp_line_wins = ttt_board_winner(&probe) == opp;
+    bool opp_line_wins = ttt_rules_line_wins(&b->rules);
     for (int i = 0; opp_line_wins && i < n; i++)
         if (ttt_board_makes_line(b, opp, legal[i]))
             found[nfound++] = legal[i];
