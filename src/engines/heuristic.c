@@ -30,8 +30,8 @@
  *
  * Option guard=1 adds, between steps 1 and 2, what the blog leaves to the weights: "win now, else block
  * now". It plays the first cell (reading order) where completing a line wins, else the first cell where the
- * opponent would complete a winning line. Whether a line wins is asked of the board (ttt_board_outcome) when
- * the engine starts, so the engine never reads the misère flag. Under misère a line loses, so there is no
+ * opponent would complete a winning line (engines/tactics.h, which asks ttt_rules_line_wins, so the engine
+ * never reads the misère flag). Under misère a line loses, so there is no
  * win now and nothing to block; guard then only keeps the engine from completing a line of its own while
  * another move exists (such cells are dropped from step 4). Under normal rules that part never applies.
  *
@@ -44,6 +44,7 @@
 #include <string.h>
 
 #include "engines/engine_impl.h"
+#include "engines/tactics.h"
 #include "rules/lines.h"
 #include "util/error.h"
 
@@ -70,7 +71,6 @@ typedef struct heuristic_state {
     int *weight;            /* scratch for step 2: one per window */
     int *selected;          /* scratch for step 3: indices of the kept windows */
     ttt_move centre;
-    bool line_wins; /* completing a line wins (normal rules) rather than loses (misère) */
 } heuristic_state;
 
 /* The cells of window w in the documented order: the geometry's windows by direction, then first cell. */
@@ -102,7 +102,6 @@ static ttt_status heuristic_start(ttt_engine *e, ttt_error *err)
     }
     s->k = r->k;
     s->centre = (r->rows - 1) / 2 * r->cols + (r->cols - 1) / 2;
-    s->line_wins = ttt_rules_line_wins(r);
     e->state = s;
     return TTT_OK;
 }
@@ -180,26 +179,17 @@ static ttt_move frequency_table(const heuristic_state *s, const ttt_board *b, co
     return choice;
 }
 
-/* guard=1: the first cell that wins now, else the first that blocks the opponent's win now, else
- * TTT_NO_MOVE. Cells that would complete a losing line of our own go into *avoid, unless every legal move
- * does. */
-static ttt_move guard(const heuristic_state *s, const ttt_board *b, ttt_bits *avoid)
+/* guard=1: the first cell that wins now, else the first that blocks the opponent's win now (*kind says
+ * which), else TTT_NO_MOVE. Cells that would complete a losing line of our own go into *avoid, unless every
+ * legal move does. */
+static ttt_move guard(const ttt_board *b, ttt_bits *avoid, tactics_kind *kind)
 {
-    ttt_player me = ttt_board_to_move(b), opponent = (ttt_player)(1 - me);
-    ttt_move moves[TTT_MAX_CELLS];
-    int n = ttt_board_moves(b, moves), avoided = 0;
-    for (int i = 0; i < n; i++)
-        if (ttt_board_makes_line(b, me, moves[i])) {
-            if (s->line_wins)
-                return moves[i];
-            ttt_bits_set(avoid, moves[i]);
-            avoided++;
-        }
-    if (avoided == n)
+    ttt_move found[TTT_MAX_CELLS];
+    int n;
+    if ((*kind = tactics_win_or_block(b, found, &n)) != TACTICS_NONE)
+        return found[0];
+    if (tactics_losing(b, avoid) == b->cells - b->ply)
         *avoid = (ttt_bits){{0}};
-    for (int i = 0; s->line_wins && i < n; i++)
-        if (ttt_board_makes_line(b, opponent, moves[i]))
-            return moves[i];
     return TTT_NO_MOVE;
 }
 
@@ -266,11 +256,11 @@ static ttt_move heuristic_decide(ttt_engine *e, const ttt_board *b, ttt_explanat
 
     ttt_bits avoid = {{0}};
     if (c->guard) {
-        ttt_move m = guard(s, b, &avoid);
+        tactics_kind kind;
+        ttt_move m = guard(b, &avoid, &kind);
         if (m != TTT_NO_MOVE) {
             if (why)
-                why->step =
-                    ttt_board_makes_line(b, me, m) ? "guard: win now" : "guard: block the opponent's win";
+                why->step = kind == TACTICS_WIN ? "guard: win now" : "guard: block the opponent's win";
             return m;
         }
     }

@@ -34,6 +34,7 @@
 #include <string.h>
 
 #include "engines/engine_impl.h"
+#include "engines/tactics.h"
 #include "rules/lines.h"
 #include "search/playout_lines.h"
 #include "ttt/playout.h"
@@ -310,15 +311,9 @@ static bool node_expand(mcts_state *s, uint32_t idx, const ttt_board *b, ttt_rng
 {
     ttt_move moves[TTT_MAX_CELLS];
     int n = ttt_board_moves(b, moves);
-    ttt_player me = ttt_board_to_move(b), opp = (ttt_player)(1 - me);
-    bool mine[TTT_MAX_CELLS], theirs[TTT_MAX_CELLS];
-    int wins = 0, threats = 0;
-    for (int i = 0; i < n; i++) {
-        mine[i] = ttt_board_makes_line(b, me, moves[i]);
-        theirs[i] = ttt_board_makes_line(b, opp, moves[i]);
-        wins += mine[i];
-        threats += theirs[i];
-    }
+    ttt_bits mine, theirs; /* the moves that complete a line of the side to move, of the opponent */
+    tactics_lines(b, &mine, &theirs);
+    int wins = ttt_bits_count(&mine), threats = ttt_bits_count(&theirs);
     if (!s->line_wins)
         wins = threats = 0; /* a line loses for its maker: nothing to block, nothing to rush */
     bool root = idx == 0, use_near = b->cells > MCTS_NEAR_MIN_CELLS && b->ply > 0, partial = false;
@@ -327,14 +322,15 @@ static bool node_expand(mcts_state *s, uint32_t idx, const ttt_board *b, ttt_rng
     int count = 0;
     for (int i = 0; i < n; i++) {
         mcts_node k = {.move = (int16_t)moves[i]};
-        if (mine[i]) /* the move ends the game: the outcome function says for whom */
+        if (ttt_bits_test(&mine, moves[i])) /* the move ends the game: the rules say for whom */
             k.proof = s->line_wins ? PROOF_WIN : PROOF_LOSS;
         else if (b->ply + 1 == b->cells)
             k.proof = PROOF_DRAW;
         else if (wins > 0) { /* a win is on the board: the other moves do not matter */
             if (!root)
                 continue;
-        } else if (threats >= 2 || (threats == 1 && !theirs[i])) { /* the opponent wins next move */
+        } else if (threats >= 2 || (threats == 1 && !ttt_bits_test(&theirs, moves[i]))) {
+            /* the opponent wins next move */
             if (!root)
                 continue;
             k.proof = PROOF_LOSS;
