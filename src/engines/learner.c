@@ -266,8 +266,6 @@ static int result_of_outcome(ttt_outcome oc)
     return oc == TTT_X_WINS ? X_WON : oc == TTT_O_WINS ? O_WON : DRAWN;
 }
 
-static const char *result_name(int result) { return result == X_WON ? "x" : result == O_WON ? "o" : "draw"; }
-
 static void backup(learner_state *s, const ttt_rules *rules, const ttt_move *canon, int n);
 
 typedef struct load_ctx {
@@ -364,7 +362,7 @@ static ttt_status learner_game_over(ttt_engine *e, const ttt_move *moves, int co
     ttt_moves_format(&e->rules, canon, count, text, sizeof text);
     int result = result_of_outcome(outcome);
     if (record && s->store &&
-        (st = ttt_store_learn(s->store, s->rules_text, text, result_name(result), 1, err)) != TTT_OK)
+        (st = ttt_store_learn(s->store, s->rules_text, text, ttt_outcome_name(outcome), 1, err)) != TTT_OK)
         return st;
     if (tree_add(s, canon, count, result, 1))
         return ttt_fail(err, TTT_ENOMEM, "engine 'learner': out of memory");
