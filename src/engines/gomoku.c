@@ -36,14 +36,13 @@
 /* VCF nodes per search at the root (ours, the opponent's, and the opponent's after each candidate). */
 #define GOMOKU_DEFAULT_VCF 20000
 /* VCT nodes per search at the root (ours, the opponent's, and the opponent's after each candidate), and the
- * three moves a VCT may use on one line of play: against Rapfi depth 12 (20 games, 0.5 s a move, leaf=30)
- * threes=3 won 5, threes=5 won 3 (/work/wt/gomoku16-matches.txt). */
+ * three moves a VCT may use on one line of play: threes=3 won 5 of 20 against Rapfi depth 12, threes=5 3
+ * (bench/gomoku/HISTORY.md). */
 #define GOMOKU_DEFAULT_VCT 20000
 #define GOMOKU_VCT_THREES  3
 #define GOMOKU_MAX_THREES  16
-/* VCF nodes for the side to move at each leaf of the alpha-beta (0 = static evaluation only). Measured
- * through c-gomoku-cli against Rapfi limited to depth 12, 0.5 s a move, 20 games (ttt wins only as Black):
- * leaf=0 0-20, leaf=10 2-17-1, leaf=30 5-15, leaf=100 3-17 (/work/wt/gomoku16-matches.txt). */
+/* VCF nodes for the side to move at each leaf of the alpha-beta (0 = static evaluation only): leaf=30 won 5
+ * of 20 against Rapfi depth 12 (leaf=0 none, 10 two, 100 three). */
 #define GOMOKU_DEFAULT_LEAF_VCF 30
 /* Candidates searched at the root; inner nodes get GOMOKU_INNER_WIDTH (the best by the shape scores). */
 #define GOMOKU_DEFAULT_WIDTH 16
@@ -58,9 +57,7 @@
 /* The solver's table where the threats do not apply (small boards: minimax's default is enough). */
 #define GOMOKU_SOLVER_TT_MIB 16
 /* With a time budget, each threat search at the root gets at most this many nodes per millisecond of the
- * move's time: about a fifth of the move at the VCT's speed on a 15x15 middle game (1.54M nodes in 5.5 s,
- * 280 a millisecond, on the shared machine), so that the four searches before the alpha-beta leave it most
- * of the time when they fail fast, as they mostly do (at 0.4 s a move: 20,000 nodes each, the default). */
+ * move's time: about a fifth of the move at the VCT's 280 nodes a millisecond on a 15x15 middle game. */
 #define GOMOKU_THREAT_NODES_PER_MS 50
 /* The root's VCF checks of the candidates stop once this share of the move's time is gone. */
 #define GOMOKU_VCF_TIME_SHARE 0.3
