@@ -225,6 +225,27 @@ static inline int draw_batch(const ttt_playout *p, int m, ttt_rng *rng, uint16_t
     }
 }
 
+/* The draws of a run's current batch: draw[used..have) are still to be used. */
+typedef struct draws {
+    uint16_t draw[BATCH_MAX];
+    int have, used;
+} draws;
+
+/* Move t of a run (the small and big kernels): the next draw, from a new batch when the last is used up,
+ * picks order[j], t <= j < nempty, which is swapped into order[t]; returns its cell. */
+static inline int next_cell(ttt_playout *p, ttt_rng *rng, draws *d, int t)
+{
+    if (d->used == d->have) {
+        d->have = draw_batch(p, p->nempty - t, rng, d->draw);
+        d->used = 0;
+    }
+    int j = t + d->draw[d->used++];
+    uint16_t cell = p->order[j];
+    p->order[j] = p->order[t];
+    p->order[t] = cell;
+    return cell;
+}
+
 /* Does `mine`, which has just gained `cell`, hold a line through it? */
 static inline bool small_line(const ttt_playout *p, uint64_t mine, int cell)
 {
@@ -265,21 +286,13 @@ static inline ttt_outcome finish_word(ttt_playout *p, int t, bool line, uint64_t
 static ttt_outcome run_small(ttt_playout *p, ttt_rng *rng, ttt_bits *final)
 {
     const int k = p->lines->k;
-    uint16_t *order = p->order;
     const int n = p->nempty;
     uint64_t mine = p->root[p->root_side].w[0], theirs = p->root[p->root_side ^ 1].w[0];
-    uint16_t draw[BATCH_MAX];
-    int have = 0, used = 0, t = 0;
+    draws d = {.have = 0, .used = 0};
+    int t = 0;
     bool line = false;
     while (t < n) {
-        if (used == have) {
-            have = draw_batch(p, n - t, rng, draw);
-            used = 0;
-        }
-        int j = t + draw[used++];
-        int cell = order[j];
-        order[j] = order[t];
-        order[t++] = cell;
+        int cell = next_cell(p, rng, &d, t++);
         mine |= UINT64_C(1) << cell;
         if (__builtin_popcountll(mine) >= k && small_line(p, mine, cell)) {
             line = true;
@@ -340,22 +353,14 @@ static bool big_line(const ttt_playout *p, const ttt_bits *mine, int cell)
 
 static ttt_outcome run_big(ttt_playout *p, ttt_rng *rng, ttt_bits *final)
 {
-    uint16_t *order = p->order;
     const int n = p->nempty;
     ttt_bits s[2] = {p->root[p->root_side], p->root[p->root_side ^ 1]};
     int me = 0; /* s[me] is the side to move */
-    uint16_t draw[BATCH_MAX];
-    int have = 0, used = 0, t = 0;
+    draws d = {.have = 0, .used = 0};
+    int t = 0;
     bool line = false;
     while (t < n) {
-        if (used == have) {
-            have = draw_batch(p, n - t, rng, draw);
-            used = 0;
-        }
-        int j = t + draw[used++];
-        int cell = order[j];
-        order[j] = order[t];
-        order[t++] = cell;
+        int cell = next_cell(p, rng, &d, t++);
         ttt_bits_set(&s[me], cell);
         if (big_line(p, &s[me], cell)) {
             line = true;

@@ -225,29 +225,45 @@ static int add_window_cells(const ttt_threats *t, ttt_player a, int want, uint8_
     return n;
 }
 
+/* Counts one node of a search that has searched *nodes of `budget` (0 = no limit); false, counting nothing,
+ * once the budget is spent. */
+static bool node_enter(ttt_threats *t, uint64_t budget, uint64_t *nodes)
+{
+    if (budget && *nodes >= budget)
+        return false;
+    (*nodes)++;
+    t->nodes++;
+    return true;
+}
+
+/* A's moves, written to moves: D's five-cell `forced` alone when it is one (>= 0), else the empty cells of A's
+ * windows of k-2 (each makes a four) and, with threes, then those of its windows of k-3. Returns how many. */
+static int attacker_moves(const ttt_threats *t, ttt_player a, int forced, bool threes, int *moves)
+{
+    if (forced >= 0) {
+        moves[0] = forced;
+        return 1;
+    }
+    uint8_t seen[TTT_MAX_CELLS];
+    memset(seen, 0, (size_t)t->lines->cells);
+    int n = add_window_cells(t, a, t->lines->k - 2, seen, moves, 0);
+    return threes ? add_window_cells(t, a, t->lines->k - 3, seen, moves, n) : n;
+}
+
 /* Steps 1-3 for A to move, A with no five-cell; `forced` is D's one five-cell or -1 (then D has none).
  * `ply` is where A's move goes in the line. */
 static ttt_threats_result vcf(ttt_threats *t, ttt_player a, int forced, vcf_search *s, int ply)
 {
     ttt_player d = (ttt_player)(1 - a);
-    if (s->budget && s->nodes >= s->budget)
+    if (!node_enter(t, s->budget, &s->nodes))
         return TTT_THREATS_UNKNOWN;
-    s->nodes++;
-    t->nodes++;
     uint64_t key = table_key(t, a);
     uint64_t *slot = &t->failed[key & (TTT_THREATS_TABLE_SIZE - 1)];
     if (*slot == key)
         return TTT_THREATS_NONE;
 
     /* Step 2: the moves that make a four (only the block when forced). */
-    int moves[TTT_MAX_CELLS], n = 0;
-    uint8_t seen[TTT_MAX_CELLS];
-    if (forced >= 0) {
-        moves[n++] = forced;
-    } else {
-        memset(seen, 0, (size_t)t->lines->cells);
-        n = add_window_cells(t, a, t->lines->k - 2, seen, moves, n);
-    }
+    int moves[TTT_MAX_CELLS], n = attacker_moves(t, a, forced, false, moves);
 
     bool unknown = false;
     for (int i = 0; i < n; i++) {
@@ -388,10 +404,8 @@ static bool makes_three(const ttt_threats *t, ttt_player who, int cell, const ui
 static ttt_threats_result vct(ttt_threats *t, ttt_player a, int forced, int threes, vct_search *s, int *first)
 {
     ttt_player d = (ttt_player)(1 - a);
-    if (s->budget && s->nodes >= s->budget)
+    if (!node_enter(t, s->budget, &s->nodes))
         return TTT_THREATS_UNKNOWN;
-    s->nodes++;
-    t->nodes++;
     uint64_t key = table_key(t, a) ^ (THREATS_VCT_SALT * (uint64_t)(threes + 1));
     key = key ? key : THREATS_ZERO_KEY;
     uint64_t *slot = &t->failed[key & (TTT_THREATS_TABLE_SIZE - 1)];
@@ -399,16 +413,7 @@ static ttt_threats_result vct(ttt_threats *t, ttt_player a, int forced, int thre
         return TTT_THREATS_NONE;
 
     /* The moves: the forced block, or the fours and (threes left) the cells of windows of k-3. */
-    int moves[TTT_MAX_CELLS], n = 0;
-    uint8_t seen[TTT_MAX_CELLS];
-    if (forced >= 0) {
-        moves[n++] = forced;
-    } else {
-        memset(seen, 0, (size_t)t->lines->cells);
-        n = add_window_cells(t, a, t->lines->k - 2, seen, moves, n);
-        if (threes > 0)
-            n = add_window_cells(t, a, t->lines->k - 3, seen, moves, n);
-    }
+    int moves[TTT_MAX_CELLS], n = attacker_moves(t, a, forced, threes > 0, moves);
 
     bool unknown = false;
     for (int i = 0; i < n; i++) {
