@@ -1,6 +1,6 @@
 /*
- * search/threats.c - line windows counted incrementally, shapes through a cell, and the VCF search (see
- * threats.h for the windows and what their counts mean).
+ * search/threats.c - line windows counted incrementally, shapes through a cell, and the VCF and VCT searches
+ * (see threats.h for the windows and what their counts mean).
  *
  * The VCF search, for the attacker A to move against the defender D:
  *   Step 1. A line now wins (length 1). A facing two five-cells of D has lost; facing one, A's only move is
@@ -10,7 +10,8 @@
  *   Step 3. After A's four: two or more five-cells win (D blocks one, A plays another); one is D's forced
  *           block. D had no five-cell before A's move (Step 1), so only windows through D's block can give
  *           D one now: two of them refute A's four, one forces A's next move (Step 1 again).
- * Every attacker move fills a cell, so the search ends; a node budget bounds it.
+ * Every attacker move fills a cell, so the search ends; a node budget bounds it. The VCT is the same search
+ * with threes allowed (threats.h): one function, `search`, does both.
  */
 #include <assert.h>
 #include <string.h>
@@ -181,14 +182,7 @@ void ttt_threats_shape(const ttt_threats *t, int cell, ttt_player who, ttt_shape
     }
 }
 
-/* --- VCF ------------------------------------------------------------------------------------------------ */
-
-typedef struct vcf_search {
-    uint64_t budget; /* 0 = none */
-    uint64_t nodes;
-    int *line;
-    int length;
-} vcf_search;
+/* --- VCF and VCT ---------------------------------------------------------------------------------------- */
 
 static uint64_t table_key(const ttt_threats *t, ttt_player attacker)
 {
@@ -249,81 +243,6 @@ static int attacker_moves(const ttt_threats *t, ttt_player a, int forced, bool t
     int n = add_window_cells(t, a, t->lines->k - 2, seen, moves, 0);
     return threes ? add_window_cells(t, a, t->lines->k - 3, seen, moves, n) : n;
 }
-
-/* Steps 1-3 for A to move, A with no five-cell; `forced` is D's one five-cell or -1 (then D has none).
- * `ply` is where A's move goes in the line. */
-static ttt_threats_result vcf(ttt_threats *t, ttt_player a, int forced, vcf_search *s, int ply)
-{
-    ttt_player d = (ttt_player)(1 - a);
-    if (!node_enter(t, s->budget, &s->nodes))
-        return TTT_THREATS_UNKNOWN;
-    uint64_t key = table_key(t, a);
-    uint64_t *slot = &t->failed[key & (TTT_THREATS_TABLE_SIZE - 1)];
-    if (*slot == key)
-        return TTT_THREATS_NONE;
-
-    /* Step 2: the moves that make a four (only the block when forced). */
-    int moves[TTT_MAX_CELLS], n = attacker_moves(t, a, forced, false, moves);
-
-    bool unknown = false;
-    for (int i = 0; i < n; i++) {
-        int m = moves[i], f[2], g[2];
-        ttt_threats_play(t, m, a);
-        int nf = fives_through(t, a, m, f, 2);
-        ttt_threats_result r = TTT_THREATS_NONE;
-        if (nf >= 2) {
-            s->line[ply + 1] = f[0];
-            s->line[ply + 2] = f[1];
-            s->length = ply + 3;
-            r = TTT_THREATS_WIN;
-        } else if (nf == 1) {
-            /* Step 3: D's forced block, and what it threatens. */
-            ttt_threats_play(t, f[0], d);
-            int ng = fives_through(t, d, f[0], g, 2);
-            if (ng < 2)
-                r = vcf(t, a, ng == 1 ? g[0] : -1, s, ply + 2);
-            if (r == TTT_THREATS_WIN)
-                s->line[ply + 1] = f[0];
-            ttt_threats_undo(t, f[0], d);
-        }
-        ttt_threats_undo(t, m, a);
-        if (r == TTT_THREATS_WIN) {
-            s->line[ply] = m;
-            return r;
-        }
-        unknown |= r == TTT_THREATS_UNKNOWN;
-    }
-    if (!unknown)
-        *slot = key;
-    return unknown ? TTT_THREATS_UNKNOWN : TTT_THREATS_NONE;
-}
-
-ttt_threats_result ttt_threats_vcf(ttt_threats *t, ttt_player who, uint64_t budget, int *line, int *length)
-{
-    assert(t->lines->k >= 2);
-    *length = 0;
-    int f[2];
-    /* Step 1. */
-    if (ttt_threats_fives(t, who, f, 1) == 1) {
-        line[0] = f[0];
-        *length = 1;
-        return TTT_THREATS_WIN;
-    }
-    int nf = ttt_threats_fives(t, (ttt_player)(1 - who), f, 2);
-    if (nf >= 2)
-        return TTT_THREATS_NONE;
-    vcf_search s = {.budget = budget, .line = line};
-    ttt_threats_result r = vcf(t, who, nf == 1 ? f[0] : -1, &s, 0);
-    if (r == TTT_THREATS_WIN)
-        *length = s.length;
-    return r;
-}
-
-/* --- VCT ------------------------------------------------------------------------------------------------ */
-
-typedef struct vct_search {
-    uint64_t budget, nodes;
-} vct_search;
 
 /* The cells where a stone of who gives two or more five-cells (an open four, two fours), as marks in
  * `mark` (cells bytes); returns how many. */
@@ -399,20 +318,36 @@ static bool makes_three(const ttt_threats *t, ttt_player who, int cell, const ui
     return false;
 }
 
-/* A to move, with no five-cell; `forced` is D's one five-cell or -1. Positions searched through without a
- * win go into the table (keyed with the threes left). */
-static ttt_threats_result vct(ttt_threats *t, ttt_player a, int forced, int threes, vct_search *s, int *first)
+/* One VCF or VCT search. */
+typedef struct threat_search {
+    uint64_t budget; /* 0 = none */
+    uint64_t nodes;
+    bool vct;   /* the table's keys are salted with the threes left */
+    int *line;  /* a VCF's line of play (room for TTT_MAX_CELLS), or NULL */
+    int length; /* of the line, on a win */
+    int first;  /* the attacker's first move, on a win */
+} threat_search;
+
+/* Steps 2-3 for A to move, A with no five-cell; `forced` is D's one five-cell or -1 (then D has none). With
+ * threes > 0 (a VCT) A's moves include those of its windows of k-3, and a move after which A could make an
+ * open four wins when every defence (defences) still loses to a VCT with one three fewer. `ply` is where
+ * A's move goes in the line. Positions searched through without a win go into the table. */
+static ttt_threats_result search(ttt_threats *t, ttt_player a, int forced, int threes, threat_search *s,
+                                 int ply)
 {
     ttt_player d = (ttt_player)(1 - a);
     if (!node_enter(t, s->budget, &s->nodes))
         return TTT_THREATS_UNKNOWN;
-    uint64_t key = table_key(t, a) ^ (THREATS_VCT_SALT * (uint64_t)(threes + 1));
-    key = key ? key : THREATS_ZERO_KEY;
+    uint64_t key = table_key(t, a);
+    if (s->vct) { /* a VCT and a VCF never share a key */
+        key ^= THREATS_VCT_SALT * (uint64_t)(threes + 1);
+        key = key ? key : THREATS_ZERO_KEY;
+    }
     uint64_t *slot = &t->failed[key & (TTT_THREATS_TABLE_SIZE - 1)];
     if (*slot == key)
         return TTT_THREATS_NONE;
 
-    /* The moves: the forced block, or the fours and (threes left) the cells of windows of k-3. */
+    /* Step 2: the moves that make a four (only the block when forced), and with threes left the threes. */
     int moves[TTT_MAX_CELLS], n = attacker_moves(t, a, forced, threes > 0, moves);
 
     bool unknown = false;
@@ -422,12 +357,20 @@ static ttt_threats_result vct(ttt_threats *t, ttt_player a, int forced, int thre
         int nf = fives_through(t, a, m, f, 2);
         ttt_threats_result r = TTT_THREATS_NONE;
         if (nf >= 2) {
+            if (s->line) {
+                s->line[ply + 1] = f[0];
+                s->line[ply + 2] = f[1];
+                s->length = ply + 3;
+            }
             r = TTT_THREATS_WIN;
         } else if (nf == 1) {
+            /* Step 3: D's forced block, and what it threatens. */
             ttt_threats_play(t, f[0], d);
             int ng = fives_through(t, d, f[0], g, 2);
             if (ng < 2)
-                r = vct(t, a, ng == 1 ? g[0] : -1, threes, s, NULL);
+                r = search(t, a, ng == 1 ? g[0] : -1, threes, s, ply + 2);
+            if (r == TTT_THREATS_WIN && s->line)
+                s->line[ply + 1] = f[0];
             ttt_threats_undo(t, f[0], d);
         } else if (threes > 0) {
             uint8_t y[TTT_MAX_CELLS];
@@ -442,15 +385,17 @@ static ttt_threats_result vct(ttt_threats *t, ttt_player a, int forced, int thre
                     if (ng >= 2)
                         r = TTT_THREATS_NONE;
                     else if (ng == 1 || open_four_cells(t, a, y) == 0) /* else the open four still wins */
-                        r = vct(t, a, ng == 1 ? g[0] : -1, threes - 1, s, NULL);
+                        r = search(t, a, ng == 1 ? g[0] : -1, threes - 1, s, ply + 2);
                     ttt_threats_undo(t, answers[j], d);
                 }
             }
         }
         ttt_threats_undo(t, m, a);
         if (r == TTT_THREATS_WIN) {
-            if (first)
-                *first = m;
+            if (s->line)
+                s->line[ply] = m;
+            if (ply == 0)
+                s->first = m;
             return r;
         }
         unknown |= r == TTT_THREATS_UNKNOWN;
@@ -460,18 +405,39 @@ static ttt_threats_result vct(ttt_threats *t, ttt_player a, int forced, int thre
     return unknown ? TTT_THREATS_UNKNOWN : TTT_THREATS_NONE;
 }
 
-ttt_threats_result ttt_threats_vct(ttt_threats *t, ttt_player who, int max_threes, uint64_t budget,
-                                   int *first)
+/* Step 1, then the search for who to move. */
+static ttt_threats_result search_root(ttt_threats *t, ttt_player who, int threes, threat_search *s)
 {
-    assert(t->lines->k >= 3 && max_threes >= 0);
     int f[2];
     if (ttt_threats_fives(t, who, f, 1) == 1) {
-        *first = f[0];
+        if (s->line)
+            s->line[0] = f[0];
+        s->length = 1;
+        s->first = f[0];
         return TTT_THREATS_WIN;
     }
     int nf = ttt_threats_fives(t, (ttt_player)(1 - who), f, 2);
     if (nf >= 2)
         return TTT_THREATS_NONE;
-    vct_search s = {.budget = budget};
-    return vct(t, who, nf == 1 ? f[0] : -1, max_threes, &s, first);
+    return search(t, who, nf == 1 ? f[0] : -1, threes, s, 0);
+}
+
+ttt_threats_result ttt_threats_vcf(ttt_threats *t, ttt_player who, uint64_t budget, int *line, int *length)
+{
+    assert(t->lines->k >= 2);
+    threat_search s = {.budget = budget, .line = line};
+    ttt_threats_result r = search_root(t, who, 0, &s);
+    *length = r == TTT_THREATS_WIN ? s.length : 0;
+    return r;
+}
+
+ttt_threats_result ttt_threats_vct(ttt_threats *t, ttt_player who, int max_threes, uint64_t budget,
+                                   int *first)
+{
+    assert(t->lines->k >= 3 && max_threes >= 0);
+    threat_search s = {.budget = budget, .vct = true};
+    ttt_threats_result r = search_root(t, who, max_threes, &s);
+    if (r == TTT_THREATS_WIN)
+        *first = s.first;
+    return r;
 }
