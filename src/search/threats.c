@@ -32,8 +32,6 @@ void ttt_threats_init(ttt_threats *t, const ttt_lines *lines)
     t->lines = ttt_lines_ref(lines);
     for (int c = 0; c < lines->cells; c++)
         t->at[c] = TTT_NOBODY;
-    if (lines->k == 1) /* every empty window already holds k - 1 stones of either side */
-        t->fours[TTT_X] = t->fours[TTT_O] = lines->nwin;
 }
 
 void ttt_threats_done(ttt_threats *t)

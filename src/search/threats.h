@@ -39,8 +39,8 @@ typedef struct ttt_threats {
     uint64_t nodes;                          /* VCF nodes searched since creation */
 } ttt_threats;
 
-/* Sets t up over the geometry `lines` (any board, any k >= 1; the searches need k >= 2) and the empty
- * board. t takes a reference to lines, given back by ttt_threats_done. */
+/* Sets t up over the geometry `lines` (any rules) and the empty board. t takes a reference to lines, given
+ * back by ttt_threats_done. */
 void ttt_threats_init(ttt_threats *t, const ttt_lines *lines);
 
 /* Gives back t's reference to its geometry; t is then unusable until initialised again. */
