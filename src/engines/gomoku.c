@@ -377,16 +377,15 @@ static int candidates(gomoku_state *s, ttt_player me, candidate *out, int limit,
 /* The leaf score for the side to move: its open windows against the opponent's. */
 static int evaluate(const gomoku_state *s, ttt_player me)
 {
-    const ttt_threats *t = &s->threats;
-    double mine = 0, theirs = 0;
-    for (int w = 0; w < t->lines->nwin; w++) {
-        int a = t->count[me][w], b = t->count[1 - me][w];
-        if (a && !b)
-            mine += s->window_value[a];
-        else if (b && !a)
-            theirs += s->window_value[b];
+    const uint8_t *own = s->threats.count[me], *other = s->threats.count[1 - me];
+    int64_t mine = 0,
+            theirs = 0; /* window_value[0] is 0; without branches, as the windows come in no order */
+    for (int w = 0, nwin = s->threats.lines->nwin; w < nwin; w++) {
+        int a = own[w], b = other[w];
+        mine += b ? 0 : s->window_value[a];
+        theirs += a ? 0 : s->window_value[b];
     }
-    return (int)(GOMOKU_TEMPO * mine - theirs);
+    return (int)(GOMOKU_TEMPO * (double)mine - (double)theirs);
 }
 
 static bool out_of_budget(gomoku_state *s)

@@ -157,14 +157,14 @@ void ttt_threats_shape(const ttt_threats *t, int cell, ttt_player who, ttt_shape
         if (t->count[other][w])
             continue;
         int n = t->count[who][w] + 1;
-        if (n >= k)
-            five[d] = true;
-        else if (n == k - 1)
+        if (n == k - 1) {
             add_distinct(fives[d], &nfives[d], 2, window_empty(t, w, cell));
-        else if (n == k - 2)
-            threes[d]++;
-        else if (n == k - 3 && n > 1)
-            twos[d]++;
+            continue;
+        }
+        /* without branches: the windows come in no order the predictor could learn */
+        five[d] |= n >= k;
+        threes[d] += n == k - 2;
+        twos[d] += n == k - 3 && n > 1;
     }
     for (int d = 0; d < TTT_DIRECTIONS; d++) {
         int s = five[d]          ? TTT_SHAPE_FIVE
@@ -190,7 +190,7 @@ static uint64_t table_key(const ttt_threats *t, ttt_player attacker)
 
 /* Appends to moves (n so far) the empty cells of window w not yet in seen, marking them; returns the new
  * count. */
-static int add_empty_cells(const ttt_threats *t, int w, uint8_t *seen, int *moves, int n)
+static inline int add_empty_cells(const ttt_threats *t, int w, uint8_t *seen, int *moves, int n)
 {
     const int16_t *cells = ttt_lines_cells(t->lines, w);
     for (int i = 0; i < t->lines->k; i++) {
@@ -203,17 +203,33 @@ static int add_empty_cells(const ttt_threats *t, int w, uint8_t *seen, int *move
     return n;
 }
 
+/* Puts the windows found[0..n) (in ascending numbers) in the order of the geometry's dir_win, by direction
+ * then first cell: within a direction the windows' own numbers already keep that order, so a stable split
+ * by direction gives it. Writes them to out; returns n. */
+static int by_direction(const ttt_lines *l, const int16_t *found, int n, int16_t *out)
+{
+    int m = 0;
+    for (int d = 0; d < TTT_DIRECTIONS; d++)
+        for (int i = 0; i < n; i++)
+            if (l->win_dir[found[i]] == d)
+                out[m++] = found[i];
+    return m;
+}
+
 /* Appends to moves (n so far) the empty cells, not yet in seen, of the windows holding `want` stones of a and
- * none of the other side, marking them in seen; returns the new count. */
+ * none of the other side, window by window in dir_win order, marking them in seen; returns the new count.
+ * The windows are found in one pass over their numbers (the cheap part: few match) and then ordered. */
 static int add_window_cells(const ttt_threats *t, ttt_player a, int want, uint8_t *seen, int *moves, int n)
 {
-    const ttt_lines *l = t->lines;
-    ttt_player d = (ttt_player)(1 - a);
-    for (int j = 0; j < l->nwin; j++) {
-        int w = l->dir_win[j];
-        if (t->count[a][w] == want && t->count[d][w] == 0)
-            n = add_empty_cells(t, w, seen, moves, n);
-    }
+    const uint8_t *mine = t->count[a], *theirs = t->count[1 - a];
+    int16_t found[TTT_THREATS_MAX_WINDOWS], order[TTT_THREATS_MAX_WINDOWS];
+    int nfound = 0;
+    for (int w = 0, nwin = t->lines->nwin; w < nwin; w++)
+        if (mine[w] == want && theirs[w] == 0)
+            found[nfound++] = (int16_t)w;
+    nfound = by_direction(t->lines, found, nfound, order);
+    for (int i = 0; i < nfound; i++)
+        n = add_empty_cells(t, order[i], seen, moves, n);
     return n;
 }
 
@@ -228,8 +244,9 @@ static bool node_enter(ttt_threats *t, uint64_t budget, uint64_t *nodes)
     return true;
 }
 
-/* A's moves, written to moves: D's five-cell `forced` alone when it is one (>= 0), else the empty cells of A's
- * windows of k-2 (each makes a four) and, with threes, then those of its windows of k-3. Returns how many. */
+/* A's moves, written to moves: D's five-cell `forced` alone when it is one (>= 0), else the empty cells of
+ * A's windows of k-2 (each makes a four) and, with threes, then those of its windows of k-3. Returns how
+ * many. */
 static int attacker_moves(const ttt_threats *t, ttt_player a, int forced, bool threes, int *moves)
 {
     if (forced >= 0) {
@@ -288,18 +305,20 @@ static bool window_marked(const ttt_threats *t, int w, const uint8_t *y)
 static int defences(const ttt_threats *t, ttt_player a, const uint8_t *y, int *out)
 {
     const ttt_lines *l = t->lines;
-    int d = 1 - a, n = 0, k = l->k;
+    const uint8_t *mine = t->count[a], *theirs = t->count[1 - a];
+    int n = 0, k = l->k, nfound = 0;
+    int16_t found[TTT_THREATS_MAX_WINDOWS], order[TTT_THREATS_MAX_WINDOWS];
+    for (int w = 0, nwin = l->nwin; w < nwin; w++) {
+        bool attack = mine[w] == k - 2 && theirs[w] == 0 && window_marked(t, w, y);
+        bool counter = theirs[w] == k - 2 && mine[w] == 0;
+        if (attack || counter)
+            found[nfound++] = (int16_t)w;
+    }
+    nfound = by_direction(l, found, nfound, order);
     uint8_t seen[TTT_MAX_CELLS];
     memset(seen, 0, (size_t)l->cells);
-    for (int j = 0; j < l->nwin; j++) {
-        int w = l->dir_win[j];
-        bool attack = t->count[a][w] == k - 2 && t->count[d][w] == 0;
-        bool counter = t->count[d][w] == k - 2 && t->count[a][w] == 0;
-        if (attack)
-            attack = window_marked(t, w, y);
-        if (attack || counter)
-            n = add_empty_cells(t, w, seen, out, n);
-    }
+    for (int i = 0; i < nfound; i++)
+        n = add_empty_cells(t, order[i], seen, out, n);
     return n;
 }
 
