@@ -126,13 +126,15 @@ static bool is_empty(const ttt_board *b, ttt_move cell)
 static void opponent_weightings(const heuristic_state *s, const ttt_board *b, ttt_player opponent,
                                 int *weight)
 {
-    for (int w = 0; w < s->windows; w++) {
-        const int16_t *cells = window(s, w);
+    const ttt_lines *l = s->lines;
+    const ttt_bits *theirs = &b->stones[opponent], *mine = &b->stones[1 - opponent];
+    for (int w = 0; w < s->windows; w++) { /* on the window's bit set, a word at a time */
+        const ttt_bits *cells = &l->win_bits[l->dir_win[w]];
         int stones = 0;
         bool remaining = false;
-        for (int i = 0; i < s->k; i++) {
-            stones += ttt_bits_test(&b->stones[opponent], cells[i]);
-            remaining |= is_empty(b, cells[i]);
+        for (int i = 0; i < l->words; i++) {
+            stones += __builtin_popcountll(cells->w[i] & theirs->w[i]);
+            remaining |= (cells->w[i] & ~(theirs->w[i] | mine->w[i])) != 0;
         }
         weight[w] = remaining ? HEURISTIC_OPPONENT_WEIGHT * stones : 0;
     }
