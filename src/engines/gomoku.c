@@ -15,9 +15,9 @@
  *           of the opponent's lose, one is the only move (not counted as depth); a move making an open four
  *           or two fours wins when the opponent has no four. The leaves are scored by the line windows.
  *
- * The engine keeps a threats context (windows, VCF table) and its transposition table for the game. Where
- * threats mean nothing (k < 4, or a line loses: misère) it plays the solver's move instead, as minimax does
- * with the same budget, so that it can be made on every board.
+ * The engine keeps a threats context (counts over the rules' shared windows, VCF table) and its transposition
+ * table for the game. Where threats mean nothing (k < 4, or a line loses: misère) it plays the solver's move
+ * instead, as minimax does with the same budget, so that it can be made on every board.
  */
 #include <assert.h>
 #include <stddef.h>

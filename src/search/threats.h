@@ -3,9 +3,10 @@
  * counted incrementally, the shape a stone makes through a cell (five, open four, four, open three ...), and
  * the search for a victory by continuous fours (VCF).
  *
- * A "window" is k cells in a row (horizontal, vertical, diagonal, anti-diagonal) inside the board. For each
- * window the context keeps how many stones each side has in it, updated by play and undo through the list
- * of windows that pass through each cell (at most 4 * k). A side completes a line on an empty cell exactly
+ * A "window" is k cells in a row (horizontal, vertical, diagonal, anti-diagonal) inside the board; the
+ * windows and the lists of those through each cell (at most 4 * k) are the rules' shared geometry
+ * (rules/lines.h). For each window the context keeps how many stones each side has in it, updated by play
+ * and undo through those lists. A side completes a line on an empty cell exactly
  * when some window through the cell holds k - 1 of its stones and none of the other side's; k or more in a
  * row win ("five or more", what ttt's rules mean), so an overline is found through its k-cell windows too.
  *
@@ -14,7 +15,7 @@
  *     window with own count k-3, other 0:  a three (open when two windows of a direction hold it)
  *
  * The context is an internal tool of the engines (not part of the public headers). It knows nothing of
- * misère: callers use it only where the board's outcome says a line wins. Not thread-safe; one per engine.
+ * misère: callers use it only where ttt_rules_line_wins says a line wins. Not thread-safe; one per engine.
  */
 #ifndef TTT_SEARCH_THREATS_H
 #define TTT_SEARCH_THREATS_H
