@@ -7,10 +7,9 @@
  *
  *     tiny   cells <= 16   one table bit per stone set: bit s of line_table says "stone set s holds a line",
  *                          so the test is one load and one shift (8 KiB for 4x4, 64 bytes for 3x3)
- *     small  cells <= 64   per-cell window masks on one uint64_t packed side by side (every board up to
- *                          8x8), tested only once the mover has k stones
- *     big    cells <= 400  the geometry's window bit sets, on the words the board needs (4 for 15x15, 7 for
- *                          20x20)
+ *     small  cells <= 64   per-cell window masks on one uint64_t (every board up to 8x8), tested only once
+ *                          the mover has k stones
+ *     big    cells <= 400  per-cell window masks on the words the board needs (4 for 15x15, 7 for 20x20)
  *
  * Random moves. The empty cells of the start position sit in order[]; move t of a playout swaps a uniformly
  * chosen order[j], t <= j < n, into order[t] and plays it: a Fisher-Yates shuffle done lazily, so a game
@@ -51,14 +50,16 @@ __extension__ typedef unsigned __int128 u128;
 typedef enum kernel { KERNEL_TINY, KERNEL_SMALL, KERNEL_BIG } kernel;
 
 struct ttt_playout {
-    const ttt_lines *lines; /* the board's windows (one reference); big: read as they are */
+    const ttt_lines *lines; /* the board's windows (one reference), packed below for the kernels */
     int cells;
     kernel kind;
     ttt_outcome line_outcome[2]; /* what a line made by [TTT_X], [TTT_O] means: ttt_board_outcome's word */
     uint64_t *line_table;        /* tiny: bit s set when stone set s holds a line */
-    int *win_start;      /* small: cells + 1; the windows through cell c are [win_start[c], win_start[c+1]) */
-    uint64_t *win_small; /* small: those windows as masks, packed for the kernel, by direction */
-    int words;           /* big: words holding cells, (cells + 63) / 64 */
+    int *win_start; /* small, big: cells + 1; the windows through c are [win_start[c], win_start[c+1]) */
+    uint64_t
+        *win_mask;  /* small, big: those windows as masks of mask_words words, side by side, by direction */
+    int mask_words; /* 1 (small) or words (big) */
+    int words;      /* big: words holding cells, (cells + 63) / 64 */
     uint8_t batch_len[TTT_MAX_CELLS + 1]; /* with m cells left: draws in a batch (ranges m, m-1, ...) */
     uint64_t batch_threshold[TTT_MAX_CELLS + 1]; /* 2^64 mod (product of those ranges) */
     /* The start position. */
@@ -89,16 +90,17 @@ static void plan_batches(ttt_playout *p)
     }
 }
 
-/* The kernel's tables over the geometry: for small boards each cell's windows as one-word masks (in
- * direction order, as the windows are listed by dir_win), for tiny ones the table of line-holding sets. */
+/* The kernel's tables over the geometry: for small and big boards each cell's windows as masks of the words
+ * the board needs, packed side by side (in direction order, as the windows are listed by dir_win), for tiny
+ * ones the table of line-holding sets. */
 static ttt_status build_windows(ttt_playout *p, ttt_error *err)
 {
     const ttt_lines *l = p->lines;
-    if (p->kind == KERNEL_SMALL) {
-        int fill[TTT_MAX_CELLS], total = 0;
+    if (p->kind != KERNEL_TINY) {
+        int fill[TTT_MAX_CELLS], total = 0, mw = p->mask_words = p->kind == KERNEL_SMALL ? 1 : p->words;
         p->win_start = malloc(((size_t)p->cells + 1) * sizeof *p->win_start);
-        p->win_small = malloc(((size_t)l->nwin * (size_t)l->k + 1) * sizeof *p->win_small);
-        if (!p->win_start || !p->win_small)
+        p->win_mask = malloc(((size_t)l->nwin * (size_t)l->k * (size_t)mw + 1) * sizeof *p->win_mask);
+        if (!p->win_start || !p->win_mask)
             return ttt_fail(err, TTT_ENOMEM, "playouts: out of memory");
         for (int c = 0; c < p->cells; c++) {
             p->win_start[c] = fill[c] = total;
@@ -109,7 +111,8 @@ static ttt_status build_windows(ttt_playout *p, ttt_error *err)
             int w = l->dir_win[j];
             const int16_t *cells = ttt_lines_cells(l, w);
             for (int i = 0; i < l->k; i++)
-                p->win_small[fill[cells[i]]++] = l->win_bits[w].w[0];
+                memcpy(&p->win_mask[(size_t)fill[cells[i]]++ * (size_t)mw], l->win_bits[w].w,
+                       (size_t)mw * sizeof *p->win_mask);
         }
     }
     if (p->kind == KERNEL_TINY) {
@@ -177,7 +180,7 @@ void ttt_playout_free(ttt_playout *p)
     ttt_lines_unref(p->lines);
     free(p->line_table);
     free(p->win_start);
-    free(p->win_small);
+    free(p->win_mask);
     free(p);
 }
 
@@ -225,31 +228,27 @@ static inline int draw_batch(const ttt_playout *p, int m, ttt_rng *rng, uint16_t
     }
 }
 
-/* The draws of a run's current batch: draw[used..have) are still to be used. */
-typedef struct draws {
-    uint16_t draw[BATCH_MAX];
-    int have, used;
-} draws;
-
-/* Move t of a run (the small and big kernels): the next draw, from a new batch when the last is used up,
- * picks order[j], t <= j < nempty, which is swapped into order[t]; returns its cell. */
-static inline int next_cell(ttt_playout *p, ttt_rng *rng, draws *d, int t)
+/* Move t of a run (the big kernel; run_small writes it out, 2-5% faster there): the next draw, from a new
+ * batch (draw[0..*have)) when the last is used up (*used == *have), picks order[j], t <= j < nempty, which
+ * is swapped into order[t]; returns its cell. */
+static inline int next_cell(ttt_playout *p, ttt_rng *rng, uint16_t *draw, int *have, int *used, int t)
 {
-    if (d->used == d->have) {
-        d->have = draw_batch(p, p->nempty - t, rng, d->draw);
-        d->used = 0;
+    if (*used == *have) {
+        *have = draw_batch(p, p->nempty - t, rng, draw);
+        *used = 0;
     }
-    int j = t + d->draw[d->used++];
-    uint16_t cell = p->order[j];
-    p->order[j] = p->order[t];
-    p->order[t] = cell;
+    uint16_t *order = p->order;
+    int j = t + draw[(*used)++];
+    uint16_t cell = order[j];
+    order[j] = order[t];
+    order[t] = cell;
     return cell;
 }
 
 /* Does `mine`, which has just gained `cell`, hold a line through it? */
 static inline bool small_line(const ttt_playout *p, uint64_t mine, int cell)
 {
-    const uint64_t *w = p->win_small;
+    const uint64_t *w = p->win_mask;
     for (int i = p->win_start[cell], end = p->win_start[cell + 1]; i < end; i++)
         if ((mine & w[i]) == w[i])
             return true;
@@ -288,11 +287,18 @@ static ttt_outcome run_small(ttt_playout *p, ttt_rng *rng, ttt_bits *final)
     const int k = p->lines->k;
     const int n = p->nempty;
     uint64_t mine = p->root[p->root_side].w[0], theirs = p->root[p->root_side ^ 1].w[0];
-    draws d = {.have = 0, .used = 0};
-    int t = 0;
+    uint16_t draw[BATCH_MAX];
+    int have = 0, used = 0, t = 0;
     bool line = false;
     while (t < n) {
-        int cell = next_cell(p, rng, &d, t++);
+        if (used == have) { /* next_cell, written out */
+            have = draw_batch(p, n - t, rng, draw);
+            used = 0;
+        }
+        int j = t + draw[used++];
+        int cell = p->order[j];
+        p->order[j] = p->order[t];
+        p->order[t++] = (uint16_t)cell;
         mine |= UINT64_C(1) << cell;
         if (__builtin_popcountll(mine) >= k && small_line(p, mine, cell)) {
             line = true;
@@ -338,13 +344,12 @@ static ttt_outcome run_tiny(ttt_playout *p, ttt_rng *rng, ttt_bits *final)
 
 static bool big_line(const ttt_playout *p, const ttt_bits *mine, int cell)
 {
-    int nwin;
-    const int16_t *through = ttt_lines_through(p->lines, cell, &nwin);
-    for (int i = 0; i < nwin; i++) {
-        const ttt_bits *w = &p->lines->win_bits[through[i]];
+    const int words = p->words;
+    const uint64_t *w = &p->win_mask[(size_t)p->win_start[cell] * (size_t)words];
+    for (int i = p->win_start[cell], end = p->win_start[cell + 1]; i < end; i++, w += words) {
         uint64_t miss = 0;
-        for (int k = 0; k < p->words; k++)
-            miss |= w->w[k] & ~mine->w[k];
+        for (int k = 0; k < words; k++)
+            miss |= w[k] & ~mine->w[k];
         if (!miss)
             return true;
     }
@@ -356,11 +361,11 @@ static ttt_outcome run_big(ttt_playout *p, ttt_rng *rng, ttt_bits *final)
     const int n = p->nempty;
     ttt_bits s[2] = {p->root[p->root_side], p->root[p->root_side ^ 1]};
     int me = 0; /* s[me] is the side to move */
-    draws d = {.have = 0, .used = 0};
-    int t = 0;
+    uint16_t draw[BATCH_MAX];
+    int have = 0, used = 0, t = 0;
     bool line = false;
     while (t < n) {
-        int cell = next_cell(p, rng, &d, t++);
+        int cell = next_cell(p, rng, draw, &have, &used, t++);
         ttt_bits_set(&s[me], cell);
         if (big_line(p, &s[me], cell)) {
             line = true;
