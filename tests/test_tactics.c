@@ -33,29 +33,27 @@ static int winning_plays(const ttt_board *b, ttt_player winner, ttt_move *out)
     return found;
 }
 
+/* tactics_win_or_block on a 3x3 diagram: the kind and the cells (a string of cell digits, in order). */
+static void expect_win_or_block(const char *position, tactics_kind kind, const char *cells)
+{
+    ttt_rules r = rules_of("3x3");
+    ttt_board b = board_of(&r, position);
+    ttt_move out[TTT_MAX_CELLS];
+    int n;
+    assert_int_equal(tactics_win_or_block(&b, out, &n), kind);
+    assert_int_equal(n, (int)strlen(cells));
+    for (int i = 0; i < n; i++)
+        assert_int_equal(out[i], cells[i] - '0');
+}
+
 static void test_win_comes_before_block(void **state)
 {
     (void)state;
-    ttt_rules r = rules_of("3x3");
-    ttt_move out[TTT_MAX_CELLS];
-    int n;
     /* X to move: X wins at c1 (top row) or c3 (diagonal); O's threat at c3 does not count first. */
-    ttt_board b = board_of(&r, "xx./.xo/oo.");
-    assert_int_equal(tactics_win_or_block(&b, out, &n), TACTICS_WIN);
-    assert_int_equal(n, 2);
-    assert_int_equal(out[0], 2);
-    assert_int_equal(out[1], 8);
+    expect_win_or_block("xx./.xo/oo.", TACTICS_WIN, "28");
     /* O to move cannot win: X's three lines to block, in cell order. */
-    b = board_of(&r, "xx./ox./o..");
-    assert_int_equal(tactics_win_or_block(&b, out, &n), TACTICS_BLOCK);
-    assert_int_equal(n, 3);
-    assert_int_equal(out[0], 2);
-    assert_int_equal(out[1], 7);
-    assert_int_equal(out[2], 8);
-    /* Nothing to win or block. */
-    b = board_of(&r, "x../.o./...");
-    assert_int_equal(tactics_win_or_block(&b, out, &n), TACTICS_NONE);
-    assert_int_equal(n, 0);
+    expect_win_or_block("xx./ox./o..", TACTICS_BLOCK, "278");
+    expect_win_or_block("x../.o./...", TACTICS_NONE, "");
 }
 
 static void test_misere_has_no_win_and_marks_losing_moves(void **state)
