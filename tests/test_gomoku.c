@@ -86,6 +86,23 @@ static const char *const opponent_vcf[] = {
     "e5 d5 f5 h1 g5 a15 h2 o15 h3 o1 h4",
 };
 
+static ttt_threats *threats_new(const ttt_rules *r)
+{
+    ttt_threats *t = malloc(sizeof *t);
+    const ttt_lines *lines;
+    assert_non_null(t);
+    assert_int_equal(ttt_lines_new(r, &lines, NULL), TTT_OK);
+    ttt_threats_init(t, lines);
+    ttt_lines_unref(lines);
+    return t;
+}
+
+static void threats_free(ttt_threats *t)
+{
+    ttt_threats_done(t);
+    free(t);
+}
+
 /* Whether `who` has a VCF in b (no budget). */
 static bool vcf_in(ttt_threats *t, const ttt_board *b, ttt_player who)
 {
@@ -100,9 +117,7 @@ static void test_stops_the_opponents_vcf(void **state)
 {
     (void)state;
     ttt_rules r = rules_of("15x15k5");
-    ttt_threats *t = malloc(sizeof *t);
-    assert_non_null(t);
-    ttt_threats_init(t, &r);
+    ttt_threats *t = threats_new(&r);
     for (size_t i = 0; i < sizeof opponent_vcf / sizeof opponent_vcf[0]; i++) {
         ttt_board b = board_of(&r, opponent_vcf[i]);
         ttt_player opp = (ttt_player)(1 - ttt_board_to_move(&b));
@@ -120,7 +135,7 @@ static void test_stops_the_opponents_vcf(void **state)
             assert_true(vcf_in(t, &after, opp));
         }
     }
-    free(t);
+    threats_free(t);
 }
 
 /* Positions from random games where the side to move has a VCF (9 and 11 plies) that vcf=0,vct=0 does not
@@ -152,9 +167,7 @@ static void test_plays_its_vcf(void **state)
 {
     (void)state;
     ttt_rules r = rules_of("15x15k5");
-    ttt_threats *t = malloc(sizeof *t);
-    assert_non_null(t);
-    ttt_threats_init(t, &r);
+    ttt_threats *t = threats_new(&r);
     for (size_t i = 0; i < sizeof own_vcf / sizeof own_vcf[0]; i++) {
         ttt_board b = board_of(&r, own_vcf[i]);
         for (int seed = 0; seed < SEEDS; seed++) {
@@ -168,7 +181,7 @@ static void test_plays_its_vcf(void **state)
         ttt_board_play(&after, choose_ok("gomoku:vcf=0,vct=0,leaf=0," BUDGET, &b, NULL));
         assert_false(keeps_vcf(t, &after));
     }
-    free(t);
+    threats_free(t);
 }
 
 /* Same seed and node budget: the same move and the same node count; the engine searches more than one

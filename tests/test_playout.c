@@ -16,6 +16,7 @@
 
 #include <cmocka.h>
 
+#include "search/playout_lines.h"
 #include "ttt/ttt.h"
 
 static ttt_rules rules_of(const char *text)
@@ -234,13 +235,19 @@ static void test_finished_start(void **state)
     ttt_playout_free(p);
 }
 
+/* The same seed gives the same games, whether the context made its geometry or shares one. */
 static void test_same_seed_same_games(void **state)
 {
     (void)state;
     const char *rules[] = {"3x3", "7x7k5", "15x15k5"};
     for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++) {
         ttt_rules r = rules_of(rules[i]);
-        ttt_playout *a = playout_ok(&r), *b = playout_ok(&r);
+        /* b over a geometry made here and given back at once: b keeps its own reference */
+        const ttt_lines *lines;
+        ttt_playout *a = playout_ok(&r), *b;
+        assert_int_equal(ttt_lines_new(&r, &lines, NULL), TTT_OK);
+        assert_int_equal(ttt_playout_new_over(lines, &b, NULL), TTT_OK);
+        ttt_lines_unref(lines);
         ttt_rng ra, rb;
         ttt_rng_seed(&ra, 77);
         ttt_rng_seed(&rb, 77);

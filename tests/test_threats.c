@@ -36,10 +36,19 @@
 static ttt_threats *threats_of(const ttt_board *b)
 {
     ttt_threats *t = malloc(sizeof *t);
+    const ttt_lines *lines;
     assert_non_null(t);
-    ttt_threats_init(t, &b->rules);
+    assert_int_equal(ttt_lines_new(&b->rules, &lines, NULL), TTT_OK);
+    ttt_threats_init(t, lines);
+    ttt_lines_unref(lines);
     ttt_threats_set(t, b);
     return t;
+}
+
+static void threats_free(ttt_threats *t)
+{
+    ttt_threats_done(t);
+    free(t);
 }
 
 /* A random ongoing position: stones placed next to earlier ones (king distance 1), so that lines form. */
@@ -112,7 +121,7 @@ static void test_fives_agree_with_the_board(void **state)
                 }
                 checked += nw;
             }
-            free(t);
+            threats_free(t);
         }
         assert_true(checked > 0); /* some positions had a five-cell */
     }
@@ -140,20 +149,20 @@ static void test_shapes(void **state)
     ttt_threats_shape(t, m, TTT_O, &sh);
     assert_int_equal(sh.dir[0], TTT_SHAPE_NONE);
     /* a column of two X stones with room: a third makes an open three */
-    free(t);
+    threats_free(t);
     b = board_of(&r, "h8 a1 h9 a3");
     t = threats_of(&b);
     assert_int_equal(ttt_move_parse("h10", &r, &m, &err), TTT_OK);
     ttt_threats_shape(t, m, TTT_X, &sh);
     assert_int_equal(sh.dir[1], TTT_SHAPE_OPEN_THREE);
     /* against the edge: three in a row at a1-a3 with a4 played is a four, not open */
-    free(t);
+    threats_free(t);
     b = board_of(&r, "a1 h8 a2 h9 a3 j7");
     t = threats_of(&b);
     assert_int_equal(ttt_move_parse("a4", &r, &m, &err), TTT_OK);
     ttt_threats_shape(t, m, TTT_X, &sh);
     assert_int_equal(sh.dir[1], TTT_SHAPE_FOUR);
-    free(t);
+    threats_free(t);
 }
 
 /* Replays line against every defence: each attacker move of the line is legal and makes a four (or the
@@ -256,7 +265,7 @@ static void test_vcf_random_positions(void **state)
             assert_memory_equal(t->count, fresh->count, sizeof t->count);
             assert_memory_equal(t->fours, fresh->fours, sizeof t->fours);
             assert_true(t->hash == fresh->hash);
-            free(fresh);
+            threats_free(fresh);
             long nodes = 0;
             int want = brute_root(&b, &nodes);
             if (want < 0) {
@@ -273,7 +282,7 @@ static void test_vcf_random_positions(void **state)
             } else {
                 nones++;
             }
-            free(t);
+            threats_free(t);
         }
         print_message("%s: %d VCF, %d none, %d too big for the plain search\n", rules[i], wins, nones,
                       skipped);
@@ -336,7 +345,7 @@ static void test_vct_against_the_solver(void **state)
                     }
                 }
             }
-            free(t);
+            threats_free(t);
         }
         print_message("%s: %d VCT (%d of them VCF), %d proven by the solver\n", rules[i], vcts, vcfs, proven);
         assert_true(vcts > vcfs && proven > vcts / 2);
@@ -387,7 +396,7 @@ static void test_vcf_fixtures(void **state)
             assert_int_equal(length, f->length);
             verify_vcf(&b, line, length);
         }
-        free(t);
+        threats_free(t);
     }
 }
 
@@ -402,7 +411,7 @@ static void test_vcf_budget(void **state)
     assert_int_equal(ttt_threats_vcf(t, TTT_X, 1, line, &length), TTT_THREATS_UNKNOWN);
     assert_int_equal(length, 0);
     assert_int_equal(ttt_threats_vcf(t, TTT_X, 0, line, &length), TTT_THREATS_NONE);
-    free(t);
+    threats_free(t);
 }
 
 int main(void)

@@ -15,9 +15,9 @@
  *           of the opponent's lose, one is the only move (not counted as depth); a move making an open four
  *           or two fours wins when the opponent has no four. The leaves are scored by the line windows.
  *
- * The engine keeps a threats context (windows, VCF table) and its transposition table for the game. Where
- * threats mean nothing (k < 4, or a line loses: misère) it plays the solver's move instead, as minimax does
- * with the same budget, so that it can be made on every board.
+ * The engine keeps a threats context (counts over the rules' shared windows, VCF table) and its transposition
+ * table for the game. Where threats mean nothing (k < 4, or a line loses: misère) it plays the solver's move
+ * instead, as minimax does with the same budget, so that it can be made on every board.
  */
 #include <assert.h>
 #include <stddef.h>
@@ -36,14 +36,13 @@
 /* VCF nodes per search at the root (ours, the opponent's, and the opponent's after each candidate). */
 #define GOMOKU_DEFAULT_VCF 20000
 /* VCT nodes per search at the root (ours, the opponent's, and the opponent's after each candidate), and the
- * three moves a VCT may use on one line of play: against Rapfi depth 12 (20 games, 0.5 s a move, leaf=30)
- * threes=3 won 5, threes=5 won 3 (/work/wt/gomoku16-matches.txt). */
+ * three moves a VCT may use on one line of play: threes=3 won 5 of 20 against Rapfi depth 12, threes=5 3
+ * (bench/gomoku/HISTORY.md). */
 #define GOMOKU_DEFAULT_VCT 20000
 #define GOMOKU_VCT_THREES  3
 #define GOMOKU_MAX_THREES  16
-/* VCF nodes for the side to move at each leaf of the alpha-beta (0 = static evaluation only). Measured
- * through c-gomoku-cli against Rapfi limited to depth 12, 0.5 s a move, 20 games (ttt wins only as Black):
- * leaf=0 0-20, leaf=10 2-17-1, leaf=30 5-15, leaf=100 3-17 (/work/wt/gomoku16-matches.txt). */
+/* VCF nodes for the side to move at each leaf of the alpha-beta (0 = static evaluation only): leaf=30 won 5
+ * of 20 against Rapfi depth 12 (leaf=0 none, 10 two, 100 three). */
 #define GOMOKU_DEFAULT_LEAF_VCF 30
 /* Candidates searched at the root; inner nodes get GOMOKU_INNER_WIDTH (the best by the shape scores). */
 #define GOMOKU_DEFAULT_WIDTH 16
@@ -58,9 +57,7 @@
 /* The solver's table where the threats do not apply (small boards: minimax's default is enough). */
 #define GOMOKU_SOLVER_TT_MIB 16
 /* With a time budget, each threat search at the root gets at most this many nodes per millisecond of the
- * move's time: about a fifth of the move at the VCT's speed on a 15x15 middle game (1.54M nodes in 5.5 s,
- * 280 a millisecond, on the shared machine), so that the four searches before the alpha-beta leave it most
- * of the time when they fail fast, as they mostly do (at 0.4 s a move: 20,000 nodes each, the default). */
+ * move's time: about a fifth of the move at the VCT's 280 nodes a millisecond on a 15x15 middle game. */
 #define GOMOKU_THREAT_NODES_PER_MS 50
 /* The root's VCF checks of the candidates stop once this share of the move's time is gone. */
 #define GOMOKU_VCF_TIME_SHARE 0.3
@@ -184,13 +181,7 @@ static ttt_status gomoku_check(const ttt_engine *e, ttt_error *err)
 static ttt_status gomoku_start(ttt_engine *e, ttt_error *err)
 {
     const ttt_rules *r = &e->rules;
-    /* Ask the board what a line means, as mcts does: X with k in the top row. */
-    ttt_bits x = {{0}}, o = {{0}};
-    for (int i = 0; i < r->k && i < r->cols; i++)
-        ttt_bits_set(&x, i);
-    ttt_board probe;
-    ttt_board_from_bits(&probe, r, &x, &o);
-    bool threats = r->k >= 4 && r->k <= r->cols && ttt_board_outcome(&probe) == TTT_X_WINS;
+    bool threats = r->k >= 4 && r->k <= r->cols && ttt_rules_line_wins(r);
     gomoku_state *s = calloc(1, sizeof *s);
     if (!s)
         return ttt_fail(err, TTT_ENOMEM, "engine 'gomoku': out of memory");
@@ -202,15 +193,18 @@ static ttt_status gomoku_start(ttt_engine *e, ttt_error *err)
             e->state = s;
         return st;
     }
+    const ttt_lines *lines = NULL;
     tt_entry *tt = calloc(GOMOKU_TT_ENTRIES, sizeof *tt);
     s->stack = malloc(GOMOKU_STACK_ENTRIES * sizeof *s->stack);
-    if (!tt || !s->stack) {
+    ttt_status st = tt && s->stack ? ttt_lines_new(r, &lines, err) : TTT_ENOMEM;
+    if (st) {
         free(tt);
         free(s->stack);
         free(s);
-        return ttt_fail(err, TTT_ENOMEM, "engine 'gomoku': out of memory");
+        return st == TTT_ENOMEM ? ttt_fail(err, TTT_ENOMEM, "engine 'gomoku': out of memory") : st;
     }
-    ttt_threats_init(&s->threats, r);
+    ttt_threats_init(&s->threats, lines);
+    ttt_lines_unref(lines); /* the threats context holds it */
     s->tt = tt;
     int v = 1;
     for (int n = 1; n <= r->k && n <= TTT_MAX_SIDE; n++, v *= GOMOKU_WINDOW_BASE)
@@ -225,6 +219,8 @@ static void gomoku_stop(ttt_engine *e)
     if (!s)
         return;
     ttt_solver_free(s->solver);
+    if (!s->solver)
+        ttt_threats_done(&s->threats);
     free(s->stack);
     free(s->tt);
     free(s);
@@ -271,13 +267,13 @@ static void score_cell(gomoku_state *s, int c)
 
 static void add_near(gomoku_state *s, int cell, int delta)
 {
-    const ttt_threats *t = &s->threats;
-    int row = cell / t->cols, col = cell % t->cols;
+    const ttt_lines *l = s->threats.lines;
+    int row = cell / l->cols, col = cell % l->cols;
     for (int dr = -GOMOKU_NEAR; dr <= GOMOKU_NEAR; dr++)
         for (int dc = -GOMOKU_NEAR; dc <= GOMOKU_NEAR; dc++) {
             int r2 = row + dr, c2 = col + dc;
-            if (r2 >= 0 && r2 < t->rows && c2 >= 0 && c2 < t->cols)
-                s->near[r2 * t->cols + c2] = (uint8_t)(s->near[r2 * t->cols + c2] + delta);
+            if (r2 >= 0 && r2 < l->rows && c2 >= 0 && c2 < l->cols)
+                s->near[r2 * l->cols + c2] = (uint8_t)(s->near[r2 * l->cols + c2] + delta);
         }
 }
 
@@ -287,38 +283,46 @@ static void gomoku_set(gomoku_state *s, const ttt_board *b)
     ttt_threats *t = &s->threats;
     ttt_threats_set(t, b);
     memset(s->near, 0, sizeof s->near);
-    for (int c = 0; c < t->cells; c++)
+    for (int c = 0; c < t->lines->cells; c++)
         if (t->at[c] != TTT_NOBODY)
             add_near(s, c, 1);
-    for (int c = 0; c < t->cells; c++)
+    for (int c = 0; c < t->lines->cells; c++)
         s->dirty[c] = t->at[c] == TTT_NOBODY;
     s->stack_top = 0;
 }
 
-/* Plays who on the empty cell and marks the empty cells on its lines (whose shapes may change) for
- * rescoring, saving their old scores for gomoku_undo. Rescoring waits until a node asks for its candidates:
- * most nodes are leaves, which never do. */
+/* Saves the empty cell c's scores on the stack and marks it for rescoring. */
+static void mark_dirty(gomoku_state *s, int c)
+{
+    if (s->threats.at[c] != TTT_NOBODY)
+        return;
+    s->stack[s->stack_top++] = (saved_score){c, {s->cell_score[0][c], s->cell_score[1][c]}, s->dirty[c]};
+    s->dirty[c] = true;
+}
+
+/* Plays who on the empty cell and marks the empty cells that share a window with it (whose shapes may
+ * change) for rescoring, saving their old scores for gomoku_undo. Rescoring waits until a node asks for its
+ * candidates: most nodes are leaves, which never do. */
 static void gomoku_play(gomoku_state *s, int cell, ttt_player who)
 {
-    static const int dirs[4][2] = {{0, 1}, {1, 0}, {1, 1}, {1, -1}};
     ttt_threats *t = &s->threats;
+    const ttt_lines *l = t->lines;
     ttt_threats_play(t, cell, who);
     add_near(s, cell, 1);
-    int row = cell / t->cols, col = cell % t->cols, saved = 0;
-    assert(s->stack_top + 4 * 2 * t->k + 1 <= GOMOKU_STACK_ENTRIES);
-    for (int d = 0; d < 4; d++)
-        for (int i = 1 - t->k; i < t->k; i++) {
-            int r2 = row + i * dirs[d][0], c2 = col + i * dirs[d][1];
-            if (i == 0 || r2 < 0 || r2 >= t->rows || c2 < 0 || c2 >= t->cols)
-                continue;
-            int c = r2 * t->cols + c2;
-            if (t->at[c] != TTT_NOBODY)
-                continue;
-            s->stack[s->stack_top++] =
-                (saved_score){c, {s->cell_score[0][c], s->cell_score[1][c]}, s->dirty[c]};
-            saved++;
-            s->dirty[c] = true;
-        }
+    int top = s->stack_top, nwin;
+    assert(s->stack_top + 4 * 2 * l->k + 1 <= GOMOKU_STACK_ENTRIES);
+    /* The windows through the cell of one direction come one cell apart along their line: the first brings
+     * its k cells, each later one its last cell. */
+    bool seen[TTT_DIRECTIONS] = {false};
+    const int16_t *through = ttt_lines_through(l, cell, &nwin);
+    for (int i = 0; i < nwin; i++) {
+        int w = through[i], d = l->win_dir[w];
+        const int16_t *cells = ttt_lines_cells(l, w);
+        for (int j = seen[d] ? l->k - 1 : 0; j < l->k; j++)
+            mark_dirty(s, cells[j]);
+        seen[d] = true;
+    }
+    int saved = s->stack_top - top;
     s->stack[s->stack_top++] = (saved_score){.cell = -1 - saved};
 }
 
@@ -350,12 +354,13 @@ static int compare_candidates(const void *a, const void *b)
 static int candidates(gomoku_state *s, ttt_player me, candidate *out, int limit, ttt_rng *rng)
 {
     const ttt_threats *t = &s->threats;
+    const ttt_lines *l = t->lines;
     int n = 0;
     if (t->stones == 0) {
-        out[0] = (candidate){.cell = (t->rows / 2) * t->cols + t->cols / 2};
+        out[0] = (candidate){.cell = (l->rows / 2) * l->cols + l->cols / 2};
         return 1;
     }
-    for (int c = 0; c < t->cells; c++) {
+    for (int c = 0; c < l->cells; c++) {
         if (!s->near[c] || t->at[c] != TTT_NOBODY)
             continue;
         if (s->dirty[c]) {
@@ -382,16 +387,15 @@ static int candidates(gomoku_state *s, ttt_player me, candidate *out, int limit,
 /* The leaf score for the side to move: its open windows against the opponent's. */
 static int evaluate(const gomoku_state *s, ttt_player me)
 {
-    const ttt_threats *t = &s->threats;
-    double mine = 0, theirs = 0;
-    for (int w = 0; w < t->windows; w++) {
-        int a = t->count[me][w], b = t->count[1 - me][w];
-        if (a && !b)
-            mine += s->window_value[a];
-        else if (b && !a)
-            theirs += s->window_value[b];
+    const uint8_t *own = s->threats.count[me], *other = s->threats.count[1 - me];
+    int64_t mine = 0,
+            theirs = 0; /* window_value[0] is 0; without branches, as the windows come in no order */
+    for (int w = 0, nwin = s->threats.lines->nwin; w < nwin; w++) {
+        int a = own[w], b = other[w];
+        mine += b ? 0 : s->window_value[a];
+        theirs += a ? 0 : s->window_value[b];
     }
-    return (int)(GOMOKU_TEMPO * mine - theirs);
+    return (int)(GOMOKU_TEMPO * (double)mine - (double)theirs);
 }
 
 static bool out_of_budget(gomoku_state *s)
@@ -417,7 +421,7 @@ static int search(gomoku_state *s, ttt_player me, int depth, int alpha, int beta
     int nf = ttt_threats_fives(t, opp, f, 2);
     if (nf >= 2)
         return -(GOMOKU_WIN - ply - 1);
-    if (t->stones == t->cells)
+    if (t->stones == t->lines->cells)
         return 0;
     if (out_of_budget(s))
         return 0;

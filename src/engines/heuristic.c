@@ -30,8 +30,8 @@
  *
  * Option guard=1 adds, between steps 1 and 2, what the blog leaves to the weights: "win now, else block
  * now". It plays the first cell (reading order) where completing a line wins, else the first cell where the
- * opponent would complete a winning line. Whether a line wins is asked of the board (ttt_board_outcome) when
- * the engine starts, so the engine never reads the misère flag. Under misère a line loses, so there is no
+ * opponent would complete a winning line (engines/tactics.h, which asks ttt_rules_line_wins, so the engine
+ * never reads the misère flag). Under misère a line loses, so there is no
  * win now and nothing to block; guard then only keeps the engine from completing a line of its own while
  * another move exists (such cells are dropped from step 4). Under normal rules that part never applies.
  *
@@ -44,6 +44,8 @@
 #include <string.h>
 
 #include "engines/engine_impl.h"
+#include "engines/tactics.h"
+#include "rules/lines.h"
 #include "util/error.h"
 
 /* The blog's weight of one opponent stone in a window. */
@@ -65,65 +67,43 @@ static const ttt_option_def heuristic_options[] = {
 };
 
 typedef struct heuristic_state {
-    int windows;    /* how many windows */
-    int k;          /* cells per window */
-    ttt_move *cell; /* window w's cells are cell[w * k .. w * k + k - 1] */
-    int *weight;    /* scratch for step 2: one per window */
-    int *selected;  /* scratch for step 3: indices of the kept windows */
+    const ttt_lines *lines; /* the board's windows (one reference), walked in dir_win order */
+    int windows;            /* how many windows */
+    int k;                  /* cells per window */
+    int *weight;            /* scratch for step 2: one per window */
+    int *selected;          /* scratch for step 3: indices of the kept windows */
     ttt_move centre;
-    bool line_wins; /* completing a line wins (normal rules) rather than loses (misère) */
 } heuristic_state;
 
-/* Walks every window in the documented order; with cells non-NULL writes their cells. Returns the count. */
-static int list_windows(const ttt_rules *r, ttt_move *cells)
+/* The cells of window w in the documented order: the geometry's windows by direction, then first cell. */
+static inline const int16_t *window(const heuristic_state *s, int w)
 {
-    /* Directions (row step, column step): horizontal, vertical, diagonal, anti-diagonal. */
-    static const int dir[4][2] = {{0, 1}, {1, 0}, {1, 1}, {1, -1}};
-    int count = 0;
-    for (int d = 0; d < 4; d++)
-        for (int row = 0; row < r->rows; row++)
-            for (int col = 0; col < r->cols; col++) {
-                int last_row = row + (r->k - 1) * dir[d][0], last_col = col + (r->k - 1) * dir[d][1];
-                if (last_row >= r->rows || last_col < 0 || last_col >= r->cols)
-                    continue;
-                for (int i = 0; cells && i < r->k; i++)
-                    cells[count * r->k + i] = (row + i * dir[d][0]) * r->cols + col + i * dir[d][1];
-                count++;
-            }
-    return count;
+    return ttt_lines_cells(s->lines, s->lines->dir_win[w]);
 }
 
 static ttt_status heuristic_start(ttt_engine *e, ttt_error *err)
 {
     const ttt_rules *r = &e->rules;
     heuristic_state *s = calloc(1, sizeof *s);
-    int windows = list_windows(r, NULL);
-    if (s) {
-        s->cell = malloc((size_t)windows * (size_t)r->k * sizeof *s->cell);
-        s->weight = malloc((size_t)windows * sizeof *s->weight);
-        s->selected = malloc((size_t)windows * sizeof *s->selected);
+    ttt_status st = s ? ttt_lines_new(r, &s->lines, err) : TTT_ENOMEM;
+    if (st == TTT_OK) {
+        s->windows = s->lines->nwin;
+        s->weight = malloc(((size_t)s->windows + 1) * sizeof *s->weight);
+        s->selected = malloc(((size_t)s->windows + 1) * sizeof *s->selected);
+        if (!s->weight || !s->selected)
+            st = TTT_ENOMEM;
     }
-    if (!s || !s->cell || !s->weight || !s->selected) {
+    if (st) {
         if (s) {
-            free(s->cell);
+            ttt_lines_unref(s->lines);
             free(s->weight);
             free(s->selected);
         }
         free(s);
-        return ttt_fail(err, TTT_ENOMEM, "engine 'heuristic': out of memory");
+        return ttt_fail(err, st, "engine 'heuristic': out of memory");
     }
-    s->windows = list_windows(r, s->cell);
     s->k = r->k;
     s->centre = (r->rows - 1) / 2 * r->cols + (r->cols - 1) / 2;
-
-    /* Ask the board what a line means: X holding the first window, O nothing. */
-    ttt_bits x = {{0}}, o = {{0}};
-    for (int i = 0; i < s->k; i++)
-        ttt_bits_set(&x, s->cell[i]);
-    ttt_board probe;
-    ttt_board_from_bits(&probe, r, &x, &o);
-    s->line_wins = ttt_board_outcome(&probe) == TTT_X_WINS;
-
     e->state = s;
     return TTT_OK;
 }
@@ -133,7 +113,7 @@ static void heuristic_stop(ttt_engine *e)
     heuristic_state *s = e->state;
     if (!s)
         return;
-    free(s->cell);
+    ttt_lines_unref(s->lines);
     free(s->weight);
     free(s->selected);
     free(s);
@@ -148,13 +128,15 @@ static bool is_empty(const ttt_board *b, ttt_move cell)
 static void opponent_weightings(const heuristic_state *s, const ttt_board *b, ttt_player opponent,
                                 int *weight)
 {
-    for (int w = 0; w < s->windows; w++) {
-        const ttt_move *cells = &s->cell[w * s->k];
+    const ttt_lines *l = s->lines;
+    const ttt_bits *theirs = &b->stones[opponent], *mine = &b->stones[1 - opponent];
+    for (int w = 0; w < s->windows; w++) { /* on the window's bit set, a word at a time */
+        const ttt_bits *cells = &l->win_bits[l->dir_win[w]];
         int stones = 0;
         bool remaining = false;
-        for (int i = 0; i < s->k; i++) {
-            stones += ttt_bits_test(&b->stones[opponent], cells[i]);
-            remaining |= is_empty(b, cells[i]);
+        for (int i = 0; i < l->words; i++) {
+            stones += __builtin_popcountll(cells->w[i] & theirs->w[i]);
+            remaining |= (cells->w[i] & ~(theirs->w[i] | mine->w[i])) != 0;
         }
         weight[w] = remaining ? HEURISTIC_OPPONENT_WEIGHT * stones : 0;
     }
@@ -184,7 +166,7 @@ static ttt_move frequency_table(const heuristic_state *s, const ttt_board *b, co
     memset(freq, 0, (size_t)b->cells * sizeof *freq);
     for (int j = 0; j < count; j++)
         for (int i = 0; i < s->k; i++) {
-            ttt_move c = s->cell[selected[j] * s->k + i];
+            ttt_move c = window(s, selected[j])[i];
             if (is_empty(b, c) && !ttt_bits_test(avoid, c))
                 freq[c]++;
         }
@@ -192,7 +174,7 @@ static ttt_move frequency_table(const heuristic_state *s, const ttt_board *b, co
     int best = 0;
     for (int j = 0; j < count; j++)
         for (int i = 0; i < s->k; i++) {
-            ttt_move c = s->cell[selected[j] * s->k + i];
+            ttt_move c = window(s, selected[j])[i];
             if (freq[c] > best) {
                 best = freq[c];
                 choice = c;
@@ -201,26 +183,17 @@ static ttt_move frequency_table(const heuristic_state *s, const ttt_board *b, co
     return choice;
 }
 
-/* guard=1: the first cell that wins now, else the first that blocks the opponent's win now, else
- * TTT_NO_MOVE. Cells that would complete a losing line of our own go into *avoid, unless every legal move
- * does. */
-static ttt_move guard(const heuristic_state *s, const ttt_board *b, ttt_bits *avoid)
+/* guard=1: the first cell that wins now, else the first that blocks the opponent's win now (*kind says
+ * which), else TTT_NO_MOVE. Cells that would complete a losing line of our own go into *avoid, unless every
+ * legal move does. */
+static ttt_move guard(const ttt_board *b, ttt_bits *avoid, tactics_kind *kind)
 {
-    ttt_player me = ttt_board_to_move(b), opponent = (ttt_player)(1 - me);
-    ttt_move moves[TTT_MAX_CELLS];
-    int n = ttt_board_moves(b, moves), avoided = 0;
-    for (int i = 0; i < n; i++)
-        if (ttt_board_makes_line(b, me, moves[i])) {
-            if (s->line_wins)
-                return moves[i];
-            ttt_bits_set(avoid, moves[i]);
-            avoided++;
-        }
-    if (avoided == n)
+    ttt_move found[TTT_MAX_CELLS];
+    int n;
+    if ((*kind = tactics_win_or_block(b, found, &n)) != TACTICS_NONE)
+        return found[0];
+    if (tactics_losing(b, avoid) == b->cells - b->ply)
         *avoid = (ttt_bits){{0}};
-    for (int i = 0; s->line_wins && i < n; i++)
-        if (ttt_board_makes_line(b, opponent, moves[i]))
-            return moves[i];
     return TTT_NO_MOVE;
 }
 
@@ -234,7 +207,7 @@ static void heuristic_explain_tables(const heuristic_state *s, const ttt_board *
     bool seen[TTT_MAX_CELLS] = {false};
     for (int w = 0; w < s->windows; w++)
         for (int i = 0; i < s->k; i++) {
-            ttt_move c = s->cell[w * s->k + i];
+            ttt_move c = window(s, w)[i];
             if (!is_empty(b, c))
                 continue;
             if (!seen[c] || s->weight[w] < lowest[c])
@@ -260,9 +233,12 @@ static void heuristic_explain_tables(const heuristic_state *s, const ttt_board *
     ttt_explain_fact_add(why, "lowest weight", count ? s->weight[s->selected[0]] : 0);
     ttt_explain_fact_add(why, "lines kept", count);
     ttt_explain_fact_add(why, "lines in all", s->windows);
-    for (int j = 0; j < count && why->line_count < TTT_EXPLAIN_MAX_LINES; j++)
-        ttt_explain_line_add(why, "kept line", s->weight[s->selected[j]], "weight",
-                             &s->cell[s->selected[j] * s->k], s->k);
+    for (int j = 0; j < count && why->line_count < TTT_EXPLAIN_MAX_LINES; j++) {
+        ttt_move cells[TTT_MAX_SIDE];
+        for (int i = 0; i < s->k; i++)
+            cells[i] = window(s, s->selected[j])[i];
+        ttt_explain_line_add(why, "kept line", s->weight[s->selected[j]], "weight", cells, s->k);
+    }
 }
 
 /* The blog's `move`: step 1, the guard when asked for, then steps 2 to 4. When why is not NULL it gets the
@@ -284,11 +260,11 @@ static ttt_move heuristic_decide(ttt_engine *e, const ttt_board *b, ttt_explanat
 
     ttt_bits avoid = {{0}};
     if (c->guard) {
-        ttt_move m = guard(s, b, &avoid);
+        tactics_kind kind;
+        ttt_move m = guard(b, &avoid, &kind);
         if (m != TTT_NO_MOVE) {
             if (why)
-                why->step =
-                    ttt_board_makes_line(b, me, m) ? "guard: win now" : "guard: block the opponent's win";
+                why->step = kind == TACTICS_WIN ? "guard: win now" : "guard: block the opponent's win";
             return m;
         }
     }

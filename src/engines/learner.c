@@ -65,6 +65,7 @@
 #include <string.h>
 
 #include "engines/engine_impl.h"
+#include "engines/tactics.h"
 #include "ttt/notation.h"
 #include "ttt/store.h"
 #include "ttt/symmetry.h"
@@ -278,8 +279,6 @@ static int result_of_outcome(ttt_outcome oc)
     return oc == TTT_X_WINS ? X_WON : oc == TTT_O_WINS ? O_WON : DRAWN;
 }
 
-static const char *result_name(int result) { return result == X_WON ? "x" : result == O_WON ? "o" : "draw"; }
-
 static void backup(learner_state *s, const ttt_rules *rules, const ttt_move *canon, int n);
 
 typedef struct load_ctx {
@@ -376,7 +375,7 @@ static ttt_status learner_game_over(ttt_engine *e, const ttt_move *moves, int co
     ttt_moves_format(&e->rules, canon, count, text, sizeof text);
     int result = result_of_outcome(outcome);
     if (record && s->store &&
-        (st = ttt_store_learn(s->store, s->rules_text, text, result_name(result), 1, err)) != TTT_OK)
+        (st = ttt_store_learn(s->store, s->rules_text, text, ttt_outcome_name(outcome), 1, err)) != TTT_OK)
         return st;
     if (tree_add(s, canon, count, result, 1))
         return ttt_fail(err, TTT_ENOMEM, "engine 'learner': out of memory");
@@ -441,18 +440,13 @@ static void follow(learner_state *s, const ttt_board *b)
 
 /* --- Forced wins by threats (threats=1) --------------------------------------------------------------- */
 
-/* How many empty cells would complete a winning line for who; the first goes to *cell. */
+/* How many empty cells would complete a winning line for who (tactics_threats); the first goes to *cell. */
 static int threats_of(const ttt_board *b, ttt_player who, ttt_move *cell)
 {
-    ttt_board probe = *b;
-    probe.line_owner = who;
-    if (ttt_board_winner(&probe) != who) /* misère: a line does not win, so nothing threatens */
-        return 0;
-    int n = 0;
-    for (int c = 0; c < b->cells; c++)
-        if (!ttt_bits_test(&b->stones[TTT_X], c) && !ttt_bits_test(&b->stones[TTT_O], c) &&
-            ttt_board_makes_line(b, who, c) && n++ == 0)
-            *cell = c;
+    ttt_move cells[TTT_MAX_CELLS];
+    int n = tactics_threats(b, who, cells);
+    if (n)
+        *cell = cells[0];
     return n;
 }
 
@@ -711,29 +705,16 @@ static ttt_move learner_decide(ttt_engine *e, const ttt_board *b, ttt_explanatio
     int n = ttt_board_moves(b, legal), nfound = 0, ncand = 0;
 
     /* 1. Win now. 2. Block the opponent's winning line. */
-    for (int i = 0; i < n; i++) {
-        ttt_board next = *b;
-        ttt_board_play(&next, legal[i]);
-        ttt_player w = ttt_board_winner(&next);
-        if (w == me)
-            found[nfound++] = legal[i];
-        else if (w != opp)
+    switch (tactics_win_or_block(b, found, &nfound)) {
+    case TACTICS_WIN: return decided(why, "1. win now", pick(e, found, nfound));
+    case TACTICS_BLOCK: return decided(why, "2. block the opponent's line", pick(e, found, nfound));
+    case TACTICS_NONE: break;
+    }
+    ttt_bits losing; /* misère: the moves that complete our own line lose at once */
+    bool some_safe = tactics_losing(b, &losing) < n;
+    for (int i = 0; i < n; i++)
+        if (!some_safe || !ttt_bits_test(&losing, legal[i])) /* every move loses at once: any */
             cand[ncand++] = legal[i];
-    }
-    if (nfound)
-        return decided(why, "1. win now", pick(e, found, nfound));
-    ttt_board probe = *b;
-    probe.line_owner = opp;
-    bool opp_line_wins = ttt_board_winner(&probe) == opp;
-    for (int i = 0; opp_line_wins && i < n; i++)
-        if (ttt_board_makes_line(b, opp, legal[i]))
-            found[nfound++] = legal[i];
-    if (nfound)
-        return decided(why, "2. block the opponent's line", pick(e, found, nfound));
-    if (ncand == 0) { /* every move loses at once (misère): any */
-        memcpy(cand, legal, (size_t)n * sizeof *legal);
-        ncand = n;
-    }
     if (c->threats) { /* leave out moves after which the opponent forces a win by threats, if any other */
         int nsafe = 0;
         for (int i = 0; i < ncand; i++) {

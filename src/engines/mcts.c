@@ -3,25 +3,26 @@
  * with proven wins, losses and draws backed up through the tree (MCTS-Solver).
  *
  * One iteration:
- *     Step 1. Selection: from the root, descend to the child with the best UCT value
- *             mean + c * sqrt(ln(parent visits) / visits), unvisited children first (in a shuffled order);
- * with RAVE the mean is blended with the child's AMAF mean (see MCTS_DEFAULT_RAVE) and the visits in the
- * bonus count one more, so a child with AMAF statistics need not be visited first, children proven lost for
- * the side choosing skipped, until a leaf or a proven node. Step 2. Expansion: a leaf visited
- * MCTS_EXPAND_VISITS times gets all its children at once. Every child is played: one that ends the game is
- * proven on the spot. Under rules where a line wins (the board's outcome says so, see line_wins), a side that
- * can win now keeps only its winning moves, and a side facing one immediate threat keeps only the block
- * (facing two, it has lost): the other moves are proven losses, left out of the tree below the root. On
- * boards of more than MCTS_NEAR_MIN_CELLS cells only cells within MCTS_NEAR_DISTANCE of a stone are children
- * (the node is then "partial" and can be proven a loss only by its... never: see Step 4). Step 3. Simulation:
- * a uniformly random game from the leaf (ttt_playout), or with threats=1 one in which each side wins or
- * blocks when it can (threat_playout), or the proven value. Step 4. Backup: visits and
- * rewards (1 win, 0.5 draw, 0 loss for the side that moved into a node) up the path, and AMAF statistics:
- * every child of a node on the path whose move the side to move there played later in the game (in the tree
- * or the playout, read off the final stones) gets the game's reward; then proofs: a child proven won for the
- * side to move proves its parent lost for the side that moved into it; a fully expanded node whose children
- * are all proven takes the best of them. A partial node is proven only through a winning child, so pruning
- * stays sound.
+ *   Step 1. Selection: from the root, descend to the child with the best UCT value
+ *           mean + c * sqrt(ln(parent visits) / visits), unvisited children first (in a shuffled order),
+ *           children proven lost for the side choosing skipped, until a leaf or a proven node. With RAVE the
+ *           mean is blended with the child's AMAF mean (see MCTS_DEFAULT_RAVE) and the visits in the bonus
+ *           count one more, so a child with AMAF statistics need not be visited first.
+ *   Step 2. Expansion: a leaf visited MCTS_EXPAND_VISITS times gets all its children at once. Every child is
+ *           played: one that ends the game is proven on the spot. Under rules where a line wins
+ *           (ttt_rules_line_wins), a side that can win now keeps only its winning moves, and a side facing
+ *           one immediate threat keeps only the block (facing two, it has lost): the other moves are proven
+ *           losses, left out of the tree below the root. On boards of more than MCTS_NEAR_MIN_CELLS cells
+ *           only cells within MCTS_NEAR_DISTANCE of a stone are children (the node is then "partial": see
+ *           Step 4).
+ *   Step 3. Simulation: a uniformly random game from the leaf (ttt_playout), or with threats=1 one in which
+ *           each side wins or blocks when it can (threat_playout), or the proven value.
+ *   Step 4. Backup: visits and rewards (1 win, 0.5 draw, 0 loss for the side that moved into a node) up the
+ *           path, and AMAF statistics: every child of a node on the path whose move the side to move there
+ *           played later in the game (in the tree or the playout, read off the final stones) gets the game's
+ *           reward; then proofs: a child proven won for the side to move proves its parent lost for the side
+ *           that moved into it; a fully expanded node whose children are all proven takes the best of them.
+ *           A partial node is proven only through a winning child, so pruning stays sound.
  *
  * Nodes live in one pool, children of a node in one block; the pool grows up to the `tree=` cap, and when it
  * is full the search goes on without expanding. Between moves the engine keeps the subtree of the position it
@@ -34,53 +35,26 @@
 #include <string.h>
 
 #include "engines/engine_impl.h"
+#include "engines/tactics.h"
+#include "rules/lines.h"
+#include "search/playout_lines.h"
 #include "ttt/playout.h"
 #include "util/error.h"
 
-/* UCT exploration constant for rewards in [0, 1]. Measured (Release, iterations=3000 against
- * montecarlo:trials=3000, `ttt arena --rules R --games G --jobs 2 mcts:iterations=3000,c=C
- * montecarlo:trials=3000`).
- * Plain UCT (rave=0, threats=0):
- *   7x7k5, 100-200 games: c=0.3 -3.5 Elo [-18.7, +11.7]; c=0.6 -27.9 [-53.1, -2.9];
- *                         c=1 -36.6 [-53.9, -19.5]
- *   5x5k4, 200 games:     c=0.3 +13.9 [-18.0, +46.0]; c=1 +29.6 [+2.8, +56.7]
- * With RAVE (rave=1000, threats=0), 5x5k4:
- *   200 games: c=0 +26.1 [-13.9, +66.8]; c=0.1 +22.6; c=0.3 +34.9; c=0.5 +38.4 [-0.2, +78.0];
- *              c=1 +90.6 [+57.2, +125.8]; c=1.5 +86.9; c=2.5 +79.5
- *   400 games: c=0.7 +73.2 [+48.0, +99.1]; c=1 +99.0 [+75.4, +123.6]; c=1.4 +86.0 [+62.0, +110.8]
- * So 1 (near the textbook sqrt(2) for [0, 1] rewards); RAVE does not want a smaller c here. */
+/* The measurements behind the four defaults below are in bench/mcts/HISTORY.md (Elo against
+ * montecarlo:trials=3000 at iterations=3000). */
+/* UCT exploration constant for rewards in [0, 1]: c=1 +99.0 Elo on 5x5k4 with RAVE (0.7 +73.2, 1.4 +86.0). */
 #define MCTS_DEFAULT_C 1.0
 #define MCTS_MAX_C     100.0
-/* RAVE equivalence parameter K (MC-RAVE, Gelly & Silver): a child's value is
- * (1 - beta) * mean + beta * AMAF mean, beta = sqrt(K / (3 * visits + K)): the AMAF mean counts for half at
- * visits = K. 0 turns RAVE off (plain UCT). Measured (Release, c=1, threats=0,
- * `ttt arena --rules R --games G --jobs 2 mcts:iterations=3000,rave=K montecarlo:trials=3000`):
- *   5x5k4, 200 games: K=100 +66.8 Elo [+38.8, +95.8]; K=300 +61.4 [+29.5, +94.4];
- *                     K=1000 +90.6 [+57.2, +125.8]; K=3000 +79.5 [+44.9, +115.8]
- *                     (plain UCT: +29.6 [+2.8, +56.7])
- *   5x5k4, 400 games: K=500 +86.9 [+63.5, +111.1]; K=1000 +99.0 [+75.4, +123.6]; K=2000 +85.0
- *   7x7k5, 200 games: K=300 +8.7 [-1.5, +18.8]; K=1000 +12.2 [+1.0, +23.4]; K=3000 +10.4 [+2.2, +18.7]
- *                     (94-97% draws; plain UCT: -36.6 [-53.9, -19.5])
- * Silver's schedule beta = n' / (n + n' + 4 b^2 n n') did worse on 5x5k4 (400 games): b=0.03 +58.7,
- * b=0.1 +28.7, b=0.3 +32.2. Not kept either: a line-count prior as virtual AMAF visits (10, 30, 100:
- * +65.0, +58.7, +57.0 at 400 games), expanding at the second visit (+72.2), and proving at expansion the
- * moves that make two threats (sound, but +57.9: the engine as O then knows early that it is lost, and
- * montecarlo converts more of those games). */
+/* RAVE equivalence parameter K: a child's value is (1 - beta) * mean + beta * AMAF mean, with
+ * beta = sqrt(K / (3 * visits + K)); 0 = plain UCT. K=1000 +99.0 Elo on 5x5k4 (500 +86.9, plain +29.6). */
 #define MCTS_DEFAULT_RAVE 1000.0
 #define MCTS_MAX_RAVE     1e9
-/* Threat-aware playouts (threats=1, under rules where a line wins): each side completes a line when it can,
- * else blocks one, else plays at random. Slower (15x15k5, default budget: about 0.34 s a move against 0.11 s,
- * Release), but they judge a position by games in which nobody ignores a four. Measured (Release, rave=1000,
- * c=1, `ttt arena --rules R --games G --jobs 2 mcts:iterations=3000,threats=T montecarlo:trials=3000`):
- *   5x5k4, 1000 games: T=1 +133.7 Elo [+120.9, +146.9], 387-20-593 (as O: 4-20-476)
- *                      T=0 +90.6 [+75.2, +106.3], 388-133-479 (as O: 13-133-354)
- *                      T=1, --seed 1: +127.8 [+115.3, +140.6], 370-18-612
- *   7x7k5, 200 games:  T=1 -1.7 [-14.9, +11.5], 7-8-185; T=0 +12.2 [+1.0, +23.4], 9-2-189 (92-95% draws)
- *   7x7k5, 1000 games: T=1 +15.6 [+9.9, +21.4], 59-14-927 (92.7% draws: at best +25 Elo at that ratio) */
+/* Threat-aware playouts (threats=1, where a line wins): win, else block, else random; 3x slower on 15x15k5
+ * but +133.7 Elo on 5x5k4 against +90.6 without (1000 games). */
 #define MCTS_DEFAULT_THREATS 1
-/* Iterations per move by default: on 3x3 it lost none of 10,000 games to random and drew 1,000 of 1,000
- * against minimax (README, measured figures); on 15x15k5 a move takes about 0.34 s with threat playouts
- * (Release, shared machine) and it blocks fours and open threes in tests/test_mcts.c. */
+/* Iterations per move: on 3x3 no loss in 10,000 games against random, 1,000 draws of 1,000 against minimax;
+ * about 0.34 s a move on 15x15k5. */
 #define MCTS_DEFAULT_ITERATIONS 10000
 #define MCTS_MAX_ITERATIONS     UINT64_C(1000000000000)
 #define MCTS_MAX_TIME_MS        86400000
@@ -152,10 +126,11 @@ static const ttt_option_def mcts_options[] = {
 };
 
 typedef struct mcts_state {
+    const ttt_lines *lines; /* the board's windows, for the game (one reference) */
     ttt_playout *playout;
     mcts_node *pool;
     size_t used, allocated, limit;
-    bool line_wins;       /* completing a line wins for its maker (the board's outcome says so) */
+    bool line_wins;       /* completing a line wins for its maker (ttt_rules_line_wins) */
     bool threat_playouts; /* threats=1 under rules where a line wins */
     bool have_root;       /* pool[0] is the tree of root_board */
     ttt_board root_board;
@@ -319,15 +294,9 @@ static bool node_expand(mcts_state *s, uint32_t idx, const ttt_board *b, ttt_rng
 {
     ttt_move moves[TTT_MAX_CELLS];
     int n = ttt_board_moves(b, moves);
-    ttt_player me = ttt_board_to_move(b), opp = (ttt_player)(1 - me);
-    bool mine[TTT_MAX_CELLS], theirs[TTT_MAX_CELLS];
-    int wins = 0, threats = 0;
-    for (int i = 0; i < n; i++) {
-        mine[i] = ttt_board_makes_line(b, me, moves[i]);
-        theirs[i] = ttt_board_makes_line(b, opp, moves[i]);
-        wins += mine[i];
-        threats += theirs[i];
-    }
+    ttt_bits mine, theirs; /* the moves that complete a line of the side to move, of the opponent */
+    tactics_lines(b, &mine, &theirs);
+    int wins = ttt_bits_count(&mine), threats = ttt_bits_count(&theirs);
     if (!s->line_wins)
         wins = threats = 0; /* a line loses for its maker: nothing to block, nothing to rush */
     bool root = idx == 0, use_near = b->cells > MCTS_NEAR_MIN_CELLS && b->ply > 0, partial = false;
@@ -336,14 +305,15 @@ static bool node_expand(mcts_state *s, uint32_t idx, const ttt_board *b, ttt_rng
     int count = 0;
     for (int i = 0; i < n; i++) {
         mcts_node k = {.move = (int16_t)moves[i]};
-        if (mine[i]) /* the move ends the game: the outcome function says for whom */
+        if (ttt_bits_test(&mine, moves[i])) /* the move ends the game: the rules say for whom */
             k.proof = s->line_wins ? PROOF_WIN : PROOF_LOSS;
         else if (b->ply + 1 == b->cells)
             k.proof = PROOF_DRAW;
         else if (wins > 0) { /* a win is on the board: the other moves do not matter */
             if (!root)
                 continue;
-        } else if (threats >= 2 || (threats == 1 && !theirs[i])) { /* the opponent wins next move */
+        } else if (threats >= 2 || (threats == 1 && !ttt_bits_test(&theirs, moves[i]))) {
+            /* the opponent wins next move */
             if (!root)
                 continue;
             k.proof = PROOF_LOSS;
@@ -378,39 +348,27 @@ static bool node_expand(mcts_state *s, uint32_t idx, const ttt_board *b, ttt_rng
 
 /* --- Threat-aware playouts ------------------------------------------------------------------------------ */
 
-static const int line_dirs[4][2] = {{0, 1}, {1, 0}, {1, 1}, {1, -1}};
-
-/* Adds to threats[who] the empty cells on the lines through m (m just played by `who`) where `who` would
- * complete a line: a new such cell needs the stone at m, so it lies within k - 1 of m along one of the four
- * directions and completes its line along that direction. Each direction is a strip of 2k - 1 cells centred
- * on m, where an empty cell with runs of `who` of l and r stones beside it threatens when l + 1 + r >= k. */
-static void add_threats(const ttt_board *b, ttt_player who, int m, ttt_bits *threats)
+/* Adds to threats[who] the empty cells where `who` would complete a line through m (m just played by `who`):
+ * a new such cell needs the stone at m, so it is the one empty cell of a window through m whose other k - 1
+ * cells are `who`'s. */
+static void add_threats(const ttt_lines *l, const ttt_board *b, ttt_player who, int m, ttt_bits *threats)
 {
-    int rows = b->rules.rows, cols = b->rules.cols, k = b->rules.k, r = m / cols, c = m % cols;
     const ttt_bits *own = &b->stones[who], *other = &b->stones[1 - who];
-    for (int d = 0; d < 4; d++) {
-        /* strip[i]: 1 own stone, 0 empty, -1 the opponent's or off the board; cell[i] its cell */
-        int strip[2 * TTT_MAX_SIDE], cell[2 * TTT_MAX_SIDE], len = 2 * k - 1;
-        for (int i = 0; i < len; i++) {
-            int rr = r + (i - (k - 1)) * line_dirs[d][0], cc = c + (i - (k - 1)) * line_dirs[d][1];
-            if (rr < 0 || rr >= rows || cc < 0 || cc >= cols) {
-                strip[i] = -1;
-                continue;
-            }
-            cell[i] = rr * cols + cc;
-            strip[i] = ttt_bits_test(own, cell[i]) ? 1 : ttt_bits_test(other, cell[i]) ? -1 : 0;
+    int nwin;
+    const int16_t *through = ttt_lines_through(l, m, &nwin);
+    for (int i = 0; i < nwin; i++) {
+        const ttt_bits *w = &l->win_bits[through[i]];
+        uint64_t blocked = 0;
+        int missing = 0, cell = -1;
+        for (int j = 0; j < l->words; j++) {
+            uint64_t miss = w->w[j] & ~own->w[j];
+            blocked |= w->w[j] & other->w[j];
+            missing += __builtin_popcountll(miss);
+            if (miss)
+                cell = j * 64 + __builtin_ctzll(miss);
         }
-        for (int i = 0; i < len; i++) {
-            if (strip[i] != 0)
-                continue;
-            int run = 1;
-            for (int j = i - 1; j >= 0 && strip[j] == 1; j--)
-                run++;
-            for (int j = i + 1; j < len && strip[j] == 1; j++)
-                run++;
-            if (run >= k)
-                ttt_bits_set(threats, cell[i]);
-        }
+        if (!blocked && missing == 1)
+            ttt_bits_set(threats, cell);
     }
 }
 
@@ -426,7 +384,7 @@ static int first_cell(const ttt_bits *set, int words)
 /* A random game from b (ongoing, rules where a line wins) in which each side completes a line when it can,
  * else blocks one the opponent could complete, else plays a uniformly random empty cell. Returns the outcome
  * (the board's) and each side's final stones. */
-static ttt_outcome threat_playout(const ttt_board *start, ttt_rng *rng, ttt_bits *final)
+static ttt_outcome threat_playout(const ttt_lines *l, const ttt_board *start, ttt_rng *rng, ttt_bits *final)
 {
     ttt_board b = *start;
     ttt_move empty[TTT_MAX_CELLS];
@@ -437,7 +395,7 @@ static ttt_outcome threat_playout(const ttt_board *start, ttt_rng *rng, ttt_bits
     for (int who = 0; who < 2; who++) /* k >= 3: every threat's line holds a stone of its side */
         for (int i = 0; i < TTT_WORDS; i++)
             for (uint64_t w = b.stones[who].w[i]; w; w &= w - 1)
-                add_threats(&b, (ttt_player)who, i * 64 + __builtin_ctzll(w), &threats[who]);
+                add_threats(l, &b, (ttt_player)who, i * 64 + __builtin_ctzll(w), &threats[who]);
     while (!ttt_board_terminal(&b)) {
         ttt_player me = ttt_board_to_move(&b);
         int m = first_cell(&threats[me], words);
@@ -452,7 +410,7 @@ static ttt_outcome threat_playout(const ttt_board *start, ttt_rng *rng, ttt_bits
         ttt_bits_clear(&threats[0], m);
         ttt_bits_clear(&threats[1], m);
         if (!ttt_board_terminal(&b))
-            add_threats(&b, me, m, &threats[me]);
+            add_threats(l, &b, me, m, &threats[me]);
     }
     final[TTT_X] = b.stones[TTT_X];
     final[TTT_O] = b.stones[TTT_O];
@@ -536,7 +494,7 @@ static void mcts_iterate(mcts_state *s, ttt_rng *rng, double c, double rave)
     } else {
         ttt_outcome o;
         if (s->threat_playouts)
-            o = threat_playout(&b, rng, final);
+            o = threat_playout(s->lines, &b, rng, final);
         else {
             ttt_playout_set_position(s->playout, &b);
             o = ttt_playout_run(s->playout, rng, final);
@@ -763,19 +721,18 @@ static ttt_status mcts_start(ttt_engine *e, ttt_error *err)
     if (!s)
         return ttt_fail(err, TTT_ENOMEM, "engine 'mcts': out of memory");
     s->limit = (size_t)c->tree;
-    ttt_status st = ttt_playout_new(&e->rules, &s->playout, err);
+    ttt_status st = ttt_lines_new(&e->rules, &s->lines, err);
+    if (st == TTT_OK)
+        st = ttt_playout_new_over(s->lines, &s->playout, err);
     if (st == TTT_OK && !pool_reserve(s, MCTS_INITIAL_POOL < s->limit ? MCTS_INITIAL_POOL : s->limit))
         st = ttt_fail(err, TTT_ENOMEM, "engine 'mcts': out of memory");
     if (st) {
         ttt_playout_free(s->playout);
+        ttt_lines_unref(s->lines);
         free(s);
         return st;
     }
-    /* What a line means is the outcome function's business: ask it about a board where X has one. */
-    ttt_board probe;
-    ttt_board_init(&probe, &e->rules);
-    probe.line_owner = TTT_X;
-    s->line_wins = ttt_board_outcome(&probe) == TTT_X_WINS;
+    s->line_wins = ttt_rules_line_wins(&e->rules);
     s->threat_playouts = s->line_wins && c->threats;
     e->state = s;
     return TTT_OK;
@@ -787,6 +744,7 @@ static void mcts_stop(ttt_engine *e)
     if (!s)
         return;
     ttt_playout_free(s->playout);
+    ttt_lines_unref(s->lines);
     free(s->pool);
     free(s);
 }

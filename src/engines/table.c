@@ -25,6 +25,7 @@
 #include <sys/stat.h>
 
 #include "engines/engine_impl.h"
+#include "engines/tactics.h"
 #include "ttt/table.h"
 #include "util/error.h"
 
@@ -115,25 +116,9 @@ static ttt_move pick(ttt_engine *e, const ttt_move *moves, int n)
 /* The fallback: win now, else stop the opponent's win now, else any legal move. */
 static ttt_move fallback(ttt_engine *e, const ttt_board *b, const ttt_move *legal, int n)
 {
-    ttt_player me = ttt_board_to_move(b), opp = (ttt_player)(1 - me);
     ttt_move found[TTT_MAX_CELLS];
-    int nfound = 0;
-    for (int i = 0; i < n; i++) {
-        ttt_board next = *b;
-        ttt_board_play(&next, legal[i]);
-        if (ttt_board_winner(&next) == me)
-            found[nfound++] = legal[i];
-    }
-    if (nfound)
-        return pick(e, found, nfound);
-    /* Whether the opponent's line would win for them is the board's to say, not ours. */
-    ttt_board probe = *b;
-    probe.line_owner = opp;
-    bool opp_line_wins = ttt_board_winner(&probe) == opp;
-    for (int i = 0; opp_line_wins && i < n; i++)
-        if (ttt_board_makes_line(b, opp, legal[i]))
-            found[nfound++] = legal[i];
-    if (nfound)
+    int nfound;
+    if (tactics_win_or_block(b, found, &nfound) != TACTICS_NONE)
         return pick(e, found, nfound);
     return pick(e, legal, n);
 }

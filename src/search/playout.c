@@ -1,9 +1,9 @@
 /*
  * search/playout.c - random games from a position, as fast as the board allows.
  *
- * The board is seen through its windows: every run of k cells in a row, column or diagonal. A move made a
- * line exactly when one of the windows through its cell is now full of the mover's stones, so each cell keeps
- * the list of the windows through it and the test is a few AND/compare. Three kernels share that idea:
+ * The board is seen through its windows (the rules' ttt_lines): every run of k cells in a row, column or
+ * diagonal. A move made a line exactly when one of the windows through its cell is now full of the mover's
+ * stones, so the test is a few AND/compare over the windows through the cell. Three kernels share that idea:
  *
  *     tiny   cells <= 16   one table bit per stone set: bit s of line_table says "stone set s holds a line",
  *                          so the test is one load and one shift (8 KiB for 4x4, 64 bytes for 3x3)
@@ -33,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "search/playout_lines.h"
 #include "util/error.h"
 
 /* Boards up to this many cells use the table of line-holding stone sets (2^cells bits). */
@@ -44,24 +45,21 @@
 /* Draws per batch at most: ranges are at least 2, so at most BATCH_BITS of them. */
 #define BATCH_MAX BATCH_BITS
 
-#define DIRECTIONS 4
-static const int DIR_ROW[DIRECTIONS] = {0, 1, 1, 1};
-static const int DIR_COL[DIRECTIONS] = {1, 0, 1, -1};
-
 __extension__ typedef unsigned __int128 u128;
 
 typedef enum kernel { KERNEL_TINY, KERNEL_SMALL, KERNEL_BIG } kernel;
 
 struct ttt_playout {
-    ttt_rules rules;
+    const ttt_lines *lines; /* the board's windows (one reference), packed below for the kernels */
     int cells;
     kernel kind;
     ttt_outcome line_outcome[2]; /* what a line made by [TTT_X], [TTT_O] means: ttt_board_outcome's word */
     uint64_t *line_table;        /* tiny: bit s set when stone set s holds a line */
-    int *win_start;      /* cells + 1: the windows through cell c are [win_start[c], win_start[c+1]) */
-    uint64_t *win_small; /* small: those windows as masks */
-    ttt_bits *win_big;   /* big: the same on words [0, words) */
-    int words;           /* big: words holding cells, (cells + 63) / 64 */
+    int *win_start; /* small, big: cells + 1; the windows through c are [win_start[c], win_start[c+1]) */
+    uint64_t
+        *win_mask;  /* small, big: those windows as masks of mask_words words, side by side, by direction */
+    int mask_words; /* 1 (small) or words (big) */
+    int words;      /* big: words holding cells, (cells + 63) / 64 */
     uint8_t batch_len[TTT_MAX_CELLS + 1]; /* with m cells left: draws in a batch (ranges m, m-1, ...) */
     uint64_t batch_threshold[TTT_MAX_CELLS + 1]; /* 2^64 mod (product of those ranges) */
     /* The start position. */
@@ -74,52 +72,6 @@ struct ttt_playout {
 };
 
 /* --- Building the context ------------------------------------------------------------------------------- */
-
-/* Calls visit(ctx, window) for every window of the rules, the window as a bit set. */
-static int for_each_window(const ttt_rules *r, void (*visit)(void *, const ttt_bits *), void *ctx)
-{
-    int count = 0;
-    for (int d = 0; d < DIRECTIONS; d++)
-        for (int row = 0; row < r->rows; row++)
-            for (int col = 0; col < r->cols; col++) {
-                int endr = row + (r->k - 1) * DIR_ROW[d], endc = col + (r->k - 1) * DIR_COL[d];
-                if (endr >= r->rows || endc < 0 || endc >= r->cols)
-                    continue;
-                ttt_bits w;
-                memset(&w, 0, sizeof w);
-                for (int i = 0; i < r->k; i++)
-                    ttt_bits_set(&w, (row + i * DIR_ROW[d]) * r->cols + col + i * DIR_COL[d]);
-                if (visit)
-                    visit(ctx, &w);
-                count++;
-            }
-    return count;
-}
-
-typedef struct window_list {
-    ttt_bits *w;
-    int n;
-} window_list;
-
-static void collect_window(void *ctx, const ttt_bits *w)
-{
-    window_list *list = ctx;
-    list->w[list->n++] = *w;
-}
-
-/* What a line of `who` means under these rules, as ttt_board_outcome says it: the one place that knows. */
-static ttt_outcome outcome_of_line(const ttt_rules *r, ttt_player who)
-{
-    ttt_bits line, none;
-    memset(&line, 0, sizeof line);
-    memset(&none, 0, sizeof none);
-    for (int i = 0; i < r->k; i++)
-        ttt_bits_set(&line, r->k <= r->cols ? i : i * r->cols);
-    ttt_board b;
-    ttt_board_from_bits(&b, r, who == TTT_X ? &line : &none, who == TTT_X ? &none : &line);
-    assert(b.line_owner == who);
-    return ttt_board_outcome(&b);
-}
 
 static void plan_batches(ttt_playout *p)
 {
@@ -138,58 +90,45 @@ static void plan_batches(ttt_playout *p)
     }
 }
 
+/* The kernel's tables over the geometry: for small and big boards each cell's windows as masks of the words
+ * the board needs, packed side by side (in direction order, as the windows are listed by dir_win), for tiny
+ * ones the table of line-holding sets. */
 static ttt_status build_windows(ttt_playout *p, ttt_error *err)
 {
-    const ttt_rules *r = &p->rules;
-    int nwin = for_each_window(r, NULL, NULL);
-    window_list list = {malloc((size_t)nwin * sizeof(ttt_bits)), 0};
-    p->win_start = calloc((size_t)p->cells + 1, sizeof(int));
-    if (!list.w || !p->win_start) {
-        free(list.w);
-        return ttt_fail(err, TTT_ENOMEM, "playouts: out of memory");
+    const ttt_lines *l = p->lines;
+    if (p->kind != KERNEL_TINY) {
+        int fill[TTT_MAX_CELLS], total = 0, mw = p->mask_words = p->kind == KERNEL_SMALL ? 1 : p->words;
+        p->win_start = malloc(((size_t)p->cells + 1) * sizeof *p->win_start);
+        p->win_mask = malloc(((size_t)l->nwin * (size_t)l->k * (size_t)mw + 1) * sizeof *p->win_mask);
+        if (!p->win_start || !p->win_mask)
+            return ttt_fail(err, TTT_ENOMEM, "playouts: out of memory");
+        for (int c = 0; c < p->cells; c++) {
+            p->win_start[c] = fill[c] = total;
+            total += l->cell_nwin[c];
+        }
+        p->win_start[p->cells] = total;
+        for (int j = 0; j < l->nwin; j++) {
+            int w = l->dir_win[j];
+            const int16_t *cells = ttt_lines_cells(l, w);
+            for (int i = 0; i < l->k; i++)
+                memcpy(&p->win_mask[(size_t)fill[cells[i]]++ * (size_t)mw], l->win_bits[w].w,
+                       (size_t)mw * sizeof *p->win_mask);
+        }
     }
-    for_each_window(r, collect_window, &list);
-    /* Windows per cell, then each cell's windows in one run of the array. */
-    int total = 0;
-    for (int c = 0; c < p->cells; c++) {
-        p->win_start[c] = total;
-        for (int i = 0; i < nwin; i++)
-            total += ttt_bits_test(&list.w[i], c);
-    }
-    p->win_start[p->cells] = total;
-    ttt_status st = TTT_OK;
-    if (p->kind == KERNEL_BIG)
-        p->win_big = malloc((size_t)total * sizeof(ttt_bits));
-    else
-        p->win_small = malloc((size_t)total * sizeof(uint64_t));
-    if (!p->win_big && !p->win_small) {
-        st = ttt_fail(err, TTT_ENOMEM, "playouts: out of memory");
-    } else {
-        for (int c = 0, at = 0; c < p->cells; c++)
-            for (int i = 0; i < nwin; i++) {
-                if (!ttt_bits_test(&list.w[i], c))
-                    continue;
-                if (p->kind == KERNEL_BIG)
-                    p->win_big[at++] = list.w[i];
-                else
-                    p->win_small[at++] = list.w[i].w[0];
-            }
-    }
-    if (st == TTT_OK && p->kind == KERNEL_TINY) {
+    if (p->kind == KERNEL_TINY) {
         size_t sets = (size_t)1 << p->cells;
         size_t words = sets < 64 ? 1 : sets / 64;
         p->line_table = calloc(words, sizeof(uint64_t));
         if (!p->line_table)
-            st = ttt_fail(err, TTT_ENOMEM, "playouts: out of memory");
-        for (size_t s = 0; st == TTT_OK && s < sets; s++)
-            for (int i = 0; i < nwin; i++)
-                if ((s & list.w[i].w[0]) == list.w[i].w[0]) {
+            return ttt_fail(err, TTT_ENOMEM, "playouts: out of memory");
+        for (size_t s = 0; s < sets; s++)
+            for (int w = 0; w < l->nwin; w++)
+                if ((s & l->win_bits[w].w[0]) == l->win_bits[w].w[0]) {
                     p->line_table[s / 64] |= UINT64_C(1) << (s % 64);
                     break;
                 }
     }
-    free(list.w);
-    return st;
+    return TTT_OK;
 }
 
 ttt_status ttt_playout_new(const ttt_rules *rules, ttt_playout **out, ttt_error *err)
@@ -197,17 +136,30 @@ ttt_status ttt_playout_new(const ttt_rules *rules, ttt_playout **out, ttt_error 
     *out = NULL;
     if (ttt_rules_check(rules, err))
         return TTT_EINVAL;
+    const ttt_lines *lines;
+    ttt_status st = ttt_lines_new(rules, &lines, err);
+    if (st)
+        return st;
+    st = ttt_playout_new_over(lines, out, err);
+    ttt_lines_unref(lines);
+    return st;
+}
+
+ttt_status ttt_playout_new_over(const ttt_lines *lines, ttt_playout **out, ttt_error *err)
+{
+    *out = NULL;
     ttt_playout *p = calloc(1, sizeof *p);
     if (!p)
         return ttt_fail(err, TTT_ENOMEM, "playouts: out of memory");
-    p->rules = *rules;
-    p->cells = ttt_rules_cells(rules);
-    p->words = (p->cells + 63) / 64;
+    p->lines = ttt_lines_ref(lines);
+    p->cells = lines->cells;
+    p->words = lines->words;
     p->kind = p->cells <= TINY_MAX_CELLS    ? KERNEL_TINY
               : p->cells <= SMALL_MAX_CELLS ? KERNEL_SMALL
                                             : KERNEL_BIG;
-    p->line_outcome[TTT_X] = outcome_of_line(rules, TTT_X);
-    p->line_outcome[TTT_O] = outcome_of_line(rules, TTT_O);
+    for (int who = TTT_X; who <= TTT_O; who++)
+        p->line_outcome[who] =
+            ttt_board_line_winner(&lines->rules, (ttt_player)who) == TTT_X ? TTT_X_WINS : TTT_O_WINS;
     plan_batches(p);
     ttt_status st = build_windows(p, err);
     if (st) {
@@ -215,7 +167,7 @@ ttt_status ttt_playout_new(const ttt_rules *rules, ttt_playout **out, ttt_error 
         return st;
     }
     ttt_board empty;
-    ttt_board_init(&empty, rules);
+    ttt_board_init(&empty, &lines->rules);
     ttt_playout_set_position(p, &empty);
     *out = p;
     return TTT_OK;
@@ -225,16 +177,16 @@ void ttt_playout_free(ttt_playout *p)
 {
     if (!p)
         return;
+    ttt_lines_unref(p->lines);
     free(p->line_table);
     free(p->win_start);
-    free(p->win_small);
-    free(p->win_big);
+    free(p->win_mask);
     free(p);
 }
 
 void ttt_playout_set_position(ttt_playout *p, const ttt_board *b)
 {
-    assert(ttt_rules_equal(&p->rules, &b->rules));
+    assert(ttt_rules_equal(&p->lines->rules, &b->rules));
     p->root[TTT_X] = b->stones[TTT_X];
     p->root[TTT_O] = b->stones[TTT_O];
     p->root_side = ttt_board_to_move(b);
@@ -276,10 +228,27 @@ static inline int draw_batch(const ttt_playout *p, int m, ttt_rng *rng, uint16_t
     }
 }
 
+/* Move t of a run (the big kernel; run_small writes it out, 2-5% faster there): the next draw, from a new
+ * batch (draw[0..*have)) when the last is used up (*used == *have), picks order[j], t <= j < nempty, which
+ * is swapped into order[t]; returns its cell. */
+static inline int next_cell(ttt_playout *p, ttt_rng *rng, uint16_t *draw, int *have, int *used, int t)
+{
+    if (*used == *have) {
+        *have = draw_batch(p, p->nempty - t, rng, draw);
+        *used = 0;
+    }
+    uint16_t *order = p->order;
+    int j = t + draw[(*used)++];
+    uint16_t cell = order[j];
+    order[j] = order[t];
+    order[t] = cell;
+    return cell;
+}
+
 /* Does `mine`, which has just gained `cell`, hold a line through it? */
 static inline bool small_line(const ttt_playout *p, uint64_t mine, int cell)
 {
-    const uint64_t *w = p->win_small;
+    const uint64_t *w = p->win_mask;
     for (int i = p->win_start[cell], end = p->win_start[cell + 1]; i < end; i++)
         if ((mine & w[i]) == w[i])
             return true;
@@ -315,22 +284,21 @@ static inline ttt_outcome finish_word(ttt_playout *p, int t, bool line, uint64_t
 /* Boards of up to 64 cells: every stone set in one word. */
 static ttt_outcome run_small(ttt_playout *p, ttt_rng *rng, ttt_bits *final)
 {
-    const int k = p->rules.k;
-    uint16_t *order = p->order;
+    const int k = p->lines->k;
     const int n = p->nempty;
     uint64_t mine = p->root[p->root_side].w[0], theirs = p->root[p->root_side ^ 1].w[0];
     uint16_t draw[BATCH_MAX];
     int have = 0, used = 0, t = 0;
     bool line = false;
     while (t < n) {
-        if (used == have) {
+        if (used == have) { /* next_cell, written out */
             have = draw_batch(p, n - t, rng, draw);
             used = 0;
         }
         int j = t + draw[used++];
-        int cell = order[j];
-        order[j] = order[t];
-        order[t++] = cell;
+        int cell = p->order[j];
+        p->order[j] = p->order[t];
+        p->order[t++] = (uint16_t)cell;
         mine |= UINT64_C(1) << cell;
         if (__builtin_popcountll(mine) >= k && small_line(p, mine, cell)) {
             line = true;
@@ -376,11 +344,12 @@ static ttt_outcome run_tiny(ttt_playout *p, ttt_rng *rng, ttt_bits *final)
 
 static bool big_line(const ttt_playout *p, const ttt_bits *mine, int cell)
 {
-    const ttt_bits *w = p->win_big;
-    for (int i = p->win_start[cell], end = p->win_start[cell + 1]; i < end; i++) {
+    const int words = p->words;
+    const uint64_t *w = &p->win_mask[(size_t)p->win_start[cell] * (size_t)words];
+    for (int i = p->win_start[cell], end = p->win_start[cell + 1]; i < end; i++, w += words) {
         uint64_t miss = 0;
-        for (int k = 0; k < p->words; k++)
-            miss |= w[i].w[k] & ~mine->w[k];
+        for (int k = 0; k < words; k++)
+            miss |= w[k] & ~mine->w[k];
         if (!miss)
             return true;
     }
@@ -389,7 +358,6 @@ static bool big_line(const ttt_playout *p, const ttt_bits *mine, int cell)
 
 static ttt_outcome run_big(ttt_playout *p, ttt_rng *rng, ttt_bits *final)
 {
-    uint16_t *order = p->order;
     const int n = p->nempty;
     ttt_bits s[2] = {p->root[p->root_side], p->root[p->root_side ^ 1]};
     int me = 0; /* s[me] is the side to move */
@@ -397,14 +365,7 @@ static ttt_outcome run_big(ttt_playout *p, ttt_rng *rng, ttt_bits *final)
     int have = 0, used = 0, t = 0;
     bool line = false;
     while (t < n) {
-        if (used == have) {
-            have = draw_batch(p, n - t, rng, draw);
-            used = 0;
-        }
-        int j = t + draw[used++];
-        int cell = order[j];
-        order[j] = order[t];
-        order[t++] = cell;
+        int cell = next_cell(p, rng, draw, &have, &used, t++);
         ttt_bits_set(&s[me], cell);
         if (big_line(p, &s[me], cell)) {
             line = true;

@@ -3,9 +3,10 @@
  * counted incrementally, the shape a stone makes through a cell (five, open four, four, open three ...), and
  * the search for a victory by continuous fours (VCF).
  *
- * A "window" is k cells in a row (horizontal, vertical, diagonal, anti-diagonal) inside the board. For each
- * window the context keeps how many stones each side has in it, updated by play and undo through the list
- * of windows that pass through each cell (at most 4 * k). A side completes a line on an empty cell exactly
+ * A "window" is k cells in a row (horizontal, vertical, diagonal, anti-diagonal) inside the board; the
+ * windows and the lists of those through each cell (at most 4 * k) are the rules' shared geometry
+ * (rules/lines.h). For each window the context keeps how many stones each side has in it, updated by play
+ * and undo through those lists. A side completes a line on an empty cell exactly
  * when some window through the cell holds k - 1 of its stones and none of the other side's; k or more in a
  * row win ("five or more", what ttt's rules mean), so an overline is found through its k-cell windows too.
  *
@@ -14,29 +15,24 @@
  *     window with own count k-3, other 0:  a three (open when two windows of a direction hold it)
  *
  * The context is an internal tool of the engines (not part of the public headers). It knows nothing of
- * misère: callers use it only where the board's outcome says a line wins. Not thread-safe; one per engine.
+ * misère: callers use it only where ttt_rules_line_wins says a line wins. Not thread-safe; one per engine.
  */
 #ifndef TTT_SEARCH_THREATS_H
 #define TTT_SEARCH_THREATS_H
 
+#include "rules/lines.h"
 #include "ttt/board.h"
 
-/* Directions: at most 4 windows' worth per cell and direction k of them. */
-#define TTT_THREATS_MAX_WINDOWS      (4 * TTT_MAX_CELLS)
-#define TTT_THREATS_MAX_CELL_WINDOWS (4 * TTT_MAX_SIDE)
+/* The windows of the largest board (ttt_lines counts them). */
+#define TTT_THREATS_MAX_WINDOWS (4 * TTT_MAX_CELLS)
 /* Failed VCF positions remembered (a power of two): entries of the context's table. */
 #define TTT_THREATS_TABLE_SIZE (1 << 16)
 
+/* The counts are indexed by the geometry's window numbers (rules/lines.h). */
 typedef struct ttt_threats {
-    int rows, cols, k, cells;
-    int windows;
-    int16_t first[TTT_THREATS_MAX_WINDOWS]; /* the window's first cell */
-    int8_t step_row[TTT_THREATS_MAX_WINDOWS], step_col[TTT_THREATS_MAX_WINDOWS];
-    uint8_t dir[TTT_THREATS_MAX_WINDOWS];      /* 0 horizontal, 1 vertical, 2 diagonal, 3 anti-diagonal */
+    const ttt_lines *lines;                    /* the board's windows: one reference, held until done */
     uint8_t count[2][TTT_THREATS_MAX_WINDOWS]; /* stones of [TTT_X], [TTT_O] in the window */
-    uint16_t cell_window[TTT_MAX_CELLS][TTT_THREATS_MAX_CELL_WINDOWS];
-    uint8_t cell_windows[TTT_MAX_CELLS];
-    uint8_t at[TTT_MAX_CELLS]; /* TTT_X, TTT_O or TTT_NOBODY */
+    uint8_t at[TTT_MAX_CELLS];                 /* TTT_X, TTT_O or TTT_NOBODY */
     int stones;
     int fours[2];  /* windows holding k-1 stones of [side] and none of the other's */
     uint64_t hash; /* Zobrist hash of the stones (ttt_zobrist_key) */
@@ -44,8 +40,12 @@ typedef struct ttt_threats {
     uint64_t nodes;                          /* VCF nodes searched since creation */
 } ttt_threats;
 
-/* Sets t up for the rules (any board, any k >= 1; the searches need k >= 2) and the empty board. */
-void ttt_threats_init(ttt_threats *t, const ttt_rules *rules);
+/* Sets t up over the geometry `lines` (any rules) and the empty board. t takes a reference to lines, given
+ * back by ttt_threats_done. */
+void ttt_threats_init(ttt_threats *t, const ttt_lines *lines);
+
+/* Gives back t's reference to its geometry; t is then unusable until initialised again. */
+void ttt_threats_done(ttt_threats *t);
 
 /* Makes t the position of b (same rules as init's; asserted). Keeps the table and the node count. */
 void ttt_threats_set(ttt_threats *t, const ttt_board *b);
