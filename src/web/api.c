@@ -747,6 +747,19 @@ static reply parse_position(json_t *body, ttt_rules *rules, ttt_board *b, ttt_mo
     return (reply){0, NULL};
 }
 
+/* What /api/analyse and /api/explain both read: the position, the optional "engine" and "ms" (1 to
+ * WEB_MAX_ENGINE_MS; *ms keeps its default when absent). */
+static reply parse_engine_request(json_t *body, ttt_rules *rules, ttt_board *b, ttt_move *played, int *count,
+                                  const char **spec, long long *ms)
+{
+    reply r = parse_position(body, rules, b, played, count);
+    if (!r.body)
+        r = get_string(body, "engine", spec);
+    if (!r.body)
+        r = get_int(body, "ms", 1, WEB_MAX_ENGINE_MS, ms);
+    return r;
+}
+
 static reply analyse(web_api *api, json_t *body)
 {
     const char *spec;
@@ -755,9 +768,8 @@ static reply analyse(web_api *api, json_t *body)
     ttt_board b;
     ttt_move played[TTT_MAX_CELLS];
     int count;
-    reply r = parse_position(body, &rules, &b, played, &count);
-    if (r.body || (r = get_string(body, "engine", &spec)).body ||
-        (r = get_int(body, "ms", 1, WEB_MAX_ENGINE_MS, &ms)).body)
+    reply r = parse_engine_request(body, &rules, &b, played, &count, &spec, &ms);
+    if (r.body)
         return r;
     ttt_error err;
     char bounded[TTT_SPEC_TEXT_SIZE] = "";
@@ -856,9 +868,8 @@ static reply explain(web_api *api, json_t *body)
     ttt_board b;
     ttt_move played[TTT_MAX_CELLS];
     int count;
-    reply r = parse_position(body, &rules, &b, played, &count);
-    if (r.body || (r = get_string(body, "engine", &spec)).body ||
-        (r = get_int(body, "ms", 1, WEB_MAX_ENGINE_MS, &ms)).body)
+    reply r = parse_engine_request(body, &rules, &b, played, &count, &spec, &ms);
+    if (r.body)
         return r;
     if (!spec)
         return fail(HTTP_BAD_REQUEST, "field 'engine' is required, e.g. {\"engine\": \"mcts\"}");
