@@ -510,13 +510,7 @@ static void external_stop(ttt_engine *e)
 const ttt_engine_vtable ttt_engine_external = {
     .about = {.name = "cmd",
               .summary = "an outside Gomocup brain (any program that speaks the protocol, ttt brain among "
-                         "them), one process per engine",
-              .options =
-                  "path=PROGRAM   the brain's program (required; a name without '/' is looked up on PATH)\n"
-                  "args=WORDS     its arguments, separated by spaces (no commas; use a script for more)\n"
-                  "turn=MS        time per move, sent as INFO timeout_turn (default 1000)\n"
-                  "tolerance=MS   extra wait before a late move forfeits the game (default 1000)\n"
-                  "seed=N         sent as INFO ttt_seed (default 0)"},
+                         "them), one process per engine"},
     .options = external_options,
     .path_required = true,
     .config_size = sizeof(external_config),

@@ -629,19 +629,7 @@ static ttt_status gomoku_choose(ttt_engine *e, const ttt_board *b, ttt_move *out
 const ttt_engine_vtable ttt_engine_gomoku = {
     .about = {.name = "gomoku",
               .summary = "gomoku (k >= 4, a line wins): VCF at the root, alpha-beta over threat-ordered "
-                         "candidates",
-              .options =
-                  "time=MS   time per move in milliseconds, 0 = no limit (default 1000; above 30 cells\n"
-                  "          only with nodes= or depth=)\n"
-                  "nodes=N   search nodes per move, 0 = no limit (default 0)\n"
-                  "depth=N   deepest iteration, 0 = no limit (default 0)\n"
-                  "width=N   candidates searched at the root (default 16)\n"
-                  "vcf=N     nodes of each VCF search at the root, 0 = none (default 20000)\n"
-                  "vct=N     nodes of each VCT search (fours and threes) at the root, 0 = none (default "
-                  "20000)\n"
-                  "threes=N  three moves a VCT may use on one line of play (default 3)\n"
-                  "leaf=N    nodes of a VCF search at each leaf of the alpha-beta, 0 = none (default 30)\n"
-                  "seed=N    order of equally scored candidates (default 0)"},
+                         "candidates"},
     .options = gomoku_options,
     .config_size = sizeof(gomoku_config),
     .config_defaults = &gomoku_defaults,

@@ -309,9 +309,7 @@ const ttt_engine_vtable ttt_engine_heuristic = {
     .about = {.name = "heuristic",
               .summary =
                   "weighs each empty square by the lines through it (a classic \"unbeatable\" player): no "
-                  "search",
-              .options = "guard=0|1  1 = win now, else block now, before the weights (default 0)\n"
-                         "seed=N     ignored: the player is deterministic"},
+                  "search"},
     .options = heuristic_options,
     .config_size = sizeof(heuristic_config),
     .config_defaults = &heuristic_defaults,

@@ -858,22 +858,7 @@ static void learner_stop(ttt_engine *e)
 const ttt_engine_vtable ttt_engine_learner = {
     .about = {.name = "learner",
               .summary = "learns from every game it plays: win, block, then the recorded sequences "
-                         "that match the game under the board's symmetries",
-              .options =
-                  "memory=PATH  the database (default ~/.local/share/ttt/ttt.db, or $XDG_DATA_HOME/ttt)\n"
-                  "learn=0|1    1: learn from each finished game (default); 0: play from memory only\n"
-                  "backup=0|1   1: back up the results the games proved over the memory tree, play a "
-                  "known win,\n"
-                  "             avoid a known loss (default); 0: the document's counts alone\n"
-                  "safe=0|1     1: prefer moves that never lost to the comparison of counts (default)\n"
-                  "threats=0|1  1: skip moves after which the opponent forces a win by threats "
-                  "(default);\n"
-                  "             threats=0,safe=0,backup=0 is the document's player exactly\n"
-                  "time=MS      the threat check stops after MS milliseconds, the moves it did not reach\n"
-                  "             kept (0 = no limit, default)\n"
-                  "nodes=N      the same after N nodes per move (default 10000; 0 = no limit, above 30\n"
-                  "             cells only with time=)\n"
-                  "seed=N       choice among equally good moves and at random (default 0)"},
+                         "that match the game under the board's symmetries"},
     .options = learner_options,
     .config_size = sizeof(learner_config),
     .config_defaults = &learner_defaults,

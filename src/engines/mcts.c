@@ -753,17 +753,7 @@ const ttt_engine_vtable ttt_engine_mcts = {
     .about = {.name = "mcts",
               .summary =
                   "Monte Carlo tree search (UCT) with proven wins and losses: strong on boards too big "
-                  "to solve, any rules",
-              .options = "iterations=N  playouts per move (default 10000)\n"
-                         "time=MS       iterate until MS milliseconds are up, ignoring iterations=; 0 = off "
-                         "(default 0)\n"
-                         "c=X           exploration constant (default 1)\n"
-                         "rave=K        how long a move's value from every playout it was played in (RAVE)\n"
-                         "              counts: half at K visits, less after; 0 = off (default 1000)\n"
-                         "threats=0|1   playouts that win and block when they can, where a line wins "
-                         "(default 1)\n"
-                         "tree=N        most tree nodes kept, 32 bytes each (default 2097152)\n"
-                         "seed=N        playouts and the order new moves are tried in (default 0)"},
+                  "to solve, any rules"},
     .options = mcts_options,
     .config_size = sizeof(mcts_config),
     .config_defaults = &mcts_defaults,

@@ -237,18 +237,9 @@ static void mc_stop(ttt_engine *e)
 }
 
 const ttt_engine_vtable ttt_engine_montecarlo = {
-    .about =
-        {.name = "montecarlo",
-         .summary = "flat Monte Carlo: random games from the position, each square scored by who won "
-                    "them; no tree",
-         .options =
-             "trials=N   random games per move (default 3000)\n"
-             "current=X  what a square of the mover's counts in a random game: +X when the mover won it,\n"
-             "           -X when it lost (default 1)\n"
-             "other=X    what a square of the opponent's counts: -X when the mover won, +X when it lost\n"
-             "           (default 1)\n"
-             "time=MS    play trials until MS milliseconds are up, ignoring trials=; 0 = off (default 0)\n"
-             "seed=N     random games and the choice among equal squares (default 0)"},
+    .about = {.name = "montecarlo",
+              .summary = "flat Monte Carlo: random games from the position, each square scored by who won "
+                         "them; no tree"},
     .options = mc_options,
     .config_size = sizeof(mc_config),
     .config_defaults = &mc_defaults,

@@ -31,8 +31,7 @@ static ttt_status random_explain(ttt_engine *e, const ttt_board *b, ttt_explanat
 
 const ttt_engine_vtable ttt_engine_random = {
     .about = {.name = "random",
-              .summary = "a uniformly random legal move: the baseline, and a sparring partner for learners",
-              .options = "seed=N  which random moves (default 0)"},
+              .summary = "a uniformly random legal move: the baseline, and a sparring partner for learners"},
     .choose = random_choose,
     .explain = random_explain,
 };

@@ -206,10 +206,7 @@ const ttt_engine_vtable ttt_engine_table = {
         {.name = "table",
          .summary =
              "the best average move of a table learned from random games (ttt table build); in positions "
-             "the table never saw: win, else block, else random",
-         .options = "file=PATH  the table (ttt table build); default: the 1,000,000-game table of the rules\n"
-                    "           in ~/.local/share/ttt/tables (or $XDG_DATA_HOME), built on first use\n"
-                    "seed=N     choice among equally good moves and in the fallback (default 0)"},
+             "the table never saw: win, else block, else random"},
     .options = table_options,
     .config_size = sizeof(table_config),
     .config_defaults = &table_defaults,
