@@ -290,7 +290,7 @@ const char *cli_status_line(const ttt_board *b, char *buf, size_t size)
     case TTT_ONGOING: snprintf(buf, size, "%s to move", ttt_board_to_move(b) == TTT_X ? "X" : "O"); break;
     case TTT_X_WINS:
     case TTT_O_WINS:
-        if (b->rules.misere)
+        if (!ttt_rules_line_wins(&b->rules))
             snprintf(buf, size, "%s wins: %s completed a line, and in misere that loses",
                      o == TTT_X_WINS ? "X" : "O", line_by);
         else
@@ -320,8 +320,8 @@ void cli_draw_board(FILE *f, const ttt_board *b)
     }
     char status[128], rules_text[TTT_RULES_TEXT_SIZE];
     fprintf(f, "%s (%s, %d in a row%s, %d stone%s played)\n", cli_status_line(b, status, sizeof status),
-            ttt_rules_format(r, rules_text, sizeof rules_text), r->k, r->misere ? " loses" : "", b->ply,
-            b->ply == 1 ? "" : "s");
+            ttt_rules_format(r, rules_text, sizeof rules_text), r->k, !ttt_rules_line_wins(r) ? " loses" : "",
+            b->ply, b->ply == 1 ? "" : "s");
     if (nline) {
         fprintf(f, "line:");
         for (int i = 0; i < nline; i++) {

@@ -161,7 +161,8 @@ int cmd_count(int argc, char **argv)
                          max_memory_mib == UINT64_MAX ? "is available" : "is allowed");
     }
     if (!json) {
-        printf("%s: %d in a row%s\n\n", rt, rules.k, rules.misere ? ", misere (a line loses)" : "");
+        printf("%s: %d in a row%s\n\n", rt, rules.k,
+               !ttt_rules_line_wins(&rules) ? ", misere (a line loses)" : "");
         fflush(stdout);
     }
     ttt_counts *c = malloc(sizeof *c);

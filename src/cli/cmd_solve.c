@@ -69,7 +69,7 @@ static const char *value_name(int score, bool proven)
 static bool may_take_long(const ttt_board *b, bool value_only)
 {
     int empties = b->cells - b->ply, k = b->rules.k;
-    if (b->rules.misere)
+    if (!ttt_rules_line_wins(&b->rules))
         return empties > SOLVE_HARD_EMPTIES_MISERE;
     int most = value_only && k == SOLVE_HARD_K_MIN ? SOLVE_HARD_EMPTIES_VALUE : SOLVE_HARD_EMPTIES;
     return empties > most && k >= SOLVE_HARD_K_MIN && k <= SOLVE_HARD_K_MAX;

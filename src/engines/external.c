@@ -383,7 +383,7 @@ static ttt_status external_start(ttt_engine *e, ttt_error *err)
     snprintf(infos[n++], sizeof infos[0], "INFO game_type 1");
     if (r->k != EXTERNAL_PROTOCOL_K)
         snprintf(infos[n++], sizeof infos[0], "INFO ttt_k %d", r->k);
-    if (r->misere)
+    if (!ttt_rules_line_wins(r))
         snprintf(infos[n++], sizeof infos[0], "INFO ttt_misere 1");
     snprintf(infos[n++], sizeof infos[0], "INFO ttt_seed %" PRIu64, e->seed);
     for (int i = 0; i < n && st == TTT_OK; i++)

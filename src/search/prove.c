@@ -98,7 +98,7 @@ static uint64_t bit(int cell) { return UINT64_C(1) << cell; }
 
 bool ttt_prover_supports(const ttt_rules *rules)
 {
-    return !rules->misere && rules->rows * rules->cols <= TTT_PROVER_MAX_CELLS && rules->k >= 2;
+    return ttt_rules_line_wins(rules) && rules->rows * rules->cols <= TTT_PROVER_MAX_CELLS && rules->k >= 2;
 }
 
 ttt_status ttt_prover_new_lines(const ttt_lines *lines, int tt_mib, bool full_width, ttt_prover **out,

@@ -444,7 +444,7 @@ static ttt_status solver_make(const ttt_rules *rules, int tt_mib, const ttt_line
             : NULL;
     s->table.mask = entries - 1;
     ttt_error perr;
-    if (geometry_init(&s->g, lines, rules->misere) || !s->table.tt ||
+    if (geometry_init(&s->g, lines, !ttt_rules_line_wins(rules)) || !s->table.tt ||
         (inner->k >= PROVE_MIN_K && lines->cells >= PROVE_MIN_CELLS && ttt_prover_supports(inner) &&
          ttt_prover_new_lines(lines, PROVE_TT_MIB, false, &s->proof.prover, &perr))) {
         ttt_solver_free(s);
