@@ -255,7 +255,7 @@ static const char *body(const char *text)
     return nl + 1;
 }
 
-/* The fast builder (raw entries canonicalised in bulk, its own line test) equals scoring the same games one
+/* The fast builder (raw entries canonicalised in bulk, the playout kernel's games) equals scoring the same games one
  * by one through the board API. 70,000 games: two chunks. */
 static void test_build_matches_replayed_games(void **state)
 {
@@ -267,14 +267,14 @@ static void test_build_matches_replayed_games(void **state)
         ttt_rules r = rules_of(rules_list[k]);
         ttt_table *slow;
         assert_int_equal(ttt_table_new(&r, &slow, NULL), TTT_OK);
-        ttt_table_playout *playout;
-        assert_int_equal(ttt_table_playout_new(&r, &playout, NULL), TTT_OK);
+        ttt_playout *playout;
+        assert_int_equal(ttt_playout_new(&r, &playout, NULL), TTT_OK);
         for (uint64_t chunk = 0; chunk * TTT_TABLE_CHUNK_GAMES < games; chunk++) {
             ttt_rng rng;
-            ttt_rng_seed(&rng, ttt_table_chunk_seed(seed, chunk));
+            ttt_table_chunk_start(playout, &r, seed, chunk, &rng);
             for (uint64_t g = chunk * TTT_TABLE_CHUNK_GAMES;
                  g < games && g < (chunk + 1) * TTT_TABLE_CHUNK_GAMES; g++) {
-                ttt_move moves[TTT_TABLE_MAX_CELLS];
+                ttt_move moves[TTT_MAX_CELLS];
                 int n = ttt_table_random_game(playout, &rng, moves);
                 ttt_error err = {{0}};
                 if (ttt_table_add_game(slow, moves, n, &err) != TTT_OK) {
@@ -294,7 +294,7 @@ static void test_build_matches_replayed_games(void **state)
         free(b);
         ttt_table_free(fast);
         ttt_table_free(slow);
-        ttt_table_playout_free(playout);
+        ttt_playout_free(playout);
     }
 }
 

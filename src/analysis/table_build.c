@@ -3,8 +3,8 @@
  * scores, the threads and the chunked seeds. The table itself, its canonical forms and its file are
  * store/table_file.c's.
  *
- * The builder never calls the generic board code in its loop. Its random games read the board's windows
- * (rules/lines.h), and on boards of up to 16 cells a bitmap of the stone sets that hold a line. Each worker
+ * The builder never calls the generic board code in its loop: its random games are the playout kernel's
+ * (ttt/playout.h), one context per worker over the build's one geometry (rules/lines.h). Each worker
  * scores its games' moves under the position as played into a raw table, which costs one hash update per
  * move, and canonicalises each distinct raw entry once, when it flushes the raw table into its own table;
  * the workers' tables are merged at the end.
@@ -19,11 +19,9 @@
 
 #include "analysis/table_build.h"
 #include "rules/lines.h"
+#include "search/playout_lines.h"
 #include "store/table_internal.h"
 #include "util/error.h"
-
-/* Boards of up to this many cells get a bitmap "does this set of stones hold a line" (2^16 bits = 8 KiB). */
-#define LINE_BITMAP_MAX_CELLS 16
 
 /* --- Scoring games ------------------------------------------------------------------------------------- */
 
@@ -47,99 +45,21 @@ static void game_scores(int len, ttt_player winner, int64_t *scores)
 
 /* --- Random games ------------------------------------------------------------------------------------- */
 
-struct ttt_table_playout {
-    const ttt_lines *lines;
-    bool line_wins;        /* a completed line wins for the side that made it */
-    uint64_t *line_bitmap; /* bit p set when stone set p holds a line; NULL for boards over 16 cells */
-};
-
-/* Does `stones`, which has just gained `cell`, hold a line? Only a window through the cell can be new. */
-static inline bool has_line(const ttt_table_playout *p, uint64_t stones, int cell)
+/* Who won a finished playout: TTT_NOBODY for a draw. */
+static ttt_player winner_of(ttt_outcome o)
 {
-    if (p->line_bitmap)
-        return (p->line_bitmap[stones >> 6] >> (stones & 63)) & 1;
-    const ttt_lines *l = p->lines;
-    int n;
-    const int16_t *through = ttt_lines_through(l, cell, &n);
-    for (int i = 0; i < n; i++) {
-        uint64_t w = l->win_bits[through[i]].w[0];
-        if ((stones & w) == w)
-            return true;
-    }
-    return false;
+    return o == TTT_X_WINS ? TTT_X : o == TTT_O_WINS ? TTT_O : TTT_NOBODY;
 }
 
-ttt_status ttt_table_playout_new(const ttt_rules *rules, ttt_table_playout **out, ttt_error *err)
+/* Starts chunk `chunk` of a build with `seed`: the playouts from the empty board (which also puts their
+ * order of cells back, so that a chunk's games do not depend on the chunks played before it) and the
+ * chunk's generator. */
+static void start_chunk(ttt_playout *p, const ttt_rules *rules, uint64_t seed, uint64_t chunk, ttt_rng *rng)
 {
-    assert(ttt_rules_cells(rules) <= TTT_TABLE_MAX_CELLS);
-    *out = NULL;
-    ttt_table_playout *p = calloc(1, sizeof *p);
-    if (!p)
-        return ttt_fail(err, TTT_ENOMEM, "table: out of memory");
-    p->line_wins = ttt_rules_line_wins(rules);
-    ttt_status st = ttt_lines_new(rules, &p->lines, err);
-    if (st) {
-        free(p);
-        return st;
-    }
-    const ttt_lines *l = p->lines;
-    if (l->cells <= LINE_BITMAP_MAX_CELLS) {
-        size_t patterns = (size_t)1 << l->cells;
-        p->line_bitmap = calloc((patterns + 63) / 64, sizeof *p->line_bitmap);
-        if (!p->line_bitmap) {
-            ttt_table_playout_free(p);
-            return ttt_fail(err, TTT_ENOMEM, "table: out of memory");
-        }
-        for (int w = 0; w < l->nwin; w++) {
-            /* Every superset of the window: p = window | subset of the other cells. */
-            uint64_t win = l->win_bits[w].w[0], rest = (patterns - 1) & ~win;
-            for (uint64_t sub = rest;; sub = (sub - 1) & rest) {
-                uint64_t pat = win | sub;
-                p->line_bitmap[pat >> 6] |= UINT64_C(1) << (pat & 63);
-                if (sub == 0)
-                    break;
-            }
-        }
-    }
-    *out = p;
-    return TTT_OK;
-}
-
-void ttt_table_playout_free(ttt_table_playout *p)
-{
-    if (!p)
-        return;
-    ttt_lines_unref(p->lines);
-    free(p->line_bitmap);
-    free(p);
-}
-
-/* Plays one uniformly random game: each move draws one of the empty cells, kept in an array with
- * swap-remove. Writes the moves, returns their number and sets *winner (TTT_NOBODY for a draw). */
-static int random_game(const ttt_table_playout *p, ttt_rng *rng, uint8_t *moves, ttt_player *winner)
-{
-    uint8_t empty[TTT_TABLE_MAX_CELLS];
-    int cells = p->lines->cells;
-    for (int c = 0; c < cells; c++)
-        empty[c] = (uint8_t)c;
-    uint64_t stones[2] = {0, 0};
-    int left = cells;
-    for (int ply = 0;; ply++) {
-        uint32_t r = ttt_rng_below(rng, (uint32_t)left);
-        uint8_t cell = empty[r];
-        empty[r] = empty[--left];
-        moves[ply] = cell;
-        int side = ply & 1;
-        stones[side] |= UINT64_C(1) << cell;
-        if (has_line(p, stones[side], cell)) {
-            *winner = (ttt_player)(p->line_wins ? side : 1 - side);
-            return ply + 1;
-        }
-        if (left == 0) {
-            *winner = TTT_NOBODY;
-            return ply + 1;
-        }
-    }
+    ttt_board empty;
+    ttt_board_init(&empty, rules);
+    ttt_playout_set_position(p, &empty);
+    ttt_rng_seed(rng, ttt_table_chunk_seed(seed, chunk));
 }
 
 ttt_status ttt_table_add_game(ttt_table *t, const ttt_move *moves, int count, ttt_error *err)
@@ -173,14 +93,16 @@ uint64_t ttt_table_chunk_seed(uint64_t seed, uint64_t chunk)
     return ttt_splitmix64(&state) ^ chunk;
 }
 
-int ttt_table_random_game(const ttt_table_playout *p, ttt_rng *rng, ttt_move *moves)
+void ttt_table_chunk_start(ttt_playout *p, const ttt_rules *rules, uint64_t seed, uint64_t chunk,
+                           ttt_rng *rng)
 {
-    uint8_t seq[TTT_TABLE_MAX_CELLS];
-    ttt_player winner;
-    int len = random_game(p, rng, seq, &winner);
-    for (int i = 0; i < len; i++)
-        moves[i] = seq[i];
-    return len;
+    start_chunk(p, rules, seed, chunk, rng);
+}
+
+int ttt_table_random_game(ttt_playout *p, ttt_rng *rng, ttt_move *moves)
+{
+    ttt_playout_run(p, rng, NULL);
+    return ttt_playout_last_moves(p, moves);
 }
 
 /* The builder's fast path scores moves under the position as played (raw: no canonical form), which costs one
@@ -206,7 +128,7 @@ typedef struct build_shared {
     atomic_uint_fast64_t next_chunk;
     atomic_uint_fast64_t done;
     atomic_bool failed;
-    const ttt_table_playout *playout;
+    const ttt_rules *rules;
     ttt_table_progress_fn progress;
     void *user;
 } build_shared;
@@ -214,7 +136,8 @@ typedef struct build_shared {
 typedef struct build_worker {
     build_shared *shared;
     ttt_table *table, *raw;
-    bool reports; /* the calling thread's worker: the one that calls progress */
+    ttt_playout *playout; /* the worker's random games, over the build's one geometry */
+    bool reports;         /* the calling thread's worker: the one that calls progress */
     ttt_status status;
 } build_worker;
 
@@ -222,6 +145,7 @@ static void *build_run(void *arg)
 {
     build_worker *w = arg;
     build_shared *sh = w->shared;
+    ttt_move played[TTT_MAX_CELLS];
     uint8_t moves[TTT_TABLE_MAX_CELLS];
     int64_t scores[TTT_TABLE_MAX_CELLS];
     for (;;) {
@@ -229,13 +153,15 @@ static void *build_run(void *arg)
         if (c >= sh->chunks || atomic_load(&sh->failed))
             break;
         ttt_rng rng;
-        ttt_rng_seed(&rng, ttt_table_chunk_seed(sh->seed, c));
+        start_chunk(w->playout, sh->rules, sh->seed, c, &rng);
         uint64_t first = c * TTT_TABLE_CHUNK_GAMES;
         uint64_t n = sh->games - first < TTT_TABLE_CHUNK_GAMES ? sh->games - first : TTT_TABLE_CHUNK_GAMES;
         uint64_t counted = 0; /* games of this chunk added to sh->done */
         for (uint64_t i = 0; i < n; i++) {
-            ttt_player winner;
-            int len = random_game(sh->playout, &rng, moves, &winner);
+            ttt_player winner = winner_of(ttt_playout_run(w->playout, &rng, NULL));
+            int len = ttt_playout_last_moves(w->playout, played);
+            for (int m = 0; m < len; m++)
+                moves[m] = (uint8_t)played[m];
             game_scores(len, winner, scores);
             if (ttt_table_add_moves_raw(w->raw, moves, scores, len) ||
                 (ttt_table_entries(w->raw) > RAW_FLUSH_ENTRIES && flush_raw(w->table, w->raw))) {
@@ -272,6 +198,7 @@ ttt_status ttt_table_build(const ttt_rules *rules, const ttt_table_build_options
     build_shared sh = {.games = opt->games,
                        .seed = opt->seed,
                        .chunks = (opt->games + TTT_TABLE_CHUNK_GAMES - 1) / TTT_TABLE_CHUNK_GAMES,
+                       .rules = rules,
                        .progress = opt->progress,
                        .user = opt->user};
     atomic_init(&sh.next_chunk, 0);
@@ -283,21 +210,26 @@ ttt_status ttt_table_build(const ttt_rules *rules, const ttt_table_build_options
     build_worker workers[TTT_TABLE_MAX_JOBS];
     pthread_t threads[TTT_TABLE_MAX_JOBS];
     bool started[TTT_TABLE_MAX_JOBS] = {false};
-    ttt_table_playout *playout = NULL;
+    const ttt_lines *lines = NULL;
     ttt_status st = TTT_OK;
     int made = 0;
     for (; made < jobs; made++) {
-        workers[made] = (build_worker){.shared = &sh, .reports = made == 0, .status = TTT_OK};
-        if ((st = ttt_table_new(rules, &workers[made].table, err)) != TTT_OK)
-            break;
-        if ((st = ttt_table_new(rules, &workers[made].raw, err)) != TTT_OK) {
-            ttt_table_free(workers[made].table);
+        build_worker *w = &workers[made];
+        *w = (build_worker){.shared = &sh, .reports = made == 0, .status = TTT_OK};
+        /* ttt_table_new checks the rules (valid, small enough) before the geometry is made of them */
+        if ((st = ttt_table_new(rules, &w->table, err)) == TTT_OK && !lines)
+            st = ttt_lines_new(rules, &lines, err);
+        if (st == TTT_OK)
+            st = ttt_table_new(rules, &w->raw, err);
+        if (st == TTT_OK)
+            st = ttt_playout_new_over(lines, &w->playout, err);
+        if (st) {
+            ttt_table_free(w->table);
+            ttt_table_free(w->raw);
+            ttt_playout_free(w->playout);
             break;
         }
     }
-    if (st == TTT_OK) /* the rules are valid and small enough: ttt_table_new checked them */
-        st = ttt_table_playout_new(rules, &playout, err);
-    sh.playout = playout;
     if (st == TTT_OK) {
         /* Worker 0 runs in this thread; a thread that cannot be started just leaves its chunks to the others.
          */
@@ -315,11 +247,13 @@ ttt_status ttt_table_build(const ttt_rules *rules, const ttt_table_build_options
             ttt_fail(err, st, "table: out of memory after %" PRIu64 " games",
                      (uint64_t)atomic_load(&sh.done));
     }
-    for (int i = 0; i < made; i++)
+    for (int i = 0; i < made; i++) {
         ttt_table_free(workers[i].raw);
+        ttt_playout_free(workers[i].playout);
+    }
     for (int i = 1; i < made; i++)
         ttt_table_free(workers[i].table);
-    ttt_table_playout_free(playout);
+    ttt_lines_unref(lines);
     if (st) {
         if (made)
             ttt_table_free(workers[0].table);

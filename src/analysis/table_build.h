@@ -2,6 +2,7 @@
 #ifndef TTT_ANALYSIS_TABLE_BUILD_H
 #define TTT_ANALYSIS_TABLE_BUILD_H
 
+#include "ttt/playout.h"
 #include "ttt/rng.h"
 #include "ttt/table.h"
 
@@ -9,17 +10,13 @@
  */
 uint64_t ttt_table_chunk_seed(uint64_t seed, uint64_t chunk);
 
-/* What a build's random games read: the board's windows and, on boards of up to 16 cells, a bitmap of the
- * stone sets that hold a line. Made once per build, read by every worker. */
-typedef struct ttt_table_playout ttt_table_playout;
+/* Starts chunk `chunk` of a build with `seed` as the builder does: p (a playout context of the rules) back at
+ * the empty board and rng seeded for the chunk. */
+void ttt_table_chunk_start(ttt_playout *p, const ttt_rules *rules, uint64_t seed, uint64_t chunk,
+                           ttt_rng *rng);
 
-/* The random games of valid rules of up to TTT_TABLE_MAX_CELLS cells (asserted) into *out, freed by the
- * caller with ttt_table_playout_free (NULL allowed). TTT_ENOMEM. */
-ttt_status ttt_table_playout_new(const ttt_rules *rules, ttt_table_playout **out, ttt_error *err);
-void ttt_table_playout_free(ttt_table_playout *p);
-
-/* Plays one uniformly random game exactly as the builder does, drawing from rng; writes its moves (room for
- * TTT_TABLE_MAX_CELLS) and returns how many. */
-int ttt_table_random_game(const ttt_table_playout *p, ttt_rng *rng, ttt_move *moves);
+/* Plays the chunk's next random game exactly as the builder does, drawing from rng; writes its moves (room for
+ * TTT_MAX_CELLS) and returns how many. */
+int ttt_table_random_game(ttt_playout *p, ttt_rng *rng, ttt_move *moves);
 
 #endif
