@@ -30,15 +30,16 @@ static size_t help_line(const ttt_engine_vtable *vt, const ttt_option_def *o, in
                         size_t size, size_t n)
 {
     char text[HELP_TEXT_SIZE / 2], def[48] = "";
-    const char *slot = (const char *)vt->config_defaults + o->offset;
-    if (o->type == TTT_OPT_UINT) {
+    /* an engine without a configuration (random) has only the seed, whose default is the framework's */
+    const char *slot = vt->config_defaults ? (const char *)vt->config_defaults + o->offset : NULL;
+    if (o->type == TTT_OPT_UINT && slot) {
         uint64_t v;
         memcpy(&v, slot, sizeof v);
         snprintf(def, sizeof def,
                  " (default\x1f"
                  "%" PRIu64 ")",
                  v);
-    } else if (o->type == TTT_OPT_DOUBLE) {
+    } else if (o->type == TTT_OPT_DOUBLE && slot) {
         double v;
         memcpy(&v, slot, sizeof v);
         snprintf(def, sizeof def,
