@@ -164,12 +164,18 @@ static ttt_status check_owner(ttt_store *s, bool *fresh, ttt_error *err)
     if (app != TTT_STORE_APPLICATION_ID && !*fresh)
         return ttt_fail(err, TTT_EINVAL,
                         "memory '%s': an SQLite database of another program: not touching it", s->path);
-    s->version = (int)version;
-    if (s->version > TTT_STORE_SCHEMA_VERSION)
+    if (version > TTT_STORE_SCHEMA_VERSION)
         return ttt_fail(
             err, TTT_EINVAL,
-            "memory '%s': made by a newer ttt (schema %d, this one reads up to %d): not touching it", s->path,
-            s->version, TTT_STORE_SCHEMA_VERSION);
+            "memory '%s': made by a newer ttt (schema %lld, this one reads up to %d): not touching it",
+            s->path, (long long)version, TTT_STORE_SCHEMA_VERSION);
+    /* the marker is written with the version, in the migration's one transaction: a marked file without one
+     * was changed by something else */
+    if (version < 0 || (version == 0 && !*fresh))
+        return ttt_fail(err, TTT_EINVAL,
+                        "memory '%s': marked as ttt but its schema version is %lld: not touching it", s->path,
+                        (long long)version);
+    s->version = (int)version;
     return TTT_OK;
 }
 
@@ -216,9 +222,13 @@ static ttt_status migrate(ttt_store *s, ttt_error *err)
         return st;
     /* Another process may have migrated while we waited for the lock. */
     int64_t version;
-    if (!query_value(s->db, "PRAGMA user_version", &version) || version < 0 ||
-        version > TTT_STORE_SCHEMA_VERSION) {
+    if (!query_value(s->db, "PRAGMA user_version", &version))
         st = db_fail(s, err, "cannot read the schema version");
+    else if (version < 0 || version > TTT_STORE_SCHEMA_VERSION)
+        st = ttt_fail(err, TTT_EINVAL,
+                      "memory '%s': schema %lld changed under us (this ttt reads 0 to %d): not touching it",
+                      s->path, (long long)version, TTT_STORE_SCHEMA_VERSION);
+    if (st) {
         sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
         return st;
     }
