@@ -164,18 +164,16 @@ static int find_line(const ttt_bits *s, const ttt_rules *r, ttt_move *out)
             continue;
         int row = cell / r->cols, col = cell % r->cols;
         for (int d = 0; d < TTT_DIRECTIONS; d++) {
-            int endr = row + (r->k - 1) * TTT_DIR_ROW[d], endc = col + (r->k - 1) * TTT_DIR_COL[d];
-            if (endr >= r->rows || endc < 0 || endc >= r->cols)
+            if (!ttt_lines_fits(r, row, col, d))
                 continue;
             int i = 1;
-            while (i < r->k &&
-                   ttt_bits_test(s, (row + i * TTT_DIR_ROW[d]) * r->cols + col + i * TTT_DIR_COL[d]))
+            while (i < r->k && ttt_bits_test(s, ttt_lines_cell_at(r, row, col, d, i)))
                 i++;
             if (i < r->k)
                 continue;
             if (out)
                 for (i = 0; i < r->k; i++)
-                    out[i] = (row + i * TTT_DIR_ROW[d]) * r->cols + col + i * TTT_DIR_COL[d];
+                    out[i] = ttt_lines_cell_at(r, row, col, d, i);
             return r->k;
         }
     }

@@ -24,8 +24,7 @@ static lines_box *box_of(const ttt_lines *l)
 /* Does a window start at (row, col) in direction d: do its k cells all lie on the board? */
 static bool window_at(const ttt_rules *r, int row, int col, int d)
 {
-    int er = row + (r->k - 1) * TTT_DIR_ROW[d], ec = col + (r->k - 1) * TTT_DIR_COL[d];
-    return row >= 0 && col >= 0 && col < r->cols && er < r->rows && ec >= 0 && ec < r->cols;
+    return row >= 0 && row < r->rows && col >= 0 && col < r->cols && ttt_lines_fits(r, row, col, d);
 }
 
 int ttt_lines_count(const ttt_rules *rules)
@@ -69,7 +68,7 @@ static void build_windows(ttt_lines *l, int16_t *win_at)
                 win_at[start * TTT_DIRECTIONS + d] = (int16_t)w;
                 l->win_dir[w] = (uint8_t)d;
                 for (int i = 0; i < r->k; i++) {
-                    int cell = (row + i * TTT_DIR_ROW[d]) * r->cols + col + i * TTT_DIR_COL[d];
+                    int cell = ttt_lines_cell_at(r, row, col, d, i);
                     l->win_cell[w * r->k + i] = (int16_t)cell;
                     ttt_bits_set(&l->win_bits[w], cell);
                     l->cell_win[cell * l->cell_win_max + l->cell_nwin[cell]++] = (int16_t)w;

@@ -34,6 +34,20 @@
 static const int TTT_DIR_ROW[TTT_DIRECTIONS] = {0, 1, 1, 1};
 static const int TTT_DIR_COL[TTT_DIRECTIONS] = {1, 0, 1, -1};
 
+/* Does the window of k cells from (row, col) in direction d lie on the board? (row, col) must be on it. What
+ * the enumeration below tests, for code that walks a board without a ttt_lines (the board itself). */
+static inline bool ttt_lines_fits(const ttt_rules *r, int row, int col, int d)
+{
+    int er = row + (r->k - 1) * TTT_DIR_ROW[d], ec = col + (r->k - 1) * TTT_DIR_COL[d];
+    return er < r->rows && ec >= 0 && ec < r->cols;
+}
+
+/* The i-th cell of that window. */
+static inline int ttt_lines_cell_at(const ttt_rules *r, int row, int col, int d, int i)
+{
+    return (row + i * TTT_DIR_ROW[d]) * r->cols + col + i * TTT_DIR_COL[d];
+}
+
 typedef struct ttt_lines {
     ttt_rules rules;
     int rows, cols, cells, k;
