@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Idempotent installer of the Debian 12 packages this project needs:
-#   scripts/setup.sh [build]  what builds and runs ttt (make, make play, make bench, make deb)
-#   scripts/setup.sh test     that, and every tool the test suite uses (make check, make fuzz, .ci/run)
+#   scripts/setup.sh [build]  what builds and runs ttt (make, make play, make bench)
+#   scripts/setup.sh deb      that, and what makes a Debian package of it (make deb)
+#   scripts/setup.sh test     all that, and every tool the test suite uses (make check, make fuzz, .ci/run)
 # Prints nothing and exits 0 when everything is already installed.
 set -euo pipefail
 
@@ -12,6 +13,8 @@ BUILD_PACKAGES=(
     cmake make gcc pkg-config
     libjansson-dev libncurses-dev libsqlite3-dev sqlite3 libmicrohttpd-dev
 )
+# The Debian package's dependencies, found by CPack through dpkg-shlibdeps (dpkg-dev), which needs file.
+DEB_PACKAGES=(dpkg-dev file)
 # Only for the tests and the checks of `make check`.
 TEST_PACKAGES=(
     libcmocka-dev tmux clang-format
@@ -28,9 +31,11 @@ TEST_PACKAGES=(
 
 case $MODE in
 build) PACKAGES=("${BUILD_PACKAGES[@]}") ;;
-test) PACKAGES=("${BUILD_PACKAGES[@]}" "${TEST_PACKAGES[@]}") ;;
+deb) PACKAGES=("${BUILD_PACKAGES[@]}" "${DEB_PACKAGES[@]}") ;;
+test) PACKAGES=("${BUILD_PACKAGES[@]}" "${DEB_PACKAGES[@]}" "${TEST_PACKAGES[@]}") ;;
 *)
-    echo "setup: unknown mode '$MODE' (build: what builds and runs ttt; test: that and what the tests use)" >&2
+    echo "setup: unknown mode '$MODE' (build: what builds and runs ttt; deb: and packages it; test: all that" \
+        "and what the tests use)" >&2
     exit 2
     ;;
 esac

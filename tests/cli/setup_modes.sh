@@ -1,8 +1,8 @@
-# scripts/setup.sh's two modes, against stand-ins for dpkg-query, apt-get and npm on a PATH of their own (nothing
-# is installed): `build` (make, make play) asks apt-get for the compiler, CMake and the -dev libraries and nothing
-# the tests alone use; `test` (make check, .ci/run) adds every test tool and installs playwright-core; a second
-# run prints nothing; a user without sudo is told the exact apt-get command. The Makefile runs each mode where it
-# should.
+# scripts/setup.sh's modes, against stand-ins for dpkg-query, apt-get and npm on a PATH of their own (nothing is
+# installed): `build` (make, make play) asks apt-get for the compiler, CMake and the -dev libraries and nothing the
+# tests alone use; `deb` (make deb) adds dpkg-dev and file; `test` (make check, .ci/run) asks for all of them and
+# every test tool, and installs playwright-core; a second run prints nothing; a user without sudo is told the
+# exact apt-get command. The Makefile runs each mode where it should.
 source "$(dirname "$0")/harness.bash"
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -54,6 +54,7 @@ asked() { # asked MODE GOT PACKAGE...: each package is among those apt-get was a
 }
 
 BUILD=(cmake make gcc pkg-config libjansson-dev libncurses-dev libsqlite3-dev sqlite3 libmicrohttpd-dev)
+DEB=(dpkg-dev file)
 TEST_ONLY=(chromium clang libclang-rt-14-dev wrk nodejs npm tmux clang-format libcmocka-dev curl jq python3-pytest
     python3-cffi python3-pip python3-venv man-db)
 
@@ -67,8 +68,8 @@ if [[ $(id -u) -eq 0 ]]; then
     got=$(installs)
     [[ $RC -eq 0 ]] && PASS=$((PASS + 1)) || fail "setup.sh build exited $RC"
     asked build "$got" "${BUILD[@]}"
-    for p in "${TEST_ONLY[@]}"; do
-        has "$got" "$p" && fail "setup.sh build installs the test-only $p" || PASS=$((PASS + 1))
+    for p in "${TEST_ONLY[@]}" "${DEB[@]}"; do
+        has "$got" "$p" && fail "setup.sh build installs $p, which building does not need" || PASS=$((PASS + 1))
     done
     [[ ! -s $NPM_LOG ]] && PASS=$((PASS + 1)) || fail "setup.sh build runs npm: $(cat "$NPM_LOG")"
 
@@ -76,11 +77,20 @@ if [[ $(id -u) -eq 0 ]]; then
     [[ $RC -eq 0 && ! -s $OUT && ! -s $ERR && ! -s $APT_LOG ]] && PASS=$((PASS + 1)) ||
         fail "setup.sh build, a second time: silent and no apt-get expected (exit $RC, apt: $(cat "$APT_LOG"))"
 
+    setup deb
+    got=$(installs)
+    [[ $RC -eq 0 ]] && PASS=$((PASS + 1)) || fail "setup.sh deb exited $RC"
+    asked deb "$got" "${DEB[@]}"
+    for p in "${TEST_ONLY[@]}"; do
+        has "$got" "$p" && fail "setup.sh deb installs the test-only $p" || PASS=$((PASS + 1))
+    done
+    : >"$STATE" # the test suite packages too: test asks for the deb packages again
+
     setup test
     got=$(installs)
     [[ $RC -eq 0 ]] && PASS=$((PASS + 1)) || fail "setup.sh test exited $RC"
+    asked test "$got" "${BUILD[@]}" "${DEB[@]}"
     asked test "$got" "${TEST_ONLY[@]}"
-    has "$got" cmake && fail "setup.sh test asks again for the installed cmake" || PASS=$((PASS + 1))
     grep -q "^$DIR/tree/tests/web: npm ci " "$NPM_LOG" && PASS=$((PASS + 1)) ||
         fail "setup.sh test does not install playwright-core in tests/web: $(cat "$NPM_LOG")"
 
@@ -96,12 +106,15 @@ setup tests
 [[ $RC -eq 2 && $(wc -l <"$ERR") -eq 1 ]] && grep -q "^setup: unknown mode 'tests'" "$ERR" &&
     PASS=$((PASS + 1)) || fail "an unknown mode: one line and exit 2 expected (exit $RC)"
 
-# The Makefile: make and make play set up the build packages only, make check and make fuzz the test tools.
+# The Makefile: make and make play set up the build packages only, make deb those of packaging too, make check and
+# make fuzz the test tools.
 for target in build play bench; do
     plan=$(make -n -C "$ROOT" "$target" 2>&1 | grep 'setup.sh')
     [[ $plan == *"setup.sh build"* && $plan != *"setup.sh test"* ]] && PASS=$((PASS + 1)) ||
         fail "make $target runs '$plan', not scripts/setup.sh build"
 done
+plan=$(make -n -C "$ROOT" deb 2>&1 | grep 'setup.sh')
+[[ $plan == *"setup.sh deb"* ]] && PASS=$((PASS + 1)) || fail "make deb runs '$plan', not setup.sh deb"
 for target in check fuzz; do
     plan=$(make -n -C "$ROOT" "$target" 2>&1 | grep 'setup.sh')
     [[ $plan == *"setup.sh test"* ]] && PASS=$((PASS + 1)) || fail "make $target runs '$plan', not setup.sh test"
