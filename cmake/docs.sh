@@ -1,15 +1,16 @@
 #!/bin/sh
-# cmake/docs.sh TTT VERSION MAN BASH: writes the man page ttt(1) to MAN and the bash completion to BASH from the
-# built command's own texts, so that neither can differ from it: `ttt --help` (what ttt is, its commands),
-# `ttt CMD --help` for every command and `ttt CMD ACTION --help` for each action with a help of its own, and
-# `ttt engines` (engines and levels). The page is each text through cmake/man.awk; the completion takes each
-# command's options and what their values are from its option lines (`-r, --rules R`). Run by the build
+# cmake/docs.sh TTT VERSION MAN BASH ZSH: writes the man page ttt(1) to MAN and the bash and zsh completions to
+# BASH and ZSH from the built command's own texts, so that none can differ from it: `ttt --help` (what ttt is, its
+# commands), `ttt CMD --help` for every command and `ttt CMD ACTION --help` for each action with a help of its
+# own, and `ttt engines` (engines and levels). The page is each text through cmake/man.awk; the completions take
+# each command's options and what their values are from its option lines (`-r, --rules R`). Run by the build
 # (CMakeLists.txt); any failure of the command fails it.
 set -eu
 ttt=$1
 version=$2
 man_out=$3
 bash_out=$4
+zsh_out=$5
 awk_script=$(dirname "$0")/man.awk
 
 # The names listed under a heading ("commands:", "actions:") of a help text on stdin.
@@ -147,11 +148,9 @@ engines=$(printf '%s\n' "$engines_text" | grep -E '^[a-z][a-z0-9_-]*$' | tr '\n'
 levels=$(printf '%s\n' "$engines_text" | awk '/^levels/ { inside = 1; next } inside && /^  [a-z]/ { print $1 }' |
     tr '\n' ' ')
 rules=$(printf '%s\n' "$texts" | grep -oE '\b[0-9]+x[0-9]+(k[0-9]+)?(-misere)?\b' | sort -u -V | tr '\n' ' ')
-{
-    cat <<'EOF'
-# bash completion of ttt, written by the build (cmake/docs.sh) from the command's own --help texts and
-# `ttt engines`: commands, options, option values (rules, engines and levels, files), actions.
-EOF
+# What both completions share: the lists, and the reading of the words (plain shell that bash and zsh both run).
+# Each completion only hands the words to _ttt_complete and offers what it leaves in _ttt_list or _ttt_files.
+common() {
     printf '_ttt_commands=%s\n' "'$(printf '%s ' $commands)help'"
     printf '_ttt_engines=%s\n' "'$engines'"
     printf '_ttt_levels=%s\n' "'$levels'"
@@ -162,74 +161,144 @@ EOF
     printf '_ttt_kind() {\n    _ttt_k=\n    case $1:$2 in\n%s    esac\n}\n' "$cases"
     cat <<'EOF'
 
-# Completes the word under the cursor: a command, then (for table and memory) an action, the value of the option
-# before it, an option (after -), or an engine spec where the command takes them as arguments.
-_ttt() {
-    local cur=${COMP_WORDS[COMP_CWORD]} prev= cmd= action= key word i actions_var opts_var
-    ((COMP_CWORD > 0)) && prev=${COMP_WORDS[COMP_CWORD - 1]}
-    COMPREPLY=()
-    for ((i = 1; i < COMP_CWORD; i++)); do
-        word=${COMP_WORDS[i]}
-        if [[ -z $cmd ]]; then
-            [[ $word == -* ]] || cmd=$word
-            continue
-        fi
-        if [[ $word == -* ]]; then
-            _ttt_kind "${action:+${cmd}_$action}" "$word"
-            [[ -z $_ttt_k ]] && _ttt_kind "$cmd" "$word"
-            [[ -n $_ttt_k && $word != *=* ]] && ((i++)) # skip the option's value
-            continue
-        fi
-        actions_var=_ttt_actions_$cmd
-        if [[ -z $action && -n ${!actions_var-} ]]; then
-            action=$word
+# _ttt_actions_of CMD: sets _ttt_a to the actions of CMD (empty: none, or not a command).
+_ttt_actions_of() {
+    _ttt_a=
+    case $1 in '' | *[!a-z]*) return ;; esac
+    eval "_ttt_a=\${_ttt_actions_$1-}"
+}
+
+# _ttt_opts_of KEY: sets _ttt_o to the long options of KEY (CMD or CMD_ACTION); fails when KEY has none listed.
+_ttt_opts_of() {
+    _ttt_o=
+    case $1 in '' | *[!a-z_]*) return 1 ;; esac
+    eval "[ -n \"\${_ttt_opts_$1+x}\" ] && _ttt_o=\$_ttt_opts_$1"
+}
+
+# _ttt_walk N WORD...: reads the first N words after ttt: sets _ttt_cmd (the first that is not an option) and
+# _ttt_action (for a command with actions, the next word that is neither an option nor an option's value).
+_ttt_walk() {
+    local n=$1 skip= word
+    shift
+    _ttt_cmd= _ttt_action=
+    for word in "$@"; do
+        [ "$n" -gt 0 ] || break
+        n=$((n - 1))
+        if [ -n "$skip" ]; then
+            skip=
+        elif [ -z "$_ttt_cmd" ]; then
+            case $word in -*) ;; *) _ttt_cmd=$word ;; esac
+        else
+            case $word in
+            -*)
+                _ttt_kind "${_ttt_action:+${_ttt_cmd}_$_ttt_action}" "$word"
+                [ -n "$_ttt_k" ] || _ttt_kind "$_ttt_cmd" "$word"
+                case $word in *=*) ;; *) [ -z "$_ttt_k" ] || skip=1 ;; esac
+                ;;
+            *)
+                _ttt_actions_of "$_ttt_cmd"
+                [ -n "$_ttt_action" ] || [ -z "$_ttt_a" ] || _ttt_action=$word
+                ;;
+            esac
         fi
     done
-    if [[ -z $cmd ]]; then
-        mapfile -t COMPREPLY < <(compgen -W "$_ttt_commands --help --version" -- "$cur")
+}
+
+# _ttt_complete ttt WORD...: the words up to the one under the cursor (the last). Sets _ttt_list to the words
+# that may come there (a command, an action, the value of the option before it, an option after -, an engine spec
+# where the command takes them as arguments), or _ttt_files to 1 where a file name comes.
+_ttt_complete() {
+    local cur prev key n
+    eval "cur=\${$#} prev=\${$(($# - 1))}"
+    n=$(($# - 2))
+    shift
+    _ttt_walk "$n" "$@"
+    _ttt_list= _ttt_files=
+    if [ -z "$_ttt_cmd" ]; then
+        _ttt_list="$_ttt_commands --help --version"
         return
     fi
-    if [[ $cmd == help ]]; then
-        actions_var=_ttt_actions_${COMP_WORDS[2]-}
-        if ((COMP_CWORD == 2)); then
-            mapfile -t COMPREPLY < <(compgen -W "$_ttt_commands" -- "$cur")
-        elif ((COMP_CWORD == 3)) && [[ ${COMP_WORDS[2]} =~ ^[a-z]+$ && -n ${!actions_var-} ]]; then
-            mapfile -t COMPREPLY < <(compgen -W "${!actions_var}" -- "$cur")
+    if [ "$_ttt_cmd" = help ]; then
+        if [ "$n" -eq 1 ]; then
+            _ttt_list=$_ttt_commands
+        elif [ "$n" -eq 2 ]; then
+            _ttt_actions_of "$2"
+            _ttt_list=$_ttt_a
         fi
         return
     fi
-    key=$cmd
-    opts_var=_ttt_opts_${cmd}_$action
-    [[ -n $action && -n ${!opts_var+x} ]] && key=${cmd}_$action
+    key=$_ttt_cmd
+    if [ -n "$_ttt_action" ] && _ttt_opts_of "${_ttt_cmd}_$_ttt_action"; then
+        key=${_ttt_cmd}_$_ttt_action
+    fi
     _ttt_kind "$key" "$prev"
     case $_ttt_k in
-    rules) mapfile -t COMPREPLY < <(compgen -W "$_ttt_rules" -- "$cur") ;;
-    engine) mapfile -t COMPREPLY < <(compgen -W "$_ttt_engines $_ttt_levels" -- "$cur") ;;
-    who) mapfile -t COMPREPLY < <(compgen -W "human $_ttt_engines $_ttt_levels" -- "$cur") ;;
-    level) mapfile -t COMPREPLY < <(compgen -W "$_ttt_levels" -- "$cur") ;;
-    file)
-        compopt -o filenames 2>/dev/null
-        mapfile -t COMPREPLY < <(compgen -f -- "$cur")
-        ;;
-    words:*)
-        word=${_ttt_k#words:}
-        mapfile -t COMPREPLY < <(compgen -W "${word//|/ }" -- "$cur")
-        ;;
+    rules) _ttt_list=$_ttt_rules ;;
+    engine) _ttt_list="$_ttt_engines $_ttt_levels" ;;
+    who) _ttt_list="human $_ttt_engines $_ttt_levels" ;;
+    level) _ttt_list=$_ttt_levels ;;
+    file) _ttt_files=1 ;;
+    words:*) _ttt_list=$(printf '%s\n' "${_ttt_k#words:}" | tr '|' ' ') ;;
     value) ;;
     *)
-        opts_var=_ttt_opts_$key
-        actions_var=_ttt_actions_$cmd
-        if [[ $cur == -* ]]; then
-            mapfile -t COMPREPLY < <(compgen -W "${!opts_var-} --help" -- "$cur")
-        elif [[ -z $action && -n ${!actions_var-} ]]; then
-            mapfile -t COMPREPLY < <(compgen -W "${!actions_var}" -- "$cur")
-        elif [[ $_ttt_positional_engines == *" $cmd "* ]]; then
-            mapfile -t COMPREPLY < <(compgen -W "$_ttt_engines $_ttt_levels" -- "$cur")
-        fi
+        _ttt_actions_of "$_ttt_cmd"
+        case $cur in
+        -*)
+            _ttt_opts_of "$key"
+            _ttt_list="$_ttt_o --help"
+            ;;
+        *)
+            if [ -z "$_ttt_action" ] && [ -n "$_ttt_a" ]; then
+                _ttt_list=$_ttt_a
+            else
+                case $_ttt_positional_engines in *" $_ttt_cmd "*) _ttt_list="$_ttt_engines $_ttt_levels" ;; esac
+            fi
+            ;;
+        esac
         ;;
     esac
+}
+EOF
+}
+
+{
+    cat <<'EOF'
+# bash completion of ttt, written by the build (cmake/docs.sh) from the command's own --help texts and
+# `ttt engines`: commands, options, option values (rules, engines and levels, files), actions.
+EOF
+    common
+    cat <<'EOF'
+
+_ttt() {
+    local cur=${COMP_WORDS[COMP_CWORD]}
+    _ttt_complete "${COMP_WORDS[@]:0:COMP_CWORD+1}"
+    if [[ -n $_ttt_files ]]; then
+        compopt -o filenames 2>/dev/null
+        mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+    else
+        mapfile -t COMPREPLY < <(compgen -W "$_ttt_list" -- "$cur")
+    fi
 }
 complete -F _ttt ttt
 EOF
 } >"$bash_out.tmp"
 mv "$bash_out.tmp" "$bash_out"
+
+{
+    cat <<'EOF'
+#compdef ttt
+# zsh completion of ttt, written by the build (cmake/docs.sh) from the command's own --help texts and
+# `ttt engines`: the same lists and the same reading of the words as the bash completion.
+EOF
+    common
+    cat <<'EOF'
+
+_ttt_complete "${(@)words[1,CURRENT]}"
+if [[ -n $_ttt_files ]]; then
+    _files
+else
+    compadd -- ${=_ttt_list}
+fi
+EOF
+} >"$zsh_out.tmp"
+mv "$zsh_out.tmp" "$zsh_out"

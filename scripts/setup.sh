@@ -25,8 +25,8 @@ TEST_PACKAGES=(
     # the Python package (python/ttt) and its tests, run by Debian's /usr/bin/python3; venv for the README's
     # way of installing it
     python3 python3-cffi python3-pytest python3-pip python3-setuptools python3-venv
-    # the man page rendered by its test
-    man-db
+    # the man page rendered by its test, the zsh completion run by its test
+    man-db zsh
 )
 
 case $MODE in

@@ -1,7 +1,7 @@
 # The Debian package (make deb is `cpack -G DEB` in its own build): made here from this build into a scratch
 # directory, then unpacked into a scratch root (dpkg-deb -x) and used from there as an installed system would:
 # its control file names the shared libraries it needs (dpkg-shlibdeps); it holds the command, libttt.so.0 with its
-# shlibs, the headers, ttt.pc, the man page, the bash completion and the Python package in dist-packages; the
+# shlibs, the headers, ttt.pc, the man page, the bash and zsh completions and the Python package in dist-packages; the
 # command runs (`ttt --version`), pkg-config finds the library in the root, and python3 imports the package and
 # loads the root's library. Skipped (77) where there is no dpkg-deb (not Debian).
 source "$(dirname "$0")/harness.bash"
@@ -45,6 +45,8 @@ for f in usr/bin/ttt usr/include/ttt/ttt.h usr/share/man/man1/ttt.1 usr/share/ba
     usr/lib/python3/dist-packages/ttt/__init__.py usr/lib/python3/dist-packages/ttt/cs50.py; do
     [[ -s $ROOTFS/$f ]] && PASS=$((PASS + 1)) || fail "the package lacks /$f"
 done
+zsh=("$ROOTFS"/usr/share/zsh/*/_ttt)
+[[ -s ${zsh[0]} ]] && PASS=$((PASS + 1)) || fail "the package lacks the zsh completion in /usr/share/zsh"
 [[ -n $lib && -n $pc && -e $LIBDIR/libttt.so && -e $LIBDIR/libttt.a ]] && PASS=$((PASS + 1)) ||
     fail "the package lacks libttt.so.0, libttt.so, libttt.a or ttt.pc in /usr/lib"
 

@@ -1,8 +1,10 @@
-# The man page ttt(1) and the bash completion: `cmake --install` puts them where man and bash-completion look
-# (share/man/man1, share/bash-completion/completions); the page renders without a warning (man -l) and holds every
-# command, every long option of every command's --help and every engine; both are what cmake/docs.sh writes from
-# this very binary (they cannot lag behind it); the completion, sourced in bash with COMP_WORDS set, completes
-# `ttt so` to solve, `ttt move --engine mc` to mcts, and every command's long options, levels, rules and actions.
+# The man page ttt(1) and the bash and zsh completions: `cmake --install` puts them where man, bash-completion and
+# zsh look (share/man/man1, share/bash-completion/completions, share/zsh/site-functions); the page renders without
+# a warning (man -l) and holds every command, every long option of every command's --help and every engine; all
+# three are what cmake/docs.sh writes from this very binary (they cannot lag behind it); the bash completion,
+# sourced in bash with COMP_WORDS set, completes `ttt so` to solve, `ttt move --engine mc` to mcts, and every
+# command's long options, levels, rules and actions; zsh's compinit takes the zsh one for ttt, and run with words
+# and CURRENT set (compadd standing in, matching as zsh does) it offers the same.
 source "$(dirname "$0")/harness.bash"
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -12,19 +14,22 @@ trap 'rm -f "$OUT" "$ERR"; rm -rf "$DIR"' EXIT
 PREFIX=$DIR/prefix
 export XDG_DATA_HOME=$DIR/data
 
-if cmake --install "$BUILD" --prefix "$PREFIX" >"$OUT" 2>"$ERR"; then PASS=$((PASS + 1)); else fail "cmake --install"; fi
+cmake --install "$BUILD" --prefix "$PREFIX" >"$OUT" 2>"$ERR" && PASS=$((PASS + 1)) || fail "cmake --install"
 PAGE=$PREFIX/share/man/man1/ttt.1
 COMPLETION=$PREFIX/share/bash-completion/completions/ttt
-for f in "$PAGE" "$COMPLETION"; do
+ZSH_COMPLETION=$PREFIX/share/zsh/site-functions/_ttt
+for f in "$PAGE" "$COMPLETION" "$ZSH_COMPLETION"; do
     [[ -s $f ]] && PASS=$((PASS + 1)) || fail "not installed: $f"
 done
 
 # The installed files are what the generator writes from this binary now.
 version=$("$TTT" --version | grep -oE '[0-9]+\.[0-9]+\.[0-9]+' | head -1)
-sh "$ROOT/cmake/docs.sh" "$TTT" "$version" "$DIR/ttt.1" "$DIR/ttt.bash" >"$OUT" 2>"$ERR"
+sh "$ROOT/cmake/docs.sh" "$TTT" "$version" "$DIR/ttt.1" "$DIR/ttt.bash" "$DIR/_ttt" >"$OUT" 2>"$ERR"
 cmp -s "$DIR/ttt.1" "$PAGE" && PASS=$((PASS + 1)) || fail "the installed page is not what cmake/docs.sh writes now"
 cmp -s "$DIR/ttt.bash" "$COMPLETION" && PASS=$((PASS + 1)) ||
     fail "the installed completion is not what cmake/docs.sh writes now"
+cmp -s "$DIR/_ttt" "$ZSH_COMPLETION" && PASS=$((PASS + 1)) ||
+    fail "the installed zsh completion is not what cmake/docs.sh writes now"
 
 commands=$("$TTT" help | awk '$0 == "commands:" { f = 1; next } f && /^  [a-z]/ { print $1; next } f { f = 0 }')
 [[ $(wc -w <<<"$commands") -ge 10 ]] && PASS=$((PASS + 1)) || fail "ttt help lists only: $commands"
@@ -62,12 +67,13 @@ complete_words() {
     bash -c 'source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); COMP_LINE="$*"
         COMP_POINT=${#COMP_LINE}; _ttt; echo "${COMPREPLY[*]}"' complete "$COMPLETION" "$@" 2>&1
 }
-expect_completion() { # expect_completion "EXPECTED" WORDS...
-    local expected=$1 got
-    shift
-    got=$(complete_words "$@")
-    [[ $got == "$expected" ]] && PASS=$((PASS + 1)) || fail "completing '$*': '$got', expected '$expected'"
+expect_from() { # expect_from FUNCTION "EXPECTED" WORDS...: FUNCTION WORDS... prints EXPECTED
+    local how=$1 expected=$2 got
+    shift 2
+    got=$("$how" "$@")
+    [[ $got == "$expected" ]] && PASS=$((PASS + 1)) || fail "$how '$*': '$got', expected '$expected'"
 }
+expect_completion() { expect_from complete_words "$@"; }
 expect_completion "solve" ttt so
 expect_completion "mcts" ttt move --engine mc
 expect_completion "mcts" ttt move -e mc
@@ -97,4 +103,31 @@ done
 # The completion registers itself for ttt.
 bash -c 'source "$1"; complete -p ttt' complete "$COMPLETION" >"$OUT" 2>"$ERR"
 grep -q -- '-F _ttt ttt' "$OUT" && PASS=$((PASS + 1)) || fail "the completion does not register _ttt for ttt"
+
+if ! command -v zsh >/dev/null; then
+    echo "no zsh (Debian: zsh): its completion is not run"
+    finish
+    exit
+fi
+# compinit, with the installed directory on fpath, completes ttt with _ttt.
+got=$(zsh -f -c 'fpath=("$1" $fpath); autoload -U compinit; compinit -u -D; print -r -- $_comps[ttt]' zsh \
+    "$(dirname "$ZSH_COMPLETION")" 2>&1)
+[[ $got == _ttt ]] && PASS=$((PASS + 1)) || fail "zsh's compinit does not take _ttt for ttt: '$got'"
+# zsh_complete WORDS...: what the zsh completion offers for the last word that begins with it (as compadd matches).
+zsh_complete() {
+    zsh -f -c 'compadd() { [[ $1 == -- ]] && shift; local w; for w; do [[ $w == "$PREFIX"* ]] && out+=("$w"); done }
+        _files() { out+=(FILES) }
+        file=$1; shift; words=("$@"); CURRENT=$#; PREFIX=${words[CURRENT]}; out=()
+        source "$file"; print -r -- "${out[*]}"' zsh "$ZSH_COMPLETION" "$@" 2>&1
+}
+expect_zsh() { expect_from zsh_complete "$@"; }
+expect_zsh "solve" ttt so
+expect_zsh "mcts" ttt move --engine mc
+expect_zsh "hard" ttt play --level h
+expect_zsh "human" ttt play --o hu
+expect_zsh "build" ttt table b
+expect_zsh "x o both" ttt train --as ""
+expect_zsh "--json" ttt solve --js
+expect_zsh "FILES" ttt history --db ""
+expect_zsh "minimax" ttt arena --games 10 mcts mi
 finish

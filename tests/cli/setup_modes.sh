@@ -56,7 +56,7 @@ asked() { # asked MODE GOT PACKAGE...: each package is among those apt-get was a
 BUILD=(cmake make gcc pkg-config libjansson-dev libncurses-dev libsqlite3-dev sqlite3 libmicrohttpd-dev)
 DEB=(dpkg-dev file)
 TEST_ONLY=(chromium clang libclang-rt-14-dev wrk nodejs npm tmux clang-format libcmocka-dev curl jq python3-pytest
-    python3-cffi python3-pip python3-venv man-db)
+    python3-cffi python3-pip python3-venv man-db zsh)
 
 # A user who cannot use sudo (there is none here) is told the exact command, with the build packages only.
 PREPEND=$DIR/user setup build
