@@ -4,8 +4,9 @@
 #   example(s): ...         likewise, up to the next blank line
 #   TEXT                    a paragraph (lines up to a blank one); a line that ends with ':' or is followed by
 #                           an indented line is a heading (bold)
-#     TERM  DESCRIPTION     an item (.TP): TERM up to the first two spaces; lines indented to DESCRIPTION's
-#                           column continue it; an option alone on its line has its description below it
+#     TERM  DESCRIPTION     an item (.TP): TERM up to the first two spaces (an option's: its forms and its
+#                           metavariable); lines indented to DESCRIPTION's column continue it; an option alone
+#                           on its line has its description below it
 #     TEXT                  an indented line without an item's gap: a line of its own (.br)
 
 # roff escapes: a backslash is \e, a minus is \- (else groff prints a hyphen that cannot be pasted into a shell),
@@ -29,6 +30,26 @@ function esc(s,    out, i, c) {
 function indent(s) {
     match(s, /^ */)
     return RLENGTH
+}
+
+# The forms of an option line, separated by ", " (-r, --rules), and the metavariable one space after the last.
+function option_term(t,    term, rest, meta) {
+    term = ""
+    rest = t
+    while (match(rest, /^-[^ ,]+/)) {
+        term = term substr(rest, 1, RLENGTH)
+        rest = substr(rest, RLENGTH + 1)
+        if (rest !~ /^, -/)
+            break
+        term = term ", "
+        rest = substr(rest, 3)
+    }
+    if (rest ~ /^ [^ ]/) {
+        meta = substr(rest, 2)
+        sub(/ .*/, "", meta)
+        term = term " " meta
+    }
+    return term
 }
 
 function trim(s) {
@@ -71,10 +92,15 @@ END {
         }
         t = trim(s)
         gap = index(t, "  ")
-        if (gap > 0 || (t ~ /^-/ && i < n && indent(line[i + 1]) > indent(s))) {
+        # An option's term is its forms and its metavariable, however far its description is.
+        if (t ~ /^-/)
+            gap = length(option_term(t)) + 1
+        if (t ~ /^-/ && gap > length(t) && !(i < n && indent(line[i + 1]) > indent(s)))
+            gap = 0
+        if (gap > 0) {
             # An item: the term, then its description (on the next line after an option too long for the
             # column) and every line indented to the description's column.
-            if (gap > 0) {
+            if (gap <= length(t)) {
                 term = substr(t, 1, gap - 1)
                 rest = substr(t, gap)
                 col = indent(s) + gap - 1 + indent(rest)

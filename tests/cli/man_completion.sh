@@ -59,6 +59,15 @@ for engine in $("$TTT" engines | grep -E '^[a-z]+$'); do
     grep -q "^       $engine\$" "$DIR/page.txt" || missing="$missing engine:$engine"
 done
 [[ -z $missing ]] && PASS=$((PASS + 1)) || fail "the rendered page lacks:$missing"
+# Every option line of every --help is an item of its own: its forms and metavariable at the start of a line.
+items=$'\n'$(grep -E '^       -' "$DIR/page.txt" | sed 's/^       //')$'\n'
+missing=""
+for cmd in $commands; do
+    while read -r term; do
+        [[ $items == *$'\n'"$term"[$' \n']* ]] || missing="$missing '$cmd $term'"
+    done < <("$TTT" "$cmd" --help | grep -oE -- '^ +-[^ ,]+(, -[^ ,]+)*( [^ ]+)?' | sed 's/^ *//')
+done
+[[ -z $missing ]] && PASS=$((PASS + 1)) || fail "options that are not items of their own on the page:$missing"
 # Minus signs stay minus signs (an option copied from the page works).
 grep -q -- '--rules R' "$DIR/page.txt" && PASS=$((PASS + 1)) || fail "the page's options are not ASCII '--rules'"
 
