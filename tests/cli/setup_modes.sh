@@ -106,17 +106,19 @@ setup tests
 [[ $RC -eq 2 && $(wc -l <"$ERR") -eq 1 ]] && grep -q "^setup: unknown mode 'tests'" "$ERR" &&
     PASS=$((PASS + 1)) || fail "an unknown mode: one line and exit 2 expected (exit $RC)"
 
+# dry_make TARGET: what `make TARGET` would run, as if typed by hand (not the make that may be running this test).
+dry_make() { env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -n -C "$ROOT" "$1" 2>&1; }
 # The Makefile: make and make play set up the build packages only, make deb those of packaging too, make check and
 # make fuzz the test tools.
 for target in build play bench; do
-    plan=$(make -n -C "$ROOT" "$target" 2>&1 | grep 'setup.sh')
+    plan=$(dry_make "$target" 2>&1 | grep 'setup.sh')
     [[ $plan == *"setup.sh build"* && $plan != *"setup.sh test"* ]] && PASS=$((PASS + 1)) ||
         fail "make $target runs '$plan', not scripts/setup.sh build"
 done
-plan=$(make -n -C "$ROOT" deb 2>&1 | grep 'setup.sh')
+plan=$(dry_make deb 2>&1 | grep 'setup.sh')
 [[ $plan == *"setup.sh deb"* ]] && PASS=$((PASS + 1)) || fail "make deb runs '$plan', not setup.sh deb"
 for target in check fuzz; do
-    plan=$(make -n -C "$ROOT" "$target" 2>&1 | grep 'setup.sh')
+    plan=$(dry_make "$target" 2>&1 | grep 'setup.sh')
     [[ $plan == *"setup.sh test"* ]] && PASS=$((PASS + 1)) || fail "make $target runs '$plan', not setup.sh test"
 done
 finish
