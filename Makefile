@@ -13,15 +13,19 @@ BUILD_DIR   := build
 ASAN_DIR    := build-asan
 RELEASE_DIR := build-release
 FUZZ_DIR    := build-fuzz
+DEB_DIR     := build-deb
 JOBS        := 2
 
-BUILD_CONFIG := -DCMAKE_BUILD_TYPE=RelWithDebInfo
+# `make` and `make play` install only what builds and runs ttt: their build has the tests when cmocka is there.
+BUILD_CONFIG := -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTTT_BUILD_TESTS=AUTO
 ifeq ($(CI),true)
 BUILD_CONFIG += -DTTT_WERROR=ON
 endif
-CHECK_CONFIG   := -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTTT_WERROR=ON
-ASAN_CONFIG    := -DCMAKE_BUILD_TYPE=Debug -DTTT_SANITIZE=ON -DTTT_WERROR=ON
-RELEASE_CONFIG := -DCMAKE_BUILD_TYPE=Release
+CHECK_CONFIG   := -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTTT_WERROR=ON -DTTT_BUILD_TESTS=ON
+ASAN_CONFIG    := -DCMAKE_BUILD_TYPE=Debug -DTTT_SANITIZE=ON -DTTT_WERROR=ON -DTTT_BUILD_TESTS=ON
+RELEASE_CONFIG := -DCMAKE_BUILD_TYPE=Release -DTTT_BUILD_TESTS=AUTO
+# The Debian package: installed under /usr (so the library goes to Debian's multiarch directory); no tests.
+DEB_CONFIG     := -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_INSTALL_PREFIX=/usr -DTTT_BUILD_TESTS=OFF
 FUZZ_CC        := $(shell command -v clang 2>/dev/null || echo clang)
 FUZZ_CONFIG    := -DCMAKE_C_COMPILER=$(FUZZ_CC) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTTT_FUZZ=ON -DTTT_BUILD_TESTS=OFF
 
@@ -69,15 +73,18 @@ define cmbuild
 	@cmake --build $(1) -j$(JOBS) $(2) -- --no-print-directory | { grep --line-buffered -v '^\[ *[0-9]*%\] Built target ' || true; }
 endef
 
-.PHONY: all help setup build play check check-release check-asan check-signature check-fuzz fuzz fuzz-build format \
+.PHONY: all help setup setup-deb setup-test deb build play check check-release check-asan check-signature check-fuzz fuzz fuzz-build format \
 	format-check bench clean
 
 all: build
 
 help:
-	@echo "make [build]        install deps (scripts/setup.sh), configure and build $(BUILD_DIR)/"
+	@echo "make [build]        install the build packages (scripts/setup.sh build), configure and build $(BUILD_DIR)/"
 	@echo "make play ARGS=...  build, then run ./$(BUILD_DIR)/ttt play ARGS"
-	@echo "make check          -Werror build + tests, ASan/UBSan build + tests, fuzz harnesses briefly, format check"
+	@echo "make check          install the test tools too (scripts/setup.sh test); -Werror build + tests,"
+	@echo "                    ASan/UBSan build + tests, fuzz harnesses briefly, format check"
+	@echo "make deb            a Debian package in $(DEB_DIR)/: the command, the libraries, headers, ttt.pc, the"
+	@echo "                    Python package, man page and bash completion (sudo apt install ./$(DEB_DIR)/ttt_*.deb)"
 	@echo "make format         clang-format -i all C sources"
 	@echo "make format-check   check formatting only"
 	@echo "make bench ARGS=... Release build in $(RELEASE_DIR)/, run ./$(RELEASE_DIR)/ttt bench ARGS"
@@ -85,8 +92,15 @@ help:
 	@echo "                    (default 60); FUZZ=name runs one (e.g. make fuzz FUZZ=web_api FUZZ_TIME=600)"
 	@echo "make clean          remove build directories"
 
+# What builds and runs ttt (compiler, CMake, the -dev libraries); setup-test adds what the tests use.
 setup:
-	@bash scripts/setup.sh
+	@bash scripts/setup.sh build
+
+setup-deb:
+	@bash scripts/setup.sh deb
+
+setup-test:
+	@bash scripts/setup.sh test
 
 build: setup
 	$(call configure,$(BUILD_DIR),$(BUILD_CONFIG))
@@ -95,7 +109,13 @@ build: setup
 play: build
 	@exec ./$(BUILD_DIR)/ttt play $(ARGS)
 
-check: setup
+deb: setup-deb
+	$(call configure,$(DEB_DIR),$(DEB_CONFIG))
+	$(call cmbuild,$(DEB_DIR))
+	@cd $(DEB_DIR) && rm -f ttt_*.deb && cpack -G DEB >cpack.log 2>&1 || { cat cpack.log; exit 1; }
+	@ls $(DEB_DIR)/ttt_*.deb
+
+check: setup-test
 	@echo "== release build + tests"
 	@$(MAKE) check-release
 	@echo "== sanitizer build (ASan+UBSan) + tests"
@@ -135,7 +155,7 @@ fuzz-build:
 check-fuzz: fuzz-build
 	@bash scripts/fuzz.sh --check $(FUZZ_DIR) $(CHECK_FUZZ_TIME)
 
-fuzz: setup fuzz-build
+fuzz: setup-test fuzz-build
 	@bash scripts/fuzz.sh $(FUZZ_DIR) $(FUZZ_TIME) $(FUZZ)
 
 format:
@@ -150,4 +170,4 @@ bench: setup
 	@exec ./$(RELEASE_DIR)/ttt bench $(ARGS)
 
 clean:
-	@rm -rf $(BUILD_DIR) $(ASAN_DIR) $(RELEASE_DIR) $(FUZZ_DIR)
+	@rm -rf $(BUILD_DIR) $(ASAN_DIR) $(RELEASE_DIR) $(FUZZ_DIR) $(DEB_DIR)

@@ -1,19 +1,44 @@
 #!/usr/bin/env bash
-# Idempotent installer of the Debian 12 packages this project needs.
+# Idempotent installer of the Debian 12 packages this project needs:
+#   scripts/setup.sh [build]  what builds and runs ttt (make, make play, make bench)
+#   scripts/setup.sh deb      that, and what makes a Debian package of it (make deb)
+#   scripts/setup.sh test     all that, and every tool the test suite uses (make check, make fuzz, .ci/run)
 # Prints nothing and exits 0 when everything is already installed.
 set -euo pipefail
 
-PACKAGES=(
+MODE=${1:-build}
+
+# Compiling and running the command, the library and the web server.
+BUILD_PACKAGES=(
     cmake make gcc pkg-config
-    libcmocka-dev libjansson-dev libncurses-dev libsqlite3-dev sqlite3 libmicrohttpd-dev
-    tmux clang-format
+    libjansson-dev libncurses-dev libsqlite3-dev sqlite3 libmicrohttpd-dev
+)
+# The Debian package's dependencies, found by CPack through dpkg-shlibdeps (dpkg-dev), which needs file.
+DEB_PACKAGES=(dpkg-dev file)
+# Only for the tests and the checks of `make check`.
+TEST_PACKAGES=(
+    libcmocka-dev tmux clang-format
     # the libFuzzer harnesses (make fuzz, make check): clang and its fuzzer and sanitizer runtimes
     clang libclang-rt-14-dev
     # ttt serve's tests and load measurement: HTTP client, JSON checks, the browser, Node for playwright-core
     curl jq chromium wrk nodejs
-    # the Python package (python/ttt) and its tests, run by Debian's /usr/bin/python3
-    python3 python3-cffi python3-pytest python3-pip python3-setuptools
+    # the Python package (python/ttt) and its tests, run by Debian's /usr/bin/python3; venv for the README's
+    # way of installing it
+    python3 python3-cffi python3-pytest python3-pip python3-setuptools python3-venv
+    # the man page rendered by its test, the zsh completion run by its test
+    man-db zsh
 )
+
+case $MODE in
+build) PACKAGES=("${BUILD_PACKAGES[@]}") ;;
+deb) PACKAGES=("${BUILD_PACKAGES[@]}" "${DEB_PACKAGES[@]}") ;;
+test) PACKAGES=("${BUILD_PACKAGES[@]}" "${DEB_PACKAGES[@]}" "${TEST_PACKAGES[@]}") ;;
+*)
+    echo "setup: unknown mode '$MODE' (build: what builds and runs ttt; deb: and packages it; test: all that" \
+        "and what the tests use)" >&2
+    exit 2
+    ;;
+esac
 
 is_installed() {
     dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'
@@ -26,9 +51,10 @@ if ! command -v dpkg-query >/dev/null 2>&1; then
 fi
 
 # playwright-core (tests/web/package-lock.json) for the page's end-to-end test, never its browsers: the test
-# drives Debian's chromium. Quiet when already installed.
+# drives Debian's chromium. Quiet when already installed; nothing in build mode.
 install_web_tests() {
     local dir
+    [[ $MODE == test ]] || return 0
     dir="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/tests/web"
     [[ -d $dir/node_modules/playwright-core ]] && return 0
     (cd "$dir" && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error) ||
@@ -40,7 +66,9 @@ for p in "${PACKAGES[@]}"; do
     is_installed "$p" || missing+=("$p")
 done
 # Debian's nodejs comes without npm; NodeSource's includes it.
-command -v npm >/dev/null 2>&1 || missing+=(npm)
+if [[ $MODE == test ]] && ! command -v npm >/dev/null 2>&1; then
+    missing+=(npm)
+fi
 if ((${#missing[@]} == 0)); then
     install_web_tests
     exit 0

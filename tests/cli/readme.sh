@@ -48,7 +48,12 @@ SKIP = {
     "PYTHONPATH=$PWD/python python3 -c 'import ttt; print(ttt.solve(ttt.Board())[\"result\"])'":
         "needs the source tree's python/ (tests/python runs the package in place)",
     'cmake --install build --prefix "$HOME/.local"': "installs the build (tests/cli/install.sh, into a scratch prefix)",
-    "pip install ./python": "needs pip and the source tree (tests/python/test_install.py)",
+    "make deb": "builds the project again under /usr (tests/cli/deb.sh packages this build with cpack)",
+    "sudo apt install ./build-deb/ttt_*.deb": "installs into the system (tests/cli/deb.sh unpacks it into a scratch root)",
+    "python3 -m venv --system-site-packages ~/.venvs/ttt": "tests/cli/python_venv.sh runs the block in a scratch $HOME",
+    "~/.venvs/ttt/bin/pip install --no-build-isolation ./python": "tests/cli/python_venv.sh runs it",
+    "LD_LIBRARY_PATH=$HOME/.local/lib ~/.venvs/ttt/bin/python -c 'import ttt; print(ttt.solve(ttt.Board())[\"result\"])'":
+        "tests/cli/python_venv.sh runs it",
 }
 # command -> why only its exit status is checked
 STATUS_ONLY = {
