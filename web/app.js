@@ -12,6 +12,8 @@ let hintEpoch = 0;   // the same for hint answers
 let hints = null;    // the last analysis shown, or null
 let focusCell = 0;   // the cell that has tabindex=0 (roving focus)
 let figures = [];    // per ply: what the engine that played it said (spec, nodes, ms, depth; value when explained)
+let whyShown = false; // the why panels were opened (on a desktop) with the first game
+const DESKTOP = '(min-width: 701px)'; // style.css: narrower is a phone, everything in one column
 const counted = new Set(); // games already added to the score
 let score = JSON.parse(sessionStorage.getItem('ttt-score') || '{"x":0,"o":0,"draw":0}');
 
@@ -26,9 +28,18 @@ async function api(method, path, body) {
   return data;
 }
 
+// An error as one line that says what to do about it (shown under the board, in view).
+function errorText(e) {
+  if (e instanceof TypeError) // fetch found no server
+    return 'The server did not answer: is ttt serve still running? Start it again, then press New game.';
+  const text = String(e.message || e);
+  if (e.status === 503) return `${text} (wait a moment, then try the same again).`;
+  return text;
+}
+
 function showError(e) {
   $('message').classList.remove('notice');
-  $('message').textContent = e ? String(e.message || e) : '';
+  $('message').textContent = e ? errorText(e) : '';
 }
 
 // A short note that is not an error (e.g. why a new game started).
@@ -126,6 +137,11 @@ async function newGame(notice, moves) {
     $('board').dataset.epoch = my;
     if (typeof notice === 'string') showNotice(notice);
     update(state);
+    // On a desktop the position's explanation sits beside the board from the first game on.
+    if (!whyShown) {
+      whyShown = true;
+      if (matchMedia(DESKTOP).matches) $('why').open = true;
+    }
     await engineTurns(my);
   } catch (e) {
     if (moves && my === epoch) { // a link with moves the rules refuse: an empty board, and why
@@ -398,7 +414,11 @@ function showRecord(state) {
     return li;
   };
   list.replaceChildren(item(0, 'start'), ...state.moves.map((m, i) => item(i + 1, m, i % 2 === 0 ? 'x' : 'o')));
-  list.lastElementChild.scrollIntoView({ block: 'nearest' });
+  // The list scrolls inside its own box: scrolling the element into view would scroll the page too (a jump
+  // on a phone, where the list is below the board).
+  const current = list.querySelector('li.current') || list.lastElementChild;
+  if (current.offsetTop < list.scrollTop || current.offsetTop + current.offsetHeight > list.scrollTop + list.clientHeight)
+    list.scrollTop = current.offsetTop + current.offsetHeight - list.clientHeight;
   $('link').href = linkFor(state);
   if (!$('export-text').hidden) $('export-text').value = exportText(state);
 }

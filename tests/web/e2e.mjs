@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
+import { errorInView, layoutChecks } from './layout.mjs';
 
 const [ttt, shots] = process.argv.slice(2);
 if (!ttt || !shots) throw new Error('usage: node e2e.mjs path/to/ttt SCREENSHOT_DIR');
@@ -38,6 +39,7 @@ const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true
 let failed = false;
 let page;
 try {
+  await layoutChecks(browser, server.url, shots, check);
   page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   page.setDefaultTimeout(TIMEOUT_MS);
   const pageErrors = [];
@@ -259,6 +261,10 @@ try {
   server.proc.removeAllListeners('exit');
   server.proc.kill('SIGTERM');
   await new Promise((r) => server.proc.on('exit', r));
+  await cell('b2').click();
+  await page.waitForFunction(() => document.getElementById('message').textContent !== '');
+  await errorInView(page, 375, 900, check);
+  await page.screenshot({ path: join(shots, '8a-server-stopped.png') });
   server = await startServer(port);
   gameBefore = await page.locator('#board').getAttribute('data-game');
   await cell('b2').click();
@@ -379,7 +385,7 @@ try {
   await newGame({});
   await cell('b2').click();
   await page.waitForFunction(() => document.querySelector('[data-cell="b2"]').getAttribute('aria-label').startsWith('b2, X'));
-  await page.click('#why summary');
+  if (!(await page.evaluate(() => document.getElementById('why').open))) await page.click('#why summary');
   await panelsSettled();
   await page.click('#why-all');
   await page.waitForFunction(() => document.querySelectorAll('.why-panel').length >= 7);
