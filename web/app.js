@@ -54,7 +54,7 @@ const EXPIRED = /^no game '[^']*' \(unknown or expired\)$/;
 // Errors of requests about the current game: an expired game starts a new one with the same settings.
 function gameError(e) {
   if (e && e.status === 404 && EXPIRED.test(e.message)) {
-    newGame('That game had expired on the server: a new game has started.');
+    newGame('That game had expired on the server: it was opened again from its moves.', game.moves.join(' '), { replace: true });
     return;
   }
   showError(e);
@@ -116,8 +116,10 @@ function playerSpec(side) {
 // The settings a game was made with: rules and the players as chosen in the selects.
 const setupText = () => `${rulesText()}|${$('player-x').value}|${$('player-o').value}`;
 
-// Starts a game with the settings of the form; notice (or nothing) says why.
-async function newGame(notice, moves) {
+// Starts a game with the settings of the form, from moves (a text, or nothing for the empty board); notice
+// (or nothing) says why. The game gets a new entry in the browser's history, or takes the current one's place
+// (replace: it is the game the address already names). Errors are shown, or thrown when quiet.
+async function newGame(notice, moves, { replace = false, quiet = false } = {}) {
   clearTimeout(setupTimer);
   showError(null);
   const my = ++epoch;
@@ -136,21 +138,55 @@ async function newGame(notice, moves) {
     $('board').dataset.setup = setup;
     $('board').dataset.epoch = my;
     if (typeof notice === 'string') showNotice(notice);
+    pushAddress = !replace;
     update(state);
     // On a desktop the position's explanation sits beside the board from the first game on.
     if (!whyShown) {
       whyShown = true;
       if (matchMedia(DESKTOP).matches) $('why').open = true;
     }
-    await engineTurns(my);
+    engineTurns(my);
   } catch (e) {
-    if (moves && my === epoch) { // a link with moves the rules refuse: an empty board, and why
-      await newGame();
-      showError(`The link's position could not be opened: ${e.message}`);
-      return;
-    }
-    showError(e);
+    if (quiet) throw e;
+    if (my === epoch) showError(e);
   }
+}
+
+// Opens the game the address names (on load, Back or Forward): its rules, players and moves, created again
+// through the API. What cannot be opened is said, and a board is always shown: the rules' empty board when
+// only the moves are wrong, else the default rules'.
+async function openAddress() {
+  const link = fromLink();
+  if (!link) return newGame(undefined, undefined, { replace: true });
+  if (!link.error) {
+    try {
+      return await newGame(link.moves ? 'Reopened from the address.' : undefined, link.moves || undefined, { replace: true, quiet: true });
+    } catch (e) {
+      link.error = `The address's game could not be opened: ${errorText(e)}.`;
+    }
+    if (link.moves) {
+      try {
+        await newGame(undefined, undefined, { replace: true, quiet: true });
+        showError(`${link.error} Here is the empty board of its rules.`);
+        return;
+      } catch { /* the rules are refused too: the default ones below */ }
+    }
+  }
+  for (const id of ['rows', 'cols']) $(id).value = $(id).defaultValue;
+  $('k').value = '';
+  $('misere').checked = false;
+  await newGame(undefined, undefined, { replace: true });
+  showError(`${link.error} Here is a ${rulesText()} board instead: pick the rules in the bar above.`);
+}
+
+// The address follows the game: every change replaces the history entry; a new game adds one.
+let pushAddress = false;
+function syncAddress(state) {
+  const url = linkFor(state);
+  if (url === location.href) return;
+  if (pushAddress) history.pushState(null, '', url);
+  else history.replaceState(null, '', url);
+  pushAddress = false;
 }
 
 // --- The board -----------------------------------------------------------------------------------------
@@ -420,6 +456,7 @@ function showRecord(state) {
   if (current.offsetTop < list.scrollTop || current.offsetTop + current.offsetHeight > list.scrollTop + list.clientHeight)
     list.scrollTop = current.offsetTop + current.offsetHeight - list.clientHeight;
   $('link').href = linkFor(state);
+  syncAddress(state);
   if (!$('export-text').hidden) $('export-text').value = exportText(state);
 }
 
@@ -427,6 +464,22 @@ function showRecord(state) {
 async function stepBack(ply) {
   if (!game || busy || ply >= game.moves.length) return;
   await takeBack(game.moves.length - ply);
+}
+
+// Copies the game's address (the same as the address bar's).
+async function copyLink() {
+  if (!game) return;
+  const url = linkFor(game);
+  try {
+    await navigator.clipboard.writeText(url);
+    showNotice('Link copied: it reopens this game at this position.');
+  } catch {
+    const t = $('export-text');
+    t.hidden = false;
+    t.value = url;
+    t.select();
+    showNotice('Copy the selected link below (the browser did not allow copying it).');
+  }
 }
 
 function outcomeText(state) {
@@ -440,23 +493,21 @@ function exportText(state) {
     `ttt show --rules ${state.rules.text}${moves ? ` --moves "${moves}"` : ''}\n`;
 }
 
-// A link that reopens the position (and the players as chosen in the selects).
+// The address of the game: its rules, moves and engine players (by the name chosen, without the seed).
 function linkFor(state) {
   const q = new URLSearchParams({ rules: state.rules.text, moves: state.moves.join(' ') });
-  for (const side of ['x', 'o']) if ($(`player-${side}`).value !== 'human') q.set(side, $(`player-${side}`).value);
+  for (const side of ['x', 'o']) if (state.players[side] !== 'human') q.set(side, state.players[side].split(':')[0]);
   return `${location.origin}${location.pathname}?${q}`;
 }
 
-// Sets the form from a link's ?rules=…&moves=…&x=…&o=…; returns the moves to replay, or null.
+// Sets the form from the address's ?rules=…&moves=…&x=…&o=…; returns {moves} to replay, {error} when the
+// rules are not rules, or null for an address without a game.
 function fromLink() {
   const q = new URLSearchParams(location.search);
   const rules = q.get('rules');
   if (!rules) return null;
   const m = /^(\d+)x(\d+)(?:k(\d+))?(-misere)?$/.exec(rules);
-  if (!m) {
-    showError(`the link's rules '${rules}' are not of the form 3x3, 7x7k5 or 4x4-misere`);
-    return null;
-  }
+  if (!m) return { error: `The address's rules '${rules}' are not of the form 3x3, 7x7k5 or 4x4-misere.` };
   $('rows').value = m[1];
   $('cols').value = m[2];
   $('k').value = m[3] || '';
@@ -466,7 +517,7 @@ function fromLink() {
     const sel = $(`player-${side}`);
     if ([...sel.options].some((o) => o.value === v)) sel.value = v;
   }
-  return q.get('moves') || '';
+  return { moves: q.get('moves') || '' };
 }
 
 // --- Hints ---------------------------------------------------------------------------------------------
@@ -794,10 +845,9 @@ function init() {
     play(cell.dataset.cell);
   });
   $('board').addEventListener('keydown', onKey);
-  loadEngines().then(() => {
-    const moves = fromLink();
-    return moves === null ? newGame() : newGame(moves ? 'Reopened from a link.' : undefined, moves || undefined);
-  }).catch(showError);
+  $('copy-link').addEventListener('click', copyLink);
+  window.addEventListener('popstate', () => openAddress());
+  loadEngines().then(openAddress).catch(showError);
 }
 
 document.addEventListener('DOMContentLoaded', init);

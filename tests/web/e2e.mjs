@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
+import { addressChecks } from './address.mjs';
 import { errorInView, layoutChecks } from './layout.mjs';
 
 const [ttt, shots] = process.argv.slice(2);
@@ -40,6 +41,7 @@ let failed = false;
 let page;
 try {
   await layoutChecks(browser, server.url, shots, check);
+  await addressChecks(browser, server.url, shots, check);
   page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   page.setDefaultTimeout(TIMEOUT_MS);
   const pageErrors = [];
@@ -254,7 +256,8 @@ try {
   await page.waitForFunction(() => document.querySelectorAll('#board .cell').length === 9);
   await settled();
 
-  // 11. The server restarts: the page's game is gone. The next move starts a new game with a short message.
+  // 11. The server stops: a move says so under the board. It restarts without the game: the next move opens
+  // the game again from its moves, with a short message.
   await cell('a1').click();
   await page.waitForFunction(() => document.querySelector('[data-cell="a1"]').getAttribute('aria-label').startsWith('a1, X'));
   const port = new URL(server.url).port;
@@ -271,8 +274,9 @@ try {
   await page.waitForFunction((prev) => document.getElementById('board').dataset.game !== prev, gameBefore);
   await settled();
   const expiredText = await page.locator('#message').textContent();
-  check(/new game/i.test(expiredText) && !/no game '/.test(expiredText), `an expired game starts a new one with a short message ("${expiredText}")`);
-  check((await page.locator('#board .cell[aria-label*=", empty"]').count()) === 9, 'the new game is on an empty board');
+  check(/opened again/i.test(expiredText) && !/no game '/.test(expiredText), `a game the restarted server no longer has is opened again, with a short message ("${expiredText}")`);
+  check((await label('a1')).startsWith('a1, X') && (await page.locator('#board .cell[aria-label*=", empty"]').count()) === 8,
+    'the server restart kept the game: a1 is still on the board');
   await page.screenshot({ path: join(shots, '8-expired-game.png') });
 
   // 12. The game record: a move list with the engine's figures, stepping back by clicking it, export, a link.
