@@ -131,6 +131,7 @@ async function newGame(notice, moves, { replace = false, quiet = false } = {}) {
     const state = await api('POST', '/api/games', body);
     if (my !== epoch) return;
     figures = [];
+    view = null;
     paused = false;
     stepping = false;
     focusCell = Math.floor(state.rules.rows / 2) * state.rules.cols + Math.floor(state.rules.cols / 2);
@@ -160,7 +161,9 @@ async function openAddress() {
   if (!link) return newGame(undefined, undefined, { replace: true });
   if (!link.error) {
     try {
-      return await newGame(link.moves ? 'Reopened from the address.' : undefined, link.moves || undefined, { replace: true, quiet: true });
+      await newGame(link.moves ? 'Reopened from the address.' : undefined, link.moves || undefined, { replace: true, quiet: true });
+      if (link.ply !== null) browse(link.ply);
+      return;
     } catch (e) {
       link.error = `The address's game could not be opened: ${errorText(e)}.`;
     }
@@ -231,34 +234,83 @@ function statusText(s) {
   return `${s.to_move.toUpperCase()} to move${who === 'human' ? '' : ` (${who.split(':')[0]})`}`;
 }
 
+// A new state of the game from the API. The ply shown stays where it was when browsing.
 function update(state) {
   game = state;
   hints = null;
-  const line = new Set(state.winning_line);
+  if (view !== null && view >= state.moves.length) view = null;
+  figures.length = Math.min(figures.length, state.moves.length);
+  render();
+  countScore(state);
+  refreshHints();
+  scheduleWhy();
+}
+
+// Browsing: view is the ply shown (the position after that many moves), null for the game's current one.
+// Browsing never changes the game; "Play from here" makes a new game of the moves up to the ply shown.
+let view = null;
+const shownPly = () => (view === null ? game.moves.length : view);
+const browsing = () => !!game && view !== null;
+
+// The board after the first ply moves of the game, as rows of '.', 'x', 'o' (the API's own form).
+function boardAt(state, ply) {
+  const { rows, cols } = state.rules;
+  const cells = Array.from({ length: rows }, () => Array(cols).fill('.'));
+  state.moves.slice(0, ply).forEach((m, i) => { cells[+m.slice(1) - 1][m.charCodeAt(0) - 97] = i % 2 === 0 ? 'x' : 'o'; });
+  return cells.map((r) => r.join(''));
+}
+
+// Draws the position shown: the game's current one, or the ply browsed to.
+function render() {
+  const state = game, ply = shownPly(), live = ply === state.moves.length;
+  const board = live ? state.board : boardAt(state, ply);
+  const last = ply > 0 ? state.moves[ply - 1] : null;
+  const line = new Set(live ? state.winning_line : []);
   const { cols } = state.rules;
-  const humanTurn = state.outcome === 'ongoing' && !state.engine_to_move;
+  const humanTurn = live && state.outcome === 'ongoing' && !state.engine_to_move;
   for (const b of cellButtons()) {
     const i = +b.dataset.index;
-    const ch = state.board[Math.floor(i / cols)][i % cols];
+    const ch = board[Math.floor(i / cols)][i % cols];
     const name = b.dataset.cell;
     b.textContent = ch === '.' ? '' : ch.toUpperCase();
     b.className = 'cell' + (ch === '.' ? '' : ` ${ch}`);
-    if (name === state.last_move) b.classList.add('last');
+    if (name === last) b.classList.add('last');
     if (line.has(name)) b.classList.add('win');
     let label = `${name}, ${ch === '.' ? 'empty' : ch.toUpperCase()}`;
-    if (name === state.last_move) label += ', last move';
+    if (name === last) label += ', last move';
     if (line.has(name)) label += ', winning line';
     b.setAttribute('aria-label', label);
     b.setAttribute('aria-disabled', String(ch !== '.' || !humanTurn));
   }
-  $('status').textContent = statusText(state);
   $('undo').disabled = state.moves.length === 0;
-  figures.length = Math.min(figures.length, state.moves.length);
+  const slider = $('ply-slider');
+  slider.max = state.moves.length;
+  slider.value = ply;
+  slider.setAttribute('aria-valuetext', ply === 0 ? 'the start' : `move ${ply} of ${state.moves.length}`);
+  $('play-here').disabled = live;
   showRecord(state);
   showWatch();
-  countScore(state);
-  refreshHints();
+}
+
+// Shows the position after ply moves (clamped to the game), without changing the game.
+function browse(ply) {
+  if (!game) return;
+  const n = game.moves.length, to = Math.max(0, Math.min(n, ply));
+  const next = to === n ? null : to;
+  if (next === view) return;
+  view = next;
+  clearHints();
+  render();
+  if (view === null) refreshHints();
   scheduleWhy();
+}
+
+// A new game of the moves up to the ply shown, with the same players (the old game stays in the history).
+function playFromHere() {
+  if (!browsing()) return;
+  const ply = view;
+  newGame(`A new game from move ${ply}: the one before it is a step back in your browser's history.`,
+    game.moves.slice(0, ply).join(' ') || undefined);
 }
 
 function countScore(state) {
@@ -337,7 +389,9 @@ function showWatch() {
   $('pause').setAttribute('aria-pressed', String(paused));
   $('pause').textContent = paused ? 'Resume' : 'Pause';
   $('step').disabled = !(paused && waiting);
-  if (game) $('status').textContent = statusText(game) + (paused && waiting ? ' · paused' : '');
+  if (!game) return;
+  const text = statusText(game) + (paused && waiting ? ' · paused' : '');
+  $('status').textContent = browsing() ? `Move ${view} of ${game.moves.length} shown · game: ${text}` : text;
 }
 
 function togglePause() {
@@ -356,6 +410,10 @@ function step() {
 }
 
 async function play(name) {
+  if (browsing()) {
+    showNotice('This is an earlier position: press End (or the last move) to return to the game, or "Play from here".');
+    return;
+  }
   if (!game || busy || game.outcome !== 'ongoing' || game.engine_to_move) return;
   const my = epoch;
   busy = true;
@@ -387,6 +445,7 @@ async function undo() {
 
 async function takeBack(plies) {
   const my = epoch;
+  view = null;
   busy = true;
   showError(null);
   try {
@@ -438,7 +497,7 @@ function showRecord(state) {
     } else {
       b.textContent = text;
     }
-    b.setAttribute('aria-label', ply === 0 ? 'back to the start' : `back to move ${ply}, ${side.toUpperCase()} ${text}`);
+    b.setAttribute('aria-label', ply === 0 ? 'show the start' : `show move ${ply}, ${side.toUpperCase()} ${text}`);
     li.append(b);
     if (ply > 0 && figures[ply - 1]) {
       const f = document.createElement('span');
@@ -446,7 +505,10 @@ function showRecord(state) {
       f.textContent = figuresText(figures[ply - 1]);
       li.append(f);
     }
-    if (ply === state.moves.length) li.classList.add('current');
+    if (ply === shownPly()) {
+      li.classList.add('current');
+      b.setAttribute('aria-current', 'step');
+    }
     return li;
   };
   list.replaceChildren(item(0, 'start'), ...state.moves.map((m, i) => item(i + 1, m, i % 2 === 0 ? 'x' : 'o')));
@@ -458,12 +520,6 @@ function showRecord(state) {
   $('link').href = linkFor(state);
   syncAddress(state);
   if (!$('export-text').hidden) $('export-text').value = exportText(state);
-}
-
-// Steps back to the position after move ply (0: the empty board).
-async function stepBack(ply) {
-  if (!game || busy || ply >= game.moves.length) return;
-  await takeBack(game.moves.length - ply);
 }
 
 // Copies the game's address (the same as the address bar's).
@@ -493,10 +549,12 @@ function exportText(state) {
     `ttt show --rules ${state.rules.text}${moves ? ` --moves "${moves}"` : ''}\n`;
 }
 
-// The address of the game: its rules, moves and engine players (by the name chosen, without the seed).
+// The address of the game: its rules, moves and engine players (by the name chosen, without the seed), and
+// the ply shown when browsing.
 function linkFor(state) {
   const q = new URLSearchParams({ rules: state.rules.text, moves: state.moves.join(' ') });
   for (const side of ['x', 'o']) if (state.players[side] !== 'human') q.set(side, state.players[side].split(':')[0]);
+  if (state === game && browsing()) q.set('ply', view);
   return `${location.origin}${location.pathname}?${q}`;
 }
 
@@ -517,7 +575,8 @@ function fromLink() {
     const sel = $(`player-${side}`);
     if ([...sel.options].some((o) => o.value === v)) sel.value = v;
   }
-  return { moves: q.get('moves') || '' };
+  const ply = q.get('ply');
+  return { moves: q.get('moves') || '', ply: ply && /^\d+$/.test(ply) ? +ply : null };
 }
 
 // --- Hints ---------------------------------------------------------------------------------------------
@@ -542,7 +601,7 @@ async function refreshHints() {
   setHintBusy(false);
   $('hint-legend').hidden = !hintsOn();
   // Hints are for a person's turn: while an engine is to move they would only compete with it for time.
-  if (!hintsOn() || !game || game.outcome !== 'ongoing' || game.engine_to_move) return;
+  if (!hintsOn() || !game || browsing() || game.outcome !== 'ongoing' || game.engine_to_move) return;
   const state = game;
   setHintBusy(true);
   try {
@@ -638,22 +697,23 @@ function scheduleWhy() {
   whyTimer = setTimeout(() => refreshWhy(false), WHY_DELAY_MS);
 }
 
-// Explains the current position with every panel's engine (onlyNew: with the panels not yet explained).
+// Explains the position shown with every panel's engine (onlyNew: with the panels not yet explained).
 async function refreshWhy(onlyNew) {
   if (!$('why').open || !game) return;
   if (!onlyNew) whyEpoch++;
-  const my = whyEpoch, state = game;
+  const my = whyEpoch, state = game, moves = state.moves.slice(0, shownPly());
+  const over = moves.length === state.moves.length && state.outcome !== 'ongoing';
   const todo = whyPanels.filter((p) => !onlyNew || p.epoch !== my);
   for (const p of todo) {
     p.epoch = my;
     p.data = null;
-    p.error = state.outcome === 'ongoing' ? null : 'The game is over: nothing to explain.';
+    p.error = over ? 'The game is over: nothing to explain.' : null;
   }
   renderWhy();
-  if (state.outcome !== 'ongoing') return;
+  if (over) return;
   await Promise.all(todo.map(async (p) => {
     try {
-      const data = await api('POST', '/api/explain', { rules: state.rules.text, moves: state.moves.join(' '), engine: p.engine });
+      const data = await api('POST', '/api/explain', { rules: state.rules.text, moves: moves.join(' '), engine: p.engine });
       if (my === whyEpoch && p.epoch === my) p.data = data;
     } catch (e) {
       if (my === whyEpoch && p.epoch === my) p.error = e.message;
@@ -807,6 +867,17 @@ function onKey(e) {
   moveFocus(to);
 }
 
+// ←/→ step through the game, Home/End go to its start and its current position; not inside the board
+// (its arrows move between cells) nor in a field of the form.
+function onBrowseKey(e) {
+  if (!game || e.altKey || e.ctrlKey || e.metaKey || e.target.closest('#board, input, select, textarea')) return;
+  const ply = shownPly();
+  const to = { ArrowLeft: ply - 1, ArrowRight: ply + 1, Home: 0, End: game.moves.length }[e.key];
+  if (to === undefined) return;
+  e.preventDefault();
+  browse(to);
+}
+
 function init() {
   showScore();
   $('setup').addEventListener('submit', (e) => { e.preventDefault(); newGame(); });
@@ -826,7 +897,7 @@ function init() {
   $('speed').addEventListener('change', () => wake?.());
   $('move-list').addEventListener('click', (e) => {
     const b = e.target.closest('button.mv');
-    if (b) stepBack(+b.dataset.ply);
+    if (b) browse(+b.dataset.ply);
   });
   $('export').addEventListener('click', () => {
     const t = $('export-text');
@@ -846,6 +917,9 @@ function init() {
   });
   $('board').addEventListener('keydown', onKey);
   $('copy-link').addEventListener('click', copyLink);
+  $('ply-slider').addEventListener('input', () => browse(+$('ply-slider').value));
+  $('play-here').addEventListener('click', playFromHere);
+  document.addEventListener('keydown', onBrowseKey);
   window.addEventListener('popstate', () => openAddress());
   loadEngines().then(openAddress).catch(showError);
 }

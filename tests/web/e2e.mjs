@@ -8,6 +8,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { addressChecks } from './address.mjs';
+import { browseChecks } from './browse.mjs';
 import { errorInView, layoutChecks } from './layout.mjs';
 
 const [ttt, shots] = process.argv.slice(2);
@@ -42,6 +43,7 @@ let page;
 try {
   await layoutChecks(browser, server.url, shots, check);
   await addressChecks(browser, server.url, shots, check);
+  await browseChecks(browser, server.url, shots, check);
   page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   page.setDefaultTimeout(TIMEOUT_MS);
   const pageErrors = [];
@@ -304,11 +306,13 @@ try {
   check((await page.locator('#move-list li').count()) === 5, 'four moves listed (and the start)');
   await page.click('#move-list button[data-ply="2"]');
   await page.waitForFunction(() => document.querySelectorAll('#board .cell[aria-label*=", empty"]').length === 7);
-  check((await label('c3')) === 'c3, empty' && (await label('a1')).startsWith('a1, O') && (await status()) === 'X to move',
-    'clicking move 2 in the list steps back to the position after it');
+  check((await label('c3')) === 'c3, empty' && (await label('a1')).startsWith('a1, O') && /^Move 2 of 4 shown/.test(await status()),
+    'clicking move 2 in the list shows the position after it');
   await page.click('#move-list button[data-ply="0"]');
   await page.waitForFunction(() => document.querySelectorAll('#board .cell[aria-label*=", empty"]').length === 9);
-  check((await page.locator('#move-list li').count()) === 1, 'clicking "start" steps back to the empty board');
+  check((await page.locator('#move-list li').count()) === 5, 'clicking "start" shows the empty board; the moves stay listed');
+  await page.click('#play-here');
+  await page.waitForFunction(() => document.querySelectorAll('#move-list li').length === 1);
   for (const [name, side] of [['b2', 'X'], ['a1', 'O'], ['c3', 'X']]) {
     await cell(name).click();
     await page.waitForFunction(([c, p]) => document.querySelector(`[data-cell="${c}"]`).getAttribute('aria-label').startsWith(`${c}, ${p}`), [name, side]);
@@ -367,9 +371,14 @@ try {
     `undo in a finished engine game steps back one move and the engine waits (${await status()})`);
   await page.click('#move-list button[data-ply="1"]');
   await page.waitForFunction(() => 9 - document.querySelectorAll('#board .cell[aria-label*=", empty"]').length === 1);
+  check((await page.locator('#move-list li').count()) === watchEnd && /^Move 1 of/.test(await status()),
+    `looking at move 1 of the engines' game keeps its ${watchEnd - 1} moves`);
   await page.click('#step');
-  await page.waitForFunction(() => 9 - document.querySelectorAll('#board .cell[aria-label*=", empty"]').length === 2);
-  check(/paused/.test(await status()), 'stepping back through the list to move 1, then Step: move 2, still paused');
+  await page.waitForFunction((n) => document.querySelectorAll('#move-list li').length === n + 1, watchEnd);
+  check(9 - (await page.locator('#board .cell[aria-label*=", empty"]').count()) === 1 && /^Move 1 of/.test(await status()),
+    'Step plays the next move of the game while move 1 stays on the board');
+  await page.keyboard.press('End');
+  await page.waitForFunction((n) => 9 - document.querySelectorAll('#board .cell[aria-label*=", empty"]').length === n, watchEnd);
 
   // 14. "Why this move": every engine's own view, on 3x3 and on 7x7 k=5. Each panel names its quantities, shows
   // one on its board with a legend (name and scale), and only on cells the engine considered.
