@@ -266,6 +266,8 @@ function render() {
   const board = live ? state.board : boardAt(state, ply);
   const last = ply > 0 ? state.moves[ply - 1] : null;
   const line = new Set(live ? state.winning_line : []);
+  // In misère the completed line is the loser's: painted as a loss, not as a win.
+  const [lineClass, lineLabel] = state.rules.misere ? ['lose', 'losing line'] : ['win', 'winning line'];
   const { cols } = state.rules;
   const humanTurn = live && state.outcome === 'ongoing' && !state.engine_to_move;
   for (const b of cellButtons()) {
@@ -275,10 +277,10 @@ function render() {
     b.textContent = ch === '.' ? '' : ch.toUpperCase();
     b.className = 'cell' + (ch === '.' ? '' : ` ${ch}`);
     if (name === last) b.classList.add('last');
-    if (line.has(name)) b.classList.add('win');
+    if (line.has(name)) b.classList.add(lineClass);
     let label = `${name}, ${ch === '.' ? 'empty' : ch.toUpperCase()}`;
     if (name === last) label += ', last move';
-    if (line.has(name)) label += ', winning line';
+    if (line.has(name)) label += `, ${lineLabel}`;
     b.setAttribute('aria-label', label);
     b.setAttribute('aria-disabled', String(ch !== '.' || !humanTurn));
   }
@@ -327,6 +329,11 @@ function showScore() {
   $('score-draw').textContent = score.draw;
 }
 
+// Tells a screen reader what happened where it cannot see it (an engine's move), through a polite live region.
+function announce(text) {
+  $('announce').textContent = text;
+}
+
 function setThinking(on) {
   $('thinking').hidden = !on;
   $('board').setAttribute('aria-busy', String(on));
@@ -369,7 +376,9 @@ async function engineTurns(my) {
         if (my !== epoch) return;
         const player = game.players[game.to_move].split(':')[0], engine = state.engine.spec.split(':')[0];
         figures[state.moves.length - 1] = { ...state.engine, who: player === engine ? engine : `${player} (${engine})` };
+        const side = game.to_move.toUpperCase();
         update(state);
+        announce(`${side} played ${state.last_move}${state.outcome === 'ongoing' ? '' : `: ${statusText(state)}`}`);
       } catch (e) {
         if (my === epoch) gameError(e);
         break;
@@ -685,10 +694,19 @@ function defaultWhyEngines() {
   return names.length ? [...new Set(names)] : ['minimax'];
 }
 
-function addWhy(engine) {
+// tryOut: added by "All engines": a panel whose engine answers an error for these rules is taken away again
+// and named in one line instead (gomoku explains nothing; the table engine refuses big boards).
+function addWhy(engine, tryOut = false) {
   if (whyPanels.some((p) => p.engine === engine)) return;
-  whyPanels.push({ engine, data: null, error: null, layer: 0 });
+  whyPanels.push({ engine, data: null, error: null, layer: 0, tryOut });
   refreshWhy(true);
+}
+
+const whySkipped = new Map(); // engine -> its error, for the rules of the last "All engines"
+
+function showWhySkipped() {
+  $('why-skipped').textContent = whySkipped.size
+    ? `Not for these rules: ${[...whySkipped].map(([e, why]) => `${e} (${why})`).join('; ')}.` : '';
 }
 
 function scheduleWhy() {
@@ -716,8 +734,16 @@ async function refreshWhy(onlyNew) {
       const data = await api('POST', '/api/explain', { rules: state.rules.text, moves: moves.join(' '), engine: p.engine });
       if (my === whyEpoch && p.epoch === my) p.data = data;
     } catch (e) {
-      if (my === whyEpoch && p.epoch === my) p.error = e.message;
+      if (my === whyEpoch && p.epoch === my) {
+        p.error = e.message;
+        if (p.tryOut && e.status >= 400 && e.status < 500) { // a refusal, not a busy server
+          whyPanels = whyPanels.filter((q) => q !== p);
+          whySkipped.set(p.engine, e.message);
+          showWhySkipped();
+        }
+      }
     }
+    p.tryOut = false;
     if (my === whyEpoch) renderWhy();
   }));
 }
@@ -727,6 +753,17 @@ function whyFormat(layer, v) {
   if (layer.percent) { const p = v * 100; return p >= 10 || p === 0 ? `${Math.round(p)}%` : `${p.toFixed(1)}%`; }
   if (Number.isInteger(v)) return Math.abs(v) >= 10000 ? `${Math.round(v / 1000)}k` : String(v);
   return Math.abs(v) >= 100 ? String(Math.round(v)) : v.toFixed(2);
+}
+
+// A quantity whose values fill less than FIT_BELOW of its scale (the table's averages: -0.7..0.1 of -10..+10)
+// is shaded over the range of its values, or every cell would look alike; the legend then says so.
+const FIT_BELOW = 0.25;
+function fitted(layer) {
+  if (!layer.cells.length) return layer;
+  const values = layer.cells.map((c) => c.value);
+  const lo = Math.min(...values), hi = Math.max(...values);
+  if (hi <= lo || hi - lo >= FIT_BELOW * (layer.hi - layer.lo)) return layer;
+  return { ...layer, lo, hi, scale: `${layer.scale} (colours fitted to the values here, of ${whyFormat(layer, layer.lo)}…${whyFormat(layer, layer.hi)})` };
 }
 
 // The shade of a value: red to white to green around 0 when the scale has both signs, else white to blue.
@@ -782,7 +819,7 @@ function renderWhyPanel(p) {
       tabs.append(b);
     });
     panel.append(tabs);
-    const layer = d.layers[Math.min(p.layer, d.layers.length - 1)];
+    const layer = fitted(d.layers[Math.min(p.layer, d.layers.length - 1)]);
     panel.append(renderMini(d, layer), renderLegend(layer));
     if (!layer.cells.length) panel.append(el('p', { className: 'note', textContent: `No cell has a figure for ${layer.name} here.` }));
   } else {
@@ -891,7 +928,9 @@ function init() {
   });
   $('why-add').addEventListener('click', () => addWhy($('why-engine').value));
   $('why-all').addEventListener('click', () => {
-    for (const o of $('why-engine').options) if (!o.text.endsWith('(level)')) addWhy(o.value);
+    whySkipped.clear();
+    showWhySkipped();
+    for (const o of $('why-engine').options) if (!o.text.endsWith('(level)')) addWhy(o.value, true);
   });
   $('step').addEventListener('click', step);
   $('speed').addEventListener('change', () => wake?.());

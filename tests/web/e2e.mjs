@@ -10,6 +10,7 @@ import { chromium } from 'playwright-core';
 import { addressChecks } from './address.mjs';
 import { browseChecks } from './browse.mjs';
 import { errorInView, layoutChecks } from './layout.mjs';
+import { smallerChecks } from './smaller.mjs';
 
 const [ttt, shots] = process.argv.slice(2);
 if (!ttt || !shots) throw new Error('usage: node e2e.mjs path/to/ttt SCREENSHOT_DIR');
@@ -44,6 +45,7 @@ try {
   await layoutChecks(browser, server.url, shots, check);
   await addressChecks(browser, server.url, shots, check);
   await browseChecks(browser, server.url, shots, check);
+  await smallerChecks(browser, server.url, shots, check);
   page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   page.setDefaultTimeout(TIMEOUT_MS);
   const pageErrors = [];
