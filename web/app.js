@@ -179,7 +179,7 @@ async function openAddress() {
   $('k').value = '';
   $('misere').checked = false;
   await newGame(undefined, undefined, { replace: true });
-  showError(`${link.error} Here is a ${rulesText()} board instead: pick the rules in the bar above.`);
+  showError(`${link.error} Showing ${rulesText()} instead: pick the rules above.`);
 }
 
 // The address follows the game: every change replaces the history entry; a new game adds one.

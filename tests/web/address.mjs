@@ -72,6 +72,11 @@ export async function addressChecks(browser, url, shots, check) {
   check((await tab.locator('#board .cell').count()) === 9 && /25x25/.test(msg) && /pick the rules/.test(msg) &&
     (await tab.inputValue('#rows')) === '3' && new URL(tab.url()).searchParams.get('rules') === '3x3',
     `?rules=25x25: a clear error and a 3x3 board ("${msg}")`);
+  for (const [w, h] of [[1280, 800], [390, 844]]) {
+    await tab.setViewportSize({ width: w, height: h });
+    const box = await tab.evaluate(() => { const u = document.querySelector('.under'); return [u.scrollHeight, u.clientHeight]; });
+    check(box[0] <= box[1], `${w}x${h}: the whole message fits its box under the board (${box[0]} of ${box[1]} px)`);
+  }
   await tab.screenshot({ path: join(shots, '0-bad-rules-link.png') });
   await context.close();
 }
