@@ -12,6 +12,8 @@ let hintEpoch = 0;   // the same for hint answers
 let hints = null;    // the last analysis shown, or null
 let focusCell = 0;   // the cell that has tabindex=0 (roving focus)
 let figures = [];    // per ply: what the engine that played it said (spec, nodes, ms, depth; value when explained)
+let whyShown = false; // the why panels were opened (on a desktop) with the first game
+const DESKTOP = '(min-width: 701px)'; // style.css: narrower is a phone, everything in one column
 const counted = new Set(); // games already added to the score
 let score = JSON.parse(sessionStorage.getItem('ttt-score') || '{"x":0,"o":0,"draw":0}');
 
@@ -26,9 +28,18 @@ async function api(method, path, body) {
   return data;
 }
 
+// An error as one line that says what to do about it (shown under the board, in view).
+function errorText(e) {
+  if (e instanceof TypeError) // fetch found no server
+    return 'The server did not answer: is ttt serve still running? Start it again, then press New game.';
+  const text = String(e.message || e);
+  if (e.status === 503) return `${text} (wait a moment, then try the same again).`;
+  return text;
+}
+
 function showError(e) {
   $('message').classList.remove('notice');
-  $('message').textContent = e ? String(e.message || e) : '';
+  $('message').textContent = e ? errorText(e) : '';
 }
 
 // A short note that is not an error (e.g. why a new game started).
@@ -43,7 +54,7 @@ const EXPIRED = /^no game '[^']*' \(unknown or expired\)$/;
 // Errors of requests about the current game: an expired game starts a new one with the same settings.
 function gameError(e) {
   if (e && e.status === 404 && EXPIRED.test(e.message)) {
-    newGame('That game had expired on the server: a new game has started.');
+    newGame('That game had expired on the server: it was opened again from its moves.', game.moves.join(' '), { replace: true });
     return;
   }
   showError(e);
@@ -105,8 +116,10 @@ function playerSpec(side) {
 // The settings a game was made with: rules and the players as chosen in the selects.
 const setupText = () => `${rulesText()}|${$('player-x').value}|${$('player-o').value}`;
 
-// Starts a game with the settings of the form; notice (or nothing) says why.
-async function newGame(notice, moves) {
+// Starts a game with the settings of the form, from moves (a text, or nothing for the empty board); notice
+// (or nothing) says why. The game gets a new entry in the browser's history, or takes the current one's place
+// (replace: it is the game the address already names). Errors are shown, or thrown when quiet.
+async function newGame(notice, moves, { replace = false, quiet = false } = {}) {
   clearTimeout(setupTimer);
   showError(null);
   const my = ++epoch;
@@ -118,6 +131,7 @@ async function newGame(notice, moves) {
     const state = await api('POST', '/api/games', body);
     if (my !== epoch) return;
     figures = [];
+    view = null;
     paused = false;
     stepping = false;
     focusCell = Math.floor(state.rules.rows / 2) * state.rules.cols + Math.floor(state.rules.cols / 2);
@@ -125,16 +139,57 @@ async function newGame(notice, moves) {
     $('board').dataset.setup = setup;
     $('board').dataset.epoch = my;
     if (typeof notice === 'string') showNotice(notice);
+    pushAddress = !replace;
     update(state);
-    await engineTurns(my);
-  } catch (e) {
-    if (moves && my === epoch) { // a link with moves the rules refuse: an empty board, and why
-      await newGame();
-      showError(`The link's position could not be opened: ${e.message}`);
-      return;
+    // On a desktop the position's explanation sits beside the board from the first game on.
+    if (!whyShown) {
+      whyShown = true;
+      if (matchMedia(DESKTOP).matches) $('why').open = true;
     }
-    showError(e);
+    engineTurns(my);
+  } catch (e) {
+    if (quiet) throw e;
+    if (my === epoch) showError(e);
   }
+}
+
+// Opens the game the address names (on load, Back or Forward): its rules, players and moves, created again
+// through the API. What cannot be opened is said, and a board is always shown: the rules' empty board when
+// only the moves are wrong, else the default rules'.
+async function openAddress() {
+  const link = fromLink();
+  if (!link) return newGame(undefined, undefined, { replace: true });
+  if (!link.error) {
+    try {
+      await newGame(link.moves ? 'Reopened from the address.' : undefined, link.moves || undefined, { replace: true, quiet: true });
+      if (link.ply !== null) browse(link.ply);
+      return;
+    } catch (e) {
+      link.error = `The address's game could not be opened: ${errorText(e)}.`;
+    }
+    if (link.moves) {
+      try {
+        await newGame(undefined, undefined, { replace: true, quiet: true });
+        showError(`${link.error} Here is the empty board of its rules.`);
+        return;
+      } catch { /* the rules are refused too: the default ones below */ }
+    }
+  }
+  for (const id of ['rows', 'cols']) $(id).value = $(id).defaultValue;
+  $('k').value = '';
+  $('misere').checked = false;
+  await newGame(undefined, undefined, { replace: true });
+  showError(`${link.error} Showing ${rulesText()} instead: pick the rules above.`);
+}
+
+// The address follows the game: every change replaces the history entry; a new game adds one.
+let pushAddress = false;
+function syncAddress(state) {
+  const url = linkFor(state);
+  if (url === location.href) return;
+  if (pushAddress) history.pushState(null, '', url);
+  else history.replaceState(null, '', url);
+  pushAddress = false;
 }
 
 // --- The board -----------------------------------------------------------------------------------------
@@ -179,34 +234,85 @@ function statusText(s) {
   return `${s.to_move.toUpperCase()} to move${who === 'human' ? '' : ` (${who.split(':')[0]})`}`;
 }
 
+// A new state of the game from the API. The ply shown stays where it was when browsing.
 function update(state) {
   game = state;
   hints = null;
-  const line = new Set(state.winning_line);
-  const { cols } = state.rules;
-  const humanTurn = state.outcome === 'ongoing' && !state.engine_to_move;
-  for (const b of cellButtons()) {
-    const i = +b.dataset.index;
-    const ch = state.board[Math.floor(i / cols)][i % cols];
-    const name = b.dataset.cell;
-    b.textContent = ch === '.' ? '' : ch.toUpperCase();
-    b.className = 'cell' + (ch === '.' ? '' : ` ${ch}`);
-    if (name === state.last_move) b.classList.add('last');
-    if (line.has(name)) b.classList.add('win');
-    let label = `${name}, ${ch === '.' ? 'empty' : ch.toUpperCase()}`;
-    if (name === state.last_move) label += ', last move';
-    if (line.has(name)) label += ', winning line';
-    b.setAttribute('aria-label', label);
-    b.setAttribute('aria-disabled', String(ch !== '.' || !humanTurn));
-  }
-  $('status').textContent = statusText(state);
-  $('undo').disabled = state.moves.length === 0;
+  if (view !== null && view >= state.moves.length) view = null;
   figures.length = Math.min(figures.length, state.moves.length);
-  showRecord(state);
-  showWatch();
+  render();
   countScore(state);
   refreshHints();
   scheduleWhy();
+}
+
+// Browsing: view is the ply shown (the position after that many moves), null for the game's current one.
+// Browsing never changes the game; "Play from here" makes a new game of the moves up to the ply shown.
+let view = null;
+const shownPly = () => (view === null ? game.moves.length : view);
+const browsing = () => !!game && view !== null;
+
+// The board after the first ply moves of the game, as rows of '.', 'x', 'o' (the API's own form).
+function boardAt(state, ply) {
+  const { rows, cols } = state.rules;
+  const cells = Array.from({ length: rows }, () => Array(cols).fill('.'));
+  state.moves.slice(0, ply).forEach((m, i) => { cells[+m.slice(1) - 1][m.charCodeAt(0) - 97] = i % 2 === 0 ? 'x' : 'o'; });
+  return cells.map((r) => r.join(''));
+}
+
+// Draws the position shown: the game's current one, or the ply browsed to.
+function render() {
+  const state = game, ply = shownPly(), live = ply === state.moves.length;
+  const board = live ? state.board : boardAt(state, ply);
+  const last = ply > 0 ? state.moves[ply - 1] : null;
+  const line = new Set(live ? state.winning_line : []);
+  // In misère the completed line is the loser's: painted as a loss, not as a win.
+  const [lineClass, lineLabel] = state.rules.misere ? ['lose', 'losing line'] : ['win', 'winning line'];
+  const { cols } = state.rules;
+  const humanTurn = live && state.outcome === 'ongoing' && !state.engine_to_move;
+  for (const b of cellButtons()) {
+    const i = +b.dataset.index;
+    const ch = board[Math.floor(i / cols)][i % cols];
+    const name = b.dataset.cell;
+    b.textContent = ch === '.' ? '' : ch.toUpperCase();
+    b.className = 'cell' + (ch === '.' ? '' : ` ${ch}`);
+    if (name === last) b.classList.add('last');
+    if (line.has(name)) b.classList.add(lineClass);
+    let label = `${name}, ${ch === '.' ? 'empty' : ch.toUpperCase()}`;
+    if (name === last) label += ', last move';
+    if (line.has(name)) label += `, ${lineLabel}`;
+    b.setAttribute('aria-label', label);
+    b.setAttribute('aria-disabled', String(ch !== '.' || !humanTurn));
+  }
+  $('undo').disabled = state.moves.length === 0;
+  const slider = $('ply-slider');
+  slider.max = state.moves.length;
+  slider.value = ply;
+  slider.setAttribute('aria-valuetext', ply === 0 ? 'the start' : `move ${ply} of ${state.moves.length}`);
+  $('play-here').disabled = live;
+  showRecord(state);
+  showWatch();
+}
+
+// Shows the position after ply moves (clamped to the game), without changing the game.
+function browse(ply) {
+  if (!game) return;
+  const n = game.moves.length, to = Math.max(0, Math.min(n, ply));
+  const next = to === n ? null : to;
+  if (next === view) return;
+  view = next;
+  clearHints();
+  render();
+  if (view === null) refreshHints();
+  scheduleWhy();
+}
+
+// A new game of the moves up to the ply shown, with the same players (the old game stays in the history).
+function playFromHere() {
+  if (!browsing()) return;
+  const ply = view;
+  newGame(`A new game from move ${ply}: the one before it is a step back in your browser's history.`,
+    game.moves.slice(0, ply).join(' ') || undefined);
 }
 
 function countScore(state) {
@@ -221,6 +327,11 @@ function showScore() {
   $('score-x').textContent = score.x;
   $('score-o').textContent = score.o;
   $('score-draw').textContent = score.draw;
+}
+
+// Tells a screen reader what happened where it cannot see it (an engine's move), through a polite live region.
+function announce(text) {
+  $('announce').textContent = text;
 }
 
 function setThinking(on) {
@@ -265,7 +376,9 @@ async function engineTurns(my) {
         if (my !== epoch) return;
         const player = game.players[game.to_move].split(':')[0], engine = state.engine.spec.split(':')[0];
         figures[state.moves.length - 1] = { ...state.engine, who: player === engine ? engine : `${player} (${engine})` };
+        const side = game.to_move.toUpperCase();
         update(state);
+        announce(`${side} played ${state.last_move}${state.outcome === 'ongoing' ? '' : `: ${statusText(state)}`}`);
       } catch (e) {
         if (my === epoch) gameError(e);
         break;
@@ -285,7 +398,9 @@ function showWatch() {
   $('pause').setAttribute('aria-pressed', String(paused));
   $('pause').textContent = paused ? 'Resume' : 'Pause';
   $('step').disabled = !(paused && waiting);
-  if (game) $('status').textContent = statusText(game) + (paused && waiting ? ' · paused' : '');
+  if (!game) return;
+  const text = statusText(game) + (paused && waiting ? ' · paused' : '');
+  $('status').textContent = browsing() ? `Move ${view} of ${game.moves.length} shown · game: ${text}` : text;
 }
 
 function togglePause() {
@@ -304,6 +419,10 @@ function step() {
 }
 
 async function play(name) {
+  if (browsing()) {
+    showNotice('This is an earlier position: press End (or the last move) to return to the game, or "Play from here".');
+    return;
+  }
   if (!game || busy || game.outcome !== 'ongoing' || game.engine_to_move) return;
   const my = epoch;
   busy = true;
@@ -335,6 +454,7 @@ async function undo() {
 
 async function takeBack(plies) {
   const my = epoch;
+  view = null;
   busy = true;
   showError(null);
   try {
@@ -386,7 +506,7 @@ function showRecord(state) {
     } else {
       b.textContent = text;
     }
-    b.setAttribute('aria-label', ply === 0 ? 'back to the start' : `back to move ${ply}, ${side.toUpperCase()} ${text}`);
+    b.setAttribute('aria-label', ply === 0 ? 'show the start' : `show move ${ply}, ${side.toUpperCase()} ${text}`);
     li.append(b);
     if (ply > 0 && figures[ply - 1]) {
       const f = document.createElement('span');
@@ -394,19 +514,37 @@ function showRecord(state) {
       f.textContent = figuresText(figures[ply - 1]);
       li.append(f);
     }
-    if (ply === state.moves.length) li.classList.add('current');
+    if (ply === shownPly()) {
+      li.classList.add('current');
+      b.setAttribute('aria-current', 'step');
+    }
     return li;
   };
   list.replaceChildren(item(0, 'start'), ...state.moves.map((m, i) => item(i + 1, m, i % 2 === 0 ? 'x' : 'o')));
-  list.lastElementChild.scrollIntoView({ block: 'nearest' });
+  // The list scrolls inside its own box: scrolling the element into view would scroll the page too (a jump
+  // on a phone, where the list is below the board).
+  const current = list.querySelector('li.current') || list.lastElementChild;
+  if (current.offsetTop < list.scrollTop || current.offsetTop + current.offsetHeight > list.scrollTop + list.clientHeight)
+    list.scrollTop = current.offsetTop + current.offsetHeight - list.clientHeight;
   $('link').href = linkFor(state);
+  syncAddress(state);
   if (!$('export-text').hidden) $('export-text').value = exportText(state);
 }
 
-// Steps back to the position after move ply (0: the empty board).
-async function stepBack(ply) {
-  if (!game || busy || ply >= game.moves.length) return;
-  await takeBack(game.moves.length - ply);
+// Copies the game's address (the same as the address bar's).
+async function copyLink() {
+  if (!game) return;
+  const url = linkFor(game);
+  try {
+    await navigator.clipboard.writeText(url);
+    showNotice('Link copied: it reopens this game at this position.');
+  } catch {
+    const t = $('export-text');
+    t.hidden = false;
+    t.value = url;
+    t.select();
+    showNotice('Copy the selected link below (the browser did not allow copying it).');
+  }
 }
 
 function outcomeText(state) {
@@ -420,23 +558,23 @@ function exportText(state) {
     `ttt show --rules ${state.rules.text}${moves ? ` --moves "${moves}"` : ''}\n`;
 }
 
-// A link that reopens the position (and the players as chosen in the selects).
+// The address of the game: its rules, moves and engine players (by the name chosen, without the seed), and
+// the ply shown when browsing.
 function linkFor(state) {
   const q = new URLSearchParams({ rules: state.rules.text, moves: state.moves.join(' ') });
-  for (const side of ['x', 'o']) if ($(`player-${side}`).value !== 'human') q.set(side, $(`player-${side}`).value);
+  for (const side of ['x', 'o']) if (state.players[side] !== 'human') q.set(side, state.players[side].split(':')[0]);
+  if (state === game && browsing()) q.set('ply', view);
   return `${location.origin}${location.pathname}?${q}`;
 }
 
-// Sets the form from a link's ?rules=…&moves=…&x=…&o=…; returns the moves to replay, or null.
+// Sets the form from the address's ?rules=…&moves=…&x=…&o=…; returns {moves} to replay, {error} when the
+// rules are not rules, or null for an address without a game.
 function fromLink() {
   const q = new URLSearchParams(location.search);
   const rules = q.get('rules');
   if (!rules) return null;
   const m = /^(\d+)x(\d+)(?:k(\d+))?(-misere)?$/.exec(rules);
-  if (!m) {
-    showError(`the link's rules '${rules}' are not of the form 3x3, 7x7k5 or 4x4-misere`);
-    return null;
-  }
+  if (!m) return { error: `The address's rules '${rules}' are not of the form 3x3, 7x7k5 or 4x4-misere.` };
   $('rows').value = m[1];
   $('cols').value = m[2];
   $('k').value = m[3] || '';
@@ -446,7 +584,8 @@ function fromLink() {
     const sel = $(`player-${side}`);
     if ([...sel.options].some((o) => o.value === v)) sel.value = v;
   }
-  return q.get('moves') || '';
+  const ply = q.get('ply');
+  return { moves: q.get('moves') || '', ply: ply && /^\d+$/.test(ply) ? +ply : null };
 }
 
 // --- Hints ---------------------------------------------------------------------------------------------
@@ -471,7 +610,7 @@ async function refreshHints() {
   setHintBusy(false);
   $('hint-legend').hidden = !hintsOn();
   // Hints are for a person's turn: while an engine is to move they would only compete with it for time.
-  if (!hintsOn() || !game || game.outcome !== 'ongoing' || game.engine_to_move) return;
+  if (!hintsOn() || !game || browsing() || game.outcome !== 'ongoing' || game.engine_to_move) return;
   const state = game;
   setHintBusy(true);
   try {
@@ -555,10 +694,19 @@ function defaultWhyEngines() {
   return names.length ? [...new Set(names)] : ['minimax'];
 }
 
-function addWhy(engine) {
+// tryOut: added by "All engines": a panel whose engine answers an error for these rules is taken away again
+// and named in one line instead (gomoku explains nothing; the table engine refuses big boards).
+function addWhy(engine, tryOut = false) {
   if (whyPanels.some((p) => p.engine === engine)) return;
-  whyPanels.push({ engine, data: null, error: null, layer: 0 });
+  whyPanels.push({ engine, data: null, error: null, layer: 0, tryOut });
   refreshWhy(true);
+}
+
+const whySkipped = new Map(); // engine -> its error, for the rules of the last "All engines"
+
+function showWhySkipped() {
+  $('why-skipped').textContent = whySkipped.size
+    ? `Not for these rules: ${[...whySkipped].map(([e, why]) => `${e} (${why})`).join('; ')}.` : '';
 }
 
 function scheduleWhy() {
@@ -567,26 +715,35 @@ function scheduleWhy() {
   whyTimer = setTimeout(() => refreshWhy(false), WHY_DELAY_MS);
 }
 
-// Explains the current position with every panel's engine (onlyNew: with the panels not yet explained).
+// Explains the position shown with every panel's engine (onlyNew: with the panels not yet explained).
 async function refreshWhy(onlyNew) {
   if (!$('why').open || !game) return;
   if (!onlyNew) whyEpoch++;
-  const my = whyEpoch, state = game;
+  const my = whyEpoch, state = game, moves = state.moves.slice(0, shownPly());
+  const over = moves.length === state.moves.length && state.outcome !== 'ongoing';
   const todo = whyPanels.filter((p) => !onlyNew || p.epoch !== my);
   for (const p of todo) {
     p.epoch = my;
     p.data = null;
-    p.error = state.outcome === 'ongoing' ? null : 'The game is over: nothing to explain.';
+    p.error = over ? 'The game is over: nothing to explain.' : null;
   }
   renderWhy();
-  if (state.outcome !== 'ongoing') return;
+  if (over) return;
   await Promise.all(todo.map(async (p) => {
     try {
-      const data = await api('POST', '/api/explain', { rules: state.rules.text, moves: state.moves.join(' '), engine: p.engine });
+      const data = await api('POST', '/api/explain', { rules: state.rules.text, moves: moves.join(' '), engine: p.engine });
       if (my === whyEpoch && p.epoch === my) p.data = data;
     } catch (e) {
-      if (my === whyEpoch && p.epoch === my) p.error = e.message;
+      if (my === whyEpoch && p.epoch === my) {
+        p.error = e.message;
+        if (p.tryOut && e.status >= 400 && e.status < 500) { // a refusal, not a busy server
+          whyPanels = whyPanels.filter((q) => q !== p);
+          whySkipped.set(p.engine, e.message);
+          showWhySkipped();
+        }
+      }
     }
+    p.tryOut = false;
     if (my === whyEpoch) renderWhy();
   }));
 }
@@ -596,6 +753,17 @@ function whyFormat(layer, v) {
   if (layer.percent) { const p = v * 100; return p >= 10 || p === 0 ? `${Math.round(p)}%` : `${p.toFixed(1)}%`; }
   if (Number.isInteger(v)) return Math.abs(v) >= 10000 ? `${Math.round(v / 1000)}k` : String(v);
   return Math.abs(v) >= 100 ? String(Math.round(v)) : v.toFixed(2);
+}
+
+// A quantity whose values fill less than FIT_BELOW of its scale (the table's averages: -0.7..0.1 of -10..+10)
+// is shaded over the range of its values, or every cell would look alike; the legend then says so.
+const FIT_BELOW = 0.25;
+function fitted(layer) {
+  if (!layer.cells.length) return layer;
+  const values = layer.cells.map((c) => c.value);
+  const lo = Math.min(...values), hi = Math.max(...values);
+  if (hi <= lo || hi - lo >= FIT_BELOW * (layer.hi - layer.lo)) return layer;
+  return { ...layer, lo, hi, scale: `${layer.scale} (colours fitted to the values here, of ${whyFormat(layer, layer.lo)}…${whyFormat(layer, layer.hi)})` };
 }
 
 // The shade of a value: red to white to green around 0 when the scale has both signs, else white to blue.
@@ -651,7 +819,7 @@ function renderWhyPanel(p) {
       tabs.append(b);
     });
     panel.append(tabs);
-    const layer = d.layers[Math.min(p.layer, d.layers.length - 1)];
+    const layer = fitted(d.layers[Math.min(p.layer, d.layers.length - 1)]);
     panel.append(renderMini(d, layer), renderLegend(layer));
     if (!layer.cells.length) panel.append(el('p', { className: 'note', textContent: `No cell has a figure for ${layer.name} here.` }));
   } else {
@@ -736,6 +904,17 @@ function onKey(e) {
   moveFocus(to);
 }
 
+// ←/→ step through the game, Home/End go to its start and its current position; not inside the board
+// (its arrows move between cells) nor in a field of the form.
+function onBrowseKey(e) {
+  if (!game || e.altKey || e.ctrlKey || e.metaKey || e.target.closest('#board, input, select, textarea')) return;
+  const ply = shownPly();
+  const to = { ArrowLeft: ply - 1, ArrowRight: ply + 1, Home: 0, End: game.moves.length }[e.key];
+  if (to === undefined) return;
+  e.preventDefault();
+  browse(to);
+}
+
 function init() {
   showScore();
   $('setup').addEventListener('submit', (e) => { e.preventDefault(); newGame(); });
@@ -749,13 +928,15 @@ function init() {
   });
   $('why-add').addEventListener('click', () => addWhy($('why-engine').value));
   $('why-all').addEventListener('click', () => {
-    for (const o of $('why-engine').options) if (!o.text.endsWith('(level)')) addWhy(o.value);
+    whySkipped.clear();
+    showWhySkipped();
+    for (const o of $('why-engine').options) if (!o.text.endsWith('(level)')) addWhy(o.value, true);
   });
   $('step').addEventListener('click', step);
   $('speed').addEventListener('change', () => wake?.());
   $('move-list').addEventListener('click', (e) => {
     const b = e.target.closest('button.mv');
-    if (b) stepBack(+b.dataset.ply);
+    if (b) browse(+b.dataset.ply);
   });
   $('export').addEventListener('click', () => {
     const t = $('export-text');
@@ -774,10 +955,12 @@ function init() {
     play(cell.dataset.cell);
   });
   $('board').addEventListener('keydown', onKey);
-  loadEngines().then(() => {
-    const moves = fromLink();
-    return moves === null ? newGame() : newGame(moves ? 'Reopened from a link.' : undefined, moves || undefined);
-  }).catch(showError);
+  $('copy-link').addEventListener('click', copyLink);
+  $('ply-slider').addEventListener('input', () => browse(+$('ply-slider').value));
+  $('play-here').addEventListener('click', playFromHere);
+  document.addEventListener('keydown', onBrowseKey);
+  window.addEventListener('popstate', () => openAddress());
+  loadEngines().then(openAddress).catch(showError);
 }
 
 document.addEventListener('DOMContentLoaded', init);
