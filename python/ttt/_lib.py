@@ -169,6 +169,7 @@ typedef struct ttt_arena_pair {
 } ttt_arena_pair;
 typedef void (*ttt_arena_progress_fn)(uint64_t done, uint64_t total, void *user);
 typedef void (*ttt_arena_forfeit_fn)(int pair, uint64_t game, const char *reason, void *user);
+typedef bool (*ttt_arena_stop_fn)(void *user);
 typedef struct ttt_arena_options {
     const char *const *specs;
     int nspecs;
@@ -179,6 +180,7 @@ typedef struct ttt_arena_options {
     ttt_arena_progress_fn progress;
     void *user;
     ttt_arena_forfeit_fn forfeit;
+    ttt_arena_stop_fn stop;
 } ttt_arena_options;
 typedef struct ttt_arena_stats {
     uint64_t games;

@@ -5,9 +5,12 @@
 #include <ctype.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 enum {
     CLI_SHORTOPTS_SIZE = 64,  /* a command's getopt letters */
@@ -330,4 +333,49 @@ void cli_draw_board(FILE *f, const ttt_board *b)
         }
         fputc('\n', f);
     }
+}
+
+/* What the SIGINT handlers reach (a handler can reach nothing else): the flag, and the line to write before
+ * exiting. A lock-free atomic is safe both in a handler and across threads. */
+static atomic_bool interrupt_seen;
+static char interrupt_line[TTT_ERROR_SIZE];
+static size_t interrupt_length;
+
+static void on_interrupt(int sig)
+{
+    (void)sig;
+    atomic_store(&interrupt_seen, true);
+}
+
+static void on_interrupt_exit(int sig)
+{
+    (void)sig;
+    ssize_t ignored = write(STDERR_FILENO, interrupt_line, interrupt_length);
+    (void)ignored;
+    _exit(CLI_INTERRUPTED);
+}
+
+static void interrupt_handle(void (*handler)(int), int flags)
+{
+    struct sigaction sa = {.sa_handler = handler, .sa_flags = flags};
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+}
+
+void cli_interrupt_catch(void)
+{
+    atomic_store(&interrupt_seen, false);
+    interrupt_handle(on_interrupt, SA_RESETHAND);
+}
+
+bool cli_interrupted(void) { return atomic_load(&interrupt_seen); }
+
+void cli_interrupt_release(void) { signal(SIGINT, SIG_DFL); }
+
+void cli_interrupt_exit(const char *cmd, const char *message, bool clear)
+{
+    int n = snprintf(interrupt_line, sizeof interrupt_line, "%sttt %s: interrupted: %s\n",
+                     clear ? "\r\033[K" : "", cmd, message);
+    interrupt_length = n < 0 ? 0 : (size_t)n < sizeof interrupt_line ? (size_t)n : sizeof interrupt_line - 1;
+    interrupt_handle(on_interrupt_exit, 0);
 }

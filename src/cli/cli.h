@@ -86,6 +86,24 @@ void cli_draw_board(FILE *f, const ttt_board *b);
 /* "X to move", "X wins", "O wins (X completed a line)", "draw". */
 const char *cli_status_line(const ttt_board *b, char *buf, size_t size);
 
+/* The exit status after Ctrl-C, as shells report a process killed by SIGINT (128 + 2). */
+#define CLI_INTERRUPTED 130
+
+/* Catches SIGINT from now on: the first one sets what cli_interrupted reads, a second one ends the process as
+ * SIGINT does (for a job that does not stop). Until cli_interrupt_release. */
+void cli_interrupt_catch(void);
+
+/* Whether SIGINT arrived since the last cli_interrupt_catch. Safe from any thread. */
+bool cli_interrupted(void);
+
+/* SIGINT's default action again; cli_interrupted still answers for the catch that ended. */
+void cli_interrupt_release(void);
+
+/* From now on SIGINT ends the process at once with CLI_INTERRUPTED after clearing the progress line (when
+ * clear) and writing "ttt CMD: interrupted: MESSAGE" on stderr: for a phase that keeps nothing, which the
+ * process cannot leave otherwise. The line is formatted now, the handler only writes it. */
+void cli_interrupt_exit(const char *cmd, const char *message, bool clear);
+
 /* Subcommands. */
 int cmd_move(int argc, char **argv);
 int cmd_show(int argc, char **argv);

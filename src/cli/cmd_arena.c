@@ -25,7 +25,8 @@ static const char help[] =
     "Every game's seed comes from --seed and the game's number, and each game gets new engines seeded with\n"
     "it (unless a spec sets seed= itself), so the results are the same at any --jobs. For each pair: wins,\n"
     "losses and draws of the first engine, its score, the Elo difference with its 95% interval, the\n"
-    "likelihood of superiority, the draw ratio, and the split by colour.\n"
+    "likelihood of superiority, the draw ratio, and the split by colour. Ctrl-C stops the match: the games\n"
+    "in flight are abandoned and the results of the games played are printed (exit 130).\n"
     "\n"
     "  -r, --rules R   MxN[kK][-misere] (default 3x3)\n"
     "  -g, --games N   games per pair (required), 1 to 100000000\n"
@@ -64,11 +65,21 @@ static void print_split(const char *name, const char *colour, const ttt_arena_re
            colour, r->wins, r->losses, r->draws, n ? (r->wins + r->draws / 2.0) / (double)n : 0.5, n);
 }
 
+/* The games of a record. */
+static uint64_t games_of(const ttt_arena_record *r) { return r->wins + r->losses + r->draws; }
+
+/* Pairs of a stopped match may have played no game: they are left out. */
 static void print_text(const char *const *specs, const ttt_arena_pair *pairs, int npairs)
 {
+    bool first = true;
     for (int p = 0; p < npairs; p++) {
         const ttt_arena_pair *pr = &pairs[p];
         const ttt_arena_record *r = &pr->total;
+        if (games_of(r) == 0)
+            continue;
+        if (!first)
+            putchar('\n');
+        first = false;
         ttt_arena_stats st;
         ttt_arena_stats_of(r, &st);
         const char *a = specs[pr->a];
@@ -88,8 +99,6 @@ static void print_text(const char *const *specs, const ttt_arena_pair *pairs, in
             printf("...      Elo difference: %s [%s, %s] (95%%), LOS: %.1f %%, DrawRatio: %.1f %%\n",
                    elo_text(st.elo, e, sizeof e), elo_text(st.elo_low, lo, sizeof lo),
                    elo_text(st.elo_high, hi, sizeof hi), st.los * 100, st.draw_ratio * 100);
-        if (p + 1 < npairs)
-            putchar('\n');
     }
 }
 
@@ -131,6 +140,8 @@ static void print_ranking(const char *const *specs, int nspecs, const ttt_arena_
             ttt_arena_stats_of(&ranks[i].total, &ranks[i].stats);
             ranks[ranked++] = ranks[i];
         }
+    if (ranked == 0)
+        return;
     qsort(ranks, (size_t)ranked, sizeof *ranks, compare_ranks);
     printf("\n%4s %-*s %7s %7s %7s %7s %7s\n", "Rank", width, "Name", "Elo", "+/-", "Games", "Score", "Draw");
     for (int i = 0; i < ranked; i++) {
@@ -150,7 +161,7 @@ static void print_ranking(const char *const *specs, int nspecs, const ttt_arena_
     }
 }
 
-/* A finite number as JSON, an infinite one as null. */
+/* A finite number as JSON, an infinite one (or NaN: no games) as null. */
 static json_t *json_finite(double x) { return isfinite(x) ? json_real(x) : json_null(); }
 
 static json_t *json_record(const ttt_arena_record *r)
@@ -159,31 +170,41 @@ static json_t *json_record(const ttt_arena_record *r)
                      (json_int_t)r->draws);
 }
 
+/* The statistics of a pair, NaN where a pair that played no game has none (a stopped match). */
+static void pair_stats(const ttt_arena_pair *pr, ttt_arena_stats *st)
+{
+    if (games_of(&pr->total) > 0)
+        ttt_arena_stats_of(&pr->total, st);
+    else
+        *st = (ttt_arena_stats){
+            .score = NAN, .elo = NAN, .elo_low = NAN, .elo_high = NAN, .los = NAN, .draw_ratio = NAN};
+}
+
 static int print_json(const ttt_rules *rules, const ttt_arena_options *opt, const ttt_arena_pair *pairs,
-                      int npairs)
+                      int npairs, bool interrupted)
 {
     json_t *list = json_array();
     for (int p = 0; p < npairs; p++) {
         const ttt_arena_pair *pr = &pairs[p];
         ttt_arena_stats st;
-        ttt_arena_stats_of(&pr->total, &st);
-        const char *v = verdict(&pr->total);
-        json_t *o =
-            json_pack("{s:s, s:s, s:I, s:I, s:I, s:I, s:f, s:o, s:o, s:o, s:f, s:f, s:o, s:o, s:o}", "a",
-                      opt->specs[pr->a], "b", opt->specs[pr->b], "games", (json_int_t)st.games, "wins",
-                      (json_int_t)pr->total.wins, "losses", (json_int_t)pr->total.losses, "draws",
-                      (json_int_t)pr->total.draws, "score", st.score, "elo", json_finite(st.elo), "elo_low",
-                      json_finite(st.elo_low), "elo_high", json_finite(st.elo_high), "los", st.los,
-                      "draw_ratio", st.draw_ratio, "verdict", v ? json_string(v) : json_null(), "a_as_x",
-                      json_record(&pr->a_as_x), "a_as_o", json_record(&pr->a_as_o));
+        pair_stats(pr, &st);
+        const char *v = st.games ? verdict(&pr->total) : NULL;
+        json_t *o = json_pack("{s:s, s:s, s:I, s:I, s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+                              "a", opt->specs[pr->a], "b", opt->specs[pr->b], "games", (json_int_t)st.games,
+                              "wins", (json_int_t)pr->total.wins, "losses", (json_int_t)pr->total.losses,
+                              "draws", (json_int_t)pr->total.draws, "score", json_finite(st.score), "elo",
+                              json_finite(st.elo), "elo_low", json_finite(st.elo_low), "elo_high",
+                              json_finite(st.elo_high), "los", json_finite(st.los), "draw_ratio",
+                              json_finite(st.draw_ratio), "verdict", v ? json_string(v) : json_null(),
+                              "a_as_x", json_record(&pr->a_as_x), "a_as_o", json_record(&pr->a_as_o));
         json_object_set_new(o, "a_forfeits", json_integer((json_int_t)pr->a_forfeits));
         json_object_set_new(o, "b_forfeits", json_integer((json_int_t)pr->b_forfeits));
         json_array_append_new(list, o);
     }
     char rt[TTT_RULES_TEXT_SIZE];
-    json_t *o = json_pack("{s:s, s:I, s:I, s:b, s:o}", "rules", ttt_rules_format(rules, rt, sizeof rt),
+    json_t *o = json_pack("{s:s, s:I, s:I, s:b, s:b, s:o}", "rules", ttt_rules_format(rules, rt, sizeof rt),
                           "games_per_pair", (json_int_t)opt->games, "seed", (json_int_t)opt->seed, "gauntlet",
-                          opt->gauntlet, "pairs", list);
+                          opt->gauntlet, "interrupted", interrupted, "pairs", list);
     bool bad = !o || json_dumpf(o, stdout, JSON_COMPACT | JSON_REAL_PRECISION(6)) != 0;
     json_decref(o);
     if (bad)
@@ -192,7 +213,7 @@ static int print_json(const ttt_rules *rules, const ttt_arena_options *opt, cons
     return CLI_OK;
 }
 
-/* A CSV field: the number, or empty when it is infinite. */
+/* A CSV field: the number, or empty when it is infinite (or NaN: no games). */
 static void csv_number(double x)
 {
     if (isfinite(x))
@@ -220,8 +241,8 @@ static void print_csv(const ttt_arena_options *opt, const ttt_arena_pair *pairs,
     for (int p = 0; p < npairs; p++) {
         const ttt_arena_pair *pr = &pairs[p];
         ttt_arena_stats st;
-        ttt_arena_stats_of(&pr->total, &st);
-        const char *v = verdict(&pr->total);
+        pair_stats(pr, &st);
+        const char *v = st.games ? verdict(&pr->total) : NULL;
         /* Quoting keeps the specs' commas inside the field (a '"' in a spec, as in args=, is doubled). */
         csv_text(opt->specs[pr->a]);
         putchar(',');
@@ -253,6 +274,12 @@ static void arena_progress(uint64_t done, uint64_t total, void *user)
     pthread_mutex_lock(&n->lock);
     cli_progress_games(done, total, NULL);
     pthread_mutex_unlock(&n->lock);
+}
+
+static bool arena_stop(void *user)
+{
+    (void)user;
+    return cli_interrupted();
 }
 
 /* "ttt arena: pair 1, game 3: engine 'cmd' (./brain): timed out ... (a loss)", on its own line. */
@@ -334,23 +361,37 @@ int cmd_arena(int argc, char **argv)
                              .gauntlet = gauntlet,
                              .progress = bar ? arena_progress : NULL,
                              .user = &notes,
-                             .forfeit = arena_forfeit};
+                             .forfeit = arena_forfeit,
+                             .stop = arena_stop};
     int npairs = ttt_arena_pair_count(nspecs, gauntlet);
     ttt_arena_pair *pairs = calloc((size_t)npairs, sizeof *pairs);
     if (!pairs)
         return cli_runtime("arena", "out of memory");
     if (bar)
         cli_progress_begin();
+    cli_interrupt_catch();
     ttt_status st = ttt_arena_run(&rules, &opt, pairs, &err);
-    if (bar && st == TTT_OK)
-        cli_progress_end((uint64_t)npairs * games);
+    cli_interrupt_release();
+    bool interrupted = st == TTT_OK && cli_interrupted();
+    uint64_t total = (uint64_t)npairs * games, played = 0;
+    for (int p = 0; p < npairs; p++)
+        played += games_of(&pairs[p].total);
+    if (bar && interrupted)
+        fputs("\r\033[K", stderr);
+    else if (bar && st == TTT_OK)
+        cli_progress_end(total);
     else if (bar && st != TTT_EINVAL)
         fputc('\n', stderr);
+    if (interrupted)
+        fprintf(stderr,
+                "ttt arena: interrupted: %" PRIu64 " of %" PRIu64
+                " games played, the games in flight abandoned\n",
+                played, total);
     int rc = CLI_OK;
     if (st)
         rc = st == TTT_EINVAL ? cli_usage("arena", "%s", err.msg) : cli_runtime("arena", "%s", err.msg);
     else if (json)
-        rc = print_json(&rules, &opt, pairs, npairs);
+        rc = print_json(&rules, &opt, pairs, npairs, interrupted);
     else if (csv)
         print_csv(&opt, pairs, npairs);
     else {
@@ -360,5 +401,5 @@ int cmd_arena(int argc, char **argv)
     }
     free(pairs);
     pthread_mutex_destroy(&notes.lock);
-    return rc;
+    return rc == CLI_OK && interrupted ? CLI_INTERRUPTED : rc;
 }

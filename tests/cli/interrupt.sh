@@ -1,0 +1,82 @@
+# Ctrl-C in long jobs: SIGINT stops the job, keeps what it can (the results so far, what was learned), clears
+# the progress line, says in one line what was kept, and exits 130.
+source "$(dirname "$0")/harness.bash"
+
+DIR=$(mktemp -d)
+trap 'rm -f "$OUT" "$ERR"; rm -rf "$DIR"' EXIT
+export XDG_DATA_HOME="$DIR/data"
+
+command -v script >/dev/null || { echo "SKIP: no script(1)"; exit 77; }
+
+# interrupt PATTERN ARGS...: runs ttt ARGS... with stderr on a terminal (script(1), into $DIR/tty) and stdout
+# into $OUT, waits until the terminal shows PATTERN (an extended regex), sends SIGINT to ttt alone, and sets RC.
+# The waits are guards against a hung command only (300 s), never a measure of time.
+interrupt() {
+    local pattern=$1 pid=
+    shift
+    # A background job starts with SIGINT ignored; ttt gets its default action, as on a terminal.
+    local cmd="exec env --default-signal=INT '$TTT'"
+    for a in "$@"; do cmd+=" '$a'"; done
+    rm -f "$DIR/tty"
+    script -qfec "$cmd >'$OUT'" "$DIR/tty" >/dev/null 2>&1 </dev/null &
+    local wrapper=$!
+    for _ in $(seq 6000); do
+        [[ -z $pid ]] && pid=$(pgrep -P "$wrapper")
+        [[ -n $pid ]] && tr '\r' '\n' <"$DIR/tty" 2>/dev/null | grep -aqE -- "$pattern" && break
+        kill -0 "$wrapper" 2>/dev/null || break
+        sleep 0.05
+    done
+    [[ -n $pid ]] && kill -INT "$pid" 2>/dev/null
+    for _ in $(seq 6000); do
+        kill -0 "$wrapper" 2>/dev/null || break
+        sleep 0.05
+    done
+    if kill -0 "$wrapper" 2>/dev/null; then
+        echo "FAIL: ttt $* still runs after SIGINT"
+        kill -KILL "$pid"
+    fi
+    wait "$wrapper"
+    RC=$?
+    tr '\r' '\n' <"$DIR/tty" >"$DIR/lines"
+    cp "$DIR/lines" "$ERR"
+}
+
+# check CONDITION MESSAGE: counts a pass when the command CONDITION succeeds, else fails with MESSAGE.
+check() {
+    if eval "$1"; then PASS=$((PASS + 1)); else fail "$2"; fi
+}
+
+# The bar once games are done: "[##   ]   3%  4000/300000000 games".
+PLAYED='\] +[0-9]+%  [1-9][0-9]*/[0-9]+ games'
+
+# ttt arena: the match stops; the table of the games played so far, the bar cleared, one line, exit 130.
+interrupt "$PLAYED" arena --games 100000000 --jobs 2 random random:seed=3 mcts:iterations=20
+check '[[ $RC -eq 130 ]]' "arena: exit $RC after SIGINT, expected 130"
+check 'grep -qE "^Score of random vs random:seed=3: [0-9]+ - [0-9]+ - [0-9]+  \[0\.[0-9]+\] [1-9][0-9]*$" "$OUT"' \
+    "arena: no results of the games played"
+check 'grep -qE "^Rank Name" "$OUT"' "arena: no ranking after SIGINT"
+check 'grep -aqE $'"'"'^\033\\[Kttt arena: interrupted: [1-9][0-9]* of 300000000 games played, the games in flight abandoned$'"'"' "$DIR/lines"' \
+    "arena: the bar is not cleared before the interruption's line: $(tail -c 300 "$DIR/lines" | cat -v)"
+# The records add up to the games the line says were played.
+played=$(grep -aoE 'interrupted: [0-9]+' "$DIR/lines" | grep -oE '[0-9]+$')
+sum=$(grep -E '^Score of' "$OUT" | awk '{print $NF}' | paste -sd+ | bc)
+check '[[ -n $played && $sum -eq $played ]]' "arena: $sum games in the table, $played played"
+
+# --json: valid JSON, marked as interrupted, pairs without games have null statistics.
+interrupt "$PLAYED" arena --games 100000000 --jobs 2 --json random random:seed=3
+check '[[ $RC -eq 130 ]]' "arena --json: exit $RC after SIGINT, expected 130"
+check 'python3 -c "import json,sys; d=json.load(open(sys.argv[1])); p=d[\"pairs\"][0]
+assert d[\"interrupted\"] is True and p[\"games\"] > 0 and p[\"games\"] == p[\"wins\"] + p[\"losses\"] + p[\"draws\"]" "$OUT"' \
+    "arena --json: not valid JSON of the games played: $(head -c 300 "$OUT")"
+
+# --csv: the header and one line per pair.
+interrupt "$PLAYED" arena --games 100000000 --jobs 2 --csv random random:seed=3 mcts:iterations=20
+check '[[ $RC -eq 130 ]]' "arena --csv: exit $RC after SIGINT, expected 130"
+check '[[ $(grep -c "" "$OUT") -eq 4 ]] && head -1 "$OUT" | grep -q "^a,b,games," &&
+    grep -qE "^\"random\",\"random:seed=3\",[1-9][0-9]*," "$OUT"' "arena --csv: not the pairs: $(head -c 300 "$OUT")"
+
+# A match that ends is not interrupted: exit 0, and the JSON says so.
+expect 0 arena --games 4 --json random random:seed=3
+check 'grep -q "\"interrupted\":false" "$OUT"' "arena --json: no interrupted:false in a whole match"
+
+finish
