@@ -118,4 +118,16 @@ typedef struct ttt_arena_stats {
 /* The statistics of a record of at least one game (asserted). Never NaN. */
 void ttt_arena_stats_of(const ttt_arena_record *r, ttt_arena_stats *out);
 
+/* One engine's line of a tournament's ranking. */
+typedef struct ttt_arena_rank {
+    int engine;             /* index into the specs */
+    ttt_arena_record total; /* over all its games, from its side */
+    ttt_arena_stats stats;  /* of total: its score and Elo against the field it met */
+} ttt_arena_rank;
+
+/* The ranking as cutechess-cli prints it after a tournament: every engine that played at least one game in
+ * pairs (npairs of them, as ttt_arena_run wrote them for nspecs engines), best score first, ties in the order
+ * of the specs. out has room for nspecs entries; returns how many it wrote. */
+int ttt_arena_ranking(int nspecs, const ttt_arena_pair *pairs, int npairs, ttt_arena_rank *out);
+
 #endif

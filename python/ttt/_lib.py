@@ -196,6 +196,12 @@ uint64_t ttt_arena_game_seed(uint64_t seed, int pair, uint64_t game);
 ttt_status ttt_arena_run(const ttt_rules *rules, const ttt_arena_options *opt, ttt_arena_pair *pairs,
                          ttt_error *err);
 void ttt_arena_stats_of(const ttt_arena_record *r, ttt_arena_stats *out);
+typedef struct ttt_arena_rank {
+    int engine;
+    ttt_arena_record total;
+    ttt_arena_stats stats;
+} ttt_arena_rank;
+int ttt_arena_ranking(int nspecs, const ttt_arena_pair *pairs, int npairs, ttt_arena_rank *out);
 """
 
 # Limits of the headers the package checks before calling (the library asserts its callers' mistakes).

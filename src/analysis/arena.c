@@ -378,3 +378,33 @@ void ttt_arena_stats_of(const ttt_arena_record *r, ttt_arena_stats *out)
         .draw_ratio = d / games,
     };
 }
+
+static int compare_ranks(const void *a, const void *b)
+{
+    const ttt_arena_rank *x = a, *y = b;
+    if (x->stats.score != y->stats.score)
+        return x->stats.score > y->stats.score ? -1 : 1;
+    return x->engine - y->engine;
+}
+
+int ttt_arena_ranking(int nspecs, const ttt_arena_pair *pairs, int npairs, ttt_arena_rank *out)
+{
+    assert(nspecs >= 0 && nspecs <= TTT_ARENA_MAX_ENGINES);
+    for (int i = 0; i < nspecs; i++)
+        out[i] = (ttt_arena_rank){.engine = i};
+    for (int p = 0; p < npairs; p++) {
+        const ttt_arena_record *r = &pairs[p].total;
+        assert(pairs[p].a >= 0 && pairs[p].a < nspecs && pairs[p].b >= 0 && pairs[p].b < nspecs);
+        ttt_arena_record *a = &out[pairs[p].a].total, *b = &out[pairs[p].b].total;
+        a->wins += r->wins, a->losses += r->losses, a->draws += r->draws;
+        b->wins += r->losses, b->losses += r->wins, b->draws += r->draws;
+    }
+    int ranked = 0;
+    for (int i = 0; i < nspecs; i++)
+        if (out[i].total.wins + out[i].total.losses + out[i].total.draws > 0) {
+            ttt_arena_stats_of(&out[i].total, &out[i].stats);
+            out[ranked++] = out[i];
+        }
+    qsort(out, (size_t)ranked, sizeof *out, compare_ranks);
+    return ranked;
+}

@@ -33,8 +33,9 @@ static const char help[] =
     "  -j, --jobs J    threads (default: the number of processors)\n"
     "  -s, --seed S    the tournament seed, 0 to 9223372036854775807 (default 0)\n"
     "      --gauntlet  the first engine against each other one\n"
-    "      --json      the results as JSON\n"
-    "      --csv       the results as CSV, one line per pair\n"
+    "      --json      the results as JSON: the pairs, then the ranking of every engine\n"
+    "      --csv       the results as CSV, one line per pair; with three engines or more an empty line and\n"
+    "                  the ranking follow, one line per engine\n"
     "\n"
     "examples: ttt arena --games 1000 minimax mcts random\n"
     "          ttt arena --rules 7x7k5 --games 200 mcts:iterations=3000 montecarlo:trials=3000\n";
@@ -102,56 +103,35 @@ static void print_text(const char *const *specs, const ttt_arena_pair *pairs, in
     }
 }
 
-/* One engine's line of the ranking. */
-typedef struct arena_rank {
-    int engine;
-    ttt_arena_record total; /* over all its games, from its side */
-    ttt_arena_stats stats;
-} arena_rank;
-
-static int compare_ranks(const void *a, const void *b)
+/* "+/-" of the ranking: the half-width of the 95% interval, or "inf". */
+static const char *margin_text(const ttt_arena_stats *st, char *buf, size_t size)
 {
-    const arena_rank *x = a, *y = b;
-    if (x->stats.score != y->stats.score)
-        return x->stats.score > y->stats.score ? -1 : 1;
-    return x->engine - y->engine;
+    double half = (st->elo_high - st->elo_low) / 2;
+    if (isfinite(half))
+        snprintf(buf, size, "%.0f", half);
+    else
+        snprintf(buf, size, "inf");
+    return buf;
 }
 
 /* The final ranking, as cutechess-cli prints it: every engine's record over all its games, best score first,
  * with the Elo of that score against the field and the half-width of its 95% interval. */
 static void print_ranking(const char *const *specs, int nspecs, const ttt_arena_pair *pairs, int npairs)
 {
-    arena_rank ranks[TTT_ARENA_MAX_ENGINES];
-    int width = (int)strlen("Name");
-    for (int i = 0; i < nspecs; i++) {
-        ranks[i] = (arena_rank){.engine = i};
-        int len = (int)strlen(specs[i]);
-        width = len > width ? len : width;
-    }
-    for (int p = 0; p < npairs; p++) {
-        const ttt_arena_record *r = &pairs[p].total;
-        ttt_arena_record *a = &ranks[pairs[p].a].total, *b = &ranks[pairs[p].b].total;
-        a->wins += r->wins, a->losses += r->losses, a->draws += r->draws;
-        b->wins += r->losses, b->losses += r->wins, b->draws += r->draws;
-    }
-    int ranked = 0;
-    for (int i = 0; i < nspecs; i++)
-        if (ranks[i].total.wins + ranks[i].total.losses + ranks[i].total.draws > 0) {
-            ttt_arena_stats_of(&ranks[i].total, &ranks[i].stats);
-            ranks[ranked++] = ranks[i];
-        }
+    ttt_arena_rank ranks[TTT_ARENA_MAX_ENGINES];
+    int ranked = ttt_arena_ranking(nspecs, pairs, npairs, ranks);
     if (ranked == 0)
         return;
-    qsort(ranks, (size_t)ranked, sizeof *ranks, compare_ranks);
+    int width = (int)strlen("Name");
+    for (int i = 0; i < ranked; i++) {
+        int len = (int)strlen(specs[ranks[i].engine]);
+        width = len > width ? len : width;
+    }
     printf("\n%4s %-*s %7s %7s %7s %7s %7s\n", "Rank", width, "Name", "Elo", "+/-", "Games", "Score", "Draw");
     for (int i = 0; i < ranked; i++) {
         const ttt_arena_stats *st = &ranks[i].stats;
         char elo[32], pm[32];
-        double half = (st->elo_high - st->elo_low) / 2;
-        if (isfinite(half))
-            snprintf(pm, sizeof pm, "%.0f", half);
-        else
-            snprintf(pm, sizeof pm, "inf");
+        margin_text(st, pm, sizeof pm);
         if (isfinite(st->elo) && fabs(st->elo) <= ARENA_ELO_SHOWN)
             snprintf(elo, sizeof elo, "%.0f", st->elo);
         else
@@ -180,6 +160,26 @@ static void pair_stats(const ttt_arena_pair *pr, ttt_arena_stats *st)
             .score = NAN, .elo = NAN, .elo_low = NAN, .elo_high = NAN, .los = NAN, .draw_ratio = NAN};
 }
 
+/* The ranking as JSON: [{"rank": 1, "engine": SPEC, "games", "wins", "losses", "draws", "score", "elo",
+ * "elo_low", "elo_high", "draw_ratio"}, ...], best first. */
+static json_t *json_ranking(const char *const *specs, int nspecs, const ttt_arena_pair *pairs, int npairs)
+{
+    ttt_arena_rank ranks[TTT_ARENA_MAX_ENGINES];
+    int ranked = ttt_arena_ranking(nspecs, pairs, npairs, ranks);
+    json_t *list = json_array();
+    for (int i = 0; i < ranked; i++) {
+        const ttt_arena_rank *r = &ranks[i];
+        json_array_append_new(
+            list, json_pack("{s:i, s:s, s:I, s:I, s:I, s:I, s:f, s:o, s:o, s:o, s:f}", "rank", i + 1,
+                            "engine", specs[r->engine], "games", (json_int_t)r->stats.games, "wins",
+                            (json_int_t)r->total.wins, "losses", (json_int_t)r->total.losses, "draws",
+                            (json_int_t)r->total.draws, "score", r->stats.score, "elo",
+                            json_finite(r->stats.elo), "elo_low", json_finite(r->stats.elo_low), "elo_high",
+                            json_finite(r->stats.elo_high), "draw_ratio", r->stats.draw_ratio));
+    }
+    return list;
+}
+
 static int print_json(const ttt_rules *rules, const ttt_arena_options *opt, const ttt_arena_pair *pairs,
                       int npairs, bool interrupted)
 {
@@ -205,6 +205,7 @@ static int print_json(const ttt_rules *rules, const ttt_arena_options *opt, cons
     json_t *o = json_pack("{s:s, s:I, s:I, s:b, s:b, s:o}", "rules", ttt_rules_format(rules, rt, sizeof rt),
                           "games_per_pair", (json_int_t)opt->games, "seed", (json_int_t)opt->seed, "gauntlet",
                           opt->gauntlet, "interrupted", interrupted, "pairs", list);
+    json_object_set_new(o, "ranking", json_ranking(opt->specs, opt->nspecs, pairs, npairs));
     bool bad = !o || json_dumpf(o, stdout, JSON_COMPACT | JSON_REAL_PRECISION(6)) != 0;
     json_decref(o);
     if (bad)
@@ -232,6 +233,27 @@ static void csv_text(const char *text)
         putchar(*p);
     }
     putchar('"');
+}
+
+/* The ranking as a second CSV table after an empty line, as the text output has it (three engines or more). */
+static void print_csv_ranking(const ttt_arena_options *opt, const ttt_arena_pair *pairs, int npairs)
+{
+    ttt_arena_rank ranks[TTT_ARENA_MAX_ENGINES];
+    int ranked = ttt_arena_ranking(opt->nspecs, pairs, npairs, ranks);
+    puts("\nrank,engine,games,wins,losses,draws,score,elo,elo_low,elo_high,draw_ratio");
+    for (int i = 0; i < ranked; i++) {
+        const ttt_arena_rank *r = &ranks[i];
+        printf("%d,", i + 1);
+        csv_text(opt->specs[r->engine]);
+        printf(",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64, r->stats.games, r->total.wins,
+               r->total.losses, r->total.draws);
+        csv_number(r->stats.score);
+        csv_number(r->stats.elo);
+        csv_number(r->stats.elo_low);
+        csv_number(r->stats.elo_high);
+        csv_number(r->stats.draw_ratio);
+        putchar('\n');
+    }
 }
 
 static void print_csv(const ttt_arena_options *opt, const ttt_arena_pair *pairs, int npairs)
@@ -392,9 +414,11 @@ int cmd_arena(int argc, char **argv)
         rc = st == TTT_EINVAL ? cli_usage("arena", "%s", err.msg) : cli_runtime("arena", "%s", err.msg);
     else if (json)
         rc = print_json(&rules, &opt, pairs, npairs, interrupted);
-    else if (csv)
+    else if (csv) {
         print_csv(&opt, pairs, npairs);
-    else {
+        if (nspecs >= ARENA_RANKING_MIN_ENGINES)
+            print_csv_ranking(&opt, pairs, npairs);
+    } else {
         print_text(opt.specs, pairs, npairs);
         if (nspecs >= ARENA_RANKING_MIN_ENGINES)
             print_ranking(opt.specs, nspecs, pairs, npairs);
