@@ -10,6 +10,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 enum {
@@ -378,4 +379,63 @@ void cli_interrupt_exit(const char *cmd, const char *message, bool clear)
                      clear ? "\r\033[K" : "", cmd, message);
     interrupt_length = n < 0 ? 0 : (size_t)n < sizeof interrupt_line ? (size_t)n : sizeof interrupt_line - 1;
     interrupt_handle(on_interrupt_exit, 0);
+}
+
+static void ticker_draw(cli_ticker *t) { cli_progress_unit(t->done, t->total, t->unit, t->extra); }
+
+static void *ticker_run(void *arg)
+{
+    cli_ticker *t = arg;
+    pthread_mutex_lock(&t->lock);
+    while (t->running) {
+        ticker_draw(t);
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        long ns = until.tv_nsec + CLI_TICK_MS * 1000000L;
+        until.tv_sec += ns / 1000000000L;
+        until.tv_nsec = ns % 1000000000L;
+        pthread_cond_timedwait(&t->wake, &t->lock, &until);
+    }
+    pthread_mutex_unlock(&t->lock);
+    return NULL;
+}
+
+void cli_ticker_start(cli_ticker *t, uint64_t total, const char *unit)
+{
+    *t = (cli_ticker){.total = total, .unit = unit, .running = true};
+    pthread_mutex_init(&t->lock, NULL);
+    pthread_cond_init(&t->wake, NULL);
+    cli_progress_begin();
+    ticker_draw(t);
+    t->threaded = pthread_create(&t->thread, NULL, ticker_run, t) == 0;
+}
+
+void cli_ticker_update(cli_ticker *t, uint64_t done, const char *extra)
+{
+    pthread_mutex_lock(&t->lock);
+    t->done = done;
+    snprintf(t->extra, sizeof t->extra, "%s", extra);
+    if (!t->threaded)
+        ticker_draw(t);
+    pthread_mutex_unlock(&t->lock);
+}
+
+void cli_ticker_note(cli_ticker *t, const char *line)
+{
+    pthread_mutex_lock(&t->lock);
+    fprintf(stderr, "\r\033[K%s\n", line);
+    ticker_draw(t);
+    pthread_mutex_unlock(&t->lock);
+}
+
+void cli_ticker_stop(cli_ticker *t)
+{
+    pthread_mutex_lock(&t->lock);
+    t->running = false;
+    pthread_cond_signal(&t->wake);
+    pthread_mutex_unlock(&t->lock);
+    if (t->threaded)
+        pthread_join(t->thread, NULL);
+    pthread_cond_destroy(&t->wake);
+    pthread_mutex_destroy(&t->lock);
 }

@@ -7,6 +7,7 @@
 #ifndef TTT_CLI_CLI_H
 #define TTT_CLI_CLI_H
 
+#include <pthread.h>
 #include <stdio.h>
 
 #include "ttt/ttt.h"
@@ -103,6 +104,35 @@ void cli_interrupt_release(void);
  * clear) and writing "ttt CMD: interrupted: MESSAGE" on stderr: for a phase that keeps nothing, which the
  * process cannot leave otherwise. The line is formatted now, the handler only writes it. */
 void cli_interrupt_exit(const char *cmd, const char *message, bool clear);
+
+/* How often a ticker redraws its bar, in milliseconds: its clock moves even when nothing finishes. */
+#define CLI_TICK_MS 250
+
+/* A progress bar (cli_progress_unit) that a thread of its own redraws every CLI_TICK_MS with the latest count,
+ * so that it shows at once and its clock runs between games. Updates and notes may come from any thread. */
+typedef struct cli_ticker {
+    pthread_mutex_t lock;
+    pthread_cond_t wake;
+    pthread_t thread;
+    bool running, threaded;
+    uint64_t done, total;
+    const char *unit;
+    char extra[128];
+} cli_ticker;
+
+/* Starts the bar's clock (cli_progress_begin), draws it at 0 of total at once, and starts its thread (without
+ * one, when it cannot be started, the bar is redrawn by each update only). */
+void cli_ticker_start(cli_ticker *t, uint64_t total, const char *unit);
+
+/* The count to show from now on, and extra after the times ("" for none; copied). Does not draw. */
+void cli_ticker_update(cli_ticker *t, uint64_t done, const char *extra);
+
+/* A line of its own above the bar (a warning as it happens): the bar is cleared, the line written, the bar
+ * drawn again. The line takes no newline. */
+void cli_ticker_note(cli_ticker *t, const char *line);
+
+/* Stops the thread; the bar stays on the line for the caller to end (cli_progress_end) or clear. */
+void cli_ticker_stop(cli_ticker *t);
 
 /* Subcommands. */
 int cmd_move(int argc, char **argv);

@@ -4,7 +4,6 @@
 #include <inttypes.h>
 #include <jansson.h>
 #include <math.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -284,18 +283,11 @@ static void print_csv(const ttt_arena_options *opt, const ttt_arena_pair *pairs,
     }
 }
 
-/* What the progress bar and the forfeit notes share: stderr, written from several threads. */
-typedef struct arena_notes {
-    pthread_mutex_t lock;
-    bool bar;
-} arena_notes;
-
+/* The library's progress, to the bar (user: the ticker), which draws it on its next tick. */
 static void arena_progress(uint64_t done, uint64_t total, void *user)
 {
-    arena_notes *n = user;
-    pthread_mutex_lock(&n->lock);
-    cli_progress_games(done, total, NULL);
-    pthread_mutex_unlock(&n->lock);
+    (void)total;
+    cli_ticker_update(user, done, "");
 }
 
 static bool arena_stop(void *user)
@@ -304,14 +296,17 @@ static bool arena_stop(void *user)
     return cli_interrupted();
 }
 
-/* "ttt arena: pair 1, game 3: engine 'cmd' (./brain): timed out ... (a loss)", on its own line. */
+/* "ttt arena: pair 1, game 3: engine 'cmd' (./brain): timed out ... (a loss)", on its own line, above the bar
+ * when there is one (user: the ticker, or NULL). One fprintf is one write of the stream's lock. */
 static void arena_forfeit(int pair, uint64_t game, const char *reason, void *user)
 {
-    arena_notes *n = user;
-    pthread_mutex_lock(&n->lock);
-    fprintf(stderr, "%sttt arena: pair %d, game %" PRIu64 ": %s (scored as a loss)\n",
-            n->bar ? "\r\033[K" : "", pair + 1, game + 1, reason);
-    pthread_mutex_unlock(&n->lock);
+    char line[TTT_ERROR_SIZE + 64];
+    snprintf(line, sizeof line, "ttt arena: pair %d, game %" PRIu64 ": %s (scored as a loss)", pair + 1,
+             game + 1, reason);
+    if (user)
+        cli_ticker_note(user, line);
+    else
+        fprintf(stderr, "%s\n", line);
 }
 
 int cmd_arena(int argc, char **argv)
@@ -373,8 +368,7 @@ int cmd_arena(int argc, char **argv)
         jobs = n < 1 ? 1 : n > TTT_ARENA_MAX_JOBS ? TTT_ARENA_MAX_JOBS : (uint64_t)n;
     }
     bool bar = isatty(STDERR_FILENO);
-    arena_notes notes = {.bar = bar};
-    pthread_mutex_init(&notes.lock, NULL);
+    cli_ticker ticker;
     ttt_arena_options opt = {.specs = (const char *const *)(argv + optind),
                              .nspecs = nspecs,
                              .games = games,
@@ -382,23 +376,25 @@ int cmd_arena(int argc, char **argv)
                              .jobs = (int)jobs,
                              .gauntlet = gauntlet,
                              .progress = bar ? arena_progress : NULL,
-                             .user = &notes,
+                             .user = bar ? &ticker : NULL,
                              .forfeit = arena_forfeit,
                              .stop = arena_stop};
     int npairs = ttt_arena_pair_count(nspecs, gauntlet);
     ttt_arena_pair *pairs = calloc((size_t)npairs, sizeof *pairs);
     if (!pairs)
         return cli_runtime("arena", "out of memory");
+    uint64_t total = (uint64_t)npairs * games, played = 0;
     if (bar)
-        cli_progress_begin();
+        cli_ticker_start(&ticker, total, "games");
     cli_interrupt_catch();
     ttt_status st = ttt_arena_run(&rules, &opt, pairs, &err);
     cli_interrupt_release();
+    if (bar)
+        cli_ticker_stop(&ticker);
     bool interrupted = st == TTT_OK && cli_interrupted();
-    uint64_t total = (uint64_t)npairs * games, played = 0;
     for (int p = 0; p < npairs; p++)
         played += games_of(&pairs[p].total);
-    if (bar && interrupted)
+    if (bar && (interrupted || st == TTT_EINVAL))
         fputs("\r\033[K", stderr);
     else if (bar && st == TTT_OK)
         cli_progress_end(total);
@@ -424,6 +420,5 @@ int cmd_arena(int argc, char **argv)
             print_ranking(opt.specs, nspecs, pairs, npairs);
     }
     free(pairs);
-    pthread_mutex_destroy(&notes.lock);
     return rc == CLI_OK && interrupted ? CLI_INTERRUPTED : rc;
 }

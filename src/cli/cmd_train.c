@@ -279,8 +279,9 @@ int cmd_train(int argc, char **argv)
     train_tally total = {0}, window = {0};
     int64_t windows = 0, in_window = 0;
     double start = ttt_clock_ms();
+    cli_ticker ticker;
     if (bar)
-        cli_progress_begin();
+        cli_ticker_start(&ticker, (uint64_t)o.games, "games");
     cli_interrupt_catch();
     ttt_status st = TTT_OK;
     int64_t g;
@@ -307,20 +308,24 @@ int cmd_train(int argc, char **argv)
             in_window = 0;
             windows++;
         }
-        if (bar && ((g + 1) % (o.games / 100 + 1) == 0 || g + 1 == o.games)) {
+        if (bar) {
             train_tally shown = {total.wins + window.wins, total.draws + window.draws,
                                  total.losses + window.losses};
             char tally[3 * 24 + 16];
             snprintf(tally, sizeof tally, "  W %" PRId64 " D %" PRId64 " L %" PRId64, shown.wins, shown.draws,
                      shown.losses);
-            cli_progress((uint64_t)(g + 1), (uint64_t)o.games, tally);
+            cli_ticker_update(&ticker, (uint64_t)(g + 1), tally);
         }
     }
     cli_interrupt_release();
     double ms = ttt_clock_ms() - start;
     bool interrupted = st == TTT_OK && cli_interrupted();
-    if (bar)
+    if (bar) {
+        cli_ticker_stop(&ticker);
+        if (!interrupted) /* the last count and tally, drawn now, stay on the screen */
+            cli_progress((uint64_t)g, (uint64_t)o.games, ticker.extra);
         fputs(interrupted ? "\r\033[K" : "\n", stderr);
+    }
     if (csv)
         fclose(csv);
     ttt_engine_free(learner);

@@ -106,6 +106,17 @@ check '[[ $RC -eq 130 ]]' "count: exit $RC after SIGINT, expected 130"
 check 'grep -aqE $'"'"'^\033\[Kttt count: interrupted: nothing counted \(the counts are known only at the end\)$'"'"' "$DIR/lines"' \
     "count: not one cleared line saying nothing was counted: $(tail -c 300 "$DIR/lines" | cat -v)"
 
+# The bar of arena and train shows at once, at 0 %, and its clock runs before the first game ends (a game of
+# montecarlo:time=1000 on 15x15 takes many seconds); Ctrl-C then stops them with no game played.
+TICKED='\]   0%  0/2 games  0:0[2-9] elapsed'
+interrupt 'shows "$TICKED"' arena --rules 15x15k5 --games 2 --jobs 1 montecarlo:time=1000 random
+check '[[ $RC -eq 130 ]] && grep -aq "interrupted: 0 of 2 games played" "$DIR/lines"' \
+    "arena: no ticking bar at 0 % before the first game: $(head -c 300 "$DIR/lines" | cat -v)"
+interrupt 'shows "$TICKED"' train --rules 15x15k5 --games 2 --against montecarlo:time=1000 \
+    --db "$DIR/m.db"
+check '[[ $RC -eq 130 ]] && grep -aq "interrupted: learned from 0 games of 2" "$DIR/lines"' \
+    "train: no ticking bar at 0 % before the first game: $(head -c 300 "$DIR/lines" | cat -v)"
+
 # A match that ends is not interrupted: exit 0, and the JSON says so.
 expect 0 arena --games 4 --json random random:seed=3
 check 'grep -q "\"interrupted\":false" "$OUT"' "arena --json: no interrupted:false in a whole match"
