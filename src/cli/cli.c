@@ -363,10 +363,12 @@ static void interrupt_handle(void (*handler)(int), int flags)
     sigaction(SIGINT, &sa, NULL);
 }
 
+/* SA_RESTART: a read or write in flight (the database, an outside engine's pipe) goes on rather than failing
+ * with EINTR; the job sees the flag at its next check. */
 void cli_interrupt_catch(void)
 {
     atomic_store(&interrupt_seen, false);
-    interrupt_handle(on_interrupt, SA_RESETHAND);
+    interrupt_handle(on_interrupt, SA_RESETHAND | SA_RESTART);
 }
 
 bool cli_interrupted(void) { return atomic_load(&interrupt_seen); }
