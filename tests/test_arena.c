@@ -222,6 +222,92 @@ static void test_forfeit_is_a_loss(void **state)
     free(g);
 }
 
+/* Three engines, records written by hand: 0 scores 15/20 over its two pairs, 1 scores 10/20, 2 scores 5/20;
+ * a fourth engine that played nothing (a stopped match) is left out. */
+static void test_ranking(void **state)
+{
+    (void)state;
+    ttt_arena_pair pairs[] = {
+        {.a = 0, .b = 1, .total = {6, 2, 2}}, /* 0: 7 of 10, 1: 3 */
+        {.a = 0, .b = 2, .total = {7, 1, 2}}, /* 0: 8 of 10, 2: 2 */
+        {.a = 1, .b = 2, .total = {6, 2, 2}}, /* 1: 7 of 10, 2: 3 */
+        {.a = 0, .b = 3, .total = {0, 0, 0}},
+    };
+    ttt_arena_rank ranks[4];
+    assert_int_equal(ttt_arena_ranking(4, pairs, 4, ranks), 3);
+    assert_int_equal(ranks[0].engine, 0);
+    assert_int_equal(ranks[1].engine, 1);
+    assert_int_equal(ranks[2].engine, 2);
+    assert_true(records_equal(&ranks[0].total, &(ttt_arena_record){13, 3, 4}));
+    assert_true(records_equal(&ranks[1].total, &(ttt_arena_record){8, 8, 4}));
+    assert_true(records_equal(&ranks[2].total, &(ttt_arena_record){3, 13, 4}));
+    assert_int_equal(ranks[1].stats.games, 20);
+    assert_true(fabs(ranks[0].stats.score - 0.75) < EPS);
+    assert_true(fabs(ranks[1].stats.elo) < EPS);
+    assert_true(fabs(ranks[2].stats.draw_ratio - 0.2) < EPS);
+    /* Equal scores keep the order of the specs. */
+    ttt_arena_pair even = {.a = 0, .b = 1, .total = {3, 3, 0}};
+    assert_int_equal(ttt_arena_ranking(2, &even, 1, ranks), 2);
+    assert_int_equal(ranks[0].engine, 0);
+    assert_int_equal(ranks[1].engine, 1);
+}
+
+/* A stop callback that says yes from its limit-th call on (atomics: the workers ask at the same time). */
+typedef struct stop_after {
+    _Atomic int calls;
+    int limit;
+    _Atomic uint64_t last_done;
+    _Atomic bool backwards;
+} stop_after;
+
+static bool stop_when(void *user)
+{
+    stop_after *s = user;
+    return ++s->calls >= s->limit;
+}
+
+static void note_progress(uint64_t done, uint64_t total, void *user)
+{
+    stop_after *s = user;
+    (void)total;
+    if (done <= s->last_done)
+        s->backwards = true;
+    s->last_done = done;
+}
+
+/* A stopped tournament returns the records of the games it finished, fewer than all; stopped before the first
+ * game, none. */
+static void test_stop(void **state)
+{
+    (void)state;
+    ttt_rules r = rules_of("3x3");
+    const char *specs[] = {"random", "random", "minimax"};
+    for (int limit = 1; limit <= 200; limit += 199) {
+        stop_after s = {.limit = limit};
+        ttt_arena_options opt = {.specs = specs,
+                                 .nspecs = 3,
+                                 .games = 100000,
+                                 .jobs = 2,
+                                 .stop = stop_when,
+                                 .progress = note_progress,
+                                 .user = &s};
+        ttt_arena_pair pairs[3];
+        ttt_error err;
+        assert_int_equal(ttt_arena_run(&r, &opt, pairs, &err), TTT_OK);
+        uint64_t played = 0;
+        for (int p = 0; p < 3; p++) {
+            const ttt_arena_record *t = &pairs[p].total;
+            played += t->wins + t->losses + t->draws;
+            assert_int_equal(pairs[p].a_as_x.wins + pairs[p].a_as_o.wins, t->wins);
+        }
+        if (limit == 1)
+            assert_int_equal(played, 0);
+        else
+            assert_true(played > 0 && played < 200);
+        assert_false(s.backwards);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -235,6 +321,8 @@ int main(void)
         cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_play_one_game),
         cmocka_unit_test(test_forfeit_is_a_loss),
+        cmocka_unit_test(test_ranking),
+        cmocka_unit_test(test_stop),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -36,8 +36,14 @@ typedef struct ttt_arena_pair {
         b_forfeits; /* games lost by forfeit (an outside engine that failed), among the losses */
 } ttt_arena_pair;
 
-/* Called now and then from the calling thread with the games finished so far and the total. */
+/* Called now and then with the games finished so far and the total, from any worker thread but never from two
+ * at once, and never with a smaller done than before. */
 typedef void (*ttt_arena_progress_fn)(uint64_t done, uint64_t total, void *user);
+
+/* Asked by every worker thread before each game and after each move (from several at the same time: the callee
+ * must be thread-safe, e.g. read a flag set by a signal handler). Once it returns true the tournament stops:
+ * the games in flight are abandoned after their current move, uncounted and not told to the engines. */
+typedef bool (*ttt_arena_stop_fn)(void *user);
 
 /* Called from any worker thread (at the same time from several: the callee serialises) when a game of pair
  * `pair` (number `game` in it) is forfeited, with the reason ("engine 'cmd' (./brain): timed out ..."). */
@@ -53,6 +59,7 @@ typedef struct ttt_arena_options {
     ttt_arena_progress_fn progress; /* may be NULL */
     void *user;
     ttt_arena_forfeit_fn forfeit; /* may be NULL; gets user too */
+    ttt_arena_stop_fn stop;       /* may be NULL; gets user too */
 } ttt_arena_options;
 
 /* The number of pairs: n(n-1)/2 for a round robin, n-1 for a gauntlet. */
@@ -89,7 +96,8 @@ ttt_status ttt_arena_play(const ttt_rules *rules, const char *x_spec, const char
                           ttt_outcome *outcome, ttt_move *moves, int *count, ttt_error *err);
 
 /* Runs the tournament; pairs (room for ttt_arena_pair_count entries) receives each pair's record, in
- * schedule order. Every spec is checked before any game is played (TTT_EINVAL names the bad one). */
+ * schedule order. Every spec is checked before any game is played (TTT_EINVAL names the bad one). A tournament
+ * that opt->stop stopped returns TTT_OK with the records of the games finished (a pair may have none). */
 ttt_status ttt_arena_run(const ttt_rules *rules, const ttt_arena_options *opt, ttt_arena_pair *pairs,
                          ttt_error *err);
 
@@ -109,5 +117,17 @@ typedef struct ttt_arena_stats {
 
 /* The statistics of a record of at least one game (asserted). Never NaN. */
 void ttt_arena_stats_of(const ttt_arena_record *r, ttt_arena_stats *out);
+
+/* One engine's line of a tournament's ranking. */
+typedef struct ttt_arena_rank {
+    int engine;             /* index into the specs */
+    ttt_arena_record total; /* over all its games, from its side */
+    ttt_arena_stats stats;  /* of total: its score and Elo against the field it met */
+} ttt_arena_rank;
+
+/* The ranking as cutechess-cli prints it after a tournament: every engine that played at least one game in
+ * pairs (npairs of them, as ttt_arena_run wrote them for nspecs engines), best score first, ties in the order
+ * of the specs. out has room for nspecs entries; returns how many it wrote. */
+int ttt_arena_ranking(int nspecs, const ttt_arena_pair *pairs, int npairs, ttt_arena_rank *out);
 
 #endif

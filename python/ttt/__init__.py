@@ -748,7 +748,9 @@ def arena(specs, rules=None, games=10, seed=0, jobs=1, gauntlet=False):
     Returns {"rules", "games", "seed", "pairs": [...]}, each pair {"a", "b" (specs), "wins", "losses",
     "draws" (from a's side), "a_as_x", "a_as_o" (records), "a_forfeits", "b_forfeits" (games an outside
     engine lost by timing out, crashing or playing an illegal move, among the losses), "forfeits" (each of
-    those games, in order: {"game", "reason"}), "score", "elo", "elo_low", "elo_high", "los", "draw_ratio"}."""
+    those games, in order: {"game", "reason"}), "score", "elo", "elo_low", "elo_high", "los", "draw_ratio"},
+    and "ranking": every engine best first, as `ttt arena` prints it, each {"rank", "engine" (spec), "games",
+    "wins", "losses", "draws" (over all its games), "score", "elo", "elo_low", "elo_high", "draw_ratio"}."""
     rules = _rules(rules)
     if isinstance(specs, str) or not isinstance(specs, (list, tuple)):
         raise TypeError("arena: expected a list of engine specs, got %s" % type(specs).__name__)
@@ -802,7 +804,23 @@ def arena(specs, rules=None, games=10, seed=0, jobs=1, gauntlet=False):
             }
         )
         out.append(entry)
-    return {"rules": str(rules), "games": games, "seed": seed, "pairs": out}
+    ranks = ffi.new("ttt_arena_rank[]", len(specs))
+    ranking = []
+    for i in range(lib.ttt_arena_ranking(len(specs), pairs, npairs, ranks)):
+        r = ranks[i]
+        entry = {"rank": i + 1, "engine": specs[r.engine], "games": r.stats.games}
+        entry.update(_record(r.total))
+        entry.update(
+            {
+                "score": r.stats.score,
+                "elo": r.stats.elo,
+                "elo_low": r.stats.elo_low,
+                "elo_high": r.stats.elo_high,
+                "draw_ratio": r.stats.draw_ratio,
+            }
+        )
+        ranking.append(entry)
+    return {"rules": str(rules), "games": games, "seed": seed, "pairs": out, "ranking": ranking}
 
 
 from ._play import play  # noqa: E402  (play uses the classes above)

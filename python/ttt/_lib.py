@@ -169,6 +169,7 @@ typedef struct ttt_arena_pair {
 } ttt_arena_pair;
 typedef void (*ttt_arena_progress_fn)(uint64_t done, uint64_t total, void *user);
 typedef void (*ttt_arena_forfeit_fn)(int pair, uint64_t game, const char *reason, void *user);
+typedef bool (*ttt_arena_stop_fn)(void *user);
 typedef struct ttt_arena_options {
     const char *const *specs;
     int nspecs;
@@ -179,6 +180,7 @@ typedef struct ttt_arena_options {
     ttt_arena_progress_fn progress;
     void *user;
     ttt_arena_forfeit_fn forfeit;
+    ttt_arena_stop_fn stop;
 } ttt_arena_options;
 typedef struct ttt_arena_stats {
     uint64_t games;
@@ -194,6 +196,12 @@ uint64_t ttt_arena_game_seed(uint64_t seed, int pair, uint64_t game);
 ttt_status ttt_arena_run(const ttt_rules *rules, const ttt_arena_options *opt, ttt_arena_pair *pairs,
                          ttt_error *err);
 void ttt_arena_stats_of(const ttt_arena_record *r, ttt_arena_stats *out);
+typedef struct ttt_arena_rank {
+    int engine;
+    ttt_arena_record total;
+    ttt_arena_stats stats;
+} ttt_arena_rank;
+int ttt_arena_ranking(int nspecs, const ttt_arena_pair *pairs, int npairs, ttt_arena_rank *out);
 """
 
 # Limits of the headers the package checks before calling (the library asserts its callers' mistakes).

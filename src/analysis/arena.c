@@ -88,9 +88,15 @@ static ttt_status arena_engine(const char *spec, const ttt_rules *rules, uint64_
     return ttt_engine_new(text, rules, out, err);
 }
 
-ttt_status ttt_arena_play_game(const ttt_rules *rules, const char *x_spec, const char *o_spec, uint64_t seed,
-                               ttt_arena_game *out, ttt_error *err)
+typedef struct arena_shared arena_shared;
+static bool arena_stopping(arena_shared *sh);
+
+/* ttt_arena_play_game, asking arena_stopping(sh) (sh may be NULL: never) after each move: a game stopped that
+ * way returns TTT_OK with *abandoned set, and its engines are not told anything. */
+static ttt_status arena_game(const ttt_rules *rules, const char *x_spec, const char *o_spec, uint64_t seed,
+                             arena_shared *sh, ttt_arena_game *out, bool *abandoned, ttt_error *err)
 {
+    *abandoned = false;
     out->forfeit = TTT_NOBODY;
     out->reason[0] = '\0';
     out->count = 0;
@@ -112,6 +118,13 @@ ttt_status ttt_arena_play_game(const ttt_rules *rules, const char *x_spec, const
         ttt_move m;
         ttt_player mover = ttt_board_to_move(&b);
         st = ttt_engine_choose(e[mover], &b, &m, NULL, &why);
+        /* Asked before the forfeit is counted: Ctrl-C on a terminal also reaches an outside engine, whose
+         * death then belongs to the stop, not to the game. */
+        if (sh && arena_stopping(sh)) {
+            *abandoned = true;
+            st = TTT_OK;
+            break;
+        }
         if (st == TTT_EFORFEIT) {
             out->forfeit = mover;
             st = TTT_OK;
@@ -123,7 +136,7 @@ ttt_status ttt_arena_play_game(const ttt_rules *rules, const char *x_spec, const
             ttt_board_play(&b, m);
         }
     }
-    if (st == TTT_OK) {
+    if (st == TTT_OK && !*abandoned) {
         out->count = b.ply;
         if (out->forfeit != TTT_NOBODY) {
             out->outcome = out->forfeit == TTT_X ? TTT_O_WINS : TTT_X_WINS;
@@ -135,6 +148,13 @@ ttt_status ttt_arena_play_game(const ttt_rules *rules, const char *x_spec, const
     ttt_engine_free(e[0]);
     ttt_engine_free(e[1]);
     return st;
+}
+
+ttt_status ttt_arena_play_game(const ttt_rules *rules, const char *x_spec, const char *o_spec, uint64_t seed,
+                               ttt_arena_game *out, ttt_error *err)
+{
+    bool abandoned;
+    return arena_game(rules, x_spec, o_spec, seed, NULL, out, &abandoned, err);
 }
 
 ttt_status ttt_arena_play(const ttt_rules *rules, const char *x_spec, const char *o_spec, uint64_t seed,
@@ -157,19 +177,46 @@ ttt_status ttt_arena_play(const ttt_rules *rules, const char *x_spec, const char
 
 /* --- The tournament ------------------------------------------------------------------------------------ */
 
-typedef struct arena_shared {
+struct arena_shared {
     const ttt_rules *rules;
     const ttt_arena_options *opt;
     int npairs;
     uint64_t total;
-    uint8_t *results; /* total bytes: GAME_* */
+    uint8_t *results; /* total bytes: GAME_*, 0 for a game not played */
     atomic_uint_fast64_t next, done;
-    atomic_bool failed;
-} arena_shared;
+    atomic_bool failed, stopped;
+    pthread_mutex_t progress_lock; /* serialises opt->progress */
+    uint64_t reported;             /* the largest done given to opt->progress, under progress_lock */
+};
+
+/* Whether the tournament stops: once opt->stop said so, every worker sees it without asking again. */
+static bool arena_stopping(arena_shared *sh)
+{
+    if (atomic_load(&sh->stopped))
+        return true;
+    if (sh->opt->stop && sh->opt->stop(sh->opt->user)) {
+        atomic_store(&sh->stopped, true);
+        return true;
+    }
+    return false;
+}
+
+/* Reports done games to opt->progress about ARENA_PROGRESS_STEPS times in all, whichever worker finished them. */
+static void arena_report(arena_shared *sh, uint64_t done)
+{
+    uint64_t step = sh->total / ARENA_PROGRESS_STEPS + 1;
+    if (!sh->opt->progress || (done % step != 0 && done != sh->total))
+        return;
+    pthread_mutex_lock(&sh->progress_lock);
+    if (done > sh->reported) {
+        sh->reported = done;
+        sh->opt->progress(done, sh->total, sh->opt->user);
+    }
+    pthread_mutex_unlock(&sh->progress_lock);
+}
 
 typedef struct arena_worker {
     arena_shared *shared;
-    bool reports;
     ttt_status status;
     ttt_error err;
     ttt_arena_game game; /* the last game played */
@@ -180,21 +227,25 @@ static void *arena_run_worker(void *arg)
     arena_worker *w = arg;
     arena_shared *sh = w->shared;
     const ttt_arena_options *opt = sh->opt;
-    uint64_t step = sh->total / ARENA_PROGRESS_STEPS + 1, last = 0;
     for (;;) {
+        if (atomic_load(&sh->failed) || arena_stopping(sh))
+            break;
         uint64_t g = atomic_fetch_add(&sh->next, 1);
-        if (g >= sh->total || atomic_load(&sh->failed))
+        if (g >= sh->total)
             break;
         int pair = (int)(g / opt->games), a, b;
         uint64_t i = g % opt->games;
         ttt_arena_pair_at(opt->nspecs, opt->gauntlet, pair, &a, &b);
         bool a_is_x = i % 2 == 0;
-        w->status = ttt_arena_play_game(sh->rules, opt->specs[a_is_x ? a : b], opt->specs[a_is_x ? b : a],
-                                        ttt_arena_game_seed(opt->seed, pair, i), &w->game, &w->err);
+        bool abandoned;
+        w->status = arena_game(sh->rules, opt->specs[a_is_x ? a : b], opt->specs[a_is_x ? b : a],
+                               ttt_arena_game_seed(opt->seed, pair, i), sh, &w->game, &abandoned, &w->err);
         if (w->status) {
             atomic_store(&sh->failed, true);
             break;
         }
+        if (abandoned)
+            break;
         ttt_outcome o = w->game.outcome;
         uint8_t r = o == TTT_DRAW ? GAME_DRAW : (o == TTT_X_WINS) == a_is_x ? GAME_WIN : GAME_LOSS;
         if (w->game.forfeit != TTT_NOBODY) {
@@ -203,11 +254,7 @@ static void *arena_run_worker(void *arg)
                 opt->forfeit(pair, i, w->game.reason, opt->user);
         }
         sh->results[g] = r;
-        uint64_t done = atomic_fetch_add(&sh->done, 1) + 1;
-        if (w->reports && opt->progress && (done - last >= step || done == sh->total)) {
-            opt->progress(done, sh->total, opt->user);
-            last = done;
-        }
+        arena_report(sh, atomic_fetch_add(&sh->done, 1) + 1);
     }
     return NULL;
 }
@@ -248,6 +295,7 @@ ttt_status ttt_arena_run(const ttt_rules *rules, const ttt_arena_options *opt, t
     atomic_init(&sh.next, 0);
     atomic_init(&sh.done, 0);
     atomic_init(&sh.failed, false);
+    atomic_init(&sh.stopped, false);
     int jobs = opt->jobs ? opt->jobs : 1;
     if ((uint64_t)jobs > sh.total)
         jobs = (int)sh.total;
@@ -261,8 +309,9 @@ ttt_status ttt_arena_run(const ttt_rules *rules, const ttt_arena_options *opt, t
         free(sh.results);
         return ttt_fail(err, TTT_ENOMEM, "arena: out of memory");
     }
+    pthread_mutex_init(&sh.progress_lock, NULL);
     for (int i = 0; i < jobs; i++)
-        workers[i] = (arena_worker){.shared = &sh, .reports = i == 0};
+        workers[i] = (arena_worker){.shared = &sh};
     /* Worker 0 runs in this thread; a thread that cannot be started leaves its games to the others. */
     for (int i = 1; i < jobs; i++)
         started[i] = pthread_create(&threads[i], NULL, arena_run_worker, &workers[i]) == 0;
@@ -294,6 +343,7 @@ ttt_status ttt_arena_run(const ttt_rules *rules, const ttt_arena_options *opt, t
     free(threads);
     free(started);
     free(sh.results);
+    pthread_mutex_destroy(&sh.progress_lock);
     return st;
 }
 
@@ -327,4 +377,34 @@ void ttt_arena_stats_of(const ttt_arena_record *r, ttt_arena_stats *out)
         .los = w + l > 0 ? 0.5 * (1.0 + erf((w - l) / sqrt(2.0 * (w + l)))) : 0.5,
         .draw_ratio = d / games,
     };
+}
+
+static int compare_ranks(const void *a, const void *b)
+{
+    const ttt_arena_rank *x = a, *y = b;
+    if (x->stats.score != y->stats.score)
+        return x->stats.score > y->stats.score ? -1 : 1;
+    return x->engine - y->engine;
+}
+
+int ttt_arena_ranking(int nspecs, const ttt_arena_pair *pairs, int npairs, ttt_arena_rank *out)
+{
+    assert(nspecs >= 0 && nspecs <= TTT_ARENA_MAX_ENGINES);
+    for (int i = 0; i < nspecs; i++)
+        out[i] = (ttt_arena_rank){.engine = i};
+    for (int p = 0; p < npairs; p++) {
+        const ttt_arena_record *r = &pairs[p].total;
+        assert(pairs[p].a >= 0 && pairs[p].a < nspecs && pairs[p].b >= 0 && pairs[p].b < nspecs);
+        ttt_arena_record *a = &out[pairs[p].a].total, *b = &out[pairs[p].b].total;
+        a->wins += r->wins, a->losses += r->losses, a->draws += r->draws;
+        b->wins += r->losses, b->losses += r->wins, b->draws += r->draws;
+    }
+    int ranked = 0;
+    for (int i = 0; i < nspecs; i++)
+        if (out[i].total.wins + out[i].total.losses + out[i].total.draws > 0) {
+            ttt_arena_stats_of(&out[i].total, &out[i].stats);
+            out[ranked++] = out[i];
+        }
+    qsort(out, (size_t)ranked, sizeof *out, compare_ranks);
+    return ranked;
 }

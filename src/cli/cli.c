@@ -5,9 +5,13 @@
 #include <ctype.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 enum {
     CLI_SHORTOPTS_SIZE = 64,  /* a command's getopt letters */
@@ -330,4 +334,110 @@ void cli_draw_board(FILE *f, const ttt_board *b)
         }
         fputc('\n', f);
     }
+}
+
+/* What the SIGINT handlers reach (a handler can reach nothing else): the flag, and the line to write before
+ * exiting. A lock-free atomic is safe both in a handler and across threads. */
+static atomic_bool interrupt_seen;
+static char interrupt_line[TTT_ERROR_SIZE];
+static size_t interrupt_length;
+
+static void on_interrupt(int sig)
+{
+    (void)sig;
+    atomic_store(&interrupt_seen, true);
+}
+
+static void on_interrupt_exit(int sig)
+{
+    (void)sig;
+    ssize_t ignored = write(STDERR_FILENO, interrupt_line, interrupt_length);
+    (void)ignored;
+    _exit(CLI_INTERRUPTED);
+}
+
+static void interrupt_handle(void (*handler)(int), int flags)
+{
+    struct sigaction sa = {.sa_handler = handler, .sa_flags = flags};
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+}
+
+/* SA_RESTART: a read or write in flight (the database, an outside engine's pipe) goes on rather than failing
+ * with EINTR; the job sees the flag at its next check. */
+void cli_interrupt_catch(void)
+{
+    atomic_store(&interrupt_seen, false);
+    interrupt_handle(on_interrupt, SA_RESETHAND | SA_RESTART);
+}
+
+bool cli_interrupted(void) { return atomic_load(&interrupt_seen); }
+
+void cli_interrupt_release(void) { signal(SIGINT, SIG_DFL); }
+
+void cli_interrupt_exit(const char *cmd, const char *message, bool clear)
+{
+    int n = snprintf(interrupt_line, sizeof interrupt_line, "%sttt %s: interrupted: %s\n",
+                     clear ? "\r\033[K" : "", cmd, message);
+    interrupt_length = n < 0 ? 0 : (size_t)n < sizeof interrupt_line ? (size_t)n : sizeof interrupt_line - 1;
+    interrupt_handle(on_interrupt_exit, 0);
+}
+
+static void ticker_draw(cli_ticker *t) { cli_progress_unit(t->done, t->total, t->unit, t->extra); }
+
+static void *ticker_run(void *arg)
+{
+    cli_ticker *t = arg;
+    pthread_mutex_lock(&t->lock);
+    while (t->running) {
+        ticker_draw(t);
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        long ns = until.tv_nsec + CLI_TICK_MS * 1000000L;
+        until.tv_sec += ns / 1000000000L;
+        until.tv_nsec = ns % 1000000000L;
+        pthread_cond_timedwait(&t->wake, &t->lock, &until);
+    }
+    pthread_mutex_unlock(&t->lock);
+    return NULL;
+}
+
+void cli_ticker_start(cli_ticker *t, uint64_t total, const char *unit)
+{
+    *t = (cli_ticker){.total = total, .unit = unit, .running = true};
+    pthread_mutex_init(&t->lock, NULL);
+    pthread_cond_init(&t->wake, NULL);
+    cli_progress_begin();
+    ticker_draw(t);
+    t->threaded = pthread_create(&t->thread, NULL, ticker_run, t) == 0;
+}
+
+void cli_ticker_update(cli_ticker *t, uint64_t done, const char *extra)
+{
+    pthread_mutex_lock(&t->lock);
+    t->done = done;
+    snprintf(t->extra, sizeof t->extra, "%s", extra);
+    if (!t->threaded)
+        ticker_draw(t);
+    pthread_mutex_unlock(&t->lock);
+}
+
+void cli_ticker_note(cli_ticker *t, const char *line)
+{
+    pthread_mutex_lock(&t->lock);
+    fprintf(stderr, "\r\033[K%s\n", line);
+    ticker_draw(t);
+    pthread_mutex_unlock(&t->lock);
+}
+
+void cli_ticker_stop(cli_ticker *t)
+{
+    pthread_mutex_lock(&t->lock);
+    t->running = false;
+    pthread_cond_signal(&t->wake);
+    pthread_mutex_unlock(&t->lock);
+    if (t->threaded)
+        pthread_join(t->thread, NULL);
+    pthread_cond_destroy(&t->wake);
+    pthread_mutex_destroy(&t->lock);
 }

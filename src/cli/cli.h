@@ -7,6 +7,7 @@
 #ifndef TTT_CLI_CLI_H
 #define TTT_CLI_CLI_H
 
+#include <pthread.h>
 #include <stdio.h>
 
 #include "ttt/ttt.h"
@@ -85,6 +86,53 @@ void cli_draw_board(FILE *f, const ttt_board *b);
 
 /* "X to move", "X wins", "O wins (X completed a line)", "draw". */
 const char *cli_status_line(const ttt_board *b, char *buf, size_t size);
+
+/* The exit status after Ctrl-C, as shells report a process killed by SIGINT (128 + 2). */
+#define CLI_INTERRUPTED 130
+
+/* Catches SIGINT from now on: the first one sets what cli_interrupted reads, a second one ends the process as
+ * SIGINT does (for a job that does not stop). Until cli_interrupt_release. */
+void cli_interrupt_catch(void);
+
+/* Whether SIGINT arrived since the last cli_interrupt_catch. Safe from any thread. */
+bool cli_interrupted(void);
+
+/* SIGINT's default action again; cli_interrupted still answers for the catch that ended. */
+void cli_interrupt_release(void);
+
+/* From now on SIGINT ends the process at once with CLI_INTERRUPTED after clearing the progress line (when
+ * clear) and writing "ttt CMD: interrupted: MESSAGE" on stderr: for a phase that keeps nothing, which the
+ * process cannot leave otherwise. The line is formatted now, the handler only writes it. */
+void cli_interrupt_exit(const char *cmd, const char *message, bool clear);
+
+/* How often a ticker redraws its bar, in milliseconds: its clock moves even when nothing finishes. */
+#define CLI_TICK_MS 250
+
+/* A progress bar (cli_progress_unit) that a thread of its own redraws every CLI_TICK_MS with the latest count,
+ * so that it shows at once and its clock runs between games. Updates and notes may come from any thread. */
+typedef struct cli_ticker {
+    pthread_mutex_t lock;
+    pthread_cond_t wake;
+    pthread_t thread;
+    bool running, threaded;
+    uint64_t done, total;
+    const char *unit;
+    char extra[128];
+} cli_ticker;
+
+/* Starts the bar's clock (cli_progress_begin), draws it at 0 of total at once, and starts its thread (without
+ * one, when it cannot be started, the bar is redrawn by each update only). */
+void cli_ticker_start(cli_ticker *t, uint64_t total, const char *unit);
+
+/* The count to show from now on, and extra after the times ("" for none; copied). Does not draw. */
+void cli_ticker_update(cli_ticker *t, uint64_t done, const char *extra);
+
+/* A line of its own above the bar (a warning as it happens): the bar is cleared, the line written, the bar
+ * drawn again. The line takes no newline. */
+void cli_ticker_note(cli_ticker *t, const char *line);
+
+/* Stops the thread; the bar stays on the line for the caller to end (cli_progress_end) or clear. */
+void cli_ticker_stop(cli_ticker *t);
 
 /* Subcommands. */
 int cmd_move(int argc, char **argv);

@@ -4,7 +4,6 @@
 #include <inttypes.h>
 #include <jansson.h>
 #include <math.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -25,15 +24,17 @@ static const char help[] =
     "Every game's seed comes from --seed and the game's number, and each game gets new engines seeded with\n"
     "it (unless a spec sets seed= itself), so the results are the same at any --jobs. For each pair: wins,\n"
     "losses and draws of the first engine, its score, the Elo difference with its 95% interval, the\n"
-    "likelihood of superiority, the draw ratio, and the split by colour.\n"
+    "likelihood of superiority, the draw ratio, and the split by colour. Ctrl-C stops the match: the games\n"
+    "in flight are abandoned and the results of the games played are printed (exit 130).\n"
     "\n"
     "  -r, --rules R   MxN[kK][-misere] (default 3x3)\n"
     "  -g, --games N   games per pair (required), 1 to 100000000\n"
     "  -j, --jobs J    threads (default: the number of processors)\n"
     "  -s, --seed S    the tournament seed, 0 to 9223372036854775807 (default 0)\n"
     "      --gauntlet  the first engine against each other one\n"
-    "      --json      the results as JSON\n"
-    "      --csv       the results as CSV, one line per pair\n"
+    "      --json      the results as JSON: the pairs, then the ranking of every engine\n"
+    "      --csv       the results as CSV, one line per pair; with three engines or more an empty line and\n"
+    "                  the ranking follow, one line per engine\n"
     "\n"
     "examples: ttt arena --games 1000 minimax mcts random\n"
     "          ttt arena --rules 7x7k5 --games 200 mcts:iterations=3000 montecarlo:trials=3000\n";
@@ -64,11 +65,21 @@ static void print_split(const char *name, const char *colour, const ttt_arena_re
            colour, r->wins, r->losses, r->draws, n ? (r->wins + r->draws / 2.0) / (double)n : 0.5, n);
 }
 
+/* The games of a record. */
+static uint64_t games_of(const ttt_arena_record *r) { return r->wins + r->losses + r->draws; }
+
+/* Pairs of a stopped match may have played no game: they are left out. */
 static void print_text(const char *const *specs, const ttt_arena_pair *pairs, int npairs)
 {
+    bool first = true;
     for (int p = 0; p < npairs; p++) {
         const ttt_arena_pair *pr = &pairs[p];
         const ttt_arena_record *r = &pr->total;
+        if (games_of(r) == 0)
+            continue;
+        if (!first)
+            putchar('\n');
+        first = false;
         ttt_arena_stats st;
         ttt_arena_stats_of(r, &st);
         const char *a = specs[pr->a];
@@ -88,59 +99,38 @@ static void print_text(const char *const *specs, const ttt_arena_pair *pairs, in
             printf("...      Elo difference: %s [%s, %s] (95%%), LOS: %.1f %%, DrawRatio: %.1f %%\n",
                    elo_text(st.elo, e, sizeof e), elo_text(st.elo_low, lo, sizeof lo),
                    elo_text(st.elo_high, hi, sizeof hi), st.los * 100, st.draw_ratio * 100);
-        if (p + 1 < npairs)
-            putchar('\n');
     }
 }
 
-/* One engine's line of the ranking. */
-typedef struct arena_rank {
-    int engine;
-    ttt_arena_record total; /* over all its games, from its side */
-    ttt_arena_stats stats;
-} arena_rank;
-
-static int compare_ranks(const void *a, const void *b)
+/* "+/-" of the ranking: the half-width of the 95% interval, or "inf". */
+static const char *margin_text(const ttt_arena_stats *st, char *buf, size_t size)
 {
-    const arena_rank *x = a, *y = b;
-    if (x->stats.score != y->stats.score)
-        return x->stats.score > y->stats.score ? -1 : 1;
-    return x->engine - y->engine;
+    double half = (st->elo_high - st->elo_low) / 2;
+    if (isfinite(half))
+        snprintf(buf, size, "%.0f", half);
+    else
+        snprintf(buf, size, "inf");
+    return buf;
 }
 
 /* The final ranking, as cutechess-cli prints it: every engine's record over all its games, best score first,
  * with the Elo of that score against the field and the half-width of its 95% interval. */
 static void print_ranking(const char *const *specs, int nspecs, const ttt_arena_pair *pairs, int npairs)
 {
-    arena_rank ranks[TTT_ARENA_MAX_ENGINES];
+    ttt_arena_rank ranks[TTT_ARENA_MAX_ENGINES];
+    int ranked = ttt_arena_ranking(nspecs, pairs, npairs, ranks);
+    if (ranked == 0)
+        return;
     int width = (int)strlen("Name");
-    for (int i = 0; i < nspecs; i++) {
-        ranks[i] = (arena_rank){.engine = i};
-        int len = (int)strlen(specs[i]);
+    for (int i = 0; i < ranked; i++) {
+        int len = (int)strlen(specs[ranks[i].engine]);
         width = len > width ? len : width;
     }
-    for (int p = 0; p < npairs; p++) {
-        const ttt_arena_record *r = &pairs[p].total;
-        ttt_arena_record *a = &ranks[pairs[p].a].total, *b = &ranks[pairs[p].b].total;
-        a->wins += r->wins, a->losses += r->losses, a->draws += r->draws;
-        b->wins += r->losses, b->losses += r->wins, b->draws += r->draws;
-    }
-    int ranked = 0;
-    for (int i = 0; i < nspecs; i++)
-        if (ranks[i].total.wins + ranks[i].total.losses + ranks[i].total.draws > 0) {
-            ttt_arena_stats_of(&ranks[i].total, &ranks[i].stats);
-            ranks[ranked++] = ranks[i];
-        }
-    qsort(ranks, (size_t)ranked, sizeof *ranks, compare_ranks);
     printf("\n%4s %-*s %7s %7s %7s %7s %7s\n", "Rank", width, "Name", "Elo", "+/-", "Games", "Score", "Draw");
     for (int i = 0; i < ranked; i++) {
         const ttt_arena_stats *st = &ranks[i].stats;
         char elo[32], pm[32];
-        double half = (st->elo_high - st->elo_low) / 2;
-        if (isfinite(half))
-            snprintf(pm, sizeof pm, "%.0f", half);
-        else
-            snprintf(pm, sizeof pm, "inf");
+        margin_text(st, pm, sizeof pm);
         if (isfinite(st->elo) && fabs(st->elo) <= ARENA_ELO_SHOWN)
             snprintf(elo, sizeof elo, "%.0f", st->elo);
         else
@@ -150,7 +140,7 @@ static void print_ranking(const char *const *specs, int nspecs, const ttt_arena_
     }
 }
 
-/* A finite number as JSON, an infinite one as null. */
+/* A finite number as JSON, an infinite one (or NaN: no games) as null. */
 static json_t *json_finite(double x) { return isfinite(x) ? json_real(x) : json_null(); }
 
 static json_t *json_record(const ttt_arena_record *r)
@@ -159,31 +149,62 @@ static json_t *json_record(const ttt_arena_record *r)
                      (json_int_t)r->draws);
 }
 
+/* The statistics of a pair, NaN where a pair that played no game has none (a stopped match). */
+static void pair_stats(const ttt_arena_pair *pr, ttt_arena_stats *st)
+{
+    if (games_of(&pr->total) > 0)
+        ttt_arena_stats_of(&pr->total, st);
+    else
+        *st = (ttt_arena_stats){
+            .score = NAN, .elo = NAN, .elo_low = NAN, .elo_high = NAN, .los = NAN, .draw_ratio = NAN};
+}
+
+/* The ranking as JSON: [{"rank": 1, "engine": SPEC, "games", "wins", "losses", "draws", "score", "elo",
+ * "elo_low", "elo_high", "draw_ratio"}, ...], best first. */
+static json_t *json_ranking(const char *const *specs, int nspecs, const ttt_arena_pair *pairs, int npairs)
+{
+    ttt_arena_rank ranks[TTT_ARENA_MAX_ENGINES];
+    int ranked = ttt_arena_ranking(nspecs, pairs, npairs, ranks);
+    json_t *list = json_array();
+    for (int i = 0; i < ranked; i++) {
+        const ttt_arena_rank *r = &ranks[i];
+        json_array_append_new(
+            list, json_pack("{s:i, s:s, s:I, s:I, s:I, s:I, s:f, s:o, s:o, s:o, s:f}", "rank", i + 1,
+                            "engine", specs[r->engine], "games", (json_int_t)r->stats.games, "wins",
+                            (json_int_t)r->total.wins, "losses", (json_int_t)r->total.losses, "draws",
+                            (json_int_t)r->total.draws, "score", r->stats.score, "elo",
+                            json_finite(r->stats.elo), "elo_low", json_finite(r->stats.elo_low), "elo_high",
+                            json_finite(r->stats.elo_high), "draw_ratio", r->stats.draw_ratio));
+    }
+    return list;
+}
+
 static int print_json(const ttt_rules *rules, const ttt_arena_options *opt, const ttt_arena_pair *pairs,
-                      int npairs)
+                      int npairs, bool interrupted)
 {
     json_t *list = json_array();
     for (int p = 0; p < npairs; p++) {
         const ttt_arena_pair *pr = &pairs[p];
         ttt_arena_stats st;
-        ttt_arena_stats_of(&pr->total, &st);
-        const char *v = verdict(&pr->total);
-        json_t *o =
-            json_pack("{s:s, s:s, s:I, s:I, s:I, s:I, s:f, s:o, s:o, s:o, s:f, s:f, s:o, s:o, s:o}", "a",
-                      opt->specs[pr->a], "b", opt->specs[pr->b], "games", (json_int_t)st.games, "wins",
-                      (json_int_t)pr->total.wins, "losses", (json_int_t)pr->total.losses, "draws",
-                      (json_int_t)pr->total.draws, "score", st.score, "elo", json_finite(st.elo), "elo_low",
-                      json_finite(st.elo_low), "elo_high", json_finite(st.elo_high), "los", st.los,
-                      "draw_ratio", st.draw_ratio, "verdict", v ? json_string(v) : json_null(), "a_as_x",
-                      json_record(&pr->a_as_x), "a_as_o", json_record(&pr->a_as_o));
+        pair_stats(pr, &st);
+        const char *v = st.games ? verdict(&pr->total) : NULL;
+        json_t *o = json_pack("{s:s, s:s, s:I, s:I, s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
+                              "a", opt->specs[pr->a], "b", opt->specs[pr->b], "games", (json_int_t)st.games,
+                              "wins", (json_int_t)pr->total.wins, "losses", (json_int_t)pr->total.losses,
+                              "draws", (json_int_t)pr->total.draws, "score", json_finite(st.score), "elo",
+                              json_finite(st.elo), "elo_low", json_finite(st.elo_low), "elo_high",
+                              json_finite(st.elo_high), "los", json_finite(st.los), "draw_ratio",
+                              json_finite(st.draw_ratio), "verdict", v ? json_string(v) : json_null(),
+                              "a_as_x", json_record(&pr->a_as_x), "a_as_o", json_record(&pr->a_as_o));
         json_object_set_new(o, "a_forfeits", json_integer((json_int_t)pr->a_forfeits));
         json_object_set_new(o, "b_forfeits", json_integer((json_int_t)pr->b_forfeits));
         json_array_append_new(list, o);
     }
     char rt[TTT_RULES_TEXT_SIZE];
-    json_t *o = json_pack("{s:s, s:I, s:I, s:b, s:o}", "rules", ttt_rules_format(rules, rt, sizeof rt),
+    json_t *o = json_pack("{s:s, s:I, s:I, s:b, s:b, s:o}", "rules", ttt_rules_format(rules, rt, sizeof rt),
                           "games_per_pair", (json_int_t)opt->games, "seed", (json_int_t)opt->seed, "gauntlet",
-                          opt->gauntlet, "pairs", list);
+                          opt->gauntlet, "interrupted", interrupted, "pairs", list);
+    json_object_set_new(o, "ranking", json_ranking(opt->specs, opt->nspecs, pairs, npairs));
     bool bad = !o || json_dumpf(o, stdout, JSON_COMPACT | JSON_REAL_PRECISION(6)) != 0;
     json_decref(o);
     if (bad)
@@ -192,7 +213,7 @@ static int print_json(const ttt_rules *rules, const ttt_arena_options *opt, cons
     return CLI_OK;
 }
 
-/* A CSV field: the number, or empty when it is infinite. */
+/* A CSV field: the number, or empty when it is infinite (or NaN: no games). */
 static void csv_number(double x)
 {
     if (isfinite(x))
@@ -213,6 +234,27 @@ static void csv_text(const char *text)
     putchar('"');
 }
 
+/* The ranking as a second CSV table after an empty line, as the text output has it (three engines or more). */
+static void print_csv_ranking(const ttt_arena_options *opt, const ttt_arena_pair *pairs, int npairs)
+{
+    ttt_arena_rank ranks[TTT_ARENA_MAX_ENGINES];
+    int ranked = ttt_arena_ranking(opt->nspecs, pairs, npairs, ranks);
+    puts("\nrank,engine,games,wins,losses,draws,score,elo,elo_low,elo_high,draw_ratio");
+    for (int i = 0; i < ranked; i++) {
+        const ttt_arena_rank *r = &ranks[i];
+        printf("%d,", i + 1);
+        csv_text(opt->specs[r->engine]);
+        printf(",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64, r->stats.games, r->total.wins,
+               r->total.losses, r->total.draws);
+        csv_number(r->stats.score);
+        csv_number(r->stats.elo);
+        csv_number(r->stats.elo_low);
+        csv_number(r->stats.elo_high);
+        csv_number(r->stats.draw_ratio);
+        putchar('\n');
+    }
+}
+
 static void print_csv(const ttt_arena_options *opt, const ttt_arena_pair *pairs, int npairs)
 {
     puts("a,b,games,wins,losses,draws,score,elo,elo_low,elo_high,los,draw_ratio,verdict,"
@@ -220,8 +262,8 @@ static void print_csv(const ttt_arena_options *opt, const ttt_arena_pair *pairs,
     for (int p = 0; p < npairs; p++) {
         const ttt_arena_pair *pr = &pairs[p];
         ttt_arena_stats st;
-        ttt_arena_stats_of(&pr->total, &st);
-        const char *v = verdict(&pr->total);
+        pair_stats(pr, &st);
+        const char *v = st.games ? verdict(&pr->total) : NULL;
         /* Quoting keeps the specs' commas inside the field (a '"' in a spec, as in args=, is doubled). */
         csv_text(opt->specs[pr->a]);
         putchar(',');
@@ -241,28 +283,30 @@ static void print_csv(const ttt_arena_options *opt, const ttt_arena_pair *pairs,
     }
 }
 
-/* What the progress bar and the forfeit notes share: stderr, written from several threads. */
-typedef struct arena_notes {
-    pthread_mutex_t lock;
-    bool bar;
-} arena_notes;
-
+/* The library's progress, to the bar (user: the ticker), which draws it on its next tick. */
 static void arena_progress(uint64_t done, uint64_t total, void *user)
 {
-    arena_notes *n = user;
-    pthread_mutex_lock(&n->lock);
-    cli_progress_games(done, total, NULL);
-    pthread_mutex_unlock(&n->lock);
+    (void)total;
+    cli_ticker_update(user, done, "");
 }
 
-/* "ttt arena: pair 1, game 3: engine 'cmd' (./brain): timed out ... (a loss)", on its own line. */
+static bool arena_stop(void *user)
+{
+    (void)user;
+    return cli_interrupted();
+}
+
+/* "ttt arena: pair 1, game 3: engine 'cmd' (./brain): timed out ... (a loss)", on its own line, above the bar
+ * when there is one (user: the ticker, or NULL). One fprintf is one write of the stream's lock. */
 static void arena_forfeit(int pair, uint64_t game, const char *reason, void *user)
 {
-    arena_notes *n = user;
-    pthread_mutex_lock(&n->lock);
-    fprintf(stderr, "%sttt arena: pair %d, game %" PRIu64 ": %s (scored as a loss)\n",
-            n->bar ? "\r\033[K" : "", pair + 1, game + 1, reason);
-    pthread_mutex_unlock(&n->lock);
+    char line[TTT_ERROR_SIZE + 64];
+    snprintf(line, sizeof line, "ttt arena: pair %d, game %" PRIu64 ": %s (scored as a loss)", pair + 1,
+             game + 1, reason);
+    if (user)
+        cli_ticker_note(user, line);
+    else
+        fprintf(stderr, "%s\n", line);
 }
 
 int cmd_arena(int argc, char **argv)
@@ -324,8 +368,7 @@ int cmd_arena(int argc, char **argv)
         jobs = n < 1 ? 1 : n > TTT_ARENA_MAX_JOBS ? TTT_ARENA_MAX_JOBS : (uint64_t)n;
     }
     bool bar = isatty(STDERR_FILENO);
-    arena_notes notes = {.bar = bar};
-    pthread_mutex_init(&notes.lock, NULL);
+    cli_ticker ticker;
     ttt_arena_options opt = {.specs = (const char *const *)(argv + optind),
                              .nspecs = nspecs,
                              .games = games,
@@ -333,32 +376,49 @@ int cmd_arena(int argc, char **argv)
                              .jobs = (int)jobs,
                              .gauntlet = gauntlet,
                              .progress = bar ? arena_progress : NULL,
-                             .user = &notes,
-                             .forfeit = arena_forfeit};
+                             .user = bar ? &ticker : NULL,
+                             .forfeit = arena_forfeit,
+                             .stop = arena_stop};
     int npairs = ttt_arena_pair_count(nspecs, gauntlet);
     ttt_arena_pair *pairs = calloc((size_t)npairs, sizeof *pairs);
     if (!pairs)
         return cli_runtime("arena", "out of memory");
+    uint64_t total = (uint64_t)npairs * games, played = 0;
     if (bar)
-        cli_progress_begin();
+        cli_ticker_start(&ticker, total, "games");
+    cli_interrupt_catch();
     ttt_status st = ttt_arena_run(&rules, &opt, pairs, &err);
-    if (bar && st == TTT_OK)
-        cli_progress_end((uint64_t)npairs * games);
+    cli_interrupt_release();
+    if (bar)
+        cli_ticker_stop(&ticker);
+    bool interrupted = st == TTT_OK && cli_interrupted();
+    for (int p = 0; p < npairs; p++)
+        played += games_of(&pairs[p].total);
+    if (bar && (interrupted || st == TTT_EINVAL))
+        fputs("\r\033[K", stderr);
+    else if (bar && st == TTT_OK)
+        cli_progress_end(total);
     else if (bar && st != TTT_EINVAL)
         fputc('\n', stderr);
+    if (interrupted)
+        fprintf(stderr,
+                "ttt arena: interrupted: %" PRIu64 " of %" PRIu64
+                " games played, the games in flight abandoned\n",
+                played, total);
     int rc = CLI_OK;
     if (st)
         rc = st == TTT_EINVAL ? cli_usage("arena", "%s", err.msg) : cli_runtime("arena", "%s", err.msg);
     else if (json)
-        rc = print_json(&rules, &opt, pairs, npairs);
-    else if (csv)
+        rc = print_json(&rules, &opt, pairs, npairs, interrupted);
+    else if (csv) {
         print_csv(&opt, pairs, npairs);
-    else {
+        if (nspecs >= ARENA_RANKING_MIN_ENGINES)
+            print_csv_ranking(&opt, pairs, npairs);
+    } else {
         print_text(opt.specs, pairs, npairs);
         if (nspecs >= ARENA_RANKING_MIN_ENGINES)
             print_ranking(opt.specs, nspecs, pairs, npairs);
     }
     free(pairs);
-    pthread_mutex_destroy(&notes.lock);
-    return rc;
+    return rc == CLI_OK && interrupted ? CLI_INTERRUPTED : rc;
 }

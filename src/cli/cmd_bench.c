@@ -230,6 +230,24 @@ static const char help[] =
     "\n"
     "  -j, --json   the same as JSON\n";
 
+/* One row of the table, flushed: a long bench shows each item as it finishes. */
+static void print_row(const bench_item *it)
+{
+    printf("%-28s %12.3f %14" PRIu64 " %14.0f", it->name, it->ms, it->nodes,
+           it->ms > 0 ? it->nodes / it->ms * 1e3 : 0.0);
+    /* Every column filled: "-" where the item has no such rate (a search makes no moves). */
+    if (it->moves && it->ms > 0)
+        printf(" %12.0f", it->moves / it->ms * 1e3);
+    else
+        printf(" %12s", "-");
+    if (it->games && it->ms > 0)
+        printf(" %12.0f", it->games / it->ms * 1e3);
+    else
+        printf(" %12s", "-");
+    putchar('\n');
+    fflush(stdout);
+}
+
 int cmd_bench(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -250,11 +268,18 @@ int cmd_bench(int argc, char **argv)
     memset(items, 0, sizeof items);
     int n = 0, bad = 0;
     ttt_error err;
+    if (!json) {
+        printf("%-28s %12s %14s %14s %12s %12s\n", "item", "ms", "nodes", "nodes/s", "moves/s", "games/s");
+        fflush(stdout);
+    }
 #define ITEM(label, call)                                                                                    \
     do {                                                                                                     \
         assert(n < BENCH_MAX_ITEMS);                                                                         \
         items[n].name = label;                                                                               \
-        bad |= call;                                                                                         \
+        int failed = call;                                                                                   \
+        if (!failed && !json)                                                                                \
+            print_row(&items[n]);                                                                            \
+        bad |= failed;                                                                                       \
         n++;                                                                                                 \
     } while (0)
     ITEM("solve 3x3 empty", bench_solve("3x3", "", SOLVE_REPEAT, &items[n], &err));
@@ -312,21 +337,6 @@ int cmd_bench(int argc, char **argv)
             return cli_runtime("bench", "could not write JSON");
         putchar('\n');
         return CLI_OK;
-    }
-    printf("%-28s %12s %14s %14s %12s %12s\n", "item", "ms", "nodes", "nodes/s", "moves/s", "games/s");
-    for (int i = 0; i < n; i++) {
-        printf("%-28s %12.3f %14" PRIu64 " %14.0f", items[i].name, items[i].ms, items[i].nodes,
-               items[i].ms > 0 ? items[i].nodes / items[i].ms * 1e3 : 0.0);
-        /* Every column filled: "-" where the item has no such rate (a search makes no moves). */
-        if (items[i].moves && items[i].ms > 0)
-            printf(" %12.0f", items[i].moves / items[i].ms * 1e3);
-        else
-            printf(" %12s", "-");
-        if (items[i].games && items[i].ms > 0)
-            printf(" %12.0f", items[i].games / items[i].ms * 1e3);
-        else
-            printf(" %12s", "-");
-        putchar('\n');
     }
     printf("signature %" PRIu64 "\n", signature);
     return CLI_OK;

@@ -64,6 +64,7 @@ static const char help[] =
     "up to the board's symmetries. Instant on 3x3; 4x4 takes seconds; boards over 64 cells are refused.\n"
     "A board whose largest layer might not fit in memory (the estimate counts every way of placing the\n"
     "stones of a ply) is refused before counting; on a terminal a line shows the layer being counted.\n"
+    "The counts are known only at the end: Ctrl-C keeps nothing (exit 130).\n"
     "\n"
     "  -r, --rules R   MxN[kK][-misere] (default 3x3)\n"
     "  -l, --limit N   stop when one ply has more than N positions (default 50000000)\n"
@@ -171,7 +172,10 @@ int cmd_count(int argc, char **argv)
     double start = ttt_clock_ms();
     count_watch watch = {.plies = ttt_rules_cells(&rules) + 1, .start = start};
     bool bar = isatty(STDERR_FILENO);
+    /* The count cannot be asked to stop and has nothing to show before its end: Ctrl-C ends the process. */
+    cli_interrupt_exit("count", "nothing counted (the counts are known only at the end)", bar);
     ttt_status st = ttt_count_progress(&rules, limit, bar ? count_progress : NULL, &watch, c, &err);
+    cli_interrupt_release();
     double ms = ttt_clock_ms() - start;
     if (bar)
         fputs("\r\033[K", stderr);

@@ -39,7 +39,8 @@ static const char build_help[] =
     "position (in canonical form) keeps the sum and count of its moves' scores; the 'table' engine plays "
     "the\n"
     "move with the best average. The table is JSON (format 'ttt-table', version 1), written atomically.\n"
-    "The same rules, games and seed give the same table, whatever --jobs is.\n"
+    "The same rules, games and seed give the same table, whatever --jobs is. Ctrl-C during the games\n"
+    "writes nothing (exit 130); during the write, the write is finished first.\n"
     "\n"
     "  -r, --rules R   MxN[kK][-misere], boards of up to 64 cells (default 3x3)\n"
     "  -g, --games N   how many random games to play (required)\n"
@@ -162,21 +163,34 @@ static int table_build(int argc, char **argv)
         .games = games, .seed = seed, .jobs = (int)jobs, .progress = bar ? cli_progress_games : NULL};
     ttt_table *t;
     double start = ttt_clock_ms();
+    /* The build cannot be asked to stop, and nothing of it is on disk yet: Ctrl-C ends the process. */
+    cli_interrupt_exit("table", "nothing written", bar);
     ttt_status st = ttt_table_build(&rules, &opt, &t, &err);
+    /* The write goes to a temporary file renamed at the end: ending it halfway would leave that file. */
+    cli_interrupt_catch();
     double build_ms = ttt_clock_ms() - start;
     if (bar)
         cli_progress_end(games);
-    if (st)
+    if (st) {
+        cli_interrupt_release();
         return cli_runtime("table", "%s", err.msg);
+    }
     if (bar)
         cli_progress_begin();
     st = ttt_table_save_progress(t, out, bar ? write_progress : NULL, NULL, &err);
+    cli_interrupt_release();
     if (bar)
         fputs("\r\033[K", stderr);
     double total_ms = ttt_clock_ms() - start;
     if (st) {
         ttt_table_free(t);
         return cli_runtime("table", "%s", err.msg);
+    }
+    if (cli_interrupted()) {
+        ttt_table_free(t);
+        fprintf(stderr, "ttt table: interrupted: the table was built, so its write was finished: wrote %s\n",
+                out);
+        return CLI_INTERRUPTED;
     }
     /* The build uses no more threads than there are chunks of games. */
     uint64_t chunks = (games + TTT_TABLE_CHUNK_GAMES - 1) / TTT_TABLE_CHUNK_GAMES;

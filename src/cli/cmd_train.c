@@ -19,7 +19,8 @@ static const char help[] =
     "\n"
     "The learner plays N games against an opponent engine and learns from every one of them: each finished\n"
     "game is added to its memory (one transaction per game), so a run that is stopped keeps what it "
-    "learned.\n"
+    "learned:\n"
+    "Ctrl-C drops the game in progress, says how many games were learned, and exits 130.\n"
     "Training games are not added to the game records of 'ttt history' (they would flood it).\n"
     "\n"
     "  -r, --rules R      MxN[kK][-misere] (default 3x3)\n"
@@ -64,10 +65,12 @@ static int make_engine(const char *spec, const char *memory, uint64_t seed, cons
     return CLI_OK;
 }
 
-/* Plays one game; *outcome receives the result. Both engines are told how it ended. */
+/* Plays one game; *outcome receives the result. Both engines are told how it ended. After Ctrl-C the game
+ * stops after the current move with *abandoned set, and the engines are told nothing. */
 static ttt_status play_game(ttt_engine *const players[2], const ttt_rules *rules, ttt_outcome *outcome,
-                            ttt_error *err)
+                            bool *abandoned, ttt_error *err)
 {
+    *abandoned = false;
     ttt_board b;
     ttt_board_init(&b, rules);
     ttt_move moves[TTT_MAX_CELLS];
@@ -80,6 +83,10 @@ static ttt_status play_game(ttt_engine *const players[2], const ttt_rules *rules
             return st;
         if ((st = ttt_board_play_checked(&b, moves[n++], err)) != TTT_OK)
             return st;
+        if (cli_interrupted()) {
+            *abandoned = true;
+            return TTT_OK;
+        }
     }
     *outcome = ttt_board_outcome(&b);
     return ttt_engines_game_over(players, 2, moves, n, *outcome, err);
@@ -161,16 +168,24 @@ static void write_window(FILE *csv, int64_t index, int64_t games, const train_ta
     fflush(csv);
 }
 
-static int no_stats(const ttt_store_memory_stats *m, void *user)
+/* The games learned for one rules (their text), read from the memory's statistics. */
+typedef struct learned_games {
+    const char *rules;
+    int64_t games;
+} learned_games;
+
+static int find_learned(const ttt_store_memory_stats *m, void *user)
 {
-    (void)m;
-    (void)user;
+    learned_games *l = user;
+    if (strcmp(m->rules, l->rules) == 0)
+        l->games = m->games;
     return 0;
 }
 
 /* Checks the file (SQLite's integrity check) and reads the whole memory the training writes into (every row
- * is checked as it is read) before anything is written to it: a damaged file is refused untouched. */
-static int check_memory(const char *memory)
+ * is checked as it is read) before anything is written to it: a damaged file is refused untouched. The games
+ * it holds for the rules are added to *learned. */
+static int check_memory(const char *memory, learned_games *learned)
 {
     ttt_store *store;
     ttt_error err;
@@ -178,7 +193,7 @@ static int check_memory(const char *memory)
     if (!st)
         st = ttt_store_check(store, &err);
     if (!st)
-        st = ttt_store_memory_stats_each(store, no_stats, NULL, &err);
+        st = ttt_store_memory_stats_each(store, find_learned, learned, &err);
     ttt_store_close(store);
     if (!st)
         return CLI_OK;
@@ -194,6 +209,36 @@ static int print_memory(const ttt_store_memory_stats *m, void *user)
     return 0;
 }
 
+/* After Ctrl-C, what was kept in one line: the games the memory learned (counted there, so a learner that
+ * does not learn says 0), or the games played when the learner's spec names its own memory. */
+static int train_interrupted(const train_options *o, bool own_memory, const learned_games *before,
+                             int64_t played)
+{
+    learned_games after = {.rules = before->rules};
+    ttt_store *store;
+    ttt_error err;
+    ttt_status st = TTT_OK;
+    if (own_memory) {
+        st = ttt_store_open(o->memory, &store, &err);
+        if (!st)
+            st = ttt_store_memory_stats_each(store, find_learned, &after, &err);
+        ttt_store_close(store);
+    }
+    if (st)
+        return cli_runtime("train", "%s", err.msg);
+    if (own_memory)
+        fprintf(stderr,
+                "ttt train: interrupted: learned from %" PRId64 " game%s of %" PRId64
+                " (the game in progress dropped)\n",
+                after.games - before->games, after.games - before->games == 1 ? "" : "s", o->games);
+    else
+        fprintf(stderr,
+                "ttt train: interrupted: %" PRId64 " of %" PRId64
+                " games played (the game in progress dropped)\n",
+                played, o->games);
+    return CLI_INTERRUPTED;
+}
+
 int cmd_train(int argc, char **argv)
 {
     train_options o;
@@ -205,7 +250,10 @@ int cmd_train(int argc, char **argv)
     if (o.rules_text && ttt_rules_parse(o.rules_text, &rules, &err))
         return cli_usage("train", "%s", err.msg);
     bool own_memory = !strstr(o.learner, "memory=");
-    if (own_memory && (rc = check_memory(o.memory)) != CLI_OK)
+    char rt[TTT_RULES_TEXT_SIZE];
+    ttt_rules_format(&rules, rt, sizeof rt);
+    learned_games before = {.rules = rt};
+    if (own_memory && (rc = check_memory(o.memory, &before)) != CLI_OK)
         return rc;
     ttt_engine *learner = NULL, *opponent = NULL;
     if ((rc = make_engine(o.learner, o.memory, o.seed * 2, &rules, &learner)) != CLI_OK)
@@ -231,22 +279,26 @@ int cmd_train(int argc, char **argv)
     train_tally total = {0}, window = {0};
     int64_t windows = 0, in_window = 0;
     double start = ttt_clock_ms();
+    cli_ticker ticker;
     if (bar)
-        cli_progress_begin();
+        cli_ticker_start(&ticker, (uint64_t)o.games, "games");
+    cli_interrupt_catch();
     ttt_status st = TTT_OK;
     int64_t g;
-    for (g = 0; g < o.games; g++) {
+    bool abandoned = false;
+    for (g = 0; g < o.games && !cli_interrupted(); g++) {
         ttt_player side = o.as >= 0 ? (ttt_player)o.as : (ttt_player)(g & 1);
         ttt_engine *players[2];
         players[side] = learner;
         players[1 - side] = opponent;
         ttt_outcome oc;
-        if ((st = play_game(players, &rules, &oc, &err)) != TTT_OK)
+        if ((st = play_game(players, &rules, &oc, &abandoned, &err)) != TTT_OK || abandoned)
             break;
         bool won = (oc == TTT_X_WINS && side == TTT_X) || (oc == TTT_O_WINS && side == TTT_O);
         int64_t *slot = oc == TTT_DRAW ? &window.draws : won ? &window.wins : &window.losses;
         (*slot)++;
-        if (++in_window == o.window || g + 1 == o.games) {
+        /* The last window may be cut short by Ctrl-C after this game: the curve keeps every game played. */
+        if (++in_window == o.window || g + 1 == o.games || cli_interrupted()) {
             if (csv)
                 write_window(csv, windows, in_window, &window);
             total.wins += window.wins;
@@ -256,26 +308,32 @@ int cmd_train(int argc, char **argv)
             in_window = 0;
             windows++;
         }
-        if (bar && ((g + 1) % (o.games / 100 + 1) == 0 || g + 1 == o.games)) {
+        if (bar) {
             train_tally shown = {total.wins + window.wins, total.draws + window.draws,
                                  total.losses + window.losses};
             char tally[3 * 24 + 16];
             snprintf(tally, sizeof tally, "  W %" PRId64 " D %" PRId64 " L %" PRId64, shown.wins, shown.draws,
                      shown.losses);
-            cli_progress((uint64_t)(g + 1), (uint64_t)o.games, tally);
+            cli_ticker_update(&ticker, (uint64_t)(g + 1), tally);
         }
     }
+    cli_interrupt_release();
     double ms = ttt_clock_ms() - start;
-    if (bar)
-        fprintf(stderr, "\n");
+    bool interrupted = st == TTT_OK && cli_interrupted();
+    if (bar) {
+        cli_ticker_stop(&ticker);
+        if (!interrupted) /* the last count and tally, drawn now, stay on the screen */
+            cli_progress((uint64_t)g, (uint64_t)o.games, ticker.extra);
+        fputs(interrupted ? "\r\033[K" : "\n", stderr);
+    }
     if (csv)
         fclose(csv);
     ttt_engine_free(learner);
     ttt_engine_free(opponent);
     if (st)
         return cli_runtime("train", "game %" PRId64 ": %s", g + 1, err.msg);
-    char rt[TTT_RULES_TEXT_SIZE];
-    ttt_rules_format(&rules, rt, sizeof rt);
+    if (interrupted)
+        return train_interrupted(&o, own_memory, &before, g);
     const char *as = o.as == TTT_X ? "X" : o.as == TTT_O ? "O" : "X and O";
     printf("%s: %s as %s against %s: %" PRId64 " games: %" PRId64 " wins, %" PRId64 " draws, %" PRId64
            " losses (%.1f s, %.0f games/s)\n",

@@ -23,7 +23,7 @@ one=$(cat "$OUT")
 run arena --games 30 --seed 5 --jobs 2 --csv mcts:iterations=50 random
 [[ "$one" == "$(cat "$OUT")" ]] && PASS=$((PASS + 1)) || fail "arena results differ between --jobs 1 and 2"
 # --json and --csv shapes
-expect_out 0 '^\{"rules":"3x3","games_per_pair":10,"seed":0,"gauntlet":false,"pairs":\[\{"a":"minimax","b":"mcts","games":10,"wins":0,"losses":0,"draws":10,"score":0\.5,"elo":0\.0,"elo_low":0\.0,"elo_high":0\.0,"los":0\.5,"draw_ratio":1\.0,"verdict":"all draws","a_as_x":\{"wins":0,"losses":0,"draws":5\},"a_as_o":\{"wins":0,"losses":0,"draws":5\},"a_forfeits":0,"b_forfeits":0\}\]\}$' arena --json --games 10 minimax mcts
+expect_out 0 '^\{"rules":"3x3","games_per_pair":10,"seed":0,"gauntlet":false,"interrupted":false,"pairs":\[\{"a":"minimax","b":"mcts","games":10,"wins":0,"losses":0,"draws":10,"score":0\.5,"elo":0\.0,"elo_low":0\.0,"elo_high":0\.0,"los":0\.5,"draw_ratio":1\.0,"verdict":"all draws","a_as_x":\{"wins":0,"losses":0,"draws":5\},"a_as_o":\{"wins":0,"losses":0,"draws":5\},"a_forfeits":0,"b_forfeits":0\}\],"ranking":\[\{"rank":1,"engine":"minimax",.*\}\]\}$' arena --json --games 10 minimax mcts
 expect_out 0 '"elo":null,"elo_low":null,"elo_high":null,.*"verdict":"all wins"' arena --json --games 4 minimax:seed=1 random:seed=1
 expect_out 0 '^a,b,games,wins,losses,draws,score,elo,elo_low,elo_high,los,draw_ratio,verdict,a_x_wins,a_x_losses,a_x_draws,a_o_wins,a_o_losses,a_o_draws,a_forfeits,b_forfeits$' arena --csv --games 4 random random
 expect_out 0 '^"minimax","mcts",10,0,0,10,0\.5,0,0,0,0\.5,1,all draws,0,0,5,0,0,5,0,0$' arena --csv --games 10 minimax mcts
