@@ -13,8 +13,12 @@ Moves are cell numbers in reading order (cell = row * cols + col, 0 at the top l
 taken, its text ("b2": column letter, row number from the top) or a (row, col) pair is accepted as well.
 Bad input raises ValueError (TypeError for a wrong type) with the library's message; an outside engine
 ("cmd:path=...") that times out, crashes or breaks the protocol raises ttt.Forfeit (a RuntimeError).
+
+Threads: the library runs without the GIL; a Board is safe to share (it has a lock). At exit, searches and
+tournaments still running in daemon threads are stopped (their threads get SystemExit) and waited for.
 """
 
+import atexit
 import collections
 import threading
 
@@ -223,11 +227,17 @@ class Board:
 
     play(move) and undo() change it; moves(), winner, outcome, terminal, to_move, ply read it. Iterating
     gives every cell's "X", "O" or None in reading order; board[move] one of them; str() draws it.
+
+    Safe to share between threads: each method holds the board's lock, so a move is played (or taken back)
+    whole, and solve(), Engine.choose() and the others search a copy of the position taken under it.
     """
 
-    __slots__ = ("_c", "_rules", "_history", "__weakref__")
+    __slots__ = ("_c", "_rules", "_history", "_lock", "__weakref__")
 
     def __init__(self, position=None, rules=None, moves=None):
+        # The library releases the GIL inside every call, so without a lock two threads would play on the
+        # same struct at once (a failed assert, or a corrupt board with asserts off).
+        self._lock = threading.Lock()
         self._c = ffi.new("ttt_board *")
         self._history = []
         err = ffi.new("ttt_error *")
@@ -278,6 +288,19 @@ class Board:
         """The position after these moves from the empty board: "b2 a1", [4, 0] or [(1, 1), (0, 0)]."""
         return cls(rules=rules, moves=moves)
 
+    @classmethod
+    def _wrap(cls, c, rules, history):
+        """A Board over the library's board c (owned by the new object), with its rules and history."""
+        board = cls.__new__(cls)
+        board._lock = threading.Lock()
+        board._c, board._rules, board._history = c, rules, history
+        return board
+
+    def _snapshot(self):
+        """A copy of the position and of the history, taken whole (for a search, which runs unlocked)."""
+        with self._lock:
+            return ffi.new("ttt_board *", self._c[0]), list(self._history)
+
     # --- reading -----------------------------------------------------------------------------------------
 
     @property
@@ -287,48 +310,57 @@ class Board:
     @property
     def ply(self):
         """Stones on the board."""
-        return self._c.ply
+        with self._lock:
+            return self._c.ply
 
     @property
     def history(self):
         """The moves played on this object (from the empty board when it was made empty or from moves)."""
-        return list(self._history)
+        with self._lock:
+            return list(self._history)
 
     @property
     def terminal(self):
-        return self._c.line_owner != lib.TTT_NOBODY or self._c.ply == self._c.cells
+        with self._lock:
+            return _terminal(self._c)
 
     @property
     def winner(self):
         """"X", "O", or None while the game goes on or when it is drawn."""
-        return _side(lib.ttt_board_winner(self._c))
+        with self._lock:
+            return _side(lib.ttt_board_winner(self._c))
 
     @property
     def outcome(self):
         """None while the game goes on, "X" or "O" for a win, "draw"."""
-        return _OUTCOMES[lib.ttt_board_outcome(self._c)]
+        with self._lock:
+            return _OUTCOMES[lib.ttt_board_outcome(self._c)]
 
     @property
     def to_move(self):
         """"X" or "O", or None when the game is over."""
-        return None if self.terminal else _SIDES[self._c.ply & 1]
+        with self._lock:
+            return None if _terminal(self._c) else _SIDES[self._c.ply & 1]
 
     @property
     def position(self):
         """The position text, e.g. "x.o/.x./..o"."""
         buf = ffi.new("char[]", _lib.POSITION_TEXT_SIZE)
-        return ffi.string(lib.ttt_position_format(self._c, buf, len(buf))).decode()
+        with self._lock:
+            return ffi.string(lib.ttt_position_format(self._c, buf, len(buf))).decode()
 
     def moves(self):
         """The legal moves (cells) in increasing order; none when the game is over."""
         out = ffi.new("ttt_move[]", _lib.MAX_CELLS)
-        n = lib.ttt_board_moves(self._c, out)
+        with self._lock:
+            n = lib.ttt_board_moves(self._c, out)
         return [out[i] for i in range(n)]
 
     def winning_line(self):
         """The cells of the completed line, or [] when nobody has one."""
         out = ffi.new("ttt_move[]", _lib.MAX_SIDE)
-        n = lib.ttt_board_line_cells(self._c, out)
+        with self._lock:
+            n = lib.ttt_board_line_cells(self._c, out)
         return [out[i] for i in range(n)]
 
     def cell(self, move):
@@ -344,7 +376,8 @@ class Board:
             cell = _cell(self._rules, move)
         except (TypeError, ValueError):
             return False
-        return bool(lib.ttt_board_is_legal(self._c, cell))
+        with self._lock:
+            return bool(lib.ttt_board_is_legal(self._c, cell))
 
     def to_lists(self):
         """The board as CS50's tictactoe.py has it: a list of rows, each a list of "X", "O" or None."""
@@ -353,11 +386,8 @@ class Board:
         return [cells[i : i + cols] for i in range(0, len(cells), cols)]
 
     def copy(self):
-        other = Board.__new__(Board)
-        other._c = ffi.new("ttt_board *", self._c[0])
-        other._rules = self._rules
-        other._history = list(self._history)
-        return other
+        c, history = self._snapshot()
+        return Board._wrap(c, self._rules, history)
 
     # --- changing ----------------------------------------------------------------------------------------
 
@@ -365,33 +395,41 @@ class Board:
         """Plays the side to move's stone on move; ValueError ("cell b2 is taken", "the game is over: ...")."""
         cell = _cell(self._rules, move)
         err = ffi.new("ttt_error *")
-        _check(lib.ttt_board_play_checked(self._c, cell, err), err)
-        self._history.append(cell)
+        with self._lock:
+            _check(lib.ttt_board_play_checked(self._c, cell, err), err)
+            self._history.append(cell)
 
     def undo(self):
         """Takes back the last move played on this object and returns it."""
-        if not self._history:
-            raise ValueError("undo: no move to take back (a board made from a position text has none)")
-        cell = self._history.pop()
-        lib.ttt_board_undo(self._c, cell)
-        return cell
+        with self._lock:
+            if not self._history:
+                raise ValueError("undo: no move to take back (a board made from a position text has none)")
+            cell = self._history.pop()
+            lib.ttt_board_undo(self._c, cell)
+            return cell
 
     # --- Python protocols --------------------------------------------------------------------------------
 
     def __len__(self):
-        return self._c.cells
+        return self._c.cells  # fixed by the rules
 
     def __iter__(self):
         c = self._c
-        return (_side(lib.ttt_board_at(c, cell)) for cell in range(c.cells))
+        with self._lock:
+            cells = [_side(lib.ttt_board_at(c, cell)) for cell in range(c.cells)]
+        return iter(cells)
 
     def __getitem__(self, move):
-        return _side(lib.ttt_board_at(self._c, _cell(self._rules, move)))
+        cell = _cell(self._rules, move)
+        with self._lock:
+            return _side(lib.ttt_board_at(self._c, cell))
 
     def __eq__(self, other):
         if not isinstance(other, Board):
             return NotImplemented
-        return bool(lib.ttt_board_equal(self._c, other._c))
+        # One lock at a time: two threads comparing a == b and b == a must not wait for each other.
+        mine, theirs = self._snapshot()[0], other._snapshot()[0]
+        return bool(lib.ttt_board_equal(mine, theirs))
 
     __hash__ = None  # a board changes
 
@@ -401,6 +439,10 @@ class Board:
 
     def __repr__(self):
         return "ttt.Board(%r, rules=%r)" % (self.position, str(self._rules))
+
+
+def _terminal(c):
+    return c.line_owner != lib.TTT_NOBODY or c.ply == c.cells
 
 
 def _rules_of(c_board):
@@ -450,9 +492,49 @@ def _solver(rules):
         return s
 
 
+class _Calls:
+    """The long library calls in flight (searches, engine moves, counts, tournaments), so that the
+    interpreter's exit can stop them and wait for them. A daemon thread's search would otherwise run on while
+    Python frees its solver and unloads the library under it: a segfault at exit.
+
+    At exit, closing is set: a search polls it through its progress callback and stops, an arena through its
+    stop callback; an engine's move and a count cannot be stopped and are waited for (their budgets bound
+    them). A call that would start after that raises SystemExit in its thread, which a thread ends on quietly.
+    """
+
+    def __init__(self):
+        self._cond = threading.Condition(threading.Lock())
+        self._running = 0
+        self.closing = False
+
+    def check(self):
+        if self.closing:
+            raise SystemExit("ttt: the program is exiting: no new search")
+
+    def __enter__(self):
+        with self._cond:
+            self.check()
+            self._running += 1
+
+    def __exit__(self, *exc):
+        with self._cond:
+            self._running -= 1
+            self._cond.notify_all()
+
+    def close(self):
+        with self._cond:
+            self.closing = True
+            while self._running:
+                self._cond.wait()
+
+
+_calls = _Calls()
+# At exit, after the non-daemon threads are joined and before the interpreter is torn down.
+atexit.register(_calls.close)
+
 # Ctrl-C during a long search: the KeyboardInterrupt is raised in the progress callback (the search calls it
 # every few thousand nodes, in the searching thread); its onerror handler keeps it and asks the search to stop,
-# and _search raises it again once the search has returned.
+# and _search raises it again once the search has returned. The callback also stops the search at exit.
 _watch = threading.local()
 
 
@@ -463,21 +545,26 @@ def _on_progress_error(exc_type, exc_value, tb):
 
 @ffi.callback("bool(const ttt_search_progress *, void *)", onerror=_on_progress_error)
 def _progress(progress, user):
-    return False
+    return _calls.closing
 
 
-def _search(board, all_moves, nodes=0, ms=0.0):
-    s = _solver(board.rules)
+def _search(c, rules, all_moves, nodes=0, ms=0.0):
+    """Searches the library's board c (a copy no other thread changes) with the cached solver of rules."""
+    s = _solver(rules)
     out = ffi.new("ttt_search_result *")
     err = ffi.new("ttt_error *")
     limits = ffi.new("ttt_limits *", {"nodes": nodes, "ms": ms, "depth": 0, "progress": _progress})
-    with s.lock:
+    with _calls, s.lock:
+        _calls.check()  # not a new search once exit has begun, even after waiting for the solver
         _watch.pending = None
-        status = lib.ttt_solver_search(s.ptr, board._c, limits, all_moves, out, err)
+        status = lib.ttt_solver_search(s.ptr, c, limits, all_moves, out, err)
         pending, _watch.pending = _watch.pending, None
         if pending is not None:
             lib.ttt_solver_clear(s.ptr)  # the next search starts afresh rather than from an interrupted one
+        if pending is not None:
             raise pending
+        if _calls.closing and out.stopped:
+            raise SystemExit("ttt: the program is exiting: the search was stopped")
     _check(status, err)
     return out
 
@@ -496,7 +583,8 @@ def solve(board, nodes=0):
     """
     board = _board(board)
     nodes = _integer(nodes, "nodes", 0, 2**64 - 1)
-    r = _search(board, True, nodes)
+    c = board._snapshot()[0]
+    r = _search(c, board.rules, True, nodes)
     if not r.proven:
         raise ValueError(
             "solve: not solved within %d nodes (searched %d plies deep)" % (nodes, r.depth)
@@ -509,23 +597,24 @@ def solve(board, nodes=0):
                 "move": m.move,
                 "name": _move_name(board.rules, m.move),
                 "value": lib.ttt_score_result(m.score),
-                "distance": lib.ttt_score_plies(board._c, m.score),
+                "distance": lib.ttt_score_plies(c, m.score),
             }
         )
     value = lib.ttt_score_result(r.score)
     return {
         "value": value,
         "result": _RESULTS[value],
-        "distance": lib.ttt_score_plies(board._c, r.score),
+        "distance": lib.ttt_score_plies(c, r.score),
         "best": [r.moves[i].move for i in range(r.best_count)],
         "moves": moves,
         "nodes": r.nodes,
     }
 
 
-def _best_move(board):
-    """One optimal move (the first of the best), by the cached solver: for ttt.cs50.minimax."""
-    r = _search(board, False)
+def _best_move(c, rules):
+    """One optimal move (the first of the best) of the library's board c, by the cached solver: for
+    ttt.cs50.minimax."""
+    r = _search(c, rules, False)
     return r.moves[0].move
 
 
@@ -547,7 +636,9 @@ def count(rules=None, layer_limit=0):
     layer_limit = _integer(layer_limit, "layer_limit", 0, 2**64 - 1)
     out = ffi.new("ttt_counts *")
     err = ffi.new("ttt_error *")
-    _check(lib.ttt_count(rules._c, layer_limit, out, err), err)
+    with _calls:
+        status = lib.ttt_count(rules._c, layer_limit, out, err)
+    _check(status, err)
     by_ply = [
         {
             "ply": p,
@@ -628,25 +719,29 @@ class Engine:
         return lib.ttt_engine_nodes(self._engine())
 
     def _ready(self, board):
+        """The engine and a copy of board's position (the search runs on it, unlocked), once the engine
+        follows the game that led there."""
         board = _board(board, self._rules)
         engine = self._engine()
-        if board.terminal:
-            raise ValueError("the game is over (%s): no move to choose" % _over(board))
-        if board._history and len(board._history) == board.ply:
-            moves = ffi.new("ttt_move[]", board._history)
-            lib.ttt_engine_follow(engine, moves, len(board._history))
-        return engine, board
+        _calls.check()  # not a new search once exit has begun, even after waiting for the engine
+        c, history = board._snapshot()
+        if _terminal(c):
+            raise ValueError("the game is over (%s): no move to choose" % _over(c))
+        if history and len(history) == c.ply:
+            moves = ffi.new("ttt_move[]", history)
+            lib.ttt_engine_follow(engine, moves, len(history))
+        return engine, c
 
     def choose(self, board):
         """The engine's move (a cell) for the side to move; self.last has its nodes, ms and depth, and, when
         the engine says what it thinks of its move, "value_name" ("win rate", "heuristic score"...) and
         "value" (None and None when it does not)."""
-        with self._lock:
-            engine, board = self._ready(board)
+        with _calls, self._lock:
+            engine, c = self._ready(board)
             out = ffi.new("ttt_move *")
             info = ffi.new("ttt_search_info *")
             err = ffi.new("ttt_error *")
-            _check(lib.ttt_engine_choose(engine, board._c, out, info, err), err)
+            _check(lib.ttt_engine_choose(engine, c, out, info, err), err)
             said = info.value_name != ffi.NULL
             self.last = {
                 "nodes": info.nodes,
@@ -661,11 +756,11 @@ class Engine:
         """What the engine thinks of every legal move, best first: {"method", "nodes", "ms", "moves"}, each
         move {"move", "name", "kind" ("exact", "score" or "none"), "value" and "distance" (exact only),
         "score" (-1 to 1), "share" (of the engine's effort)}. ValueError for engines that cannot analyse."""
-        with self._lock:
-            engine, board = self._ready(board)
+        with _calls, self._lock:
+            engine, c = self._ready(board)
             out = ffi.new("ttt_analysis *")
             err = ffi.new("ttt_error *")
-            _check(lib.ttt_engine_analyse(engine, board._c, out, err), err)
+            _check(lib.ttt_engine_analyse(engine, c, out, err), err)
             moves = []
             for i in range(out.count):
                 m = out.moves[i]
@@ -695,19 +790,16 @@ class Engine:
     def game_over(self, board):
         """Tells the engine how a game it played went (learning engines learn from it): board must be
         finished and hold its whole game (made empty or from moves, then played)."""
-        board = _board(board, self._rules)
-        if not board.terminal:
+        c, history = _board(board, self._rules)._snapshot()
+        if not _terminal(c):
             raise ValueError("game_over: the game is not over")
-        if len(board._history) != board.ply:
+        if len(history) != c.ply:
             raise ValueError("game_over: the board does not hold the game's moves (made from a position?)")
-        with self._lock:
-            moves = ffi.new("ttt_move[]", board._history)
+        with _calls, self._lock:
+            moves = ffi.new("ttt_move[]", history)
             err = ffi.new("ttt_error *")
-            outcome = lib.ttt_board_outcome(board._c)
-            _check(
-                lib.ttt_engine_game_over(self._engine(), moves, len(board._history), outcome, err),
-                err,
-            )
+            outcome = lib.ttt_board_outcome(c)
+            _check(lib.ttt_engine_game_over(self._engine(), moves, len(history), outcome, err), err)
 
     def close(self):
         """Frees the engine now (otherwise when it is garbage)."""
@@ -728,8 +820,8 @@ class Engine:
         return "ttt.Engine(%r, rules=%r)" % (self.spec, str(self._rules))
 
 
-def _over(board):
-    outcome = board.outcome
+def _over(c):
+    outcome = _OUTCOMES[lib.ttt_board_outcome(c)]
     return "a draw" if outcome == "draw" else "%s has won" % outcome
 
 
@@ -779,9 +871,19 @@ def arena(specs, rules=None, games=10, seed=0, jobs=1, gauntlet=False):
     def on_forfeit(pair, game, reason, user):
         reasons[pair].append({"game": game, "reason": ffi.string(reason).decode("utf-8", "replace")})
 
+    # Asked by the arena's threads before each game and after each move: stops the tournament at exit.
+    @ffi.callback("bool(void *)")
+    def stop(user):
+        return _calls.closing
+
     opt.forfeit = on_forfeit
+    opt.stop = stop
     err = ffi.new("ttt_error *")
-    _check(lib.ttt_arena_run(rules._c, opt, pairs, err), err)
+    with _calls:
+        status = lib.ttt_arena_run(rules._c, opt, pairs, err)
+        if _calls.closing:
+            raise SystemExit("ttt: the program is exiting: the tournament was stopped")
+    _check(status, err)
     out = []
     stats = ffi.new("ttt_arena_stats *")
     for p in pairs:

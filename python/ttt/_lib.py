@@ -234,7 +234,9 @@ def _build_tree_candidates():
 def _open(path):
     """The library at path with every function the declarations name, else OSError: another library (or
     another version of libttt) would otherwise load and fail at its first call, far from the cause."""
-    found = ffi.dlopen(path)
+    # Never unloaded: at exit Python frees the library's handle while a daemon thread may still be inside a
+    # short call (only the long ones are stopped and waited for), which would then run on unmapped code.
+    found = ffi.dlopen(path, ffi.RTLD_NOW | ffi.RTLD_NODELETE)
     for name in dir(found):
         try:
             getattr(found, name)

@@ -10,7 +10,7 @@ that is not a free cell of an unfinished game (result).
 """
 
 from ._lib import ffi, lib
-from . import Rules, _best_move, _check, Board
+from . import Rules, _best_move, _check
 
 __all__ = ["X", "O", "EMPTY", "initial_state", "player", "actions", "result", "winner", "terminal", "utility",
            "minimax"]
@@ -127,6 +127,4 @@ def minimax(board):
     _check(lib.ttt_board_validate(c, err), err)
     if c.line_owner != lib.TTT_NOBODY or c.ply == c.cells:
         return None
-    b = Board.__new__(Board)
-    b._c, b._rules, b._history = c, _RULES, []
-    return divmod(_best_move(b), _SIZE)
+    return divmod(_best_move(c, _RULES), _SIZE)
