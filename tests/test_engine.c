@@ -298,8 +298,8 @@ static void test_levels_are_aliases(void **state)
 }
 
 /* ttt_engine_spec_bound bounds every engine by its options' roles: time (0 and above the cap become the cap,
- * written last), a count that is the budget (refused above the work cap, each weighed by its cost, unless
- * strict), sizes (lowered to the memory cap). */
+ * written last, counts or not), a count that is the budget without the time (refused above the work cap,
+ * each weighed by its cost, unless strict), sizes (lowered to the memory cap). */
 static void test_spec_bound_by_roles(void **state)
 {
     (void)state;
@@ -315,16 +315,20 @@ static void test_spec_bound_by_roles(void **state)
     assert_int_equal(ttt_engine_spec_bound("perfect:time=0", &r, &caps, out, sizeof out, &err), TTT_OK);
     assert_string_equal(out, "minimax:seed=0,nodes=0,depth=0,tt=16,blunder=0,time=2000");
     assert_int_equal(ttt_engine_spec_bound("mcts:tree=4000000", &big, &caps, out, sizeof out, &err), TTT_OK);
-    assert_non_null(strstr(out, ",tree=524288,time=0")); /* iterations= stays the budget: 10000 x 400 x 1.5 */
+    assert_non_null(strstr(out, ",tree=524288,time=2000")); /* iterations= (the default) within the time */
+    assert_int_equal(
+        ttt_engine_spec_bound("mcts:iterations=10000,time=0", &big, &caps, out, sizeof out, &err), TTT_OK);
+    assert_non_null(strstr(out, "iterations=10000,") && strstr(out, ",time=2000")); /* 10000 x 400 x 1.5 */
     assert_int_equal(ttt_engine_spec_bound("mcts:iterations=10001", &big, &caps, out, sizeof out, &err),
                      TTT_ELIMIT);
     assert_string_equal(err.msg, "engine 'mcts': iterations=10001 on 400 cells is more than the test allows "
                                  "(10000); ask for time=MS instead");
     assert_int_equal(ttt_engine_spec_bound("montecarlo:trials=666666", &r, &caps, out, sizeof out, &err),
                      TTT_OK);
+    assert_non_null(strstr(out, "trials=666666,current=1,other=1,time=2000"));
     assert_int_equal(ttt_engine_spec_bound("montecarlo:trials=666667", &r, &caps, out, sizeof out, &err),
                      TTT_ELIMIT);
-    caps.strict = true; /* the count is not the budget: the time is */
+    caps.strict = true; /* the count is not checked: the time bounds it */
     assert_int_equal(ttt_engine_spec_bound("montecarlo:trials=666667", &r, &caps, out, sizeof out, &err),
                      TTT_OK);
     assert_non_null(strstr(out, "trials=666667,current=1,other=1,time=2000"));
@@ -335,6 +339,35 @@ static void test_spec_bound_by_roles(void **state)
     assert_string_equal(out, "random:seed=3");
     assert_int_equal(ttt_engine_spec_bound("minimax:bogus=1", &r, &caps, out, sizeof out, &err), TTT_EINVAL);
     assert_int_equal(ttt_engine_spec_bound("minimax", &r, &caps, out, 10, &err), TTT_ELIMIT);
+}
+
+/* The work of one move from the empty board of rules text by the engine of spec. */
+static uint64_t nodes_of_one_move(const char *spec, const char *text)
+{
+    ttt_rules r;
+    assert_int_equal(ttt_rules_parse(text, &r, NULL), TTT_OK);
+    ttt_engine *e = engine_ok(spec, &r);
+    ttt_board b;
+    ttt_board_init(&b, &r);
+    ttt_move m;
+    ttt_search_info info;
+    assert_int_equal(ttt_engine_choose(e, &b, &m, &info, NULL), TTT_OK);
+    ttt_engine_free(e);
+    return info.nodes;
+}
+
+/* A count and a time are both limits: the count ends a move before a long time, the time before a count that
+ * would take hours, so that a bounded spec (time= always set) keeps a weak level's count. */
+static void test_count_and_time_both_limit(void **state)
+{
+    (void)state;
+    assert_int_equal(nodes_of_one_move("mcts:iterations=50,time=2000", "20x20k20"), 50);
+    assert_int_equal(nodes_of_one_move("montecarlo:trials=50,time=2000", "20x20k20"), 50);
+    assert_true(nodes_of_one_move("mcts:iterations=1000000000000,time=1", "20x20k20") < 1000000000000);
+    assert_true(nodes_of_one_move("montecarlo:trials=100000000000,time=1", "20x20k20") < 100000000000);
+    /* 0, the default: the default count without a time, none with one */
+    assert_int_equal(nodes_of_one_move("montecarlo", "3x3"), 3000);
+    assert_int_equal(nodes_of_one_move("mcts:seed=1", "5x5k4"), 10000);
 }
 
 /* Which specs name files (servers refuse them) and which engines have an option, levels included. */
@@ -654,6 +687,7 @@ int main(void)
         cmocka_unit_test(test_every_registered_engine_can_be_made),
         cmocka_unit_test(test_option_help_from_the_table),
         cmocka_unit_test(test_spec_bound_by_roles),
+        cmocka_unit_test(test_count_and_time_both_limit),
         cmocka_unit_test(test_random_engine_from_spec),
         cmocka_unit_test(test_spec_unknown_engine),
         cmocka_unit_test(test_spec_unknown_option),

@@ -299,8 +299,8 @@ static void test_bad_options(void **state)
     ttt_rules r = rules_of("3x3");
     ttt_engine *e;
     ttt_error err;
-    assert_int_equal(ttt_engine_new("mcts:iterations=0", &r, &e, &err), TTT_EINVAL);
-    assert_non_null(strstr(err.msg, "iterations=0"));
+    assert_int_equal(ttt_engine_new("mcts:iterations=-1", &r, &e, &err), TTT_EINVAL);
+    assert_non_null(strstr(err.msg, "iterations=-1"));
     assert_int_equal(ttt_engine_new("mcts:c=-1", &r, &e, &err), TTT_EINVAL);
     assert_int_equal(ttt_engine_new("mcts:tree=5", &r, &e, &err), TTT_EINVAL);
     assert_int_equal(ttt_engine_new("mcts:rave=-1", &r, &e, &err), TTT_EINVAL);

@@ -141,7 +141,7 @@ static void test_default_trials_count_as_nodes(void **state)
     ttt_engine *e = engine_ok("montecarlo", &r);
     char spec[TTT_SPEC_TEXT_SIZE];
     ttt_engine_spec(e, spec, sizeof spec);
-    assert_string_equal(spec, "montecarlo:seed=0,trials=3000,current=1,other=1,time=0");
+    assert_string_equal(spec, "montecarlo:seed=0,trials=0,current=1,other=1,time=0"); /* 0: 3000 */
     ttt_board b;
     ttt_board_init(&b, &r);
     ttt_move m;
@@ -226,7 +226,7 @@ static void test_bad_options(void **state)
     (void)state;
     ttt_rules r = ttt_rules_default();
     const char *bad[][2] = {
-        {"montecarlo:trials=0", "trials=0"},    {"montecarlo:current=abc", "current=abc"},
+        {"montecarlo:trials=-1", "trials=-1"},  {"montecarlo:current=abc", "current=abc"},
         {"montecarlo:other=-1", "other=-1"},    {"montecarlo:trials=1.5", "trials=1.5"},
         {"montecarlo:time=x", "time=x"},        {"montecarlo:depth=3", "unknown option 'depth'"},
         {"montecarlo:current=nan", "current="},

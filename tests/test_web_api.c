@@ -17,6 +17,7 @@
 
 #include "ttt/ttt.h"
 #include "web/api.h"
+#include "web/engines.h"
 
 /* --- Helpers -------------------------------------------------------------------------------------------- */
 
@@ -198,18 +199,72 @@ static void test_engine_specs_are_bounded(void **state)
     expect_engine_spec(api, "minimax:time=5", "minimax:seed=0,nodes=0,depth=0,tt=16,blunder=0,time=5");
     expect_engine_spec(api, "easy", "minimax:seed=0,nodes=0,depth=0,tt=16,blunder=50,time=100");
     expect_engine_spec(api, "montecarlo:time=0,trials=100",
-                       "montecarlo:seed=0,trials=100,current=1,other=1,time=0");
+                       "montecarlo:seed=0,trials=100,current=1,other=1,time=2000");
     expect_engine_spec(api, "montecarlo:time=50000",
-                       "montecarlo:seed=0,trials=3000,current=1,other=1,time=2000");
-    /* mcts counting iterations keeps its count (its own budget), not the server's 2 s */
+                       "montecarlo:seed=0,trials=0,current=1,other=1,time=2000");
+    /* mcts counting iterations keeps its count (a weak level's budget), and the server's 2 s as well */
     expect_engine_spec(api, "mcts:iterations=200",
-                       "mcts:seed=0,iterations=200,c=1,rave=1000,threats=1,tree=524288,time=0");
+                       "mcts:seed=0,iterations=200,c=1,rave=1000,threats=1,tree=524288,time=2000");
     expect_engine_spec(api, "mcts:time=0",
-                       "mcts:seed=0,iterations=10000,c=1,rave=1000,threats=1,tree=524288,time=0");
+                       "mcts:seed=0,iterations=0,c=1,rave=1000,threats=1,tree=524288,time=2000");
     expect_engine_spec(api, "mcts:time=9000",
-                       "mcts:seed=0,iterations=10000,c=1,rave=1000,threats=1,tree=524288,time=2000");
+                       "mcts:seed=0,iterations=0,c=1,rave=1000,threats=1,tree=524288,time=2000");
     expect_engine_spec(api, "random:seed=4", "random:seed=4");
     web_api_free(api);
+}
+
+/* The time a bounded spec carries ("...,time=MS"), or -1 when it has none. */
+static long long bounded_time(const char *bounded)
+{
+    const char *t = strstr(bounded, ":time=");
+    if (!t)
+        t = strstr(bounded, ",time=");
+    return t ? strtoll(t + strlen(",time="), NULL, 10) : -1;
+}
+
+/* Whatever a spec sets (a count as its budget, time=0, a time above the cap), every engine with a time option
+ * runs on the server with a time of at most the cap, strict or not: a count's cost is an average, and some
+ * boards take ten times it (mcts:iterations=10000 on 20x20k20). */
+static void test_every_engine_spec_carries_a_capped_time(void **state)
+{
+    (void)state;
+    web_engines *w = web_engines_new(NULL);
+    assert_non_null(w);
+    static const char *const boards[] = {"20x20k20", "3x20k20", "3x3"};
+    static const char *const tails[] = {"",
+                                        ":time=0",
+                                        ":time=999999",
+                                        ":iterations=10000,time=0",
+                                        ":trials=3000,time=0",
+                                        ":nodes=100,time=0"};
+    int capped = 0;
+    for (int i = 0; i < ttt_engine_count(); i++) {
+        const char *name = ttt_engine_about_at(i)->name;
+        if (ttt_engine_requires_path(name) || !ttt_engine_has_option(name, "time"))
+            continue; /* cmd runs no engine of the server's; random, heuristic, table end by themselves */
+        for (size_t b = 0; b < sizeof boards / sizeof boards[0]; b++) {
+            ttt_rules r;
+            assert_int_equal(ttt_rules_parse(boards[b], &r, NULL), TTT_OK);
+            for (size_t t = 0; t < sizeof tails / sizeof tails[0]; t++) {
+                for (int strict = 0; strict <= 1; strict++) {
+                    char spec[128], bounded[TTT_SPEC_TEXT_SIZE];
+                    snprintf(spec, sizeof spec, "%s%s", name, tails[t]);
+                    ttt_error err = {{0}};
+                    if (web_engines_bound(w, spec, &r, WEB_MAX_ENGINE_MS, strict, bounded, sizeof bounded,
+                                          &err) != TTT_OK)
+                        continue; /* an option this engine lacks */
+                    long long ms = bounded_time(bounded);
+                    if (ms < 1 || ms > WEB_MAX_ENGINE_MS) {
+                        print_error("%s on %s (strict %d) ran as %s\n", spec, boards[b], strict, bounded);
+                        fail();
+                    }
+                    capped++;
+                }
+            }
+        }
+    }
+    assert_true(capped >= 20);
+    web_engines_free(w);
 }
 
 static void test_full_table_evicts_least_recently_used(void **state)
@@ -594,6 +649,7 @@ int main(void)
         cmocka_unit_test(test_bad_input_is_4xx),
         cmocka_unit_test(test_errors_quoting_bytes_that_are_not_utf8),
         cmocka_unit_test(test_engine_specs_are_bounded),
+        cmocka_unit_test(test_every_engine_spec_carries_a_capped_time),
         cmocka_unit_test(test_full_table_evicts_least_recently_used),
         cmocka_unit_test(test_analyse_solves_3x3),
         cmocka_unit_test(test_threads_keep_games_consistent),

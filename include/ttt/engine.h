@@ -68,13 +68,15 @@ typedef struct ttt_engine_caps {
      * mcts's iterations=, each weighed by its cost) times the board's cells must be at most this. */
     uint64_t work_cells;
     uint64_t memory_bytes; /* a size option (tt=, tree=) is lowered to fit in this */
-    bool strict;           /* the time is capped even when time=0 leaves a count as the budget */
+    bool strict;           /* no check of work_cells: the capped time alone bounds the count */
     const char *who;       /* who sets the caps, for messages ("the server"); NULL: "the caps" */
 } ttt_engine_caps;
 
 /* ttt_engine_spec_expand within caps: writes into out the full spec the engine of spec runs when bounded by
  * caps, every option spelled out and the time option last. The options' roles in each engine's option table
- * say which option is time, a count or a size, so that every engine is bounded alike. TTT_EINVAL as
+ * say which option is time, a count or a size, so that every engine is bounded alike: an engine with a time
+ * option always gets a time of at most caps->time_ms (0, no limit, becomes it), counts or not, and stops at
+ * whichever of its limits comes first; an engine without one ends its moves by itself (random, table). TTT_EINVAL as
  * ttt_engine_new; TTT_ELIMIT when a count that is the budget is above caps (the message names the option
  * and its most), or the full spec does not fit in size bytes. */
 ttt_status ttt_engine_spec_bound(const char *spec, const ttt_rules *rules, const ttt_engine_caps *caps,

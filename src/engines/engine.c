@@ -553,7 +553,7 @@ ttt_status ttt_engine_spec_bound(const char *spec, const ttt_rules *rules, const
         }
     }
     uint64_t time_ms = time ? uint_of(e, time) : 0;
-    if (work && (!time || (time_ms == 0 && !caps->strict))) { /* the count is the budget */
+    if (work && time_ms == 0 && !caps->strict) { /* the count is the budget without the cap's time */
         uint64_t cells = (uint64_t)ttt_rules_cells(rules), count = uint_of(e, work);
         uint64_t most = (uint64_t)((double)caps->work_cells / work->unit) / cells;
         if (count > most) {
@@ -565,9 +565,12 @@ ttt_status ttt_engine_spec_bound(const char *spec, const ttt_rules *rules, const
             discard(e);
             return st;
         }
-    } else if (time && (time_ms == 0 || time_ms > caps->time_ms)) {
-        uint_set(e, time, caps->time_ms < time->umax ? caps->time_ms : time->umax);
     }
+    /* Whatever the count, the time is capped too: a count's cost per unit is an average, and some boards and
+     * positions take many times that (mcts:iterations=10000 on 20x20k20). Every engine stops at whichever of
+     * its time and its counts runs out first. */
+    if (time && (time_ms == 0 || time_ms > caps->time_ms))
+        uint_set(e, time, caps->time_ms < time->umax ? caps->time_ms : time->umax);
     return spec_finish(e, out, size, true, err);
 }
 

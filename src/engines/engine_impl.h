@@ -21,6 +21,10 @@ typedef enum ttt_option_type {
 
 #define TTT_OPT_PATH_SIZE 512
 
+/* A macro's value as a string literal, for help texts that name a default: TTT_STR(MCTS_DEFAULT_ITERATIONS). */
+#define TTT_STR_(x) #x
+#define TTT_STR(x)  TTT_STR_(x)
+
 /* What an option spends, so that a client bounds every engine alike (ttt_engine_spec_bound). */
 typedef enum ttt_option_role {
     TTT_ROLE_NONE = 0, /* a setting, or a limit that holds beside time= (nodes=, depth=) */

@@ -64,8 +64,9 @@
 /* The clock is read every this many nodes. */
 #define GOMOKU_CLOCK_CHECK 256
 /* Scores: a win in p plies is GOMOKU_WIN - p; anything above GOMOKU_WON is a proven win. */
-#define GOMOKU_WIN 10000000
-#define GOMOKU_WON (GOMOKU_WIN - 1000)
+#define GOMOKU_WIN      10000000
+#define GOMOKU_WON      (GOMOKU_WIN - 1000)
+#define GOMOKU_EVAL_MAX (GOMOKU_WON / 2)
 /* Shape scores of a cell (attack: our stone there; defence: the opponent's), by the best shape of each
  * direction, then bonuses for combinations that win or nearly win. */
 #define SCORE_FIVE         1000000
@@ -81,9 +82,13 @@
 /* Defence counts this share of the same shape for the opponent (the mover's own threat comes first). */
 #define GOMOKU_DEFENCE_SHARE 0.9
 /* Leaf evaluation: a window with n of one side's stones and none of the other's is worth window_value[n],
- * growing by this factor per stone; the side to move's windows count this much more (it moves next). */
-#define GOMOKU_WINDOW_BASE 8
-#define GOMOKU_TEMPO       1.5
+ * growing by this factor per stone; the side to move's windows count this much more (it moves next). The
+ * growth spans at most GOMOKU_WINDOW_LEVELS stones below k (the emptier windows of a longer k all count 1):
+ * 8 to the k-1 leaves an int from k = 11, and a sum over the windows would reach the win scores long before.
+ * A leaf's score stays within GOMOKU_EVAL_MAX of 0, so that it is never read as a proven win or loss. */
+#define GOMOKU_WINDOW_BASE   8
+#define GOMOKU_WINDOW_LEVELS 8
+#define GOMOKU_TEMPO         1.5
 
 typedef struct gomoku_config {
     uint64_t time_ms; /* 0 = no limit */
@@ -164,7 +169,7 @@ typedef struct gomoku_state {
     saved_score *stack;
     int stack_top;
     tt_entry *tt;
-    int window_value[TTT_MAX_SIDE + 1];
+    int64_t window_value[TTT_MAX_SIDE + 1];
     /* one search */
     uint64_t nodes, node_limit;
     uint64_t leaf_vcf; /* the config's leaf= */
@@ -206,9 +211,13 @@ static ttt_status gomoku_start(ttt_engine *e, ttt_error *err)
     ttt_threats_init(&s->threats, lines);
     ttt_lines_unref(lines); /* the threats context holds it */
     s->tt = tt;
-    int v = 1;
-    for (int n = 1; n <= r->k && n <= TTT_MAX_SIDE; n++, v *= GOMOKU_WINDOW_BASE)
+    int flat = r->k > GOMOKU_WINDOW_LEVELS ? r->k - GOMOKU_WINDOW_LEVELS : 0; /* up to flat + 1 stones: 1 */
+    int64_t v = 1;
+    for (int n = 1; n <= r->k && n <= TTT_MAX_SIDE; n++) {
         s->window_value[n] = v;
+        if (n > flat)
+            v *= GOMOKU_WINDOW_BASE;
+    }
     e->state = s;
     return TTT_OK;
 }
@@ -395,7 +404,10 @@ static int evaluate(const gomoku_state *s, ttt_player me)
         mine += b ? 0 : s->window_value[a];
         theirs += a ? 0 : s->window_value[b];
     }
-    return (int)(GOMOKU_TEMPO * (double)mine - (double)theirs);
+    double score = GOMOKU_TEMPO * (double)mine - (double)theirs;
+    return score > GOMOKU_EVAL_MAX    ? GOMOKU_EVAL_MAX
+           : score < -GOMOKU_EVAL_MAX ? -GOMOKU_EVAL_MAX
+                                      : (int)score;
 }
 
 static bool out_of_budget(gomoku_state *s)

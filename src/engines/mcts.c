@@ -88,15 +88,15 @@ typedef struct mcts_node {
 } mcts_node;
 
 typedef struct mcts_config {
-    uint64_t iterations;
-    uint64_t time_ms; /* 0 = run `iterations`; otherwise iterate until the time is up */
+    uint64_t iterations; /* 0: MCTS_DEFAULT_ITERATIONS without a time budget, no count with one */
+    uint64_t time_ms;    /* 0 = no time limit; else stop when the time or the iterations are spent */
     double c;
     double rave;      /* RAVE equivalence parameter; 0 = plain UCT */
     uint64_t threats; /* 1 = playouts win when they can and block a line the opponent could make */
     uint64_t tree;    /* node cap */
 } mcts_config;
 
-static const mcts_config mcts_defaults = {.iterations = MCTS_DEFAULT_ITERATIONS,
+static const mcts_config mcts_defaults = {.iterations = 0,
                                           .time_ms = 0,
                                           .c = MCTS_DEFAULT_C,
                                           .rave = MCTS_DEFAULT_RAVE,
@@ -105,10 +105,11 @@ static const mcts_config mcts_defaults = {.iterations = MCTS_DEFAULT_ITERATIONS,
 
 static const ttt_option_def mcts_options[] = {
     /* An iteration weighs 1.5 random games: 4M iteration-cells on 20x20k5 take 0.51 s (bench/web/HISTORY.md). */
-    {"iterations", TTT_OPT_UINT, offsetof(mcts_config, iterations), 1, MCTS_MAX_ITERATIONS, 0, 0,
-     .role = TTT_ROLE_WORK, .unit = 1.5, .arg = "N", .help = "playouts per move"},
+    {"iterations", TTT_OPT_UINT, offsetof(mcts_config, iterations), 0, MCTS_MAX_ITERATIONS, 0, 0,
+     .role = TTT_ROLE_WORK, .unit = 1.5, .arg = "N",
+     .help = "playouts per move; 0 = " TTT_STR(MCTS_DEFAULT_ITERATIONS) ", or as many as time= allows"},
     {"time", TTT_OPT_UINT, offsetof(mcts_config, time_ms), 0, MCTS_MAX_TIME_MS, 0, 0, .role = TTT_ROLE_TIME,
-     .arg = "MS", .help = "iterate until MS milliseconds are up, ignoring iterations=; 0 = off"},
+     .arg = "MS", .help = "stop after MS milliseconds even when iterations= are not done; 0 = off"},
     {"c", TTT_OPT_DOUBLE, offsetof(mcts_config, c), 0, 0, 0, MCTS_MAX_C, .arg = "X",
      .help = "exploration constant"},
     {"rave", TTT_OPT_DOUBLE, offsetof(mcts_config, rave), 0, 0, 0, MCTS_MAX_RAVE, .arg = "K",
@@ -535,12 +536,10 @@ static uint64_t mcts_run(ttt_engine *e, const ttt_board *b)
     if (!(s->pool[0].flags & NODE_EXPANDED))
         node_expand(s, 0, b, &e->rng); /* the pool always has room for the root's children */
     uint64_t done = 0;
+    uint64_t limit = c->iterations ? c->iterations : c->time_ms ? UINT64_MAX : MCTS_DEFAULT_ITERATIONS;
     double deadline = c->time_ms ? ttt_clock_ms() + (double)c->time_ms : 0;
-    while (s->pool[0].proof == PROOF_NONE) {
-        if (c->time_ms) {
-            if (done % MCTS_CLOCK_CHECK == 0 && done && ttt_clock_ms() >= deadline)
-                break;
-        } else if (done >= c->iterations)
+    while (s->pool[0].proof == PROOF_NONE && done < limit) {
+        if (c->time_ms && done % MCTS_CLOCK_CHECK == 0 && done && ttt_clock_ms() >= deadline)
             break;
         mcts_iterate(s, &e->rng, c->c, c->rave);
         done++;

@@ -33,25 +33,26 @@
 #define MC_CLOCK_CHECK_MOVES 2048
 
 typedef struct mc_config {
-    uint64_t trials;  /* NTRIALS */
+    uint64_t trials;  /* NTRIALS; 0: MC_DEFAULT_TRIALS without a time budget, no count with one */
     double current;   /* SCORE_CURRENT */
     double other;     /* SCORE_OTHER */
-    uint64_t time_ms; /* 0 = run `trials` trials; otherwise run trials until the time is up */
+    uint64_t time_ms; /* 0 = no time limit; else stop when the time or the trials are spent */
 } mc_config;
 
 static const mc_config mc_defaults = {
-    .trials = MC_DEFAULT_TRIALS, .current = MC_SCORE_CURRENT, .other = MC_SCORE_OTHER, .time_ms = 0};
+    .trials = 0, .current = MC_SCORE_CURRENT, .other = MC_SCORE_OTHER, .time_ms = 0};
 
 static const ttt_option_def mc_options[] = {
-    {"trials", TTT_OPT_UINT, offsetof(mc_config, trials), 1, MC_MAX_TRIALS, 0, 0, .role = TTT_ROLE_WORK,
-     .unit = 1, .arg = "N", .help = "random games per move"},
+    {"trials", TTT_OPT_UINT, offsetof(mc_config, trials), 0, MC_MAX_TRIALS, 0, 0, .role = TTT_ROLE_WORK,
+     .unit = 1, .arg = "N",
+     .help = "random games per move; 0 = " TTT_STR(MC_DEFAULT_TRIALS) ", or as many as time= allows"},
     {"current", TTT_OPT_DOUBLE, offsetof(mc_config, current), 0, 0, 0, MC_MAX_SCORE, .arg = "X",
      .help =
          "what a square of the mover's counts in a random game: +X when the mover won it, -X when it lost"},
     {"other", TTT_OPT_DOUBLE, offsetof(mc_config, other), 0, 0, 0, MC_MAX_SCORE, .arg = "X",
      .help = "what a square of the opponent's counts: -X when the mover won, +X when it lost"},
     {"time", TTT_OPT_UINT, offsetof(mc_config, time_ms), 0, MC_MAX_TIME_MS, 0, 0, .role = TTT_ROLE_TIME,
-     .arg = "MS", .help = "play trials until MS milliseconds are up, ignoring trials=; 0 = off"},
+     .arg = "MS", .help = "stop after MS milliseconds even when trials= are not done; 0 = off"},
     {"seed", TTT_OPT_SEED, 0, 0, 0, 0, 0, .arg = "N",
      .help = "random games and the choice among equal squares"},
     {.key = NULL},
@@ -126,19 +127,19 @@ static uint64_t mc_run(ttt_engine *e, const ttt_board *b)
     ttt_bits empty = ttt_board_empty_cells(b);
     memset(s->scores, 0, sizeof s->scores);
     ttt_playout_set_position(s->playout, b);
-    uint64_t trials = 0;
+    uint64_t trials = 0, limit = c->trials ? c->trials : c->time_ms ? UINT64_MAX : MC_DEFAULT_TRIALS;
     double deadline = c->time_ms ? ttt_clock_ms() + (double)c->time_ms : 0;
     int empties = b->cells - b->ply;
     uint64_t check_batch = empties < MC_CLOCK_CHECK_MOVES ? (uint64_t)(MC_CLOCK_CHECK_MOVES / empties) : 1;
     do {
-        uint64_t batch = c->time_ms ? check_batch : c->trials;
+        uint64_t left = limit - trials, batch = c->time_ms && check_batch < left ? check_batch : left;
         for (uint64_t i = 0; i < batch; i++) {
             ttt_bits final[2];
             ttt_outcome outcome = mc_trial(s, &e->rng, final);
             mc_update_scores(s->scores, final, &empty, ttt_board_words(b), outcome, player, c);
         }
         trials += batch;
-    } while (c->time_ms && ttt_clock_ms() < deadline);
+    } while (trials < limit && c->time_ms && ttt_clock_ms() < deadline);
     e->nodes += trials;
     return trials;
 }

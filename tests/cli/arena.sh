@@ -46,7 +46,7 @@ expect_err '^ttt arena: expected at least two engine specs, got 0' arena --games
 expect_err '^ttt arena: at most 32 engines' arena --games 2 $(for i in $(seq 33); do printf 'random '; done)
 expect_err "^ttt arena: engine 'nope': unknown engine \(known: minimax, .*random.*\)" arena --games 2 random nope
 expect_err "^ttt arena: engine 'mcts.*': unknown option 'depth'" arena --games 2 random mcts:depth=2
-expect_err "^ttt arena: engine 'mcts.*': iterations=0" arena --games 2 random mcts:iterations=0
+expect_err "^ttt arena: engine 'mcts.*': iterations=-1" arena --games 2 random mcts:iterations=-1
 expect_err "^ttt arena: rules 'x'" arena --rules x --games 2 random random
 expect_err '^ttt arena: --json and --csv: choose one' arena --json --csv --games 2 random random
 expect_err "^ttt arena: unknown option '--bogus'" arena --bogus --games 2 random random

@@ -62,7 +62,7 @@ expect_out 0 '"depth":' move --json --engine minimax:depth=2,time=0 --rules 7x7k
 expect_err "minimax:time=x|time=x" move --engine minimax:time=x
 expect_out 0 '^c1$' move --engine montecarlo xx./oo./...
 expect_out 0 '"nodes":500,' move --json --engine montecarlo:trials=500,seed=2 --rules 7x6k4
-expect_err "montecarlo': trials=0: expected an integer" move --engine montecarlo:trials=0
+expect_err "montecarlo': trials=-1: expected an integer" move --engine montecarlo:trials=-1
 expect_err '--engine is required' move x.o/.x./...
 expect_err "engine 'nope': unknown engine \(known: minimax, .*random.*\)" move --engine nope
 expect_err "unknown option 'depth' \(known: seed\)" move --engine random:depth=3
