@@ -15,6 +15,7 @@ import time
 
 FLOOD_FROM, PLAYER_FROM = "127.0.0.3", "127.0.0.254"
 BODY = json.dumps({"rules": "9x9k5", "moves": "e5", "engine": "montecarlo:time=2000", "ms": 2000})
+JSON = {"Content-Type": "application/json"}
 
 
 def connect(port, source):
@@ -30,7 +31,7 @@ def main():
     if not 1 <= a.connections <= 64 or not 0 < a.seconds <= 120:
         ap.error("--connections 1..64, --seconds up to 120")
     c = connect(a.port, PLAYER_FROM)
-    c.request("POST", "/api/games", "{}")
+    c.request("POST", "/api/games", "{}", JSON)
     game = json.loads(c.getresponse().read())["id"]
     c.close()
 
@@ -41,7 +42,7 @@ def main():
         c = connect(a.port, FLOOD_FROM)
         while time.monotonic() < until:
             try:
-                c.request("POST", "/api/analyse", BODY)
+                c.request("POST", "/api/analyse", BODY, JSON)
                 r = c.getresponse()
                 r.read()
                 key = r.status

@@ -53,6 +53,7 @@ struct web_server {
     web_api *api;
     int port;
     char address[INET6_ADDRSTRLEN]; /* the numeric address listened on */
+    char host[WEB_HOST_SIZE];       /* --host as given */
 
     pthread_mutex_t conns_lock; /* conns, every web_conn's fields, stopping */
     pthread_cond_t reaper_wake;
@@ -343,17 +344,107 @@ static enum MHD_Result count_lengths(void *cls, enum MHD_ValueKind kind, const c
     return MHD_YES;
 }
 
+/* Whether name (a Host header's name, IPv6 literals in brackets) is one this server answers to: the loopback
+ * names, --host and the address listened on; when that is a wildcard (0.0.0.0, ::), any numeric address too
+ * (a DNS rebinding attack needs a name of the attacker's). */
+static bool host_name_ok(const web_server *s, const char *name, size_t len)
+{
+    const char *names[] = {"127.0.0.1", "localhost", "::1", s->host, s->address};
+    char bare[WEB_HOST_SIZE];
+    if (len >= 2 && name[0] == '[' && name[len - 1] == ']')
+        name++, len -= 2;
+    if (len == 0 || len >= sizeof bare)
+        return false;
+    memcpy(bare, name, len);
+    bare[len] = '\0';
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        if (strcasecmp(bare, names[i]) == 0)
+            return true;
+    unsigned char any[sizeof(struct in6_addr)];
+    bool wildcard = strcmp(s->address, "0.0.0.0") == 0 || strcmp(s->address, "::") == 0;
+    return wildcard && (inet_pton(AF_INET, bare, any) == 1 || inet_pton(AF_INET6, bare, any) == 1);
+}
+
+/* Whether a Host header ("localhost:8080", "[::1]:8080") names this server and its port (no port: 80). */
+static bool host_ok(const web_server *s, const char *host)
+{
+    const char *end = host + strlen(host), *colon = strrchr(host, ':');
+    if (colon && (host[0] != '[' || colon > strchr(host, ']'))) { /* a port, not a colon of an IPv6 literal */
+        char *stop;
+        long port = strtol(colon + 1, &stop, 10);
+        return colon[1] && !*stop && port == s->port && host_name_ok(s, host, (size_t)(colon - host));
+    }
+    return s->port == WEB_HTTP_DEFAULT_PORT && host_name_ok(s, host, (size_t)(end - host));
+}
+
+/* Whether a Content-Type header says JSON ("application/json", with parameters or not). */
+static bool json_type(const char *type)
+{
+    static const char json[] = "application/json";
+    while (*type == ' ' || *type == '\t')
+        type++;
+    if (strncasecmp(type, json, sizeof json - 1) != 0)
+        return false;
+    type += sizeof json - 1;
+    while (*type == ' ' || *type == '\t')
+        type++;
+    return !*type || *type == ';';
+}
+
+/* What a web page of another site could send through a visitor's browser: a Host that is not this server's
+ * (DNS rebinding: 421), a write from another origin (403), a body that is not declared JSON (415: a plain
+ * form or a text/plain request needs no preflight). NULL when the request may go on, else the error's
+ * message into msg and its status into *status. */
+static const char *check_site(const web_server *s, struct MHD_Connection *c, const char *method,
+                              const char *url, char *msg, size_t size, unsigned *status)
+{
+    const char *host = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_HOST);
+    if (host && !host_ok(s, host)) { /* HTTP/1.0 may leave it out; a browser never does */
+        *status = MHD_HTTP_MISDIRECTED_REQUEST;
+        snprintf(msg, size,
+                 "Host '%.60s' is not this server's: use http://127.0.0.1:%d/ or http://localhost:%d/", host,
+                 s->port, s->port);
+        return msg;
+    }
+    if (strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0)
+        return NULL;
+    const char *origin = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ORIGIN);
+    static const char scheme[] = "http://";
+    if (origin && !(host && strncasecmp(origin, scheme, sizeof scheme - 1) == 0 &&
+                    strcasecmp(origin + sizeof scheme - 1, host) == 0)) {
+        *status = MHD_HTTP_FORBIDDEN;
+        snprintf(msg, size, "cross-origin request refused: Origin '%.60s' is not this server", origin);
+        return msg;
+    }
+    const char *type = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_TYPE);
+    const char *length = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
+    bool body = type || (length && strtoull(length, NULL, 10) > 0);
+    if (strcmp(method, "POST") == 0 && strncmp(url, "/api/", 5) == 0 && body && !(type && json_type(type))) {
+        *status = MHD_HTTP_UNSUPPORTED_MEDIA_TYPE;
+        snprintf(msg, size, "Content-Type '%.40s' refused: send JSON with 'Content-Type: application/json'",
+                 type ? type : "none");
+        return msg;
+    }
+    return NULL;
+}
+
 /* The head is in: answers now, before any body is read, what the head alone shows is wrong. Returns MHD_YES
  * with nothing queued when the request may go on. */
-static enum MHD_Result check_head(web_server *s, struct MHD_Connection *c, request *rq)
+static enum MHD_Result check_head(web_server *s, struct MHD_Connection *c, request *rq, const char *method,
+                                  const char *url)
 {
     const char *coding = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_TRANSFER_ENCODING);
     const char *length = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
     int lengths = 0;
     MHD_get_connection_values(c, MHD_HEADER_KIND, count_lengths, &lengths);
-    if (!coding && lengths <= 1 && !(length && strtoull(length, NULL, 10) > WEB_MAX_BODY))
+    char site[160];
+    unsigned site_status = 0;
+    const char *refused = check_site(s, c, method, url, site, sizeof site, &site_status);
+    if (!coding && lengths <= 1 && !(length && strtoull(length, NULL, 10) > WEB_MAX_BODY) && !refused)
         return MHD_YES;
     conn_set_answering(s, c, true);
+    if (!coding && lengths <= 1 && refused) /* framing first: it decides where the next request starts */
+        return send_error(c, site_status, refused, NULL, true);
     /* libmicrohttpd reads the first of several lengths; another reader could take another (smuggling). */
     if (lengths > 1)
         return send_error(c, MHD_HTTP_BAD_REQUEST, "several Content-Length headers", NULL, true);
@@ -383,7 +474,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
         if (!(rq = calloc(1, sizeof *rq)))
             return MHD_NO;
         *con_cls = rq;
-        return check_head(s, c, rq);
+        return check_head(s, c, rq, method, url);
     }
     if (*upload_size) {
         if (!rq->too_big && rq->len + *upload_size > WEB_MAX_BODY) {
@@ -545,6 +636,8 @@ web_server *web_server_start(const web_server_config *config, char *err, size_t 
     if (!list)
         return NULL;
     web_server *s = new_server(config);
+    if (s)
+        snprintf(s->host, sizeof s->host, "%s", config->host);
     if (!s) {
         freeaddrinfo(list);
         snprintf(err, errsize, "out of memory or threads");

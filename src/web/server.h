@@ -17,6 +17,13 @@
  * however steadily bytes trickle in, or the connection is shut; a connection that makes no progress for
  * WEB_CONNECTION_TIMEOUT_S (e.g. not reading its answer) is closed.
  *
+ * Other sites: a request whose Host header is not one of this server's names (127.0.0.1, localhost, [::1],
+ * --host, the address listened on; any numeric address when that is a wildcard) with its port is answered
+ * 421, so that a page of another site that rebinds its name to this machine gets nothing; a POST (or any
+ * write) whose Origin is not this server's own is answered 403; a POST to /api/ with a body that is not
+ * declared "Content-Type: application/json" is answered 415 (a plain form needs no CORS preflight). All at
+ * the head, before the body is read.
+ *
  * Requests: bodies above WEB_MAX_BODY bytes are answered 413; a request with a Transfer-Encoding (chunked or
  * any other) is answered 411 at its head: every body needs a Content-Length. Bad Content-Length values are
  * answered 400 by libmicrohttpd itself, before the server sees the request (README: what remains).
@@ -37,6 +44,8 @@
 #define WEB_API_WORKERS             32   /* threads answering /api/ requests (they may wait for engines) */
 #define WEB_API_QUEUE               1024 /* /api/ requests waiting for a worker; more get 503 */
 #define WEB_API_JOBS_PER_ADDRESS    8    /* /api/ requests in flight per client address; more get 429 */
+#define WEB_HOST_SIZE               256  /* a host name (DNS names are at most 253 characters) */
+#define WEB_HTTP_DEFAULT_PORT       80   /* what a Host header without a port means */
 
 typedef struct web_server web_server;
 

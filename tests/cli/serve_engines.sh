@@ -27,7 +27,7 @@ req() {
     local want=$1 method=$2 path=$3 body=${4-} test=${5-.}
     shift $(($# < 5 ? $# : 5))
     local code
-    code=$(curl -s -o "$OUT" -w '%{http_code}' -X "$method" ${body:+--data-binary "$body"} "$@" "${URL}api/$path")
+    code=$(curl -s -o "$OUT" -w '%{http_code}' -X "$method" ${body:+--data-binary "$body" -H 'Content-Type: application/json'} "$@" "${URL}api/$path")
     if [[ $code != "$want" ]] || ! jq -e "$test" "$OUT" >/dev/null 2>&1; then
         fail "$method $path $body: HTTP $code (expected $want), or fails: $test"
         return 1
