@@ -46,6 +46,7 @@ typedef struct request {
     int status;
     char *json;
     const char *allow;
+    int retry_after_s; /* > 0: a Retry-After header */
 } request;
 
 struct web_server {
@@ -76,9 +77,9 @@ struct web_server {
 /* --- Answers -------------------------------------------------------------------------------------------- */
 
 /* Queues text (malloc'd, taken) as the answer. close: the connection is closed after it (an answer given
- * before the body was read). */
+ * before the body was read); retry_after_s > 0: a Retry-After header. */
 static enum MHD_Result send_text(struct MHD_Connection *c, unsigned status, const char *type, char *text,
-                                 const char *allow, bool close)
+                                 const char *allow, bool close, int retry_after_s)
 {
     if (!text)
         return MHD_NO;
@@ -94,6 +95,11 @@ static enum MHD_Result send_text(struct MHD_Connection *c, unsigned status, cons
         MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, allow);
     if (close)
         MHD_add_response_header(r, MHD_HTTP_HEADER_CONNECTION, "close");
+    if (retry_after_s > 0) {
+        char seconds[16];
+        snprintf(seconds, sizeof seconds, "%d", retry_after_s);
+        MHD_add_response_header(r, MHD_HTTP_HEADER_RETRY_AFTER, seconds);
+    }
     enum MHD_Result ret = MHD_queue_response(c, status, r);
     MHD_destroy_response(r);
     return ret;
@@ -102,7 +108,7 @@ static enum MHD_Result send_text(struct MHD_Connection *c, unsigned status, cons
 static enum MHD_Result send_error(struct MHD_Connection *c, unsigned status, const char *msg,
                                   const char *allow, bool close)
 {
-    return send_text(c, status, JSON_TYPE, web_api_error_json(msg), allow, close);
+    return send_text(c, status, JSON_TYPE, web_api_error_json(msg), allow, close, 0);
 }
 
 static enum MHD_Result send_too_big(struct MHD_Connection *c, bool close)
@@ -255,7 +261,7 @@ static void *worker_main(void *arg)
             rq->allow = NULL;
         } else {
             rq->status = web_api_handle_client(s->api, rq->client[0] ? rq->client : NULL, rq->method, rq->url,
-                                               rq->body, rq->len, &rq->json, &rq->allow);
+                                               rq->body, rq->len, &rq->json, &rq->allow, &rq->retry_after_s);
         }
         rq->answered = true;
         pthread_mutex_lock(&s->jobs_lock);
@@ -298,10 +304,12 @@ static enum MHD_Result dispatch(web_server *s, struct MHD_Connection *c, request
     }
     if (s->jobs_per_address && jobs_of(s, rq->client) >= s->jobs_per_address) {
         pthread_mutex_unlock(&s->jobs_lock);
-        char msg[128];
-        snprintf(msg, sizeof msg, "too many requests at once from %s (%u): wait for their answers",
-                 rq->client, s->jobs_per_address);
-        return send_error(c, MHD_HTTP_TOO_MANY_REQUESTS, msg, NULL, false);
+        char msg[160];
+        snprintf(msg, sizeof msg,
+                 "too many requests at once from %s (%u): retry in %d s, once one is answered", rq->client,
+                 s->jobs_per_address, WEB_JOBS_RETRY_S);
+        return send_text(c, MHD_HTTP_TOO_MANY_REQUESTS, JSON_TYPE, web_api_error_json(msg), NULL, false,
+                         WEB_JOBS_RETRY_S);
     }
     rq->in_prev = NULL;
     rq->in_next = s->in_flight;
@@ -496,7 +504,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
     if (rq->answered) {
         char *json = rq->json;
         rq->json = NULL;
-        return send_text(c, (unsigned)rq->status, JSON_TYPE, json, rq->allow, false);
+        return send_text(c, (unsigned)rq->status, JSON_TYPE, json, rq->allow, false, rq->retry_after_s);
     }
     conn_set_answering(s, c, true);
     if (rq->too_big)

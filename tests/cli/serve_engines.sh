@@ -85,7 +85,9 @@ no_files "$TMP/rec/home"
 game '{}'
 OLDEST=$ID
 for _ in $(seq 99); do curl -s -o /dev/null -X POST "${URL}api/games"; done
-req 429 POST games '' '.error | test("too many games from one address")'
+req 429 POST games '' '.error | test("too many games from one address.*retry in [0-9]+ s")'
+retry=$(curl -s -o /dev/null -D - -X POST "${URL}api/games" | tr -d '\r' | sed -n 's/^Retry-After: //Ip')
+[[ $retry =~ ^[0-9]+$ && $retry -ge 1 ]] && PASS=$((PASS + 1)) || fail "429 without a Retry-After: '$retry'"
 if curl -s -o /dev/null --interface 127.0.0.2 "${URL}api/engines"; then
     game '{}' --interface 127.0.0.2
 else
