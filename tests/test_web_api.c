@@ -612,6 +612,43 @@ static void test_full_table_evicts_own_games_first(void **state)
     web_api_free(api);
 }
 
+/* IPv6 clients count by /64: two addresses of one network share a cap, another network does not;
+ * an IPv4-mapped address is its IPv4 address. */
+static void test_ipv6_clients_count_by_64(void **state)
+{
+    (void)state;
+    struct {
+        const char *address, *group;
+    } cases[] = {
+        {"192.0.2.1", "192.0.2.1"},
+        {"2001:db8:1:2::1", "2001:db8:1:2::/64"},
+        {"2001:db8:1:2:ffff:ffff:ffff:ffff", "2001:db8:1:2::/64"},
+        {"::1", "::/64"},
+        {"::ffff:192.0.2.1", "192.0.2.1"},
+        {"2001:db8:1:2::/64", "2001:db8:1:2::/64"},
+        {"unknown", "unknown"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char group[WEB_CLIENT_SIZE];
+        web_client_group(cases[i].address, group, sizeof group);
+        assert_string_equal(group, cases[i].group);
+    }
+    web_api *api = api_new_capped(10, 1);
+    char id[WEB_ID_SIZE];
+    client = "2001:db8:1:2::1";
+    new_game(api, NULL, id);
+    client = "2001:db8:1:2:abcd::9"; /* the same /64 */
+    json_decref(expect(api, 429, "POST", "/api/games", NULL));
+    client = "2001:db8:1:3::1";
+    new_game(api, NULL, id);
+    client = "192.0.2.7";
+    new_game(api, NULL, id);
+    client = "::ffff:192.0.2.7";
+    json_decref(expect(api, 429, "POST", "/api/games", NULL));
+    client = NULL;
+    web_api_free(api);
+}
+
 /* An analysis with an engine stays within its one ms budget: the engine gets what the solver left, never
  * its own cap on top (its spec's time= is at most ms). */
 static void test_analyse_with_an_engine_keeps_one_budget(void **state)
@@ -668,6 +705,7 @@ int main(void)
         cmocka_unit_test(test_games_are_capped_per_client),
         cmocka_unit_test(test_cap_counts_live_games),
         cmocka_unit_test(test_full_table_evicts_own_games_first),
+        cmocka_unit_test(test_ipv6_clients_count_by_64),
         cmocka_unit_test(test_analyse_with_an_engine_keeps_one_budget),
     };
     return cmocka_run_group_tests(tests, make_data_home, remove_data_home);

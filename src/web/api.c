@@ -3,6 +3,7 @@
 #include "web/api.h"
 
 #include <assert.h>
+#include <arpa/inet.h>
 #include <inttypes.h>
 #include <jansson.h>
 #include <pthread.h>
@@ -176,6 +177,24 @@ static reply get_int(json_t *o, const char *key, long long min, long long max, l
         return fail(HTTP_BAD_REQUEST, "field '%s' must be from %lld to %lld", key, min, max);
     *out = n;
     return (reply){0, NULL};
+}
+
+void web_client_group(const char *address, char *out, size_t size)
+{
+    struct in6_addr v6;
+    char text[INET6_ADDRSTRLEN];
+    if (inet_pton(AF_INET6, address, &v6) != 1) { /* IPv4, a group already, or unknown: as it is */
+        snprintf(out, size, "%s", address);
+        return;
+    }
+    if (IN6_IS_ADDR_V4MAPPED(&v6)) { /* ::ffff:192.0.2.1 is 192.0.2.1 */
+        inet_ntop(AF_INET, &v6.s6_addr[WEB_V4MAPPED_OFFSET], text, sizeof text);
+        snprintf(out, size, "%s", text);
+        return;
+    }
+    memset(&v6.s6_addr[WEB_V6_PREFIX_BITS / 8], 0, sizeof v6.s6_addr - WEB_V6_PREFIX_BITS / 8);
+    inet_ntop(AF_INET6, &v6, text, sizeof text);
+    snprintf(out, size, "%s/%d", text, WEB_V6_PREFIX_BITS);
 }
 
 unsigned long web_api_engines_made(web_api *api) { return web_engines_made(api->engines); }
@@ -1075,8 +1094,11 @@ int web_api_handle_client(web_api *api, const char *client, const char *method, 
     int retry_s = 0;
     if (!client)
         client = "unknown";
+    char group[WEB_CLIENT_SIZE];
+    if (strlen(client) < WEB_CLIENT_SIZE)
+        web_client_group(client, group, sizeof group);
     reply r = strlen(client) < WEB_CLIENT_SIZE
-                  ? route(api, client, method, path, body, len, allow, &retry_s)
+                  ? route(api, group, method, path, body, len, allow, &retry_s)
                   : fail(HTTP_BAD_REQUEST, "client address longer than %d characters", WEB_CLIENT_SIZE - 1);
     if (r.status != HTTP_METHOD_NOT_ALLOWED)
         *allow = NULL;

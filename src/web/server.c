@@ -19,7 +19,7 @@
 #define JSON_TYPE "application/json; charset=utf-8"
 /* The page loads nothing from elsewhere: scripts, styles and requests all go to this server. */
 #define PAGE_CSP    "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'"
-#define CLIENT_SIZE WEB_CLIENT_SIZE /* a client's numeric address as text */
+#define CLIENT_SIZE WEB_CLIENT_SIZE /* a client as text: an address, or an IPv6 /64 */
 
 /* One open connection, for the request deadline. Linked in web_server.conns from libmicrohttpd's "started"
  * notification to its "closed" one, which comes before the socket is closed: the reaper shuts down fd only
@@ -27,9 +27,10 @@
 typedef struct web_conn {
     struct web_conn *prev, *next;
     int fd;
-    struct timespec since; /* the current request's deadline runs from here (opening, or the last answer) */
-    bool answering;        /* the request is in and being answered: no deadline */
-    bool shut;             /* shut down by the reaper; libmicrohttpd closes it next */
+    struct timespec since;   /* the current request's deadline runs from here (opening, or the last answer) */
+    bool answering;          /* the request is in and being answered: no deadline */
+    char group[CLIENT_SIZE]; /* its client (client_group), for max_per_address */
+    bool shut;               /* shut down by the reaper; libmicrohttpd closes it next */
 } web_conn;
 
 /* One request: its body as it arrives, then its answer from an API worker. */
@@ -60,6 +61,7 @@ struct web_server {
     pthread_cond_t reaper_wake;
     web_conn *conns;
     bool stopping;
+    unsigned max_per_address; /* open connections per client (client_group); 0: no limit */
     bool reaper_started;
     pthread_t reaper;
 
@@ -172,6 +174,32 @@ static void conn_set_answering(web_server *s, struct MHD_Connection *c, bool ans
     pthread_mutex_unlock(&s->conns_lock);
 }
 
+/* The client every per-address limit counts c as (web_client_group: "127.0.0.1", "2001:db8:1:2::/64") into
+ * out (WEB_CLIENT_SIZE bytes), or "" when unknown. */
+static void client_group(struct MHD_Connection *c, char *out)
+{
+    out[0] = '\0';
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    if (!info || !info->client_addr)
+        return;
+    char text[INET6_ADDRSTRLEN];
+    const struct sockaddr *sa = info->client_addr;
+    const void *addr = sa->sa_family == AF_INET6 ? (const void *)&((const struct sockaddr_in6 *)sa)->sin6_addr
+                       : sa->sa_family == AF_INET ? (const void *)&((const struct sockaddr_in *)sa)->sin_addr
+                                                  : NULL;
+    if (addr && inet_ntop(sa->sa_family, addr, text, sizeof text))
+        web_client_group(text, out, WEB_CLIENT_SIZE);
+}
+
+/* Open connections of group (under conns_lock). */
+static unsigned conns_of(const web_server *s, const char *group)
+{
+    unsigned n = 0;
+    for (const web_conn *wc = s->conns; wc; wc = wc->next)
+        n += strcmp(wc->group, group) == 0;
+    return n;
+}
+
 static void on_connection(void *cls, struct MHD_Connection *c, void **socket_context,
                           enum MHD_ConnectionNotificationCode toe)
 {
@@ -187,7 +215,15 @@ static void on_connection(void *cls, struct MHD_Connection *c, void **socket_con
         }
         wc->fd = info->connect_fd;
         clock_gettime(CLOCK_MONOTONIC, &wc->since);
+        client_group(c, wc->group);
         pthread_mutex_lock(&s->conns_lock);
+        /* libmicrohttpd counts single addresses; an IPv6 client holds a whole /64 of them. */
+        if (s->max_per_address && wc->group[0] && conns_of(s, wc->group) >= s->max_per_address) {
+            pthread_mutex_unlock(&s->conns_lock);
+            shutdown(wc->fd, SHUT_RDWR);
+            free(wc);
+            return;
+        }
         wc->next = s->conns;
         if (s->conns)
             s->conns->prev = wc;
@@ -331,19 +367,6 @@ static enum MHD_Result dispatch(web_server *s, struct MHD_Connection *c, request
 }
 
 /* --- Requests ------------------------------------------------------------------------------------------- */
-
-/* The client's numeric address ("127.0.0.1", "::1") into out, or "" when unknown. */
-static void client_address(struct MHD_Connection *c, char *out, size_t size)
-{
-    out[0] = '\0';
-    const union MHD_ConnectionInfo *info = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
-    if (!info || !info->client_addr)
-        return;
-    socklen_t len =
-        info->client_addr->sa_family == AF_INET6 ? sizeof(struct sockaddr_in6) : sizeof(struct sockaddr_in);
-    if (getnameinfo(info->client_addr, len, out, (socklen_t)size, NULL, 0, NI_NUMERICHOST) != 0)
-        out[0] = '\0';
-}
 
 static enum MHD_Result count_lengths(void *cls, enum MHD_ValueKind kind, const char *key, const char *value)
 {
@@ -511,9 +534,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
         return send_too_big(c, false);
     if (strncmp(url, "/api/", 5) != 0)
         return send_asset(c, url, method);
-    char client[CLIENT_SIZE];
-    client_address(c, client, sizeof client); /* for the per-address limits here and in the API */
-    memcpy(rq->client, client, sizeof client);
+    client_group(c, rq->client); /* for the per-address limits here and in the API */
     rq->method = method;
     rq->url = url;
     return dispatch(s, c, rq);
@@ -579,6 +600,7 @@ static web_server *new_server(const web_server_config *config)
     pthread_mutex_init(&s->jobs_lock, NULL);
     pthread_cond_init(&s->jobs_ready, NULL);
     s->jobs_per_address = config->max_per_address ? WEB_API_JOBS_PER_ADDRESS : 0;
+    s->max_per_address = config->max_per_address;
     bool ok = (s->api = web_api_new(&config->api)) != NULL;
     ok = ok && pthread_create(&s->reaper, NULL, reaper_main, s) == 0;
     s->reaper_started = ok;

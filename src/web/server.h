@@ -11,6 +11,8 @@
  * client cannot keep every worker waiting for engines; with no per-address limit (max_per_address 0, behind
  * a proxy) neither is this.
  *
+ * A client is an IPv4 address or an IPv6 /64 (web_client_group): every per-address limit counts by it.
+ *
  * What one client can hold (slow clients, "slowloris"): at most max_per_address connections per client
  * address and max_connections in all (further connections are closed at once); a request's head and body
  * must be in within WEB_REQUEST_DEADLINE_S of the connection's opening or of the previous answer on it,
