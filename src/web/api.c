@@ -1081,6 +1081,17 @@ static reply route(web_api *api, const char *client, const char *method, const c
     return fail(HTTP_NOT_FOUND, "no such route: %.100s", path);
 }
 
+bool web_api_needs_engine(const char *method, const char *path)
+{
+    static const char games_prefix[] = "/api/games/", engine_suffix[] = "/engine";
+    if (strcmp(method, "POST") != 0)
+        return false;
+    size_t len = strlen(path), suffix = sizeof engine_suffix - 1;
+    bool game_engine = strncmp(path, games_prefix, sizeof games_prefix - 1) == 0 && len > suffix &&
+                       strcmp(path + len - suffix, engine_suffix) == 0;
+    return game_engine || strcmp(path, "/api/analyse") == 0 || strcmp(path, "/api/explain") == 0;
+}
+
 int web_api_handle(web_api *api, const char *method, const char *path, const char *body, size_t len,
                    char **json, const char **allow)
 {

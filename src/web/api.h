@@ -32,6 +32,7 @@
 #ifndef TTT_WEB_API_H
 #define TTT_WEB_API_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "ttt/ttt.h"
@@ -104,6 +105,10 @@ int web_api_handle_client(web_api *api, const char *client, const char *method, 
  * addresses would let it take 2^64 shares), an IPv4-mapped IPv6 address as its IPv4 address; anything else
  * (a group already, "unknown") as it is. out gets at most size - 1 characters (WEB_CLIENT_SIZE fits all). */
 void web_client_group(const char *address, char *out, size_t size);
+
+/* Whether a request may wait for an engine slot and think (POST /api/analyse, /api/explain,
+ * /api/games/{id}/engine): the HTTP layer keeps workers free for the others. */
+bool web_api_needs_engine(const char *method, const char *path);
 
 /* Engines the API has made since web_api_new (kept or for one request): for tests and logs. */
 unsigned long web_api_engines_made(web_api *api);

@@ -41,7 +41,8 @@ typedef struct request {
     struct MHD_Connection *connection;
     const char *method, *url; /* libmicrohttpd's, valid until the request completes */
     char client[CLIENT_SIZE];
-    struct request *next;              /* in the queue for the workers */
+    bool engine;                       /* the request may wait for an engine (web_api_needs_engine) */
+    struct request *next;              /* in its queue for the workers */
     struct request *in_prev, *in_next; /* in web_server.in_flight */
     bool answered; /* set by a worker with status, json and allow, before it resumes the connection */
     int status;
@@ -49,6 +50,11 @@ typedef struct request {
     const char *allow;
     int retry_after_s; /* > 0: a Retry-After header */
 } request;
+
+/* Requests waiting for a worker, first come first served. */
+typedef struct job_queue {
+    request *head, *tail;
+} job_queue;
 
 struct web_server {
     struct MHD_Daemon *daemon;
@@ -65,11 +71,13 @@ struct web_server {
     bool reaper_started;
     pthread_t reaper;
 
-    pthread_mutex_t jobs_lock; /* the queue, queued, in_flight, closed */
+    pthread_mutex_t jobs_lock; /* the queues, queued, engine_jobs, in_flight, closed */
     pthread_cond_t jobs_ready;
-    request *head, *tail;
-    int queued;
-    request *in_flight;        /* queued or being answered by a worker */
+    job_queue cheap;    /* requests that need no engine: taken first */
+    job_queue engine;   /* requests that may wait for an engine: taken by at most WEB_API_ENGINE_WORKERS */
+    int queued;         /* in both queues */
+    int engine_jobs;    /* engine requests being answered */
+    request *in_flight; /* queued or being answered by a worker */
     unsigned jobs_per_address; /* at most this many of them per client address; 0: no limit */
     bool closed;               /* stopping: queued requests get 503, new ones are not queued */
     int workers_started;
@@ -275,21 +283,48 @@ static void *reaper_main(void *arg)
 
 /* --- API workers ---------------------------------------------------------------------------------------- */
 
+static void queue_push(job_queue *q, request *rq)
+{
+    rq->next = NULL;
+    if (q->tail)
+        q->tail->next = rq;
+    else
+        q->head = rq;
+    q->tail = rq;
+}
+
+static request *queue_pop(job_queue *q)
+{
+    request *rq = q->head;
+    if (rq && !(q->head = rq->next))
+        q->tail = NULL;
+    return rq;
+}
+
+/* Under jobs_lock: the next request a free worker answers, or NULL to wait: one that needs no engine first;
+ * one that may wait for an engine only while fewer than WEB_API_ENGINE_WORKERS workers answer those, so that
+ * the others are always free for the rest (reading a game, /api/engines). Stopping, every one (each gets
+ * 503 at once). */
+static request *next_job(web_server *s)
+{
+    request *rq = queue_pop(&s->cheap);
+    if (!rq && (s->engine_jobs < WEB_API_ENGINE_WORKERS || s->closed) && (rq = queue_pop(&s->engine)))
+        s->engine_jobs++;
+    s->queued -= rq != NULL;
+    return rq;
+}
+
 static void *worker_main(void *arg)
 {
     web_server *s = arg;
     pthread_mutex_lock(&s->jobs_lock);
     for (;;) {
-        while (!s->head && !s->closed)
+        request *rq;
+        while (!(rq = next_job(s)) && !(s->closed && !s->queued))
             pthread_cond_wait(&s->jobs_ready, &s->jobs_lock);
-        request *rq = s->head;
         if (!rq)
             break; /* closed, and nothing left */
-        s->head = rq->next;
-        if (!s->head)
-            s->tail = NULL;
-        s->queued--;
-        bool closed = s->closed;
+        bool closed = s->closed, engine = rq->engine;
         pthread_mutex_unlock(&s->jobs_lock);
         if (closed) {
             rq->status = MHD_HTTP_SERVICE_UNAVAILABLE;
@@ -301,6 +336,10 @@ static void *worker_main(void *arg)
         }
         rq->answered = true;
         pthread_mutex_lock(&s->jobs_lock);
+        if (engine) { /* a worker waiting for an engine request may take one now */
+            s->engine_jobs--;
+            pthread_cond_broadcast(&s->jobs_ready);
+        }
         if (rq->in_prev)
             rq->in_prev->in_next = rq->in_next;
         else
@@ -354,12 +393,8 @@ static enum MHD_Result dispatch(web_server *s, struct MHD_Connection *c, request
     s->in_flight = rq;
     MHD_suspend_connection(c);
     rq->connection = c;
-    rq->next = NULL;
-    if (s->tail)
-        s->tail->next = rq;
-    else
-        s->head = rq;
-    s->tail = rq;
+    rq->engine = web_api_needs_engine(rq->method, rq->url);
+    queue_push(rq->engine ? &s->engine : &s->cheap, rq);
     s->queued++;
     pthread_cond_signal(&s->jobs_ready);
     pthread_mutex_unlock(&s->jobs_lock);
