@@ -21,16 +21,23 @@
 
 /* --- Helpers -------------------------------------------------------------------------------------------- */
 
-static web_api *api_new(int max_games)
+/* An API with room for max_games games, at most max_client_games live ones per address (0: the default). */
+static web_api *api_new_capped(int max_games, int max_client_games)
 {
-    web_api_config config = {.max_games = max_games, .idle_expiry_s = WEB_IDLE_EXPIRY_S_DEFAULT};
+    web_api_config config = {.max_games = max_games,
+                             .idle_expiry_s = WEB_IDLE_EXPIRY_S_DEFAULT,
+                             .max_client_games = max_client_games};
     web_api *api = web_api_new(&config);
     assert_non_null(api);
     return api;
 }
 
+static web_api *api_new(int max_games) { return api_new_capped(max_games, 0); }
+
 /* The client of the requests that follow (NULL: web_api_handle, "unknown"). */
 static const char *client;
+/* The Retry-After of the last answer to a client (0: none). */
+static int retry_after_s;
 
 /* Sends a request; returns the status and the parsed answer in *out (the caller decrefs). */
 static int call(web_api *api, const char *method, const char *path, const char *body, json_t **out)
@@ -38,8 +45,9 @@ static int call(web_api *api, const char *method, const char *path, const char *
     char *text;
     const char *allow;
     size_t len = body ? strlen(body) : 0;
-    int status = client ? web_api_handle_client(api, client, method, path, body, len, &text, &allow)
-                        : web_api_handle(api, method, path, body, len, &text, &allow);
+    int status =
+        client ? web_api_handle_client(api, client, method, path, body, len, &text, &allow, &retry_after_s)
+               : web_api_handle(api, method, path, body, len, &text, &allow);
     json_error_t jerr;
     json_t *o = json_loads(text, 0, &jerr);
     if (!o)
@@ -575,10 +583,7 @@ static void test_long_database_path_is_used_whole(void **state)
 static void test_games_are_capped_per_client(void **state)
 {
     (void)state;
-    web_api_config config = {
-        .max_games = 6, .idle_expiry_s = WEB_IDLE_EXPIRY_S_DEFAULT, .max_client_games = 3};
-    web_api *api = web_api_new(&config);
-    assert_non_null(api);
+    web_api *api = api_new_capped(6, 3);
     char a[3][WEB_ID_SIZE], b[WEB_ID_SIZE], path[64];
     client = "192.0.2.1";
     for (int i = 0; i < 3; i++)
@@ -600,6 +605,101 @@ static void test_games_are_capped_per_client(void **state)
     too_long[WEB_CLIENT_SIZE] = '\0';
     client = too_long;
     json_decref(expect(api, 400, "POST", "/api/games", NULL));
+    client = NULL;
+    web_api_free(api);
+}
+
+/* The per-address cap counts live games: a finished game frees its place at once; past the cap, the 429
+ * says when to retry (a Retry-After and the message) and what to do. */
+static void test_cap_counts_live_games(void **state)
+{
+    (void)state;
+    web_api *api = api_new_capped(10, 2);
+    char done[WEB_ID_SIZE], id[WEB_ID_SIZE], path[64];
+    client = "192.0.2.1";
+    new_game(api, NULL, done);
+    const char *moves[] = {"b2", "a2", "a1", "b1", "c3"}; /* X wins */
+    for (int i = 0; i < 5; i++) {
+        char body[32];
+        snprintf(body, sizeof body, "{\"move\": \"%s\"}", moves[i]);
+        json_decref(expect(api, 200, "POST", path_of(path, sizeof path, done, "move"), body));
+    }
+    new_game(api, NULL, id);
+    new_game(api, NULL, id); /* the finished game no longer counts */
+    json_t *o = expect(api, 429, "POST", "/api/games", NULL);
+    const char *msg = json_string_value(json_object_get(o, "error"));
+    assert_non_null(strstr(msg, "play one to its end"));
+    assert_non_null(strstr(msg, "retry in"));
+    assert_in_range(retry_after_s, 1, WEB_IDLE_EXPIRY_S_DEFAULT);
+    json_decref(o);
+    /* Undone, the finished game is live again: still two live games after a third is finished. */
+    json_decref(expect(api, 200, "POST", path_of(path, sizeof path, done, "undo"), NULL));
+    json_decref(expect(api, 429, "POST", "/api/games", NULL));
+    json_decref(expect(api, 200, "GET", path_of(path, sizeof path, done, NULL), NULL));
+    client = NULL;
+    web_api_free(api);
+}
+
+/* A full table: an address makes room with its own oldest game first, and never drops another address's
+ * game played within WEB_EVICT_GUARD_S: with none to drop, 503 and a Retry-After. */
+static void test_full_table_evicts_own_games_first(void **state)
+{
+    (void)state;
+    web_api *api = api_new_capped(3, 3);
+    char a[2][WEB_ID_SIZE], b[2][WEB_ID_SIZE], path[64];
+    client = "192.0.2.1";
+    new_game(api, NULL, a[0]);
+    new_game(api, NULL, a[1]);
+    client = "192.0.2.2";
+    new_game(api, NULL, b[0]);
+    new_game(api, NULL, b[1]); /* the table is full: b[0] makes room, not a[0] (the least recently used) */
+    json_decref(expect(api, 404, "GET", path_of(path, sizeof path, b[0], NULL), NULL));
+    client = "192.0.2.1";
+    for (int i = 0; i < 2; i++)
+        json_decref(expect(api, 200, "GET", path_of(path, sizeof path, a[i], NULL), NULL));
+    client = "192.0.2.3"; /* nothing of its own, every other game played just now */
+    json_t *o = expect(api, 503, "POST", "/api/games", NULL);
+    assert_non_null(strstr(json_string_value(json_object_get(o, "error")), "retry in"));
+    assert_in_range(retry_after_s, 1, WEB_EVICT_GUARD_S);
+    json_decref(o);
+    json_decref(expect(api, 200, "GET", path_of(path, sizeof path, b[1], NULL), NULL));
+    client = NULL;
+    web_api_free(api);
+}
+
+/* IPv6 clients count by /64: two addresses of one network share a cap, another network does not;
+ * an IPv4-mapped address is its IPv4 address. */
+static void test_ipv6_clients_count_by_64(void **state)
+{
+    (void)state;
+    struct {
+        const char *address, *group;
+    } cases[] = {
+        {"192.0.2.1", "192.0.2.1"},
+        {"2001:db8:1:2::1", "2001:db8:1:2::/64"},
+        {"2001:db8:1:2:ffff:ffff:ffff:ffff", "2001:db8:1:2::/64"},
+        {"::1", "::/64"},
+        {"::ffff:192.0.2.1", "192.0.2.1"},
+        {"2001:db8:1:2::/64", "2001:db8:1:2::/64"},
+        {"unknown", "unknown"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char group[WEB_CLIENT_SIZE];
+        web_client_group(cases[i].address, group, sizeof group);
+        assert_string_equal(group, cases[i].group);
+    }
+    web_api *api = api_new_capped(10, 1);
+    char id[WEB_ID_SIZE];
+    client = "2001:db8:1:2::1";
+    new_game(api, NULL, id);
+    client = "2001:db8:1:2:abcd::9"; /* the same /64 */
+    json_decref(expect(api, 429, "POST", "/api/games", NULL));
+    client = "2001:db8:1:3::1";
+    new_game(api, NULL, id);
+    client = "192.0.2.7";
+    new_game(api, NULL, id);
+    client = "::ffff:192.0.2.7";
+    json_decref(expect(api, 429, "POST", "/api/games", NULL));
     client = NULL;
     web_api_free(api);
 }
@@ -659,6 +759,9 @@ int main(void)
         cmocka_unit_test(test_learner_without_database_opens_none),
         cmocka_unit_test(test_long_database_path_is_used_whole),
         cmocka_unit_test(test_games_are_capped_per_client),
+        cmocka_unit_test(test_cap_counts_live_games),
+        cmocka_unit_test(test_full_table_evicts_own_games_first),
+        cmocka_unit_test(test_ipv6_clients_count_by_64),
         cmocka_unit_test(test_analyse_with_an_engine_keeps_one_budget),
     };
     return cmocka_run_group_tests(tests, make_data_home, remove_data_home);

@@ -18,7 +18,7 @@ url=$(grep -oE 'http://[^ ]+/' "$tmp/log")
 rss() { awk '/VmRSS/ {print $2 " kB"}' "/proc/$pid/status"; }
 
 for _ in $(seq $((THREADS * GAMES_PER_THREAD))); do
-    curl -s -X POST -d '{"rules": "16x16k16"}' "${url}api/games" | jq -r .id
+    curl -s -X POST -H 'Content-Type: application/json' -d '{"rules": "16x16k16"}' "${url}api/games" | jq -r .id
 done >"$tmp/ids"
 
 run() { # run NAME WRK-ARGS...

@@ -3,6 +3,7 @@
 #include "web/api.h"
 
 #include <assert.h>
+#include <arpa/inet.h>
 #include <inttypes.h>
 #include <jansson.h>
 #include <pthread.h>
@@ -44,6 +45,7 @@ typedef struct web_game {
     ttt_game *game;
     char client[WEB_CLIENT_SIZE]; /* the address that created the game (its cap: max_client_games) */
     bool finished;                /* the game has ended once and was handed to web_game_finished */
+    bool over; /* the game is over as of its last request (guarded by the table's lock): not live */
 } web_game;
 
 struct web_api {
@@ -177,6 +179,24 @@ static reply get_int(json_t *o, const char *key, long long min, long long max, l
     return (reply){0, NULL};
 }
 
+void web_client_group(const char *address, char *out, size_t size)
+{
+    struct in6_addr v6;
+    char text[INET6_ADDRSTRLEN];
+    if (inet_pton(AF_INET6, address, &v6) != 1) { /* IPv4, a group already, or unknown: as it is */
+        snprintf(out, size, "%s", address);
+        return;
+    }
+    if (IN6_IS_ADDR_V4MAPPED(&v6)) { /* ::ffff:192.0.2.1 is 192.0.2.1 */
+        inet_ntop(AF_INET, &v6.s6_addr[WEB_V4MAPPED_OFFSET], text, sizeof text);
+        snprintf(out, size, "%s", text);
+        return;
+    }
+    memset(&v6.s6_addr[WEB_V6_PREFIX_BITS / 8], 0, sizeof v6.s6_addr - WEB_V6_PREFIX_BITS / 8);
+    inet_ntop(AF_INET6, &v6, text, sizeof text);
+    snprintf(out, size, "%s/%d", text, WEB_V6_PREFIX_BITS);
+}
+
 unsigned long web_api_engines_made(web_api *api) { return web_engines_made(api->engines); }
 
 /* The player of a side of g. */
@@ -267,29 +287,54 @@ void web_api_free(web_api *api)
     free(api);
 }
 
-/* Under api->lock: drops games idle longer than the expiry; when the table is still full, the least
- * recently used idle game. Games in use by a request stay. Returns true when there is room. */
-static bool make_room(web_api *api)
+/* Whole seconds, at least 1, until ms milliseconds have passed (a Retry-After). */
+static int retry_seconds(double ms) { return ms <= 1000.0 ? 1 : (int)((ms + 999.0) / 1000.0); }
+
+/* Whether idle game a should be evicted before b for client: its own games first (it may drop its own
+ * recent ones), then finished ones, then the least recently used. */
+static bool evict_before(const web_game *a, const web_game *b, const char *client)
+{
+    bool own_a = strcmp(a->client, client) == 0, own_b = strcmp(b->client, client) == 0;
+    if (own_a != own_b)
+        return own_a;
+    if (a->over != b->over)
+        return a->over;
+    return a->last_used_ms < b->last_used_ms;
+}
+
+/* Under api->lock, for a new game of client: drops games idle longer than the expiry; when the table is
+ * still full, one idle game: the client's own oldest, else another address's game idle for more than
+ * WEB_EVICT_GUARD_S (finished ones first, then the least recently used). Games in use by a request, and
+ * others' games played within the guard, stay. Returns true when there is room; else *retry_s is when a
+ * game leaves the guard. */
+static bool make_room(web_api *api, const char *client, int *retry_s)
 {
     double now = ttt_clock_ms(), expiry = (double)api->config.idle_expiry_s * 1000.0;
-    int lru = -1;
+    double guard = WEB_EVICT_GUARD_S * 1000.0, soonest = guard;
+    int victim = -1;
     for (int i = 0; i < api->count;) {
         web_game *g = api->games[i];
-        if (g->refs == 0 && now - g->last_used_ms > expiry) {
+        double idle = now - g->last_used_ms;
+        if (g->refs == 0 && idle > expiry) {
             game_free(api, g);
             api->games[i] = api->games[--api->count];
             continue;
         }
-        if (g->refs == 0 && (lru < 0 || g->last_used_ms < api->games[lru]->last_used_ms))
-            lru = i;
+        bool evictable = g->refs == 0 && (strcmp(g->client, client) == 0 || idle > guard);
+        if (evictable && (victim < 0 || evict_before(g, api->games[victim], client)))
+            victim = i;
+        if (g->refs == 0 && !evictable && guard - idle < soonest)
+            soonest = guard - idle;
         i++;
     }
     if (api->count < api->config.max_games)
         return true;
-    if (lru < 0)
+    if (victim < 0) {
+        *retry_s = retry_seconds(soonest);
         return false;
-    game_free(api, api->games[lru]);
-    api->games[lru] = api->games[--api->count];
+    }
+    game_free(api, api->games[victim]);
+    api->games[victim] = api->games[--api->count];
     return true;
 }
 
@@ -325,9 +370,12 @@ static web_game *game_acquire(web_api *api, const char *id)
     return found;
 }
 
-static void game_release(web_api *api, web_game *g)
+/* Drops the reference game_acquire took; over: the game is over after the request (it stops counting as
+ * its client's live game). */
+static void game_release(web_api *api, web_game *g, bool over)
 {
     pthread_mutex_lock(&api->lock);
+    g->over = over;
     g->refs--;
     g->last_used_ms = ttt_clock_ms();
     pthread_mutex_unlock(&api->lock);
@@ -501,19 +549,26 @@ static reply parse_player(const web_api *api, json_t *body, const char *key, con
     return (reply){0, NULL};
 }
 
-/* Under api->lock: the live games the client created (those idle past the expiry are as good as gone). */
-static int client_games(const web_api *api, const char *client)
+/* Under api->lock: the live games the client created: not over, and not abandoned (idle past the expiry,
+ * as good as gone). *retry_s gets the seconds until the first of them is abandoned. */
+static int client_games(const web_api *api, const char *client, int *retry_s)
 {
-    double now = ttt_clock_ms(), expiry = (double)api->config.idle_expiry_s * 1000.0;
+    double now = ttt_clock_ms(), expiry = (double)api->config.idle_expiry_s * 1000.0, soonest = expiry;
     int n = 0;
     for (int i = 0; i < api->count; i++) {
         const web_game *g = api->games[i];
-        n += strcmp(g->client, client) == 0 && (g->refs > 0 || now - g->last_used_ms <= expiry);
+        double idle = now - g->last_used_ms;
+        if (strcmp(g->client, client) != 0 || g->over || (g->refs == 0 && idle > expiry))
+            continue;
+        n++;
+        if (g->refs == 0 && expiry - idle < soonest)
+            soonest = expiry - idle;
     }
+    *retry_s = retry_seconds(soonest);
     return n;
 }
 
-static reply create_game(web_api *api, const char *client, json_t *body)
+static reply create_game(web_api *api, const char *client, json_t *body, int *retry_s)
 {
     const char *rules_text, *moves_text;
     reply r = get_string(body, "rules", &rules_text);
@@ -545,21 +600,24 @@ static reply create_game(web_api *api, const char *client, json_t *body)
     for (int i = 0; i < count; i++)
         ttt_game_play(g->game, moves[i], &err);        /* replayed above: legal */
     g->finished = ttt_board_terminal(&g->game->board); /* over before it was played here: not recorded */
+    g->over = g->finished;
     pthread_mutex_init(&g->lock, NULL);
     memcpy(g->client, client, strlen(client) + 1); /* checked by web_api_handle_client */
     pthread_mutex_lock(&api->lock);
-    if (client_games(api, client) >= api->config.max_client_games) {
+    if (client_games(api, client, retry_s) >= api->config.max_client_games) {
         pthread_mutex_unlock(&api->lock);
         game_free(api, g);
         return fail(HTTP_TOO_MANY,
-                    "too many games from one address (%d in play); finish some, or wait until they are idle "
-                    "for %d s",
-                    api->config.max_client_games, api->config.idle_expiry_s);
+                    "too many games from one address (%d unfinished): play one to its end, or retry in %d s "
+                    "(a game untouched for %d s no longer counts)",
+                    api->config.max_client_games, *retry_s, api->config.idle_expiry_s);
     }
-    if (!make_room(api)) {
+    if (!make_room(api, client, retry_s)) {
         pthread_mutex_unlock(&api->lock);
         game_free(api, g);
-        return fail(HTTP_UNAVAILABLE, "too many games in play (%d); try again later", api->config.max_games);
+        return fail(HTTP_UNAVAILABLE,
+                    "too many games in play (%d, all played in the last %d s): retry in %d s",
+                    api->config.max_games, WEB_EVICT_GUARD_S, *retry_s);
     }
     new_id(api, g->id);
     g->last_used_ms = ttt_clock_ms();
@@ -987,14 +1045,15 @@ static reply game_route(web_api *api, const char *method, const char *rest, cons
     case ACTION_ENGINE: r = engine_move(api, g, o); break;
     case ACTION_UNDO: r = undo_moves(g, o); break;
     }
+    bool over = ttt_board_terminal(&g->game->board);
     pthread_mutex_unlock(&g->lock);
-    game_release(api, g);
+    game_release(api, g, over);
     json_decref(o);
     return r;
 }
 
 static reply route(web_api *api, const char *client, const char *method, const char *path, const char *body,
-                   size_t len, const char **allow)
+                   size_t len, const char **allow, int *retry_s)
 {
     static const char games_prefix[] = "/api/games/";
     json_t *o = NULL;
@@ -1013,7 +1072,7 @@ static reply route(web_api *api, const char *client, const char *method, const c
             return fail(HTTP_METHOD_NOT_ALLOWED, "method %s not allowed here (use POST)", method);
         if ((r = parse_body(body, len, create ? fields_create : fields_analyse, &o)).body)
             return r;
-        r = create ? create_game(api, client, o) : why ? explain(api, o) : analyse(api, o);
+        r = create ? create_game(api, client, o, retry_s) : why ? explain(api, o) : analyse(api, o);
         json_decref(o);
         return r;
     }
@@ -1022,23 +1081,40 @@ static reply route(web_api *api, const char *client, const char *method, const c
     return fail(HTTP_NOT_FOUND, "no such route: %.100s", path);
 }
 
+bool web_api_needs_engine(const char *method, const char *path)
+{
+    static const char games_prefix[] = "/api/games/", engine_suffix[] = "/engine";
+    if (strcmp(method, "POST") != 0)
+        return false;
+    size_t len = strlen(path), suffix = sizeof engine_suffix - 1;
+    bool game_engine = strncmp(path, games_prefix, sizeof games_prefix - 1) == 0 && len > suffix &&
+                       strcmp(path + len - suffix, engine_suffix) == 0;
+    return game_engine || strcmp(path, "/api/analyse") == 0 || strcmp(path, "/api/explain") == 0;
+}
+
 int web_api_handle(web_api *api, const char *method, const char *path, const char *body, size_t len,
                    char **json, const char **allow)
 {
-    return web_api_handle_client(api, NULL, method, path, body, len, json, allow);
+    return web_api_handle_client(api, NULL, method, path, body, len, json, allow, NULL);
 }
 
 int web_api_handle_client(web_api *api, const char *client, const char *method, const char *path,
-                          const char *body, size_t len, char **json, const char **allow)
+                          const char *body, size_t len, char **json, const char **allow, int *retry_after_s)
 {
     *allow = NULL;
+    int retry_s = 0;
     if (!client)
         client = "unknown";
+    char group[WEB_CLIENT_SIZE];
+    if (strlen(client) < WEB_CLIENT_SIZE)
+        web_client_group(client, group, sizeof group);
     reply r = strlen(client) < WEB_CLIENT_SIZE
-                  ? route(api, client, method, path, body, len, allow)
+                  ? route(api, group, method, path, body, len, allow, &retry_s)
                   : fail(HTTP_BAD_REQUEST, "client address longer than %d characters", WEB_CLIENT_SIZE - 1);
     if (r.status != HTTP_METHOD_NOT_ALLOWED)
         *allow = NULL;
+    if (retry_after_s)
+        *retry_after_s = r.status == HTTP_TOO_MANY || r.status == HTTP_UNAVAILABLE ? retry_s : 0;
     *json = dump(r.body);
     if (!*json) {
         *json = web_api_error_json("out of memory");

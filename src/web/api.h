@@ -32,6 +32,7 @@
 #ifndef TTT_WEB_API_H
 #define TTT_WEB_API_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "ttt/ttt.h"
@@ -49,10 +50,13 @@
 #define WEB_MAX_BODY              16384   /* bytes of a request body (server.c answers 413 above it) */
 #define WEB_ID_SIZE               17      /* 16 hex digits and the terminator */
 #define WEB_MAX_CLIENT_GAMES      100     /* live games one client address may hold; more get 429 */
-#define WEB_CLIENT_SIZE           64      /* a numeric IPv4 or IPv6 address (INET6_ADDRSTRLEN is 46) */
-#define WEB_MAX_LIVE_ENGINES      32      /* engines kept with their games (each at most ~32 MiB) */
-#define WEB_MAX_ENGINE_MIB        16      /* an engine's table or tree (tt=, tree=) is clamped to this */
-#define WEB_TABLE_BUILD_JOBS      2       /* threads that build a table (the table does not depend on it) */
+#define WEB_EVICT_GUARD_S         300 /* a game played this recently is never evicted by another address */
+#define WEB_CLIENT_SIZE           64  /* a numeric IPv4 or IPv6 address (INET6_ADDRSTRLEN is 46) */
+#define WEB_V6_PREFIX_BITS        64  /* IPv6 clients are counted by network: one host gets a /64 */
+#define WEB_V4MAPPED_OFFSET       12  /* where ::ffff:a.b.c.d keeps its IPv4 address */
+#define WEB_MAX_LIVE_ENGINES      32  /* engines kept with their games (each at most ~32 MiB) */
+#define WEB_MAX_ENGINE_MIB        16  /* an engine's table or tree (tt=, tree=) is clamped to this */
+#define WEB_TABLE_BUILD_JOBS      2   /* threads that build a table (the table does not depend on it) */
 #define WEB_MAX_TABLE_ENTRIES     1000000 /* a table engine's table (4x4: 2.3 s, 186 MB) */
 #define WEB_ANALYSE_SOLVER_SHARE  0.5     /* analyse with an engine: the solver's share of the ms budget */
 
@@ -65,9 +69,10 @@ typedef void web_log_fn(void *ctx, const char *line);
 typedef struct web_api_config {
     int max_games;     /* > 0 */
     int idle_expiry_s; /* > 0 */
-    /* Live games one client address may hold, 0 for WEB_MAX_CLIENT_GAMES. Below it a full table makes room
-     * by dropping the least recently used idle game (anyone's), so it keeps one address from dropping
-     * everyone's games when it is less than max_games. */
+    /* Live games (not over, not idle past the expiry) one client address may hold, 0 for
+     * WEB_MAX_CLIENT_GAMES. A full table makes room for a new game by dropping an idle game: the creating
+     * address's own oldest first, else another address's game untouched for WEB_EVICT_GUARD_S (finished
+     * ones first, then the least recently used); when there is none, 503 with a Retry-After. */
     int max_client_games;
     ttt_store *store; /* where finished games are recorded (not owned; used under a lock), or NULL */
     web_log_fn *log;  /* or NULL: not reported */
@@ -87,10 +92,23 @@ int web_api_handle(web_api *api, const char *method, const char *path, const cha
                    char **json, const char **allow);
 
 /* web_api_handle for a client: client is its numeric address ("127.0.0.1", "::1"), shorter than
- * WEB_CLIENT_SIZE, or NULL (all such requests count as one client, "unknown"). The games a client creates
- * count against its cap (config.max_client_games): past it POST /api/games answers 429. */
+ * WEB_CLIENT_SIZE, or NULL (all such requests count as one client, "unknown"); IPv6 addresses count by
+ * their /64 (web_client_group). The live games a client
+ * created (not over, not idle past the expiry) count against its cap (config.max_client_games): past it
+ * POST /api/games answers 429. retry_after_s, when not NULL, gets for a 429 or 503 the seconds after which
+ * the same request can succeed (a Retry-After header), 0 when not known or for any other answer. */
 int web_api_handle_client(web_api *api, const char *client, const char *method, const char *path,
-                          const char *body, size_t len, char **json, const char **allow);
+                          const char *body, size_t len, char **json, const char **allow, int *retry_after_s);
+
+/* The client a numeric address counts as in every per-address limit: an IPv4 address as it is, an IPv6
+ * address by its /64 network ("2001:db8:1:2::/64": one host commonly holds a whole /64, so counting single
+ * addresses would let it take 2^64 shares), an IPv4-mapped IPv6 address as its IPv4 address; anything else
+ * (a group already, "unknown") as it is. out gets at most size - 1 characters (WEB_CLIENT_SIZE fits all). */
+void web_client_group(const char *address, char *out, size_t size);
+
+/* Whether a request may wait for an engine slot and think (POST /api/analyse, /api/explain,
+ * /api/games/{id}/engine): the HTTP layer keeps workers free for the others. */
+bool web_api_needs_engine(const char *method, const char *path);
 
 /* Engines the API has made since web_api_new (kept or for one request): for tests and logs. */
 unsigned long web_api_engines_made(web_api *api);

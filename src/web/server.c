@@ -19,7 +19,7 @@
 #define JSON_TYPE "application/json; charset=utf-8"
 /* The page loads nothing from elsewhere: scripts, styles and requests all go to this server. */
 #define PAGE_CSP    "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'"
-#define CLIENT_SIZE WEB_CLIENT_SIZE /* a client's numeric address as text */
+#define CLIENT_SIZE WEB_CLIENT_SIZE /* a client as text: an address, or an IPv6 /64 */
 
 /* One open connection, for the request deadline. Linked in web_server.conns from libmicrohttpd's "started"
  * notification to its "closed" one, which comes before the socket is closed: the reaper shuts down fd only
@@ -27,9 +27,10 @@
 typedef struct web_conn {
     struct web_conn *prev, *next;
     int fd;
-    struct timespec since; /* the current request's deadline runs from here (opening, or the last answer) */
-    bool answering;        /* the request is in and being answered: no deadline */
-    bool shut;             /* shut down by the reaper; libmicrohttpd closes it next */
+    struct timespec since;   /* the current request's deadline runs from here (opening, or the last answer) */
+    bool answering;          /* the request is in and being answered: no deadline */
+    char group[CLIENT_SIZE]; /* its client (client_group), for max_per_address */
+    bool shut;               /* shut down by the reaper; libmicrohttpd closes it next */
 } web_conn;
 
 /* One request: its body as it arrives, then its answer from an API worker. */
@@ -40,32 +41,43 @@ typedef struct request {
     struct MHD_Connection *connection;
     const char *method, *url; /* libmicrohttpd's, valid until the request completes */
     char client[CLIENT_SIZE];
-    struct request *next;              /* in the queue for the workers */
+    bool engine;                       /* the request may wait for an engine (web_api_needs_engine) */
+    struct request *next;              /* in its queue for the workers */
     struct request *in_prev, *in_next; /* in web_server.in_flight */
     bool answered; /* set by a worker with status, json and allow, before it resumes the connection */
     int status;
     char *json;
     const char *allow;
+    int retry_after_s; /* > 0: a Retry-After header */
 } request;
+
+/* Requests waiting for a worker, first come first served. */
+typedef struct job_queue {
+    request *head, *tail;
+} job_queue;
 
 struct web_server {
     struct MHD_Daemon *daemon;
     web_api *api;
     int port;
     char address[INET6_ADDRSTRLEN]; /* the numeric address listened on */
+    char host[WEB_HOST_SIZE];       /* --host as given */
 
     pthread_mutex_t conns_lock; /* conns, every web_conn's fields, stopping */
     pthread_cond_t reaper_wake;
     web_conn *conns;
     bool stopping;
+    unsigned max_per_address; /* open connections per client (client_group); 0: no limit */
     bool reaper_started;
     pthread_t reaper;
 
-    pthread_mutex_t jobs_lock; /* the queue, queued, in_flight, closed */
+    pthread_mutex_t jobs_lock; /* the queues, queued, engine_jobs, in_flight, closed */
     pthread_cond_t jobs_ready;
-    request *head, *tail;
-    int queued;
-    request *in_flight;        /* queued or being answered by a worker */
+    job_queue cheap;    /* requests that need no engine: taken first */
+    job_queue engine;   /* requests that may wait for an engine: taken by at most WEB_API_ENGINE_WORKERS */
+    int queued;         /* in both queues */
+    int engine_jobs;    /* engine requests being answered */
+    request *in_flight; /* queued or being answered by a worker */
     unsigned jobs_per_address; /* at most this many of them per client address; 0: no limit */
     bool closed;               /* stopping: queued requests get 503, new ones are not queued */
     int workers_started;
@@ -75,9 +87,9 @@ struct web_server {
 /* --- Answers -------------------------------------------------------------------------------------------- */
 
 /* Queues text (malloc'd, taken) as the answer. close: the connection is closed after it (an answer given
- * before the body was read). */
+ * before the body was read); retry_after_s > 0: a Retry-After header. */
 static enum MHD_Result send_text(struct MHD_Connection *c, unsigned status, const char *type, char *text,
-                                 const char *allow, bool close)
+                                 const char *allow, bool close, int retry_after_s)
 {
     if (!text)
         return MHD_NO;
@@ -93,6 +105,11 @@ static enum MHD_Result send_text(struct MHD_Connection *c, unsigned status, cons
         MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, allow);
     if (close)
         MHD_add_response_header(r, MHD_HTTP_HEADER_CONNECTION, "close");
+    if (retry_after_s > 0) {
+        char seconds[16];
+        snprintf(seconds, sizeof seconds, "%d", retry_after_s);
+        MHD_add_response_header(r, MHD_HTTP_HEADER_RETRY_AFTER, seconds);
+    }
     enum MHD_Result ret = MHD_queue_response(c, status, r);
     MHD_destroy_response(r);
     return ret;
@@ -101,7 +118,7 @@ static enum MHD_Result send_text(struct MHD_Connection *c, unsigned status, cons
 static enum MHD_Result send_error(struct MHD_Connection *c, unsigned status, const char *msg,
                                   const char *allow, bool close)
 {
-    return send_text(c, status, JSON_TYPE, web_api_error_json(msg), allow, close);
+    return send_text(c, status, JSON_TYPE, web_api_error_json(msg), allow, close, 0);
 }
 
 static enum MHD_Result send_too_big(struct MHD_Connection *c, bool close)
@@ -165,6 +182,32 @@ static void conn_set_answering(web_server *s, struct MHD_Connection *c, bool ans
     pthread_mutex_unlock(&s->conns_lock);
 }
 
+/* The client every per-address limit counts c as (web_client_group: "127.0.0.1", "2001:db8:1:2::/64") into
+ * out (WEB_CLIENT_SIZE bytes), or "" when unknown. */
+static void client_group(struct MHD_Connection *c, char *out)
+{
+    out[0] = '\0';
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    if (!info || !info->client_addr)
+        return;
+    char text[INET6_ADDRSTRLEN];
+    const struct sockaddr *sa = info->client_addr;
+    const void *addr = sa->sa_family == AF_INET6 ? (const void *)&((const struct sockaddr_in6 *)sa)->sin6_addr
+                       : sa->sa_family == AF_INET ? (const void *)&((const struct sockaddr_in *)sa)->sin_addr
+                                                  : NULL;
+    if (addr && inet_ntop(sa->sa_family, addr, text, sizeof text))
+        web_client_group(text, out, WEB_CLIENT_SIZE);
+}
+
+/* Open connections of group (under conns_lock). */
+static unsigned conns_of(const web_server *s, const char *group)
+{
+    unsigned n = 0;
+    for (const web_conn *wc = s->conns; wc; wc = wc->next)
+        n += strcmp(wc->group, group) == 0;
+    return n;
+}
+
 static void on_connection(void *cls, struct MHD_Connection *c, void **socket_context,
                           enum MHD_ConnectionNotificationCode toe)
 {
@@ -180,7 +223,15 @@ static void on_connection(void *cls, struct MHD_Connection *c, void **socket_con
         }
         wc->fd = info->connect_fd;
         clock_gettime(CLOCK_MONOTONIC, &wc->since);
+        client_group(c, wc->group);
         pthread_mutex_lock(&s->conns_lock);
+        /* libmicrohttpd counts single addresses; an IPv6 client holds a whole /64 of them. */
+        if (s->max_per_address && wc->group[0] && conns_of(s, wc->group) >= s->max_per_address) {
+            pthread_mutex_unlock(&s->conns_lock);
+            shutdown(wc->fd, SHUT_RDWR);
+            free(wc);
+            return;
+        }
         wc->next = s->conns;
         if (s->conns)
             s->conns->prev = wc;
@@ -232,21 +283,48 @@ static void *reaper_main(void *arg)
 
 /* --- API workers ---------------------------------------------------------------------------------------- */
 
+static void queue_push(job_queue *q, request *rq)
+{
+    rq->next = NULL;
+    if (q->tail)
+        q->tail->next = rq;
+    else
+        q->head = rq;
+    q->tail = rq;
+}
+
+static request *queue_pop(job_queue *q)
+{
+    request *rq = q->head;
+    if (rq && !(q->head = rq->next))
+        q->tail = NULL;
+    return rq;
+}
+
+/* Under jobs_lock: the next request a free worker answers, or NULL to wait: one that needs no engine first;
+ * one that may wait for an engine only while fewer than WEB_API_ENGINE_WORKERS workers answer those, so that
+ * the others are always free for the rest (reading a game, /api/engines). Stopping, every one (each gets
+ * 503 at once). */
+static request *next_job(web_server *s)
+{
+    request *rq = queue_pop(&s->cheap);
+    if (!rq && (s->engine_jobs < WEB_API_ENGINE_WORKERS || s->closed) && (rq = queue_pop(&s->engine)))
+        s->engine_jobs++;
+    s->queued -= rq != NULL;
+    return rq;
+}
+
 static void *worker_main(void *arg)
 {
     web_server *s = arg;
     pthread_mutex_lock(&s->jobs_lock);
     for (;;) {
-        while (!s->head && !s->closed)
+        request *rq;
+        while (!(rq = next_job(s)) && !(s->closed && !s->queued))
             pthread_cond_wait(&s->jobs_ready, &s->jobs_lock);
-        request *rq = s->head;
         if (!rq)
             break; /* closed, and nothing left */
-        s->head = rq->next;
-        if (!s->head)
-            s->tail = NULL;
-        s->queued--;
-        bool closed = s->closed;
+        bool closed = s->closed, engine = rq->engine;
         pthread_mutex_unlock(&s->jobs_lock);
         if (closed) {
             rq->status = MHD_HTTP_SERVICE_UNAVAILABLE;
@@ -254,10 +332,14 @@ static void *worker_main(void *arg)
             rq->allow = NULL;
         } else {
             rq->status = web_api_handle_client(s->api, rq->client[0] ? rq->client : NULL, rq->method, rq->url,
-                                               rq->body, rq->len, &rq->json, &rq->allow);
+                                               rq->body, rq->len, &rq->json, &rq->allow, &rq->retry_after_s);
         }
         rq->answered = true;
         pthread_mutex_lock(&s->jobs_lock);
+        if (engine) { /* a worker waiting for an engine request may take one now */
+            s->engine_jobs--;
+            pthread_cond_broadcast(&s->jobs_ready);
+        }
         if (rq->in_prev)
             rq->in_prev->in_next = rq->in_next;
         else
@@ -297,10 +379,12 @@ static enum MHD_Result dispatch(web_server *s, struct MHD_Connection *c, request
     }
     if (s->jobs_per_address && jobs_of(s, rq->client) >= s->jobs_per_address) {
         pthread_mutex_unlock(&s->jobs_lock);
-        char msg[128];
-        snprintf(msg, sizeof msg, "too many requests at once from %s (%u): wait for their answers",
-                 rq->client, s->jobs_per_address);
-        return send_error(c, MHD_HTTP_TOO_MANY_REQUESTS, msg, NULL, false);
+        char msg[160];
+        snprintf(msg, sizeof msg,
+                 "too many requests at once from %s (%u): retry in %d s, once one is answered", rq->client,
+                 s->jobs_per_address, WEB_JOBS_RETRY_S);
+        return send_text(c, MHD_HTTP_TOO_MANY_REQUESTS, JSON_TYPE, web_api_error_json(msg), NULL, false,
+                         WEB_JOBS_RETRY_S);
     }
     rq->in_prev = NULL;
     rq->in_next = s->in_flight;
@@ -309,12 +393,8 @@ static enum MHD_Result dispatch(web_server *s, struct MHD_Connection *c, request
     s->in_flight = rq;
     MHD_suspend_connection(c);
     rq->connection = c;
-    rq->next = NULL;
-    if (s->tail)
-        s->tail->next = rq;
-    else
-        s->head = rq;
-    s->tail = rq;
+    rq->engine = web_api_needs_engine(rq->method, rq->url);
+    queue_push(rq->engine ? &s->engine : &s->cheap, rq);
     s->queued++;
     pthread_cond_signal(&s->jobs_ready);
     pthread_mutex_unlock(&s->jobs_lock);
@@ -323,19 +403,6 @@ static enum MHD_Result dispatch(web_server *s, struct MHD_Connection *c, request
 
 /* --- Requests ------------------------------------------------------------------------------------------- */
 
-/* The client's numeric address ("127.0.0.1", "::1") into out, or "" when unknown. */
-static void client_address(struct MHD_Connection *c, char *out, size_t size)
-{
-    out[0] = '\0';
-    const union MHD_ConnectionInfo *info = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
-    if (!info || !info->client_addr)
-        return;
-    socklen_t len =
-        info->client_addr->sa_family == AF_INET6 ? sizeof(struct sockaddr_in6) : sizeof(struct sockaddr_in);
-    if (getnameinfo(info->client_addr, len, out, (socklen_t)size, NULL, 0, NI_NUMERICHOST) != 0)
-        out[0] = '\0';
-}
-
 static enum MHD_Result count_lengths(void *cls, enum MHD_ValueKind kind, const char *key, const char *value)
 {
     (void)kind, (void)value;
@@ -343,17 +410,107 @@ static enum MHD_Result count_lengths(void *cls, enum MHD_ValueKind kind, const c
     return MHD_YES;
 }
 
+/* Whether name (a Host header's name, IPv6 literals in brackets) is one this server answers to: the loopback
+ * names, --host and the address listened on; when that is a wildcard (0.0.0.0, ::), any numeric address too
+ * (a DNS rebinding attack needs a name of the attacker's). */
+static bool host_name_ok(const web_server *s, const char *name, size_t len)
+{
+    const char *names[] = {"127.0.0.1", "localhost", "::1", s->host, s->address};
+    char bare[WEB_HOST_SIZE];
+    if (len >= 2 && name[0] == '[' && name[len - 1] == ']')
+        name++, len -= 2;
+    if (len == 0 || len >= sizeof bare)
+        return false;
+    memcpy(bare, name, len);
+    bare[len] = '\0';
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        if (strcasecmp(bare, names[i]) == 0)
+            return true;
+    unsigned char any[sizeof(struct in6_addr)];
+    bool wildcard = strcmp(s->address, "0.0.0.0") == 0 || strcmp(s->address, "::") == 0;
+    return wildcard && (inet_pton(AF_INET, bare, any) == 1 || inet_pton(AF_INET6, bare, any) == 1);
+}
+
+/* Whether a Host header ("localhost:8080", "[::1]:8080") names this server and its port (no port: 80). */
+static bool host_ok(const web_server *s, const char *host)
+{
+    const char *end = host + strlen(host), *colon = strrchr(host, ':');
+    if (colon && (host[0] != '[' || colon > strchr(host, ']'))) { /* a port, not a colon of an IPv6 literal */
+        char *stop;
+        long port = strtol(colon + 1, &stop, 10);
+        return colon[1] && !*stop && port == s->port && host_name_ok(s, host, (size_t)(colon - host));
+    }
+    return s->port == WEB_HTTP_DEFAULT_PORT && host_name_ok(s, host, (size_t)(end - host));
+}
+
+/* Whether a Content-Type header says JSON ("application/json", with parameters or not). */
+static bool json_type(const char *type)
+{
+    static const char json[] = "application/json";
+    while (*type == ' ' || *type == '\t')
+        type++;
+    if (strncasecmp(type, json, sizeof json - 1) != 0)
+        return false;
+    type += sizeof json - 1;
+    while (*type == ' ' || *type == '\t')
+        type++;
+    return !*type || *type == ';';
+}
+
+/* What a web page of another site could send through a visitor's browser: a Host that is not this server's
+ * (DNS rebinding: 421), a write from another origin (403), a body that is not declared JSON (415: a plain
+ * form or a text/plain request needs no preflight). NULL when the request may go on, else the error's
+ * message into msg and its status into *status. */
+static const char *check_site(const web_server *s, struct MHD_Connection *c, const char *method,
+                              const char *url, char *msg, size_t size, unsigned *status)
+{
+    const char *host = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_HOST);
+    if (host && !host_ok(s, host)) { /* HTTP/1.0 may leave it out; a browser never does */
+        *status = MHD_HTTP_MISDIRECTED_REQUEST;
+        snprintf(msg, size,
+                 "Host '%.60s' is not this server's: use http://127.0.0.1:%d/ or http://localhost:%d/", host,
+                 s->port, s->port);
+        return msg;
+    }
+    if (strcmp(method, "GET") == 0 || strcmp(method, "HEAD") == 0)
+        return NULL;
+    const char *origin = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ORIGIN);
+    static const char scheme[] = "http://";
+    if (origin && !(host && strncasecmp(origin, scheme, sizeof scheme - 1) == 0 &&
+                    strcasecmp(origin + sizeof scheme - 1, host) == 0)) {
+        *status = MHD_HTTP_FORBIDDEN;
+        snprintf(msg, size, "cross-origin request refused: Origin '%.60s' is not this server", origin);
+        return msg;
+    }
+    const char *type = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_TYPE);
+    const char *length = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
+    bool body = type || (length && strtoull(length, NULL, 10) > 0);
+    if (strcmp(method, "POST") == 0 && strncmp(url, "/api/", 5) == 0 && body && !(type && json_type(type))) {
+        *status = MHD_HTTP_UNSUPPORTED_MEDIA_TYPE;
+        snprintf(msg, size, "Content-Type '%.40s' refused: send JSON with 'Content-Type: application/json'",
+                 type ? type : "none");
+        return msg;
+    }
+    return NULL;
+}
+
 /* The head is in: answers now, before any body is read, what the head alone shows is wrong. Returns MHD_YES
  * with nothing queued when the request may go on. */
-static enum MHD_Result check_head(web_server *s, struct MHD_Connection *c, request *rq)
+static enum MHD_Result check_head(web_server *s, struct MHD_Connection *c, request *rq, const char *method,
+                                  const char *url)
 {
     const char *coding = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_TRANSFER_ENCODING);
     const char *length = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
     int lengths = 0;
     MHD_get_connection_values(c, MHD_HEADER_KIND, count_lengths, &lengths);
-    if (!coding && lengths <= 1 && !(length && strtoull(length, NULL, 10) > WEB_MAX_BODY))
+    char site[160];
+    unsigned site_status = 0;
+    const char *refused = check_site(s, c, method, url, site, sizeof site, &site_status);
+    if (!coding && lengths <= 1 && !(length && strtoull(length, NULL, 10) > WEB_MAX_BODY) && !refused)
         return MHD_YES;
     conn_set_answering(s, c, true);
+    if (!coding && lengths <= 1 && refused) /* framing first: it decides where the next request starts */
+        return send_error(c, site_status, refused, NULL, true);
     /* libmicrohttpd reads the first of several lengths; another reader could take another (smuggling). */
     if (lengths > 1)
         return send_error(c, MHD_HTTP_BAD_REQUEST, "several Content-Length headers", NULL, true);
@@ -383,7 +540,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
         if (!(rq = calloc(1, sizeof *rq)))
             return MHD_NO;
         *con_cls = rq;
-        return check_head(s, c, rq);
+        return check_head(s, c, rq, method, url);
     }
     if (*upload_size) {
         if (!rq->too_big && rq->len + *upload_size > WEB_MAX_BODY) {
@@ -405,16 +562,14 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
     if (rq->answered) {
         char *json = rq->json;
         rq->json = NULL;
-        return send_text(c, (unsigned)rq->status, JSON_TYPE, json, rq->allow, false);
+        return send_text(c, (unsigned)rq->status, JSON_TYPE, json, rq->allow, false, rq->retry_after_s);
     }
     conn_set_answering(s, c, true);
     if (rq->too_big)
         return send_too_big(c, false);
     if (strncmp(url, "/api/", 5) != 0)
         return send_asset(c, url, method);
-    char client[CLIENT_SIZE];
-    client_address(c, client, sizeof client); /* for the per-address limits here and in the API */
-    memcpy(rq->client, client, sizeof client);
+    client_group(c, rq->client); /* for the per-address limits here and in the API */
     rq->method = method;
     rq->url = url;
     return dispatch(s, c, rq);
@@ -480,6 +635,7 @@ static web_server *new_server(const web_server_config *config)
     pthread_mutex_init(&s->jobs_lock, NULL);
     pthread_cond_init(&s->jobs_ready, NULL);
     s->jobs_per_address = config->max_per_address ? WEB_API_JOBS_PER_ADDRESS : 0;
+    s->max_per_address = config->max_per_address;
     bool ok = (s->api = web_api_new(&config->api)) != NULL;
     ok = ok && pthread_create(&s->reaper, NULL, reaper_main, s) == 0;
     s->reaper_started = ok;
@@ -545,6 +701,8 @@ web_server *web_server_start(const web_server_config *config, char *err, size_t 
     if (!list)
         return NULL;
     web_server *s = new_server(config);
+    if (s)
+        snprintf(s->host, sizeof s->host, "%s", config->host);
     if (!s) {
         freeaddrinfo(list);
         snprintf(err, errsize, "out of memory or threads");

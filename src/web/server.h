@@ -6,16 +6,27 @@
  * write answers for every connection; they never wait for an engine. An /api/ request, once in, is handed to
  * one of WEB_API_WORKERS worker threads and its connection suspended until the answer is ready, so a request
  * that waits for an engine slot (up to WEB_ENGINE_WAIT_MS) holds one worker and its own connection, nothing
- * else. At most WEB_API_QUEUE requests wait for a worker (past that the answer is 503), and at most
+ * else. Requests that may wait for an engine (web_api_needs_engine) queue apart and take at most
+ * WEB_API_ENGINE_WORKERS workers; requests that need none are taken first, so however many analyses wait,
+ * reading a game or /api/engines finds a worker at once. At most WEB_API_QUEUE requests wait for a worker (past that the answer is 503), and at most
  * WEB_API_JOBS_PER_ADDRESS of one client address are queued or answered at once (past that 429), so that one
  * client cannot keep every worker waiting for engines; with no per-address limit (max_per_address 0, behind
  * a proxy) neither is this.
+ *
+ * A client is an IPv4 address or an IPv6 /64 (web_client_group): every per-address limit counts by it.
  *
  * What one client can hold (slow clients, "slowloris"): at most max_per_address connections per client
  * address and max_connections in all (further connections are closed at once); a request's head and body
  * must be in within WEB_REQUEST_DEADLINE_S of the connection's opening or of the previous answer on it,
  * however steadily bytes trickle in, or the connection is shut; a connection that makes no progress for
  * WEB_CONNECTION_TIMEOUT_S (e.g. not reading its answer) is closed.
+ *
+ * Other sites: a request whose Host header is not one of this server's names (127.0.0.1, localhost, [::1],
+ * --host, the address listened on; any numeric address when that is a wildcard) with its port is answered
+ * 421, so that a page of another site that rebinds its name to this machine gets nothing; a POST (or any
+ * write) whose Origin is not this server's own is answered 403; a POST to /api/ with a body that is not
+ * declared "Content-Type: application/json" is answered 415 (a plain form needs no CORS preflight). All at
+ * the head, before the body is read.
  *
  * Requests: bodies above WEB_MAX_BODY bytes are answered 413; a request with a Transfer-Encoding (chunked or
  * any other) is answered 411 at its head: every body needs a Content-Length. Bad Content-Length values are
@@ -32,11 +43,17 @@
 #define WEB_PER_ADDRESS_DEFAULT     32   /* open connections per client address (0: no limit) */
 #define WEB_REQUEST_DEADLINE_S      10 /* a request's head and body, from the connection or the last answer */
 #define WEB_CONNECTION_TIMEOUT_S    10 /* no progress at all for this long: closed */
-#define WEB_REAP_INTERVAL_MS        250  /* how often the request deadline is checked */
-#define WEB_POLL_THREADS            4    /* libmicrohttpd's polling threads (network I/O only) */
-#define WEB_API_WORKERS             32   /* threads answering /api/ requests (they may wait for engines) */
-#define WEB_API_QUEUE               1024 /* /api/ requests waiting for a worker; more get 503 */
-#define WEB_API_JOBS_PER_ADDRESS    8    /* /api/ requests in flight per client address; more get 429 */
+#define WEB_REAP_INTERVAL_MS        250 /* how often the request deadline is checked */
+#define WEB_POLL_THREADS            4   /* libmicrohttpd's polling threads (network I/O only) */
+#define WEB_API_WORKERS             32  /* threads answering /api/ requests (they may wait for engines) */
+#define WEB_API_ENGINE_WORKERS                                                                               \
+    24                                /* of them, at most this many answer requests that may wait for an
+                                          * engine: the others are always there for the rest */
+#define WEB_API_QUEUE            1024 /* /api/ requests waiting for a worker; more get 503 */
+#define WEB_API_JOBS_PER_ADDRESS 8    /* /api/ requests in flight per client address; more get 429 */
+#define WEB_JOBS_RETRY_S         1    /* that 429's Retry-After: an engine request thinks up to 2 s */
+#define WEB_HOST_SIZE            256  /* a host name (DNS names are at most 253 characters) */
+#define WEB_HTTP_DEFAULT_PORT    80   /* what a Host header without a port means */
 
 typedef struct web_server web_server;
 

@@ -34,7 +34,7 @@ http() {
     shift 2
     local data=()
     if (($# > 0)); then
-        data=(--data-binary "$1")
+        data=(--data-binary "$1" -H 'Content-Type: application/json')
         shift
     fi
     CODE=$(curl -s -o "$OUT" -w '%{http_code}' -X "$method" "${data[@]}" "$@" "$URL${path#/}")

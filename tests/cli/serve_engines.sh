@@ -27,7 +27,7 @@ req() {
     local want=$1 method=$2 path=$3 body=${4-} test=${5-.}
     shift $(($# < 5 ? $# : 5))
     local code
-    code=$(curl -s -o "$OUT" -w '%{http_code}' -X "$method" ${body:+--data-binary "$body"} "$@" "${URL}api/$path")
+    code=$(curl -s -o "$OUT" -w '%{http_code}' -X "$method" ${body:+--data-binary "$body" -H 'Content-Type: application/json'} "$@" "${URL}api/$path")
     if [[ $code != "$want" ]] || ! jq -e "$test" "$OUT" >/dev/null 2>&1; then
         fail "$method $path $body: HTTP $code (expected $want), or fails: $test"
         return 1
@@ -85,7 +85,9 @@ no_files "$TMP/rec/home"
 game '{}'
 OLDEST=$ID
 for _ in $(seq 99); do curl -s -o /dev/null -X POST "${URL}api/games"; done
-req 429 POST games '' '.error | test("too many games from one address")'
+req 429 POST games '' '.error | test("too many games from one address.*retry in [0-9]+ s")'
+retry=$(curl -s -o /dev/null -D - -X POST "${URL}api/games" | tr -d '\r' | sed -n 's/^Retry-After: //Ip')
+[[ $retry =~ ^[0-9]+$ && $retry -ge 1 ]] && PASS=$((PASS + 1)) || fail "429 without a Retry-After: '$retry'"
 if curl -s -o /dev/null --interface 127.0.0.2 "${URL}api/engines"; then
     game '{}' --interface 127.0.0.2
 else

@@ -32,7 +32,7 @@ raw() {
     fi
 }
 
-H='POST /api/analyse HTTP/1.1\r\nHost: x\r\n'
+H="POST /api/analyse HTTP/1.1\r\nHost: 127.0.0.1:$PORT\r\nContent-Type: application/json\r\n"
 raw 'chunk size 2^64-1' 411 1 "${H}Transfer-Encoding: chunked\r\n\r\nffffffffffffffff\r\nabc" '"error":"Transfer-Encoding .chunked. is not accepted'
 raw 'chunked body' 411 1 "${H}Transfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n" '"error":'
 raw 'Transfer-Encoding gzip' 400 1 "${H}Transfer-Encoding: gzip\r\n\r\n{}" '"error":"Transfer-Encoding .gzip. is not accepted'

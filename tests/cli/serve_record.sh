@@ -11,7 +11,7 @@ trap 'kill ${SERVER:-} 2>/dev/null; rm -rf "$OUT" "$ERR" "$LOG" "$DIR"' EXIT
 # post PATH BODY: the answer in $OUT, the status in CODE. The cap only guards against a hung server: a learner's
 # move on a loaded machine under ASan can take seconds.
 post() {
-    CODE=$(curl -s -o "$OUT" -w '%{http_code}' --max-time 300 -X POST --data-binary "$2" "$URL${1#/}")
+    CODE=$(curl -s -o "$OUT" -w '%{http_code}' --max-time 300 -X POST -H 'Content-Type: application/json' --data-binary "$2" "$URL${1#/}")
 }
 play_to_the_end() { # a 3x3 game between two people that X wins; sets ID
     post /api/games '{}'

@@ -66,7 +66,7 @@ EOF
 # waiting for engines), while another address is answered.
 body='{"rules": "9x9k5", "moves": "e5", "engine": "montecarlo:time=1000", "ms": 1000}'
 for i in $(seq 12); do
-    curl -s -o /dev/null -w '%{http_code}\n' --max-time 30 --interface 127.0.0.3 -X POST --data-binary "$body" \
+    curl -s -o /dev/null -w '%{http_code}\n' --max-time 30 --interface 127.0.0.3 -X POST --data-binary "$body" -H 'Content-Type: application/json' \
         "${URL}api/analyse" >"$OUT.$i" &
 done
 sleep 0.5

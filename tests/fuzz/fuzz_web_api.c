@@ -40,7 +40,7 @@
 static int call_api(web_api *api, const char *method, const char *path, const char *body, char **json,
                     const char **allow)
 {
-    return web_api_handle_client(api, "127.0.0.1", method, path, body, strlen(body), json, allow);
+    return web_api_handle_client(api, "127.0.0.1", method, path, body, strlen(body), json, allow, NULL);
 }
 
 typedef struct game_ref {
