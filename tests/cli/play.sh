@@ -156,7 +156,8 @@ expect_out 0 'X human, O hard: ' history --db "$DBDIR/p.db"
 # the same level has the same name in the history whether played in the browser or in the terminal
 if command -v curl >/dev/null && command -v jq >/dev/null; then
     serve_start "$DBDIR/serve.log" --db "$DBDIR/both.db"
-    curl -s -o "$OUT" --max-time 10 -X POST --data-binary '{"x": "hard", "o": "easy"}' "${URL}api/games"
+    curl -s -o "$OUT" --max-time 10 -X POST -H 'Content-Type: application/json' \
+        --data-binary '{"x": "hard", "o": "easy"}' "${URL}api/games"
     id=$(jq -r .id "$OUT")
     for _ in $(seq 9); do
         curl -s -o "$OUT" --max-time 30 -X POST "${URL}api/games/$id/engine"

@@ -34,11 +34,11 @@ SKIP = {
         "a synopsis, not a command",
     "[--max-connections 1024] [--per-address 32]": "the synopsis' second line",
     "curl -s localhost:8080/api/engines": "needs a running server (tests/cli/serve.sh)",
-    "curl -s -X POST localhost:8080/api/games -d '{\"rules\": \"3x3\", \"o\": \"perfect\"}'": "needs a running server",
-    "curl -s -X POST localhost:8080/api/games/5f0c.../move -d '{\"move\": \"b2\"}'": "needs a running server",
+    "curl -s -X POST -H \"$J\" localhost:8080/api/games -d '{\"rules\": \"3x3\", \"o\": \"perfect\"}'": "needs a running server",
+    "curl -s -X POST -H \"$J\" localhost:8080/api/games/5f0c.../move -d '{\"move\": \"b2\"}'": "needs a running server",
     "curl -s -X POST localhost:8080/api/games/5f0c.../engine": "needs a running server",
-    "curl -s -X POST localhost:8080/api/games/5f0c.../undo -d '{\"plies\": 2}'": "needs a running server",
-    "curl -s -X POST localhost:8080/api/analyse -d '{\"rules\": \"4x4-misere\", \"moves\": \"a1 b2\"}'":
+    "curl -s -X POST -H \"$J\" localhost:8080/api/games/5f0c.../undo -d '{\"plies\": 2}'": "needs a running server",
+    "curl -s -X POST -H \"$J\" localhost:8080/api/analyse -d '{\"rules\": \"4x4-misere\", \"moves\": \"a1 b2\"}'":
         "needs a running server",
     "ttt count --rules 4x4": "long: about 10 s and 1 GB (tests/cli/count_progress.sh covers count)",
     "ttt table build --games 1000000": "long on a loaded machine, and writes a table file (tests/cli/table.sh)",

@@ -62,7 +62,7 @@ finished=0
 while kill -0 $train 2>/dev/null || ((served < MIN_SERVED)); do
     served=$((served + 1))
     g=$served
-    code=$(curl -s -o "$OUT" -w '%{http_code}' -X POST --data-binary \
+    code=$(curl -s -o "$OUT" -w '%{http_code}' -X POST -H 'Content-Type: application/json' --data-binary \
         "{\"x\": \"learner:seed=$g\", \"o\": \"random:seed=$g\"}" "${URL}api/games")
     if [[ $code != 201 ]]; then
         fail "game $g: creation answered $code: $(cat "$OUT")"
