@@ -56,107 +56,116 @@ static int expected_windows(const ttt_rules *r)
     return across + down + 2 * diag;
 }
 
-static void test_windows_are_every_run_once(void **state)
+/* Builds the geometry of every rules of all_rules() and hands it to check. */
+static void each_rules(void (*check)(const ttt_rules *, const ttt_lines *))
 {
-    (void)state;
     ttt_rules rules[200];
     int n = all_rules(rules, 200);
     assert_true(n > 100);
     for (int i = 0; i < n; i++) {
         const ttt_lines *l = NULL;
         assert_int_equal(ttt_lines_new(&rules[i], &l, NULL), TTT_OK);
-        assert_int_equal(l->nwin, expected_windows(&rules[i]));
-        assert_int_equal(ttt_lines_count(&rules[i]), l->nwin);
-        for (int w = 0; w < l->nwin; w++) {
-            const int16_t *c = ttt_lines_cells(l, w);
-            assert_true(is_run(&rules[i], c));
-            assert_int_equal(ttt_bits_count(&l->win_bits[w]), l->k);
-            for (int j = 0; j < l->k; j++)
-                assert_true(ttt_bits_test(&l->win_bits[w], c[j]));
-            /* numbered in reading order of the first cell: no later window starts before this one */
-            if (w > 0)
-                assert_true(ttt_lines_cells(l, w - 1)[0] <= c[0]);
-            for (int v = 0; v < w; v++)
-                assert_false(ttt_bits_equal(&l->win_bits[v], &l->win_bits[w]));
-        }
+        check(&rules[i], l);
         ttt_lines_unref(l);
+    }
+}
+
+static void check_windows_are_every_run_once(const ttt_rules *r, const ttt_lines *l)
+{
+    assert_int_equal(l->nwin, expected_windows(r));
+    assert_int_equal(ttt_lines_count(r), l->nwin);
+    for (int w = 0; w < l->nwin; w++) {
+        const int16_t *c = ttt_lines_cells(l, w);
+        assert_true(is_run(r, c));
+        assert_int_equal(ttt_bits_count(&l->win_bits[w]), l->k);
+        for (int j = 0; j < l->k; j++)
+            assert_true(ttt_bits_test(&l->win_bits[w], c[j]));
+        /* numbered in reading order of the first cell: no later window starts before this one */
+        if (w > 0)
+            assert_true(ttt_lines_cells(l, w - 1)[0] <= c[0]);
+        for (int v = 0; v < w; v++)
+            assert_false(ttt_bits_equal(&l->win_bits[v], &l->win_bits[w]));
+    }
+}
+
+static void test_windows_are_every_run_once(void **state)
+{
+    (void)state;
+    each_rules(check_windows_are_every_run_once);
+}
+
+static void check_windows_through_each_cell(const ttt_rules *r, const ttt_lines *l)
+{
+    (void)r; /* the geometry carries what these checks read */
+    for (int c = 0; c < l->cells; c++) {
+        int count = 0;
+        const int16_t *through = ttt_lines_through(l, c, &count);
+        int want = 0;
+        for (int w = 0; w < l->nwin; w++)
+            want += ttt_bits_test(&l->win_bits[w], c);
+        assert_int_equal(count, want);
+        for (int j = 0; j < count; j++) {
+            assert_true(ttt_bits_test(&l->win_bits[through[j]], c));
+            if (j > 0)
+                assert_true(through[j - 1] < through[j]);
+        }
     }
 }
 
 static void test_windows_through_each_cell(void **state)
 {
     (void)state;
-    ttt_rules rules[200];
-    int n = all_rules(rules, 200);
-    for (int i = 0; i < n; i++) {
-        const ttt_lines *l = NULL;
-        assert_int_equal(ttt_lines_new(&rules[i], &l, NULL), TTT_OK);
-        for (int c = 0; c < l->cells; c++) {
-            int count = 0;
-            const int16_t *through = ttt_lines_through(l, c, &count);
-            int want = 0;
-            for (int w = 0; w < l->nwin; w++)
-                want += ttt_bits_test(&l->win_bits[w], c);
-            assert_int_equal(count, want);
-            for (int j = 0; j < count; j++) {
-                assert_true(ttt_bits_test(&l->win_bits[through[j]], c));
-                if (j > 0)
-                    assert_true(through[j - 1] < through[j]);
-            }
+    each_rules(check_windows_through_each_cell);
+}
+
+static void check_lines_and_directions(const ttt_rules *r, const ttt_lines *l)
+{
+    (void)r; /* the geometry carries what these checks read */
+    int *seen = calloc((size_t)l->nwin, sizeof *seen);
+    assert_non_null(seen);
+    assert_int_equal(l->line_start[0], 0);
+    assert_int_equal(l->line_start[l->nlines], l->nwin);
+    for (int line = 0; line < l->nlines; line++) {
+        assert_true(l->line_start[line] < l->line_start[line + 1]);
+        for (int j = l->line_start[line]; j < l->line_start[line + 1]; j++) {
+            int w = l->line_win[j];
+            seen[w]++;
+            if (j == l->line_start[line])
+                continue;
+            /* one step further along the same direction */
+            int prev = l->line_win[j - 1];
+            assert_int_equal(l->win_dir[prev], l->win_dir[w]);
+            int step = TTT_DIR_ROW[l->win_dir[w]] * l->cols + TTT_DIR_COL[l->win_dir[w]];
+            for (int c = 0; c < l->k; c++)
+                assert_int_equal(ttt_lines_cells(l, w)[c], ttt_lines_cells(l, prev)[c] + step);
         }
-        ttt_lines_unref(l);
+        if (line > 0)
+            assert_true(l->win_dir[l->line_win[l->line_start[line - 1]]] <=
+                        l->win_dir[l->line_win[l->line_start[line]]]);
     }
+    for (int j = 0; j < l->nwin; j++) {
+        assert_int_equal(seen[j], 1);
+        seen[j] = 0;
+    }
+    for (int j = 0; j < l->nwin; j++) {
+        int w = l->dir_win[j];
+        seen[w]++;
+        if (j > 0) {
+            int prev = l->dir_win[j - 1];
+            assert_true(l->win_dir[prev] < l->win_dir[w] ||
+                        (l->win_dir[prev] == l->win_dir[w] &&
+                         ttt_lines_cells(l, prev)[0] < ttt_lines_cells(l, w)[0]));
+        }
+    }
+    for (int j = 0; j < l->nwin; j++)
+        assert_int_equal(seen[j], 1);
+    free(seen);
 }
 
 static void test_lines_and_directions(void **state)
 {
     (void)state;
-    ttt_rules rules[200];
-    int n = all_rules(rules, 200);
-    for (int i = 0; i < n; i++) {
-        const ttt_lines *l = NULL;
-        assert_int_equal(ttt_lines_new(&rules[i], &l, NULL), TTT_OK);
-        int *seen = calloc((size_t)l->nwin, sizeof *seen);
-        assert_non_null(seen);
-        assert_int_equal(l->line_start[0], 0);
-        assert_int_equal(l->line_start[l->nlines], l->nwin);
-        for (int line = 0; line < l->nlines; line++) {
-            assert_true(l->line_start[line] < l->line_start[line + 1]);
-            for (int j = l->line_start[line]; j < l->line_start[line + 1]; j++) {
-                int w = l->line_win[j];
-                seen[w]++;
-                if (j == l->line_start[line])
-                    continue;
-                /* one step further along the same direction */
-                int prev = l->line_win[j - 1];
-                assert_int_equal(l->win_dir[prev], l->win_dir[w]);
-                int step = TTT_DIR_ROW[l->win_dir[w]] * l->cols + TTT_DIR_COL[l->win_dir[w]];
-                for (int c = 0; c < l->k; c++)
-                    assert_int_equal(ttt_lines_cells(l, w)[c], ttt_lines_cells(l, prev)[c] + step);
-            }
-            if (line > 0)
-                assert_true(l->win_dir[l->line_win[l->line_start[line - 1]]] <=
-                            l->win_dir[l->line_win[l->line_start[line]]]);
-        }
-        for (int j = 0; j < l->nwin; j++) {
-            assert_int_equal(seen[j], 1);
-            seen[j] = 0;
-        }
-        for (int j = 0; j < l->nwin; j++) {
-            int w = l->dir_win[j];
-            seen[w]++;
-            if (j > 0) {
-                int prev = l->dir_win[j - 1];
-                assert_true(l->win_dir[prev] < l->win_dir[w] ||
-                            (l->win_dir[prev] == l->win_dir[w] &&
-                             ttt_lines_cells(l, prev)[0] < ttt_lines_cells(l, w)[0]));
-            }
-        }
-        for (int j = 0; j < l->nwin; j++)
-            assert_int_equal(seen[j], 1);
-        free(seen);
-        ttt_lines_unref(l);
-    }
+    each_rules(check_lines_and_directions);
 }
 
 static void test_symmetry_maps(void **state)
