@@ -288,21 +288,24 @@ static ttt_move heuristic_decide(ttt_engine *e, const ttt_board *b, ttt_explanat
 }
 
 static ttt_status heuristic_choose(ttt_engine *e, const ttt_board *b, ttt_move *out, ttt_search_info *info,
-                                   ttt_error *err)
+                                   ttt_explanation *why, ttt_error *err)
 {
     (void)info;
     (void)err;
-    *out = heuristic_decide(e, b, NULL);
+    if (why)
+        why->method =
+            "one pass over the winning lines (seed 000): weigh them, keep the lowest, count their cells";
+    *out = heuristic_decide(e, b, why);
+    if (why)
+        why->choice = *out;
     return TTT_OK;
 }
 
 static ttt_status heuristic_explain(ttt_engine *e, const ttt_board *b, ttt_explanation *out, ttt_error *err)
 {
-    (void)err;
-    out->method =
-        "one pass over the winning lines (seed 000): weigh them, keep the lowest, count their cells";
-    out->choice = heuristic_decide(e, b, out);
-    return TTT_OK;
+    ttt_move m;
+    ttt_search_info info = {0};
+    return heuristic_choose(e, b, &m, &info, out, err);
 }
 
 const ttt_engine_vtable ttt_engine_heuristic = {

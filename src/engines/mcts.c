@@ -600,11 +600,63 @@ static ttt_move first_empty(const ttt_board *b)
     return moves[0];
 }
 
+/* The tree in the algorithm's own terms, after the iterations that chose the move: per root child its
+ * visits, its win rate (mean reward for the side to move: 1 a win, 1/2 a draw) and its proven result; the
+ * principal variation (the chosen move, then the most visited child at each level); the iterations and the
+ * tree's size. Cells the tree has no child for (far from the stones on a big board) are left out. */
+static void mcts_describe(const mcts_state *s, uint64_t iterations, ttt_move choice, ttt_explanation *out)
+{
+    const mcts_node *root = &s->pool[0];
+    double most = 1;
+    for (uint32_t i = 0; i < root->count; i++)
+        if (s->pool[root->first + i].visits > most)
+            most = s->pool[root->first + i].visits;
+    out->method = "Monte Carlo tree search: UCT with RAVE, MCTS-Solver proofs";
+    out->step = "the quickest proven win, else the most visited move not proven lost";
+    ttt_explain_layer *visits =
+        ttt_explain_layer_add(out, "visits", "iterations through the move", 0, most, false);
+    ttt_explain_layer *rate = ttt_explain_layer_add(
+        out, "win rate", "mean result for the side to move (win 1, draw 1/2, loss 0), 0 to 100 %", 0, 1,
+        true);
+    ttt_explain_layer *proven = NULL;
+    for (uint32_t i = 0; i < root->count; i++) {
+        const mcts_node *ch = &s->pool[root->first + i];
+        ttt_explain_set(visits, ch->move, ch->visits);
+        if (ch->visits)
+            ttt_explain_set(rate, ch->move, ch->value / ch->visits);
+        if (ch->proof != PROOF_NONE) {
+            if (!proven)
+                proven = ttt_explain_layer_add(out, "proven", "proven result: -1 loss, 0 draw, +1 win", -1, 1,
+                                               false);
+            ttt_explain_set(proven, ch->move, ch->proof == PROOF_WIN ? 1 : ch->proof == PROOF_LOSS ? -1 : 0);
+        }
+    }
+    out->choice = choice;
+    ttt_move pv[TTT_MAX_CELLS];
+    int length = 0;
+    for (const mcts_node *node = root; node->count && length < TTT_MAX_CELLS;) {
+        const mcts_node *next = NULL;
+        for (uint32_t i = 0; i < node->count; i++) {
+            const mcts_node *ch = &s->pool[node->first + i];
+            if (length == 0 ? ch->move == choice : !next || ch->visits > next->visits)
+                next = ch;
+        }
+        if (!next || !next->visits)
+            break;
+        pv[length++] = next->move;
+        node = next;
+    }
+    ttt_explain_line_add(out, "principal variation", -1, NULL, pv, length);
+    ttt_explain_fact_add(out, "iterations", (double)iterations);
+    ttt_explain_fact_add(out, "visits of the root", root->visits);
+    ttt_explain_fact_add(out, "tree nodes", (double)s->used);
+}
+
 static ttt_status mcts_choose(ttt_engine *e, const ttt_board *b, ttt_move *out, ttt_search_info *info,
-                              ttt_error *err)
+                              ttt_explanation *why, ttt_error *err)
 {
     (void)err;
-    mcts_run(e, b);
+    uint64_t iterations = mcts_run(e, b);
     const mcts_state *s = e->state;
     ttt_move m = mcts_best(s, b);
     *out = m == TTT_NO_MOVE ? first_empty(b) : m;
@@ -615,6 +667,8 @@ static ttt_status mcts_choose(ttt_engine *e, const ttt_board *b, ttt_move *out, 
             info->value = ch->value / ch->visits;
         }
     }
+    if (why)
+        mcts_describe(s, iterations, *out, why);
     return TTT_OK;
 }
 
@@ -654,61 +708,11 @@ static ttt_status mcts_analyse(ttt_engine *e, const ttt_board *b, ttt_analysis *
     return TTT_OK;
 }
 
-/* The tree in the algorithm's own terms: per root child its visits, its win rate (mean reward for the side
- * to move: 1 a win, 1/2 a draw) and its proven result; the principal variation (the chosen move, then the
- * most visited child at each level); the iterations and the tree's size. Cells the tree has no child for
- * (far from the stones on a big board) are left out. */
 static ttt_status mcts_explain(ttt_engine *e, const ttt_board *b, ttt_explanation *out, ttt_error *err)
 {
-    (void)err;
-    uint64_t iterations = mcts_run(e, b);
-    const mcts_state *s = e->state;
-    const mcts_node *root = &s->pool[0];
-    double most = 1;
-    for (uint32_t i = 0; i < root->count; i++)
-        if (s->pool[root->first + i].visits > most)
-            most = s->pool[root->first + i].visits;
-    out->method = "Monte Carlo tree search: UCT with RAVE, MCTS-Solver proofs";
-    out->step = "the quickest proven win, else the most visited move not proven lost";
-    ttt_explain_layer *visits =
-        ttt_explain_layer_add(out, "visits", "iterations through the move", 0, most, false);
-    ttt_explain_layer *rate = ttt_explain_layer_add(
-        out, "win rate", "mean result for the side to move (win 1, draw 1/2, loss 0), 0 to 100 %", 0, 1,
-        true);
-    ttt_explain_layer *proven = NULL;
-    for (uint32_t i = 0; i < root->count; i++) {
-        const mcts_node *ch = &s->pool[root->first + i];
-        ttt_explain_set(visits, ch->move, ch->visits);
-        if (ch->visits)
-            ttt_explain_set(rate, ch->move, ch->value / ch->visits);
-        if (ch->proof != PROOF_NONE) {
-            if (!proven)
-                proven = ttt_explain_layer_add(out, "proven", "proven result: -1 loss, 0 draw, +1 win", -1, 1,
-                                               false);
-            ttt_explain_set(proven, ch->move, ch->proof == PROOF_WIN ? 1 : ch->proof == PROOF_LOSS ? -1 : 0);
-        }
-    }
-    ttt_move m = mcts_best(s, b);
-    out->choice = m == TTT_NO_MOVE ? first_empty(b) : m;
-    ttt_move pv[TTT_MAX_CELLS];
-    int length = 0;
-    for (const mcts_node *node = root; node->count && length < TTT_MAX_CELLS;) {
-        const mcts_node *next = NULL;
-        for (uint32_t i = 0; i < node->count; i++) {
-            const mcts_node *ch = &s->pool[node->first + i];
-            if (length == 0 ? ch->move == out->choice : !next || ch->visits > next->visits)
-                next = ch;
-        }
-        if (!next || !next->visits)
-            break;
-        pv[length++] = next->move;
-        node = next;
-    }
-    ttt_explain_line_add(out, "principal variation", -1, NULL, pv, length);
-    ttt_explain_fact_add(out, "iterations", (double)iterations);
-    ttt_explain_fact_add(out, "visits of the root", root->visits);
-    ttt_explain_fact_add(out, "tree nodes", (double)s->used);
-    return TTT_OK;
+    ttt_move m;
+    ttt_search_info info = {0};
+    return mcts_choose(e, b, &m, &info, out, err);
 }
 
 static void mcts_new_game(ttt_engine *e) { ((mcts_state *)e->state)->have_root = false; }
