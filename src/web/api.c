@@ -179,6 +179,18 @@ static reply get_int(json_t *o, const char *key, long long min, long long max, l
     return (reply){0, NULL};
 }
 
+/* A boolean field: *out keeps its value when absent; 400 for another type. */
+static reply get_bool(json_t *o, const char *key, bool *out)
+{
+    json_t *v = json_object_get(o, key);
+    if (!v || json_is_null(v))
+        return (reply){0, NULL};
+    if (!json_is_boolean(v))
+        return fail(HTTP_BAD_REQUEST, "field '%s' must be true or false", key);
+    *out = json_is_true(v);
+    return (reply){0, NULL};
+}
+
 void web_client_group(const char *address, char *out, size_t size)
 {
     struct in6_addr v6;
@@ -658,12 +670,15 @@ static reply play_move(web_api *api, web_game *g, json_t *body)
     return ok(HTTP_OK, game_json(g));
 }
 
+static json_t *explanation_json(const ttt_rules *rules, const ttt_explanation *x);
+
 /* Runs an engine (bounded spec) on the game within an engine slot: the side's kept engine when side is
  * TTT_X or TTT_O (made and kept at its first move), else one made for this request. The engine is told the
  * game's moves first (after an undo the position does not follow from the last one it saw). *total gets
- * the nodes the engine has counted since it was made. */
+ * the nodes the engine has counted since it was made. why, when not NULL, gets the explanation of the
+ * decision (method NULL when the engine cannot explain). */
 static reply run_engine(web_api *api, web_game *g, int side, const char *bounded, ttt_move *move,
-                        ttt_search_info *info, uint64_t *total)
+                        ttt_search_info *info, ttt_explanation *why, uint64_t *total)
 {
     const ttt_game *s = g->game;
     if (!web_engines_acquire(api->engines))
@@ -677,7 +692,7 @@ static reply run_engine(web_api *api, web_game *g, int side, const char *bounded
         kept = engine_keep(api, g, side, e);
     if (st == TTT_OK) {
         ttt_engine_follow(e, s->moves, s->count);
-        st = ttt_engine_choose(e, &s->board, move, info, &err);
+        st = ttt_engine_choose_explained(e, &s->board, move, info, why, &err);
         *total = ttt_engine_nodes(e);
         if (!kept)
             ttt_engine_free(e);
@@ -689,8 +704,9 @@ static reply run_engine(web_api *api, web_game *g, int side, const char *bounded
 static reply engine_move(web_api *api, web_game *g, json_t *body)
 {
     const char *spec;
+    bool want_why = true;
     reply r = get_string(body, "engine", &spec);
-    if (r.body)
+    if (r.body || (r = get_bool(body, "explain", &want_why)).body)
         return r;
     ttt_game *s = g->game;
     if (ttt_board_terminal(&s->board))
@@ -715,8 +731,14 @@ static reply engine_move(web_api *api, web_game *g, json_t *body)
     ttt_move m;
     ttt_search_info info;
     uint64_t total = 0;
-    if ((r = run_engine(api, g, side, bounded, &m, &info, &total)).body)
+    ttt_explanation *why = want_why ? malloc(sizeof *why) : NULL;
+    if (want_why && !why)
+        return fail(HTTP_INTERNAL, "out of memory");
+    if ((r = run_engine(api, g, side, bounded, &m, &info, why, &total)).body) {
+        free(why);
         return r;
+    }
+    int ply = s->count;
     ttt_error err;
     ttt_game_play(s, m, &err); /* the engine's move is legal */
     if (ttt_board_terminal(&s->board))
@@ -732,6 +754,13 @@ static reply engine_move(web_api *api, web_game *g, json_t *body)
         json_object_set_new(said, "value_name", json_string(info.value_name));
         json_object_set_new(said, "value", json_real(info.value));
     }
+    if (said) {
+        json_object_set_new(said, "ply", json_integer(ply));
+        if (why) /* null: the engine cannot explain its decisions */
+            json_object_set_new(said, "explanation",
+                                why->method ? explanation_json(&s->rules, why) : json_null());
+    }
+    free(why);
     return ok(HTTP_OK, state);
 }
 
@@ -993,7 +1022,7 @@ static reply engines(const web_api *api)
 /* The fields each body may have. */
 static const char *const fields_create[] = {"rules", "x", "o", "moves", NULL};
 static const char *const fields_move[] = {"move", "side", NULL};
-static const char *const fields_engine[] = {"engine", NULL};
+static const char *const fields_engine[] = {"engine", "explain", NULL};
 static const char *const fields_undo[] = {"plies", NULL};
 static const char *const fields_analyse[] = {"rules", "position", "moves", "engine", "ms", NULL};
 static const char *const fields_none[] = {NULL};
