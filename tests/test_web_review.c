@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "ttt/ttt.h"
+#include "support.h"
 #include "web/api.h"
 
 /* --- Helpers -------------------------------------------------------------------------------------------- */
@@ -115,6 +116,118 @@ static void test_engine_move_explain_field(void **state)
     web_api_free(api);
 }
 
+/* --- Review --------------------------------------------------------------------------------------------- */
+
+/* The exact value of the position after the first n moves of game, for its side to move. */
+static void solver_value(const ttt_rules *r, const ttt_move *game, int n, int *result, int *plies)
+{
+    ttt_board b;
+    assert_int_equal(ttt_moves_replay(r, game, n, &b, NULL), TTT_OK);
+    ttt_solver *solver;
+    assert_int_equal(ttt_solver_new(r, 1, &solver, NULL), TTT_OK);
+    ttt_result v;
+    assert_int_equal(ttt_solver_value(solver, &b, &v, plies, NULL, NULL), TTT_OK);
+    *result = (int)v;
+    ttt_solver_free(solver);
+}
+
+/* A 3x3 game in which O gives up the draw (b1) and X then throws the win away (c1 instead of c3's
+ * fork-free win): every ply's values are the solver's, the verdicts follow from them. */
+static void test_review_verdicts_on_3x3(void **state)
+{
+    (void)state;
+    static const char *const game[] = {"b2", "b1", "a1", "c3", "c1", "a3", "b3", "a2", "c2"};
+    enum { N = sizeof game / sizeof game[0] };
+    ttt_rules r = rules_of("3x3");
+    ttt_move moves[N];
+    for (int i = 0; i < N; i++)
+        assert_int_equal(ttt_move_parse(game[i], &r, &moves[i], NULL), TTT_OK);
+    web_api *api = api_make();
+    json_t *o =
+        request(api, 200, "POST", "/api/review",
+                "{\"rules\": \"3x3\", \"moves\": [\"b2\", \"b1\", \"a1\", \"c3\", \"c1\", \"a3\", \"b3\", "
+                "\"a2\", \"c2\"]}");
+    json_t *plies = json_object_get(o, "plies");
+    assert_int_equal(json_array_size(plies), N);
+    assert_int_equal(json_integer_value(json_object_get(o, "solved")), N);
+    static const char *const verdicts[N] = {"best", "lost the draw", "best", "best", "threw away a win",
+                                            "best", "best",          "best", "best"};
+    for (int i = 0; i < N; i++) {
+        json_t *p = json_array_get(plies, (size_t)i);
+        json_t *before = json_object_get(p, "before"), *after = json_object_get(p, "after");
+        assert_int_equal(json_integer_value(json_object_get(p, "ply")), i);
+        assert_string_equal(text_of(p, "move"), game[i]);
+        assert_string_equal(text_of(p, "side"), i % 2 ? "o" : "x");
+        assert_string_equal(text_of(before, "kind"), "exact");
+        assert_string_equal(text_of(after, "kind"), "exact");
+        assert_true(json_is_true(json_object_get(p, "exact")));
+        int result, distance;
+        solver_value(&r, moves, i, &result, &distance);
+        assert_int_equal(json_integer_value(json_object_get(before, "result")), result);
+        assert_int_equal(json_integer_value(json_object_get(before, "plies")), distance);
+        if (i + 1 < N) { /* after the move: the next position's value turned round, one ply longer */
+            solver_value(&r, moves, i + 1, &result, &distance);
+            assert_int_equal(json_integer_value(json_object_get(after, "result")), -result);
+            assert_int_equal(json_integer_value(json_object_get(after, "plies")), distance + 1);
+        }
+        assert_string_equal(text_of(p, "verdict"), verdicts[i]);
+        double x = json_number_value(json_object_get(p, "value_x"));
+        int after_result = (int)json_integer_value(json_object_get(after, "result"));
+        assert_true(x == (i % 2 ? -after_result : after_result));
+    }
+    json_decref(o);
+    web_api_free(api);
+}
+
+/* Beyond the solver's reach the values are the engine's estimates, marked as such, with no verdict. */
+static void test_review_estimates_beyond_the_solver(void **state)
+{
+    (void)state;
+    web_api *api = api_make();
+    json_t *o = request(api, 200, "POST", "/api/review",
+                        "{\"rules\": \"15x15k5\", \"moves\": \"h8 g7 h9\", \"ms\": 200}");
+    json_t *plies = json_object_get(o, "plies");
+    assert_int_equal(json_array_size(plies), 3);
+    int estimates = 0;
+    for (size_t i = 0; i < 3; i++) {
+        json_t *p = json_array_get(plies, i);
+        json_t *before = json_object_get(p, "before");
+        if (json_is_object(before) && strcmp(text_of(before, "kind"), "estimate") == 0) {
+            estimates++;
+            double score = json_number_value(json_object_get(before, "score"));
+            double spread = json_number_value(json_object_get(before, "spread"));
+            assert_true(score >= -1 && score <= 1 && spread >= 0 && spread <= 1);
+            assert_string_equal(text_of(before, "by"), "mcts");
+        }
+        assert_true(json_is_null(json_object_get(p, "verdict")));
+        assert_true(json_is_false(json_object_get(p, "exact")));
+    }
+    assert_true(estimates > 0);
+    assert_int_equal(json_integer_value(json_object_get(o, "solved")), 0);
+    json_decref(o);
+    web_api_free(api);
+}
+
+static void test_review_refuses_bad_fields(void **state)
+{
+    (void)state;
+    web_api *api = api_make();
+    refused(api, 400, "/api/review", "{\"rules\": \"3x3\", \"ms\": 0}", "field 'ms' must be from 1 to");
+    refused(api, 400, "/api/review", "{\"rules\": \"3x3\", \"ms\": \"fast\"}",
+            "field 'ms' must be an integer");
+    refused(api, 400, "/api/review", "{\"rules\": \"3x3\", \"moves\": [1]}", "move 1 must be a string");
+    refused(api, 400, "/api/review", "{\"rules\": \"3x3\", \"moves\": {}}", "field 'moves' must be an array");
+    refused(api, 422, "/api/review", "{\"rules\": \"3x3\", \"moves\": [\"b2\", \"b2\"]}", "move 2: cell b2");
+    refused(api, 422, "/api/review", "{\"rules\": \"3x3\", \"moves\": [\"z9\"]}", "column z is off");
+    refused(api, 409, "/api/review", "{\"rules\": \"3x3\", \"moves\": \"a1 b1 a2 b2 a3 c3\"}",
+            "game is over (x) before move 6");
+    refused(api, 422, "/api/review", "{\"rules\": \"30x3\"}", "too big");
+    refused(api, 400, "/api/review", "{\"rules\": \"3x3\", \"engine\": \"mcts\"}", "unknown field 'engine'");
+    json_decref(request(api, 405, "GET", "/api/review", NULL));
+    assert_true(web_api_needs_engine("POST", "/api/review"));
+    web_api_free(api);
+}
+
 /* --- Tests ---------------------------------------------------------------------------------------------- */
 
 int main(void)
@@ -122,6 +235,9 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_engine_move_carries_its_explanation),
         cmocka_unit_test(test_engine_move_explain_field),
+        cmocka_unit_test(test_review_verdicts_on_3x3),
+        cmocka_unit_test(test_review_estimates_beyond_the_solver),
+        cmocka_unit_test(test_review_refuses_bad_fields),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

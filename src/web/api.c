@@ -6,6 +6,7 @@
 #include <arpa/inet.h>
 #include <inttypes.h>
 #include <jansson.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -994,6 +995,240 @@ static reply explain(web_api *api, json_t *body)
     return ok(HTTP_OK, out);
 }
 
+/* --- Review: every ply's verdict ------------------------------------------------------------------------ */
+
+/* A review's budget for the whole game when it names none. */
+#define WEB_REVIEW_DEFAULT_MS 1000
+/* A review's share of its ms for the solver; the engine's estimates get what the solver leaves. */
+#define WEB_REVIEW_SOLVER_SHARE 0.5
+/* The engine behind the estimates where the solver runs out, bounded as any client's engine. */
+#define WEB_REVIEW_ESTIMATOR "mcts"
+/* An estimate's least time: below it the tree is too small to say anything. */
+#define WEB_REVIEW_MIN_ESTIMATE_MS 2.0
+
+/* "moves": a JSON array of move texts (["b2", "a1"]) or one text ("b2 a1"), played from the empty board of
+ * rules into b (legal, the game not over before the last); moves gets them, *count how many. */
+static reply get_moves(json_t *body, const ttt_rules *rules, ttt_move *moves, int *count, ttt_board *b)
+{
+    json_t *v = json_object_get(body, "moves");
+    ttt_error err;
+    *count = 0;
+    ttt_board_init(b, rules);
+    if (!v || json_is_null(v))
+        return (reply){0, NULL};
+    if (json_is_string(v)) {
+        if (ttt_moves_parse(json_string_value(v), rules, moves, TTT_MAX_CELLS, count, &err))
+            return fail_with(TTT_EINVAL, NULL, &err);
+    } else if (json_is_array(v)) {
+        if (json_array_size(v) > (size_t)(rules->rows * rules->cols))
+            return fail(HTTP_BAD_REQUEST, "field 'moves' has %zu moves, more than the board's %d cells",
+                        json_array_size(v), rules->rows * rules->cols);
+        size_t i;
+        json_t *m;
+        json_array_foreach(v, i, m)
+        {
+            if (!json_is_string(m))
+                return fail(HTTP_BAD_REQUEST, "field 'moves': move %zu must be a string such as \"b2\"",
+                            i + 1);
+            if (ttt_move_parse(json_string_value(m), rules, &moves[i], &err))
+                return fail(HTTP_UNPROCESSABLE, "moves: move %zu: %s", i + 1, err.msg);
+        }
+        *count = (int)json_array_size(v);
+    } else {
+        return fail(HTTP_BAD_REQUEST, "field 'moves' must be an array of moves such as [\"b2\", \"a1\"]");
+    }
+    for (int i = 0; i < *count; i++) {
+        if (ttt_board_terminal(b))
+            return fail(HTTP_CONFLICT, "moves: the game is over (%s) before move %d",
+                        outcome_name(ttt_board_outcome(b)), i + 1);
+        if (ttt_board_play_checked(b, moves[i], &err))
+            return fail(HTTP_UNPROCESSABLE, "moves: move %d: %s", i + 1, err.msg);
+    }
+    return (reply){0, NULL};
+}
+
+/* A position's value for its side to move, as the review knows it. */
+typedef struct review_value {
+    enum { VALUE_NONE, VALUE_EXACT, VALUE_ESTIMATE } kind;
+    int result;    /* VALUE_EXACT: +1 win, 0 draw, -1 loss */
+    int plies;     /* VALUE_EXACT: moves to the end with best play */
+    double score;  /* VALUE_ESTIMATE: -1..1 */
+    double spread; /* VALUE_ESTIMATE: 0..1, the estimate's uncertainty */
+} review_value;
+
+/* The value of a finished game for the side to move in it (the side that did not make the last move). */
+static review_value finished_value(const ttt_board *b)
+{
+    ttt_outcome o = ttt_board_outcome(b);
+    ttt_player mover = ttt_board_to_move(b);
+    int result = o == TTT_DRAW ? 0 : (o == TTT_X_WINS) == (mover == TTT_X) ? 1 : -1;
+    return (review_value){.kind = VALUE_EXACT, .result = result, .plies = 0};
+}
+
+/* The engine's estimate of b for its side to move: the win rate of the move it would play, as a score in
+ * [-1, 1], and its spread: twice the standard error of that win rate, at most 1. */
+static review_value estimate_value(ttt_engine *e, const ttt_board *b)
+{
+    ttt_analysis *a = malloc(sizeof *a);
+    review_value v = {.kind = VALUE_NONE};
+    if (a && ttt_engine_analyse(e, b, a, NULL) == TTT_OK && a->count > 0 &&
+        a->moves[0].kind != TTT_EVAL_NONE) {
+        const ttt_move_eval *best = &a->moves[0];
+        double n = best->share * (double)a->info.nodes, p = (best->score + 1) / 2;
+        double spread = best->kind == TTT_EVAL_EXACT ? 0.0 : n >= 1 ? 2.0 * sqrt(p * (1 - p) / n) : 1.0;
+        v = (review_value){.kind = VALUE_ESTIMATE, .score = best->score, .spread = spread < 1 ? spread : 1};
+    }
+    free(a);
+    return v;
+}
+
+/* The value after a move, for the side that made it: the next position's value turned round, one ply
+ * longer. */
+static review_value value_after(review_value next)
+{
+    next.result = -next.result;
+    next.plies += next.kind == VALUE_EXACT;
+    next.score = -next.score;
+    return next;
+}
+
+static json_t *value_json(review_value v)
+{
+    if (v.kind == VALUE_EXACT)
+        return json_pack("{s:s, s:i, s:i}", "kind", "exact", "result", v.result, "plies", v.plies);
+    if (v.kind == VALUE_ESTIMATE)
+        return json_pack("{s:s, s:f, s:f, s:s}", "kind", "estimate", "score", v.score, "spread", v.spread,
+                         "by", WEB_REVIEW_ESTIMATOR);
+    return json_null();
+}
+
+/* What the move did to the mover's exact value: "best" (the value and its distance kept), "kept the value"
+ * (same result, slower win or quicker loss), "threw away a win", "lost the draw"; NULL unless both exact. */
+static const char *verdict(review_value before, review_value after)
+{
+    if (before.kind != VALUE_EXACT || after.kind != VALUE_EXACT)
+        return NULL;
+    if (after.result == before.result)
+        return after.plies == before.plies ? "best" : "kept the value";
+    return before.result > 0 ? "threw away a win" : "lost the draw";
+}
+
+/* A value as a number from X's point of view, for the timeline; v is for side to move. */
+static json_t *value_x_json(review_value v, ttt_player side)
+{
+    double x = v.kind == VALUE_EXACT ? v.result : v.score;
+    return v.kind == VALUE_NONE ? json_null() : json_real(side == TTT_X || x == 0 ? x : -x);
+}
+
+/* Values every position of the game (positions[0..count]) within ms in all: the solver first, from the last
+ * position back (the later ones are small, and fill the table the earlier ones read) with its share, then
+ * the engine's estimates, ms shared out among the positions left. */
+static ttt_status review_values(web_api *api, const ttt_board *positions, int count, double ms,
+                                review_value *values, ttt_error *err)
+{
+    double start = ttt_clock_ms(), solver_end = start + ms * WEB_REVIEW_SOLVER_SHARE;
+    ttt_solver *solver = NULL;
+    int tt_mib = positions[0].cells <= WEB_HINT_SMALL_CELLS ? WEB_HINT_TT_MIB_SMALL : WEB_HINT_TT_MIB;
+    ttt_status st = ttt_solver_new(&positions[0].rules, tt_mib, &solver, err);
+    int left = 0;
+    for (int i = count; i >= 0 && st == TTT_OK; i--) {
+        values[i] = (review_value){.kind = VALUE_NONE};
+        if (ttt_board_terminal(&positions[i])) {
+            values[i] = finished_value(&positions[i]);
+            continue;
+        }
+        double now = ttt_clock_ms();
+        ttt_value_result v;
+        ttt_limits limits = {.ms = solver_end - now};
+        if (limits.ms >= 1 &&
+            (st = ttt_solver_value_within(solver, &positions[i], &limits, &v, err)) == TTT_OK && v.proven &&
+            v.plies >= 0)
+            values[i] = (review_value){.kind = VALUE_EXACT, .result = (int)v.value, .plies = v.plies};
+        left += values[i].kind == VALUE_NONE;
+    }
+    ttt_solver_free(solver);
+    ttt_engine *e = NULL;
+    for (int i = count; i >= 0 && st == TTT_OK && left > 0; i--) {
+        if (values[i].kind != VALUE_NONE)
+            continue;
+        double share = (start + ms - ttt_clock_ms()) / left--;
+        if (share < WEB_REVIEW_MIN_ESTIMATE_MS)
+            continue;
+        char spec[TTT_SPEC_TEXT_SIZE], bounded[TTT_SPEC_TEXT_SIZE];
+        snprintf(spec, sizeof spec, "%s:time=%.0f", WEB_REVIEW_ESTIMATOR, share);
+        st = web_engines_bound(api->engines, spec, &positions[i].rules, (uint64_t)share, true, bounded,
+                               sizeof bounded, err);
+        if (st == TTT_OK)
+            st = web_engines_make(api->engines, bounded, &positions[i].rules, &e, err);
+        if (st == TTT_OK)
+            values[i] = estimate_value(e, &positions[i]);
+        ttt_engine_free(e);
+        e = NULL;
+    }
+    return st;
+}
+
+/* POST /api/review: every ply of a game judged for the side that played it (web/api.h). */
+static reply review(web_api *api, json_t *body)
+{
+    const char *rules_text;
+    long long ms = WEB_REVIEW_DEFAULT_MS;
+    ttt_rules rules;
+    reply r = get_string(body, "rules", &rules_text);
+    if (r.body || (r = get_int(body, "ms", 1, WEB_MAX_ENGINE_MS, &ms)).body ||
+        (r = parse_rules(rules_text, &rules)).body)
+        return r;
+    ttt_move moves[TTT_MAX_CELLS];
+    int count;
+    ttt_board end;
+    if ((r = get_moves(body, &rules, moves, &count, &end)).body)
+        return r;
+    ttt_board *positions = malloc(sizeof *positions * (size_t)(count + 1));
+    review_value *values = malloc(sizeof *values * (size_t)(count + 1));
+    ttt_error err;
+    ttt_status st = positions && values ? TTT_OK : ttt_fail(&err, TTT_ENOMEM, "out of memory");
+    if (st == TTT_OK) {
+        ttt_board_init(&positions[0], &rules);
+        for (int i = 0; i < count; i++) {
+            positions[i + 1] = positions[i];
+            ttt_board_play(&positions[i + 1], moves[i]);
+        }
+        if (!web_engines_acquire(api->engines)) {
+            free(positions);
+            free(values);
+            return fail(HTTP_UNAVAILABLE, "every engine is busy; try again later");
+        }
+        double start = ttt_clock_ms();
+        st = review_values(api, positions, count, (double)ms, values, &err);
+        web_engines_release(api->engines);
+        ms = (long long)(ttt_clock_ms() - start + 0.5);
+    }
+    if (st) {
+        free(positions);
+        free(values);
+        return fail_with(st, NULL, &err);
+    }
+    json_t *plies = json_array();
+    int solved = 0;
+    for (int i = 0; i < count; i++) {
+        ttt_player mover = ttt_board_to_move(&positions[i]);
+        review_value before = values[i], after = value_after(values[i + 1]);
+        const char *said = verdict(before, after);
+        solved += said != NULL;
+        json_array_append_new(plies,
+                              json_pack("{s:i, s:o, s:s, s:o, s:o, s:s?, s:b, s:o}", "ply", i, "move",
+                                        move_json(&rules, moves[i]), "side", side_name(mover), "before",
+                                        value_json(before), "after", value_json(after), "verdict", said,
+                                        "exact", said != NULL, "value_x", value_x_json(after, mover)));
+    }
+    json_t *out =
+        json_pack("{s:o, s:o, s:o, s:I, s:i}", "rules", rules_json(&rules), "plies", plies, "value_x_start",
+                  value_x_json(values[0], TTT_X), "ms", (json_int_t)ms, "solved", solved);
+    free(positions);
+    free(values);
+    return ok(HTTP_OK, out);
+}
+
 static reply engines(const web_api *api)
 {
     json_t *list = json_array(), *levels = json_array();
@@ -1025,6 +1260,7 @@ static const char *const fields_move[] = {"move", "side", NULL};
 static const char *const fields_engine[] = {"engine", "explain", NULL};
 static const char *const fields_undo[] = {"plies", NULL};
 static const char *const fields_analyse[] = {"rules", "position", "moves", "engine", "ms", NULL};
+static const char *const fields_review[] = {"rules", "moves", "ms", NULL};
 static const char *const fields_none[] = {NULL};
 
 typedef enum game_action { ACTION_STATE, ACTION_MOVE, ACTION_ENGINE, ACTION_UNDO } game_action;
@@ -1105,6 +1341,16 @@ static reply route(web_api *api, const char *client, const char *method, const c
         json_decref(o);
         return r;
     }
+    if (strcmp(path, "/api/review") == 0) {
+        *allow = "POST";
+        if (strcmp(method, "POST") != 0)
+            return fail(HTTP_METHOD_NOT_ALLOWED, "method %s not allowed here (use POST)", method);
+        if ((r = parse_body(body, len, fields_review, &o)).body)
+            return r;
+        r = review(api, o);
+        json_decref(o);
+        return r;
+    }
     if (strncmp(path, games_prefix, sizeof games_prefix - 1) == 0)
         return game_route(api, method, path + sizeof games_prefix - 1, body, len, allow);
     return fail(HTTP_NOT_FOUND, "no such route: %.100s", path);
@@ -1118,7 +1364,8 @@ bool web_api_needs_engine(const char *method, const char *path)
     size_t len = strlen(path), suffix = sizeof engine_suffix - 1;
     bool game_engine = strncmp(path, games_prefix, sizeof games_prefix - 1) == 0 && len > suffix &&
                        strcmp(path + len - suffix, engine_suffix) == 0;
-    return game_engine || strcmp(path, "/api/analyse") == 0 || strcmp(path, "/api/explain") == 0;
+    return game_engine || strcmp(path, "/api/analyse") == 0 || strcmp(path, "/api/explain") == 0 ||
+           strcmp(path, "/api/review") == 0 || strcmp(path, "/api/trace") == 0;
 }
 
 int web_api_handle(web_api *api, const char *method, const char *path, const char *body, size_t len,
