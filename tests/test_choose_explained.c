@@ -238,6 +238,88 @@ static void test_explains_the_decision(void **state)
     ttt_engine_free(e);
 }
 
+/* --- The recorder (ttt/trace.h) ------------------------------------------------------------------------- */
+
+/* What a recorder saw: steps by kind. */
+typedef struct seen {
+    int by_kind[TTT_TRACE_RULE + 1];
+    double last_visits; /* mcts: the root's visits after the last iteration seen */
+    int fired;          /* heuristic: rules that fired */
+} seen;
+
+static void count_step(const ttt_trace_step *st, void *user)
+{
+    seen *s = user;
+    s->by_kind[st->kind]++;
+    if (st->kind == TTT_TRACE_ITERATION) {
+        s->last_visits = 0;
+        for (int i = 0; i < st->children; i++)
+            s->last_visits += st->visits[i];
+    }
+    s->fired += st->kind == TTT_TRACE_RULE && st->fired;
+}
+
+/* A recorder changes nothing: the same games, move for move and node for node, with one set (its limit
+ * reached early, and not) and without; and it sees one step per unit of work: an iteration per MCTS
+ * iteration, a playout per Monte Carlo trial, one fired rule per heuristic move, a depth and a value per
+ * root move per minimax iteration. */
+static void test_recorder_changes_nothing(void **state)
+{
+    (void)state;
+    static const char *const traced[] = {"minimax:time=0,nodes=3000,seed=1", "mcts:iterations=120,seed=4",
+                                         "montecarlo:trials=40,seed=3", "heuristic:guard=1"};
+    static const char *const rules_list[] = {"3x3", "4x4k3-misere", "5x5k4"};
+    for (size_t ri = 0; ri < sizeof rules_list / sizeof *rules_list; ri++) {
+        ttt_rules r = rules_of(rules_list[ri]);
+        for (size_t si = 0; si < sizeof traced / sizeof *traced; si++) {
+            ttt_engine *plain = engine_ok(traced[si], &r), *watched = engine_ok(traced[si], &r);
+            ttt_trace *t = calloc(1, sizeof *t);
+            assert_non_null(t);
+            seen saw;
+            memset(&saw, 0, sizeof saw);
+            *t = (ttt_trace){.fn = count_step, .user = &saw, .limit = ri == 0 ? UINT64_MAX : 5};
+            ttt_engine_set_trace(watched, t);
+            ttt_board b;
+            ttt_board_init(&b, &r);
+            uint64_t work = 0;
+            while (!ttt_board_terminal(&b)) {
+                ttt_move m1, m2;
+                ttt_search_info i1, i2;
+                uint64_t steps0 = t->steps;
+                assert_int_equal(ttt_engine_choose(plain, &b, &m1, &i1, NULL), TTT_OK);
+                assert_int_equal(ttt_engine_choose(watched, &b, &m2, &i2, NULL), TTT_OK);
+                assert_int_equal(m1, m2);
+                assert_true(i1.nodes == i2.nodes);
+                work += i2.nodes;
+                if (strncmp(traced[si], "mcts", 4) == 0 || strncmp(traced[si], "montecarlo", 10) == 0)
+                    assert_true(t->steps - steps0 == i2.nodes);
+                else
+                    assert_true(t->steps > steps0);
+                ttt_board_play(&b, m1);
+            }
+            if (ri == 0) { /* no limit: every step seen */
+                if (strncmp(traced[si], "mcts", 4) == 0)
+                    assert_true(saw.by_kind[TTT_TRACE_ITERATION] == (int)work && saw.last_visits > 0);
+                if (strncmp(traced[si], "montecarlo", 10) == 0)
+                    assert_true(saw.by_kind[TTT_TRACE_PLAYOUT] == (int)work);
+                if (strncmp(traced[si], "heuristic", 9) == 0)
+                    assert_int_equal(saw.fired, b.ply); /* it chose every move of the game */
+                if (strncmp(traced[si], "minimax", 7) == 0)
+                    assert_true(saw.by_kind[TTT_TRACE_DEPTH] > 0 &&
+                                saw.by_kind[TTT_TRACE_ROOT_MOVE] >= saw.by_kind[TTT_TRACE_DEPTH]);
+            } else {
+                int total = 0;
+                for (int k = 0; k <= TTT_TRACE_RULE; k++)
+                    total += saw.by_kind[k];
+                assert_int_equal(total, 5);
+            }
+            ttt_engine_free(plain);
+            ttt_engine_free(watched);
+            free(t);
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -245,6 +327,7 @@ int main(void)
         cmocka_unit_test(test_every_engine_covered),
         cmocka_unit_test(test_no_explanation),
         cmocka_unit_test(test_explains_the_decision),
+        cmocka_unit_test(test_recorder_changes_nothing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -228,6 +228,199 @@ static void test_review_refuses_bad_fields(void **state)
     web_api_free(api);
 }
 
+/* --- Trace ---------------------------------------------------------------------------------------------- */
+
+/* What every trace answer holds: the engine's choice, the explanation of that decision, a sentence. */
+static json_t *trace_of(web_api *api, const char *body, const char *kind)
+{
+    json_t *o = request(api, 200, "POST", "/api/trace", body);
+    assert_string_equal(text_of(o, "kind"), kind);
+    assert_true(strlen(text_of(o, "sentence")) > 40);
+    json_t *why = json_object_get(o, "explanation");
+    assert_true(json_is_object(why));
+    assert_string_equal(text_of(why, "choice"), text_of(o, "choice"));
+    assert_true(json_is_boolean(json_object_get(o, "truncated")));
+    return o;
+}
+
+/* The explanation layer called name: the value shown on move, or -1e9 when none. */
+static double layer_value(json_t *o, const char *name, const char *move)
+{
+    json_t *layers = json_object_get(json_object_get(o, "explanation"), "layers"), *l, *c;
+    size_t i, j;
+    json_array_foreach(layers, i, l)
+    {
+        if (strcmp(text_of(l, "name"), name) != 0)
+            continue;
+        json_array_foreach(json_object_get(l, "cells"), j, c)
+        {
+            if (strcmp(text_of(c, "move"), move) == 0)
+                return json_number_value(json_object_get(c, "value"));
+        }
+    }
+    return -1e9;
+}
+
+/* minimax: the tree around the root, every root move with its value and its replies, some pruned (with no
+ * value); the moves the engine drew among are the root moves of the best value. */
+static void test_trace_minimax_tree(void **state)
+{
+    (void)state;
+    web_api *api = api_make();
+    json_t *o = trace_of(api, "{\"rules\": \"3x3\", \"moves\": [\"b2\"], \"engine\": \"minimax\"}", "tree");
+    json_t *tree = json_object_get(o, "tree");
+    assert_true(json_is_null(json_object_get(tree, "move")));
+    json_int_t best = json_integer_value(json_object_get(tree, "value"));
+    assert_int_equal(best, 0); /* 3x3 is a draw */
+    json_t *children = json_object_get(tree, "children"), *ch, *g;
+    assert_int_equal(json_array_size(children), 8);
+    size_t i, j;
+    int pruned = 0, replies = 0;
+    json_array_foreach(children, i, ch)
+    {
+        json_int_t v = json_integer_value(json_object_get(ch, "value"));
+        assert_true(v <= best);
+        double chance = layer_value(o, "chance", text_of(ch, "move"));
+        assert_true((chance > 0) == (v == best && json_is_true(json_object_get(ch, "exact"))));
+        json_array_foreach(json_object_get(ch, "children"), j, g)
+        {
+            replies++;
+            if (json_is_true(json_object_get(g, "pruned"))) {
+                pruned++;
+                assert_null(json_object_get(g, "value"));
+            } else {
+                assert_true(json_is_integer(json_object_get(g, "value")));
+            }
+        }
+    }
+    assert_true(replies > 0 && pruned > 0);
+    json_decref(o);
+    web_api_free(api);
+}
+
+/* mcts: iteration by iteration, the root's visits growing by one each time, up to the explanation's. */
+static void test_trace_mcts_iterations(void **state)
+{
+    (void)state;
+    web_api *api = api_make();
+    json_t *o =
+        trace_of(api,
+                 "{\"rules\": \"3x3\", \"moves\": \"b2\", \"engine\": \"mcts:iterations=100,seed=3\", "
+                 "\"limit\": 100}",
+                 "iterations");
+    json_t *its = json_object_get(o, "iterations"), *it, *v;
+    assert_int_equal(json_array_size(its), 100);
+    assert_true(json_is_false(json_object_get(o, "truncated")));
+    size_t i, j;
+    json_array_foreach(its, i, it)
+    {
+        double total = 0;
+        json_array_foreach(json_object_get(it, "visits"), j, v)
+        {
+            total += json_number_value(json_object_get(v, "visits"));
+            assert_true(json_number_value(json_object_get(v, "wins")) <=
+                        json_number_value(json_object_get(v, "visits")));
+        }
+        assert_true(total == (double)(i + 1));
+        assert_true(json_array_size(json_object_get(it, "path")) >= 1);
+        const char *result = text_of(it, "result");
+        assert_true(strcmp(result, "x") == 0 || strcmp(result, "o") == 0 || strcmp(result, "draw") == 0);
+        json_t *playout = json_object_get(it, "playout");
+        assert_true(json_is_true(json_object_get(it, "proven")) ? json_is_null(playout)
+                                                                : json_is_object(playout));
+    }
+    /* the last iteration's visits are the explanation's */
+    json_array_foreach(json_object_get(json_array_get(its, 99), "visits"), j, v) assert_true(
+        layer_value(o, "visits", text_of(v, "move")) == json_number_value(json_object_get(v, "visits")));
+    json_decref(o);
+    o = trace_of(api, "{\"rules\": \"3x3\", \"engine\": \"mcts:iterations=100\", \"limit\": 10}",
+                 "iterations");
+    assert_int_equal(json_array_size(json_object_get(o, "iterations")), 10);
+    assert_true(json_is_true(json_object_get(o, "truncated")));
+    json_decref(o);
+    web_api_free(api);
+}
+
+/* montecarlo: playout by playout, the score grid after each; the last grid is the explanation's. */
+static void test_trace_montecarlo_playouts(void **state)
+{
+    (void)state;
+    web_api *api = api_make();
+    json_t *o = trace_of(api,
+                         "{\"rules\": \"3x3\", \"position\": \"x../.o./...\", "
+                         "\"engine\": \"montecarlo:trials=50,seed=2\", \"limit\": 50}",
+                         "playouts");
+    json_t *ps = json_object_get(o, "playouts"), *p, *sc;
+    assert_int_equal(json_array_size(ps), 50);
+    size_t i, j;
+    json_array_foreach(ps, i, p)
+    {
+        assert_int_equal(json_integer_value(json_object_get(p, "trials")), (json_int_t)i + 1);
+        assert_int_equal(json_array_size(json_object_get(p, "scores")), 7);
+        json_t *moves = json_object_get(p, "moves");
+        size_t filled =
+            json_array_size(json_object_get(moves, "x")) + json_array_size(json_object_get(moves, "o"));
+        assert_true(filled >= 3 && filled <= 7); /* a game from here lasts 3 to 7 more moves */
+    }
+    json_array_foreach(json_object_get(json_array_get(ps, 49), "scores"), j, sc) assert_true(
+        layer_value(o, "score grid", text_of(sc, "move")) == json_number_value(json_object_get(sc, "score")));
+    json_decref(o);
+    web_api_free(api);
+}
+
+/* heuristic: the rules in the order tried, the last one fired with the move played. */
+static void test_trace_heuristic_rules(void **state)
+{
+    (void)state;
+    web_api *api = api_make();
+    json_t *o = trace_of(
+        api, "{\"rules\": \"3x3\", \"moves\": [\"b2\", \"a1\", \"c3\"], \"engine\": \"heuristic:guard=1\"}",
+        "rules");
+    json_t *rules = json_object_get(o, "rules");
+    assert_int_equal(json_array_size(rules), 3);
+    for (size_t i = 0; i < 3; i++)
+        assert_true(json_is_boolean(json_object_get(json_array_get(rules, i), "fired")) &&
+                    json_is_true(json_object_get(json_array_get(rules, i), "fired")) == (i == 2));
+    assert_string_equal(
+        json_string_value(json_array_get(json_object_get(json_array_get(rules, 2), "moves"), 0)),
+        text_of(o, "choice"));
+    json_decref(o);
+    o = trace_of(api, "{\"rules\": \"3x3\", \"engine\": \"heuristic\"}", "rules");
+    assert_true(json_is_true(json_object_get(json_array_get(json_object_get(o, "rules"), 0), "fired")));
+    assert_string_equal(text_of(o, "choice"), "b2");
+    json_decref(o);
+    o = trace_of(api, "{\"rules\": \"3x3\", \"engine\": \"random:seed=4\"}", "none");
+    json_decref(o);
+    web_api_free(api);
+}
+
+static void test_trace_refuses_bad_fields(void **state)
+{
+    (void)state;
+    web_api *api = api_make();
+    refused(api, 400, "/api/trace", "{\"rules\": \"6x6\", \"engine\": \"minimax\"}",
+            "step-through is for boards of at most 25 cells");
+    refused(api, 400, "/api/trace", "{\"rules\": \"3x3\"}", "field 'engine' is required");
+    refused(api, 400, "/api/trace", "{\"rules\": \"3x3\", \"engine\": \"mcts\", \"limit\": 0}",
+            "field 'limit' must be from 1 to");
+    refused(api, 400, "/api/trace", "{\"rules\": \"3x3\", \"engine\": \"mcts\", \"ms\": 99999}",
+            "field 'ms' must be from 1 to");
+    refused(api, 400, "/api/trace", "{\"rules\": \"3x3\", \"engine\": 3}", "field 'engine' must be a string");
+    refused(api, 400, "/api/trace",
+            "{\"rules\": \"3x3\", \"engine\": \"mcts\", \"position\": \"x../.../...\", "
+            "\"moves\": [\"a1\"]}",
+            "give 'position' or 'moves', not both");
+    refused(api, 422, "/api/trace",
+            "{\"rules\": \"3x3\", \"engine\": \"mcts\", \"position\": \"xxx/q../...\"}", "position");
+    refused(api, 409, "/api/trace",
+            "{\"rules\": \"3x3\", \"engine\": \"mcts\", \"moves\": \"a1 b1 a2 b2 a3\"}", "game is over");
+    refused(api, 422, "/api/trace", "{\"rules\": \"3x3\", \"engine\": \"nosuch\"}", "unknown engine");
+    refused(api, 400, "/api/trace", "{\"rules\": \"3x3\", \"engine\": \"mcts\", \"depth\": 2}",
+            "unknown field 'depth'");
+    assert_true(web_api_needs_engine("POST", "/api/trace"));
+    web_api_free(api);
+}
+
 /* --- Tests ---------------------------------------------------------------------------------------------- */
 
 int main(void)
@@ -238,6 +431,11 @@ int main(void)
         cmocka_unit_test(test_review_verdicts_on_3x3),
         cmocka_unit_test(test_review_estimates_beyond_the_solver),
         cmocka_unit_test(test_review_refuses_bad_fields),
+        cmocka_unit_test(test_trace_minimax_tree),
+        cmocka_unit_test(test_trace_mcts_iterations),
+        cmocka_unit_test(test_trace_montecarlo_playouts),
+        cmocka_unit_test(test_trace_heuristic_rules),
+        cmocka_unit_test(test_trace_refuses_bad_fields),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

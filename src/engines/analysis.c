@@ -116,3 +116,5 @@ void ttt_explain_uniform(ttt_explanation *x, const ttt_move *moves, int n, ttt_m
     ttt_explain_fact_add(x, "legal moves", n);
     x->choice = choice;
 }
+
+void ttt_engine_set_trace(ttt_engine *e, ttt_trace *trace) { e->trace = trace; }

@@ -11,6 +11,7 @@
 
 #include "ttt/engine.h"
 #include "ttt/rng.h"
+#include "ttt/trace.h"
 
 typedef enum ttt_option_type {
     TTT_OPT_UINT,   /* uint64_t, decimal, in [umin, umax] */
@@ -94,6 +95,7 @@ struct ttt_engine {
     void *config;       /* the validated options: vt->config_size bytes */
     void *state;        /* whatever start() allocated */
     ttt_engine_env env; /* what the client handed over (ttt_engine_new_in); zeroed by ttt_engine_new */
+    ttt_trace *trace;   /* the recorder its searches report their steps to (ttt_engine_set_trace), or NULL */
 };
 
 /* Building an explanation. A new layer (or NULL when TTT_EXPLAIN_MAX_LAYERS are there) with no cell shown. */

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 
 #include "engines/engine_impl.h"
+#include "search/solve_trace.h"
 #include "ttt/solve.h"
 #include "util/error.h"
 
@@ -154,7 +155,9 @@ static ttt_status minimax_choose(ttt_engine *e, const ttt_board *b, ttt_move *ou
     }
     ttt_limits limits = {.nodes = c->nodes, .ms = (double)c->time_ms, .depth = (int)c->depth};
     ttt_search_result r;
+    solve_set_trace(e->state, e->trace);
     ttt_status st = ttt_solver_search(e->state, b, &limits, false, &r, err);
+    solve_set_trace(e->state, NULL);
     if (st)
         return st;
     e->nodes += r.nodes;

@@ -16,6 +16,7 @@
 #include "engines/engine_impl.h"
 #include "ttt/playout.h"
 #include "util/error.h"
+#include "util/trace.h"
 
 /* NTRIALS. The scores are noisy: on the must-block and win-in-one positions of tests/test_montecarlo.c (up to
  * 5x5, k = 4 and 5) 1000 trials miss the move for up to 1.6% of seeds and 2000 for up to 0.23%; 3000 found
@@ -137,6 +138,16 @@ static uint64_t mc_run(ttt_engine *e, const ttt_board *b)
             ttt_bits final[2];
             ttt_outcome outcome = mc_trial(s, &e->rng, final);
             mc_update_scores(s->scores, final, &empty, ttt_board_words(b), outcome, player, c);
+            ttt_trace_step *st =
+                __builtin_expect(e->trace != NULL, 0) ? trace_begin(e->trace, TTT_TRACE_PLAYOUT) : NULL;
+            if (st) {
+                st->final[TTT_X] = final[TTT_X];
+                st->final[TTT_O] = final[TTT_O];
+                st->outcome = outcome;
+                st->grid = s->scores;
+                st->trials = trials + i + 1;
+                trace_emit(e->trace);
+            }
         }
         trials += batch;
     } while (trials < limit && c->time_ms && ttt_clock_ms() < deadline);

@@ -152,27 +152,36 @@ static reply parse_body(const char *body, size_t len, const char *const *allowed
     return (reply){0, NULL};
 }
 
+/* The field key of o in *v, NULL when absent or null; 400 saying what it must be when not of type (JSON_TRUE
+ * stands for either boolean). */
+static reply get_typed(json_t *o, const char *key, json_type type, const char *must, json_t **v)
+{
+    *v = json_object_get(o, key);
+    if (!*v || json_is_null(*v)) {
+        *v = NULL;
+        return (reply){0, NULL};
+    }
+    if (type == JSON_TRUE ? !json_is_boolean(*v) : json_typeof(*v) != type)
+        return fail(HTTP_BAD_REQUEST, "field '%s' must be %s", key, must);
+    return (reply){0, NULL};
+}
+
 /* A string field: *out is NULL when absent or null; 400 when it has another type. */
 static reply get_string(json_t *o, const char *key, const char **out)
 {
-    json_t *v = json_object_get(o, key);
-    *out = NULL;
-    if (!v || json_is_null(v))
-        return (reply){0, NULL};
-    if (!json_is_string(v))
-        return fail(HTTP_BAD_REQUEST, "field '%s' must be a string", key);
-    *out = json_string_value(v);
-    return (reply){0, NULL};
+    json_t *v;
+    reply r = get_typed(o, key, JSON_STRING, "a string", &v);
+    *out = v ? json_string_value(v) : NULL;
+    return r;
 }
 
 /* An integer field in [min, max]: *out keeps its value when absent; 400 for another type or range. */
 static reply get_int(json_t *o, const char *key, long long min, long long max, long long *out)
 {
-    json_t *v = json_object_get(o, key);
-    if (!v || json_is_null(v))
-        return (reply){0, NULL};
-    if (!json_is_integer(v))
-        return fail(HTTP_BAD_REQUEST, "field '%s' must be an integer", key);
+    json_t *v;
+    reply r = get_typed(o, key, JSON_INTEGER, "an integer", &v);
+    if (r.body || !v)
+        return r;
     long long n = json_integer_value(v);
     if (n < min || n > max)
         return fail(HTTP_BAD_REQUEST, "field '%s' must be from %lld to %lld", key, min, max);
@@ -183,13 +192,11 @@ static reply get_int(json_t *o, const char *key, long long min, long long max, l
 /* A boolean field: *out keeps its value when absent; 400 for another type. */
 static reply get_bool(json_t *o, const char *key, bool *out)
 {
-    json_t *v = json_object_get(o, key);
-    if (!v || json_is_null(v))
-        return (reply){0, NULL};
-    if (!json_is_boolean(v))
-        return fail(HTTP_BAD_REQUEST, "field '%s' must be true or false", key);
-    *out = json_is_true(v);
-    return (reply){0, NULL};
+    json_t *v;
+    reply r = get_typed(o, key, JSON_TRUE, "true or false", &v);
+    if (v && !r.body)
+        *out = json_is_true(v);
+    return r;
 }
 
 void web_client_group(const char *address, char *out, size_t size)
@@ -946,6 +953,20 @@ static json_t *explanation_json(const ttt_rules *rules, const ttt_explanation *x
                      x->info.ms, "depth", x->info.depth);
 }
 
+/* The spec a client's engine runs with at most ms per move, as a game's engine is bounded, and an engine slot
+ * for it (released by the caller): 422 for a bad spec, 503 when every slot stays busy. */
+static reply bound_in_slot(web_api *api, const char *spec, const ttt_rules *rules, long long ms,
+                           char *bounded, size_t size)
+{
+    ttt_error err;
+    ttt_status st = web_engines_bound(api->engines, spec, rules, (uint64_t)ms, false, bounded, size, &err);
+    if (st)
+        return fail_with(st, "engine", &err);
+    if (!web_engines_acquire(api->engines))
+        return fail(HTTP_UNAVAILABLE, "every engine is busy; try again later");
+    return (reply){0, NULL};
+}
+
 /* POST /api/explain: the engine's own view of the position (ttt_engine_explain), by a fresh engine told the
  * moves, with the budget it plays with (bounded as for a game's engine, at most ms). */
 static reply explain(web_api *api, json_t *body)
@@ -963,16 +984,12 @@ static reply explain(web_api *api, json_t *body)
         return fail(HTTP_BAD_REQUEST, "field 'engine' is required, e.g. {\"engine\": \"mcts\"}");
     ttt_error err;
     char bounded[TTT_SPEC_TEXT_SIZE];
-    ttt_status st =
-        web_engines_bound(api->engines, spec, &rules, (uint64_t)ms, false, bounded, sizeof bounded, &err);
-    if (st)
-        return fail_with(st, "engine", &err);
-    if (!web_engines_acquire(api->engines))
-        return fail(HTTP_UNAVAILABLE, "every engine is busy; try again later");
+    if ((r = bound_in_slot(api, spec, &rules, ms, bounded, sizeof bounded)).body)
+        return r;
     ttt_explanation *x = malloc(sizeof *x);
     ttt_engine *e = NULL;
-    st = x ? web_engines_make(api->engines, bounded, &rules, &e, &err)
-           : ttt_fail(&err, TTT_ENOMEM, "out of memory");
+    ttt_status st = x ? web_engines_make(api->engines, bounded, &rules, &e, &err)
+                      : ttt_fail(&err, TTT_ENOMEM, "out of memory");
     if (st == TTT_OK) {
         ttt_engine_follow(e, played, count);
         st = ttt_engine_explain(e, &b, x, &err);
@@ -1229,6 +1246,287 @@ static reply review(web_api *api, json_t *body)
     return ok(HTTP_OK, out);
 }
 
+/* --- Trace: an engine's decision step by step ----------------------------------------------------------- */
+
+/* Boards the step-through is for: a tree, a grid and their steps stay readable (5x5). */
+#define TRACE_MAX_CELLS 25
+/* Steps recorded when the request names no limit, and the most it may ask. */
+#define TRACE_DEFAULT_STEPS 200
+#define TRACE_MAX_STEPS     2000
+
+/* What a trace request builds while the engine searches (trace_step). */
+typedef struct trace_json {
+    const ttt_rules *rules;
+    const ttt_board *b;  /* the position searched */
+    json_t *steps;       /* iterations, playouts or rules */
+    json_t *tree, *last; /* minimax: the iteration under way, and the last complete one */
+    json_t *replies;     /* minimax: the replies to the root move under way */
+    int depth;           /* minimax: the iteration under way's depth */
+} trace_json;
+
+/* A score of the solver as JSON fields of o: the value (from the side to move at the root), and for a proven
+ * one its result and the moves to the end; a window's ends (null: no bound). */
+static void trace_score(const trace_json *t, json_t *o, const ttt_trace_step *st)
+{
+    json_object_set_new(o, "value", json_integer(st->score));
+    if (st->score > TTT_SCORE_PROVEN || st->score < -TTT_SCORE_PROVEN) {
+        json_object_set_new(o, "result", json_string(st->score > 0 ? "win" : "loss"));
+        json_object_set_new(o, "plies", json_integer(ttt_score_plies(t->b, st->score)));
+    }
+    json_object_set_new(o, "alpha", st->alpha > -TTT_SCORE_WIN ? json_integer(st->alpha) : json_null());
+    json_object_set_new(o, "beta", st->beta < TTT_SCORE_WIN ? json_integer(st->beta) : json_null());
+    json_object_set_new(o, "exact", json_boolean(st->exact));
+}
+
+/* The cells of set that are not in taken, as moves. */
+static json_t *cells_json(const ttt_rules *rules, const ttt_bits *set, const ttt_bits *taken)
+{
+    json_t *a = json_array();
+    for (int c = 0; c < rules->rows * rules->cols; c++)
+        if (ttt_bits_test(set, c) && !ttt_bits_test(taken, c))
+            json_array_append_new(a, move_json(rules, c));
+    return a;
+}
+
+/* The cells a random game filled: its final stones less those of the board it started from. */
+static json_t *filled_json(const ttt_rules *rules, const ttt_trace_step *st, const ttt_board *start)
+{
+    return json_pack("{s:o, s:o}", "x", cells_json(rules, &st->final[TTT_X], &start->stones[TTT_X]), "o",
+                     cells_json(rules, &st->final[TTT_O], &start->stones[TTT_O]));
+}
+
+static json_t *moves_json(const ttt_rules *rules, const ttt_move *moves, int count)
+{
+    json_t *a = json_array();
+    for (int i = 0; i < count; i++)
+        json_array_append_new(a, move_json(rules, moves[i]));
+    return a;
+}
+
+/* The recorder (ttt/trace.h): each step of the engine's search into t's JSON. */
+static void trace_step(const ttt_trace_step *st, void *user)
+{
+    trace_json *t = user;
+    const ttt_rules *rules = t->rules;
+    switch (st->kind) {
+    case TTT_TRACE_DEPTH:
+        if (t->tree &&
+            json_array_size(json_object_get(t->tree, "children")) == (size_t)(t->b->cells - t->b->ply)) {
+            json_decref(t->last);
+            t->last = t->tree;
+        } else {
+            json_decref(t->tree);
+        }
+        t->tree = json_pack("{s:n, s:i, s:[]}", "move", "depth", st->depth, "children");
+        json_array_clear(t->replies);
+        break;
+    case TTT_TRACE_REPLY: {
+        json_t *o = json_pack("{s:o, s:b}", "move", move_json(rules, st->path[1]), "pruned", false);
+        trace_score(t, o, st);
+        json_array_append_new(t->replies, o);
+        break;
+    }
+    case TTT_TRACE_PRUNED:
+        for (int i = 0; i < st->count; i++)
+            json_array_append_new(
+                t->replies, json_pack("{s:o, s:b}", "move", move_json(rules, st->moves[i]), "pruned", true));
+        break;
+    case TTT_TRACE_ROOT_MOVE: {
+        json_t *o = json_pack("{s:o, s:b, s:O}", "move", move_json(rules, st->path[0]), "pruned", false,
+                              "children", t->replies);
+        trace_score(t, o, st);
+        if (t->tree)
+            json_array_append_new(json_object_get(t->tree, "children"), o);
+        else
+            json_decref(o);
+        json_decref(t->replies);
+        t->replies = json_array();
+        break;
+    }
+    case TTT_TRACE_ITERATION: {
+        ttt_board leaf = *t->b;
+        for (int i = 0; i < st->path_length; i++)
+            ttt_board_play(&leaf, st->path[i]);
+        json_t *visits = json_array();
+        for (int i = 0; i < st->children; i++)
+            json_array_append_new(visits, json_pack("{s:o, s:f, s:f}", "move", move_json(rules, st->child[i]),
+                                                    "visits", st->visits[i], "wins", st->wins[i]));
+        json_array_append_new(
+            t->steps, json_pack("{s:o, s:o, s:b, s:o, s:s, s:b, s:o}", "path",
+                                moves_json(rules, st->path, st->path_length), "expanded",
+                                st->expanded == TTT_NO_MOVE ? json_null() : move_json(rules, st->expanded),
+                                "expanded_root", st->expanded_root, "playout",
+                                st->proven ? json_null() : filled_json(rules, st, &leaf), "result",
+                                outcome_name(st->outcome), "proven", st->proven, "visits", visits));
+        break;
+    }
+    case TTT_TRACE_PLAYOUT: {
+        json_t *scores = json_array();
+        ttt_move moves[TTT_MAX_CELLS];
+        int n = ttt_board_moves(t->b, moves);
+        for (int i = 0; i < n; i++)
+            json_array_append_new(scores,
+                                  json_pack("{s:o, s:f, s:I}", "move", move_json(rules, moves[i]), "score",
+                                            st->grid[moves[i]], "trials", (json_int_t)st->trials));
+        json_array_append_new(t->steps,
+                              json_pack("{s:o, s:s, s:I, s:o}", "moves", filled_json(rules, st, t->b),
+                                        "result", outcome_name(st->outcome), "trials", (json_int_t)st->trials,
+                                        "scores", scores));
+        break;
+    }
+    case TTT_TRACE_RULE:
+        json_array_append_new(t->steps, json_pack("{s:s, s:b, s:o}", "rule", st->rule, "fired", st->fired,
+                                                  "moves", moves_json(rules, st->moves, st->count)));
+        break;
+    }
+}
+
+/* What a trace shows for each engine, and one plain sentence of what its numbers mean. */
+static const struct trace_kind {
+    const char *engine, *kind, *sentence;
+} trace_kinds[] = {
+    {"minimax", "tree",
+     "Each value is what the position is worth with best play from both sides, for the side to move: a win "
+     "(and in how many moves), a loss, 0 for a draw, or a guess where the search stopped; a pruned reply was "
+     "never searched, because an earlier reply already showed the move is no better than one found before."},
+    {"mcts", "iterations",
+     "Visits count how often the search went down through a move, and wins add 1 for every won random game "
+     "after it and 1/2 for every draw: wins divided by visits is the move's win rate, and the search plays "
+     "the move it visited most."},
+    {"montecarlo", "playouts",
+     "A square's score adds, over random games played to the end from here, points when the side to move won "
+     "with a stone on it and takes points away when it lost: the highest score marks the square that most "
+     "often belongs to the winner."},
+    {"heuristic", "rules",
+     "The heuristic tries fixed rules in order and plays the move of the first rule that gives one: that "
+     "rule "
+     "fired, the ones after it were never asked."},
+    {"learner", "none",
+     "The learner looks up the games it remembers that reached this position: for each move, how many of "
+     "those games the side to move then won, drew and lost."},
+    {"table", "none",
+     "Each move's average score over many random games: +10 when it wins at once, -10 when it lets the "
+     "opponent win, +1 for a move of the eventual winner and -1 for one of the loser."},
+    {"random", "none", "Every legal move has the same chance: the engine draws one at random."},
+};
+
+/* POST /api/trace: the engine's decision on a small board, as its search made it (web/api.h). */
+static reply trace(web_api *api, json_t *body)
+{
+    const char *rules_text, *position, *spec;
+    long long ms = WEB_MAX_ENGINE_MS, limit = TRACE_DEFAULT_STEPS;
+    ttt_rules rules;
+    reply r = get_string(body, "rules", &rules_text);
+    if (r.body || (r = get_string(body, "position", &position)).body ||
+        (r = get_string(body, "engine", &spec)).body ||
+        (r = get_int(body, "ms", 1, WEB_MAX_ENGINE_MS, &ms)).body ||
+        (r = get_int(body, "limit", 1, TRACE_MAX_STEPS, &limit)).body ||
+        (r = parse_rules(rules_text, &rules)).body)
+        return r;
+    if (!spec)
+        return fail(HTTP_BAD_REQUEST, "field 'engine' is required, e.g. {\"engine\": \"minimax\"}");
+    if (rules.rows * rules.cols > TRACE_MAX_CELLS)
+        return fail(HTTP_BAD_REQUEST, "step-through is for boards of at most %d cells", TRACE_MAX_CELLS);
+    if (position && json_object_get(body, "moves") && !json_is_null(json_object_get(body, "moves")))
+        return fail(HTTP_BAD_REQUEST, "give 'position' or 'moves', not both");
+    ttt_move played[TTT_MAX_CELLS];
+    int count = 0;
+    ttt_board b;
+    ttt_error err;
+    if ((r = get_moves(body, &rules, played, &count, &b)).body)
+        return r;
+    if (position && ttt_position_parse(position, &rules, &b, &err))
+        return fail_with(TTT_EINVAL, NULL, &err);
+    if (ttt_board_terminal(&b))
+        return fail(HTTP_CONFLICT, "the game is over (%s): nothing to decide",
+                    outcome_name(ttt_board_outcome(&b)));
+    char bounded[TTT_SPEC_TEXT_SIZE];
+    if ((r = bound_in_slot(api, spec, &rules, ms, bounded, sizeof bounded)).body)
+        return r;
+    ttt_status st;
+    ttt_trace *rec = calloc(1, sizeof *rec);
+    ttt_explanation *why = malloc(sizeof *why);
+    trace_json t = {.rules = &rules, .b = &b, .steps = json_array(), .replies = json_array()};
+    if (!rec || !why || !t.steps || !t.replies) {
+        web_engines_release(api->engines);
+        free(rec);
+        free(why);
+        json_decref(t.steps);
+        json_decref(t.replies);
+        return fail(HTTP_INTERNAL, "out of memory");
+    }
+    *rec = (ttt_trace){.fn = trace_step, .user = &t, .limit = (uint64_t)limit};
+    ttt_engine *e = NULL;
+    ttt_move choice = TTT_NO_MOVE;
+    st = web_engines_make(api->engines, bounded, &rules, &e, &err);
+    if (st == TTT_OK) {
+        if (count)
+            ttt_engine_follow(e, played, count);
+        ttt_engine_set_trace(e, rec);
+        st = ttt_engine_choose_explained(e, &b, &choice, NULL, why, &err);
+    }
+    ttt_engine_free(e);
+    web_engines_release(api->engines);
+    json_t *tree = t.tree && json_array_size(json_object_get(t.tree, "children")) == (size_t)(b.cells - b.ply)
+                       ? json_incref(t.tree)
+                       : json_incref(t.last ? t.last : t.tree);
+    json_decref(t.tree);
+    json_decref(t.last);
+    json_decref(t.replies);
+    uint64_t steps = rec->steps;
+    free(rec);
+    if (st) {
+        free(why);
+        json_decref(t.steps);
+        json_decref(tree);
+        return fail_with(st, NULL, &err);
+    }
+    const struct trace_kind *kind = NULL;
+    for (size_t i = 0; i < sizeof trace_kinds / sizeof trace_kinds[0]; i++) {
+        size_t n = strlen(trace_kinds[i].engine);
+        if (strncmp(bounded, trace_kinds[i].engine, n) == 0 && (bounded[n] == ':' || bounded[n] == '\0'))
+            kind = &trace_kinds[i];
+    }
+    char pos[TTT_POSITION_TEXT_SIZE];
+    json_t *out = json_pack("{s:s, s:o, s:o, s:s, s:s, s:o, s:s, s:b, s:I}", "engine", bounded, "choice",
+                            move_json(&rules, choice), "explanation",
+                            why->method ? explanation_json(&rules, why) : json_null(), "kind",
+                            kind ? kind->kind : "none", "sentence",
+                            kind          ? kind->sentence
+                            : why->method ? why->method
+                                          : "This engine does not explain its moves.",
+                            "rules", rules_json(&rules), "position", ttt_position_format(&b, pos, sizeof pos),
+                            "truncated", steps > (uint64_t)limit, "steps", (json_int_t)steps);
+    free(why);
+    const char *key = kind && strcmp(kind->kind, "none") != 0 ? kind->kind : NULL;
+    if (out && key && strcmp(key, "tree") == 0) {
+        if (tree) {
+            json_t *children = json_object_get(tree, "children");
+            size_t i;
+            json_t *ch;
+            json_int_t best = 0;
+            bool any = false;
+            json_array_foreach(children, i, ch)
+            {
+                json_int_t v = json_integer_value(json_object_get(ch, "value"));
+                if (!any || v > best)
+                    best = v;
+                any = true;
+            }
+            json_object_set_new(tree, "value", any ? json_integer(best) : json_null());
+            json_object_set_new(tree, "alpha", json_null());
+            json_object_set_new(tree, "beta", json_null());
+        }
+        json_object_set_new(out, "tree", tree ? tree : json_null());
+        tree = NULL;
+    } else if (out && key) {
+        json_object_set(out, key, t.steps);
+    }
+    json_decref(tree);
+    json_decref(t.steps);
+    return ok(HTTP_OK, out);
+}
+
 static reply engines(const web_api *api)
 {
     json_t *list = json_array(), *levels = json_array();
@@ -1261,6 +1559,7 @@ static const char *const fields_engine[] = {"engine", "explain", NULL};
 static const char *const fields_undo[] = {"plies", NULL};
 static const char *const fields_analyse[] = {"rules", "position", "moves", "engine", "ms", NULL};
 static const char *const fields_review[] = {"rules", "moves", "ms", NULL};
+static const char *const fields_trace[] = {"rules", "moves", "position", "engine", "ms", "limit", NULL};
 static const char *const fields_none[] = {NULL};
 
 typedef enum game_action { ACTION_STATE, ACTION_MOVE, ACTION_ENGINE, ACTION_UNDO } game_action;
@@ -1341,13 +1640,14 @@ static reply route(web_api *api, const char *client, const char *method, const c
         json_decref(o);
         return r;
     }
-    if (strcmp(path, "/api/review") == 0) {
+    if (strcmp(path, "/api/review") == 0 || strcmp(path, "/api/trace") == 0) {
+        bool judge = path[5] == 'r';
         *allow = "POST";
         if (strcmp(method, "POST") != 0)
             return fail(HTTP_METHOD_NOT_ALLOWED, "method %s not allowed here (use POST)", method);
-        if ((r = parse_body(body, len, fields_review, &o)).body)
+        if ((r = parse_body(body, len, judge ? fields_review : fields_trace, &o)).body)
             return r;
-        r = review(api, o);
+        r = judge ? review(api, o) : trace(api, o);
         json_decref(o);
         return r;
     }
