@@ -1082,8 +1082,9 @@ static review_value finished_value(const ttt_board *b)
     return (review_value){.kind = VALUE_EXACT, .result = result, .plies = 0};
 }
 
-/* The engine's estimate of b for its side to move: the win rate of the move it would play, as a score in
- * [-1, 1], and its spread: twice the standard error of that win rate, at most 1. */
+/* The engine's estimate of b for its side to move: a proven win when it found one, else the win rate of the
+ * move it searched most (the one MCTS plays), as a score in [-1, 1], with its spread: twice the standard
+ * error of that win rate, at most 1. */
 static review_value estimate_value(ttt_engine *e, const ttt_board *b)
 {
     ttt_analysis *a = malloc(sizeof *a);
@@ -1091,6 +1092,10 @@ static review_value estimate_value(ttt_engine *e, const ttt_board *b)
     if (a && ttt_engine_analyse(e, b, a, NULL) == TTT_OK && a->count > 0 &&
         a->moves[0].kind != TTT_EVAL_NONE) {
         const ttt_move_eval *best = &a->moves[0];
+        if (best->kind != TTT_EVAL_EXACT || best->result <= 0)
+            for (int i = 1; i < a->count; i++)
+                if (a->moves[i].kind != TTT_EVAL_NONE && a->moves[i].share > best->share)
+                    best = &a->moves[i];
         double n = best->share * (double)a->info.nodes, p = (best->score + 1) / 2;
         double spread = best->kind == TTT_EVAL_EXACT ? 0.0 : n >= 1 ? 2.0 * sqrt(p * (1 - p) / n) : 1.0;
         v = (review_value){.kind = VALUE_ESTIMATE, .score = best->score, .spread = spread < 1 ? spread : 1};
