@@ -243,6 +243,17 @@ bool ttt_engine_can_explain(const ttt_engine *engine);
  * the engine's generator and counts its nodes like a move choice; engines that keep a tree may reuse it. */
 ttt_status ttt_engine_explain(ttt_engine *engine, const ttt_board *b, ttt_explanation *out, ttt_error *err);
 
+/* ttt_engine_choose that also explains the decision it makes: the one search chooses the move and fills why
+ * (about 30 KB: allocate it), so that the explanation is of the move played, not of a second run. The move,
+ * the work counted and the draws from the engine's generator are those of ttt_engine_choose: a game played
+ * with this call is the game played with ttt_engine_choose, move for move. On TTT_OK, why->choice == *out
+ * and why->info == *info (info may be NULL) when the engine explains its decisions (exactly the engines for
+ * which ttt_engine_can_explain is true); when it cannot (an outside brain, gomoku) why->method is NULL and
+ * why->choice TTT_NO_MOVE: no explanation, the move still chosen.
+ * why may be NULL (then it is ttt_engine_choose). Errors as ttt_engine_choose; *why is then unspecified. */
+ttt_status ttt_engine_choose_explained(ttt_engine *engine, const ttt_board *b, ttt_move *out,
+                                       ttt_search_info *info, ttt_explanation *why, ttt_error *err);
+
 /* The registry name ("random"). */
 const char *ttt_engine_name(const ttt_engine *engine);
 

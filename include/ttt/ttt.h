@@ -18,5 +18,6 @@
 #include "ttt/arena.h"
 #include "ttt/store.h"
 #include "ttt/gomocup.h"
+#include "ttt/trace.h"
 
 #endif

@@ -106,3 +106,15 @@ void ttt_explain_from_analysis(const ttt_analysis *a, ttt_explanation *x)
     if (a->info.depth > 0)
         ttt_explain_fact_add(x, "depth reached", a->info.depth);
 }
+
+void ttt_explain_uniform(ttt_explanation *x, const ttt_move *moves, int n, ttt_move choice)
+{
+    ttt_explain_layer *chance =
+        ttt_explain_layer_add(x, "chance", "probability of being played, 0 to 100 %", 0, 1, true);
+    for (int i = 0; i < n; i++)
+        ttt_explain_set(chance, moves[i], 1.0 / n);
+    ttt_explain_fact_add(x, "legal moves", n);
+    x->choice = choice;
+}
+
+void ttt_engine_set_trace(ttt_engine *e, ttt_trace *trace) { e->trace = trace; }

@@ -598,24 +598,38 @@ static ttt_status check_position(const ttt_engine *e, const ttt_board *b, const 
     return TTT_OK;
 }
 
-ttt_status ttt_engine_choose(ttt_engine *e, const ttt_board *b, ttt_move *out, ttt_search_info *info,
-                             ttt_error *err)
+ttt_status ttt_engine_choose_explained(ttt_engine *e, const ttt_board *b, ttt_move *out,
+                                       ttt_search_info *info, ttt_explanation *why, ttt_error *err)
 {
     ttt_status cst = check_position(e, b, "choose", err);
     if (cst)
         return cst;
     ttt_search_info local;
     memset(&local, 0, sizeof local);
+    if (why) {
+        memset(why, 0, sizeof *why);
+        why->choice = TTT_NO_MOVE;
+    }
     uint64_t before = e->nodes;
     double start = ttt_clock_ms();
-    ttt_status st = e->vt->choose(e, b, out, &local, err);
+    ttt_status st = e->vt->choose(e, b, out, &local, why, err);
     local.ms = ttt_clock_ms() - start;
     local.nodes = e->nodes - before;
     if (st == TTT_OK)
         assert(ttt_board_is_legal(b, *out));
+    if (st == TTT_OK && why && why->method) {
+        assert(why->choice == *out);
+        why->info = local;
+    }
     if (info)
         *info = local;
     return st;
+}
+
+ttt_status ttt_engine_choose(ttt_engine *e, const ttt_board *b, ttt_move *out, ttt_search_info *info,
+                             ttt_error *err)
+{
+    return ttt_engine_choose_explained(e, b, out, info, NULL, err);
 }
 
 /* --- Explanations --------------------------------------------------------------------------------------- */

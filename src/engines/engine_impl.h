@@ -11,6 +11,7 @@
 
 #include "ttt/engine.h"
 #include "ttt/rng.h"
+#include "ttt/trace.h"
 
 typedef enum ttt_option_type {
     TTT_OPT_UINT,   /* uint64_t, decimal, in [umin, umax] */
@@ -59,9 +60,13 @@ typedef struct ttt_engine_vtable {
     ttt_status (*check)(const ttt_engine *e, ttt_error *err);
     /* Called once after the options are set: allocate state, check option combinations. */
     ttt_status (*start)(ttt_engine *e, ttt_error *err);
-    /* Chooses a move; the board is ongoing and has the engine's rules. Must add its work to e->nodes. */
+    /* Chooses a move; the board is ongoing and has the engine's rules. Must add its work to e->nodes. When
+     * why is not NULL (zeroed, choice TTT_NO_MOVE) an engine that can explain its decisions also explains
+     * this one there, with ttt_explain_* below, from the same search: the same work, the same draws from the
+     * generator and the same move as with why NULL, method set and choice == *out. An engine that cannot
+     * leaves why untouched. The framework fills why->info. */
     ttt_status (*choose)(ttt_engine *e, const ttt_board *b, ttt_move *out, ttt_search_info *info,
-                         ttt_error *err);
+                         ttt_explanation *why, ttt_error *err);
     /* Scores every legal move into out->moves (count, moves, kind, result, plies, score, share) and sets
      * out->method; the framework fills info and sorts. Must add its work to e->nodes. May be NULL. */
     ttt_status (*analyse)(ttt_engine *e, const ttt_board *b, ttt_analysis *out, ttt_error *err);
@@ -90,6 +95,7 @@ struct ttt_engine {
     void *config;       /* the validated options: vt->config_size bytes */
     void *state;        /* whatever start() allocated */
     ttt_engine_env env; /* what the client handed over (ttt_engine_new_in); zeroed by ttt_engine_new */
+    ttt_trace *trace;   /* the recorder its searches report their steps to (ttt_engine_set_trace), or NULL */
 };
 
 /* Building an explanation. A new layer (or NULL when TTT_EXPLAIN_MAX_LAYERS are there) with no cell shown. */
@@ -106,6 +112,9 @@ void ttt_explain_fact_add(ttt_explanation *x, const char *name, double value);
  */
 ttt_explain_line *ttt_explain_line_add(ttt_explanation *x, const char *label, int64_t count, const char *note,
                                        const ttt_move *moves, int length);
+
+/* Explains a uniformly random draw of choice among the n moves: each one's chance, and how many there were. */
+void ttt_explain_uniform(ttt_explanation *x, const ttt_move *moves, int n, ttt_move choice);
 
 /* Fills x from an analysis: method and choice, value and distance of exact moves, score of estimated ones,
  * share of effort when there is one (each layer only on the moves that have it), the depth reached. */

@@ -440,8 +440,9 @@ static ttt_status send_position(ttt_engine *e, const ttt_board *b, ttt_error *er
 }
 
 static ttt_status external_choose(ttt_engine *e, const ttt_board *b, ttt_move *out, ttt_search_info *info,
-                                  ttt_error *err)
+                                  ttt_explanation *why, ttt_error *err)
 {
+    (void)why; /* no explanation of its decisions */
     (void)info;
     external_config *c = e->config;
     external_state *s = e->state;

@@ -536,8 +536,9 @@ static bool has_vct(gomoku_state *s, ttt_engine *e, ttt_player who, uint64_t bud
 }
 
 static ttt_status gomoku_choose(ttt_engine *e, const ttt_board *b, ttt_move *out, ttt_search_info *info,
-                                ttt_error *err)
+                                ttt_explanation *why, ttt_error *err)
 {
+    (void)why; /* no explanation of its decisions */
     const gomoku_config *c = e->config;
     gomoku_state *s = e->state;
     if (s->solver) {

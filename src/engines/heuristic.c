@@ -47,6 +47,7 @@
 #include "engines/tactics.h"
 #include "rules/lines.h"
 #include "util/error.h"
+#include "util/trace.h"
 
 /* The blog's weight of one opponent stone in a window. */
 #define HEURISTIC_OPPONENT_WEIGHT (-3)
@@ -241,6 +242,20 @@ static void heuristic_explain_tables(const heuristic_state *s, const ttt_board *
     }
 }
 
+/* Reports a rule tried to the engine's recorder: whether it chose, and the move it found (TTT_NO_MOVE:
+ * none). */
+static void heuristic_trace(ttt_engine *e, const char *rule, ttt_move found)
+{
+    ttt_trace_step *st = trace_begin(e->trace, TTT_TRACE_RULE);
+    if (!st)
+        return;
+    st->rule = rule;
+    st->fired = found != TTT_NO_MOVE;
+    if (st->fired)
+        st->moves[st->count++] = found;
+    trace_emit(e->trace);
+}
+
 /* The blog's `move`: step 1, the guard when asked for, then steps 2 to 4. When why is not NULL it gets the
  * step that chose, and for steps 2 to 4 the weights, the kept lines and the frequency table. */
 static ttt_move heuristic_decide(ttt_engine *e, const ttt_board *b, ttt_explanation *why)
@@ -252,7 +267,11 @@ static ttt_move heuristic_decide(ttt_engine *e, const ttt_board *b, ttt_explanat
 
     /* Step 1: the centre, while we have no stone. */
     ttt_bits own = b->stones[me];
-    if (ttt_bits_count(&own) == 0 && is_empty(b, s->centre)) {
+    bool centre = ttt_bits_count(&own) == 0 && is_empty(b, s->centre);
+    if (e->trace)
+        heuristic_trace(e, "step 1: the centre, while the engine has no stone",
+                        centre ? s->centre : TTT_NO_MOVE);
+    if (centre) {
         if (why)
             why->step = "step 1: the centre, while the engine has no stone";
         return s->centre;
@@ -262,6 +281,8 @@ static ttt_move heuristic_decide(ttt_engine *e, const ttt_board *b, ttt_explanat
     if (c->guard) {
         tactics_kind kind;
         ttt_move m = guard(b, &avoid, &kind);
+        if (e->trace)
+            heuristic_trace(e, "guard: win now, else block the opponent's win", m);
         if (m != TTT_NO_MOVE) {
             if (why)
                 why->step = kind == TACTICS_WIN ? "guard: win now" : "guard: block the opponent's win";
@@ -280,29 +301,37 @@ static ttt_move heuristic_decide(ttt_engine *e, const ttt_board *b, ttt_explanat
     if (why)
         heuristic_explain_tables(s, b, count, freq, why);
 
+    if (e->trace)
+        heuristic_trace(e, "steps 2-4: the most frequent cell of the lowest-weight lines", m);
     /* Fallback (see the top of the file): the first empty cell not avoided, in reading order. */
+    bool fallback = m == TTT_NO_MOVE;
     for (int cell = 0; m == TTT_NO_MOVE && cell < b->cells; cell++)
         if (is_empty(b, cell) && !ttt_bits_test(&avoid, cell))
             m = cell;
+    if (e->trace && fallback)
+        heuristic_trace(e, "fallback: the first empty cell", m);
     return m;
 }
 
 static ttt_status heuristic_choose(ttt_engine *e, const ttt_board *b, ttt_move *out, ttt_search_info *info,
-                                   ttt_error *err)
+                                   ttt_explanation *why, ttt_error *err)
 {
     (void)info;
     (void)err;
-    *out = heuristic_decide(e, b, NULL);
+    if (why)
+        why->method =
+            "one pass over the winning lines (seed 000): weigh them, keep the lowest, count their cells";
+    *out = heuristic_decide(e, b, why);
+    if (why)
+        why->choice = *out;
     return TTT_OK;
 }
 
 static ttt_status heuristic_explain(ttt_engine *e, const ttt_board *b, ttt_explanation *out, ttt_error *err)
 {
-    (void)err;
-    out->method =
-        "one pass over the winning lines (seed 000): weigh them, keep the lowest, count their cells";
-    out->choice = heuristic_decide(e, b, out);
-    return TTT_OK;
+    ttt_move m;
+    ttt_search_info info = {0};
+    return heuristic_choose(e, b, &m, &info, out, err);
 }
 
 const ttt_engine_vtable ttt_engine_heuristic = {

@@ -817,28 +817,33 @@ static ttt_move learner_decide(ttt_engine *e, const ttt_board *b, ttt_explanatio
 }
 
 static ttt_status learner_choose(ttt_engine *e, const ttt_board *b, ttt_move *out, ttt_search_info *info,
-                                 ttt_error *err)
+                                 ttt_explanation *why, ttt_error *err)
 {
     (void)info;
     (void)err;
-    *out = learner_decide(e, b, NULL);
+    const learner_state *s = e->state;
+    int64_t games = 0;
+    if (why) {
+        why->method =
+            "remembered move sequences (seed 001): win, block, pursue a win, pursue a draw, avoid a loss, "
+            "random";
+        if (s->nnodes > 0)
+            for (int r = 0; r < NRESULTS; r++)
+                games += s->nodes[0].counts[r];
+    }
+    *out = learner_decide(e, b, why);
+    if (why) {
+        why->choice = *out;
+        ttt_explain_fact_add(why, "games in memory", (double)games);
+    }
     return TTT_OK;
 }
 
 static ttt_status learner_explain(ttt_engine *e, const ttt_board *b, ttt_explanation *out, ttt_error *err)
 {
-    (void)err;
-    const learner_state *s = e->state;
-    out->method =
-        "remembered move sequences (seed 001): win, block, pursue a win, pursue a draw, avoid a loss, "
-        "random";
-    int64_t games = 0;
-    if (s->nnodes > 0)
-        for (int r = 0; r < NRESULTS; r++)
-            games += s->nodes[0].counts[r];
-    out->choice = learner_decide(e, b, out);
-    ttt_explain_fact_add(out, "games in memory", (double)games);
-    return TTT_OK;
+    ttt_move m;
+    ttt_search_info info = {0};
+    return learner_choose(e, b, &m, &info, out, err);
 }
 
 static void learner_stop(ttt_engine *e)

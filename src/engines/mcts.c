@@ -40,6 +40,7 @@
 #include "search/playout_lines.h"
 #include "ttt/playout.h"
 #include "util/error.h"
+#include "util/trace.h"
 
 /* The measurements behind the four defaults below are in bench/mcts/HISTORY.md (Elo against
  * montecarlo:trials=3000 at iterations=3000). */
@@ -136,6 +137,7 @@ typedef struct mcts_state {
     bool have_root;       /* pool[0] is the tree of root_board */
     ttt_board root_board;
     uint32_t path[TTT_MAX_CELLS + 1];
+    ttt_trace *trace; /* the engine's recorder during a run (ttt/trace.h), or NULL */
 } mcts_state;
 
 /* --- The pool ------------------------------------------------------------------------------------------- */
@@ -455,11 +457,39 @@ static uint32_t node_select(const mcts_state *s, uint32_t idx, double c, double 
 
 static double proof_reward(int proof) { return proof == PROOF_WIN ? 1.0 : proof == PROOF_DRAW ? 0.5 : 0.0; }
 
+/* Reports an iteration that went down depth nodes of s->path, expanded the node expanded (UINT32_MAX:
+ * none), and ended at the leaf's position b with final stones: a proven result or a playout's, reward for
+ * the side that moved into the leaf. */
+static void mcts_trace_iteration(mcts_state *s, int depth, uint32_t expanded, bool proven,
+                                 const ttt_bits *final, const ttt_board *b, double reward)
+{
+    ttt_trace_step *st = trace_begin(s->trace, TTT_TRACE_ITERATION);
+    if (!st)
+        return;
+    for (int d = 1; d <= depth; d++)
+        st->path[st->path_length++] = s->pool[s->path[d]].move;
+    st->expanded_root = expanded == 0;
+    st->expanded = expanded != UINT32_MAX && expanded != 0 ? s->pool[expanded].move : TTT_NO_MOVE;
+    st->proven = proven;
+    st->final[TTT_X] = final[TTT_X];
+    st->final[TTT_O] = final[TTT_O];
+    ttt_player mover = (ttt_player)(1 - ttt_board_to_move(b));
+    st->outcome = reward == 0.5 ? TTT_DRAW : (reward > 0.5) == (mover == TTT_X) ? TTT_X_WINS : TTT_O_WINS;
+    const mcts_node *root = &s->pool[0];
+    for (uint32_t i = 0; i < root->count; i++) {
+        const mcts_node *ch = &s->pool[root->first + i];
+        st->child[st->children] = ch->move;
+        st->visits[st->children] = ch->visits;
+        st->wins[st->children++] = ch->value;
+    }
+    trace_emit(s->trace);
+}
+
 /* One iteration (Steps 1-4) from the root. */
 static void mcts_iterate(mcts_state *s, ttt_rng *rng, double c, double rave)
 {
     ttt_board b = s->root_board;
-    uint32_t idx = 0;
+    uint32_t idx = 0, expanded = UINT32_MAX;
     int depth = 0;
     s->path[0] = 0;
     bool proved = false;
@@ -472,6 +502,7 @@ static void mcts_iterate(mcts_state *s, ttt_rng *rng, double c, double rave)
                 break;
             if (!node_expand(s, idx, &b, rng))
                 break;
+            expanded = idx;
             if (s->pool[idx].proof != PROOF_NONE) {
                 proved = true;
                 break;
@@ -487,6 +518,7 @@ static void mcts_iterate(mcts_state *s, ttt_rng *rng, double c, double rave)
     const mcts_node *leaf = &s->pool[idx];
     double reward;     /* for the side that moved into the leaf */
     ttt_bits final[2]; /* each side's stones at the end of the game: what AMAF needs */
+    bool leaf_proven = leaf->proof != PROOF_NONE;
     if (leaf->proof != PROOF_NONE) {
         reward = proof_reward(leaf->proof);
         proved = true;
@@ -503,6 +535,7 @@ static void mcts_iterate(mcts_state *s, ttt_rng *rng, double c, double rave)
         ttt_player mover = (ttt_player)(1 - ttt_board_to_move(&b));
         reward = o == TTT_DRAW ? 0.5 : (o == TTT_X_WINS) == (mover == TTT_X) ? 1.0 : 0.0;
     }
+    double leaf_reward = reward;
     /* The side to move at path[d]: the root's side for even d. */
     ttt_player side = (ttt_player)(ttt_board_to_move(&s->root_board) ^ (depth & 1));
     for (int d = depth; d >= 0; d--) {
@@ -525,6 +558,8 @@ static void mcts_iterate(mcts_state *s, ttt_rng *rng, double c, double rave)
     if (proved)
         for (int d = depth - 1; d >= 0 && node_prove(s, s->path[d]); d--) {
         }
+    if (__builtin_expect(s->trace != NULL, 0))
+        mcts_trace_iteration(s, depth, expanded, leaf_proven, final, &b, leaf_reward);
 }
 
 /* Runs the budget from b (the tree carried over when it can be); returns the iterations run. */
@@ -532,6 +567,7 @@ static uint64_t mcts_run(ttt_engine *e, const ttt_board *b)
 {
     const mcts_config *c = e->config;
     mcts_state *s = e->state;
+    s->trace = e->trace;
     tree_prepare(s, b);
     if (!(s->pool[0].flags & NODE_EXPANDED))
         node_expand(s, 0, b, &e->rng); /* the pool always has room for the root's children */
@@ -600,11 +636,63 @@ static ttt_move first_empty(const ttt_board *b)
     return moves[0];
 }
 
+/* The tree in the algorithm's own terms, after the iterations that chose the move: per root child its
+ * visits, its win rate (mean reward for the side to move: 1 a win, 1/2 a draw) and its proven result; the
+ * principal variation (the chosen move, then the most visited child at each level); the iterations and the
+ * tree's size. Cells the tree has no child for (far from the stones on a big board) are left out. */
+static void mcts_describe(const mcts_state *s, uint64_t iterations, ttt_move choice, ttt_explanation *out)
+{
+    const mcts_node *root = &s->pool[0];
+    double most = 1;
+    for (uint32_t i = 0; i < root->count; i++)
+        if (s->pool[root->first + i].visits > most)
+            most = s->pool[root->first + i].visits;
+    out->method = "Monte Carlo tree search: UCT with RAVE, MCTS-Solver proofs";
+    out->step = "the quickest proven win, else the most visited move not proven lost";
+    ttt_explain_layer *visits =
+        ttt_explain_layer_add(out, "visits", "iterations through the move", 0, most, false);
+    ttt_explain_layer *rate = ttt_explain_layer_add(
+        out, "win rate", "mean result for the side to move (win 1, draw 1/2, loss 0), 0 to 100 %", 0, 1,
+        true);
+    ttt_explain_layer *proven = NULL;
+    for (uint32_t i = 0; i < root->count; i++) {
+        const mcts_node *ch = &s->pool[root->first + i];
+        ttt_explain_set(visits, ch->move, ch->visits);
+        if (ch->visits)
+            ttt_explain_set(rate, ch->move, ch->value / ch->visits);
+        if (ch->proof != PROOF_NONE) {
+            if (!proven)
+                proven = ttt_explain_layer_add(out, "proven", "proven result: -1 loss, 0 draw, +1 win", -1, 1,
+                                               false);
+            ttt_explain_set(proven, ch->move, ch->proof == PROOF_WIN ? 1 : ch->proof == PROOF_LOSS ? -1 : 0);
+        }
+    }
+    out->choice = choice;
+    ttt_move pv[TTT_MAX_CELLS];
+    int length = 0;
+    for (const mcts_node *node = root; node->count && length < TTT_MAX_CELLS;) {
+        const mcts_node *next = NULL;
+        for (uint32_t i = 0; i < node->count; i++) {
+            const mcts_node *ch = &s->pool[node->first + i];
+            if (length == 0 ? ch->move == choice : !next || ch->visits > next->visits)
+                next = ch;
+        }
+        if (!next || !next->visits)
+            break;
+        pv[length++] = next->move;
+        node = next;
+    }
+    ttt_explain_line_add(out, "principal variation", -1, NULL, pv, length);
+    ttt_explain_fact_add(out, "iterations", (double)iterations);
+    ttt_explain_fact_add(out, "visits of the root", root->visits);
+    ttt_explain_fact_add(out, "tree nodes", (double)s->used);
+}
+
 static ttt_status mcts_choose(ttt_engine *e, const ttt_board *b, ttt_move *out, ttt_search_info *info,
-                              ttt_error *err)
+                              ttt_explanation *why, ttt_error *err)
 {
     (void)err;
-    mcts_run(e, b);
+    uint64_t iterations = mcts_run(e, b);
     const mcts_state *s = e->state;
     ttt_move m = mcts_best(s, b);
     *out = m == TTT_NO_MOVE ? first_empty(b) : m;
@@ -615,6 +703,8 @@ static ttt_status mcts_choose(ttt_engine *e, const ttt_board *b, ttt_move *out, 
             info->value = ch->value / ch->visits;
         }
     }
+    if (why)
+        mcts_describe(s, iterations, *out, why);
     return TTT_OK;
 }
 
@@ -654,61 +744,11 @@ static ttt_status mcts_analyse(ttt_engine *e, const ttt_board *b, ttt_analysis *
     return TTT_OK;
 }
 
-/* The tree in the algorithm's own terms: per root child its visits, its win rate (mean reward for the side
- * to move: 1 a win, 1/2 a draw) and its proven result; the principal variation (the chosen move, then the
- * most visited child at each level); the iterations and the tree's size. Cells the tree has no child for
- * (far from the stones on a big board) are left out. */
 static ttt_status mcts_explain(ttt_engine *e, const ttt_board *b, ttt_explanation *out, ttt_error *err)
 {
-    (void)err;
-    uint64_t iterations = mcts_run(e, b);
-    const mcts_state *s = e->state;
-    const mcts_node *root = &s->pool[0];
-    double most = 1;
-    for (uint32_t i = 0; i < root->count; i++)
-        if (s->pool[root->first + i].visits > most)
-            most = s->pool[root->first + i].visits;
-    out->method = "Monte Carlo tree search: UCT with RAVE, MCTS-Solver proofs";
-    out->step = "the quickest proven win, else the most visited move not proven lost";
-    ttt_explain_layer *visits =
-        ttt_explain_layer_add(out, "visits", "iterations through the move", 0, most, false);
-    ttt_explain_layer *rate = ttt_explain_layer_add(
-        out, "win rate", "mean result for the side to move (win 1, draw 1/2, loss 0), 0 to 100 %", 0, 1,
-        true);
-    ttt_explain_layer *proven = NULL;
-    for (uint32_t i = 0; i < root->count; i++) {
-        const mcts_node *ch = &s->pool[root->first + i];
-        ttt_explain_set(visits, ch->move, ch->visits);
-        if (ch->visits)
-            ttt_explain_set(rate, ch->move, ch->value / ch->visits);
-        if (ch->proof != PROOF_NONE) {
-            if (!proven)
-                proven = ttt_explain_layer_add(out, "proven", "proven result: -1 loss, 0 draw, +1 win", -1, 1,
-                                               false);
-            ttt_explain_set(proven, ch->move, ch->proof == PROOF_WIN ? 1 : ch->proof == PROOF_LOSS ? -1 : 0);
-        }
-    }
-    ttt_move m = mcts_best(s, b);
-    out->choice = m == TTT_NO_MOVE ? first_empty(b) : m;
-    ttt_move pv[TTT_MAX_CELLS];
-    int length = 0;
-    for (const mcts_node *node = root; node->count && length < TTT_MAX_CELLS;) {
-        const mcts_node *next = NULL;
-        for (uint32_t i = 0; i < node->count; i++) {
-            const mcts_node *ch = &s->pool[node->first + i];
-            if (length == 0 ? ch->move == out->choice : !next || ch->visits > next->visits)
-                next = ch;
-        }
-        if (!next || !next->visits)
-            break;
-        pv[length++] = next->move;
-        node = next;
-    }
-    ttt_explain_line_add(out, "principal variation", -1, NULL, pv, length);
-    ttt_explain_fact_add(out, "iterations", (double)iterations);
-    ttt_explain_fact_add(out, "visits of the root", root->visits);
-    ttt_explain_fact_add(out, "tree nodes", (double)s->used);
-    return TTT_OK;
+    ttt_move m;
+    ttt_search_info info = {0};
+    return mcts_choose(e, b, &m, &info, out, err);
 }
 
 static void mcts_new_game(ttt_engine *e) { ((mcts_state *)e->state)->have_root = false; }

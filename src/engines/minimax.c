@@ -11,6 +11,7 @@
 #include <stdlib.h>
 
 #include "engines/engine_impl.h"
+#include "search/solve_trace.h"
 #include "ttt/solve.h"
 #include "util/error.h"
 
@@ -68,20 +69,95 @@ static ttt_status minimax_start(ttt_engine *e, ttt_error *err)
     return st;
 }
 
+/* A layer for the search's heuristic scores, its scale spanning the unproven ones of r. */
+static ttt_explain_layer *heuristic_layer(const ttt_search_result *r, ttt_explanation *out)
+{
+    int lo = -1, hi = 1;
+    for (int i = 0; i < r->count; i++) {
+        int v = r->moves[i].score;
+        if (v > -TTT_SCORE_PROVEN && v < TTT_SCORE_PROVEN) {
+            lo = v < lo ? v : lo;
+            hi = v > hi ? v : hi;
+        }
+    }
+    return ttt_explain_layer_add(
+        out, "heuristic score",
+        "the search's evaluation at the depth reached (lines still open, weighted by "
+        "stones): above 0 good for the side to move",
+        lo, hi, false);
+}
+
+/* The decision's own search (all=false: the best score and every move that reaches it, the others only shown
+ * worse) as an explanation: the moves the draw was among with their value (proven result and distance, else
+ * the heuristic score at the depth reached), the moves refuted with the bound the search proved, the draw. */
+static void minimax_describe(const ttt_board *b, const ttt_search_result *r, ttt_move choice,
+                             ttt_explanation *out)
+{
+    bool decided = r->score > TTT_SCORE_PROVEN || r->score < -TTT_SCORE_PROVEN || r->proven;
+    out->method = decided ? "negamax with alpha-beta and a transposition table: the position solved"
+                          : "negamax with alpha-beta and a transposition table, iterative deepening to the "
+                            "budget";
+    out->step = "a move of the best value, drawn at random among the equally good ones";
+    ttt_explain_layer *chance = ttt_explain_layer_add(
+        out, "chance", "probability of being drawn: the best moves share it, 0 to 100 %", 0, 1, true);
+    ttt_explain_layer *heuristic = NULL, *value = NULL, *worse = NULL;
+    for (int i = 0; i < r->count; i++) {
+        const ttt_move_score *m = &r->moves[i];
+        if (m->score < -TTT_SCORE_WIN) /* left unsearched */
+            continue;
+        if (i < r->best_count)
+            ttt_explain_set(chance, m->move, 1.0 / r->best_count);
+        else {
+            if (!worse)
+                worse = ttt_explain_layer_add(out, "refuted",
+                                              "the search showed the move worse than the best", 0, 1, false);
+            ttt_explain_set(worse, m->move, 1);
+        }
+        bool proven =
+            m->score > TTT_SCORE_PROVEN || m->score < -TTT_SCORE_PROVEN || (r->proven && i < r->best_count);
+        if (proven) {
+            if (!value)
+                value = ttt_explain_layer_add(out, "value",
+                                              "proven result (for a refuted move, at most): -1 loss, 0 draw, "
+                                              "+1 win",
+                                              -1, 1, false);
+            ttt_explain_set(value, m->move, ttt_score_result(m->score));
+        } else {
+            if (!heuristic)
+                heuristic = heuristic_layer(r, out);
+            ttt_explain_set(heuristic, m->move, m->score);
+        }
+    }
+    if (r->score > TTT_SCORE_PROVEN || r->score < -TTT_SCORE_PROVEN)
+        ttt_explain_fact_add(out, "moves to the end", ttt_score_plies(b, r->score));
+    ttt_explain_fact_add(out, "equally best moves", r->best_count);
+    ttt_explain_fact_add(out, "depth reached", r->depth);
+    out->choice = choice;
+}
+
 static ttt_status minimax_choose(ttt_engine *e, const ttt_board *b, ttt_move *out, ttt_search_info *info,
-                                 ttt_error *err)
+                                 ttt_explanation *why, ttt_error *err)
 {
     const minimax_config *c = e->config;
     /* A blunder draws from the generator only when blunder= is set, so that other specs play as before. */
     if (c->blunder && ttt_rng_below(&e->rng, MINIMAX_BLUNDER_SCALE) < c->blunder) {
         ttt_move moves[TTT_MAX_CELLS];
-        *out = moves[ttt_rng_below(&e->rng, (uint32_t)ttt_board_moves(b, moves))];
+        int n = ttt_board_moves(b, moves);
+        *out = moves[ttt_rng_below(&e->rng, (uint32_t)n)];
         e->nodes++;
+        if (why) {
+            why->method = "negamax with alpha-beta, but this move a blunder: a uniformly random move";
+            why->step = "blunder= chose a random move instead of the search's";
+            ttt_explain_uniform(why, moves, n, *out);
+            ttt_explain_fact_add(why, "blunder (percent of moves)", (double)c->blunder);
+        }
         return TTT_OK;
     }
     ttt_limits limits = {.nodes = c->nodes, .ms = (double)c->time_ms, .depth = (int)c->depth};
     ttt_search_result r;
+    solve_set_trace(e->state, e->trace);
     ttt_status st = ttt_solver_search(e->state, b, &limits, false, &r, err);
+    solve_set_trace(e->state, NULL);
     if (st)
         return st;
     e->nodes += r.nodes;
@@ -95,6 +171,8 @@ static ttt_status minimax_choose(ttt_engine *e, const ttt_board *b, ttt_move *ou
         info->value_name = r.proven ? "proven draw" : "heuristic score";
         info->value = r.score;
     }
+    if (why)
+        minimax_describe(b, &r, *out, why);
     return TTT_OK;
 }
 
@@ -137,19 +215,7 @@ static ttt_status minimax_explain(ttt_engine *e, const ttt_board *b, ttt_explana
         out->method = "negamax with alpha-beta and a transposition table, iterative deepening to the budget";
         out->step = "the best heuristic score at the depth reached";
         out->layer_count = 0;
-        int lo = -1, hi = 1;
-        for (int i = 0; i < r->count; i++) {
-            int v = r->moves[i].score;
-            if (v > -TTT_SCORE_PROVEN && v < TTT_SCORE_PROVEN) {
-                lo = v < lo ? v : lo;
-                hi = v > hi ? v : hi;
-            }
-        }
-        ttt_explain_layer *h = ttt_explain_layer_add(
-            out, "heuristic score",
-            "the search's evaluation at the depth reached (lines still open, weighted by "
-            "stones): above 0 good for the side to move",
-            lo, hi, false);
+        ttt_explain_layer *h = heuristic_layer(r, out);
         ttt_explain_layer *value = NULL;
         for (int i = 0; i < r->count; i++) {
             const ttt_move_score *m = &r->moves[i];

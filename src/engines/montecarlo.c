@@ -16,6 +16,7 @@
 #include "engines/engine_impl.h"
 #include "ttt/playout.h"
 #include "util/error.h"
+#include "util/trace.h"
 
 /* NTRIALS. The scores are noisy: on the must-block and win-in-one positions of tests/test_montecarlo.c (up to
  * 5x5, k = 4 and 5) 1000 trials miss the move for up to 1.6% of seeds and 2000 for up to 0.23%; 3000 found
@@ -137,6 +138,16 @@ static uint64_t mc_run(ttt_engine *e, const ttt_board *b)
             ttt_bits final[2];
             ttt_outcome outcome = mc_trial(s, &e->rng, final);
             mc_update_scores(s->scores, final, &empty, ttt_board_words(b), outcome, player, c);
+            ttt_trace_step *st =
+                __builtin_expect(e->trace != NULL, 0) ? trace_begin(e->trace, TTT_TRACE_PLAYOUT) : NULL;
+            if (st) {
+                st->final[TTT_X] = final[TTT_X];
+                st->final[TTT_O] = final[TTT_O];
+                st->outcome = outcome;
+                st->grid = s->scores;
+                st->trials = trials + i + 1;
+                trace_emit(e->trace);
+            }
         }
         trials += batch;
     } while (trials < limit && c->time_ms && ttt_clock_ms() < deadline);
@@ -144,48 +155,14 @@ static uint64_t mc_run(ttt_engine *e, const ttt_board *b)
     return trials;
 }
 
-/* mc_move: the simulation. Clear the grid; run the trials (a fixed number, or as many as fit in the time),
- * scoring each; choose among the best squares. One node per trial. */
-static ttt_status mc_move(ttt_engine *e, const ttt_board *b, ttt_move *out, ttt_search_info *info,
-                          ttt_error *err)
+/* The score grid as the algorithm keeps it after the trials that chose: each empty square's total over the
+ * trials (+current for a square of the winner that is the side to move, -other for the loser's, and the
+ * reverse), the trial count, and the square picked. */
+static void mc_describe(const ttt_engine *e, const ttt_board *b, uint64_t trials, ttt_move choice,
+                        ttt_explanation *out)
 {
-    (void)err;
-    mc_run(e, b);
-    const double *scores = ((const mc_state *)e->state)->scores;
-    *out = get_best_move(b, scores, &e->rng);
-    info->value_name = "score grid";
-    info->value = scores[*out];
-    return TTT_OK;
-}
-
-/* The score grid as an analysis: each square's total divided by the most a square can gain in that many
- * trials (every trial won, with the larger of the two weights), so in [-1, 1]. */
-static ttt_status mc_analyse(ttt_engine *e, const ttt_board *b, ttt_analysis *out, ttt_error *err)
-{
-    (void)err;
     const mc_config *c = e->config;
     const mc_state *s = e->state;
-    uint64_t trials = mc_run(e, b);
-    double weight = c->current > c->other ? c->current : c->other;
-    double scale = weight > 0 ? (double)trials * weight : 1.0;
-    ttt_move moves[TTT_MAX_CELLS];
-    out->count = ttt_board_moves(b, moves);
-    out->method = "montecarlo score grid";
-    for (int i = 0; i < out->count; i++)
-        out->moves[i] =
-            (ttt_move_eval){.move = moves[i], .kind = TTT_EVAL_SCORE, .score = s->scores[moves[i]] / scale};
-    return TTT_OK;
-}
-
-/* The score grid as the algorithm keeps it: each empty square's total over the trials (+current for a square
- * of the winner that is the side to move, -other for the loser's, and the reverse), the trial count, and the
- * square it picks. */
-static ttt_status mc_explain(ttt_engine *e, const ttt_board *b, ttt_explanation *out, ttt_error *err)
-{
-    (void)err;
-    const mc_config *c = e->config;
-    const mc_state *s = e->state;
-    uint64_t trials = mc_run(e, b);
     ttt_move moves[TTT_MAX_CELLS];
     int n = ttt_board_moves(b, moves);
     double lo = 0, hi = 0;
@@ -210,8 +187,49 @@ static ttt_status mc_explain(ttt_engine *e, const ttt_board *b, ttt_explanation 
     ttt_explain_fact_add(out, "trials", (double)trials);
     ttt_explain_fact_add(out, "current (weight of the mover's squares)", c->current);
     ttt_explain_fact_add(out, "other (weight of the opponent's squares)", c->other);
-    out->choice = get_best_move(b, s->scores, &e->rng);
+    out->choice = choice;
+}
+
+/* mc_move: the simulation. Clear the grid; run the trials (a fixed number, or as many as fit in the time),
+ * scoring each; choose among the best squares. One node per trial. */
+static ttt_status mc_move(ttt_engine *e, const ttt_board *b, ttt_move *out, ttt_search_info *info,
+                          ttt_explanation *why, ttt_error *err)
+{
+    (void)err;
+    uint64_t trials = mc_run(e, b);
+    const double *scores = ((const mc_state *)e->state)->scores;
+    *out = get_best_move(b, scores, &e->rng);
+    info->value_name = "score grid";
+    info->value = scores[*out];
+    if (why)
+        mc_describe(e, b, trials, *out, why);
     return TTT_OK;
+}
+
+/* The score grid as an analysis: each square's total divided by the most a square can gain in that many
+ * trials (every trial won, with the larger of the two weights), so in [-1, 1]. */
+static ttt_status mc_analyse(ttt_engine *e, const ttt_board *b, ttt_analysis *out, ttt_error *err)
+{
+    (void)err;
+    const mc_config *c = e->config;
+    const mc_state *s = e->state;
+    uint64_t trials = mc_run(e, b);
+    double weight = c->current > c->other ? c->current : c->other;
+    double scale = weight > 0 ? (double)trials * weight : 1.0;
+    ttt_move moves[TTT_MAX_CELLS];
+    out->count = ttt_board_moves(b, moves);
+    out->method = "montecarlo score grid";
+    for (int i = 0; i < out->count; i++)
+        out->moves[i] =
+            (ttt_move_eval){.move = moves[i], .kind = TTT_EVAL_SCORE, .score = s->scores[moves[i]] / scale};
+    return TTT_OK;
+}
+
+static ttt_status mc_explain(ttt_engine *e, const ttt_board *b, ttt_explanation *out, ttt_error *err)
+{
+    ttt_move m;
+    ttt_search_info info = {0};
+    return mc_move(e, b, &m, &info, out, err);
 }
 
 static ttt_status mc_start(ttt_engine *e, ttt_error *err)

@@ -179,19 +179,23 @@ static ttt_move table_decide(ttt_engine *e, const ttt_board *b, ttt_explanation 
 }
 
 static ttt_status table_choose(ttt_engine *e, const ttt_board *b, ttt_move *out, ttt_search_info *info,
-                               ttt_error *err)
+                               ttt_explanation *why, ttt_error *err)
 {
     (void)err;
-    *out = table_decide(e, b, NULL, info);
+    if (why)
+        why->method =
+            "a table learned from uniformly random games (seed 003): every move scored, then averaged";
+    *out = table_decide(e, b, why, info);
+    if (why)
+        why->choice = *out;
     return TTT_OK;
 }
 
 static ttt_status table_explain(ttt_engine *e, const ttt_board *b, ttt_explanation *out, ttt_error *err)
 {
-    (void)err;
-    out->method = "a table learned from uniformly random games (seed 003): every move scored, then averaged";
-    out->choice = table_decide(e, b, out, NULL);
-    return TTT_OK;
+    ttt_move m;
+    ttt_search_info info = {0};
+    return table_choose(e, b, &m, &info, out, err);
 }
 
 static void table_stop(ttt_engine *e)

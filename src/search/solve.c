@@ -13,9 +13,11 @@
 #include "rules/lines.h"
 #include "search/prove.h"
 #include "search/solve_impl.h"
+#include "search/solve_trace.h"
 #include "search/solve_tune.h"
 #include "ttt/symmetry.h"
 #include "util/error.h"
+#include "util/trace.h"
 
 /* Near cells (geometry.near): within this many rows and columns of a stone. */
 #define NEIGHBOURHOOD_RADIUS 2
@@ -304,11 +306,18 @@ static bool root_iteration(ttt_solver *s, int depth, bool all, ttt_move_score *m
     if (all && s->mode.exact && s->g.line_sign > 0 && s->cfg.threads > 1 && !s->budget.node_limit &&
         s->budget.deadline <= 0)
         return root_parallel(s, depth, moves, n);
+    ttt_trace_step *st = trace_begin(s->trace.to, TTT_TRACE_DEPTH);
+    if (st) {
+        st->depth = depth;
+        trace_emit(s->trace.to);
+    }
+    s->trace.reply_ply = s->pos.ply + 1;
     for (int i = 0; i < n; i++) {
         int sc;
         bool exact = true;
+        int alpha = all || best == -SCORE_INF ? -SCORE_INF : best - 1;
+        s->trace.root_move = to_user(s, moves[i].move);
         if (!root_move_ends(s, &si, moves[i].move, &sc)) {
-            int alpha = all || best == -SCORE_INF ? -SCORE_INF : best - 1;
             play(s, moves[i].move);
             sc = all && s->mode.exact && s->g.line_sign > 0 ? -solve_root_move_score(s, depth - 1)
                                                             : -solve_search(s, depth - 1, -SCORE_INF, -alpha);
@@ -319,6 +328,15 @@ static bool root_iteration(ttt_solver *s, int depth, bool all, ttt_move_score *m
         }
         moves[i].score = sc;
         moves[i].exact = exact;
+        if ((st = trace_begin(s->trace.to, TTT_TRACE_ROOT_MOVE))) {
+            st->path_length = 1;
+            st->path[0] = s->trace.root_move;
+            st->score = sc;
+            st->alpha = alpha;
+            st->beta = SCORE_INF;
+            st->exact = exact;
+            trace_emit(s->trace.to);
+        }
         if (sc > best) {
             best = sc;
             s->progress.root.best_move = to_user(s, moves[i].move);
@@ -494,6 +512,8 @@ void ttt_solver_clear(ttt_solver *s)
 }
 
 uint64_t ttt_solver_nodes(const ttt_solver *s) { return s->budget.total_nodes; }
+
+void solve_set_trace(ttt_solver *s, ttt_trace *trace) { s->trace.to = trace; }
 
 ttt_status ttt_solver_set_threads(ttt_solver *s, int threads, ttt_error *err)
 {

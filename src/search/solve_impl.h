@@ -13,6 +13,7 @@
  *     budget    what the search under way may spend and has spent
  *     progress  the listener of the search under way and what its root has found
  *     proof     the draw prover and its share of the search under way
+ *     trace     the recorder of the searches' steps (ttt/trace.h), or NULL: set by the minimax engine
  */
 #ifndef TTT_SEARCH_SOLVE_IMPL_H
 #define TTT_SEARCH_SOLVE_IMPL_H
@@ -25,6 +26,7 @@
 #include "search/pairing.h"
 #include "search/prove.h"
 #include "ttt/solve.h"
+#include "ttt/trace.h"
 
 #define SCORE_INF      32000
 #define TT_DEPTH_EXACT 255
@@ -135,6 +137,17 @@ typedef struct solver_proof {
     uint64_t nodes0, limit;
 } solver_proof;
 
+/* The recorder (ttt/trace.h) and where the root's replies are: the node after the root move under way. */
+typedef struct solver_trace {
+    ttt_trace *to; /* NULL: no recorder, nothing reported */
+    int reply_ply; /* the ply of the nodes whose moves are the replies to a root move */
+    int root_move; /* the root move under way, in the caller's frame */
+} solver_trace;
+
+/* Reports the moves of a node at trace.reply_ply after its move i scored sc (its mover's view) in the window
+ * (alpha, beta): the reply, and at a cutoff (cut) the replies left unsearched. In solve_search.c. */
+void solve_trace_reply(ttt_solver *s, const int *moves, int n, int i, int sc, int alpha, int beta, bool cut);
+
 struct ttt_solver {
     solver_config cfg;
     geometry g; /* of the board as searched */
@@ -144,6 +157,7 @@ struct ttt_solver {
     solver_budget budget;
     solver_progress progress;
     solver_proof proof;
+    solver_trace trace;
 };
 
 /* --- Bits ----------------------------------------------------------------------------------------------- */

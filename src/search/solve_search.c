@@ -19,6 +19,7 @@
 #include "search/avoid.h"
 #include "search/pairing.h"
 #include "search/solve_impl.h"
+#include "util/trace.h"
 
 /* Heuristic scores stay strictly inside (-HEURISTIC_MAX, HEURISTIC_MAX), far from proven scores. */
 #define HEURISTIC_MAX 5000
@@ -657,6 +658,8 @@ static inline __attribute__((always_inline)) int search_node(ttt_solver *s, int 
         undo(s, moves[i]);
         if (s->budget.stop)
             return 0;
+        if (__builtin_expect(s->trace.to != NULL, 0) && ply == s->trace.reply_ply)
+            solve_trace_reply(s, moves, n, i, sc, alpha, beta, sc > alpha && sc >= beta);
         if (sc > best) {
             best = sc;
             best_move = moves[i];
@@ -683,6 +686,29 @@ static inline __attribute__((always_inline)) int search_node(ttt_solver *s, int 
     tt_store(s, key, best, bound, stored_depth, lines->sym[frame][best_move], s->budget.nodes - nodes0,
              now ? now->pairing : 0);
     return best;
+}
+
+void solve_trace_reply(ttt_solver *s, const int *moves, int n, int i, int sc, int alpha, int beta, bool cut)
+{
+    ttt_trace *t = s->trace.to;
+    ttt_trace_step *st = trace_begin(t, TTT_TRACE_REPLY);
+    if (st) { /* the root's side moved into this node: its view is the other way round */
+        st->path_length = 2;
+        st->path[0] = s->trace.root_move;
+        st->path[1] = to_user(s, moves[i]);
+        st->score = -sc;
+        st->alpha = -beta;
+        st->beta = -alpha;
+        st->exact = sc > alpha && sc < beta;
+        trace_emit(t);
+    }
+    if (cut && i + 1 < n && (st = trace_begin(t, TTT_TRACE_PRUNED))) {
+        st->path_length = 1;
+        st->path[0] = s->trace.root_move;
+        for (int j = i + 1; j < n; j++)
+            st->moves[st->count++] = to_user(s, moves[j]);
+        trace_emit(t);
+    }
 }
 
 static int search_normal(ttt_solver *s, int depth, int alpha, int beta)

@@ -6,6 +6,7 @@
 #include <arpa/inet.h>
 #include <inttypes.h>
 #include <jansson.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -151,32 +152,51 @@ static reply parse_body(const char *body, size_t len, const char *const *allowed
     return (reply){0, NULL};
 }
 
+/* The field key of o in *v, NULL when absent or null; 400 saying what it must be when not of type (JSON_TRUE
+ * stands for either boolean). */
+static reply get_typed(json_t *o, const char *key, json_type type, const char *must, json_t **v)
+{
+    *v = json_object_get(o, key);
+    if (!*v || json_is_null(*v)) {
+        *v = NULL;
+        return (reply){0, NULL};
+    }
+    if (type == JSON_TRUE ? !json_is_boolean(*v) : json_typeof(*v) != type)
+        return fail(HTTP_BAD_REQUEST, "field '%s' must be %s", key, must);
+    return (reply){0, NULL};
+}
+
 /* A string field: *out is NULL when absent or null; 400 when it has another type. */
 static reply get_string(json_t *o, const char *key, const char **out)
 {
-    json_t *v = json_object_get(o, key);
-    *out = NULL;
-    if (!v || json_is_null(v))
-        return (reply){0, NULL};
-    if (!json_is_string(v))
-        return fail(HTTP_BAD_REQUEST, "field '%s' must be a string", key);
-    *out = json_string_value(v);
-    return (reply){0, NULL};
+    json_t *v;
+    reply r = get_typed(o, key, JSON_STRING, "a string", &v);
+    *out = v ? json_string_value(v) : NULL;
+    return r;
 }
 
 /* An integer field in [min, max]: *out keeps its value when absent; 400 for another type or range. */
 static reply get_int(json_t *o, const char *key, long long min, long long max, long long *out)
 {
-    json_t *v = json_object_get(o, key);
-    if (!v || json_is_null(v))
-        return (reply){0, NULL};
-    if (!json_is_integer(v))
-        return fail(HTTP_BAD_REQUEST, "field '%s' must be an integer", key);
+    json_t *v;
+    reply r = get_typed(o, key, JSON_INTEGER, "an integer", &v);
+    if (r.body || !v)
+        return r;
     long long n = json_integer_value(v);
     if (n < min || n > max)
         return fail(HTTP_BAD_REQUEST, "field '%s' must be from %lld to %lld", key, min, max);
     *out = n;
     return (reply){0, NULL};
+}
+
+/* A boolean field: *out keeps its value when absent; 400 for another type. */
+static reply get_bool(json_t *o, const char *key, bool *out)
+{
+    json_t *v;
+    reply r = get_typed(o, key, JSON_TRUE, "true or false", &v);
+    if (v && !r.body)
+        *out = json_is_true(v);
+    return r;
 }
 
 void web_client_group(const char *address, char *out, size_t size)
@@ -658,12 +678,15 @@ static reply play_move(web_api *api, web_game *g, json_t *body)
     return ok(HTTP_OK, game_json(g));
 }
 
+static json_t *explanation_json(const ttt_rules *rules, const ttt_explanation *x);
+
 /* Runs an engine (bounded spec) on the game within an engine slot: the side's kept engine when side is
  * TTT_X or TTT_O (made and kept at its first move), else one made for this request. The engine is told the
  * game's moves first (after an undo the position does not follow from the last one it saw). *total gets
- * the nodes the engine has counted since it was made. */
+ * the nodes the engine has counted since it was made. why, when not NULL, gets the explanation of the
+ * decision (method NULL when the engine cannot explain). */
 static reply run_engine(web_api *api, web_game *g, int side, const char *bounded, ttt_move *move,
-                        ttt_search_info *info, uint64_t *total)
+                        ttt_search_info *info, ttt_explanation *why, uint64_t *total)
 {
     const ttt_game *s = g->game;
     if (!web_engines_acquire(api->engines))
@@ -677,7 +700,7 @@ static reply run_engine(web_api *api, web_game *g, int side, const char *bounded
         kept = engine_keep(api, g, side, e);
     if (st == TTT_OK) {
         ttt_engine_follow(e, s->moves, s->count);
-        st = ttt_engine_choose(e, &s->board, move, info, &err);
+        st = ttt_engine_choose_explained(e, &s->board, move, info, why, &err);
         *total = ttt_engine_nodes(e);
         if (!kept)
             ttt_engine_free(e);
@@ -689,8 +712,9 @@ static reply run_engine(web_api *api, web_game *g, int side, const char *bounded
 static reply engine_move(web_api *api, web_game *g, json_t *body)
 {
     const char *spec;
+    bool want_why = true;
     reply r = get_string(body, "engine", &spec);
-    if (r.body)
+    if (r.body || (r = get_bool(body, "explain", &want_why)).body)
         return r;
     ttt_game *s = g->game;
     if (ttt_board_terminal(&s->board))
@@ -715,8 +739,14 @@ static reply engine_move(web_api *api, web_game *g, json_t *body)
     ttt_move m;
     ttt_search_info info;
     uint64_t total = 0;
-    if ((r = run_engine(api, g, side, bounded, &m, &info, &total)).body)
+    ttt_explanation *why = want_why ? malloc(sizeof *why) : NULL;
+    if (want_why && !why)
+        return fail(HTTP_INTERNAL, "out of memory");
+    if ((r = run_engine(api, g, side, bounded, &m, &info, why, &total)).body) {
+        free(why);
         return r;
+    }
+    int ply = s->count;
     ttt_error err;
     ttt_game_play(s, m, &err); /* the engine's move is legal */
     if (ttt_board_terminal(&s->board))
@@ -732,6 +762,13 @@ static reply engine_move(web_api *api, web_game *g, json_t *body)
         json_object_set_new(said, "value_name", json_string(info.value_name));
         json_object_set_new(said, "value", json_real(info.value));
     }
+    if (said) {
+        json_object_set_new(said, "ply", json_integer(ply));
+        if (why) /* null: the engine cannot explain its decisions */
+            json_object_set_new(said, "explanation",
+                                why->method ? explanation_json(&s->rules, why) : json_null());
+    }
+    free(why);
     return ok(HTTP_OK, state);
 }
 
@@ -916,6 +953,20 @@ static json_t *explanation_json(const ttt_rules *rules, const ttt_explanation *x
                      x->info.ms, "depth", x->info.depth);
 }
 
+/* The spec a client's engine runs with at most ms per move, as a game's engine is bounded, and an engine slot
+ * for it (released by the caller): 422 for a bad spec, 503 when every slot stays busy. */
+static reply bound_in_slot(web_api *api, const char *spec, const ttt_rules *rules, long long ms,
+                           char *bounded, size_t size)
+{
+    ttt_error err;
+    ttt_status st = web_engines_bound(api->engines, spec, rules, (uint64_t)ms, false, bounded, size, &err);
+    if (st)
+        return fail_with(st, "engine", &err);
+    if (!web_engines_acquire(api->engines))
+        return fail(HTTP_UNAVAILABLE, "every engine is busy; try again later");
+    return (reply){0, NULL};
+}
+
 /* POST /api/explain: the engine's own view of the position (ttt_engine_explain), by a fresh engine told the
  * moves, with the budget it plays with (bounded as for a game's engine, at most ms). */
 static reply explain(web_api *api, json_t *body)
@@ -933,16 +984,12 @@ static reply explain(web_api *api, json_t *body)
         return fail(HTTP_BAD_REQUEST, "field 'engine' is required, e.g. {\"engine\": \"mcts\"}");
     ttt_error err;
     char bounded[TTT_SPEC_TEXT_SIZE];
-    ttt_status st =
-        web_engines_bound(api->engines, spec, &rules, (uint64_t)ms, false, bounded, sizeof bounded, &err);
-    if (st)
-        return fail_with(st, "engine", &err);
-    if (!web_engines_acquire(api->engines))
-        return fail(HTTP_UNAVAILABLE, "every engine is busy; try again later");
+    if ((r = bound_in_slot(api, spec, &rules, ms, bounded, sizeof bounded)).body)
+        return r;
     ttt_explanation *x = malloc(sizeof *x);
     ttt_engine *e = NULL;
-    st = x ? web_engines_make(api->engines, bounded, &rules, &e, &err)
-           : ttt_fail(&err, TTT_ENOMEM, "out of memory");
+    ttt_status st = x ? web_engines_make(api->engines, bounded, &rules, &e, &err)
+                      : ttt_fail(&err, TTT_ENOMEM, "out of memory");
     if (st == TTT_OK) {
         ttt_engine_follow(e, played, count);
         st = ttt_engine_explain(e, &b, x, &err);
@@ -962,6 +1009,526 @@ static reply explain(web_api *api, json_t *body)
         json_object_set_new(out, "to_move", json_string(side_name(ttt_board_to_move(&b))));
         json_object_set_new(out, "engine", json_string(bounded));
     }
+    return ok(HTTP_OK, out);
+}
+
+/* --- Review: every ply's verdict ------------------------------------------------------------------------ */
+
+/* A review's budget for the whole game when it names none. */
+#define WEB_REVIEW_DEFAULT_MS 1000
+/* A review's share of its ms for the solver; the engine's estimates get what the solver leaves. */
+#define WEB_REVIEW_SOLVER_SHARE 0.5
+/* The engine behind the estimates where the solver runs out, bounded as any client's engine. */
+#define WEB_REVIEW_ESTIMATOR "mcts"
+/* An estimate's least time: below it the tree is too small to say anything. */
+#define WEB_REVIEW_MIN_ESTIMATE_MS 2.0
+
+/* "moves": a JSON array of move texts (["b2", "a1"]) or one text ("b2 a1"), played from the empty board of
+ * rules into b (legal, the game not over before the last); moves gets them, *count how many. */
+static reply get_moves(json_t *body, const ttt_rules *rules, ttt_move *moves, int *count, ttt_board *b)
+{
+    json_t *v = json_object_get(body, "moves");
+    ttt_error err;
+    *count = 0;
+    ttt_board_init(b, rules);
+    if (!v || json_is_null(v))
+        return (reply){0, NULL};
+    if (json_is_string(v)) {
+        if (ttt_moves_parse(json_string_value(v), rules, moves, TTT_MAX_CELLS, count, &err))
+            return fail_with(TTT_EINVAL, NULL, &err);
+    } else if (json_is_array(v)) {
+        if (json_array_size(v) > (size_t)(rules->rows * rules->cols))
+            return fail(HTTP_BAD_REQUEST, "field 'moves' has %zu moves, more than the board's %d cells",
+                        json_array_size(v), rules->rows * rules->cols);
+        size_t i;
+        json_t *m;
+        json_array_foreach(v, i, m)
+        {
+            if (!json_is_string(m))
+                return fail(HTTP_BAD_REQUEST, "field 'moves': move %zu must be a string such as \"b2\"",
+                            i + 1);
+            if (ttt_move_parse(json_string_value(m), rules, &moves[i], &err))
+                return fail(HTTP_UNPROCESSABLE, "moves: move %zu: %s", i + 1, err.msg);
+        }
+        *count = (int)json_array_size(v);
+    } else {
+        return fail(HTTP_BAD_REQUEST, "field 'moves' must be an array of moves such as [\"b2\", \"a1\"]");
+    }
+    for (int i = 0; i < *count; i++) {
+        if (ttt_board_terminal(b))
+            return fail(HTTP_CONFLICT, "moves: the game is over (%s) before move %d",
+                        outcome_name(ttt_board_outcome(b)), i + 1);
+        if (ttt_board_play_checked(b, moves[i], &err))
+            return fail(HTTP_UNPROCESSABLE, "moves: move %d: %s", i + 1, err.msg);
+    }
+    return (reply){0, NULL};
+}
+
+/* A position's value for its side to move, as the review knows it. */
+typedef struct review_value {
+    enum { VALUE_NONE, VALUE_EXACT, VALUE_ESTIMATE } kind;
+    int result;    /* VALUE_EXACT: +1 win, 0 draw, -1 loss */
+    int plies;     /* VALUE_EXACT: moves to the end with best play */
+    double score;  /* VALUE_ESTIMATE: -1..1 */
+    double spread; /* VALUE_ESTIMATE: 0..1, the estimate's uncertainty */
+} review_value;
+
+/* The value of a finished game for the side to move in it (the side that did not make the last move). */
+static review_value finished_value(const ttt_board *b)
+{
+    ttt_outcome o = ttt_board_outcome(b);
+    ttt_player mover = ttt_board_to_move(b);
+    int result = o == TTT_DRAW ? 0 : (o == TTT_X_WINS) == (mover == TTT_X) ? 1 : -1;
+    return (review_value){.kind = VALUE_EXACT, .result = result, .plies = 0};
+}
+
+/* The engine's estimate of b for its side to move: a proven win when it found one, else the win rate of the
+ * move it searched most (the one MCTS plays), as a score in [-1, 1], with its spread: twice the standard
+ * error of that win rate, at most 1. */
+static review_value estimate_value(ttt_engine *e, const ttt_board *b)
+{
+    ttt_analysis *a = malloc(sizeof *a);
+    review_value v = {.kind = VALUE_NONE};
+    if (a && ttt_engine_analyse(e, b, a, NULL) == TTT_OK && a->count > 0 &&
+        a->moves[0].kind != TTT_EVAL_NONE) {
+        const ttt_move_eval *best = &a->moves[0];
+        if (best->kind != TTT_EVAL_EXACT || best->result <= 0)
+            for (int i = 1; i < a->count; i++)
+                if (a->moves[i].kind != TTT_EVAL_NONE && a->moves[i].share > best->share)
+                    best = &a->moves[i];
+        double n = best->share * (double)a->info.nodes, p = (best->score + 1) / 2;
+        double spread = best->kind == TTT_EVAL_EXACT ? 0.0 : n >= 1 ? 2.0 * sqrt(p * (1 - p) / n) : 1.0;
+        v = (review_value){.kind = VALUE_ESTIMATE, .score = best->score, .spread = spread < 1 ? spread : 1};
+    }
+    free(a);
+    return v;
+}
+
+/* The value after a move, for the side that made it: the next position's value turned round, one ply
+ * longer. */
+static review_value value_after(review_value next)
+{
+    next.result = -next.result;
+    next.plies += next.kind == VALUE_EXACT;
+    next.score = -next.score;
+    return next;
+}
+
+static json_t *value_json(review_value v)
+{
+    if (v.kind == VALUE_EXACT)
+        return json_pack("{s:s, s:i, s:i}", "kind", "exact", "result", v.result, "plies", v.plies);
+    if (v.kind == VALUE_ESTIMATE)
+        return json_pack("{s:s, s:f, s:f, s:s}", "kind", "estimate", "score", v.score, "spread", v.spread,
+                         "by", WEB_REVIEW_ESTIMATOR);
+    return json_null();
+}
+
+/* What the move did to the mover's exact value: "best" (the value and its distance kept), "kept the value"
+ * (same result, slower win or quicker loss), "threw away a win", "lost the draw"; NULL unless both exact. */
+static const char *verdict(review_value before, review_value after)
+{
+    if (before.kind != VALUE_EXACT || after.kind != VALUE_EXACT)
+        return NULL;
+    if (after.result == before.result)
+        return after.plies == before.plies ? "best" : "kept the value";
+    return before.result > 0 ? "threw away a win" : "lost the draw";
+}
+
+/* A value as a number from X's point of view, for the timeline; v is for side to move. */
+static json_t *value_x_json(review_value v, ttt_player side)
+{
+    double x = v.kind == VALUE_EXACT ? v.result : v.score;
+    return v.kind == VALUE_NONE ? json_null() : json_real(side == TTT_X || x == 0 ? x : -x);
+}
+
+/* Values every position of the game (positions[0..count]) within ms in all: the solver first, from the last
+ * position back (the later ones are small, and fill the table the earlier ones read) with its share, then
+ * the engine's estimates, ms shared out among the positions left. */
+static ttt_status review_values(web_api *api, const ttt_board *positions, int count, double ms,
+                                review_value *values, ttt_error *err)
+{
+    double start = ttt_clock_ms(), solver_end = start + ms * WEB_REVIEW_SOLVER_SHARE;
+    ttt_solver *solver = NULL;
+    int tt_mib = positions[0].cells <= WEB_HINT_SMALL_CELLS ? WEB_HINT_TT_MIB_SMALL : WEB_HINT_TT_MIB;
+    ttt_status st = ttt_solver_new(&positions[0].rules, tt_mib, &solver, err);
+    int left = 0;
+    for (int i = count; i >= 0 && st == TTT_OK; i--) {
+        values[i] = (review_value){.kind = VALUE_NONE};
+        if (ttt_board_terminal(&positions[i])) {
+            values[i] = finished_value(&positions[i]);
+            continue;
+        }
+        double now = ttt_clock_ms();
+        ttt_value_result v;
+        ttt_limits limits = {.ms = solver_end - now};
+        if (limits.ms >= 1 &&
+            (st = ttt_solver_value_within(solver, &positions[i], &limits, &v, err)) == TTT_OK && v.proven &&
+            v.plies >= 0)
+            values[i] = (review_value){.kind = VALUE_EXACT, .result = (int)v.value, .plies = v.plies};
+        left += values[i].kind == VALUE_NONE;
+    }
+    ttt_solver_free(solver);
+    ttt_engine *e = NULL;
+    for (int i = count; i >= 0 && st == TTT_OK && left > 0; i--) {
+        if (values[i].kind != VALUE_NONE)
+            continue;
+        double share = (start + ms - ttt_clock_ms()) / left--;
+        if (share < WEB_REVIEW_MIN_ESTIMATE_MS)
+            continue;
+        char spec[TTT_SPEC_TEXT_SIZE], bounded[TTT_SPEC_TEXT_SIZE];
+        snprintf(spec, sizeof spec, "%s:time=%.0f", WEB_REVIEW_ESTIMATOR, share);
+        st = web_engines_bound(api->engines, spec, &positions[i].rules, (uint64_t)share, true, bounded,
+                               sizeof bounded, err);
+        if (st == TTT_OK)
+            st = web_engines_make(api->engines, bounded, &positions[i].rules, &e, err);
+        if (st == TTT_OK)
+            values[i] = estimate_value(e, &positions[i]);
+        ttt_engine_free(e);
+        e = NULL;
+    }
+    return st;
+}
+
+/* POST /api/review: every ply of a game judged for the side that played it (web/api.h). */
+static reply review(web_api *api, json_t *body)
+{
+    const char *rules_text;
+    long long ms = WEB_REVIEW_DEFAULT_MS;
+    ttt_rules rules;
+    reply r = get_string(body, "rules", &rules_text);
+    if (r.body || (r = get_int(body, "ms", 1, WEB_MAX_ENGINE_MS, &ms)).body ||
+        (r = parse_rules(rules_text, &rules)).body)
+        return r;
+    ttt_move moves[TTT_MAX_CELLS];
+    int count;
+    ttt_board end;
+    if ((r = get_moves(body, &rules, moves, &count, &end)).body)
+        return r;
+    ttt_board *positions = malloc(sizeof *positions * (size_t)(count + 1));
+    review_value *values = malloc(sizeof *values * (size_t)(count + 1));
+    ttt_error err;
+    ttt_status st = positions && values ? TTT_OK : ttt_fail(&err, TTT_ENOMEM, "out of memory");
+    if (st == TTT_OK) {
+        ttt_board_init(&positions[0], &rules);
+        for (int i = 0; i < count; i++) {
+            positions[i + 1] = positions[i];
+            ttt_board_play(&positions[i + 1], moves[i]);
+        }
+        if (!web_engines_acquire(api->engines)) {
+            free(positions);
+            free(values);
+            return fail(HTTP_UNAVAILABLE, "every engine is busy; try again later");
+        }
+        double start = ttt_clock_ms();
+        st = review_values(api, positions, count, (double)ms, values, &err);
+        web_engines_release(api->engines);
+        ms = (long long)(ttt_clock_ms() - start + 0.5);
+    }
+    if (st) {
+        free(positions);
+        free(values);
+        return fail_with(st, NULL, &err);
+    }
+    json_t *plies = json_array();
+    int solved = 0;
+    for (int i = 0; i < count; i++) {
+        ttt_player mover = ttt_board_to_move(&positions[i]);
+        review_value before = values[i], after = value_after(values[i + 1]);
+        const char *said = verdict(before, after);
+        solved += said != NULL;
+        json_array_append_new(plies,
+                              json_pack("{s:i, s:o, s:s, s:o, s:o, s:s?, s:b, s:o}", "ply", i, "move",
+                                        move_json(&rules, moves[i]), "side", side_name(mover), "before",
+                                        value_json(before), "after", value_json(after), "verdict", said,
+                                        "exact", said != NULL, "value_x", value_x_json(after, mover)));
+    }
+    json_t *out =
+        json_pack("{s:o, s:o, s:o, s:I, s:i}", "rules", rules_json(&rules), "plies", plies, "value_x_start",
+                  value_x_json(values[0], TTT_X), "ms", (json_int_t)ms, "solved", solved);
+    free(positions);
+    free(values);
+    return ok(HTTP_OK, out);
+}
+
+/* --- Trace: an engine's decision step by step ----------------------------------------------------------- */
+
+/* Boards the step-through is for: a tree, a grid and their steps stay readable (5x5). */
+#define TRACE_MAX_CELLS 25
+/* Steps recorded when the request names no limit, and the most it may ask. */
+#define TRACE_DEFAULT_STEPS 200
+#define TRACE_MAX_STEPS     2000
+
+/* What a trace request builds while the engine searches (trace_step). */
+typedef struct trace_json {
+    const ttt_rules *rules;
+    const ttt_board *b;  /* the position searched */
+    json_t *steps;       /* iterations, playouts or rules */
+    json_t *tree, *last; /* minimax: the iteration under way, and the last complete one */
+    json_t *replies;     /* minimax: the replies to the root move under way */
+    int depth;           /* minimax: the iteration under way's depth */
+} trace_json;
+
+/* A score of the solver as JSON fields of o: the value (from the side to move at the root), and for a proven
+ * one its result and the moves to the end; a window's ends (null: no bound). */
+static void trace_score(const trace_json *t, json_t *o, const ttt_trace_step *st)
+{
+    json_object_set_new(o, "value", json_integer(st->score));
+    if (st->score > TTT_SCORE_PROVEN || st->score < -TTT_SCORE_PROVEN) {
+        json_object_set_new(o, "result", json_string(st->score > 0 ? "win" : "loss"));
+        json_object_set_new(o, "plies", json_integer(ttt_score_plies(t->b, st->score)));
+    }
+    json_object_set_new(o, "alpha", st->alpha > -TTT_SCORE_WIN ? json_integer(st->alpha) : json_null());
+    json_object_set_new(o, "beta", st->beta < TTT_SCORE_WIN ? json_integer(st->beta) : json_null());
+    json_object_set_new(o, "exact", json_boolean(st->exact));
+}
+
+/* The cells of set that are not in taken, as moves. */
+static json_t *cells_json(const ttt_rules *rules, const ttt_bits *set, const ttt_bits *taken)
+{
+    json_t *a = json_array();
+    for (int c = 0; c < rules->rows * rules->cols; c++)
+        if (ttt_bits_test(set, c) && !ttt_bits_test(taken, c))
+            json_array_append_new(a, move_json(rules, c));
+    return a;
+}
+
+/* The cells a random game filled: its final stones less those of the board it started from. */
+static json_t *filled_json(const ttt_rules *rules, const ttt_trace_step *st, const ttt_board *start)
+{
+    return json_pack("{s:o, s:o}", "x", cells_json(rules, &st->final[TTT_X], &start->stones[TTT_X]), "o",
+                     cells_json(rules, &st->final[TTT_O], &start->stones[TTT_O]));
+}
+
+static json_t *moves_json(const ttt_rules *rules, const ttt_move *moves, int count)
+{
+    json_t *a = json_array();
+    for (int i = 0; i < count; i++)
+        json_array_append_new(a, move_json(rules, moves[i]));
+    return a;
+}
+
+/* The recorder (ttt/trace.h): each step of the engine's search into t's JSON. */
+static void trace_step(const ttt_trace_step *st, void *user)
+{
+    trace_json *t = user;
+    const ttt_rules *rules = t->rules;
+    switch (st->kind) {
+    case TTT_TRACE_DEPTH:
+        if (t->tree &&
+            json_array_size(json_object_get(t->tree, "children")) == (size_t)(t->b->cells - t->b->ply)) {
+            json_decref(t->last);
+            t->last = t->tree;
+        } else {
+            json_decref(t->tree);
+        }
+        t->tree = json_pack("{s:n, s:i, s:[]}", "move", "depth", st->depth, "children");
+        json_array_clear(t->replies);
+        break;
+    case TTT_TRACE_REPLY: {
+        json_t *o = json_pack("{s:o, s:b}", "move", move_json(rules, st->path[1]), "pruned", false);
+        trace_score(t, o, st);
+        json_array_append_new(t->replies, o);
+        break;
+    }
+    case TTT_TRACE_PRUNED:
+        for (int i = 0; i < st->count; i++)
+            json_array_append_new(
+                t->replies, json_pack("{s:o, s:b}", "move", move_json(rules, st->moves[i]), "pruned", true));
+        break;
+    case TTT_TRACE_ROOT_MOVE: {
+        json_t *o = json_pack("{s:o, s:b, s:O}", "move", move_json(rules, st->path[0]), "pruned", false,
+                              "children", t->replies);
+        trace_score(t, o, st);
+        if (t->tree)
+            json_array_append_new(json_object_get(t->tree, "children"), o);
+        else
+            json_decref(o);
+        json_decref(t->replies);
+        t->replies = json_array();
+        break;
+    }
+    case TTT_TRACE_ITERATION: {
+        ttt_board leaf = *t->b;
+        for (int i = 0; i < st->path_length; i++)
+            ttt_board_play(&leaf, st->path[i]);
+        json_t *visits = json_array();
+        for (int i = 0; i < st->children; i++)
+            json_array_append_new(visits, json_pack("{s:o, s:f, s:f}", "move", move_json(rules, st->child[i]),
+                                                    "visits", st->visits[i], "wins", st->wins[i]));
+        json_array_append_new(
+            t->steps, json_pack("{s:o, s:o, s:b, s:o, s:s, s:b, s:o}", "path",
+                                moves_json(rules, st->path, st->path_length), "expanded",
+                                st->expanded == TTT_NO_MOVE ? json_null() : move_json(rules, st->expanded),
+                                "expanded_root", st->expanded_root, "playout",
+                                st->proven ? json_null() : filled_json(rules, st, &leaf), "result",
+                                outcome_name(st->outcome), "proven", st->proven, "visits", visits));
+        break;
+    }
+    case TTT_TRACE_PLAYOUT: {
+        json_t *scores = json_array();
+        ttt_move moves[TTT_MAX_CELLS];
+        int n = ttt_board_moves(t->b, moves);
+        for (int i = 0; i < n; i++)
+            json_array_append_new(scores,
+                                  json_pack("{s:o, s:f, s:I}", "move", move_json(rules, moves[i]), "score",
+                                            st->grid[moves[i]], "trials", (json_int_t)st->trials));
+        json_array_append_new(t->steps,
+                              json_pack("{s:o, s:s, s:I, s:o}", "moves", filled_json(rules, st, t->b),
+                                        "result", outcome_name(st->outcome), "trials", (json_int_t)st->trials,
+                                        "scores", scores));
+        break;
+    }
+    case TTT_TRACE_RULE:
+        json_array_append_new(t->steps, json_pack("{s:s, s:b, s:o}", "rule", st->rule, "fired", st->fired,
+                                                  "moves", moves_json(rules, st->moves, st->count)));
+        break;
+    }
+}
+
+/* What a trace shows for each engine, and one plain sentence of what its numbers mean. */
+static const struct trace_kind {
+    const char *engine, *kind, *sentence;
+} trace_kinds[] = {
+    {"minimax", "tree",
+     "Each value is what the position is worth with best play from both sides, for the side to move: a win "
+     "(and in how many moves), a loss, 0 for a draw, or a guess where the search stopped; a pruned reply was "
+     "never searched, because an earlier reply already showed the move is no better than one found before."},
+    {"mcts", "iterations",
+     "Visits count how often the search went down through a move, and wins add 1 for every won random game "
+     "after it and 1/2 for every draw: wins divided by visits is the move's win rate, and the search plays "
+     "the move it visited most."},
+    {"montecarlo", "playouts",
+     "A square's score adds, over random games played to the end from here, points when the side to move won "
+     "with a stone on it and takes points away when it lost: the highest score marks the square that most "
+     "often belongs to the winner."},
+    {"heuristic", "rules",
+     "The heuristic tries fixed rules in order and plays the move of the first rule that gives one: that "
+     "rule "
+     "fired, the ones after it were never asked."},
+    {"learner", "none",
+     "The learner looks up the games it remembers that reached this position: for each move, how many of "
+     "those games the side to move then won, drew and lost."},
+    {"table", "none",
+     "Each move's average score over many random games: +10 when it wins at once, -10 when it lets the "
+     "opponent win, +1 for a move of the eventual winner and -1 for one of the loser."},
+    {"random", "none", "Every legal move has the same chance: the engine draws one at random."},
+};
+
+/* POST /api/trace: the engine's decision on a small board, as its search made it (web/api.h). */
+static reply trace(web_api *api, json_t *body)
+{
+    const char *rules_text, *position, *spec;
+    long long ms = WEB_MAX_ENGINE_MS, limit = TRACE_DEFAULT_STEPS;
+    ttt_rules rules;
+    reply r = get_string(body, "rules", &rules_text);
+    if (r.body || (r = get_string(body, "position", &position)).body ||
+        (r = get_string(body, "engine", &spec)).body ||
+        (r = get_int(body, "ms", 1, WEB_MAX_ENGINE_MS, &ms)).body ||
+        (r = get_int(body, "limit", 1, TRACE_MAX_STEPS, &limit)).body ||
+        (r = parse_rules(rules_text, &rules)).body)
+        return r;
+    if (!spec)
+        return fail(HTTP_BAD_REQUEST, "field 'engine' is required, e.g. {\"engine\": \"minimax\"}");
+    if (rules.rows * rules.cols > TRACE_MAX_CELLS)
+        return fail(HTTP_BAD_REQUEST, "step-through is for boards of at most %d cells", TRACE_MAX_CELLS);
+    if (position && json_object_get(body, "moves") && !json_is_null(json_object_get(body, "moves")))
+        return fail(HTTP_BAD_REQUEST, "give 'position' or 'moves', not both");
+    ttt_move played[TTT_MAX_CELLS];
+    int count = 0;
+    ttt_board b;
+    ttt_error err;
+    if ((r = get_moves(body, &rules, played, &count, &b)).body)
+        return r;
+    if (position && ttt_position_parse(position, &rules, &b, &err))
+        return fail_with(TTT_EINVAL, NULL, &err);
+    if (ttt_board_terminal(&b))
+        return fail(HTTP_CONFLICT, "the game is over (%s): nothing to decide",
+                    outcome_name(ttt_board_outcome(&b)));
+    char bounded[TTT_SPEC_TEXT_SIZE];
+    if ((r = bound_in_slot(api, spec, &rules, ms, bounded, sizeof bounded)).body)
+        return r;
+    ttt_status st;
+    ttt_trace *rec = calloc(1, sizeof *rec);
+    ttt_explanation *why = malloc(sizeof *why);
+    trace_json t = {.rules = &rules, .b = &b, .steps = json_array(), .replies = json_array()};
+    if (!rec || !why || !t.steps || !t.replies) {
+        web_engines_release(api->engines);
+        free(rec);
+        free(why);
+        json_decref(t.steps);
+        json_decref(t.replies);
+        return fail(HTTP_INTERNAL, "out of memory");
+    }
+    *rec = (ttt_trace){.fn = trace_step, .user = &t, .limit = (uint64_t)limit};
+    ttt_engine *e = NULL;
+    ttt_move choice = TTT_NO_MOVE;
+    st = web_engines_make(api->engines, bounded, &rules, &e, &err);
+    if (st == TTT_OK) {
+        if (count)
+            ttt_engine_follow(e, played, count);
+        ttt_engine_set_trace(e, rec);
+        st = ttt_engine_choose_explained(e, &b, &choice, NULL, why, &err);
+    }
+    ttt_engine_free(e);
+    web_engines_release(api->engines);
+    json_t *tree = t.tree && json_array_size(json_object_get(t.tree, "children")) == (size_t)(b.cells - b.ply)
+                       ? json_incref(t.tree)
+                       : json_incref(t.last ? t.last : t.tree);
+    json_decref(t.tree);
+    json_decref(t.last);
+    json_decref(t.replies);
+    uint64_t steps = rec->steps;
+    free(rec);
+    if (st) {
+        free(why);
+        json_decref(t.steps);
+        json_decref(tree);
+        return fail_with(st, NULL, &err);
+    }
+    const struct trace_kind *kind = NULL;
+    for (size_t i = 0; i < sizeof trace_kinds / sizeof trace_kinds[0]; i++) {
+        size_t n = strlen(trace_kinds[i].engine);
+        if (strncmp(bounded, trace_kinds[i].engine, n) == 0 && (bounded[n] == ':' || bounded[n] == '\0'))
+            kind = &trace_kinds[i];
+    }
+    char pos[TTT_POSITION_TEXT_SIZE];
+    json_t *out = json_pack("{s:s, s:o, s:o, s:s, s:s, s:o, s:s, s:b, s:I}", "engine", bounded, "choice",
+                            move_json(&rules, choice), "explanation",
+                            why->method ? explanation_json(&rules, why) : json_null(), "kind",
+                            kind ? kind->kind : "none", "sentence",
+                            kind          ? kind->sentence
+                            : why->method ? why->method
+                                          : "This engine does not explain its moves.",
+                            "rules", rules_json(&rules), "position", ttt_position_format(&b, pos, sizeof pos),
+                            "truncated", steps > (uint64_t)limit, "steps", (json_int_t)steps);
+    free(why);
+    const char *key = kind && strcmp(kind->kind, "none") != 0 ? kind->kind : NULL;
+    if (out && key && strcmp(key, "tree") == 0) {
+        if (tree) {
+            json_t *children = json_object_get(tree, "children");
+            size_t i;
+            json_t *ch;
+            json_int_t best = 0;
+            bool any = false;
+            json_array_foreach(children, i, ch)
+            {
+                json_int_t v = json_integer_value(json_object_get(ch, "value"));
+                if (!any || v > best)
+                    best = v;
+                any = true;
+            }
+            json_object_set_new(tree, "value", any ? json_integer(best) : json_null());
+            json_object_set_new(tree, "alpha", json_null());
+            json_object_set_new(tree, "beta", json_null());
+        }
+        json_object_set_new(out, "tree", tree ? tree : json_null());
+        tree = NULL;
+    } else if (out && key) {
+        json_object_set(out, key, t.steps);
+    }
+    json_decref(tree);
+    json_decref(t.steps);
     return ok(HTTP_OK, out);
 }
 
@@ -993,9 +1560,11 @@ static reply engines(const web_api *api)
 /* The fields each body may have. */
 static const char *const fields_create[] = {"rules", "x", "o", "moves", NULL};
 static const char *const fields_move[] = {"move", "side", NULL};
-static const char *const fields_engine[] = {"engine", NULL};
+static const char *const fields_engine[] = {"engine", "explain", NULL};
 static const char *const fields_undo[] = {"plies", NULL};
 static const char *const fields_analyse[] = {"rules", "position", "moves", "engine", "ms", NULL};
+static const char *const fields_review[] = {"rules", "moves", "ms", NULL};
+static const char *const fields_trace[] = {"rules", "moves", "position", "engine", "ms", "limit", NULL};
 static const char *const fields_none[] = {NULL};
 
 typedef enum game_action { ACTION_STATE, ACTION_MOVE, ACTION_ENGINE, ACTION_UNDO } game_action;
@@ -1076,6 +1645,17 @@ static reply route(web_api *api, const char *client, const char *method, const c
         json_decref(o);
         return r;
     }
+    if (strcmp(path, "/api/review") == 0 || strcmp(path, "/api/trace") == 0) {
+        bool judge = path[5] == 'r';
+        *allow = "POST";
+        if (strcmp(method, "POST") != 0)
+            return fail(HTTP_METHOD_NOT_ALLOWED, "method %s not allowed here (use POST)", method);
+        if ((r = parse_body(body, len, judge ? fields_review : fields_trace, &o)).body)
+            return r;
+        r = judge ? review(api, o) : trace(api, o);
+        json_decref(o);
+        return r;
+    }
     if (strncmp(path, games_prefix, sizeof games_prefix - 1) == 0)
         return game_route(api, method, path + sizeof games_prefix - 1, body, len, allow);
     return fail(HTTP_NOT_FOUND, "no such route: %.100s", path);
@@ -1089,7 +1669,8 @@ bool web_api_needs_engine(const char *method, const char *path)
     size_t len = strlen(path), suffix = sizeof engine_suffix - 1;
     bool game_engine = strncmp(path, games_prefix, sizeof games_prefix - 1) == 0 && len > suffix &&
                        strcmp(path + len - suffix, engine_suffix) == 0;
-    return game_engine || strcmp(path, "/api/analyse") == 0 || strcmp(path, "/api/explain") == 0;
+    return game_engine || strcmp(path, "/api/analyse") == 0 || strcmp(path, "/api/explain") == 0 ||
+           strcmp(path, "/api/review") == 0 || strcmp(path, "/api/trace") == 0;
 }
 
 int web_api_handle(web_api *api, const char *method, const char *path, const char *body, size_t len,

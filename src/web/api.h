@@ -12,6 +12,9 @@
  *     POST /api/games/{id}/engine       {engine?}: the side to move's engine plays (or the engine named)
  *     POST /api/games/{id}/undo         {plies?}: takes back the last move(s)
  *     POST /api/analyse                 {rules?, position? | moves?, engine?, ms?} -> every move's value
+ *     POST /api/review                  {rules?, moves?, ms?} -> each ply's values before and after, verdicts
+ *     POST /api/trace                   {rules?, position? | moves?, engine, ms?, limit?} -> the engine's
+ *                                       decision step by step (boards of at most 25 cells)
  *
  * Every error is {"error": "one line"} with a 4xx status (429 when the client's address holds too many live
  * games; 5xx only for running out of memory or of room for games). Bodies must be JSON objects with only

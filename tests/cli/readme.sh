@@ -40,6 +40,15 @@ SKIP = {
     "curl -s -X POST -H \"$J\" localhost:8080/api/games/5f0c.../undo -d '{\"plies\": 2}'": "needs a running server",
     "curl -s -X POST -H \"$J\" localhost:8080/api/analyse -d '{\"rules\": \"4x4-misere\", \"moves\": \"a1 b2\"}'":
         "needs a running server",
+    "curl -s -X POST -H \"$J\" localhost:8080/api/games/5f0c.../engine -d '{}'": "needs a running server",
+    "curl -s -X POST -H \"$J\" localhost:8080/api/games/5f0c.../engine -d '{\"explain\": false}'":
+        "needs a running server (tests/test_web_review.c covers it)",
+    "curl -s -X POST -H \"$J\" localhost:8080/api/review -d '{\"rules\": \"3x3\", \"moves\": [\"b2\", \"b1\", \"a1\", \"c3\", \"c1\"]}'":
+        "needs a running server (tests/test_web_review.c covers /api/review)",
+    "curl -s -X POST -H \"$J\" localhost:8080/api/trace -d '{\"rules\": \"3x3\", \"moves\": [\"b2\"], \"engine\": \"minimax\"}'":
+        "needs a running server (tests/test_web_review.c covers /api/trace)",
+    "curl -s -X POST -H \"$J\" localhost:8080/api/trace -d '{\"rules\": \"3x3\", \"engine\": \"mcts:iterations=100\", \"limit\": 100}'":
+        "needs a running server",
     "ttt count --rules 4x4": "long: about 10 s and 1 GB (tests/cli/count_progress.sh covers count)",
     "ttt table build --games 1000000": "long on a loaded machine, and writes a table file (tests/cli/table.sh)",
     "ttt arena --games 1000 mcts minimax random": "long: 3,000 games with mcts (tests/cli/arena.sh)",

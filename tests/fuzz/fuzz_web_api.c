@@ -117,7 +117,8 @@ static bool worth_sending(const session *s, const char *path, const char *body)
         if (json_is_string(v) && !quick_spec(json_string_value(v)))
             quick = false;
     }
-    if ((strcmp(path, "/api/analyse") == 0 || strcmp(path, "/api/explain") == 0) &&
+    if ((strcmp(path, "/api/analyse") == 0 || strcmp(path, "/api/explain") == 0 ||
+         strcmp(path, "/api/review") == 0) &&
         cells_of_rules(o) > FUZZ_WEB_MAX_CELLS)
         quick = false;
     const game_ref *g = find_game(s, path);
