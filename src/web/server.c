@@ -3,6 +3,7 @@
 #include "web/server.h"
 
 #include <arpa/inet.h>
+#include <malloc.h>
 #include <microhttpd.h>
 #include <netdb.h>
 #include <netinet/in.h>
@@ -700,6 +701,8 @@ web_server *web_server_start(const web_server_config *config, char *err, size_t 
     struct addrinfo *list = web_host_resolve(config->host, err, errsize);
     if (!list)
         return NULL;
+    /* A fixed threshold (malloc raises its own up to 32 MiB, and keeps freed tables in its heaps). */
+    mallopt(M_MMAP_THRESHOLD, WEB_MMAP_BYTES);
     web_server *s = new_server(config);
     if (s)
         snprintf(s->host, sizeof s->host, "%s", config->host);
