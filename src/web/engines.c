@@ -320,8 +320,8 @@ static bool within_budget(web_engines *w, web_slot *slot)
     if (!ok) {
         slot->status = WEB_REFUSED_CLIENT;
         snprintf(slot->why, sizeof slot->why,
-                 "engine time used up: this address had engines think %.1f s in the last %d s, its budget is "
-                 "%.1f s; retry in %d s",
+                 "engine time used up: this address had engines think %.3g s in the last %d s, its budget is "
+                 "%.3g s; retry in %d s",
                  spent / 1000.0, WEB_BUDGET_WINDOW_S, budget / 1000.0, slot->retry_s);
     }
     return ok;
