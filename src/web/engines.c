@@ -628,6 +628,10 @@ void web_engines_drop(web_engines *w, ttt_engine *e)
 {
     if (!e)
         return;
+    if (strcmp(ttt_engine_name(e), "table") != 0) { /* holds no table: no wait for a table being built */
+        ttt_engine_free(e);
+        return;
+    }
     pthread_mutex_lock(&w->table_lock);
     for (int i = 0; i < w->nusers; i++)
         if (w->users[i].engine == e) {

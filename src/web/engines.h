@@ -1,8 +1,10 @@
 /*
  * web/engines.h - the engines of `ttt serve` (internal to src/web/): client specs bounded by the server's
- * caps, engine slots (at most WEB_MAX_ENGINE_JOBS engines think at once, so that a burst of engine requests
- * queues instead of thrashing the machine), and the table engine's tables, built once per rules set in
- * memory and shared read-only. Every call may come from many request threads at once.
+ * caps; engine slots (at most WEB_MAX_ENGINE_JOBS engines think at once, so that a burst of engine requests
+ * queues instead of thrashing the machine), each held for a client and its time charged to that client's
+ * budget; and the table engine's tables, built once per rules set in memory, shared read-only, and kept in a
+ * cache bounded by bytes, from which the least recently used table no engine holds is evicted first, one
+ * client owning at most its share. Every call may come from many request threads at once.
  */
 #ifndef TTT_WEB_ENGINES_H
 #define TTT_WEB_ENGINES_H
@@ -46,8 +48,8 @@ typedef struct web_slot {
     char client[WEB_CLIENT_SIZE];
     double since_ms;         /* when the slot was taken (ttt_clock_ms): the engine time charged from here */
     struct web_table *table; /* the table engine's table, held until web_engines_release; or NULL */
-    /* When refused: the HTTP status (429: the client's own limit; 503: the server's), the seconds after
-     * which the same request can succeed (>= 1) and one line that says why and when. */
+    /* When refused: the HTTP status (WEB_REFUSED_*), the seconds after which the same request can succeed
+     * (>= 1; 0 when it never can) and one line that says why and when. */
     int status;
     int retry_s;
     char why[TTT_ERROR_SIZE];
@@ -106,7 +108,8 @@ void web_engines_drop(web_engines *w, ttt_engine *e);
  *     WEB_BUDGET_WINDOW_S; retry when enough of it has left the window), or the table engine's table would
  *     take the client past its share of the tables' memory, the rest of which its running engines hold;
  *   - 503 when no slot came free within limits.slot_wait_ms (retry in WEB_BUSY_RETRY_S), or the tables'
- *     memory is all held by running engines (retry in WEB_TABLES_RETRY_S).
+ *     memory is all held by running engines (retry in WEB_TABLES_RETRY_S);
+ *   - 422 when the table alone is larger than limits.table_bytes.
  * For the table engine the slot holds its table (built here when missing, owned by client: the least
  * recently used tables nobody holds make room, the client's own first), so that the engine made in the slot
  * finds it. Every slot taken is given back with web_engines_release. */
