@@ -122,7 +122,7 @@ check: setup-test
 	@$(MAKE) check-asan
 	@echo "== bench signature: the same in the debug, sanitizer and release builds, and the newest Bench: trailer"
 	@$(MAKE) check-signature
-	@echo "== fuzz harnesses: seed corpora, then $(CHECK_FUZZ_TIME) s of fuzzing each"
+	@echo "== fuzz harnesses: seed corpora, then fuzzing (scripts/fuzz.sh: CHECK_SECONDS, at least $(CHECK_FUZZ_TIME) s each)"
 	@$(MAKE) check-fuzz
 	@echo "== format"
 	@$(MAKE) format-check

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "web/engines.h"
 #include "web/server.h"
 
 #define SERVE_DEFAULT_HOST      "127.0.0.1"
@@ -23,10 +24,13 @@
 #define SERVE_MAX_CONNS         1000000 /* --max-connections at most (the open file limit bounds it too) */
 #define SERVE_SPARE_FDS         64      /* files the server keeps open besides connections (database, ...) */
 #define SERVE_ADDRESS_NOTE_SIZE 64      /* "on 127.0.0.1, " after the URL of a host name */
+#define SERVE_MAX_TABLE_MIB     (1 << 20) /* --table-memory at most: 1 TiB */
+/* --engine-budget at most: every engine slot for the whole window (more would be no budget at all). */
+#define SERVE_MAX_BUDGET_MS (WEB_BUDGET_WINDOW_S * 1000 * WEB_MAX_ENGINE_JOBS)
 
 static const char help[] =
     "usage: ttt serve [--host HOST] [--port N] [--db PATH] [--no-record] [--max-games N] [--idle-expiry S]\n"
-    "                 [--max-connections N] [--per-address N]\n"
+    "                 [--max-connections N] [--per-address N] [--table-memory MIB] [--engine-budget MS]\n"
     "\n"
     "Serves the game page and its JSON API (README: 'ttt serve') until Ctrl-C or SIGTERM.\n"
     "Prints the URL once it listens.\n"
@@ -44,6 +48,12 @@ static const char help[] =
     "      --per-address N  open connections from one client address (default 32; more are refused)\n"
     "                       and its API requests at once (8; more get 429); 0: no limits per address,\n"
     "                       e.g. behind a reverse proxy, where every request comes from the proxy\n"
+    "      --table-memory MIB\n"
+    "                       move tables (engine 'table') kept in memory, in all (default 256); one\n"
+    "                       client address owns at most a quarter (the least recently used go first)\n"
+    "      --engine-budget MS\n"
+    "                       engine milliseconds one client address may use per minute (default 120000:\n"
+    "                       two engines thinking all the time; more gets 429; 0: no budget)\n"
     "\n"
     "A request's head and body must arrive within 10 s. Failures that no answer carries (a finished\n"
     "game that could not be recorded, or not learned) are reported on stderr.\n"
@@ -116,7 +126,15 @@ static bool writable_path(const char *path, char *why, size_t size)
 
 int cmd_serve(int argc, char **argv)
 {
-    enum { OPT_MAX_GAMES = 256, OPT_IDLE_EXPIRY, OPT_NO_RECORD, OPT_MAX_CONNS, OPT_PER_ADDRESS };
+    enum {
+        OPT_MAX_GAMES = 256,
+        OPT_IDLE_EXPIRY,
+        OPT_NO_RECORD,
+        OPT_MAX_CONNS,
+        OPT_PER_ADDRESS,
+        OPT_TABLE_MEMORY,
+        OPT_ENGINE_BUDGET
+    };
     static const struct option longopts[] = {{"host", required_argument, NULL, 'H'},
                                              {"port", required_argument, NULL, 'p'},
                                              {"db", required_argument, NULL, 'd'},
@@ -125,6 +143,8 @@ int cmd_serve(int argc, char **argv)
                                              {"idle-expiry", required_argument, NULL, OPT_IDLE_EXPIRY},
                                              {"max-connections", required_argument, NULL, OPT_MAX_CONNS},
                                              {"per-address", required_argument, NULL, OPT_PER_ADDRESS},
+                                             {"table-memory", required_argument, NULL, OPT_TABLE_MEMORY},
+                                             {"engine-budget", required_argument, NULL, OPT_ENGINE_BUDGET},
                                              {"help", no_argument, NULL, 'h'},
                                              {NULL, 0, NULL, 0}};
     web_server_config config = {.host = SERVE_DEFAULT_HOST,
@@ -133,6 +153,8 @@ int cmd_serve(int argc, char **argv)
                                 .max_per_address = WEB_PER_ADDRESS_DEFAULT,
                                 .api = {.max_games = WEB_MAX_GAMES_DEFAULT,
                                         .idle_expiry_s = WEB_IDLE_EXPIRY_S_DEFAULT,
+                                        .table_mib = WEB_TABLE_MIB_DEFAULT,
+                                        .engine_budget_ms = WEB_BUDGET_MS_DEFAULT,
                                         .store = NULL,
                                         .log = serve_log}};
     int max_conns = WEB_MAX_CONNECTIONS_DEFAULT, per_address = WEB_PER_ADDRESS_DEFAULT;
@@ -169,6 +191,15 @@ int cmd_serve(int argc, char **argv)
                           &per_address))
                 return CLI_USAGE;
             break;
+        case OPT_TABLE_MEMORY:
+            if (parse_int("--table-memory", optarg, 1, SERVE_MAX_TABLE_MIB, "MiB", &config.api.table_mib))
+                return CLI_USAGE;
+            break;
+        case OPT_ENGINE_BUDGET:
+            if (parse_int("--engine-budget", optarg, 0, SERVE_MAX_BUDGET_MS, "milliseconds",
+                          &config.api.engine_budget_ms))
+                return CLI_USAGE;
+            break;
         case 'h': fputs(help, stdout); return CLI_OK;
         default: return CLI_USAGE;
         }
@@ -182,6 +213,10 @@ int cmd_serve(int argc, char **argv)
     freeaddrinfo(addresses);
     config.max_connections = (unsigned)max_conns;
     config.max_per_address = (unsigned)per_address;
+    if (!per_address) { /* behind a proxy every request is one client's: no share, no budget of its own */
+        config.api.table_shares = 1;
+        config.api.engine_budget_ms = 0;
+    }
     unsigned fit;
     if (!room_for_connections(config.max_connections, &fit)) {
         if (conns_given || fit == 0)

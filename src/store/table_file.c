@@ -340,6 +340,8 @@ ttt_status ttt_table_merge(ttt_table *dst, const ttt_table *src, bool canonicali
     return TTT_OK;
 }
 
+size_t ttt_table_memory(const ttt_table *t) { return sizeof *t + t->capacity * sizeof *t->slots; }
+
 void ttt_table_clear(ttt_table *t)
 {
     memset(t->slots, 0, t->capacity * sizeof *t->slots);

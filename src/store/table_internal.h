@@ -29,6 +29,10 @@ ttt_status ttt_table_add_moves_raw(ttt_table *t, const uint8_t *moves, const int
  * when canonicalise is set (src being a raw table). TTT_ENOMEM, dst then holding part of src. */
 ttt_status ttt_table_merge(ttt_table *dst, const ttt_table *src, bool canonicalise);
 
+/* The bytes the table holds in memory (its slots and itself; not the shared geometry): what a cache of
+ * tables counts. */
+size_t ttt_table_memory(const ttt_table *t);
+
 /* Empties the table's entries, keeping its memory. */
 void ttt_table_clear(ttt_table *t);
 

@@ -228,7 +228,7 @@ static void game_drop_engines(web_api *api, web_game *g)
     for (int side = TTT_X; g->game && side <= TTT_O; side++) {
         ttt_engine *e = ttt_game_set_engine(g->game, (ttt_player)side, NULL);
         if (e) {
-            ttt_engine_free(e);
+            web_engines_drop(api->engines, e);
             api->live_engines--;
         }
     }
@@ -278,6 +278,13 @@ web_api *web_api_new(const web_api_config *config)
         free(api);
         return NULL;
     }
+    web_engines_limits limits = web_engines_default_limits();
+    limits.table_bytes = config->table_mib > 0 ? (uint64_t)config->table_mib << 20 : limits.table_bytes;
+    limits.table_shares = config->table_shares > 0 ? config->table_shares : limits.table_shares;
+    limits.budget_ms = config->engine_budget_ms > 0 ? config->engine_budget_ms : 0;
+    limits.log = config->log;
+    limits.log_ctx = config->log_ctx;
+    web_engines_limit(api->engines, &limits);
     pthread_mutex_init(&api->lock, NULL);
     pthread_mutex_init(&api->store_lock, NULL);
     if (api->config.max_client_games <= 0)
@@ -514,7 +521,7 @@ static void web_game_finished(web_api *api, web_game *g)
         web_log(api, "game %s: an engine did not learn it: %s", g->id, learn_err.msg);
     for (int side = TTT_X; side <= TTT_O; side++)
         if (fresh[side])
-            ttt_engine_free(ttt_game_set_engine(s, (ttt_player)side, NULL));
+            web_engines_drop(api->engines, ttt_game_set_engine(s, (ttt_player)side, NULL));
     if (!api->config.store)
         return;
     /* The record: the players as the client named them ("human", "hard", "minimax:time=500"). A failure to
@@ -680,17 +687,27 @@ static reply play_move(web_api *api, web_game *g, json_t *body)
 
 static json_t *explanation_json(const ttt_rules *rules, const ttt_explanation *x);
 
+/* The answer to a refused engine slot: its status, and when to retry ("retry_after", the Retry-After). */
+static reply refused(const web_slot *slot)
+{
+    reply r = fail(slot->status, "%s", slot->why);
+    if (r.body && slot->retry_s > 0)
+        json_object_set_new(r.body, "retry_after", json_integer(slot->retry_s));
+    return r;
+}
+
 /* Runs an engine (bounded spec) on the game within an engine slot: the side's kept engine when side is
  * TTT_X or TTT_O (made and kept at its first move), else one made for this request. The engine is told the
  * game's moves first (after an undo the position does not follow from the last one it saw). *total gets
- * the nodes the engine has counted since it was made. why, when not NULL, gets the explanation of the
- * decision (method NULL when the engine cannot explain). */
+ * the nodes the engine has counted since it was made. Its time counts for the game's client. why, when not
+ * NULL, gets the explanation of the decision (method NULL when the engine cannot explain). */
 static reply run_engine(web_api *api, web_game *g, int side, const char *bounded, ttt_move *move,
                         ttt_search_info *info, ttt_explanation *why, uint64_t *total)
 {
     const ttt_game *s = g->game;
-    if (!web_engines_acquire(api->engines))
-        return fail(HTTP_UNAVAILABLE, "every engine is busy; try again later");
+    web_slot slot;
+    if (!web_engines_acquire(api->engines, g->client, bounded, &s->rules, &slot))
+        return refused(&slot);
     ttt_error err;
     ttt_status st = TTT_OK;
     ttt_engine *e = side != TTT_NOBODY ? player_of(g, (ttt_player)side)->engine : NULL;
@@ -703,9 +720,9 @@ static reply run_engine(web_api *api, web_game *g, int side, const char *bounded
         st = ttt_engine_choose_explained(e, &s->board, move, info, why, &err);
         *total = ttt_engine_nodes(e);
         if (!kept)
-            ttt_engine_free(e);
+            web_engines_drop(api->engines, e);
     }
-    web_engines_release(api->engines);
+    web_engines_release(api->engines, &slot);
     return st ? fail_with(st, NULL, &err) : (reply){0, NULL};
 }
 
@@ -810,7 +827,7 @@ static ttt_status analyse_within(web_api *api, const ttt_board *b, char *bounded
         st = web_engines_bound(api->engines, ttt_engine_spec(e, ran, sizeof ran), &b->rules, (uint64_t)ms,
                                true, bounded, size, err);
     }
-    ttt_engine_free(e);
+    web_engines_drop(api->engines, e);
     ttt_solver_free(solver);
     return st;
 }
@@ -855,7 +872,7 @@ static reply parse_engine_request(json_t *body, ttt_rules *rules, ttt_board *b, 
     return r;
 }
 
-static reply analyse(web_api *api, json_t *body)
+static reply analyse(web_api *api, const char *client, json_t *body)
 {
     const char *spec;
     long long ms = (long long)TTT_HINT_DEFAULT_MS;
@@ -874,12 +891,13 @@ static reply analyse(web_api *api, json_t *body)
         if (st)
             return fail_with(st, "engine", &err);
     }
-    if (!web_engines_acquire(api->engines))
-        return fail(HTTP_UNAVAILABLE, "every engine is busy; try again later");
+    web_slot slot;
+    if (!web_engines_acquire(api->engines, client, spec ? bounded : NULL, &rules, &slot))
+        return refused(&slot);
     ttt_analysis *a = malloc(sizeof *a);
     ttt_status st = a ? analyse_within(api, &b, spec ? bounded : NULL, sizeof bounded, (double)ms, a, &err)
                       : ttt_fail(&err, TTT_ENOMEM, "out of memory");
-    web_engines_release(api->engines);
+    web_engines_release(api->engines, &slot);
     if (st) {
         free(a);
         return fail_with(st, NULL, &err);
@@ -954,22 +972,23 @@ static json_t *explanation_json(const ttt_rules *rules, const ttt_explanation *x
 }
 
 /* The spec a client's engine runs with at most ms per move, as a game's engine is bounded, and an engine slot
- * for it (released by the caller): 422 for a bad spec, 503 when every slot stays busy. */
-static reply bound_in_slot(web_api *api, const char *spec, const ttt_rules *rules, long long ms,
-                           char *bounded, size_t size)
+ * for it charged to client (released by the caller with web_engines_release): 422 for a bad spec, and the
+ * slot's refusal (503 busy, 429 over the client's budget, with retry_after) when it is not given. */
+static reply bound_in_slot(web_api *api, const char *client, const char *spec, const ttt_rules *rules,
+                           long long ms, char *bounded, size_t size, web_slot *slot)
 {
     ttt_error err;
     ttt_status st = web_engines_bound(api->engines, spec, rules, (uint64_t)ms, false, bounded, size, &err);
     if (st)
         return fail_with(st, "engine", &err);
-    if (!web_engines_acquire(api->engines))
-        return fail(HTTP_UNAVAILABLE, "every engine is busy; try again later");
+    if (!web_engines_acquire(api->engines, client, bounded, rules, slot))
+        return refused(slot);
     return (reply){0, NULL};
 }
 
 /* POST /api/explain: the engine's own view of the position (ttt_engine_explain), by a fresh engine told the
  * moves, with the budget it plays with (bounded as for a game's engine, at most ms). */
-static reply explain(web_api *api, json_t *body)
+static reply explain(web_api *api, const char *client, json_t *body)
 {
     const char *spec;
     long long ms = WEB_MAX_ENGINE_MS;
@@ -984,7 +1003,8 @@ static reply explain(web_api *api, json_t *body)
         return fail(HTTP_BAD_REQUEST, "field 'engine' is required, e.g. {\"engine\": \"mcts\"}");
     ttt_error err;
     char bounded[TTT_SPEC_TEXT_SIZE];
-    if ((r = bound_in_slot(api, spec, &rules, ms, bounded, sizeof bounded)).body)
+    web_slot slot;
+    if ((r = bound_in_slot(api, client, spec, &rules, ms, bounded, sizeof bounded, &slot)).body)
         return r;
     ttt_explanation *x = malloc(sizeof *x);
     ttt_engine *e = NULL;
@@ -994,8 +1014,8 @@ static reply explain(web_api *api, json_t *body)
         ttt_engine_follow(e, played, count);
         st = ttt_engine_explain(e, &b, x, &err);
     }
-    ttt_engine_free(e);
-    web_engines_release(api->engines);
+    web_engines_drop(api->engines, e);
+    web_engines_release(api->engines, &slot);
     if (st) {
         free(x);
         return fail_with(st, NULL, &err);
@@ -1184,14 +1204,14 @@ static ttt_status review_values(web_api *api, const ttt_board *positions, int co
             st = web_engines_make(api->engines, bounded, &positions[i].rules, &e, err);
         if (st == TTT_OK)
             values[i] = estimate_value(e, &positions[i]);
-        ttt_engine_free(e);
+        web_engines_drop(api->engines, e);
         e = NULL;
     }
     return st;
 }
 
 /* POST /api/review: every ply of a game judged for the side that played it (web/api.h). */
-static reply review(web_api *api, json_t *body)
+static reply review(web_api *api, const char *client, json_t *body)
 {
     const char *rules_text;
     long long ms = WEB_REVIEW_DEFAULT_MS;
@@ -1215,14 +1235,15 @@ static reply review(web_api *api, json_t *body)
             positions[i + 1] = positions[i];
             ttt_board_play(&positions[i + 1], moves[i]);
         }
-        if (!web_engines_acquire(api->engines)) {
+        web_slot slot;
+        if (!web_engines_acquire(api->engines, client, NULL, &rules, &slot)) {
             free(positions);
             free(values);
-            return fail(HTTP_UNAVAILABLE, "every engine is busy; try again later");
+            return refused(&slot);
         }
         double start = ttt_clock_ms();
         st = review_values(api, positions, count, (double)ms, values, &err);
-        web_engines_release(api->engines);
+        web_engines_release(api->engines, &slot);
         ms = (long long)(ttt_clock_ms() - start + 0.5);
     }
     if (st) {
@@ -1416,7 +1437,7 @@ static const struct trace_kind {
 };
 
 /* POST /api/trace: the engine's decision on a small board, as its search made it (web/api.h). */
-static reply trace(web_api *api, json_t *body)
+static reply trace(web_api *api, const char *client, json_t *body)
 {
     const char *rules_text, *position, *spec;
     long long ms = WEB_MAX_ENGINE_MS, limit = TRACE_DEFAULT_STEPS;
@@ -1446,14 +1467,15 @@ static reply trace(web_api *api, json_t *body)
         return fail(HTTP_CONFLICT, "the game is over (%s): nothing to decide",
                     outcome_name(ttt_board_outcome(&b)));
     char bounded[TTT_SPEC_TEXT_SIZE];
-    if ((r = bound_in_slot(api, spec, &rules, ms, bounded, sizeof bounded)).body)
+    web_slot slot;
+    if ((r = bound_in_slot(api, client, spec, &rules, ms, bounded, sizeof bounded, &slot)).body)
         return r;
     ttt_status st;
     ttt_trace *rec = calloc(1, sizeof *rec);
     ttt_explanation *why = malloc(sizeof *why);
     trace_json t = {.rules = &rules, .b = &b, .steps = json_array(), .replies = json_array()};
     if (!rec || !why || !t.steps || !t.replies) {
-        web_engines_release(api->engines);
+        web_engines_release(api->engines, &slot);
         free(rec);
         free(why);
         json_decref(t.steps);
@@ -1470,8 +1492,8 @@ static reply trace(web_api *api, json_t *body)
         ttt_engine_set_trace(e, rec);
         st = ttt_engine_choose_explained(e, &b, &choice, NULL, why, &err);
     }
-    ttt_engine_free(e);
-    web_engines_release(api->engines);
+    web_engines_drop(api->engines, e);
+    web_engines_release(api->engines, &slot);
     json_t *tree = t.tree && json_array_size(json_object_get(t.tree, "children")) == (size_t)(b.cells - b.ply)
                        ? json_incref(t.tree)
                        : json_incref(t.last ? t.last : t.tree);
@@ -1641,7 +1663,9 @@ static reply route(web_api *api, const char *client, const char *method, const c
             return fail(HTTP_METHOD_NOT_ALLOWED, "method %s not allowed here (use POST)", method);
         if ((r = parse_body(body, len, create ? fields_create : fields_analyse, &o)).body)
             return r;
-        r = create ? create_game(api, client, o, retry_s) : why ? explain(api, o) : analyse(api, o);
+        r = create ? create_game(api, client, o, retry_s)
+            : why  ? explain(api, client, o)
+                   : analyse(api, client, o);
         json_decref(o);
         return r;
     }
@@ -1652,7 +1676,7 @@ static reply route(web_api *api, const char *client, const char *method, const c
             return fail(HTTP_METHOD_NOT_ALLOWED, "method %s not allowed here (use POST)", method);
         if ((r = parse_body(body, len, judge ? fields_review : fields_trace, &o)).body)
             return r;
-        r = judge ? review(api, o) : trace(api, o);
+        r = judge ? review(api, client, o) : trace(api, client, o);
         json_decref(o);
         return r;
     }
@@ -1694,6 +1718,11 @@ int web_api_handle_client(web_api *api, const char *client, const char *method, 
                   : fail(HTTP_BAD_REQUEST, "client address longer than %d characters", WEB_CLIENT_SIZE - 1);
     if (r.status != HTTP_METHOD_NOT_ALLOWED)
         *allow = NULL;
+    json_t *said = r.body ? json_object_get(r.body, "retry_after") : NULL; /* an engine slot's refusal */
+    if (said)
+        retry_s = (int)json_integer_value(said);
+    else if (retry_s > 0 && r.body && (r.status == HTTP_TOO_MANY || r.status == HTTP_UNAVAILABLE))
+        json_object_set_new(r.body, "retry_after", json_integer(retry_s));
     if (retry_after_s)
         *retry_after_s = r.status == HTTP_TOO_MANY || r.status == HTTP_UNAVAILABLE ? retry_s : 0;
     *json = dump(r.body);

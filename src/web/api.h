@@ -77,6 +77,10 @@ typedef struct web_api_config {
      * address's own oldest first, else another address's game untouched for WEB_EVICT_GUARD_S (finished
      * ones first, then the least recently used); when there is none, 503 with a Retry-After. */
     int max_client_games;
+    /* Move tables kept in memory, in MiB (0 for WEB_TABLE_MIB_DEFAULT), of which one client owns at most
+     * 1/table_shares (0 for WEB_TABLE_SHARES; 1: no share, behind a proxy); engine milliseconds one client
+     * may use per WEB_BUDGET_WINDOW_S (0: no budget). web/engines.h. */
+    int table_mib, table_shares, engine_budget_ms;
     ttt_store *store; /* where finished games are recorded (not owned; used under a lock), or NULL */
     web_log_fn *log;  /* or NULL: not reported */
     void *log_ctx;    /* log's first argument */

@@ -3,6 +3,7 @@
 #include "web/server.h"
 
 #include <arpa/inet.h>
+#include <malloc.h>
 #include <microhttpd.h>
 #include <netdb.h>
 #include <netinet/in.h>
@@ -119,6 +120,20 @@ static enum MHD_Result send_error(struct MHD_Connection *c, unsigned status, con
                                   const char *allow, bool close)
 {
     return send_text(c, status, JSON_TYPE, web_api_error_json(msg), allow, close, 0);
+}
+
+/* A refusal that says when to retry: the Retry-After header and "retry_after" in the JSON, as the API's. */
+static enum MHD_Result send_retry(struct MHD_Connection *c, unsigned status, const char *msg,
+                                  int retry_after_s)
+{
+    char *error = web_api_error_json(msg), *text = NULL; /* {"error":"..."}: the field goes before its '}' */
+    size_t len = error ? strlen(error) : 0;
+    if (len && error[len - 1] == '}' &&
+        asprintf(&text, "%.*s,\"retry_after\":%d}", (int)len - 1, error, retry_after_s) < 0)
+        text = NULL;
+    if (text)
+        free(error);
+    return send_text(c, status, JSON_TYPE, text ? text : error, NULL, false, retry_after_s);
 }
 
 static enum MHD_Result send_too_big(struct MHD_Connection *c, bool close)
@@ -373,9 +388,12 @@ static enum MHD_Result dispatch(web_server *s, struct MHD_Connection *c, request
     if (s->closed || s->queued >= WEB_API_QUEUE) {
         bool closed = s->closed;
         pthread_mutex_unlock(&s->jobs_lock);
-        return send_error(c, MHD_HTTP_SERVICE_UNAVAILABLE,
-                          closed ? "the server is stopping" : "too many requests waiting: try again shortly",
-                          NULL, false);
+        if (closed)
+            return send_error(c, MHD_HTTP_SERVICE_UNAVAILABLE, "the server is stopping", NULL, false);
+        char msg[96];
+        snprintf(msg, sizeof msg, "too many requests waiting (%d): retry in %d s", WEB_API_QUEUE,
+                 WEB_QUEUE_RETRY_S);
+        return send_retry(c, MHD_HTTP_SERVICE_UNAVAILABLE, msg, WEB_QUEUE_RETRY_S);
     }
     if (s->jobs_per_address && jobs_of(s, rq->client) >= s->jobs_per_address) {
         pthread_mutex_unlock(&s->jobs_lock);
@@ -383,8 +401,7 @@ static enum MHD_Result dispatch(web_server *s, struct MHD_Connection *c, request
         snprintf(msg, sizeof msg,
                  "too many requests at once from %s (%u): retry in %d s, once one is answered", rq->client,
                  s->jobs_per_address, WEB_JOBS_RETRY_S);
-        return send_text(c, MHD_HTTP_TOO_MANY_REQUESTS, JSON_TYPE, web_api_error_json(msg), NULL, false,
-                         WEB_JOBS_RETRY_S);
+        return send_retry(c, MHD_HTTP_TOO_MANY_REQUESTS, msg, WEB_JOBS_RETRY_S);
     }
     rq->in_prev = NULL;
     rq->in_next = s->in_flight;
@@ -700,6 +717,8 @@ web_server *web_server_start(const web_server_config *config, char *err, size_t 
     struct addrinfo *list = web_host_resolve(config->host, err, errsize);
     if (!list)
         return NULL;
+    /* A fixed threshold (malloc raises its own up to 32 MiB, and keeps freed tables in its heaps). */
+    mallopt(M_MMAP_THRESHOLD, WEB_MMAP_BYTES);
     web_server *s = new_server(config);
     if (s)
         snprintf(s->host, sizeof s->host, "%s", config->host);
