@@ -427,7 +427,7 @@ int cmd_play(int argc, char **argv)
      * history). */
     if (ttt_game_humans(g) == 0 && !record_engines)
         record = false;
-    if (record && ttt_store_open(db, &cfg.store, &err)) {
+    if (record && ttt_store_open_lazy(db, &cfg.store, &err)) {
         ttt_game_free(g);
         return cli_runtime("play", "%s (--db PATH for another file, --no-record to play without)", err.msg);
     }
