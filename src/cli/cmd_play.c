@@ -35,7 +35,9 @@ static const char help[] =
     "to the level's engine; name both for two people (human, human) or two engines.\n"
     "\n"
     "On a terminal it is a full-screen game: arrows, WASD, or j k l (H for left) move the cursor, Enter or\n"
-    "Space plays, 1-9 play a cell of 3x3; u undo, h hints, n new game (sides swapped), ? help, q quit.\n"
+    "Space plays, and so does a click; 1-9 play a cell of 3x3; u undo, h hints, n new game (sides\n"
+    "swapped), ? help, q quit; between two engines p pauses and . plays one move. An unknown TERM falls\n"
+    "back to the line mode.\n"
     "Otherwise (or with --plain) it reads moves at a prompt: b2 (or 1-9 on 3x3); u undo, h hints, ? help,\n"
     "q or end of input quits.\n"
     "\n"
@@ -446,12 +448,15 @@ int cmd_play(int argc, char **argv)
         ttt_game_free(g);
         return cli_runtime("play", "%s (--db PATH for another file, --no-record to play without)", err.msg);
     }
-    int rc;
-    if (ttt_game_humans(g) == 0 && cfg.games > 0) {
+    int rc = TUI_UNUSABLE;
+    char why[TUI_WHY_SIZE] = "";
+    if (ttt_game_humans(g) == 0 && cfg.games > 0)
         rc = engine_match(g, &cfg);
-    } else if (!plain && can_use_tui()) {
-        rc = tui_play(g, &cfg);
-    } else {
+    else if (!plain && can_use_tui())
+        rc = tui_play(g, &cfg, why, sizeof why);
+    if (rc == TUI_UNUSABLE) {
+        if (*why) /* a terminal, but one the full-screen game cannot drive */
+            fprintf(stderr, "ttt play: %s: playing in line mode\n", why);
         char rt[TTT_RULES_TEXT_SIZE];
         printf("ttt %s (seed %" PRIu64 "): ", ttt_rules_format(&rules, rt, sizeof rt), cfg.seed);
         print_players(g, cfg.verbose);
