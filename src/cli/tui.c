@@ -868,6 +868,8 @@ static void install_signals(void)
     sigaction(SIGHUP, &sa, NULL);
 }
 
+static bool term_known(void);
+
 int tui_play(ttt_game *g, const play_config *cfg, char *why, size_t size)
 {
     tui t = {.g = g, .cfg = cfg};
@@ -876,8 +878,9 @@ int tui_play(ttt_game *g, const play_config *cfg, char *why, size_t size)
     setlocale(LC_ALL, "");
     const char *codeset = nl_langinfo(CODESET);
     t.unicode = codeset && strcmp(codeset, "UTF-8") == 0;
-    /* newterm, not initscr: initscr ends the process on a terminal type it does not know. */
-    SCREEN *screen = newterm(NULL, stdout, stdin);
+    /* newterm, not initscr: initscr ends the process on a terminal type it does not know. term_known asks
+     * first, as newterm leaks its screen when it fails. */
+    SCREEN *screen = term_known() ? newterm(NULL, stdout, stdin) : NULL;
     if (!screen) {
         snprintf(why, size, "unknown terminal type TERM=%.64s", getenv("TERM"));
         return TUI_UNUSABLE;
@@ -923,4 +926,17 @@ int tui_play(ttt_game *g, const play_config *cfg, char *why, size_t size)
     if (t.failed)
         return cli_runtime("play", "%s", t.msg);
     return t.unsaved ? play_unsaved_exit(t.unsaved) : CLI_OK;
+}
+
+/* Last in the file: term.h defines a macro for every capability's name (lines, columns, ...). */
+#include <term.h>
+
+/* Whether the terminal database describes TERM. */
+static bool term_known(void)
+{
+    int status = 0;
+    if (setupterm(NULL, STDOUT_FILENO, &status) != OK)
+        return false;
+    del_curterm(cur_term);
+    return true;
 }
