@@ -91,6 +91,13 @@ keys Down && wait_for '^  2  W5│\[W5\]'
 if screen -e | grep -Eq $'\e\\[([0-9]+;)*4(;[0-9]+)*m(\e\\[[0-9;]*m)*O'; then PASS=$((PASS + 1)); else fail "the last move is not underlined"; fi
 keys q && wait_for '^EXITED rc=0'
 
+# a terminal without colours at all (vt100): the brackets all the same (its grid lines come through tmux as the
+# letters of the line-drawing set)
+start_env "TERM=vt100 $TTT play --x human --o human --no-record"
+wait_for '^  2    [│x]\[ \][│x]$'
+keys 1 && wait_for '^  1 \[X\][│x]'
+keys q && wait_for '^EXITED rc=0'
+
 # --- two engines: p pauses (no more moves), . plays one move, p goes on
 start --rules 7x7k5 --x random:seed=1 --o random:seed=2
 wait_for 'last: '
