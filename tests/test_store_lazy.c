@@ -1,7 +1,7 @@
 /* Unit tests for ttt_store_open_lazy: a database that does not exist yet is made at the first write, not when
  * opened; until then the store reads as empty; an existing file, and a named path's directory, are checked at
  * once. */
-#define _GNU_SOURCE /* mkdtemp, setenv */
+#define _GNU_SOURCE /* mkdtemp, setenv, nftw */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <ftw.h>
 #include <sys/stat.h>
 
 #include "ttt/ttt.h"
@@ -20,16 +21,22 @@ static char tmpdir[256];
 static int make_tmpdir(void **state)
 {
     (void)state;
-    snprintf(tmpdir, sizeof tmpdir, "%s/ttt-test-lazy-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-    return mkdtemp(tmpdir) ? 0 : -1;
+    const char *base = getenv("TMPDIR");
+    int n = snprintf(tmpdir, sizeof tmpdir, "%s/ttt-lazy-XXXXXX", base && *base ? base : "/tmp");
+    return n > 0 && (size_t)n < sizeof tmpdir && mkdtemp(tmpdir) ? 0 : -1;
 }
 
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *walk)
+{
+    (void)st, (void)flag, (void)walk;
+    return remove(path);
+}
+
+/* Everything the tests made, the directory last. */
 static int remove_tmpdir(void **state)
 {
     (void)state;
-    char cmd[400];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-    return system(cmd) == 0 ? 0 : -1;
+    return nftw(tmpdir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
 static bool exists(const char *path)
