@@ -69,6 +69,11 @@ ttt_status ttt_store_open(const char *path, ttt_store **out, ttt_error *err);
  * a WAL database makes -wal and -shm files that a read-only connection could never remove. */
 ttt_status ttt_store_open_existing(const char *path, ttt_store **out, ttt_error *err);
 
+/* As ttt_store_open, but a file that does not exist yet is made at the first write (a game, a learned
+ * sequence, ttt_store_begin), with the default path's directories; until then the store reads as empty. An
+ * existing file is checked at once, and so is a named path's directory. */
+ttt_status ttt_store_open_lazy(const char *path, ttt_store **out, ttt_error *err);
+
 /* Closes the handle. NULL is allowed. */
 void ttt_store_close(ttt_store *store);
 

@@ -35,7 +35,9 @@ static const char help[] =
     "to the level's engine; name both for two people (human, human) or two engines.\n"
     "\n"
     "On a terminal it is a full-screen game: arrows, WASD, or j k l (H for left) move the cursor, Enter or\n"
-    "Space plays, 1-9 play a cell of 3x3; u undo, h hints, n new game (sides swapped), ? help, q quit.\n"
+    "Space plays, and so does a click; 1-9 play a cell of 3x3; u undo, h hints, n new game (sides\n"
+    "swapped), ? help, q quit; between two engines p pauses and . plays one move. An unknown TERM falls\n"
+    "back to the line mode.\n"
     "Otherwise (or with --plain) it reads moves at a prompt: b2 (or 1-9 on 3x3); u undo, h hints, ? help,\n"
     "q or end of input quits.\n"
     "\n"
@@ -46,7 +48,8 @@ static const char help[] =
     ")\n"
     "  -g, --games N     play N games, sides swapped after each; two engines print a win/draw/loss summary\n"
     "  -p, --plain       line mode even on a terminal\n"
-    "  -v, --verbose     with two engines and --games: one line per game\n"
+    "  -v, --verbose     the engines' full specs in the header; with two engines and --games: one line per\n"
+    "                    game\n"
     "  -s, --seed S      seed for engines whose spec has no seed= (default: from the clock; printed)\n"
     "      --db PATH     record finished games here (default $XDG_DATA_HOME/ttt/ttt.db; see ttt history)\n"
     "      --no-record   do not record the games\n"
@@ -76,14 +79,15 @@ static char *trim(char *s)
 
 static const char *side_name(ttt_player p) { return p == TTT_X ? "X" : "O"; }
 
-/* "perfect = minimax:time=1000,...,seed=7" for an engine given by a level or a short spec, "human" for a
- * person. */
-static void print_players(ttt_game *g)
+/* Who plays: "X is you, O is perfect"; verbose adds an engine's full spec where the name does not say it all
+ * ("O is perfect = minimax:time=1000,...,seed=7"). */
+static void print_players(ttt_game *g, bool verbose)
 {
     for (ttt_player s = TTT_X; s <= TTT_O; s++) {
         ttt_game_player *p = ttt_game_side(g, s);
         if (p->engine)
-            printf("%s is %s = %s%s", side_name(s), p->who, p->spec, s == TTT_X ? ", " : "\n");
+            printf("%s is %s%s%s%s", side_name(s), p->who, verbose && strcmp(p->who, p->spec) ? " = " : "",
+                   verbose && strcmp(p->who, p->spec) ? p->spec : "", s == TTT_X ? ", " : "\n");
         else
             printf("%s is %s%s", side_name(s), ttt_game_humans(g) == 1 ? "you" : TTT_HUMAN,
                    s == TTT_X ? ", " : "\n");
@@ -210,7 +214,7 @@ static turn_result human_turn(ttt_game *g, bool *hints)
 }
 
 /* One game in line mode: one board per turn (before a person's prompt, after each move of an engine playing
- * an engine, at the end), the engine's move on one line under it, and one status line: the prompt, or the
+ * an engine, at the end; none before an engine's first move), the engine's move on one line under it, and one status line: the prompt, or the
  * result. Returns false when the player quit. */
 static bool line_game(ttt_game *g, const play_config *cfg, play_hinter *hinter, bool *hints, int *rc)
 {
@@ -219,7 +223,9 @@ static bool line_game(ttt_game *g, const play_config *cfg, play_hinter *hinter, 
     for (;;) {
         bool over = ttt_board_terminal(&g->board);
         ttt_engine *e = ttt_game_engine_to_move(g);
-        if (over || !e || ttt_game_humans(g) == 0 || redraw) {
+        /* An empty board says nothing before an engine's first move: its move comes with the first board. */
+        bool empty = g->board.ply == 0;
+        if ((over || !e || ttt_game_humans(g) == 0 || redraw) && !(e && empty)) {
             ttt_analysis a;
             ttt_error err;
             bool hinted = *hints && !over && !e;
@@ -272,7 +278,7 @@ static int line_mode(ttt_game *g, const play_config *cfg)
         if (n > 1) {
             ttt_game_next(g, true);
             printf("\ngame %d of %d, sides swapped: ", n, games);
-            print_players(g);
+            print_players(g, cfg->verbose);
         }
         quit = !line_game(g, cfg, &hinter, &hints, &rc);
         if (ttt_board_terminal(&g->board)) {
@@ -365,7 +371,7 @@ int cmd_play(int argc, char **argv)
                                              {NULL, 0, NULL, 0}};
     const char *rules_text = "3x3", *xwho = NULL, *owho = NULL, *level = PLAY_DEFAULT_LEVEL;
     play_config cfg = {.games = 0, .verbose = false, .seed = (uint64_t)time(NULL)};
-    bool plain = false, record = true, record_engines = false;
+    bool plain = false, record = true, record_engines = false, level_given = false;
     const char *db = NULL;
     optind = 0;
     for (int c; (c = cli_getopt("play", argc, argv, "r:x:o:l:g:pvs:h", longopts)) != -1;) {
@@ -377,6 +383,7 @@ int cmd_play(int argc, char **argv)
             if (!ttt_level_find(optarg, strlen(optarg)))
                 return cli_usage("play", "--level '%s': expected easy, medium, hard or perfect", optarg);
             level = optarg;
+            level_given = true;
             break;
         case 'g': {
             uint64_t n;
@@ -407,6 +414,16 @@ int cmd_play(int argc, char **argv)
     if (optind < argc)
         return cli_usage("play", "unexpected argument '%s'", argv[optind]);
     /* Naming one side picks the other: an engine's opponent is you, a person's is the level's engine. */
+    /* The level only picks the engine of a side nobody named: say which option wins when both name it. */
+    if (level_given && xwho && owho)
+        fprintf(stderr, "ttt play: warning: --level %s is ignored: --x %s and --o %s name both players\n",
+                level, xwho, owho);
+    else if (level_given && (xwho || owho) && strcmp(xwho ? xwho : owho, TTT_HUMAN) != 0 &&
+             strcmp(xwho ? xwho : owho, level) != 0)
+        fprintf(stderr, "ttt play: warning: --level %s is ignored: --%s %s is the engine, you play %s\n",
+                level, xwho ? "x" : "o", xwho ? xwho : owho, xwho ? "O" : "X");
+    if (db && !record)
+        fprintf(stderr, "ttt play: warning: --db %s is ignored: --no-record records nothing\n", db);
     if (!xwho && !owho)
         xwho = TTT_HUMAN;
     if (!xwho)
@@ -427,19 +444,22 @@ int cmd_play(int argc, char **argv)
      * history). */
     if (ttt_game_humans(g) == 0 && !record_engines)
         record = false;
-    if (record && ttt_store_open(db, &cfg.store, &err)) {
+    if (record && ttt_store_open_lazy(db, &cfg.store, &err)) {
         ttt_game_free(g);
         return cli_runtime("play", "%s (--db PATH for another file, --no-record to play without)", err.msg);
     }
-    int rc;
-    if (ttt_game_humans(g) == 0 && cfg.games > 0) {
+    int rc = TUI_UNUSABLE;
+    char why[TUI_WHY_SIZE] = "";
+    if (ttt_game_humans(g) == 0 && cfg.games > 0)
         rc = engine_match(g, &cfg);
-    } else if (!plain && can_use_tui()) {
-        rc = tui_play(g, &cfg);
-    } else {
+    else if (!plain && can_use_tui())
+        rc = tui_play(g, &cfg, why, sizeof why);
+    if (rc == TUI_UNUSABLE) {
+        if (*why) /* a terminal, but one the full-screen game cannot drive */
+            fprintf(stderr, "ttt play: %s: playing in line mode\n", why);
         char rt[TTT_RULES_TEXT_SIZE];
         printf("ttt %s (seed %" PRIu64 "): ", ttt_rules_format(&rules, rt, sizeof rt), cfg.seed);
-        print_players(g);
+        print_players(g, cfg.verbose);
         rc = line_mode(g, &cfg);
     }
     ttt_game_free(g);

@@ -130,9 +130,18 @@ const char *play_score_text(const ttt_game *g, char *buf, size_t size)
 
 void play_print_session_score(const ttt_game *g)
 {
-    char score[PLAY_SCORE_TEXT_SIZE];
-    printf("ttt play: after %d game%s: %s\n", g->number, g->number == 1 ? "" : "s",
-           play_score_text(g, score, sizeof score));
+    /* The game on the board counts only when it ended; one quit after a move is abandoned, one not begun is
+     * nothing. */
+    bool ended = ttt_board_terminal(&g->board);
+    int played = g->number - (ended ? 0 : 1), abandoned = !ended && g->count > 0;
+    char score[PLAY_SCORE_TEXT_SIZE], quit[32] = "";
+    if (abandoned)
+        snprintf(quit, sizeof quit, "%s%d abandoned", played ? ", " : " (", abandoned);
+    if (played == 0)
+        printf("ttt play: no game played%s%s\n", quit, abandoned ? ")" : "");
+    else
+        printf("ttt play: %d game%s played%s: %s\n", played, played == 1 ? "" : "s", quit,
+               play_score_text(g, score, sizeof score));
 }
 
 const char *play_hint_legend(const ttt_rules *r, const ttt_analysis *a, int digits, const char *mark,

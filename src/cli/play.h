@@ -79,8 +79,9 @@ const char *play_player_name(const ttt_game *g, int player, char *buf, size_t si
 /* "you 1, perfect 0, draws 2" across the games of the session. Returns buf. */
 const char *play_score_text(const ttt_game *g, char *buf, size_t size);
 
-/* What quitting leaves on stdout, in line mode and after the terminal UI: "ttt play: after 2 games: you 1,
- * perfect 0, draws 0" (the games of the session so far, the one quit included). */
+/* What quitting leaves on stdout, in line mode and after the terminal UI: "ttt play: 2 games played, 1
+ * abandoned: you 1, perfect 0, draws 1" (the finished games of the session, and the one quit if it had a move),
+ * or "ttt play: no game played (1 abandoned)". */
 void play_print_session_score(const ttt_game *g);
 
 #endif

@@ -12,10 +12,15 @@
  * The terminal is in raw mode, so Ctrl-C arrives as a key and quits like q; SIGTERM, SIGHUP and a SIGINT sent
  * from elsewhere set a flag that the loop polls within one tick, and it restores the terminal on the way out.
  *
- * Layout (80x24 holds a 16x16 board): a title line, a blank line, the board with column letters and row
- * numbers (cells 4 characters wide; grid lines on boards of up to TUI_GRID_MAX_ROWS rows), then the status,
- * score, message and key lines. A terminal too small for that gets the compact layout (80x24 holds 20x20):
- * the board, then the status, message and key lines, with 3-character cells when 4 do not fit across.
+ * Layout (80x24 holds a 16x16 board): a title, a blank line, the board with column letters and row numbers
+ * (cells 4 characters wide; grid lines on boards of up to TUI_GRID_MAX_ROWS rows), then the status, score,
+ * message and keys. A terminal too small for that gets the compact layout (80x24 holds 20x20): the board,
+ * then the status, message and keys, with 3-character cells when 4 do not fit across. Every line of text
+ * wraps at the terminal's width (40x20 holds 3x3 whole), between the groups that two spaces part first.
+ *
+ * Marks on the board, each its own: the cursor's cell between brackets (characters, so that it shows in
+ * every colour mode and on any cell), the last move underlined, the best hint reversed, a completed line in
+ * green (bold, underlined and reversed without colours).
  */
 #include "cli/tui.h"
 
@@ -48,16 +53,17 @@
 #define TUI_LABEL_W 4
 /* Boards of up to this many rows are drawn with grid lines between rows (2 * rows - 1 lines). */
 #define TUI_GRID_MAX_ROWS 7
-/* Screen lines: title and blank line above the board, status, score, message and keys below it. */
-#define TUI_TOP_LINES    2
-#define TUI_BOTTOM_LINES 5
-/* The compact layout, when the terminal has too few lines for that (20x20 at 80x24: 21 + 3 = 24): no title,
- * blank line or score line; the status, message and keys lines below the board. */
-#define TUI_COMPACT_BOTTOM_LINES 3
-/* The keys line needs this many columns. */
-#define TUI_MIN_COLS  72
+/* Narrower than this, text would wrap a word or two a line: the terminal is too small. */
+#define TUI_MIN_COLS  32
 #define TUI_TEXT_SIZE 256
-#define KEY_CTRL_C    3
+/* The help's key column: wide terminals, and narrow ones (40 columns leave 24 for the explanations). */
+#define TUI_HELP_KEYS_W        22
+#define TUI_HELP_KEYS_W_NARROW 16
+#define TUI_HELP_WIDE_COLS     60
+/* Lines of the help at most (its text wrapped at the narrowest width). */
+#define TUI_HELP_MAX_LINES 64
+#define KEY_CTRL_C         3
+#define KEY_ESC            27
 /* How long a lone Esc waits for the rest of a key sequence (curses' default is a second). */
 #define TUI_ESCDELAY_MS 25
 
@@ -89,6 +95,14 @@ typedef struct worker {
     ttt_error err;
 } worker;
 
+/* Where the screen's parts go: chosen at each redraw from the terminal's size. */
+typedef struct tui_layout {
+    int cell_w; /* TUI_CELL_W, or TUI_CELL_W_NARROW when that does not fit across */
+    bool grid;  /* grid lines between cells (small boards in wide cells) */
+    bool full;  /* title, blank lines and score line; else the compact layout */
+    int top;    /* the board's first line (its column letters) */
+} tui_layout;
+
 typedef struct tui {
     ttt_game *g;
     const play_config *cfg;
@@ -102,7 +116,12 @@ typedef struct tui {
     bool hint_wanted; /* hints are on (h toggles): searched and shown before each of a person's moves */
     unsigned hint_stamp;
     ttt_analysis hint;
-    bool help;        /* the help screen is up */
+    bool help;         /* the help screen is up */
+    int help_page;     /* its page, when it does not fit the terminal */
+    bool paused;       /* two engines: no move starts until p again, or . for one */
+    bool step;         /* paused: one move may start */
+    tui_layout layout; /* the board's place as last drawn (mouse clicks), when board_shown */
+    bool board_shown;
     bool reported;    /* the finished current game went through play_finished */
     bool new_pending; /* n was pressed while the worker was busy */
     double engine_at; /* the clock time before which an engine may not start its move (engine vs engine) */
@@ -165,40 +184,93 @@ static bool match_over(tui *t)
 /* --- Drawing
  * ---------------------------------------------------------------------------------------------- */
 
-/* Where the screen's parts go: chosen at each redraw from the terminal's size. */
-typedef struct tui_layout {
-    int cell_w; /* TUI_CELL_W, or TUI_CELL_W_NARROW when that does not fit across */
-    bool grid;  /* grid lines between cells (small boards in wide cells) */
-    bool full;  /* title, blank lines and score line; else the compact layout */
-    int top;    /* the board's first line (its column letters) */
-} tui_layout;
-
 static int board_height(const tui *t, bool grid)
 {
     int rows = t->g->rules.rows;
     return 1 + (grid ? 2 * rows - 1 : rows);
 }
 
+/* The board's width, one more column for the cursor's closing bracket beside the last column. */
 static int cols_needed(const tui *t, int cell_w)
 {
-    int board = TUI_LABEL_W + cell_w * t->g->rules.cols;
+    int board = TUI_LABEL_W + cell_w * t->g->rules.cols + 1;
     return board > TUI_MIN_COLS ? board : TUI_MIN_COLS;
+}
+
+/* The first line of text at width columns: its length, and in *next where the next line starts. It breaks
+ * at the last gap of two or more spaces that fits (between the groups of a keys or status line), else at the
+ * last space, else (a word wider than the line) at width. */
+static int wrap_line(const char *text, int width, const char **next)
+{
+    int len = (int)strlen(text);
+    if (len <= width) {
+        *next = text + len;
+        return len;
+    }
+    int space = 0, gap = 0; /* a break before text[i] */
+    for (int i = 1; i <= width; i++)
+        if (text[i] == ' ' && text[i - 1] != ' ') {
+            space = i;
+            if (text[i + 1] == ' ')
+                gap = i;
+        }
+    int end = gap ? gap : space ? space : width;
+    const char *p = text + end;
+    while (*p == ' ')
+        p++;
+    *next = p;
+    return end;
+}
+
+/* Draws text from line y on, wrapped at the terminal's width, each line from column x (when draw is set);
+ * returns the lines it takes. */
+static int put_wrapped(bool draw, int y, int x, const char *text, attr_t attr)
+{
+    int lines = 0, width = COLS - x;
+    if (width < 1)
+        return 0;
+    attron(attr);
+    do {
+        const char *next;
+        int n = wrap_line(text, width, &next);
+        if (draw)
+            mvaddnstr(y + lines, x, text, n);
+        lines++;
+        text = next;
+    } while (*text);
+    attroff(attr);
+    return lines;
+}
+
+/* The lines below the board, made once per redraw: their wrapped heights decide the layout. */
+typedef struct tui_text {
+    char title[TUI_TEXT_SIZE], status[TUI_TEXT_SIZE], score[TUI_TEXT_SIZE], msg[TUI_TEXT_SIZE + 64];
+    const char *keys;
+} tui_text;
+
+/* Lines below the board in the full layout (blank, status, score, message or its room, keys) or the
+ * compact one (status, message, keys). */
+static int bottom_height(const tui_text *x, bool full)
+{
+    int msg = x->msg[0] ? put_wrapped(false, 0, 0, x->msg, A_NORMAL) : 1;
+    return (full ? 1 + put_wrapped(false, 0, 0, x->score, A_NORMAL) : 0) +
+           put_wrapped(false, 0, 0, x->status, A_NORMAL) + msg + put_wrapped(false, 0, 0, x->keys, A_NORMAL);
 }
 
 /* The roomiest layout the terminal holds; false when even the smallest does not fit (then *need says the
  * smallest size that does, columns by lines). */
-static bool choose_layout(const tui *t, tui_layout *l, int need[2])
+static bool choose_layout(const tui *t, const tui_text *x, tui_layout *l, int need[2])
 {
     l->cell_w = COLS >= cols_needed(t, TUI_CELL_W) ? TUI_CELL_W : TUI_CELL_W_NARROW;
     l->grid = t->g->rules.rows <= TUI_GRID_MAX_ROWS && l->cell_w == TUI_CELL_W;
-    int height = board_height(t, l->grid);
-    l->full = LINES >= TUI_TOP_LINES + height + TUI_BOTTOM_LINES;
-    l->top = l->full ? TUI_TOP_LINES : 0;
+    int height = board_height(t, l->grid), title = put_wrapped(false, 0, 0, x->title, A_NORMAL);
+    l->full = LINES >= title + 1 + height + bottom_height(x, true);
+    l->top = l->full ? title + 1 : 0;
     need[0] = cols_needed(t, TUI_CELL_W_NARROW);
     need[1] =
         board_height(t, t->g->rules.rows <= TUI_GRID_MAX_ROWS && need[0] >= cols_needed(t, TUI_CELL_W)) +
-        TUI_COMPACT_BOTTOM_LINES;
-    return COLS >= cols_needed(t, l->cell_w) && LINES >= height + (l->full ? 0 : TUI_COMPACT_BOTTOM_LINES);
+        bottom_height(x, false);
+    return COLS >= cols_needed(t, l->cell_w) && LINES >= height + (l->full ? 0 : bottom_height(x, false));
 }
 
 static attr_t hint_attr(const tui *t, const ttt_move_eval *v)
@@ -225,6 +297,7 @@ static void draw_board(tui *t, const tui_layout *l)
             hint_at[t->hint.moves[i].move] = &t->hint.moves[i];
     int last = t->g->count ? t->g->moves[t->g->count - 1] : TTT_NO_MOVE;
     bool grid = l->grid;
+    int cursor_y = 0, cursor_x = 0, cursor_len = 0;
 
     for (int c = 0; c < r->cols; c++)
         mvaddch(top, TUI_LABEL_W + c * cell_w + 1, (chtype)('a' + c));
@@ -252,23 +325,18 @@ static void draw_board(tui *t, const tui_layout *l)
             if (in_line[cell])
                 attr = t->color ? (attr_t)COLOR_PAIR(PAIR_LINE) | A_BOLD : A_BOLD | A_UNDERLINE | A_REVERSE;
             else if (cell == last)
-                attr |= A_REVERSE;
-            /* Three columns: a stone or a short hint centred between the cursor's brackets, a longer hint
-             * filling them (the cursor then underlines it). */
-            bool cur = cell == t->cursor && !ttt_board_terminal(b) && ttt_game_humans(t->g) > 0;
-            int len = (int)strlen(text);
-            if (cur && len > 1)
                 attr |= A_UNDERLINE;
-            mvaddch(y, x, len == 1 && cur ? '[' : ' ');
-            if (len == 3)
-                move(y, x);
+            /* A stone or a short text from the cell's second column, three characters from its first. */
+            int len = (int)strlen(text), at = x + (len == 3 ? 0 : 1);
+            mvaddnstr(y, x, "    ", cell_w);
             attron(attr);
-            addstr(text);
+            mvaddstr(y, at, text);
             attroff(attr);
-            if (len == 1)
-                addch(cur ? ']' : ' ');
-            else if (len == 2)
-                addch(' ');
+            if (cell == t->cursor) {
+                cursor_y = y;
+                cursor_x = at;
+                cursor_len = len;
+            }
             if (grid && c < r->cols - 1)
                 mvaddch(y, x + cell_w - 1, ACS_VLINE);
         }
@@ -281,6 +349,14 @@ static void draw_board(tui *t, const tui_layout *l)
                     addch(ACS_PLUS);
             }
         }
+    }
+    /* The cursor's brackets, over the grid lines beside a cell whose text fills it: on every cell, in every
+     * colour mode, whatever the cell's own marks. */
+    if (!ttt_board_terminal(b) && ttt_game_humans(t->g) > 0) {
+        attron(A_BOLD);
+        mvaddch(cursor_y, cursor_x - 1, '[');
+        mvaddch(cursor_y, cursor_x + cursor_len, ']');
+        attroff(A_BOLD);
     }
 }
 
@@ -296,7 +372,9 @@ static void status_text(tui *t, char *buf, size_t size)
         ttt_player side = ttt_board_to_move(b);
         side_player(t, side, who, sizeof who);
         int n = snprintf(buf, size, "%s to move (%s)", side_name(side), who);
-        if (ttt_game_engine_to_move(t->g))
+        if (ttt_game_engine_to_move(t->g) && t->paused && worker_idle(t))
+            n += snprintf(buf + n, size - (size_t)n, ": paused");
+        else if (ttt_game_engine_to_move(t->g))
             n += snprintf(buf + n, size - (size_t)n, ": thinking%s", ellipsis(t));
         else if (t->hint_wanted && !t->hint_shown)
             n += snprintf(buf + n, size - (size_t)n, ": hint, thinking%s", ellipsis(t));
@@ -318,91 +396,162 @@ static void status_text(tui *t, char *buf, size_t size)
 
 static const char keys_line[] =
     "arrows/wasd/jkl move  Enter play  u undo  h hints  n new game  ? help  q quit";
-/* Two engines play: nothing to move or play. */
-static const char keys_line_engines[] = "n new game  ? help  q quit";
+/* Two engines play: nothing to move or play; they can be paused and stepped. */
+static const char keys_line_engines[] = "p pause  . step  n new game  ? help  q quit";
+static const char keys_line_paused[] = "p go on  . one move  n new game  ? help  q quit";
 
-/* At most 24 lines of at most 79 columns (tui.sh checks on an 80x24 screen that every line ends whole). */
-static const char *help_lines[] = {
-    "ttt play: keys",
-    "",
-    "  arrows, w a s d     move the cursor (also H j k l: h is for hints)",
-    "  Enter or Space      play the cell under the cursor",
-    "  1-9                 on 3x3, play that cell (1 2 3 / 4 5 6 / 7 8 9)",
-    "  u                   take back your last move (and the engine's reply);",
-    "                      after the end, it reopens the game",
-    "  h                   hints on or off: every empty cell's value before each of",
-    "                      your moves, the best one reversed; the line below the",
-    "                      board explains the values shown",
-    "  n                   new game, sides swapped",
-    "  ?                   this help",
-    "  q or Ctrl-C         quit (at once, even while an engine thinks)",
-    "",
-    "The last move is shown reversed, a completed line highlighted.",
+/* The help: keys and what they do, in two columns (the second wrapped), then notes. */
+static const struct help_key {
+    const char *keys, *what;
+} help_keys[] = {
+    {"arrows, wasd", "move the cursor (also H j k l: h is for hints)"},
+    {"Enter, Space", "play the cell under the cursor"},
+    {"mouse click", "play the cell clicked"},
+    {"1-9", "on 3x3, play that cell (1 2 3 / 4 5 6 / 7 8 9)"},
+    {"u", "take back your last move (and the engine's reply); after the end, it reopens the game"},
+    {"h", "hints on or off: every empty cell's value before each of your moves; the line below the board "
+          "explains the values shown"},
+    {"n", "new game, sides swapped"},
+    {"p", "two engines: pause, or go on"},
+    {".", "two engines: one move, then pause"},
+    {"?", "this help"},
+    {"q or Ctrl-C", "quit (at once, even while an engine thinks)"},
+};
+static const char *const help_notes[] = {
+    "The cursor's cell is in brackets, the last move underlined, the best hint reversed, a completed line "
+    "highlighted.",
     "Any key (Esc too) returns to the game.",
 };
+
+/* One line of the help as laid out at the terminal's width: keys (or NULL) in the first column, len
+ * characters of text from column x. */
+typedef struct help_line {
+    const char *keys;
+    int x;
+    const char *text;
+    int len;
+} help_line;
+
+/* text wrapped at the terminal's width from column x, appended to lines (n of TUI_HELP_MAX_LINES so far);
+ * the first line beside keys when not NULL. Returns the new n. */
+static int help_wrap(help_line *lines, int n, const char *keys, int x, const char *text)
+{
+    do {
+        const char *next;
+        int len = wrap_line(text, COLS - x, &next);
+        if (n < TUI_HELP_MAX_LINES)
+            lines[n++] = (help_line){keys, x, text, len};
+        keys = NULL;
+        text = next;
+    } while (*text);
+    return n;
+}
+
+/* The help's lines at the terminal's width, into lines (TUI_HELP_MAX_LINES); returns how many. */
+static int help_layout(help_line *lines)
+{
+    int keys_w = COLS >= TUI_HELP_WIDE_COLS ? TUI_HELP_KEYS_W : TUI_HELP_KEYS_W_NARROW;
+    int n = help_wrap(lines, 0, NULL, 0, "ttt play: keys");
+    n = help_wrap(lines, n, NULL, 0, "");
+    for (size_t i = 0; i < sizeof help_keys / sizeof help_keys[0]; i++) {
+        const char *keys = help_keys[i].keys;
+        if (2 + (int)strlen(keys) >= keys_w) { /* too wide for its column: the text goes below it */
+            n = help_wrap(lines, n, keys, keys_w, "");
+            keys = NULL;
+        }
+        n = help_wrap(lines, n, keys, keys_w, help_keys[i].what);
+    }
+    for (size_t i = 0; i < sizeof help_notes / sizeof help_notes[0]; i++) {
+        n = help_wrap(lines, n, NULL, 0, "");
+        n = help_wrap(lines, n, NULL, 0, help_notes[i]);
+    }
+    return n;
+}
+
+/* Lines of the help on one page: the whole screen, or all but its last line (which says there is more). */
+static int help_page_lines(int total) { return total <= LINES ? LINES : LINES > 1 ? LINES - 1 : 1; }
+
+static void draw_help(tui *t)
+{
+    help_line lines[TUI_HELP_MAX_LINES];
+    int n = help_layout(lines), per_page = help_page_lines(n), first = t->help_page * per_page;
+    for (int i = first; i < n && i < first + per_page; i++) {
+        if (lines[i].keys)
+            mvaddnstr(i - first, 2, lines[i].keys, COLS - 2);
+        mvaddnstr(i - first, lines[i].x, lines[i].text, lines[i].len);
+    }
+    if (first + per_page < n)
+        put_wrapped(true, LINES - 1, 0, "(more: any key; Esc returns to the game)", A_DIM);
+}
+
+/* Whether the help has a page after the one shown. */
+static bool help_more(const tui *t)
+{
+    help_line lines[TUI_HELP_MAX_LINES];
+    int n = help_layout(lines);
+    return (t->help_page + 1) * help_page_lines(n) < n;
+}
 
 static void draw(tui *t)
 {
     erase();
+    t->board_shown = false;
     if (t->help) {
-        for (size_t i = 0; i < sizeof help_lines / sizeof help_lines[0] && (int)i < LINES; i++)
-            mvaddnstr((int)i, 0, help_lines[i], COLS);
+        draw_help(t);
         refresh();
         return;
     }
-    tui_layout l;
-    int need[2];
-    if (!choose_layout(t, &l, need)) {
-        mvprintw(0, 0, "terminal too small: %dx%d, need %dx%d", COLS, LINES, need[0], need[1]);
-        mvprintw(1, 0, "resize it, or q quits");
-        refresh();
-        return;
-    }
-    char text[TUI_TEXT_SIZE], rt[TTT_RULES_TEXT_SIZE], x[TTT_SPEC_TEXT_SIZE + 16], o[TTT_SPEC_TEXT_SIZE + 16];
+    tui_text x = {.keys = ttt_game_humans(t->g) ? keys_line
+                          : t->paused           ? keys_line_paused
+                                                : keys_line_engines};
+    char rt[TTT_RULES_TEXT_SIZE], xp[TTT_SPEC_TEXT_SIZE + 16], op[TTT_SPEC_TEXT_SIZE + 16];
     ttt_rules_format(&t->g->rules, rt, sizeof rt);
     char games[32] = "";
     if (t->cfg->games)
         snprintf(games, sizeof games, " of %d", t->cfg->games);
-    snprintf(text, sizeof text, "ttt %s, %d in a row%s   game %d%s   X: %s   O: %s", rt, t->g->rules.k,
-             t->g->rules.misere ? " loses" : "", t->g->number, games, side_player(t, TTT_X, x, sizeof x),
-             side_player(t, TTT_O, o, sizeof o));
-    if (l.full) {
-        if (t->color)
-            attron(COLOR_PAIR(PAIR_TITLE) | A_BOLD);
-        else
-            attron(A_BOLD);
-        mvaddnstr(0, 0, text, COLS);
-        attrset(A_NORMAL);
-    }
-    draw_board(t, &l);
-    int y = l.top + board_height(t, l.grid) + (l.full ? 1 : 0);
-    status_text(t, text, sizeof text);
-    attron(A_BOLD);
-    mvaddnstr(y, 0, text, COLS);
-    attroff(A_BOLD);
-    if (l.full) {
-        play_score_text(t->g, text, sizeof text);
-        mvprintw(++y, 0, "score: %.*s", COLS - 8, text);
-    }
+    snprintf(x.title, sizeof x.title, "ttt %s, %d in a row%s   game %d%s   X: %s   O: %s", rt, t->g->rules.k,
+             t->g->rules.misere ? " loses" : "", t->g->number, games, side_player(t, TTT_X, xp, sizeof xp),
+             side_player(t, TTT_O, op, sizeof op));
+    status_text(t, x.status, sizeof x.status);
+    char score[TUI_TEXT_SIZE];
+    snprintf(x.score, sizeof x.score, "score: %s", play_score_text(t->g, score, sizeof score));
+    tui_layout l;
+    int need[2];
+    bool fits = choose_layout(t, &x, &l, need); /* the hint legend's digits depend on the cells' width */
     if (match_over(t))
-        mvprintw(y + 1, 0, "match over after %d games: q quits", t->g->number);
+        snprintf(x.msg, sizeof x.msg, "match over after %d games: q quits", t->g->number);
     else if (t->msg[0])
-        mvaddnstr(y + 1, 0, t->msg, COLS);
+        snprintf(x.msg, sizeof x.msg, "%s", t->msg);
     else if (t->hint_shown && t->hint_stamp == t->stamp) {
-        /* made here, as the cells are drawn: their number of digits depends on the layout */
-        char legend[TUI_TEXT_SIZE], line[TUI_TEXT_SIZE + 64];
+        char legend[TUI_TEXT_SIZE];
         play_hint_legend(&t->g->rules, &t->hint, l.cell_w == TUI_CELL_W ? PLAY_DIGITS : TUI_DIGITS_NARROW,
                          " (reversed)", legend, sizeof legend);
-        int n = snprintf(line, sizeof line, "hint (%s): %.200s", t->hint.method, legend);
+        int n = snprintf(x.msg, sizeof x.msg, "hint (%s): %.200s", t->hint.method, legend);
         if (n > COLS) /* the method gives way to the values' legend */
-            snprintf(line, sizeof line, "hint: %.200s", legend);
-        mvaddnstr(y + 1, 0, line, COLS);
+            snprintf(x.msg, sizeof x.msg, "hint: %.200s", legend);
     } else if (ttt_board_terminal(&t->g->board))
-        mvaddnstr(y + 1, 0, "n: new game with the sides swapped, q: quit", COLS);
-    if (t->color)
-        attron(A_DIM);
-    mvaddnstr(y + 2, 0, ttt_game_humans(t->g) ? keys_line : keys_line_engines, COLS);
-    attrset(A_NORMAL);
+        snprintf(x.msg, sizeof x.msg, "n: new game with the sides swapped, q: quit");
+    if (x.msg[0])
+        fits = choose_layout(t, &x, &l, need);
+    if (!fits) {
+        char small[TUI_TEXT_SIZE];
+        snprintf(small, sizeof small, "terminal too small: %dx%d, need %dx%d; resize it, or q quits", COLS,
+                 LINES, need[0], need[1]);
+        put_wrapped(true, 0, 0, small, A_NORMAL);
+        refresh();
+        return;
+    }
+    if (l.full)
+        put_wrapped(true, 0, 0, x.title, t->color ? (attr_t)COLOR_PAIR(PAIR_TITLE) | A_BOLD : A_BOLD);
+    draw_board(t, &l);
+    t->layout = l;
+    t->board_shown = true;
+    int y = l.top + board_height(t, l.grid) + (l.full ? 1 : 0);
+    y += put_wrapped(true, y, 0, x.status, A_BOLD);
+    if (l.full)
+        y += put_wrapped(true, y, 0, x.score, A_NORMAL);
+    y += x.msg[0] ? put_wrapped(true, y, 0, x.msg, A_NORMAL) : 1;
+    put_wrapped(true, y, 0, x.keys, t->color ? A_DIM : A_NORMAL);
     /* The terminal's own cursor sits on the board's cursor, for screen readers and terminals that show it;
      * hidden when two engines play. */
     if (!ttt_board_terminal(&t->g->board) && ttt_game_humans(t->g)) {
@@ -410,6 +559,21 @@ static void draw(tui *t)
         move(l.top + 1 + (l.grid ? 2 * row : row), TUI_LABEL_W + col * l.cell_w + 1);
     }
     refresh();
+}
+
+/* The cell at screen line y, column x of the board as last drawn, or -1 (outside the board, a grid line
+ * between rows, the row numbers). */
+static int cell_at(const tui *t, int y, int x)
+{
+    const tui_layout *l = &t->layout;
+    const ttt_rules *r = &t->g->rules;
+    if (!t->board_shown)
+        return -1;
+    int dy = y - (l->top + 1), dx = x - TUI_LABEL_W;
+    if (dy < 0 || dx < 0 || (l->grid && dy % 2))
+        return -1;
+    int row = l->grid ? dy / 2 : dy, col = dx / l->cell_w;
+    return row < r->rows && col < r->cols ? row * r->cols + col : -1;
 }
 
 /* --- Game actions
@@ -539,7 +703,9 @@ static void advance(tui *t)
         position_changed(t);
     }
     ttt_engine *e = ttt_game_engine_to_move(g);
-    if (e && ttt_clock_ms() >= t->engine_at) {
+    bool may_move = t->paused ? t->step : ttt_clock_ms() >= t->engine_at;
+    if (e && may_move) {
+        t->step = false;
         worker_start(t, JOB_MOVE, e, NULL);
     } else if (t->hint_wanted && !t->hint_shown && human_to_move(t)) {
         ttt_engine *fallback;
@@ -551,6 +717,45 @@ static void advance(tui *t)
         }
         worker_start(t, JOB_HINT, fallback, t->hinter.solver);
     }
+}
+
+/* p: two engines stop after the move they are making, or go on. */
+static void pause_engines(tui *t)
+{
+    if (ttt_game_humans(t->g)) {
+        snprintf(t->msg, sizeof t->msg, "p pauses games between two engines");
+        return;
+    }
+    t->paused = !t->paused;
+    t->step = false;
+    t->engine_at = 0;
+    snprintf(t->msg, sizeof t->msg, "%s", t->paused ? "paused: . plays one move, p goes on" : "");
+}
+
+/* .: two engines make one move, then wait (paused). */
+static void step_engines(tui *t)
+{
+    if (ttt_game_humans(t->g)) {
+        snprintf(t->msg, sizeof t->msg, ". steps games between two engines");
+        return;
+    }
+    if (!t->paused)
+        snprintf(t->msg, sizeof t->msg, "paused: . plays one move, p goes on");
+    t->paused = t->step = true;
+}
+
+/* A mouse event: a click of the first button on a cell moves the cursor there and plays it. The click counts
+ * when the button is released: curses reports only the release of a press and release read together. */
+static void mouse(tui *t)
+{
+    MEVENT ev;
+    if (getmouse(&ev) != OK || !(ev.bstate & (BUTTON1_RELEASED | BUTTON1_CLICKED)))
+        return;
+    int cell = cell_at(t, ev.y, ev.x);
+    if (cell < 0)
+        return;
+    t->cursor = cell;
+    play_cell(t, cell);
 }
 
 static void move_cursor(tui *t, int drow, int dcol)
@@ -568,6 +773,15 @@ static bool key(tui *t, int ch)
     if (ch == ERR)
         return true;
     if (t->help && ch != KEY_RESIZE) { /* any key, Esc at once (TUI_ESCDELAY_MS) */
+        if (ch == KEY_MOUSE) {
+            MEVENT ev;
+            if (getmouse(&ev) != OK || !(ev.bstate & (BUTTON1_RELEASED | BUTTON1_CLICKED)))
+                return true; /* a press: the click comes with its release */
+        }
+        if (ch != KEY_ESC && ch != KEY_CTRL_C && ch != 'q' && help_more(t)) {
+            t->help_page++;
+            return true;
+        }
         t->help = false;
         return ch != KEY_CTRL_C && ch != 'q';
     }
@@ -606,7 +820,14 @@ static bool key(tui *t, int ch)
     case 'h': hint(t); break;
     case 'n':
     case 'N': new_game(t); break;
-    case '?': t->help = true; break;
+    case 'p':
+    case 'P': pause_engines(t); break;
+    case '.': step_engines(t); break;
+    case KEY_MOUSE: mouse(t); break;
+    case '?':
+        t->help = true;
+        t->help_page = 0;
+        break;
     case KEY_RESIZE: clear(); break;
     default:
         if (ch >= '1' && ch <= '9' && r->rows == 3 && r->cols == 3)
@@ -647,7 +868,9 @@ static void install_signals(void)
     sigaction(SIGHUP, &sa, NULL);
 }
 
-int tui_play(ttt_game *g, const play_config *cfg)
+static bool term_known(void);
+
+int tui_play(ttt_game *g, const play_config *cfg, char *why, size_t size)
 {
     tui t = {.g = g, .cfg = cfg};
     atomic_init(&t.w.state, WORKER_IDLE);
@@ -655,8 +878,13 @@ int tui_play(ttt_game *g, const play_config *cfg)
     setlocale(LC_ALL, "");
     const char *codeset = nl_langinfo(CODESET);
     t.unicode = codeset && strcmp(codeset, "UTF-8") == 0;
-    if (!initscr())
-        return cli_runtime("play", "cannot start the terminal UI (TERM=%s)", getenv("TERM"));
+    /* newterm, not initscr: initscr ends the process on a terminal type it does not know. term_known asks
+     * first, as newterm leaks its screen when it fails. */
+    SCREEN *screen = term_known() ? newterm(NULL, stdout, stdin) : NULL;
+    if (!screen) {
+        snprintf(why, size, "unknown terminal type TERM=%.64s", getenv("TERM"));
+        return TUI_UNUSABLE;
+    }
     raw();
     noecho();
     keypad(stdscr, TRUE);
@@ -664,6 +892,9 @@ int tui_play(ttt_game *g, const play_config *cfg)
     timeout(TUI_TICK_MS);
     if (ttt_game_humans(g) == 0)
         curs_set(0); /* two engines play: no cursor to follow */
+    /* Presses and releases as they come (no wait to tell a click from a double click); mouse() reads them. */
+    mousemask(BUTTON1_PRESSED | BUTTON1_RELEASED, NULL);
+    mouseinterval(0);
     init_colors(&t);
     install_signals();
     for (;;) {
@@ -678,6 +909,7 @@ int tui_play(ttt_game *g, const play_config *cfg)
             break;
     }
     endwin();
+    delscreen(screen);
     /* The session's score stays on the terminal after the screen is gone. */
     play_print_session_score(g);
     if (!worker_idle(&t)) {
@@ -694,4 +926,17 @@ int tui_play(ttt_game *g, const play_config *cfg)
     if (t.failed)
         return cli_runtime("play", "%s", t.msg);
     return t.unsaved ? play_unsaved_exit(t.unsaved) : CLI_OK;
+}
+
+/* Last in the file: term.h defines a macro for every capability's name (lines, columns, ...). */
+#include <term.h>
+
+/* Whether the terminal database describes TERM. */
+static bool term_known(void)
+{
+    int status = 0;
+    if (setupterm(NULL, STDOUT_FILENO, &status) != OK)
+        return false;
+    del_curterm(cur_term);
+    return true;
 }

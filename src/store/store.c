@@ -11,7 +11,8 @@
  * (2) read application_id, user_version and the table names, without writing: SQLite answers SQLITE_NOTADB
  * for a file that is not a database; (3) a database with our application_id is ours; an empty one (no
  * tables, id 0) becomes ours; anything else is refused; (4) only then switch to WAL and run the migrations
- * that are missing.
+ * that are missing. A lazy open of a file that does not exist yet does all of that on an empty database in
+ * memory, and again on the file at the first write: nobody gets a database for a session that saved nothing.
  *
  * Reading trusts nothing in the file: every value of every row is checked (its type, its range, the moves
  * a legal finished game of the row's rules ending in the row's result) before a caller sees it, and a bad
@@ -49,6 +50,8 @@ struct ttt_store {
     char *path;
     int version;
     bool in_transaction; /* the caller began one: writes join it */
+    bool pending;        /* opened lazily and the file does not exist yet: db is an empty one in memory */
+    bool make_dirs;      /* the default path: its directories are made with the file */
     bool has_file;       /* path named a file when opened (not ":memory:"): its device and inode */
     dev_t dev;
     ino_t ino;
@@ -259,33 +262,21 @@ static ttt_status resolve_path(const char **path, char *buf, ttt_error *err)
     return ttt_store_default_path(buf, TTT_STORE_PATH_SIZE, err);
 }
 
-/* Opens path: creating it when create is set (and the default path's directories; a named path's directory
- * must exist), else TTT_ESTATE when it does not exist. */
-static ttt_status store_open(const char *path, bool create, ttt_store **out, ttt_error *err)
+/* Steps 1 to 4 on file, the database s stands for (s->path in messages; ":memory:" while a lazy store's file
+ * does not exist yet): creating it when create is set, else TTT_ESTATE when it does not exist. On failure
+ * s->db is closed and NULL. */
+static ttt_status open_db(ttt_store *s, const char *file, bool create, ttt_error *err)
 {
-    *out = NULL;
-    char default_path[TTT_STORE_PATH_SIZE];
-    bool named = path && path[0];
-    ttt_status st = resolve_path(&path, default_path, err);
-    if (!st && create)
-        st = prepare_directory(path, !named, err);
-    if (st)
-        return st;
-    struct stat where; /* SQLite's own word for a directory is "unable to open database file" */
-    if (stat(path, &where) == 0 && S_ISDIR(where.st_mode))
-        return ttt_fail(err, TTT_EINVAL, "memory '%s': a directory, not a database file", path);
-    ttt_store *s = calloc(1, sizeof *s);
-    if (!s || !(s->path = strdup(path))) {
-        free(s);
-        return ttt_fail(err, TTT_ENOMEM, "memory: out of memory");
-    }
+    const char *path = s->path;
+    ttt_status st;
     int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
-    if (sqlite3_open_v2(path, &s->db, flags, NULL) != SQLITE_OK) {
+    if (sqlite3_open_v2(file, &s->db, flags, NULL) != SQLITE_OK) {
         if (!create && sqlite3_system_errno(s->db) == ENOENT)
             st = ttt_fail(err, TTT_ESTATE, "no database at '%s' yet", path);
         else
             st = db_fail(s, err, "cannot open");
-        ttt_store_close(s);
+        sqlite3_close(s->db);
+        s->db = NULL;
         return st;
     }
     /* SQLite opens a file it may not write read-only; any read of a WAL database would then leave -wal and
@@ -293,7 +284,8 @@ static ttt_status store_open(const char *path, bool create, ttt_store **out, ttt
     if (sqlite3_db_readonly(s->db, "main") == 1) {
         st = ttt_fail(err, TTT_EIO, "memory '%s': the file is read-only: %s", path,
                       create ? "cannot write to it" : "reading it would leave -wal and -shm files (copy it)");
-        ttt_store_close(s);
+        sqlite3_close(s->db);
+        s->db = NULL;
         return st;
     }
     sqlite3_busy_timeout(s->db, TTT_STORE_BUSY_MS);
@@ -314,16 +306,72 @@ static ttt_status store_open(const char *path, bool create, ttt_store **out, ttt
         st = ttt_fail(err, TTT_EINVAL,
                       "memory '%s': marked as ttt but has no ttt_meta format row: not touching it", path);
     if (st) {
+        sqlite3_close(s->db);
+        s->db = NULL;
+        return st;
+    }
+    struct stat where;
+    if (file == path && stat(path, &where) == 0) {
+        s->has_file = true;
+        s->dev = where.st_dev;
+        s->ino = where.st_ino;
+    }
+    return TTT_OK;
+}
+
+typedef enum open_mode { OPEN_CREATE, OPEN_EXISTING, OPEN_LAZY } open_mode;
+
+/* Opens path: OPEN_CREATE creates it (and the default path's directories; a named path's directory must
+ * exist), OPEN_EXISTING answers TTT_ESTATE when it does not exist, OPEN_LAZY leaves a missing file to the
+ * first write (ensure_file), reading an empty database in memory until then. */
+static ttt_status store_open(const char *path, open_mode mode, ttt_store **out, ttt_error *err)
+{
+    *out = NULL;
+    char default_path[TTT_STORE_PATH_SIZE];
+    bool named = path && path[0];
+    ttt_status st = resolve_path(&path, default_path, err);
+    if (!st && mode == OPEN_CREATE)
+        st = prepare_directory(path, !named, err);
+    else if (!st && mode == OPEN_LAZY && named && strcmp(path, ":memory:") != 0)
+        st = prepare_directory(path, false, err); /* a mistyped directory is said now, not after a game */
+    if (st)
+        return st;
+    struct stat where; /* SQLite's own word for a directory is "unable to open database file" */
+    bool exists = stat(path, &where) == 0, absent = !exists && errno == ENOENT;
+    if (exists && S_ISDIR(where.st_mode))
+        return ttt_fail(err, TTT_EINVAL, "memory '%s': a directory, not a database file", path);
+    ttt_store *s = calloc(1, sizeof *s);
+    if (!s || !(s->path = strdup(path))) {
+        free(s);
+        return ttt_fail(err, TTT_ENOMEM, "memory: out of memory");
+    }
+    s->pending = mode == OPEN_LAZY && absent && strcmp(path, ":memory:") != 0;
+    s->make_dirs = !named;
+    st = s->pending ? open_db(s, ":memory:", true, err) : open_db(s, s->path, mode != OPEN_EXISTING, err);
+    if (st) {
         ttt_store_close(s);
         return st;
     }
-    struct stat file;
-    if (stat(path, &file) == 0) {
-        s->has_file = true;
-        s->dev = file.st_dev;
-        s->ino = file.st_ino;
-    }
     *out = s;
+    return TTT_OK;
+}
+
+/* A lazy store's file, made before its first write: the empty database in memory gives way to the file.
+ * On failure the store stays as it was, and a later write tries again. */
+static ttt_status ensure_file(ttt_store *s, ttt_error *err)
+{
+    if (!s->pending)
+        return TTT_OK;
+    ttt_status st = prepare_directory(s->path, s->make_dirs, err);
+    if (st)
+        return st;
+    sqlite3 *memory = s->db;
+    if ((st = open_db(s, s->path, true, err)) != TTT_OK) {
+        s->db = memory;
+        return st;
+    }
+    sqlite3_close(memory);
+    s->pending = false;
     return TTT_OK;
 }
 
@@ -340,12 +388,17 @@ static ttt_status check_still_there(const ttt_store *s, ttt_error *err)
 
 ttt_status ttt_store_open(const char *path, ttt_store **out, ttt_error *err)
 {
-    return store_open(path, true, out, err);
+    return store_open(path, OPEN_CREATE, out, err);
 }
 
 ttt_status ttt_store_open_existing(const char *path, ttt_store **out, ttt_error *err)
 {
-    return store_open(path, false, out, err);
+    return store_open(path, OPEN_EXISTING, out, err);
+}
+
+ttt_status ttt_store_open_lazy(const char *path, ttt_store **out, ttt_error *err)
+{
+    return store_open(path, OPEN_LAZY, out, err);
 }
 
 void ttt_store_close(ttt_store *s)
@@ -386,7 +439,9 @@ ttt_status ttt_store_check(ttt_store *s, ttt_error *err)
 
 ttt_status ttt_store_begin(ttt_store *s, ttt_error *err)
 {
-    ttt_status st = exec(s, "BEGIN IMMEDIATE", err);
+    ttt_status st = ensure_file(s, err);
+    if (!st)
+        st = exec(s, "BEGIN IMMEDIATE", err);
     s->in_transaction = st == TTT_OK;
     return st;
 }
@@ -659,7 +714,9 @@ ttt_status ttt_store_add_game(ttt_store *s, const ttt_game_record *g, int64_t *i
     if (bad != GAME_OK)
         return ttt_fail(err, TTT_EINVAL, "memory '%s': cannot record the game: bad %s: %s", s->path,
                         game_columns[bad], why);
-    ttt_status st = check_still_there(s, err);
+    ttt_status st = ensure_file(s, err);
+    if (!st)
+        st = check_still_there(s, err);
     if (st)
         return st;
     sqlite3_stmt *q;
@@ -795,6 +852,9 @@ ttt_status ttt_store_learn(ttt_store *s, const char *rules, const char *moves, c
     if (bad != SEQ_OK)
         return ttt_fail(err, TTT_EINVAL, "memory '%s': cannot learn rules=%s moves=%s: bad %s: %s", s->path,
                         rules, quote(moves, strlen(moves), shown), names[bad], why);
+    ttt_status st = ensure_file(s, err);
+    if (st)
+        return st;
     sqlite3_stmt *q;
     if (sqlite3_prepare_v2(s->db,
                            "INSERT INTO learner_sequences(rules, moves, result, count) VALUES (?, ?, ?, ?) "

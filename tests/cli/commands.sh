@@ -134,7 +134,7 @@ printf 'b2\nzz\nb2\na1\nc1\n' >"$OUT.in"
 STDIN="$OUT.in" expect_out 0 "not a move: 'zz'" play --x human --o random:seed=1
 STDIN="$OUT.in" expect_out 0 'b2 is taken' play --x human --o random:seed=1
 STDIN=/dev/null expect_out 0 'game abandoned' play
-STDIN=/dev/null expect_out 0 'O is perfect = minimax' play
+STDIN=/dev/null expect_out 0 'O is perfect = minimax' play --verbose
 # you cannot beat the default opponent: X plays the corners, O answers perfectly
 printf 'a1\nc1\nc3\na3\nb1\nb2\na2\nc2\nb3\n' >"$OUT.in"
 STDIN="$OUT.in" expect_out 0 '(O wins|draw)' play --seed 1

@@ -21,8 +21,8 @@ expect_err "^ttt history: memory '$DIR': a directory, not a database file" histo
 expect_err "^ttt train: memory '$DIR': a directory, not a database file" train --games 1 --against random --memory "$DIR"
 [[ ! -e $DIR/no ]] && PASS=$((PASS + 1)) || fail "a directory was made for a named path: $(find "$DIR/no")"
 
-# The default data directory is made (XDG_DATA_HOME/ttt), by play as by serve.
-STDIN=<(printf 'b2\nq\n') XDG_DATA_HOME=$DIR/data1 expect 0 play
+# The default data directory is made (XDG_DATA_HOME/ttt), by play (with the first game it records) as by serve.
+STDIN=<(printf '%s\n' 1 2 3 4 5 6 7) XDG_DATA_HOME=$DIR/data1 expect 0 play --o random:seed=1
 [[ -f $DIR/data1/ttt/ttt.db ]] && PASS=$((PASS + 1)) || fail "play did not make the default database"
 XDG_DATA_HOME=$DIR/data2 serve_start "$DIR/log"
 kill -TERM "$SERVER"
@@ -32,6 +32,7 @@ wait "$SERVER"
 # The database's directory removed while play runs: the finished game cannot go to the unlinked file; play
 # says so in one line and exits 1 (it used to exit 0, the game lost).
 mkdir "$DIR/gone"
+"$TTT" play --x random --o random --games 1 --record --db "$DIR/gone/x.db" >/dev/null # made by a first game
 mkfifo "$DIR/in"
 "$TTT" play --plain --x human --o human --db "$DIR/gone/x.db" <"$DIR/in" >"$OUT" 2>"$ERR" &
 PLAY=$!

@@ -8,6 +8,10 @@ trap 'rm -f "$OUT" "$ERR" "$IN"' EXIT
 feed() { printf '%s\n' "$@" >"$IN"; }
 # Typing 1..9 in turn plays the first free cell each time (a taken cell is refused and the next line tried).
 FIRST_FREE=(1 2 3 4 5 6 7 8 9)
+# check WHAT CONDITION...: one check of the last run's output, in bash.
+check() {
+    if eval "$2"; then PASS=$((PASS + 1)); else fail "$1"; fi
+}
 
 # --- whole games: won (against a seeded random O), lost (against the perfect engine), drawn (two people)
 feed "${FIRST_FREE[@]}"
@@ -19,16 +23,29 @@ STDIN=$IN expect_out 0 '^draw: the board is full' play --x human --o human
 feed 1 4 2 5 3
 STDIN=$IN expect_out 0 'O wins: X completed a line' play --rules 3x3-misere --x human --o human
 # who plays which side: --x ENGINE makes you O, the engine moves first
-STDIN=/dev/null expect_out 0 'X is random:seed=5 = random:seed=5, O is you' play --x random:seed=5
+STDIN=/dev/null expect_out 0 '^ttt 3x3 \(seed 7\): X is random:seed=5, O is you$' play --x random:seed=5 --seed 7
 STDIN=/dev/null expect_out 0 'X \(random:seed=5\) plays' play --x random:seed=5
-STDIN=/dev/null expect_out 0 ': X is you, O is perfect = minimax:seed=8' play --seed 7
-STDIN=/dev/null expect_out 0 'O is hard = minimax:seed=8,time=1000,.*blunder=5' play --seed 7 --level hard
-STDIN=/dev/null expect_out 0 'X is easy = minimax:seed=7,time=100,.*blunder=50, O is you' play --seed 7 --o human --x easy
+# the header is short: the level's name; --verbose adds the full spec of an engine named by a level
+STDIN=/dev/null expect_out 0 '^ttt 3x3 \(seed 7\): X is you, O is perfect$' play --seed 7
+STDIN=/dev/null expect_out 0 ': X is you, O is perfect = minimax:seed=8' play --seed 7 --verbose
+STDIN=/dev/null expect_out 0 'O is hard = minimax:seed=8,time=1000,.*blunder=5' play --seed 7 --level hard -v
+STDIN=/dev/null expect_out 0 'X is easy = minimax:seed=7,time=100,.*blunder=50, O is you' play --seed 7 --o human --x easy --verbose
+STDIN=/dev/null expect_out 0 '^ttt 3x3 \(seed 7\): X is random:seed=5, O is you$' play --x random:seed=5 --seed 7 --verbose
+# no empty board before an engine's first move: the first board holds its stone, its move under it
+STDIN=/dev/null expect_out 0 'X \(random:seed=5\) plays' play --x random:seed=5
+check "an empty board before the engine's first move" "grep -m1 -A3 '^     a b c$' '$OUT' | grep -q X"
+# options that contradict: a warning on stderr naming the one that wins, and the game goes on
+STDIN=/dev/null expect_out 0 'O is random$' play --level easy --o random
+check "no warning for --level easy --o random: $(cat "$ERR")" \
+    "grep -qx 'ttt play: warning: --level easy is ignored: --o random is the engine, you play X' '$ERR'"
+STDIN=/dev/null expect_out 0 'O is random$' play --level easy --x human --o random
+check "no warning for --level with both sides: $(cat "$ERR")" \
+    "grep -qx 'ttt play: warning: --level easy is ignored: --x human and --o random name both players' '$ERR'"
+STDIN=/dev/null expect_out 0 'O is easy$' play --level easy --x human
+check "a warning for --level easy --x human: $(cat "$ERR")" "[[ ! -s '$ERR' ]]"
+STDIN=/dev/null expect_out 0 'O is you$' play --level easy --x easy
+check "a warning for --level easy --x easy: $(cat "$ERR")" "[[ ! -s '$ERR' ]]"
 
-# check WHAT CONDITION...: one check of the last run's output, in bash.
-check() {
-    if eval "$2"; then PASS=$((PASS + 1)); else fail "$1"; fi
-}
 
 # --- one board per turn: a person's move and the engine's reply show one board, the engine's move on one line
 # under it, then the prompt as the only status line; the end shows the board and the result
@@ -41,11 +58,11 @@ check "a status line beside the prompt" "! grep -q 'to move' '$OUT'"
 check "the engine's move is not the line right under its board" \
     "grep -A4 '^     a b c$' '$OUT' | grep -q '^O (random:seed=1) plays a3$'"
 check "the engine's move is not followed by the prompt" "grep -A1 '^O (random:seed=1) plays a3$' '$OUT' | grep -q '^X, your move'"
-# two engines in line mode: a board for every move, the move under it
+# two engines in line mode: a board for every move, the move under it (no empty one before the first)
 STDIN=/dev/null expect_out 0 '^X \(random:seed=2\) plays' play --x random:seed=2 --o random:seed=3
 boards=$(grep -c '^     a b c$' "$OUT")
 moves=$(grep -c ' plays ' "$OUT")
-check "$boards boards for $moves moves of two engines" "((boards == moves + 1))"
+check "$boards boards for $moves moves of two engines" "((boards == moves))"
 
 # --- the prompt's error paths: a one-line reason, then the prompt again, and the game goes on
 feed zz d1 a9 0 b2 b2 c
@@ -110,12 +127,15 @@ STDIN=/dev/null expect_out 0 'X, your move' play --plain
 feed 1 2 3 5 4 6 8 7 9 1 4 2 5 3
 STDIN=$IN expect_out 0 'game 2 of 2, sides swapped: X is human, O is human' play --x human --o human --games 2
 STDIN=$IN expect_out 0 'score after 2 games: player 1 0, player 2 1, draws 1' play --x human --o human --games 2
-# quitting (q, or the end of input) leaves the session's score, as the terminal UI does: the game quit counts
+# quitting (q, or the end of input) leaves the session's score, as the terminal UI does: only finished games
+# count as played, the one quit after a move as abandoned, one not begun not at all
+feed 1 2 3 5 4 6 8 7 9 1 q
+STDIN=$IN expect_out 0 '^ttt play: 1 game played, 1 abandoned: player 1 0, player 2 0, draws 1$' play --x human --o human --games 3
 feed 1 2 3 5 4 6 8 7 9 q
-STDIN=$IN expect_out 0 '^ttt play: after 2 games: player 1 0, player 2 0, draws 1$' play --x human --o human --games 3
+STDIN=$IN expect_out 0 '^ttt play: 1 game played: player 1 0, player 2 0, draws 1$' play --x human --o human --games 3
 feed 5 q
-STDIN=$IN expect_out 0 '^ttt play: after 1 game: you 0, random:seed=1 0, draws 0$' play --o random:seed=1 --no-record
-STDIN=/dev/null expect_out 0 '^ttt play: after 1 game: you 0, perfect 0, draws 0$' play --no-record
+STDIN=$IN expect_out 0 '^ttt play: no game played \(1 abandoned\)$' play --o random:seed=1 --no-record
+STDIN=/dev/null expect_out 0 '^ttt play: no game played$' play --no-record
 
 # --- engines only: a summary of N games, sides swapped every game, reproducible from the seed
 expect_out 0 '^20 games of 3x3, sides swapped after every game \(seed 1\):' play --x easy --o random --games 20 --seed 1
@@ -186,6 +206,8 @@ else
     echo "skipped: an unsaved game's exit status (sqlite3 missing)"
 fi
 expect_out 0 '^3 games' play --x random --o random --games 3 --no-record --db "$DBDIR/none.db"
+grep -qx "ttt play: warning: --db $DBDIR/none.db is ignored: --no-record records nothing" "$ERR" ||
+    fail "no warning for --db with --no-record"
 [[ ! -e "$DBDIR/none.db" ]] || fail "--no-record created the database"
 printf 'not a database, and it stays so\n' >"$DBDIR/foreign"
 sum=$(md5sum <"$DBDIR/foreign")

@@ -2,81 +2,7 @@
 # hint, help, new game, resize, NO_COLOR, and quitting (q, Ctrl-C, SIGTERM) with the terminal restored, also
 # while an engine is thinking. Waits poll the screen with a generous deadline, so a loaded machine only makes
 # them slower. Skips (exit 77) when tmux is missing.
-set -u
-TTT=$(realpath "${1:?usage: $0 path/to/ttt}")
-if ! command -v tmux >/dev/null 2>&1; then
-    echo "skipped: tmux is not installed (scripts/setup.sh installs it)"
-    exit 77
-fi
-RUN=0 # each program gets its own tmux server (socket ttt-test-PID-RUN): no waiting for the last one to exit
-SOCK=ttt-test-$$-0
-PASS=0
-FAIL=0
-DEADLINE=30 # seconds to wait for a screen, at most
-tm() { tmux -L "$SOCK" -f /dev/null "$@"; }
-trap 'tm kill-server 2>/dev/null' EXIT
-
-# new_server: ends the last program's tmux server and picks a fresh socket.
-new_server() {
-    tm kill-server 2>/dev/null
-    RUN=$((RUN + 1))
-    SOCK=ttt-test-$$-$RUN
-}
-
-# start ARGS...: runs `ttt play ARGS` in a fresh 80x24 window; when it exits the shell prints its status and
-# whether the terminal is back in its normal modes (canonical input, echo).
-start() {
-    new_server
-    local cmd="$TTT play $*"
-    tm new-session -d -x 80 -y 24 "$cmd; echo EXITED rc=\$?; stty -a | tr ' ;' '\n\n' | grep -xE -- '-?(icanon|echo)' | paste -sd' ' | sed 's/^/TTY /'; sleep 600"
-    NAME="ttt play $*"
-}
-
-screen() { tm capture-pane -p ${1:+"$1"}; }
-
-fail() {
-    FAIL=$((FAIL + 1))
-    echo "FAIL: $NAME: $*"
-    screen | sed 's/^/  | /'
-}
-
-# wait_for REGEX [what]: polls the screen until a line matches the extended regex.
-wait_for() {
-    local end=$((SECONDS + DEADLINE))
-    while ((SECONDS < end)); do
-        if screen | grep -Eq -- "$1"; then
-            PASS=$((PASS + 1))
-            return 0
-        fi
-        tm has-session 2>/dev/null || break
-        sleep 0.1
-    done
-    fail "no line matches /$1/ after ${DEADLINE}s"
-    return 1
-}
-
-# absent REGEX: no line on the screen matches now.
-absent() {
-    if screen | grep -Eq -- "$1"; then
-        fail "a line matches /$1/"
-        return 1
-    fi
-    PASS=$((PASS + 1))
-}
-
-keys() { tm send-keys "$@"; }
-
-# restored: the program exited 0, the alternate screen is gone and the terminal modes are back.
-restored() {
-    wait_for '^EXITED rc=0' || return 1
-    wait_for '^TTY icanon echo$'
-    if [[ $(tm display -p '#{alternate_on}') != 0 ]]; then
-        fail "the alternate screen is still on"
-    else
-        PASS=$((PASS + 1))
-    fi
-    absent 'score:'
-}
+source "$(dirname "$0")/tui_harness.bash"
 
 # --- a game won: X takes the top row against a seeded random O (its replies a3, c2 are known)
 start --o random:seed=1
@@ -94,7 +20,7 @@ keys n && wait_for 'game 2   X: random:seed=1   O: you'
 wait_for '^O to move \(you\)   last: X'
 keys q && restored
 # quitting leaves the session's score on the terminal
-wait_for '^ttt play: after 2 games: you 1, random:seed=1 0, draws 0$'
+wait_for '^ttt play: 1 game played, 1 abandoned: you 1, random:seed=1 0, draws 0$'
 
 
 # --- a game lost: X plays a1, b1, a2 (cursor and Enter for the last), the perfect O completes a3-b2-c1
@@ -141,8 +67,9 @@ keys '?' && wait_for 'take back your last move'
 wait_for '^Any key \(Esc too\) returns to the game\.$'
 # every line ends whole at 80 columns: the last words of the longest lines are on the screen
 wait_for '\(1 2 3 / 4 5 6 / 7 8 9\)$'
-wait_for "\\(and the engine's reply\\);$"
+wait_for "it reopens the game$"
 wait_for 'value before each of$'
+wait_for 'while an engine thinks\)$'
 keys Escape && wait_for '^X to move \(you\)'
 keys q && restored
 
@@ -150,7 +77,7 @@ keys q && restored
 start --rules 15x15k5 --x human --o human
 wait_for '^ 15  \.'
 wait_for '^     a   b   c   d   e   f   g   h   i   j   k   l   m   n   o$'
-tm resize-window -x 60 -y 20 && wait_for '^terminal too small: 60x20'
+tm resize-window -x 45 -y 20 && wait_for '^terminal too small: 45x20, need 50x'
 tm resize-window -x 80 -y 24 && wait_for '^ 15  \.'
 keys q && restored
 # 16x16 fills 80x24: the last row, every column letter and the keys line are on the screen
@@ -190,18 +117,17 @@ keys q && restored
 
 # --- two engines: no cursor (neither on the board nor the terminal's) and no "Enter play" in the keys
 start --x random:seed=1 --o random:seed=2
-wait_for '^n new game  \? help  q quit$'
+wait_for '^p pause  \. step  n new game  \? help  q quit$'
 absent 'Enter play'
 absent '\['
 if [[ $(tm display -p '#{cursor_flag}') == 0 ]]; then PASS=$((PASS + 1)); else fail "the cursor is shown"; fi
 keys q && restored
 
 # --- NO_COLOR: no colours, the highlights are bold/reverse/underline
-start_env() { new_server; tm new-session -d -x 80 -y 24 "$1; echo EXITED rc=\$?; sleep 600"; NAME=$1; }
 start_env "NO_COLOR=1 $TTT play --x human --o human"
 keys 1 2 3 && wait_for 'last: X c1'
 if screen -e | grep -Eq $'\e\\[3[0-7]m'; then fail "colours despite NO_COLOR"; else PASS=$((PASS + 1)); fi
-if screen -e | grep -q $'\e\\[1;7m'; then PASS=$((PASS + 1)); else fail "the last move is not reversed"; fi
+if screen -e | grep -q $'\e\\[4mX'; then PASS=$((PASS + 1)); else fail "the last move is not underlined"; fi
 keys q && wait_for '^EXITED rc=0'
 
 # --- quit while thinking: a 10-minute search on 15x15; q ends the program without waiting for it (wait_for
