@@ -258,6 +258,8 @@ static int report_interrupted(const solve_watch *w, const ttt_search_result *r, 
     bool proven_bound = p->best_move != TTT_NO_MOVE && p->exact;
     ttt_move best = proven_bound ? p->best_move : r->depth > 0 ? r->moves[0].move : p->best_move;
     bool has_line = best != TTT_NO_MOVE && p->line_length > 0 && p->line[0] == best;
+    /* Root moves searched to the end: none while the draw prover ran (its counts are of other things). */
+    bool searching = p->phase == TTT_PHASE_SEARCH && p->root_total > 0;
     if (json) {
         json_t *moves = json_array();
         for (int i = 0; has_line && i < p->line_length; i++)
@@ -268,9 +270,9 @@ static int report_interrupted(const solve_watch *w, const ttt_search_result *r, 
             proven_bound ? json_string(ttt_result_name(ttt_score_result(p->best_score))) : json_null(),
             "best",
             best != TTT_NO_MOVE ? json_string(ttt_move_format(&b->rules, best, m, sizeof m)) : json_null(),
-            "line", moves, "searched", p->root_done, "of", p->root_total, "depth",
-            proven_bound ? p->depth : r->depth, "exact", proven_bound, "nodes", (json_int_t)r->nodes, "ms",
-            r->ms);
+            "line", moves, "searched", searching ? p->root_done : 0, "of",
+            searching ? p->root_total : b->cells - b->ply, "depth", proven_bound ? p->depth : r->depth,
+            "exact", proven_bound, "nodes", (json_int_t)r->nodes, "ms", r->ms);
         return print_json(o);
     }
     printf("interrupted after %llu nodes in %.3f ms: not proven\n", (unsigned long long)r->nodes, r->ms);
@@ -287,6 +289,11 @@ static int report_interrupted(const solve_watch *w, const ttt_search_result *r, 
                p->root_total);
     else
         printf("no move searched to the end yet: nothing is known; --time MS gives a heuristic best move\n");
+    if (p->phase == TTT_PHASE_PROVE) { /* where the draw prover, which runs first, had got to */
+        char phase[160];
+        phase_text(p, phase, sizeof phase);
+        printf("stopped in the draw proofs: %s\n", phase);
+    }
     if (has_line)
         printf("best line so far: %s\n", line_text(b, p, line, sizeof line));
     return CLI_OK;

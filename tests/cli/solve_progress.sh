@@ -88,6 +88,19 @@ expect_out 0 '^\{"outcome":"x","value":"loss","plies":0,"moves":\[\],' solve --j
 expect_out 0 '^\{"outcome":"draw","value":"draw","plies":0,' solve --json --moves "a1 b2 c3 a2 a3 b3 b1 c1 c2"
 expect_out 0 '^\{"outcome":"o","value":"loss",' solve --json --value --moves "a1 b1 a2 b2 c3 b3"
 expect_err 'the game is over \(X wins\): nothing to solve' solve --moves "a1 b1 a2 b2 a3"
+# Stopped while the draw prover runs (8x8k5 starts with it): no root move counts as searched, and the report
+# says where the proofs were.
+"$TTT" solve --rules 8x8k5 --json >"$DIR/out" 2>"$DIR/err" &
+PID=$!
+wait_for "$DIR/err" 'use --time MS'
+interrupt "$PID"
+check_json "$DIR/out" '(o["interrupted"] is True and o["searched"] == 0 and o["of"] == 64 and o["best"] is None)'
+"$TTT" solve --rules 8x8k5 >"$DIR/out" 2>"$DIR/err" &
+PID=$!
+wait_for "$DIR/err" 'use --time MS'
+interrupt "$PID"
+grep -Eq '^stopped in the draw proofs: (proving [XO] cannot win|draw proofs: )' "$DIR/out" && PASS=$((PASS + 1)) ||
+    fail "8x8k5 after SIGINT: no word of the draw proofs: $(cat "$DIR/out")"
 expect_out 0 'draw, the game ends in 9' solve
 [[ ! -s $ERR ]] && PASS=$((PASS + 1)) || fail "3x3: unexpected stderr $(cat "$ERR")"
 # The warning is one line on stderr and says "may": a 7x7k5 position with 8 stones is settled at once; stdout
