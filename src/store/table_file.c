@@ -503,6 +503,16 @@ ttt_status ttt_table_write(const ttt_table *t, FILE *f, ttt_error *err)
     return ferror(f) ? ttt_fail(err, TTT_EIO, "table: cannot write") : TTT_OK;
 }
 
+ttt_status ttt_table_write_binary(const ttt_table *t, FILE *f, ttt_error *err)
+{
+    table_entry *list = sorted_entries(t);
+    if (!list)
+        return ttt_fail(err, TTT_ENOMEM, "table: out of memory");
+    write_binary_list(t, list, f, NULL, NULL);
+    free(list);
+    return ferror(f) ? ttt_fail(err, TTT_EIO, "table: cannot write") : TTT_OK;
+}
+
 ttt_status ttt_table_save(const ttt_table *t, const char *path, ttt_error *err)
 {
     return ttt_table_save_progress(t, path, NULL, NULL, err);
@@ -878,8 +888,10 @@ static ttt_status load_binary(const loader *ld, const unsigned char *data, size_
     if (!get_u64(&r, 4, &version) || !get_u64(&r, 4, &header))
         return bad(ld, "the file ends early");
     if (version != BINARY_VERSION)
-        return bad(ld, "version %" PRIu64 " is not supported (this program reads version %d)", version,
-                   BINARY_VERSION);
+        return bad(ld,
+                   "version %" PRIu64 " is not supported (this program reads version %d): rebuild the table "
+                   "with 'ttt table build'",
+                   version, BINARY_VERSION);
     if (header != BINARY_HEADER_SIZE || size < BINARY_HEADER_SIZE + BINARY_SUM_SIZE)
         return bad(ld, "the file ends early or its header is damaged");
     uint64_t sum = FNV_OFFSET, stored;
@@ -939,7 +951,6 @@ static ttt_status load_binary(const loader *ld, const unsigned char *data, size_
 ttt_status ttt_table_load(const char *path, const ttt_rules *rules, ttt_table **out, ttt_error *err)
 {
     *out = NULL;
-    loader ld = {path, err};
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     struct stat sb;
     if (fd < 0 || fstat(fd, &sb) != 0) {
@@ -960,14 +971,20 @@ ttt_status ttt_table_load(const char *path, const ttt_rules *rules, ttt_table **
     close(fd);
     if (size && data == MAP_FAILED)
         return ttt_fail(err, TTT_EIO, "table '%s': cannot read the file: %s", path, strerror(e));
-    ttt_status st;
-    if (size >= BINARY_MAGIC_SIZE && memcmp(data, BINARY_MAGIC, BINARY_MAGIC_SIZE) == 0)
-        st = load_binary(&ld, data, size, rules, out);
-    else
-        st = ttt_table_load_text(path, data ? data : "", size, rules, out, err);
+    ttt_status st = ttt_table_load_bytes(path, data ? data : "", size, rules, out, err);
     if (data)
         munmap(data, size);
     return st;
+}
+
+ttt_status ttt_table_load_bytes(const char *name, const void *data, size_t len, const ttt_rules *rules,
+                                ttt_table **out, ttt_error *err)
+{
+    *out = NULL;
+    loader ld = {name, err};
+    if (len >= BINARY_MAGIC_SIZE && memcmp(data, BINARY_MAGIC, BINARY_MAGIC_SIZE) == 0)
+        return load_binary(&ld, data, len, rules, out);
+    return ttt_table_load_text(name, data, len, rules, out, err);
 }
 
 ttt_status ttt_table_load_text(const char *name, const char *text, size_t len, const ttt_rules *rules,
