@@ -6,6 +6,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -758,7 +759,7 @@ static void test_engine_default_table(void **state)
     char path[512];
     ttt_error err = {{0}};
     assert_int_equal(ttt_table_default_path(&r, false, path, sizeof path, &err), TTT_OK);
-    assert_string_equal(path, tmp_path("data/ttt/tables/3x3-misere.json"));
+    assert_string_equal(path, tmp_path("data/ttt/tables/3x3-misere.tbl"));
     struct stat sb;
     assert_int_not_equal(stat(path, &sb), 0);
     ttt_engine *e = engine_ok("table", &r);
@@ -794,7 +795,7 @@ static void test_engine_default_table(void **state)
     setenv("XDG_DATA_HOME", "relative/dir", 1);
     setenv("HOME", tmp_path("home"), 1);
     assert_int_equal(ttt_table_default_path(&r, true, path, sizeof path, &err), TTT_OK);
-    assert_string_equal(path, tmp_path("home/.local/share/ttt/tables/3x3-misere.json"));
+    assert_string_equal(path, tmp_path("home/.local/share/ttt/tables/3x3-misere.tbl"));
     assert_int_equal(stat(tmp_path("home/.local/share/ttt/tables"), &sb), 0);
     assert_true(S_ISDIR(sb.st_mode));
     unsetenv("XDG_DATA_HOME");
@@ -815,6 +816,243 @@ static void test_engine_no_default_for_big_boards(void **state)
     assert_null(e);
     assert_non_null(strstr(err.msg, "no default table"));
     assert_non_null(strstr(err.msg, "file="));
+}
+
+/* --- The binary format and the shared tables ------------------------------------------------------------ */
+
+/* The bytes of a file and their count (*size). */
+static unsigned char *read_bytes(const char *path, size_t *size)
+{
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    unsigned char *data = malloc((size_t)n + 1);
+    assert_non_null(data);
+    assert_int_equal(fread(data, 1, (size_t)n, f), (size_t)n);
+    fclose(f);
+    *size = (size_t)n;
+    return data;
+}
+
+static void write_bytes(const char *path, const unsigned char *data, size_t size)
+{
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(data, 1, size, f), size);
+    fclose(f);
+}
+
+/* Sets the checksum at the end of a binary table (FNV-1a of the bytes before it) after an edit. */
+static void fix_checksum(unsigned char *data, size_t size)
+{
+    uint64_t sum = UINT64_C(0xcbf29ce484222325);
+    for (size_t i = 0; i < size - 8; i++)
+        sum = (sum ^ data[i]) * UINT64_C(0x100000001b3);
+    for (int i = 0; i < 8; i++)
+        data[size - 8 + i] = (unsigned char)(sum >> (8 * i));
+}
+
+/* A table saved under a name that does not end in .json is binary, much smaller than its JSON, and loads
+ * back to the same table: saved again, the same bytes; saved from its JSON, the same bytes too. */
+static void test_binary_round_trip(void **state)
+{
+    (void)state;
+    const char *rules_list[] = {"3x3", "4x4k3", "3x3-misere", "3x5", "8x8k5"};
+    for (size_t k = 0; k < sizeof rules_list / sizeof rules_list[0]; k++) {
+        ttt_table *t = build(rules_list[k], 3000, 5, 2);
+        ttt_rules r = rules_of(rules_list[k]);
+        save(t, tmp_path("round.tbl"));
+        save(t, tmp_path("round.json"));
+        size_t nb, nj, na, nc;
+        unsigned char *b = read_bytes(tmp_path("round.tbl"), &nb),
+                      *j = read_bytes(tmp_path("round.json"), &nj);
+        assert_memory_equal(b, "TTTTABLE", 8);
+        assert_true(nb * 3 < nj);
+        assert_true(ttt_table_file_looks_like_table(tmp_path("round.tbl")));
+        ttt_table *u, *v;
+        ttt_error err = {{0}};
+        if (ttt_table_load(tmp_path("round.tbl"), &r, &u, &err) != TTT_OK) {
+            print_error("load: %s\n", err.msg);
+            fail();
+        }
+        assert_int_equal(ttt_table_games(u), 3000);
+        assert_int_equal(ttt_table_seed(u), 5);
+        assert_int_equal(ttt_table_entries(u), ttt_table_entries(t));
+        assert_int_equal(ttt_table_positions(u), ttt_table_positions(t));
+        assert_int_equal(ttt_table_samples(u), ttt_table_samples(t));
+        save(u, tmp_path("again.tbl"));
+        unsigned char *a = read_bytes(tmp_path("again.tbl"), &na);
+        assert_int_equal(na, nb);
+        assert_memory_equal(a, b, nb);
+        /* the JSON export reads back to the same table */
+        assert_int_equal(ttt_table_load(tmp_path("round.json"), NULL, &v, &err), TTT_OK);
+        save(v, tmp_path("from-json.tbl"));
+        unsigned char *c = read_bytes(tmp_path("from-json.tbl"), &nc);
+        assert_int_equal(nc, nb);
+        assert_memory_equal(c, b, nb);
+        free(a);
+        free(b);
+        free(c);
+        free(j);
+        ttt_table_free(u);
+        ttt_table_free(v);
+        ttt_table_free(t);
+    }
+}
+
+/* A damaged binary table is refused whole with one line that says what is wrong. */
+static void test_binary_errors(void **state)
+{
+    (void)state;
+    ttt_table *t = build("3x3", 200, 1, 1);
+    save(t, tmp_path("good.tbl"));
+    ttt_table_free(t);
+    size_t n;
+    unsigned char *good = read_bytes(tmp_path("good.tbl"), &n);
+    unsigned char *bad = malloc(n);
+    ttt_rules r = rules_of("3x3"), four = rules_of("4x4k3");
+    ttt_error err;
+    const char *path = tmp_path("bad.tbl");
+    struct {
+        size_t at, len; /* bytes kept (len < n cuts the file) */
+        int value;      /* the byte written at `at` (-1: none) */
+        bool fix;       /* the checksum made right again */
+        const ttt_rules *rules;
+        const char *message;
+    } cases[] = {
+        {0, 12, -1, false, &r, "the file ends early"},
+        {0, 40, -1, false, &r, "ends early"},
+        {100, 0, 0x5a, false, &r, "the checksum does not match"},
+        {8, 0, 3, true, &r, "version 3 is not supported"},
+        {16, 0, 'z', true, &r, "rules"},
+        {0, 0, -1, false, &four, "the table is for 3x3, not 4x4k3"},
+        {71, 0, 0x7f, true, &r, "do not fit in the file"},
+        {80, 0, 0xff, true, &r, "position 0"},       /* X stones off the board */
+        {96, 0, 0, true, &r, "position 0: 0 moves"}, /* the first position with no moves */
+        {97, 0, 9, true, &r, "position 0, move 0"},  /* a cell off the board */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        size_t len = cases[i].len ? cases[i].len : n;
+        memcpy(bad, good, n);
+        if (cases[i].value >= 0)
+            bad[cases[i].at] = (unsigned char)cases[i].value;
+        if (cases[i].fix)
+            fix_checksum(bad, len);
+        write_bytes(path, bad, len);
+        ttt_table *u = (ttt_table *)1;
+        err.msg[0] = '\0';
+        ttt_status st = ttt_table_load(path, cases[i].rules, &u, &err);
+        if (st != TTT_EINVAL || !strstr(err.msg, cases[i].message) || strchr(err.msg, '\n') ||
+            strncmp(err.msg, "table '", 7)) {
+            print_error("case %zu: status %d, message '%s', expected '%s'\n", i, st, err.msg,
+                        cases[i].message);
+            fail();
+        }
+        assert_null(u);
+    }
+    free(good);
+    free(bad);
+}
+
+static int built_calls;
+static ttt_table_built last_built;
+
+static void count_builds(const ttt_table_built *b, void *user)
+{
+    (void)user;
+    built_calls++;
+    last_built = *b;
+}
+
+typedef struct acquirer {
+    const char *path;
+    const ttt_table *got;
+} acquirer;
+
+static void *acquire_in_thread(void *arg)
+{
+    acquirer *a = arg;
+    ttt_rules r = rules_of("4x4k3");
+    assert_int_equal(ttt_table_acquire(a->path, &r, &a->got, NULL, NULL), TTT_OK);
+    return NULL;
+}
+
+/* One load per file and process: acquired twice, from threads, or again after every user let go, a file
+ * gives the same table; a new file at the path is loaded anew; the cache can be cleared. */
+static void test_shared_tables(void **state)
+{
+    (void)state;
+    ttt_rules r = rules_of("4x4k3");
+    ttt_table *t = build("4x4k3", 2000, 3, 1);
+    const char *path = tmp_path("shared.tbl");
+    save(t, path);
+    ttt_table_free(t);
+    const ttt_table *a, *b, *c;
+    ttt_error err;
+    assert_int_equal(ttt_table_acquire(path, &r, &a, NULL, &err), TTT_OK);
+    assert_int_equal(ttt_table_acquire(path, &r, &b, NULL, &err), TTT_OK);
+    assert_ptr_equal(a, b);
+    ttt_table_release(a);
+    ttt_table_release(b);
+    assert_int_equal(ttt_table_acquire(path, &r, &c, NULL, &err), TTT_OK);
+    assert_ptr_equal(c, a); /* kept by the cache while nobody used it */
+    enum { THREADS = 4 };
+    pthread_t ids[THREADS];
+    acquirer each[THREADS];
+    for (int i = 0; i < THREADS; i++) {
+        each[i] = (acquirer){path, NULL};
+        assert_int_equal(pthread_create(&ids[i], NULL, acquire_in_thread, &each[i]), 0);
+    }
+    for (int i = 0; i < THREADS; i++) {
+        pthread_join(ids[i], NULL);
+        assert_ptr_equal(each[i].got, c);
+        ttt_table_release(each[i].got);
+    }
+    /* A new file at the same path: loaded anew; the one in use stays valid until released. */
+    t = build("4x4k3", 3000, 4, 1);
+    save(t, path);
+    ttt_table_free(t);
+    assert_int_equal(ttt_table_acquire(path, &r, &b, NULL, &err), TTT_OK);
+    assert_int_equal(ttt_table_games(b), 3000);
+    assert_int_equal(ttt_table_games(c), 2000);
+    ttt_table_release(c);
+    ttt_table_release(b);
+    /* Errors as ttt_table_load, and for other rules. */
+    const ttt_table *none = (const ttt_table *)1;
+    assert_int_equal(ttt_table_acquire(tmp_path("missing.tbl"), &r, &none, NULL, &err), TTT_EINVAL);
+    assert_null(none);
+    assert_non_null(strstr(err.msg, "no such file"));
+    ttt_rules three = rules_of("3x3");
+    assert_int_equal(ttt_table_acquire(path, &three, &none, NULL, &err), TTT_EINVAL);
+    assert_non_null(strstr(err.msg, "the table is for 4x4k3, not 3x3"));
+    ttt_table_cache_clear();
+
+    /* The default table: built once and said so through the listener, then read from its file. */
+    setenv("XDG_DATA_HOME", tmp_path("shared-default"), 1);
+    ttt_table_set_built_listener(count_builds, NULL);
+    ttt_table_built built;
+    assert_int_equal(ttt_table_acquire(NULL, &r, &a, &built, &err), TTT_OK);
+    assert_true(built.ms >= 0 && built.saved && built.bytes > 0);
+    assert_int_equal(built.games, ttt_table_default_games(&r));
+    assert_string_equal(built.path, tmp_path("shared-default/ttt/tables/4x4k3.tbl"));
+    assert_int_equal(built_calls, 1);
+    assert_string_equal(last_built.path, built.path);
+    assert_int_equal(ttt_table_acquire(NULL, &r, &b, &built, &err), TTT_OK);
+    assert_true(built.ms < 0);
+    assert_ptr_equal(a, b);
+    assert_int_equal(built_calls, 1);
+    ttt_table_release(a);
+    ttt_table_release(b);
+    ttt_table_cache_clear();
+    assert_int_equal(ttt_table_acquire(NULL, &r, &a, &built, &err), TTT_OK); /* from the file now */
+    assert_true(built.ms < 0);
+    assert_int_equal(built_calls, 1);
+    ttt_table_release(a);
+    ttt_table_set_built_listener(NULL, NULL);
+    ttt_table_cache_clear();
+    unsetenv("XDG_DATA_HOME");
 }
 
 int main(void)
@@ -839,6 +1077,9 @@ int main(void)
         cmocka_unit_test(test_engine_shared_table),
         cmocka_unit_test(test_engine_default_table),
         cmocka_unit_test(test_engine_no_default_for_big_boards),
+        cmocka_unit_test(test_binary_round_trip),
+        cmocka_unit_test(test_binary_errors),
+        cmocka_unit_test(test_shared_tables),
     };
     return cmocka_run_group_tests(tests, make_tmpdir, remove_tmpdir);
 }

@@ -26,19 +26,43 @@
 
 typedef struct ttt_solver ttt_solver;
 
-/* What a running search has found so far, passed to a ttt_search_progress_fn. */
+/* What a running search is doing, for progress reports. */
+typedef enum ttt_search_phase {
+    TTT_PHASE_SEARCH = 0, /* the root moves searched one by one, to `depth` (to the end when exact) */
+    TTT_PHASE_PROVE, /* the draw prover: can prove_side complete a line first? (no means it cannot win) */
+    TTT_PHASE_VALUE, /* the value search of ttt_solver_value_within (no root loop of its own) */
+} ttt_search_phase;
+
+/* What a running search has found so far, passed to a ttt_search_progress_fn. Every count below means
+ * something in its phase; one that does not apply is 0 of 0. */
 typedef struct ttt_search_progress {
-    uint64_t nodes; /* nodes searched by this call so far */
+    uint64_t nodes; /* nodes searched by this call so far (the prover's included) */
     double ms;      /* wall-clock time of this call so far */
+    ttt_search_phase phase;
     int depth;      /* the iteration under way (plies; the empty cells for the exact search) */
-    int root_done;  /* root moves searched in this iteration so far, of root_total */
-    int root_total;
+    int root_done;  /* TTT_PHASE_SEARCH: root moves searched in this iteration so far, of root_total; */
+    int root_total; /* TTT_PHASE_PROVE: first moves checked for a draw so far, of root_total (0 of 0 while the
+                       prover asks about the position itself) */
     ttt_move best_move; /* the best of the root_done moves (TTT_NO_MOVE while root_done is 0) */
     int best_score;     /* its score: a lower bound on the position's score (exact once root_done is
                            root_total and the iteration is the exact one) */
     bool exact;         /* the iteration under way searches to the end of the game */
     int line_length;    /* the best line so far: best_move, then the replies the table holds for it, as far */
     ttt_move line[TTT_MAX_CELLS]; /* as it knows them (the principal variation; 0 while root_done is 0) */
+    /* TTT_PHASE_SEARCH and TTT_PHASE_VALUE: the line being searched now, from the position searched (its first
+     * move is a root move), and where each of its moves stands among its siblings: current[i] is the
+     * current_index[i]-th (from 1) of the current_count[i] moves its node searches. The indices of the first
+     * few moves, read as an odometer, tell how far the search has gone. */
+    int current_length;
+    ttt_move current[TTT_MAX_CELLS];
+    int current_index[TTT_MAX_CELLS];
+    int current_count[TTT_MAX_CELLS];
+    /* TTT_PHASE_PROVE: the side the prover shows unable to complete a line first, the first moves shown to
+     * draw so far (of the root_done checked), and the attacker's moves refuted at the top of the proof under
+     * way, of prove_total (0 of 0 until the proof reaches its first attacker node with a choice). */
+    ttt_player prove_side;
+    int drawn;
+    int prove_done, prove_total;
 } ttt_search_progress;
 
 /* Called every TTT_SEARCH_PROGRESS_NODES nodes or so. Returns true to stop the search at once (for Ctrl-C):

@@ -2,8 +2,8 @@
 
     >>> import ttt
     >>> board = ttt.Board(moves="b2 a1")
-    >>> ttt.solve(board)["value"]          # X to move wins? +1 win, 0 draw, -1 loss
-    0
+    >>> ttt.solve(board)["value"]          # for X, to move: "win", "draw" or "loss"
+    'draw'
 
 Rules("4x4k3-misere"), Board (from a position text or a move list), solve(board), count(rules),
 Engine(spec, rules) with choose(board) and analyse(board), arena(specs, ...), and play(my_function, ...)
@@ -18,11 +18,13 @@ Threads: the library runs without the GIL; a Board is safe to share (it has a lo
 tournaments still running in daemon threads are stopped (their threads get SystemExit) and waited for.
 """
 
-import atexit
-import collections
-import threading
+import atexit as _atexit
+import collections as _collections
+import os as _os
+import threading as _threading
+import time as _time
 
-from ._lib import ffi, lib
+from ._lib import ffi as _ffi, lib as _clib
 from . import _lib
 
 __all__ = [
@@ -45,7 +47,7 @@ __version__ = "0.1.0"
 X = "X"
 O = "O"
 _SIDES = (X, O, None)  # indexed by ttt_player: TTT_X, TTT_O, TTT_NOBODY
-_OUTCOMES = (None, X, O, "draw")  # indexed by ttt_outcome
+_OUTCOMES = ("ongoing", X, O, "draw")  # indexed by ttt_outcome
 _RESULTS = {1: "win", 0: "draw", -1: "loss"}
 _EVAL_KINDS = ("none", "exact", "score")  # indexed by ttt_eval_kind
 _INT_MIN, _INT_MAX = -(2**31), 2**31 - 1
@@ -61,18 +63,18 @@ class Forfeit(RuntimeError):
 
 
 def _raise(status, err):
-    msg = ffi.string(err.msg).decode("utf-8", "replace")
-    if status == lib.TTT_EFORFEIT:
+    msg = _ffi.string(err.msg).decode("utf-8", "replace")
+    if status == _clib.TTT_EFORFEIT:
         raise Forfeit(msg)
-    if status == lib.TTT_ENOMEM:
+    if status == _clib.TTT_ENOMEM:
         raise MemoryError(msg)
-    if status == lib.TTT_EIO:
+    if status == _clib.TTT_EIO:
         raise OSError(msg)
     raise ValueError(msg)
 
 
 def _check(status, err):
-    if status != lib.TTT_OK:
+    if status != _clib.TTT_OK:
         _raise(status, err)
 
 
@@ -116,36 +118,41 @@ class Rules:
     __slots__ = ("_c",)
 
     def __init__(self, text="3x3"):
-        self._c = ffi.new("ttt_rules *")
+        self._c = _ffi.new("ttt_rules *")
         if isinstance(text, Rules):
             self._c[0] = text._c[0]
             return
-        err = ffi.new("ttt_error *")
-        _check(lib.ttt_rules_parse(_text(text, "rules"), self._c, err), err)
+        err = _ffi.new("ttt_error *")
+        _check(_clib.ttt_rules_parse(_text(text, "rules"), self._c, err), err)
 
     @property
     def rows(self):
+        """Rows of the board (m)."""
         return self._c.rows
 
     @property
     def cols(self):
+        """Columns of the board (n)."""
         return self._c.cols
 
     @property
     def k(self):
+        """Stones in a row that complete a line."""
         return self._c.k
 
     @property
     def misere(self):
+        """True when completing a line loses instead of winning."""
         return bool(self._c.misere)
 
     @property
     def cells(self):
+        """Cells of the board: rows * cols."""
         return self._c.rows * self._c.cols
 
     def __str__(self):
-        buf = ffi.new("char[]", _lib.RULES_TEXT_SIZE)
-        return ffi.string(lib.ttt_rules_format(self._c, buf, len(buf))).decode()
+        buf = _ffi.new("char[]", _lib.RULES_TEXT_SIZE)
+        return _ffi.string(_clib.ttt_rules_format(self._c, buf, len(buf))).decode()
 
     def __repr__(self):
         return "ttt.Rules(%r)" % str(self)
@@ -183,9 +190,9 @@ def _cell(rules, move):
     board's shape is checked here; whether the cell is free is the board's business."""
     r = rules._c
     if isinstance(move, str):
-        cell = ffi.new("ttt_move *")
-        err = ffi.new("ttt_error *")
-        _check(lib.ttt_move_parse(_text(move, "move"), r, cell, err), err)
+        cell = _ffi.new("ttt_move *")
+        err = _ffi.new("ttt_error *")
+        _check(_clib.ttt_move_parse(_text(move, "move"), r, cell, err), err)
         return cell[0]
     if isinstance(move, tuple) and len(move) == 2:
         row, col = move
@@ -211,8 +218,8 @@ def _cell(rules, move):
 
 
 def _move_name(rules, cell):
-    buf = ffi.new("char[]", _lib.MOVE_TEXT_SIZE)
-    return ffi.string(lib.ttt_move_format(rules._c, cell, buf, len(buf))).decode()
+    buf = _ffi.new("char[]", _lib.MOVE_TEXT_SIZE)
+    return _ffi.string(_clib.ttt_move_format(rules._c, cell, buf, len(buf))).decode()
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -225,7 +232,7 @@ class Board:
     Board("x.o/.x./..o") a position from its text (rows top to bottom, '/' between them; with rules= for k
     or misère); Board(moves="b2 a1 c3") or Board(moves=[4, 0, 8]) the position after these moves.
 
-    play(move) and undo() change it; moves(), winner, outcome, terminal, to_move, ply read it. Iterating
+    play(move) and undo() change it; moves(), winner, outcome ("ongoing", "X", "O", "draw"), terminal, to_move, ply read it. Iterating
     gives every cell's "X", "O" or None in reading order; board[move] one of them; str() draws it.
 
     Safe to share between threads: each method holds the board's lock, so a move is played (or taken back)
@@ -237,34 +244,34 @@ class Board:
     def __init__(self, position=None, rules=None, moves=None):
         # The library releases the GIL inside every call, so without a lock two threads would play on the
         # same struct at once (a failed assert, or a corrupt board with asserts off).
-        self._lock = threading.Lock()
-        self._c = ffi.new("ttt_board *")
+        self._lock = _threading.Lock()
+        self._c = _ffi.new("ttt_board *")
         self._history = []
-        err = ffi.new("ttt_error *")
+        err = _ffi.new("ttt_error *")
         if position is not None:
             if moves is not None:
                 raise ValueError("Board: give a position or moves, not both")
             text = _text(position, "position")
             given = _rules(rules) if rules is not None else None
             _check(
-                lib.ttt_position_parse(text, given._c if given else ffi.NULL, self._c, err), err
+                _clib.ttt_position_parse(text, given._c if given else _ffi.NULL, self._c, err), err
             )
             self._rules = Rules(given) if given else _rules_of(self._c)
             return
         self._rules = Rules(_rules(rules))
-        lib.ttt_board_init(self._c, self._rules._c)
+        _clib.ttt_board_init(self._c, self._rules._c)
         if moves is None:
             return
         if isinstance(moves, str):
-            cells = ffi.new("ttt_move[]", _lib.MAX_CELLS)
-            n = ffi.new("int *")
+            cells = _ffi.new("ttt_move[]", _lib.MAX_CELLS)
+            n = _ffi.new("int *")
             _check(
-                lib.ttt_moves_parse(
+                _clib.ttt_moves_parse(
                     _text(moves, "moves"), self._rules._c, cells, _lib.MAX_CELLS, n, err
                 ),
                 err,
             )
-            _check(lib.ttt_moves_replay(self._rules._c, cells, n[0], self._c, err), err)
+            _check(_clib.ttt_moves_replay(self._rules._c, cells, n[0], self._c, err), err)
             self._history = [cells[i] for i in range(n[0])]
             return
         if not isinstance(moves, (list, tuple)):
@@ -292,19 +299,20 @@ class Board:
     def _wrap(cls, c, rules, history):
         """A Board over the library's board c (owned by the new object), with its rules and history."""
         board = cls.__new__(cls)
-        board._lock = threading.Lock()
+        board._lock = _threading.Lock()
         board._c, board._rules, board._history = c, rules, history
         return board
 
     def _snapshot(self):
         """A copy of the position and of the history, taken whole (for a search, which runs unlocked)."""
         with self._lock:
-            return ffi.new("ttt_board *", self._c[0]), list(self._history)
+            return _ffi.new("ttt_board *", self._c[0]), list(self._history)
 
     # --- reading -----------------------------------------------------------------------------------------
 
     @property
     def rules(self):
+        """The board's Rules."""
         return self._rules
 
     @property
@@ -321,6 +329,7 @@ class Board:
 
     @property
     def terminal(self):
+        """True when the game is over: a line is complete or the board is full."""
         with self._lock:
             return _terminal(self._c)
 
@@ -328,13 +337,13 @@ class Board:
     def winner(self):
         """"X", "O", or None while the game goes on or when it is drawn."""
         with self._lock:
-            return _side(lib.ttt_board_winner(self._c))
+            return _side(_clib.ttt_board_winner(self._c))
 
     @property
     def outcome(self):
-        """None while the game goes on, "X" or "O" for a win, "draw"."""
+        """"ongoing" while the game goes on, "X" or "O" for a win, "draw"."""
         with self._lock:
-            return _OUTCOMES[lib.ttt_board_outcome(self._c)]
+            return _OUTCOMES[_clib.ttt_board_outcome(self._c)]
 
     @property
     def to_move(self):
@@ -345,22 +354,22 @@ class Board:
     @property
     def position(self):
         """The position text, e.g. "x.o/.x./..o"."""
-        buf = ffi.new("char[]", _lib.POSITION_TEXT_SIZE)
+        buf = _ffi.new("char[]", _lib.POSITION_TEXT_SIZE)
         with self._lock:
-            return ffi.string(lib.ttt_position_format(self._c, buf, len(buf))).decode()
+            return _ffi.string(_clib.ttt_position_format(self._c, buf, len(buf))).decode()
 
     def moves(self):
         """The legal moves (cells) in increasing order; none when the game is over."""
-        out = ffi.new("ttt_move[]", _lib.MAX_CELLS)
+        out = _ffi.new("ttt_move[]", _lib.MAX_CELLS)
         with self._lock:
-            n = lib.ttt_board_moves(self._c, out)
+            n = _clib.ttt_board_moves(self._c, out)
         return [out[i] for i in range(n)]
 
     def winning_line(self):
         """The cells of the completed line, or [] when nobody has one."""
-        out = ffi.new("ttt_move[]", _lib.MAX_SIDE)
+        out = _ffi.new("ttt_move[]", _lib.MAX_SIDE)
         with self._lock:
-            n = lib.ttt_board_line_cells(self._c, out)
+            n = _clib.ttt_board_line_cells(self._c, out)
         return [out[i] for i in range(n)]
 
     def cell(self, move):
@@ -372,12 +381,14 @@ class Board:
         return _move_name(self._rules, _cell(self._rules, move))
 
     def is_legal(self, move):
+        """True when move (a cell, a text or a (row, col) pair) is an empty cell of an unfinished game; False,
+        never an exception, for anything else."""
         try:
             cell = _cell(self._rules, move)
         except (TypeError, ValueError):
             return False
         with self._lock:
-            return bool(lib.ttt_board_is_legal(self._c, cell))
+            return bool(_clib.ttt_board_is_legal(self._c, cell))
 
     def to_lists(self):
         """The board as CS50's tictactoe.py has it: a list of rows, each a list of "X", "O" or None."""
@@ -386,6 +397,7 @@ class Board:
         return [cells[i : i + cols] for i in range(0, len(cells), cols)]
 
     def copy(self):
+        """An independent copy: the position and the history."""
         c, history = self._snapshot()
         return Board._wrap(c, self._rules, history)
 
@@ -394,9 +406,9 @@ class Board:
     def play(self, move):
         """Plays the side to move's stone on move; ValueError ("cell b2 is taken", "the game is over: ...")."""
         cell = _cell(self._rules, move)
-        err = ffi.new("ttt_error *")
+        err = _ffi.new("ttt_error *")
         with self._lock:
-            _check(lib.ttt_board_play_checked(self._c, cell, err), err)
+            _check(_clib.ttt_board_play_checked(self._c, cell, err), err)
             self._history.append(cell)
 
     def undo(self):
@@ -405,7 +417,7 @@ class Board:
             if not self._history:
                 raise ValueError("undo: no move to take back (a board made from a position text has none)")
             cell = self._history.pop()
-            lib.ttt_board_undo(self._c, cell)
+            _clib.ttt_board_undo(self._c, cell)
             return cell
 
     # --- Python protocols --------------------------------------------------------------------------------
@@ -416,20 +428,20 @@ class Board:
     def __iter__(self):
         c = self._c
         with self._lock:
-            cells = [_side(lib.ttt_board_at(c, cell)) for cell in range(c.cells)]
+            cells = [_side(_clib.ttt_board_at(c, cell)) for cell in range(c.cells)]
         return iter(cells)
 
     def __getitem__(self, move):
         cell = _cell(self._rules, move)
         with self._lock:
-            return _side(lib.ttt_board_at(self._c, cell))
+            return _side(_clib.ttt_board_at(self._c, cell))
 
     def __eq__(self, other):
         if not isinstance(other, Board):
             return NotImplemented
         # One lock at a time: two threads comparing a == b and b == a must not wait for each other.
         mine, theirs = self._snapshot()[0], other._snapshot()[0]
-        return bool(lib.ttt_board_equal(mine, theirs))
+        return bool(_clib.ttt_board_equal(mine, theirs))
 
     __hash__ = None  # a board changes
 
@@ -442,12 +454,12 @@ class Board:
 
 
 def _terminal(c):
-    return c.line_owner != lib.TTT_NOBODY or c.ply == c.cells
+    return c.line_owner != _clib.TTT_NOBODY or c.ply == c.cells
 
 
 def _rules_of(c_board):
     rules = Rules.__new__(Rules)
-    rules._c = ffi.new("ttt_rules *", c_board.rules)
+    rules._c = _ffi.new("ttt_rules *", c_board.rules)
     return rules
 
 
@@ -465,17 +477,17 @@ def _board(value, rules=None):
 
 _SOLVER_TT_MIB = 64  # the transposition table's cap per rules; it starts small and grows as needed
 _SOLVER_CACHE = 4  # solvers kept (one per rules), so that their tables serve the next call
-_solvers = collections.OrderedDict()
-_solvers_lock = threading.Lock()
+_solvers = _collections.OrderedDict()
+_solvers_lock = _threading.Lock()
 
 
 class _Solver:
     def __init__(self, rules):
-        out = ffi.new("ttt_solver **")
-        err = ffi.new("ttt_error *")
-        _check(lib.ttt_solver_new(rules._c, _SOLVER_TT_MIB, out, err), err)
-        self.ptr = ffi.gc(out[0], lib.ttt_solver_free)
-        self.lock = threading.Lock()  # one search at a time (the library releases the GIL)
+        out = _ffi.new("ttt_solver **")
+        err = _ffi.new("ttt_error *")
+        _check(_clib.ttt_solver_new(rules._c, _SOLVER_TT_MIB, out, err), err)
+        self.ptr = _ffi.gc(out[0], _clib.ttt_solver_free)
+        self.lock = _threading.Lock()  # one search at a time (the library releases the GIL)
 
 
 def _solver(rules):
@@ -503,7 +515,7 @@ class _Calls:
     """
 
     def __init__(self):
-        self._cond = threading.Condition(threading.Lock())
+        self._cond = _threading.Condition(_threading.Lock())
         self._running = 0
         self.closing = False
 
@@ -530,12 +542,12 @@ class _Calls:
 
 _calls = _Calls()
 # At exit, after the non-daemon threads are joined and before the interpreter is torn down.
-atexit.register(_calls.close)
+_atexit.register(_calls.close)
 
 # Ctrl-C during a long search: the KeyboardInterrupt is raised in the progress callback (the search calls it
 # every few thousand nodes, in the searching thread); its onerror handler keeps it and asks the search to stop,
 # and _search raises it again once the search has returned. The callback also stops the search at exit.
-_watch = threading.local()
+_watch = _threading.local()
 
 
 def _on_progress_error(exc_type, exc_value, tb):
@@ -543,7 +555,7 @@ def _on_progress_error(exc_type, exc_value, tb):
     return True
 
 
-@ffi.callback("bool(const ttt_search_progress *, void *)", onerror=_on_progress_error)
+@_ffi.callback("bool(const ttt_search_progress *, void *)", onerror=_on_progress_error)
 def _progress(progress, user):
     return _calls.closing
 
@@ -551,16 +563,16 @@ def _progress(progress, user):
 def _search(c, rules, all_moves, nodes=0, ms=0.0):
     """Searches the library's board c (a copy no other thread changes) with the cached solver of rules."""
     s = _solver(rules)
-    out = ffi.new("ttt_search_result *")
-    err = ffi.new("ttt_error *")
-    limits = ffi.new("ttt_limits *", {"nodes": nodes, "ms": ms, "depth": 0, "progress": _progress})
+    out = _ffi.new("ttt_search_result *")
+    err = _ffi.new("ttt_error *")
+    limits = _ffi.new("ttt_limits *", {"nodes": nodes, "ms": ms, "depth": 0, "progress": _progress})
     with _calls, s.lock:
         _calls.check()  # not a new search once exit has begun, even after waiting for the solver
         _watch.pending = None
-        status = lib.ttt_solver_search(s.ptr, c, limits, all_moves, out, err)
+        status = _clib.ttt_solver_search(s.ptr, c, limits, all_moves, out, err)
         pending, _watch.pending = _watch.pending, None
         if pending is not None:
-            lib.ttt_solver_clear(s.ptr)  # the next search starts afresh rather than from an interrupted one
+            _clib.ttt_solver_clear(s.ptr)  # the next search starts afresh rather than from an interrupted one
         if pending is not None:
             raise pending
         if _calls.closing and out.stopped:
@@ -569,45 +581,64 @@ def _search(c, rules, all_moves, nodes=0, ms=0.0):
     return out
 
 
-def solve(board, nodes=0):
-    """Solves board exactly (Ctrl-C stops a long search). Returns a dict from the side to move's view:
+def solve(board, nodes=0, ms=0):
+    """Solves board (Ctrl-C stops a long search). Returns a dict from the side to move's view, with the fields
+    of `ttt solve --json` for the same position:
 
-        value     +1 a win, 0 a draw, -1 a loss with best play by both; result: "win", "draw" or "loss"
-        distance  moves until the game ends with best play
-        best      the moves that keep the value (and reach a win soonest, or a loss latest)
-        moves     every legal move, best first: {"move": cell, "name": "b2", "value": ..., "distance": ...}
-        nodes     nodes searched
+        value     "win", "draw" or "loss" with best play by both; "unknown" when the budget ran out first
+        plies     moves until the game ends with best play (None when not proven)
+        moves     every legal move, best first: {"move": "b2", "value": ..., "plies": ...} when proven, else
+                  {"move": "b2", "value": "unknown", "score": the search's heuristic score}; each with
+                  "cell" too, its cell number
+        nodes, ms, depth  nodes searched, milliseconds, the deepest iteration completed
+        proven    whether value is the game's value (False when nodes= or ms= ran out first)
+        best      the cells of the moves that keep the value (and reach a win soonest, or a loss latest)
 
-    nodes= bounds the search (0: no bound); ValueError when the bound is hit before a proof, and for a
-    finished game.
+    nodes= and ms= bound the search (0: no bound). A finished game gives its value at once, with "outcome"
+    ("X", "O" or "draw") as the CLI gives it.
     """
     board = _board(board)
     nodes = _integer(nodes, "nodes", 0, 2**64 - 1)
-    c = board._snapshot()[0]
-    r = _search(c, board.rules, True, nodes)
-    if not r.proven:
-        raise ValueError(
-            "solve: not solved within %d nodes (searched %d plies deep)" % (nodes, r.depth)
+    if isinstance(ms, bool) or not isinstance(ms, (int, float)) or not 0 <= ms < float("inf"):
+        raise (TypeError if not isinstance(ms, (int, float)) or isinstance(ms, bool) else ValueError)(
+            "ms: expected milliseconds, 0 or more, got %r" % (ms,)
         )
+    c = board._snapshot()[0]
+    if _terminal(c):
+        winner = _side(_clib.ttt_board_winner(c))
+        return {
+            "outcome": _OUTCOMES[_clib.ttt_board_outcome(c)],
+            "value": "draw" if winner is None else "loss",
+            "plies": 0,
+            "moves": [],
+            "nodes": 0,
+            "ms": 0.0,
+            "depth": 0,
+            "proven": True,
+            "best": [],
+        }
+    r = _search(c, board.rules, True, nodes, float(ms))
     moves = []
     for i in range(r.count):
         m = r.moves[i]
-        moves.append(
-            {
-                "move": m.move,
-                "name": _move_name(board.rules, m.move),
-                "value": lib.ttt_score_result(m.score),
-                "distance": lib.ttt_score_plies(c, m.score),
-            }
-        )
-    value = lib.ttt_score_result(r.score)
+        entry = {"move": _move_name(board.rules, m.move)}
+        if r.proven:
+            entry["value"] = _RESULTS[_clib.ttt_score_result(m.score)]
+            entry["plies"] = _clib.ttt_score_plies(c, m.score)
+        else:
+            entry["value"] = "unknown"
+            entry["score"] = m.score
+        entry["cell"] = m.move
+        moves.append(entry)
     return {
-        "value": value,
-        "result": _RESULTS[value],
-        "distance": lib.ttt_score_plies(c, r.score),
-        "best": [r.moves[i].move for i in range(r.best_count)],
+        "value": _RESULTS[_clib.ttt_score_result(r.score)] if r.proven else "unknown",
+        "plies": _clib.ttt_score_plies(c, r.score) if r.proven else None,
         "moves": moves,
         "nodes": r.nodes,
+        "ms": r.ms,
+        "depth": r.depth,
+        "proven": bool(r.proven),
+        "best": [r.moves[i].move for i in range(r.best_count)] if r.proven else [r.moves[0].move],
     }
 
 
@@ -623,39 +654,83 @@ def _best_move(c, rules):
 # ---------------------------------------------------------------------------------------------------------
 
 
-def _tally(t):
-    return {"total": t.total, "x_wins": t.x_wins, "o_wins": t.o_wins, "draws": t.draws}
+def _tally(t, positions):
+    """A tally as `ttt count --json` writes it: positions also say how many are finished ("terminal")."""
+    out = {"total": t.total, "x_wins": t.x_wins, "o_wins": t.o_wins, "draws": t.draws}
+    if positions:
+        out["terminal"] = t.x_wins + t.o_wins + t.draws
+    return out
 
 
-def count(rules=None, layer_limit=0):
+def _section(by_ply, all_, plies, positions):
+    out = _tally(all_, positions)
+    out["by_ply"] = [dict(_tally(by_ply[p], positions), ply=p) for p in range(plies)]
+    return out
+
+
+_MIB = 1024 * 1024
+
+
+def _available_memory():
+    """The memory available to a new process, in bytes, as `ttt count` reads it (0 when unknown)."""
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        return _os.sysconf("SC_AVPHYS_PAGES") * _os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError):
+        return 0
+
+
+def _size_text(size):
+    return "%.1f GB" % (size / 1024**3) if size >= 1024**3 else "%.0f MB" % (size / _MIB)
+
+
+def count(rules=None, layer_limit=0, max_memory=None):
     """Counts the game tree of the rules (boards of up to 64 cells): every reachable position and every
-    complete game, split by outcome, also up to symmetry. Returns a dict: positions, positions_sym, games,
-    games_sym (each {"total", "x_wins", "o_wins", "draws"}) and by_ply, one dict per number of stones.
+    complete game, split by outcome, also up to symmetry. Returns the dict `ttt count --json` prints: rules,
+    positions, positions_sym, games, games_sym (each {"total", "x_wins", "o_wins", "draws", "by_ply": [the
+    same per number of stones, with "ply"]}, positions with "terminal" too) and ms.
+
+    A board whose largest layer might not fit in memory is refused at once (ValueError), as `ttt count`
+    refuses it: max_memory=None allows the memory available now, a number that many MiB, 0 no check.
     layer_limit caps the positions of one layer (0: the library's default); over it is a ValueError."""
     rules = _rules(rules)
     layer_limit = _integer(layer_limit, "layer_limit", 0, 2**64 - 1)
-    out = ffi.new("ttt_counts *")
-    err = ffi.new("ttt_error *")
+    if max_memory is not None:
+        max_memory = _integer(max_memory, "max_memory", 0, 2**30)
+    if rules.cells > _lib.COUNT_MAX_CELLS:
+        raise ValueError(
+            "%s has %d cells; boards of more than %d cells are too big to count"
+            % (rules, rules.cells, _lib.COUNT_MAX_CELLS)
+        )
+    largest = _ffi.new("uint64_t *")
+    need = _clib.ttt_count_memory_estimate(rules._c, largest)
+    have = _available_memory() if max_memory is None else max_memory * _MIB
+    if max_memory != 0 and have > 0 and need > have:
+        raise ValueError(
+            "%s may need about %s of memory (a layer of up to %.3g positions) and %s %s; max_memory=0 counts "
+            "anyway" % (rules, _size_text(need), largest[0], _size_text(have),
+                        "is available" if max_memory is None else "is allowed")
+        )
+    out = _ffi.new("ttt_counts *")
+    err = _ffi.new("ttt_error *")
     with _calls:
-        status = lib.ttt_count(rules._c, layer_limit, out, err)
+        start = _time.monotonic()
+        status = _clib.ttt_count(rules._c, layer_limit, out, err)
+        ms = (_time.monotonic() - start) * 1000.0
     _check(status, err)
-    by_ply = [
-        {
-            "ply": p,
-            "positions": _tally(out.positions[p]),
-            "positions_sym": _tally(out.positions_sym[p]),
-            "games": _tally(out.games[p]),
-            "games_sym": _tally(out.games_sym[p]),
-        }
-        for p in range(out.plies)
-    ]
     return {
         "rules": str(rules),
-        "positions": _tally(out.all_positions),
-        "positions_sym": _tally(out.all_positions_sym),
-        "games": _tally(out.all_games),
-        "games_sym": _tally(out.all_games_sym),
-        "by_ply": by_ply,
+        "positions": _section(out.positions, out.all_positions, out.plies, True),
+        "positions_sym": _section(out.positions_sym, out.all_positions_sym, out.plies, True),
+        "games": _section(out.games, out.all_games, out.plies, False),
+        "games_sym": _section(out.games_sym, out.all_games_sym, out.plies, False),
+        "ms": ms,
     }
 
 
@@ -666,18 +741,18 @@ def count(rules=None, layer_limit=0):
 
 def _listing(count, at, fields):
     return [
-        {f: ffi.string(getattr(at(i), f)).decode() for f in fields} for i in range(count())
+        {f: _ffi.string(getattr(at(i), f)).decode() for f in fields} for i in range(count())
     ]
 
 
 def engines():
     """The registered engines: a list of {"name", "summary", "options"}."""
-    return _listing(lib.ttt_engine_count, lib.ttt_engine_about_at, ("name", "summary", "options"))
+    return _listing(_clib.ttt_engine_count, _clib.ttt_engine_about_at, ("name", "summary", "options"))
 
 
 def levels():
     """The difficulty levels, weakest first: a list of {"name", "spec", "about"}."""
-    return _listing(lib.ttt_level_count, lib.ttt_level_at, ("name", "spec", "about"))
+    return _listing(_clib.ttt_level_count, _clib.ttt_level_at, ("name", "spec", "about"))
 
 
 class Engine:
@@ -687,11 +762,11 @@ class Engine:
 
     def __init__(self, spec="mcts", rules=None):
         self._rules = Rules(_rules(rules))
-        out = ffi.new("ttt_engine **")
-        err = ffi.new("ttt_error *")
-        _check(lib.ttt_engine_new(_text(spec, "engine spec"), self._rules._c, out, err), err)
-        self._ptr = ffi.gc(out[0], lib.ttt_engine_free)
-        self._lock = threading.Lock()  # one request at a time (the library releases the GIL)
+        out = _ffi.new("ttt_engine **")
+        err = _ffi.new("ttt_error *")
+        _check(_clib.ttt_engine_new(_text(spec, "engine spec"), self._rules._c, out, err), err)
+        self._ptr = _ffi.gc(out[0], _clib.ttt_engine_free)
+        self._lock = _threading.Lock()  # one request at a time (the library releases the GIL)
         self.last = None
 
     def _engine(self):
@@ -701,22 +776,24 @@ class Engine:
 
     @property
     def rules(self):
+        """The Rules the engine plays."""
         return self._rules
 
     @property
     def name(self):
-        return ffi.string(lib.ttt_engine_name(self._engine())).decode()
+        """The engine's registered name ("mcts", "minimax"...)."""
+        return _ffi.string(_clib.ttt_engine_name(self._engine())).decode()
 
     @property
     def spec(self):
         """The full spec, every option's value included."""
-        buf = ffi.new("char[]", _lib.SPEC_TEXT_SIZE)
-        return ffi.string(lib.ttt_engine_spec(self._engine(), buf, len(buf))).decode()
+        buf = _ffi.new("char[]", _lib.SPEC_TEXT_SIZE)
+        return _ffi.string(_clib.ttt_engine_spec(self._engine(), buf, len(buf))).decode()
 
     @property
     def nodes(self):
         """Nodes or playouts counted since the engine was made."""
-        return lib.ttt_engine_nodes(self._engine())
+        return _clib.ttt_engine_nodes(self._engine())
 
     def _ready(self, board):
         """The engine and a copy of board's position (the search runs on it, unlocked), once the engine
@@ -728,39 +805,46 @@ class Engine:
         if _terminal(c):
             raise ValueError("the game is over (%s): no move to choose" % _over(c))
         if history and len(history) == c.ply:
-            moves = ffi.new("ttt_move[]", history)
-            lib.ttt_engine_follow(engine, moves, len(history))
+            moves = _ffi.new("ttt_move[]", history)
+            _clib.ttt_engine_follow(engine, moves, len(history))
         return engine, c
 
     def choose(self, board):
-        """The engine's move (a cell) for the side to move; self.last has its nodes, ms and depth, and, when
-        the engine says what it thinks of its move, "value_name" ("win rate", "heuristic score"...) and
-        "value" (None and None when it does not)."""
+        """The engine's move (a cell) for the side to move. self.last has the fields of `ttt move --json`:
+        "move" (its text), "row", "col", "cell", "engine" (the full spec), "nodes", "ms" and "depth"; and, when the engine says what it thinks of its move, "value_name"
+        ("win rate", "heuristic score"...) and "value" (None and None when it does not)."""
         with _calls, self._lock:
             engine, c = self._ready(board)
-            out = ffi.new("ttt_move *")
-            info = ffi.new("ttt_search_info *")
-            err = ffi.new("ttt_error *")
-            _check(lib.ttt_engine_choose(engine, c, out, info, err), err)
-            said = info.value_name != ffi.NULL
+            out = _ffi.new("ttt_move *")
+            info = _ffi.new("ttt_search_info *")
+            err = _ffi.new("ttt_error *")
+            _check(_clib.ttt_engine_choose(engine, c, out, info, err), err)
+            said = info.value_name != _ffi.NULL
+            move = out[0]
             self.last = {
+                "move": _move_name(self._rules, move),
+                "row": move // self._rules.cols,
+                "col": move % self._rules.cols,
+                "cell": move,
+                "engine": self.spec,
                 "nodes": info.nodes,
                 "ms": info.ms,
                 "depth": info.depth,
-                "value_name": ffi.string(info.value_name).decode() if said else None,
+                "value_name": _ffi.string(info.value_name).decode() if said else None,
                 "value": info.value if said else None,
             }
-            return out[0]
+            return move
 
     def analyse(self, board):
         """What the engine thinks of every legal move, best first: {"method", "nodes", "ms", "moves"}, each
-        move {"move", "name", "kind" ("exact", "score" or "none"), "value" and "distance" (exact only),
+        move {"move", "name", "kind" ("exact", "score" or "none"), "value" ("win", "draw", "loss") and "plies"
+        (moves to the end; both exact only, as in solve()),
         "score" (-1 to 1), "share" (of the engine's effort)}. ValueError for engines that cannot analyse."""
         with _calls, self._lock:
             engine, c = self._ready(board)
-            out = ffi.new("ttt_analysis *")
-            err = ffi.new("ttt_error *")
-            _check(lib.ttt_engine_analyse(engine, c, out, err), err)
+            out = _ffi.new("ttt_analysis *")
+            err = _ffi.new("ttt_error *")
+            _check(_clib.ttt_engine_analyse(engine, c, out, err), err)
             moves = []
             for i in range(out.count):
                 m = out.moves[i]
@@ -771,12 +855,12 @@ class Engine:
                     "score": m.score,
                     "share": m.share,
                 }
-                if m.kind == lib.TTT_EVAL_EXACT:
-                    entry["value"] = m.result
-                    entry["distance"] = m.plies
+                if m.kind == _clib.TTT_EVAL_EXACT:
+                    entry["value"] = _RESULTS[m.result]
+                    entry["plies"] = m.plies
                 moves.append(entry)
             return {
-                "method": ffi.string(out.method).decode() if out.method else "",
+                "method": _ffi.string(out.method).decode() if out.method else "",
                 "nodes": out.info.nodes,
                 "ms": out.info.ms,
                 "moves": moves,
@@ -785,7 +869,7 @@ class Engine:
     def new_game(self):
         """Tells the engine a new game starts (engines with a tree or per-game state reset it)."""
         with self._lock:
-            lib.ttt_engine_new_game(self._engine())
+            _clib.ttt_engine_new_game(self._engine())
 
     def game_over(self, board):
         """Tells the engine how a game it played went (learning engines learn from it): board must be
@@ -796,16 +880,16 @@ class Engine:
         if len(history) != c.ply:
             raise ValueError("game_over: the board does not hold the game's moves (made from a position?)")
         with _calls, self._lock:
-            moves = ffi.new("ttt_move[]", history)
-            err = ffi.new("ttt_error *")
-            outcome = lib.ttt_board_outcome(c)
-            _check(lib.ttt_engine_game_over(self._engine(), moves, len(history), outcome, err), err)
+            moves = _ffi.new("ttt_move[]", history)
+            err = _ffi.new("ttt_error *")
+            outcome = _clib.ttt_board_outcome(c)
+            _check(_clib.ttt_engine_game_over(self._engine(), moves, len(history), outcome, err), err)
 
     def close(self):
         """Frees the engine now (otherwise when it is garbage)."""
         with self._lock:
             if self._ptr is not None:
-                ffi.release(self._ptr)
+                _ffi.release(self._ptr)
                 self._ptr = None
 
     def __enter__(self):
@@ -821,7 +905,7 @@ class Engine:
 
 
 def _over(c):
-    outcome = _OUTCOMES[lib.ttt_board_outcome(c)]
+    outcome = _OUTCOMES[_clib.ttt_board_outcome(c)]
     return "a draw" if outcome == "draw" else "%s has won" % outcome
 
 
@@ -850,44 +934,44 @@ def arena(specs, rules=None, games=10, seed=0, jobs=1, gauntlet=False):
         raise ValueError(
             "arena: expected 2 to %d engines, got %d" % (_lib.ARENA_MAX_ENGINES, len(specs))
         )
-    texts = [ffi.new("char[]", _text(s, "engine spec")) for s in specs]
+    texts = [_ffi.new("char[]", _text(s, "engine spec")) for s in specs]
     games = _integer(games, "arena: games", 1, _lib.ARENA_MAX_GAMES)
     seed = _integer(seed, "arena: seed", 0, _lib.ARENA_MAX_SEED)
     jobs = _integer(jobs, "arena: jobs", 1, _lib.ARENA_MAX_JOBS)
     if not isinstance(gauntlet, bool):
         raise TypeError("arena: gauntlet: expected a bool, got %s" % type(gauntlet).__name__)
-    c_specs = ffi.new("const char *[]", texts)
-    opt = ffi.new(
+    c_specs = _ffi.new("const char *[]", texts)
+    opt = _ffi.new(
         "ttt_arena_options *",
         {"specs": c_specs, "nspecs": len(specs), "games": games, "seed": seed, "jobs": jobs,
          "gauntlet": gauntlet},
     )
-    npairs = lib.ttt_arena_pair_count(len(specs), gauntlet)
-    pairs = ffi.new("ttt_arena_pair[]", npairs)
+    npairs = _clib.ttt_arena_pair_count(len(specs), gauntlet)
+    pairs = _ffi.new("ttt_arena_pair[]", npairs)
     reasons = [[] for _ in range(npairs)]
 
     # Called from the arena's threads (cffi takes the GIL): the library's reason for each forfeited game.
-    @ffi.callback("void(int, uint64_t, const char *, void *)")
+    @_ffi.callback("void(int, uint64_t, const char *, void *)")
     def on_forfeit(pair, game, reason, user):
-        reasons[pair].append({"game": game, "reason": ffi.string(reason).decode("utf-8", "replace")})
+        reasons[pair].append({"game": game, "reason": _ffi.string(reason).decode("utf-8", "replace")})
 
     # Asked by the arena's threads before each game and after each move: stops the tournament at exit.
-    @ffi.callback("bool(void *)")
+    @_ffi.callback("bool(void *)")
     def stop(user):
         return _calls.closing
 
     opt.forfeit = on_forfeit
     opt.stop = stop
-    err = ffi.new("ttt_error *")
+    err = _ffi.new("ttt_error *")
     with _calls:
-        status = lib.ttt_arena_run(rules._c, opt, pairs, err)
+        status = _clib.ttt_arena_run(rules._c, opt, pairs, err)
         if _calls.closing:
             raise SystemExit("ttt: the program is exiting: the tournament was stopped")
     _check(status, err)
     out = []
-    stats = ffi.new("ttt_arena_stats *")
+    stats = _ffi.new("ttt_arena_stats *")
     for p in pairs:
-        lib.ttt_arena_stats_of(ffi.addressof(p, "total"), stats)
+        _clib.ttt_arena_stats_of(_ffi.addressof(p, "total"), stats)
         entry = {"a": specs[p.a], "b": specs[p.b]}
         entry.update(_record(p.total))
         entry.update(
@@ -906,9 +990,9 @@ def arena(specs, rules=None, games=10, seed=0, jobs=1, gauntlet=False):
             }
         )
         out.append(entry)
-    ranks = ffi.new("ttt_arena_rank[]", len(specs))
+    ranks = _ffi.new("ttt_arena_rank[]", len(specs))
     ranking = []
-    for i in range(lib.ttt_arena_ranking(len(specs), pairs, npairs, ranks)):
+    for i in range(_clib.ttt_arena_ranking(len(specs), pairs, npairs, ranks)):
         r = ranks[i]
         entry = {"rank": i + 1, "engine": specs[r.engine], "games": r.stats.games}
         entry.update(_record(r.total))

@@ -125,6 +125,7 @@ typedef struct ttt_counts {
     ttt_count_tally all_positions, all_positions_sym, all_games, all_games_sym;
 } ttt_counts;
 ttt_status ttt_count(const ttt_rules *rules, uint64_t layer_limit, ttt_counts *out, ttt_error *err);
+uint64_t ttt_count_memory_estimate(const ttt_rules *rules, uint64_t *largest_layer);
 
 /* solve.h (the progress report is used only through its pointer) */
 typedef struct ttt_solver ttt_solver;

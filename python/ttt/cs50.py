@@ -9,7 +9,7 @@ A board that is not three lists of three X, O or EMPTY raises TypeError or Value
 that is not a free cell of an unfinished game (result).
 """
 
-from ._lib import ffi, lib
+from ._lib import ffi as _ffi, lib as _clib
 from . import Rules, _best_move, _check
 
 __all__ = ["X", "O", "EMPTY", "initial_state", "player", "actions", "result", "winner", "terminal", "utility",
@@ -28,7 +28,7 @@ def _c_board(board):
     """The library's board of a CS50 board (the stones as they are: see _valid for reachability)."""
     if not isinstance(board, (list, tuple)) or len(board) != _SIZE:
         raise _shape_error(board)
-    bits = ffi.new("ttt_bits[2]")
+    bits = _ffi.new("ttt_bits[2]")
     for i, row in enumerate(board):
         if not isinstance(row, (list, tuple)) or len(row) != _SIZE:
             raise _shape_error(board)
@@ -44,8 +44,8 @@ def _c_board(board):
                     "board[%d][%d] is %r: expected X, O or EMPTY ('X', 'O' or None)" % (i, j, cell)
                 )
             bits[side].w[0] |= 1 << (i * _SIZE + j)
-    out = ffi.new("ttt_board *")
-    lib.ttt_board_from_bits(out, _RULES._c, bits + 0, bits + 1)
+    out = _ffi.new("ttt_board *")
+    _clib.ttt_board_from_bits(out, _RULES._c, bits + 0, bits + 1)
     return out
 
 
@@ -58,7 +58,7 @@ def _shape_error(board):
 
 def _lists(c):
     return [
-        [_SIDES[lib.ttt_board_at(c, i * _SIZE + j)] for j in range(_SIZE)] for i in range(_SIZE)
+        [_SIDES[_clib.ttt_board_at(c, i * _SIZE + j)] for j in range(_SIZE)] for i in range(_SIZE)
     ]
 
 
@@ -75,8 +75,8 @@ def player(board):
 def actions(board):
     """Returns the set of all possible actions (i, j) available on the board (none once it is over)."""
     c = _c_board(board)
-    out = ffi.new("ttt_move[]", _SIZE * _SIZE)
-    n = lib.ttt_board_moves(c, out)
+    out = _ffi.new("ttt_move[]", _SIZE * _SIZE)
+    n = _clib.ttt_board_moves(c, out)
     return {divmod(out[i], _SIZE) for i in range(n)}
 
 
@@ -93,38 +93,38 @@ def result(board, action):
     i, j = action
     if not (0 <= i < _SIZE and 0 <= j < _SIZE):
         raise ValueError("invalid action %r: off the 3x3 board" % (action,))
-    out = ffi.new("ttt_board *")
-    err = ffi.new("ttt_error *")
-    status = lib.ttt_board_result(c, i * _SIZE + j, out, err)
-    if status != lib.TTT_OK:
+    out = _ffi.new("ttt_board *")
+    err = _ffi.new("ttt_error *")
+    status = _clib.ttt_board_result(c, i * _SIZE + j, out, err)
+    if status != _clib.TTT_OK:
         raise ValueError(
-            "invalid action %r: %s" % (action, ffi.string(err.msg).decode("utf-8", "replace"))
+            "invalid action %r: %s" % (action, _ffi.string(err.msg).decode("utf-8", "replace"))
         )
     return _lists(out)
 
 
 def winner(board):
     """Returns the winner of the game (X or O), if there is one, else None."""
-    return _SIDES[lib.ttt_board_winner(_c_board(board))]
+    return _SIDES[_clib.ttt_board_winner(_c_board(board))]
 
 
 def terminal(board):
     """Returns True if the game is over, False otherwise."""
     c = _c_board(board)
-    return c.line_owner != lib.TTT_NOBODY or c.ply == c.cells
+    return c.line_owner != _clib.TTT_NOBODY or c.ply == c.cells
 
 
 def utility(board):
     """Returns 1 if X has won the game, -1 if O has won, 0 otherwise."""
-    return lib.ttt_board_utility(_c_board(board))
+    return _clib.ttt_board_utility(_c_board(board))
 
 
 def minimax(board):
     """Returns an optimal action (i, j) for the current player on the board, None on a finished board.
     The board must be reachable in a game (ValueError says why not)."""
     c = _c_board(board)
-    err = ffi.new("ttt_error *")
-    _check(lib.ttt_board_validate(c, err), err)
-    if c.line_owner != lib.TTT_NOBODY or c.ply == c.cells:
+    err = _ffi.new("ttt_error *")
+    _check(_clib.ttt_board_validate(c, err), err)
+    if c.line_owner != _clib.TTT_NOBODY or c.ply == c.cells:
         return None
     return divmod(_best_move(c, _RULES), _SIZE)

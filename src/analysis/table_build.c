@@ -9,6 +9,7 @@
  * move, and canonicalises each distinct raw entry once, when it flushes the raw table into its own table;
  * the workers' tables are merged at the end.
  */
+#define _GNU_SOURCE /* strdup, st_mtim */
 #include "ttt/table.h"
 
 #include <assert.h>
@@ -16,6 +17,8 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
 
 #include "analysis/table_build.h"
 #include "rules/lines.h"
@@ -299,4 +302,196 @@ ttt_status ttt_table_build_default(const ttt_rules *rules, int jobs, ttt_table *
     }
     ttt_table_build_options opt = {.games = games, .seed = TTT_TABLE_DEFAULT_SEED, .jobs = jobs};
     return ttt_table_build(rules, &opt, out, err);
+}
+
+/* --- Tables shared within a process -------------------------------------------------------------------- */
+
+/* Threads that build a missing default table (the table is the same whatever the number). */
+#define TABLE_DEFAULT_BUILD_JOBS 2
+
+/* One table of the cache: a file's (identified by its path and what stat says of it) or a default table
+ * that could not be saved (path ""), with its users. */
+typedef struct shared_table {
+    struct shared_table *next;
+    ttt_table *table;
+    ttt_rules rules;
+    char *path;
+    dev_t dev;
+    ino_t ino;
+    off_t size;
+    struct timespec mtime;
+    int users;   /* acquired and not yet released */
+    bool cached; /* the cache keeps it (until ttt_table_cache_clear or a newer file at its path) */
+} shared_table;
+
+/* The cache: process-wide by design (one load per file and process), under one lock; a load or a build
+ * happens under it too, so that two engines asking at once never load or build the same table twice. */
+static pthread_mutex_t shared_lock = PTHREAD_MUTEX_INITIALIZER;
+static shared_table *shared_list;
+static ttt_table_built_fn built_listener;
+static void *built_user;
+
+void ttt_table_set_built_listener(ttt_table_built_fn fn, void *user)
+{
+    pthread_mutex_lock(&shared_lock);
+    built_listener = fn;
+    built_user = user;
+    pthread_mutex_unlock(&shared_lock);
+}
+
+/* Frees the entries nobody uses and the cache no longer keeps. Under the lock. */
+static void shared_sweep(void)
+{
+    for (shared_table **p = &shared_list; *p;) {
+        shared_table *e = *p;
+        if (e->users == 0 && !e->cached) {
+            *p = e->next;
+            ttt_table_free(e->table);
+            free(e->path);
+            free(e);
+        } else {
+            p = &e->next;
+        }
+    }
+}
+
+/* Adds a table to the cache with one user; path "" for a table with no file. Under the lock. NULL when memory
+ * runs out (the table is then the caller's still). */
+static shared_table *shared_add(ttt_table *table, const ttt_rules *rules, const char *path,
+                                const struct stat *sb)
+{
+    shared_table *e = calloc(1, sizeof *e);
+    char *copy = e ? strdup(path) : NULL;
+    if (!copy) {
+        free(e);
+        return NULL;
+    }
+    for (shared_table *old = shared_list; old; old = old->next)
+        if (strcmp(old->path, path) == 0 && ttt_rules_equal(&old->rules, rules))
+            old->cached = false; /* an older file at the same path, or the table built before it was saved */
+    *e = (shared_table){
+        .next = shared_list, .table = table, .rules = *rules, .path = copy, .users = 1, .cached = true};
+    if (sb) {
+        e->dev = sb->st_dev;
+        e->ino = sb->st_ino;
+        e->size = sb->st_size;
+        e->mtime = sb->st_mtim;
+    }
+    shared_list = e;
+    shared_sweep();
+    return e;
+}
+
+/* The cached table of the file at path as it is now (sb), or of rules with no file (sb NULL), with one more
+ * user; NULL when the cache has none. Under the lock. */
+static ttt_table *shared_find(const char *path, const ttt_rules *rules, const struct stat *sb)
+{
+    for (shared_table *e = shared_list; e; e = e->next) {
+        if (!e->cached || strcmp(e->path, path) != 0 || !ttt_rules_equal(&e->rules, rules))
+            continue;
+        if (sb && (e->dev != sb->st_dev || e->ino != sb->st_ino || e->size != sb->st_size ||
+                   e->mtime.tv_sec != sb->st_mtim.tv_sec || e->mtime.tv_nsec != sb->st_mtim.tv_nsec))
+            continue;
+        e->users++;
+        return e->table;
+    }
+    return NULL;
+}
+
+/* ttt_table_acquire of a file: from the cache, else loaded and cached. Under the lock. */
+static ttt_status shared_load(const char *path, const ttt_rules *rules, const ttt_table **out, ttt_error *err)
+{
+    struct stat sb;
+    bool known = stat(path, &sb) == 0;
+    ttt_table *t = known ? shared_find(path, rules, &sb) : NULL;
+    if (t) {
+        *out = t;
+        return TTT_OK;
+    }
+    ttt_status st = ttt_table_load(path, rules, &t, err);
+    if (st)
+        return st;
+    if (!known || !shared_add(t, rules, path, &sb)) {
+        ttt_table_free(t);
+        return ttt_fail(err, TTT_ENOMEM, "table '%s': out of memory", path);
+    }
+    *out = t;
+    return TTT_OK;
+}
+
+/* ttt_table_acquire of a default table: its file, else the one built before in this process, else built now
+ * and saved. Under the lock. */
+static ttt_status shared_default(const ttt_rules *rules, const ttt_table **out, ttt_table_built *built,
+                                 ttt_error *err)
+{
+    char *path = built->path;
+    ttt_error ignored;
+    bool have_path = ttt_table_default_path(rules, true, path, sizeof built->path, &ignored) == TTT_OK;
+    if (!have_path)
+        path[0] = '\0';
+    struct stat sb;
+    if (have_path && stat(path, &sb) == 0)
+        return shared_load(path, rules, out, err);
+    ttt_table *t = shared_find("", rules, NULL);
+    if (t) {
+        *out = t;
+        return TTT_OK;
+    }
+    double start = ttt_clock_ms();
+    ttt_status st = ttt_table_build_default(rules, TABLE_DEFAULT_BUILD_JOBS, &t, err);
+    if (st)
+        return st;
+    built->rules = *rules;
+    built->games = ttt_table_games(t);
+    /* A cache: without it the next process builds again; a failed write leaves the table to this one. */
+    built->saved = have_path && ttt_table_save(t, path, &ignored) == TTT_OK && stat(path, &sb) == 0;
+    built->ms = ttt_clock_ms() - start;
+    built->bytes = built->saved ? (uint64_t)sb.st_size : 0;
+    if (!shared_add(t, rules, built->saved ? path : "", built->saved ? &sb : NULL)) {
+        ttt_table_free(t);
+        return ttt_fail(err, TTT_ENOMEM, "table: out of memory");
+    }
+    *out = t;
+    return TTT_OK;
+}
+
+ttt_status ttt_table_acquire(const char *path, const ttt_rules *rules, const ttt_table **out,
+                             ttt_table_built *built, ttt_error *err)
+{
+    *out = NULL;
+    ttt_table_built mine = {.ms = -1};
+    pthread_mutex_lock(&shared_lock);
+    ttt_status st = path ? shared_load(path, rules, out, err) : shared_default(rules, out, &mine, err);
+    ttt_table_built_fn listener = built_listener;
+    void *user = built_user;
+    pthread_mutex_unlock(&shared_lock);
+    if (mine.ms >= 0 && listener)
+        listener(&mine, user);
+    if (built)
+        *built = mine;
+    return st;
+}
+
+void ttt_table_release(const ttt_table *t)
+{
+    if (!t)
+        return;
+    pthread_mutex_lock(&shared_lock);
+    for (shared_table *e = shared_list; e; e = e->next)
+        if (e->table == t) {
+            assert(e->users > 0);
+            e->users--;
+            break;
+        }
+    shared_sweep();
+    pthread_mutex_unlock(&shared_lock);
+}
+
+void ttt_table_cache_clear(void)
+{
+    pthread_mutex_lock(&shared_lock);
+    for (shared_table *e = shared_list; e; e = e->next)
+        e->cached = false;
+    shared_sweep();
+    pthread_mutex_unlock(&shared_lock);
 }

@@ -143,6 +143,8 @@ int cmd_bench(int argc, char **argv);
 int cmd_play(int argc, char **argv);
 int cmd_engines(int argc, char **argv);
 int cmd_table(int argc, char **argv);
+/* Has a line printed on stderr whenever an engine builds a missing default table (ttt_table_acquire). */
+void cli_table_notes(void);
 int cmd_arena(int argc, char **argv);
 int cmd_train(int argc, char **argv);
 int cmd_memory(int argc, char **argv);

@@ -28,6 +28,10 @@
 /* The live line's width when the terminal does not say, and the longest best line it or a report shows. */
 #define SOLVE_DEFAULT_WIDTH 80
 #define SOLVE_LINE_MAX      2048
+/* The live line shows where the search is by the ranks of this many first moves of the line searched. */
+#define SOLVE_ODOMETER_PLIES 6
+/* The fewest columns worth giving a line of moves on the live line ("c3 b2 ..."). */
+#define SOLVE_LINE_MIN 9
 /* The exit status after Ctrl-C, as shells report a process killed by SIGINT (128 + 2). */
 #define SOLVE_EXIT_INTERRUPTED 130
 
@@ -107,16 +111,15 @@ static const char *bound_text(const ttt_board *b, int score, char *buf, size_t s
     return buf;
 }
 
-/* The best line so far as "b2 a1 c3", at most `size` - 1 characters: moves that do not fit end it as "...".
- */
-static const char *line_text(const ttt_board *b, const ttt_search_progress *p, char *buf, size_t size)
+/* Moves as "b2 a1 c3", at most `size` - 1 characters: moves that do not fit end it as "...". */
+static const char *moves_text(const ttt_board *b, const ttt_move *moves, int count, char *buf, size_t size)
 {
     size_t used = 0;
     buf[0] = '\0';
-    for (int i = 0; i < p->line_length; i++) {
+    for (int i = 0; i < count; i++) {
         char m[TTT_MOVE_TEXT_SIZE];
-        ttt_move_format(&b->rules, p->line[i], m, sizeof m);
-        size_t need = strlen(m) + (i > 0) + (i + 1 < p->line_length ? 4 : 0); /* room for " ..." after */
+        ttt_move_format(&b->rules, moves[i], m, sizeof m);
+        size_t need = strlen(m) + (i > 0) + (i + 1 < count ? 4 : 0); /* room for " ..." after */
         if (used + need >= size) {
             snprintf(buf + used, size - used, "%s...", i > 0 ? " " : "");
             break;
@@ -126,32 +129,105 @@ static const char *line_text(const ttt_board *b, const ttt_search_progress *p, c
     return buf;
 }
 
-/* The live line: "1.9M nodes, 719k nodes/s, 2.6 s, 18/25 solved, draw or better: c3 b2 c2 c4 ...", the best
- * line so far last, cut to the terminal's width. */
+/* The best line so far (see moves_text). */
+static const char *line_text(const ttt_board *b, const ttt_search_progress *p, char *buf, size_t size)
+{
+    return moves_text(b, p->line, p->line_length, buf, size);
+}
+
+/* Where the search is: the rank of each of the line's first moves among its siblings ("at move 1.3.2": the
+ * first move's third reply's second answer), an odometer whose last figures move while the first stand
+ * still. Empty when no line is searched (the prover). */
+static void where_text(const ttt_search_progress *p, char *buf, size_t size)
+{
+    int n = 0;
+    buf[0] = '\0';
+    for (int i = 0; i < p->current_length && i < SOLVE_ODOMETER_PLIES && n < (int)size; i++)
+        n += snprintf(buf + n, size - (size_t)n, "%s%d", i == 0 ? ", at move " : ".", p->current_index[i]);
+}
+
+/* A count in three figures or so: "812", "410k", "1.2M". */
+static const char *count_text(double x, char *buf, size_t size)
+{
+    if (x < 1e3)
+        snprintf(buf, size, "%.0f", x);
+    else if (x < 1e6)
+        snprintf(buf, size, "%.0fk", x / 1e3);
+    else
+        snprintf(buf, size, "%.1fM", x / 1e6);
+    return buf;
+}
+
+/* The phase under way and its counts, in words (see solve_progress). */
+static void phase_text(const ttt_search_progress *p, char *buf, size_t size)
+{
+    int n = 0;
+    const char *side = p->prove_side == TTT_X ? "X" : "O";
+    switch (p->phase) {
+    case TTT_PHASE_PROVE:
+        if (p->root_total > 0)
+            n = snprintf(buf, size, "draw proofs: %d/%d first moves, %d drawn; %s cannot win", p->root_done,
+                         p->root_total, p->drawn, side);
+        else
+            n = snprintf(buf, size, "proving %s cannot win", side);
+        if (p->prove_total > 0)
+            snprintf(buf + n, size - (size_t)n, ": %d/%d %s moves refuted", p->prove_done, p->prove_total,
+                     side);
+        return;
+    case TTT_PHASE_VALUE: n = snprintf(buf, size, "value search (%d empty cells)", p->depth); break;
+    case TTT_PHASE_SEARCH:
+    default:
+        if (p->root_total == 0)
+            n = snprintf(buf, size, "starting");
+        else if (p->exact)
+            n = snprintf(buf, size, "solving: %d/%d solved", p->root_done, p->root_total);
+        else
+            n = snprintf(buf, size, "depth %d: %d/%d moves", p->depth, p->root_done, p->root_total);
+        break;
+    }
+}
+
+/* The live line: the phase and its counts, nodes, nodes/s, time, then the best line so far (or the line being
+ * searched, before a best one), cut to the terminal's width: "solving: 18/25 solved, 1.9M nodes, 719k nodes/s,
+ * 2.6 s, at move 19.3.1, draw or better: c3 b2 c2 c4 ...". */
 static bool solve_progress(const ttt_search_progress *p, void *user)
 {
     solve_watch *w = user;
     w->last = *p;
     if (w->draw && p->ms - w->drawn_ms >= SOLVE_REDRAW_MS) {
         w->drawn_ms = p->ms;
-        char head[256], bound[64], line[SOLVE_LINE_MAX];
-        int n = snprintf(head, sizeof head, "%.1fM nodes, %.0fk nodes/s, %.1f s, ", (double)p->nodes / 1e6,
-                         p->ms > 0 ? (double)p->nodes / p->ms : 0.0, p->ms / 1000.0);
-        if (w->value_only)
-            n += snprintf(head + n, sizeof head - (size_t)n, "value search (%d empty cells)", p->depth);
-        else if (p->exact)
-            n += snprintf(head + n, sizeof head - (size_t)n, "%d/%d solved", p->root_done, p->root_total);
+        char head[320], phase[160], bound[64], line[SOLVE_LINE_MAX];
+        phase_text(p, phase, sizeof phase);
+        char nodes[32], rate[32], where[96];
+        if (p->phase != TTT_PHASE_PROVE)
+            where_text(p, where, sizeof where);
         else
-            n += snprintf(head + n, sizeof head - (size_t)n, "depth %d, %d/%d moves", p->depth, p->root_done,
-                          p->root_total);
-        if (p->best_move != TTT_NO_MOVE) /* the bound without its article: "a draw or better" */
-            snprintf(head + n, sizeof head - (size_t)n, ", %s: ",
+            where[0] = '\0';
+        int n = snprintf(head, sizeof head, "%s, %s nodes, %s nodes/s, %.1f s%s", phase,
+                         count_text((double)p->nodes, nodes, sizeof nodes),
+                         count_text(p->ms > 0 ? (double)p->nodes / p->ms * 1000.0 : 0.0, rate, sizeof rate),
+                         p->ms / 1000.0, where);
+        bool best = p->phase == TTT_PHASE_SEARCH && p->best_move != TTT_NO_MOVE;
+        bool current = !best && where[0] != '\0';
+        char label[96] = "";
+        if (best) /* the bound without its article: "a draw or better" */
+            snprintf(label, sizeof label, ", %s: ",
                      p->exact ? bound_text(w->board, p->best_score, bound, sizeof bound) + 2 : "heuristic");
-        int room = w->width - 1 - (int)strlen(head);
+        else if (current)
+            snprintf(label, sizeof label, ", line ");
+        int room = w->width - 1 - n - (int)strlen(label);
+        if (room < SOLVE_LINE_MIN) /* no room for a line worth reading: the head alone, cut to fit */
+            best = current = false;
+        else
+            strcat(head, label);
+        if (w->width > 1 && strlen(head) >= (size_t)w->width)
+            head[w->width - 1] = '\0';
         if (room > (int)sizeof line)
             room = (int)sizeof line;
         fprintf(stderr, "\r\033[K%s%s", head,
-                p->best_move != TTT_NO_MOVE ? line_text(w->board, p, line, room > 4 ? (size_t)room : 4) : "");
+                best      ? line_text(w->board, p, line, (size_t)room)
+                : current ? moves_text(w->board, p->current, p->current_length, line, (size_t)room)
+                          : "");
         fflush(stderr);
     }
     return interrupted != 0;
@@ -182,6 +258,8 @@ static int report_interrupted(const solve_watch *w, const ttt_search_result *r, 
     bool proven_bound = p->best_move != TTT_NO_MOVE && p->exact;
     ttt_move best = proven_bound ? p->best_move : r->depth > 0 ? r->moves[0].move : p->best_move;
     bool has_line = best != TTT_NO_MOVE && p->line_length > 0 && p->line[0] == best;
+    /* Root moves searched to the end: none while the draw prover ran (its counts are of other things). */
+    bool searching = p->phase == TTT_PHASE_SEARCH && p->root_total > 0;
     if (json) {
         json_t *moves = json_array();
         for (int i = 0; has_line && i < p->line_length; i++)
@@ -192,9 +270,9 @@ static int report_interrupted(const solve_watch *w, const ttt_search_result *r, 
             proven_bound ? json_string(ttt_result_name(ttt_score_result(p->best_score))) : json_null(),
             "best",
             best != TTT_NO_MOVE ? json_string(ttt_move_format(&b->rules, best, m, sizeof m)) : json_null(),
-            "line", moves, "searched", p->root_done, "of", p->root_total, "depth",
-            proven_bound ? p->depth : r->depth, "exact", proven_bound, "nodes", (json_int_t)r->nodes, "ms",
-            r->ms);
+            "line", moves, "searched", searching ? p->root_done : 0, "of",
+            searching ? p->root_total : b->cells - b->ply, "depth", proven_bound ? p->depth : r->depth,
+            "exact", proven_bound, "nodes", (json_int_t)r->nodes, "ms", r->ms);
         return print_json(o);
     }
     printf("interrupted after %llu nodes in %.3f ms: not proven\n", (unsigned long long)r->nodes, r->ms);
@@ -211,6 +289,11 @@ static int report_interrupted(const solve_watch *w, const ttt_search_result *r, 
                p->root_total);
     else
         printf("no move searched to the end yet: nothing is known; --time MS gives a heuristic best move\n");
+    if (p->phase == TTT_PHASE_PROVE) { /* where the draw prover, which runs first, had got to */
+        char phase[160];
+        phase_text(p, phase, sizeof phase);
+        printf("stopped in the draw proofs: %s\n", phase);
+    }
     if (has_line)
         printf("best line so far: %s\n", line_text(b, p, line, sizeof line));
     return CLI_OK;
@@ -317,6 +400,16 @@ int cmd_solve(int argc, char **argv)
     int rc = cli_position("solve", rules_text, optind < argc ? argv[optind] : NULL, moves_text, &b);
     if (rc)
         return rc;
+    if (ttt_board_terminal(&b) && json) {
+        /* A finished game has its value at once, as for the side to move: lost to the line just completed, or
+         * drawn; the outcome as every text of the project names it. */
+        ttt_player winner = ttt_board_winner(&b);
+        json_t *o = json_pack("{s:s, s:s, s:i, s:[], s:i, s:f, s:i}", "outcome",
+                              ttt_outcome_name(ttt_board_outcome(&b)), "value",
+                              ttt_result_name(winner == TTT_NOBODY ? TTT_DRAW_VALUE : TTT_LOSS), "plies", 0,
+                              "moves", "nodes", 0, "ms", 0.0, "depth", 0);
+        return print_json(o);
+    }
     if (ttt_board_terminal(&b)) {
         char status[128];
         return cli_usage("solve", "the game is over (%s): nothing to solve",

@@ -11,9 +11,11 @@
 
 #include "cli/cli.h"
 
-/* A table file may take about this many bytes per move entry, plus one per cell of the board (measured:
- * 4x4 82 bytes per entry, 7x7k5 131). */
-#define TABLE_ENTRY_FILE_BYTES 80
+/* A JSON table file may take about this many bytes per move entry, plus one per cell of the board (measured:
+ * 4x4 82 bytes per entry, 7x7k5 131); a binary one about TABLE_ENTRY_BINARY_BYTES (4x4: 11.1 MB for 0.8M
+ * entries, 14 bytes each). */
+#define TABLE_ENTRY_FILE_BYTES   80
+#define TABLE_ENTRY_BINARY_BYTES 16
 /* Builds whose file may be larger than this get a warning before they start. */
 #define TABLE_WARN_FILE_BYTES (50.0 * 1000 * 1000)
 
@@ -22,6 +24,25 @@ static void write_progress(uint64_t done, uint64_t total, void *user)
     (void)user;
     cli_progress_unit(done, total, "moves written", "");
 }
+
+/* The note when an engine builds a missing default table: one line on stderr, so that the first use of the
+ * table engine is not a silent pause and a file that appears in the data directory is explained. */
+static void note_built(const ttt_table_built *b, void *user)
+{
+    (void)user;
+    char rt[TTT_RULES_TEXT_SIZE];
+    ttt_rules_format(&b->rules, rt, sizeof rt);
+    if (b->saved)
+        fprintf(stderr,
+                "ttt: built the default %s table (%" PRIu64 " random games, %.1f s), saved as %s (%.1f MB)\n",
+                rt, b->games, b->ms / 1000.0, b->path, (double)b->bytes / 1e6);
+    else
+        fprintf(stderr,
+                "ttt: built the default %s table (%" PRIu64 " random games, %.1f s); could not save it%s%s\n",
+                rt, b->games, b->ms / 1000.0, b->path[0] ? " as " : "", b->path);
+}
+
+void cli_table_notes(void) { ttt_table_set_built_listener(note_built, NULL); }
 
 static const char help[] =
     "usage: ttt table ACTION [OPTIONS]\n"
@@ -38,20 +59,22 @@ static const char build_help[] =
     "it lets the opponent win with the next move, +1 when the mover went on to win, -1 otherwise. Each\n"
     "position (in canonical form) keeps the sum and count of its moves' scores; the 'table' engine plays "
     "the\n"
-    "move with the best average. The table is JSON (format 'ttt-table', version 1), written atomically.\n"
+    "move with the best average. The table is written atomically in a compact binary format (ttt/table.h),\n"
+    "or as JSON (format 'ttt-table', version 1) when FILE ends in .json: both load with file=.\n"
     "The same rules, games and seed give the same table, whatever --jobs is. Ctrl-C during the games\n"
     "writes nothing (exit 130); during the write, the write is finished first.\n"
     "\n"
     "  -r, --rules R   MxN[kK][-misere], boards of up to 64 cells (default 3x3)\n"
     "  -g, --games N   how many random games to play (required)\n"
     "  -s, --seed S    the build seed, 0 to 9223372036854775807 (default 0)\n"
-    "  -o, --out FILE  where to write (default $XDG_DATA_HOME/ttt/tables/RULES.json, else\n"
-    "                  ~/.local/share/ttt/tables/RULES.json: the table the engine uses without file=)\n"
+    "  -o, --out FILE  where to write (default $XDG_DATA_HOME/ttt/tables/RULES.tbl, else\n"
+    "                  ~/.local/share/ttt/tables/RULES.tbl: the table the engine uses without file=)\n"
     "  -j, --jobs J    threads (default: the number of processors)\n"
     "\n"
     "examples: ttt table build --games 1000000\n"
-    "          ttt table build --rules 4x4k3 --games 100000 --out 4x4k3.json\n"
-    "          ttt move --engine table:file=4x4k3.json --rules 4x4k3\n";
+    "          ttt table build --rules 4x4k3 --games 100000 --out 4x4k3.tbl\n"
+    "          ttt table build --rules 4x4k3 --games 100000 --out 4x4k3.json   (JSON, to read)\n"
+    "          ttt move --engine table:file=4x4k3.tbl --rules 4x4k3\n";
 
 /* Refuses early what would make the write fail after a long build: an existing file that is not a table,
  * or a directory that cannot be written. */
@@ -148,8 +171,11 @@ static int table_build(int argc, char **argv)
         long n = sysconf(_SC_NPROCESSORS_ONLN);
         jobs = n < 1 ? 1 : n > TTT_TABLE_MAX_JOBS ? TTT_TABLE_MAX_JOBS : (uint64_t)n;
     }
-    double size = (double)ttt_table_max_entries(&rules, games) *
-                  (double)(TABLE_ENTRY_FILE_BYTES + ttt_rules_cells(&rules));
+    size_t out_len = strlen(out);
+    bool json_out = out_len >= 5 && strcmp(out + out_len - 5, ".json") == 0;
+    double size =
+        (double)ttt_table_max_entries(&rules, games) *
+        (json_out ? (double)(TABLE_ENTRY_FILE_BYTES + ttt_rules_cells(&rules)) : TABLE_ENTRY_BINARY_BYTES);
     if (size > TABLE_WARN_FILE_BYTES)
         fprintf(stderr,
                 "ttt table: warning: %" PRIu64

@@ -87,6 +87,7 @@ static int run(int argc, char **argv)
         printf("ttt %s\n", TTT_CLI_VERSION);
         return CLI_OK;
     }
+    cli_table_notes();
     for (int i = 0; i < NCOMMANDS; i++)
         if (strcmp(commands[i].name, name) == 0)
             return commands[i].run(argc - 1, argv + 1);

@@ -13,7 +13,8 @@
  * (ttt_table_default_path), building it on first use (TTT_TABLE_DEFAULT_GAMES games on up to 9 cells, fewer
  * on bigger boards, none above TTT_TABLE_DEFAULT_MAX_CELLS: see table.h; seed TTT_TABLE_DEFAULT_SEED) and
  * saving it there for the next time; a file that is there but does not load is an error and is left alone,
- * never rebuilt over. When the directory cannot be written the table built is used for this engine only.
+ * never rebuilt over. Tables come from the process's cache (ttt_table_acquire): the engines of an arena's
+ * games, one after another, load a file once and build a missing default table once.
  * A client that shares one table among many engines (a server) hands it over in the env (ttt_engine_new_in);
  * with no_files and no table the engine refuses to start rather than load or build one.
  *
@@ -22,15 +23,11 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "engines/engine_impl.h"
 #include "engines/tactics.h"
 #include "ttt/table.h"
 #include "util/error.h"
-
-/* Threads used to build the default table (it is the same table whatever the number). */
-#define TABLE_ENGINE_BUILD_JOBS 2
 
 typedef struct table_config {
     char file[TTT_OPT_PATH_SIZE];
@@ -40,7 +37,7 @@ static const table_config table_defaults = {.file = ""};
 
 typedef struct table_state {
     const ttt_table *table; /* what the engine plays from: owned, or the env's shared table */
-    ttt_table *owned;       /* the table the engine loaded or built itself, or NULL */
+    const ttt_table *owned; /* the table the engine acquired itself (ttt_table_acquire), or NULL */
 } table_state;
 
 static const ttt_option_def table_options[] = {
@@ -52,23 +49,8 @@ static const ttt_option_def table_options[] = {
     {.key = NULL},
 };
 
-/* The default table: loaded when its file exists, else built and saved. */
-static ttt_status default_table(const ttt_rules *rules, ttt_table **out, ttt_error *err)
-{
-    char path[TTT_OPT_PATH_SIZE];
-    ttt_error ignored;
-    bool have_path = ttt_table_default_path(rules, true, path, sizeof path, &ignored) == TTT_OK;
-    struct stat st_buf;
-    if (have_path && stat(path, &st_buf) == 0)
-        return ttt_table_load(path, rules, out, err);
-    ttt_status st = ttt_table_build_default(rules, TABLE_ENGINE_BUILD_JOBS, out, err);
-    if (st == TTT_OK && have_path)
-        (void)ttt_table_save(*out, path, &ignored); /* a cache: without it the next engine builds again */
-    return st;
-}
-
 /* The engine's own table: file= when given, else the default table. */
-static ttt_status own_table(const ttt_engine *e, ttt_table **out, ttt_error *err)
+static ttt_status own_table(const ttt_engine *e, const ttt_table **out, ttt_error *err)
 {
     const table_config *c = e->config;
     if (!c->file[0] && e->env.table) {
@@ -78,8 +60,7 @@ static ttt_status own_table(const ttt_engine *e, ttt_table **out, ttt_error *err
     if (!c->file[0] && e->env.no_files)
         return ttt_fail(err, TTT_EINVAL,
                         "engine 'table': no table given, and this client lets it load or build none");
-    ttt_status st =
-        c->file[0] ? ttt_table_load(c->file, &e->rules, out, err) : default_table(&e->rules, out, err);
+    ttt_status st = ttt_table_acquire(c->file[0] ? c->file : NULL, &e->rules, out, NULL, err);
     if (st)
         ttt_error_prefix(err, "engine 'table'");
     return st;
@@ -99,7 +80,7 @@ static ttt_status table_start(ttt_engine *e, ttt_error *err)
                       ttt_rules_format(&e->rules, want, sizeof want));
     }
     if (st) {
-        ttt_table_free(s->owned);
+        ttt_table_release(s->owned);
         free(s);
         return st;
     }
@@ -201,7 +182,7 @@ static ttt_status table_explain(ttt_engine *e, const ttt_board *b, ttt_explanati
 static void table_stop(ttt_engine *e)
 {
     table_state *s = e->state;
-    ttt_table_free(s->owned);
+    ttt_table_release(s->owned);
     free(s);
 }
 

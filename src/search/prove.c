@@ -35,6 +35,7 @@
 #include "search/prove.h"
 
 #include <assert.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -90,6 +91,9 @@ struct ttt_prover {
     void *stop_user;
     bool stopped;
     uint64_t zone; /* of the last run's answer when it held */
+    /* Progress (ttt_prover_progress): the nodes on the path from the run's root, and at the shallowest
+     * attacker node with a choice on it (top_depth) the moves settled so far of those it has. */
+    int depth, top_depth, top_done, top_total;
 };
 
 static int popcount(uint64_t x) { return __builtin_popcountll(x); }
@@ -346,8 +350,9 @@ static int order_cells(const scan_info *si, uint64_t set, int *out)
 }
 
 static proof attacker_node(ttt_prover *p, uint64_t att, uint64_t def);
+static proof defender_node(ttt_prover *p, uint64_t att, uint64_t def);
 
-static proof defender_node(ttt_prover *p, uint64_t att, uint64_t def)
+static proof defender_search(ttt_prover *p, uint64_t att, uint64_t def)
 {
     const proof unknown = {RESULT_UNKNOWN, 0}, forced = {RESULT_FORCED, 0};
     if (budget_spent(p))
@@ -440,7 +445,7 @@ done:
     return r;
 }
 
-static proof attacker_node(ttt_prover *p, uint64_t att, uint64_t def)
+static proof attacker_search(ttt_prover *p, uint64_t att, uint64_t def)
 {
     const proof unknown = {RESULT_UNKNOWN, 0}, forced = {RESULT_FORCED, 0};
     if (budget_spent(p))
@@ -508,7 +513,14 @@ static proof attacker_node(ttt_prover *p, uint64_t att, uint64_t def)
     int moves[TTT_PROVER_MAX_CELLS];
     uint64_t open = zone & si.live; /* the moves no proof covers yet */
     int n = order_cells(&si, open, moves);
+    const bool top = p->depth <= p->top_depth;
+    if (top) {
+        p->top_depth = p->depth;
+        p->top_total = n;
+    }
     for (int i = 0; i < n; i++) {
+        if (top && p->depth == p->top_depth)
+            p->top_done = i;
         bool repeat = !(open & bit(moves[i]));
         for (int j = 0; j < nsyms && !repeat; j++)
             repeat = p->lines->sym[syms[j]][moves[i]] < moves[i];
@@ -535,6 +547,31 @@ static proof attacker_node(ttt_prover *p, uint64_t att, uint64_t def)
     return r;
 }
 
+/* The node functions count the path's length around the searches above, for progress reports. */
+static proof defender_node(ttt_prover *p, uint64_t att, uint64_t def)
+{
+    p->depth++;
+    proof r = defender_search(p, att, def);
+    p->depth--;
+    return r;
+}
+
+static proof attacker_node(ttt_prover *p, uint64_t att, uint64_t def)
+{
+    p->depth++;
+    proof r = attacker_search(p, att, def);
+    if (p->depth == p->top_depth) /* the next attacker node with a choice takes the report */
+        p->top_depth = INT_MAX;
+    p->depth--;
+    return r;
+}
+
+void ttt_prover_progress(const ttt_prover *p, int *done, int *total)
+{
+    *done = p->top_done;
+    *total = p->top_total;
+}
+
 ttt_proof ttt_prover_run(ttt_prover *p, uint64_t att, uint64_t def, bool att_to_move, uint64_t node_limit,
                          ttt_prover_stop_fn stop, void *user, uint64_t *nodes)
 {
@@ -546,6 +583,9 @@ ttt_proof ttt_prover_run(ttt_prover *p, uint64_t att, uint64_t def, bool att_to_
     p->stop_user = user;
     p->stopped = false;
     p->soft_limit = 0;
+    p->depth = 0;
+    p->top_depth = INT_MAX;
+    p->top_done = p->top_total = 0;
     proof r = att_to_move ? attacker_node(p, att, def) : defender_node(p, att, def);
     if (nodes)
         *nodes = p->nodes;

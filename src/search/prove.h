@@ -69,6 +69,11 @@ ttt_proof ttt_prover_run(ttt_prover *p, uint64_t attacker, uint64_t defender, bo
  * the same with attacker stones added on any empty cells outside it (0 after other answers). */
 uint64_t ttt_prover_zone(const ttt_prover *p);
 
+/* During a run (from its stop function): at the shallowest attacker node with a choice on the path searched,
+ * the attacker's moves settled so far (refuted, or covered by a relevance zone or a symmetry) of those it has;
+ * 0 of 0 before the run reaches one. */
+void ttt_prover_progress(const ttt_prover *p, int *done, int *total);
+
 /* Forgets the table. */
 void ttt_prover_clear(ttt_prover *p);
 

@@ -204,6 +204,7 @@ static void *root_work(void *arg)
         if (sh->same[i] >= 0)
             continue;
         if (!root_move_ends(s, &si, cell, &sc)) {
+            s->pos.trail[s->pos.ply] = (solver_step){(int16_t)cell, (int16_t)i, (int16_t)sh->n};
             play(s, cell);
             sc = -solve_root_move_score(s, sh->depth - 1);
             undo(s, cell);
@@ -318,6 +319,7 @@ static bool root_iteration(ttt_solver *s, int depth, bool all, ttt_move_score *m
         int alpha = all || best == -SCORE_INF ? -SCORE_INF : best - 1;
         s->trace.root_move = to_user(s, moves[i].move);
         if (!root_move_ends(s, &si, moves[i].move, &sc)) {
+            s->pos.trail[s->pos.ply] = (solver_step){(int16_t)moves[i].move, (int16_t)i, (int16_t)n};
             play(s, moves[i].move);
             sc = all && s->mode.exact && s->g.line_sign > 0 ? -solve_root_move_score(s, depth - 1)
                                                             : -solve_search(s, depth - 1, -SCORE_INF, -alpha);
@@ -358,12 +360,8 @@ static bool prove_stop(void *user, uint64_t nodes)
     ttt_solver *s = user;
     uint64_t before = s->budget.nodes;
     s->budget.nodes = s->proof.nodes0 + nodes;
-    if (s->progress.fn && before / TTT_SEARCH_PROGRESS_NODES != s->budget.nodes / TTT_SEARCH_PROGRESS_NODES) {
-        s->progress.root.nodes = s->budget.nodes;
-        s->progress.root.ms = ttt_clock_ms() - s->budget.start;
-        if (s->progress.fn(&s->progress.root, s->progress.user))
-            s->progress.interrupted = true;
-    }
+    if (s->progress.fn && before / TTT_SEARCH_PROGRESS_NODES != s->budget.nodes / TTT_SEARCH_PROGRESS_NODES)
+        solve_report(s);
     double now = ttt_clock_ms();
     if (s->progress.interrupted || (s->budget.node_limit && s->budget.nodes >= s->budget.node_limit) ||
         (s->budget.deadline > 0 && now >= s->budget.deadline))
@@ -371,8 +369,10 @@ static bool prove_stop(void *user, uint64_t nodes)
     return s->budget.stop || (s->proof.deadline > 0 && now >= s->proof.deadline);
 }
 
-/* Whether `attacker`'s side cannot complete a line before the other does, from inner stone sets. */
-static bool prove_holds(ttt_solver *s, uint64_t attacker, uint64_t defender, bool attacker_to_move)
+/* Whether `attacker`'s side (the player `side`) cannot complete a line before the other does, from inner
+ * stone sets. Progress reports name the phase and the side while it runs, and then the phase before. */
+static bool prove_holds(ttt_solver *s, ttt_player side, uint64_t attacker, uint64_t defender,
+                        bool attacker_to_move)
 {
     if (s->budget.stop)
         return false;
@@ -380,8 +380,13 @@ static bool prove_holds(ttt_solver *s, uint64_t attacker, uint64_t defender, boo
         return false;
     s->proof.nodes0 = s->budget.nodes;
     uint64_t used = 0;
+    const ttt_search_phase phase = s->progress.root.phase;
+    s->progress.root.phase = TTT_PHASE_PROVE;
+    s->progress.root.prove_side = side;
+    s->progress.root.prove_done = s->progress.root.prove_total = 0;
     ttt_proof r = ttt_prover_run(s->proof.prover, attacker, defender, attacker_to_move, s->proof.limit,
                                  prove_stop, s, &used);
+    s->progress.root.phase = phase;
     s->budget.nodes = s->proof.nodes0 + used;
     s->proof.limit = s->proof.limit > used ? s->proof.limit - used : 0;
     return r == TTT_PROOF_HOLDS;
@@ -409,18 +414,28 @@ static void prove_begin(ttt_solver *s, const ttt_board *b, const ttt_limits *lim
 static uint64_t prove_root_draws(ttt_solver *s, const ttt_board *b, const ttt_limits *limits)
 {
     uint64_t mover, other, draws = 0;
+    const ttt_player me = ttt_board_to_move(b), you = (ttt_player)(me ^ 1);
     prove_begin(s, b, limits, &mover, &other);
-    bool other_cannot = prove_holds(s, other, mover, true);
+    ttt_search_progress *p = &s->progress.root;
+    p->phase = TTT_PHASE_PROVE;
+    bool other_cannot = prove_holds(s, you, other, mover, true);
     scan_info si;
     solve_scan(s, false, &si);
-    for (int cell = 0; cell < s->g.lines->cells && !s->budget.stop; cell++) {
+    int cells[TTT_MAX_CELLS], n = 0;
+    for (int cell = 0; cell < s->g.lines->cells; cell++) {
         int score;
-        if (ttt_bits_test(&s->pos.occ, cell) || root_move_ends(s, &si, cell, &score))
-            continue;
-        uint64_t m = UINT64_C(1) << cell;
-        if (prove_holds(s, mover | m, other, false) &&
-            (other_cannot || prove_holds(s, other, mover | m, true)))
+        if (!ttt_bits_test(&s->pos.occ, cell) && !root_move_ends(s, &si, cell, &score))
+            cells[n++] = cell;
+    }
+    p->root_total = n;
+    for (int i = 0; i < n && !s->budget.stop; i++) {
+        p->root_done = i;
+        uint64_t m = UINT64_C(1) << cells[i];
+        if (prove_holds(s, me, mover | m, other, false) &&
+            (other_cannot || prove_holds(s, you, other, mover | m, true))) {
             draws |= m;
+            p->drawn++;
+        }
     }
     return draws;
 }
@@ -598,6 +613,7 @@ ttt_status ttt_solver_search(ttt_solver *s, const ttt_board *b, const ttt_limits
     s->progress.fn = limits->progress;
     s->progress.user = limits->user;
     s->progress.interrupted = false;
+    s->progress.root_ply = b->ply;
     s->budget.start = start;
     s->progress.root = (ttt_search_progress){.best_move = TTT_NO_MOVE};
     s->mode.etc = all || s->g.line_sign < 0;
@@ -728,8 +744,10 @@ ttt_status ttt_solver_value_within(ttt_solver *s, const ttt_board *b, const ttt_
     s->progress.fn = limits->progress;
     s->progress.user = limits->user;
     s->progress.interrupted = false;
+    s->progress.root_ply = b->ply;
     int depth = s->g.lines->cells - s->pos.ply;
-    s->progress.root = (ttt_search_progress){.depth = depth, .best_move = TTT_NO_MOVE, .exact = true};
+    s->progress.root = (ttt_search_progress){
+        .phase = TTT_PHASE_VALUE, .depth = depth, .best_move = TTT_NO_MOVE, .exact = true};
     /* A side shown unable to complete a line first (search/prove.h) cannot win: the window narrows, and when
      * neither side can win the draw is proven at once. Normal rules: solve_exact_score() within that window.
      * Misère: win, draw or loss first, with the narrowest window that tells them apart; then, for a win or a
@@ -738,10 +756,11 @@ ttt_status ttt_solver_value_within(ttt_solver *s, const ttt_board *b, const ttt_
     int alpha = -1, beta = 1;
     if (s->proof.prover) {
         uint64_t mover, other;
+        const ttt_player me = ttt_board_to_move(b);
         prove_begin(s, b, limits, &mover, &other);
-        if (prove_holds(s, mover, other, true))
+        if (prove_holds(s, me, mover, other, true))
             beta = 0;
-        if (prove_holds(s, other, mover, false))
+        if (prove_holds(s, (ttt_player)(me ^ 1), other, mover, false))
             alpha = 0;
     }
     const bool by_distance = s->g.line_sign > 0 && alpha < beta;

@@ -91,6 +91,12 @@ typedef struct solver_table {
 /* The most windows of a board (4 per cell), the room of the counts below. */
 #define SOLVER_MAX_WINDOWS (4 * TTT_MAX_CELLS)
 
+/* A move on the path searched, for progress reports: its cell, its rank among its node's moves (from 0) and
+ * their count. */
+typedef struct solver_step {
+    int16_t cell, index, count;
+} solver_step;
+
 /* The position being searched, kept incrementally by play() and undo(). */
 typedef struct solver_position {
     ttt_bits occ;
@@ -100,6 +106,8 @@ typedef struct solver_position {
     uint64_t hash[TTT_SYM_ALL];    /* Zobrist hash of each symmetric image */
     uint64_t swapped[TTT_SYM_ALL]; /* per mirror: hash of the colour-swapped image of the stones off its fixed
                                       cell */
+    solver_step trail[TTT_MAX_CELLS]; /* trail[p]: the move searched at ply p, written by the loops that play
+                                         (not by play()): only trail[root ply .. ply - 1] is the path */
 } solver_position;
 
 /* What the search under way asks: set by each call of the interface. */
@@ -127,6 +135,7 @@ typedef struct solver_progress {
     ttt_search_progress_fn fn;
     void *user;
     bool interrupted; /* the listener asked to stop: no later phase runs */
+    int root_ply;     /* of the position searched: where the path of the report starts */
     ttt_search_progress root;
 } solver_progress;
 
@@ -159,6 +168,10 @@ struct ttt_solver {
     solver_proof proof;
     solver_trace trace;
 };
+
+/* Fills in the report of the search under way (nodes, time, the path searched or the prover's counts) and
+ * hands it to the listener (s->progress.fn, not NULL); sets s->progress.interrupted when it asks to stop. */
+void solve_report(ttt_solver *s);
 
 /* --- Bits ----------------------------------------------------------------------------------------------- */
 

@@ -263,14 +263,31 @@ static void tt_store(ttt_solver *s, uint64_t key, int score, int bound, int dept
 
 /* --- Budget --------------------------------------------------------------------------------------------- */
 
+void solve_report(ttt_solver *s)
+{
+    ttt_search_progress *p = &s->progress.root;
+    p->nodes = s->budget.nodes;
+    p->ms = ttt_clock_ms() - s->budget.start;
+    if (p->phase == TTT_PHASE_PROVE) {
+        ttt_prover_progress(s->proof.prover, &p->prove_done, &p->prove_total);
+    } else {
+        const int root = s->progress.root_ply, length = s->pos.ply - root;
+        const solver_step *t = &s->pos.trail[root];
+        p->current_length = length > 0 ? length : 0;
+        for (int i = 0; i < length; i++) {
+            p->current[i] = to_user(s, t[i].cell);
+            p->current_index[i] = t[i].index + 1;
+            p->current_count[i] = t[i].count;
+        }
+    }
+    if (s->progress.fn(p, s->progress.user))
+        s->progress.interrupted = true;
+}
+
 static bool budget_spent(ttt_solver *s)
 {
-    if (s->progress.fn && (s->budget.nodes & (TTT_SEARCH_PROGRESS_NODES - 1)) == 0) {
-        s->progress.root.nodes = s->budget.nodes;
-        s->progress.root.ms = ttt_clock_ms() - s->budget.start;
-        if (s->progress.fn(&s->progress.root, s->progress.user))
-            s->progress.interrupted = true;
-    }
+    if (s->progress.fn && (s->budget.nodes & (TTT_SEARCH_PROGRESS_NODES - 1)) == 0)
+        solve_report(s);
     if (s->progress.interrupted)
         return true;
     if (s->budget.node_limit && s->budget.nodes >= s->budget.node_limit)
@@ -652,6 +669,7 @@ static inline __attribute__((always_inline)) int search_node(ttt_solver *s, int 
     const uint64_t inexact0 = s->budget.inexact, nodes0 = s->budget.nodes;
     int best = -SCORE_INF, best_move = moves[0];
     for (int i = 0; i < n; i++) {
+        s->pos.trail[s->pos.ply] = (solver_step){(int16_t)moves[i], (int16_t)i, (int16_t)n};
         play(s, moves[i]);
         int sc = misere ? -search_misere(s, depth - 1, -beta, -alpha)
                         : -search_normal(s, depth - 1, -beta, -alpha);

@@ -25,6 +25,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -36,8 +38,19 @@
 
 #define TABLE_FORMAT_NAME    "ttt-table"
 #define TABLE_FORMAT_VERSION 1
-/* What every file this code writes starts with (ttt_table_file_looks_like_table). */
+/* What every JSON file this code writes starts with (ttt_table_file_looks_like_table). */
 #define TABLE_FILE_PREFIX "{\"format\":\"" TABLE_FORMAT_NAME "\""
+/* The binary format (see ttt/table.h): its magic, version, header and the checksum's constants (FNV-1a). */
+#define BINARY_MAGIC        "TTTTABLE"
+#define BINARY_MAGIC_SIZE   8
+#define BINARY_VERSION      2
+#define BINARY_RULES_SIZE   32
+#define BINARY_HEADER_SIZE  80
+#define BINARY_SUM_SIZE     8
+#define BINARY_POSITION_MIN 17 /* x, o, and the number of moves */
+#define BINARY_VARINT_MAX   10 /* bytes of a 64-bit LEB128 number */
+#define FNV_OFFSET          UINT64_C(0xcbf29ce484222325)
+#define FNV_PRIME           UINT64_C(0x100000001b3)
 
 #define TABLE_INITIAL_CAPACITY 1024
 /* Grow when more than this fraction of the slots is used: short probes matter more than memory here. */
@@ -402,12 +415,102 @@ static void write_table_list(const ttt_table *t, const table_entry *list, FILE *
         progress(t->used, t->used, user);
 }
 
+/* The binary format's writer: bytes out through stdio, summed as they go. */
+typedef struct binary_writer {
+    FILE *f;
+    uint64_t sum;
+} binary_writer;
+
+static void put_bytes(binary_writer *w, const void *data, size_t n)
+{
+    const unsigned char *p = data;
+    for (size_t i = 0; i < n; i++)
+        w->sum = (w->sum ^ p[i]) * FNV_PRIME;
+    fwrite(data, 1, n, w->f);
+}
+
+static void put_u64(binary_writer *w, uint64_t v, int bytes)
+{
+    unsigned char b[8];
+    for (int i = 0; i < bytes; i++)
+        b[i] = (unsigned char)(v >> (8 * i));
+    put_bytes(w, b, (size_t)bytes);
+}
+
+static void put_varint(binary_writer *w, uint64_t v)
+{
+    unsigned char b[BINARY_VARINT_MAX];
+    size_t n = 0;
+    do {
+        b[n++] = (unsigned char)((v & 0x7f) | (v > 0x7f ? 0x80 : 0));
+        v >>= 7;
+    } while (v);
+    put_bytes(w, b, n);
+}
+
+/* The binary format (ttt/table.h): the header, the positions in the file's order, the checksum. */
+static void write_binary_list(const ttt_table *t, const table_entry *list, FILE *f,
+                              ttt_table_progress_fn progress, void *user)
+{
+    binary_writer w = {f, FNV_OFFSET};
+    char rules[BINARY_RULES_SIZE] = {0};
+    ttt_rules_format(&t->rules, rules, sizeof rules);
+    size_t positions = 0;
+    for (size_t i = 0; i < t->used; i++)
+        positions += i == 0 || list[i].x != list[i - 1].x || list[i].o != list[i - 1].o;
+    put_bytes(&w, BINARY_MAGIC, BINARY_MAGIC_SIZE);
+    put_u64(&w, BINARY_VERSION, 4);
+    put_u64(&w, BINARY_HEADER_SIZE, 4);
+    put_bytes(&w, rules, sizeof rules);
+    put_u64(&w, t->games, 8);
+    put_u64(&w, t->seed, 8);
+    put_u64(&w, positions, 8);
+    put_u64(&w, t->used, 8);
+    for (size_t i = 0; i < t->used;) {
+        if (progress && i % TTT_TABLE_SAVE_PROGRESS_ENTRIES == 0)
+            progress(i, t->used, user);
+        size_t end = i + 1;
+        while (end < t->used && list[end].x == list[i].x && list[end].o == list[i].o)
+            end++;
+        put_u64(&w, list[i].x, 8);
+        put_u64(&w, list[i].o, 8);
+        put_u64(&w, end - i, 1);
+        for (; i < end; i++) {
+            put_u64(&w, (uint64_t)entry_move(&list[i]), 1);
+            put_varint(&w, entry_count(&list[i]));
+            /* zigzag: small sums of either sign in few bytes */
+            put_varint(&w, ((uint64_t)list[i].sum << 1) ^ (uint64_t)(list[i].sum >> 63));
+        }
+    }
+    uint64_t sum = w.sum;
+    put_u64(&w, sum, 8);
+    if (progress)
+        progress(t->used, t->used, user);
+}
+
+/* True when path names a JSON file (it ends in ".json"): the export format; any other name is binary. */
+static bool json_path(const char *path)
+{
+    size_t n = strlen(path);
+    return n >= 5 && strcmp(path + n - 5, ".json") == 0;
+}
+
 ttt_status ttt_table_write(const ttt_table *t, FILE *f, ttt_error *err)
 {
     table_entry *list = sorted_entries(t);
     if (!list)
         return ttt_fail(err, TTT_ENOMEM, "table: out of memory");
     write_table_list(t, list, f, NULL, NULL);
+    free(list);
+    return ferror(f) ? ttt_fail(err, TTT_EIO, "table: cannot write") : TTT_OK;
+}
+
+ttt_status ttt_table_write_binary(const ttt_table *t, FILE *f, ttt_error *err)
+{
+    table_entry *list = sorted_entries(t);
+    if (!list)
+        return ttt_fail(err, TTT_ENOMEM, "table: out of memory");
+    write_binary_list(t, list, f, NULL, NULL);
     free(list);
     return ferror(f) ? ttt_fail(err, TTT_EIO, "table: cannot write") : TTT_OK;
 }
@@ -446,7 +549,10 @@ ttt_status ttt_table_save_progress(const ttt_table *t, const char *path, ttt_tab
         close(fd);
         failed = "cannot write";
     } else {
-        write_table_list(t, list, f, progress, user);
+        if (json_path(path))
+            write_table_list(t, list, f, progress, user);
+        else
+            write_binary_list(t, list, f, progress, user);
         if (fflush(f) || ferror(f) || fchmod(fd, S_IRUSR | S_IWUSR | S_IRGRP | S_IROTH) || fsync(fd)) {
             e = errno;
             failed = "cannot write";
@@ -477,7 +583,8 @@ bool ttt_table_file_looks_like_table(const char *path)
     char head[sizeof TABLE_FILE_PREFIX] = {0};
     size_t n = fread(head, 1, sizeof head - 1, f);
     fclose(f);
-    return n == sizeof head - 1 && memcmp(head, TABLE_FILE_PREFIX, n) == 0;
+    return (n == sizeof head - 1 && memcmp(head, TABLE_FILE_PREFIX, n) == 0) ||
+           (n >= BINARY_MAGIC_SIZE && memcmp(head, BINARY_MAGIC, BINARY_MAGIC_SIZE) == 0);
 }
 
 /* --- Loading ------------------------------------------------------------------------------------------- */
@@ -671,28 +778,215 @@ static ttt_status load_root(const loader *ld, json_t *root, const ttt_rules *rul
     return TTT_OK;
 }
 
+/* The binary format's reader: bytes in from a buffer, each read checked against its end. */
+typedef struct binary_reader {
+    const unsigned char *p, *end;
+} binary_reader;
+
+static bool get_u64(binary_reader *r, int bytes, uint64_t *v)
+{
+    if (r->end - r->p < bytes)
+        return false;
+    *v = 0;
+    for (int i = 0; i < bytes; i++)
+        *v |= (uint64_t)r->p[i] << (8 * i);
+    r->p += bytes;
+    return true;
+}
+
+static bool get_varint(binary_reader *r, uint64_t *v)
+{
+    *v = 0;
+    for (int shift = 0; shift < 64 && r->p < r->end; shift += 7) {
+        unsigned char b = *r->p++;
+        *v |= (uint64_t)(b & 0x7f) << shift;
+        if (!(b & 0x80))
+            return true;
+    }
+    return false;
+}
+
+/* Makes room for `entries` entries at once, so that loading never grows the table step by step. */
+static ttt_status reserve(ttt_table *t, uint64_t entries)
+{
+    size_t capacity = t->capacity;
+    while ((entries + 1) * TABLE_LOAD_DEN > (uint64_t)capacity * TABLE_LOAD_NUM)
+        capacity *= 2;
+    if (capacity == t->capacity)
+        return TTT_OK;
+    table_entry *slots = calloc(capacity, sizeof *slots);
+    if (!slots)
+        return TTT_ENOMEM;
+    free(t->slots);
+    t->slots = slots;
+    t->capacity = capacity;
+    return TTT_OK;
+}
+
+/* One position of a binary file and its moves, checked as the JSON loader checks them. prev holds the
+ * position before (X and O stones; ignored for index 0) for the order, which also rules out a position listed
+ * twice; it receives this one. */
+static ttt_status load_binary_position(const loader *ld, ttt_table *t, binary_reader *r, uint64_t index,
+                                       uint64_t prev[2])
+{
+    uint64_t x, o, n;
+    if (!get_u64(r, 8, &x) || !get_u64(r, 8, &o) || !get_u64(r, 1, &n))
+        return bad(ld, "position %" PRIu64 ": the file ends early", index);
+    const int cells = t->lines->cells;
+    const uint64_t board = cells == 64 ? UINT64_MAX : (UINT64_C(1) << cells) - 1;
+    if ((x & o) || ((x | o) & ~board))
+        return bad(ld, "position %" PRIu64 ": stones off the board or on one cell twice", index);
+    int stones = __builtin_popcountll(x | o), before = __builtin_popcountll(prev[0] | prev[1]);
+    if (index > 0 &&
+        (stones < before || (stones == before && (x < prev[0] || (x == prev[0] && o <= prev[1])))))
+        return bad(ld, "position %" PRIu64 ": out of order or listed twice", index);
+    ttt_bits bx = {{0}}, bo = {{0}};
+    bx.w[0] = x;
+    bo.w[0] = o;
+    ttt_board b;
+    ttt_error sub;
+    ttt_board_from_bits(&b, &t->rules, &bx, &bo);
+    if (ttt_board_validate(&b, &sub))
+        return bad(ld, "position %" PRIu64 ": %s", index, sub.msg);
+    if (ttt_board_terminal(&b))
+        return bad(ld, "position %" PRIu64 ": the game is over: no move to score", index);
+    uint64_t img[2][TTT_SYM_ALL], cx, co;
+    unsigned syms;
+    images_of(t->lines, x, o, img);
+    canonical_words(img, t->lines->nsym, &cx, &co, &syms);
+    if (cx != x || co != o)
+        return bad(ld, "position %" PRIu64 ": not in canonical form", index);
+    if (n == 0 || n > (uint64_t)(cells - stones))
+        return bad(ld, "position %" PRIu64 ": %" PRIu64 " moves", index, n);
+    int last = -1;
+    for (uint64_t j = 0; j < n; j++) {
+        uint64_t m, count, zigzag;
+        if (!get_u64(r, 1, &m) || !get_varint(r, &count) || !get_varint(r, &zigzag))
+            return bad(ld, "position %" PRIu64 ": the file ends early", index);
+        int64_t sum = (int64_t)(zigzag >> 1) ^ -(int64_t)(zigzag & 1);
+        if ((int)m <= last || (int)m >= cells || ((x | o) >> m & 1))
+            return bad(ld, "position %" PRIu64 ", move %" PRIu64 ": cell %" PRIu64 " out of order or taken",
+                       index, j, m);
+        if (canonical_move(t->lines, syms, (int)m) != (int)m)
+            return bad(ld, "position %" PRIu64 ", move %" PRIu64 ": not in the canonical frame", index, j);
+        if (count < 1 || count > TTT_TABLE_MAX_COUNT || count > (uint64_t)INT64_MAX / TTT_TABLE_SCORE_WIN ||
+            sum < -TTT_TABLE_SCORE_WIN * (int64_t)count || sum > TTT_TABLE_SCORE_WIN * (int64_t)count)
+            return bad(ld, "position %" PRIu64 ", move %" PRIu64 ": sum or count out of range", index, j);
+        last = (int)m;
+        if (table_add(t, x, o, (int)m, sum, count))
+            return ttt_fail(ld->err, TTT_ENOMEM, "table '%s': out of memory", ld->path);
+    }
+    prev[0] = x;
+    prev[1] = o;
+    return TTT_OK;
+}
+
+/* A table in the binary format (data, size bytes, starting with the magic). */
+static ttt_status load_binary(const loader *ld, const unsigned char *data, size_t size, const ttt_rules *want,
+                              ttt_table **out)
+{
+    binary_reader r = {data + BINARY_MAGIC_SIZE, data + size};
+    uint64_t version, header, games, seed, positions, entries;
+    if (!get_u64(&r, 4, &version) || !get_u64(&r, 4, &header))
+        return bad(ld, "the file ends early");
+    if (version != BINARY_VERSION)
+        return bad(ld,
+                   "version %" PRIu64 " is not supported (this program reads version %d): rebuild the table "
+                   "with 'ttt table build'",
+                   version, BINARY_VERSION);
+    if (header != BINARY_HEADER_SIZE || size < BINARY_HEADER_SIZE + BINARY_SUM_SIZE)
+        return bad(ld, "the file ends early or its header is damaged");
+    uint64_t sum = FNV_OFFSET, stored;
+    for (size_t i = 0; i < size - BINARY_SUM_SIZE; i++)
+        sum = (sum ^ data[i]) * FNV_PRIME;
+    binary_reader tail = {data + size - BINARY_SUM_SIZE, data + size};
+    get_u64(&tail, 8, &stored);
+    if (sum != stored)
+        return bad(ld,
+                   "the checksum does not match: the file is damaged (rebuild it with 'ttt table build')");
+    char text[BINARY_RULES_SIZE + 1] = {0};
+    memcpy(text, r.p, BINARY_RULES_SIZE);
+    r.p += BINARY_RULES_SIZE;
+    get_u64(&r, 8, &games);
+    get_u64(&r, 8, &seed);
+    get_u64(&r, 8, &positions);
+    get_u64(&r, 8, &entries);
+    r.end = data + size - BINARY_SUM_SIZE;
+    ttt_rules rules;
+    ttt_error sub;
+    char want_text[TTT_RULES_TEXT_SIZE];
+    if (ttt_rules_parse(text, &rules, &sub))
+        return bad(ld, "rules: %s", sub.msg);
+    if (want && !ttt_rules_equal(want, &rules))
+        return bad(ld, "the table is for %s, not %s", text,
+                   ttt_rules_format(want, want_text, sizeof want_text));
+    if (games > TTT_TABLE_MAX_GAMES || seed > TTT_TABLE_MAX_SEED)
+        return bad(ld, "games or seed out of range");
+    if (positions > (uint64_t)(r.end - r.p) / BINARY_POSITION_MIN || entries < positions ||
+        entries > (uint64_t)(r.end - r.p))
+        return bad(ld, "%" PRIu64 " positions and %" PRIu64 " moves do not fit in the file", positions,
+                   entries);
+    ttt_table *t;
+    ttt_status st = ttt_table_new(&rules, &t, &sub);
+    if (st)
+        return ttt_fail(ld->err, st, "table '%s': %s", ld->path,
+                        sub.msg + (strncmp(sub.msg, "table: ", 7) ? 0 : 7));
+    if (reserve(t, entries)) {
+        ttt_table_free(t);
+        return ttt_fail(ld->err, TTT_ENOMEM, "table '%s': out of memory", ld->path);
+    }
+    uint64_t prev[2] = {0, 0};
+    for (uint64_t i = 0; st == TTT_OK && i < positions; i++)
+        st = load_binary_position(ld, t, &r, i, prev);
+    if (st == TTT_OK && (r.p != r.end || t->used != entries))
+        st = bad(ld, "the counts in the header do not match the positions");
+    if (st) {
+        ttt_table_free(t);
+        return st;
+    }
+    t->games = games;
+    t->seed = seed;
+    *out = t;
+    return TTT_OK;
+}
+
 ttt_status ttt_table_load(const char *path, const ttt_rules *rules, ttt_table **out, ttt_error *err)
 {
     *out = NULL;
-    loader ld = {path, err};
-    FILE *f = fopen(path, "r");
-    if (!f) {
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    struct stat sb;
+    if (fd < 0 || fstat(fd, &sb) != 0) {
         int e = errno;
+        if (fd >= 0)
+            close(fd);
         return ttt_fail(err, e == ENOENT ? TTT_EINVAL : TTT_EIO, "table '%s': %s", path,
                         e == ENOENT ? "no such file" : strerror(e));
     }
-    json_error_t jerr;
-    json_t *root = json_loadf(f, 0, &jerr);
-    int read_failed = ferror(f);
-    fclose(f);
-    if (!root) {
-        if (read_failed)
-            return ttt_fail(err, TTT_EIO, "table '%s': cannot read the file", path);
-        return bad(&ld, "not valid JSON: %s (line %d)", jerr.text, jerr.line);
+    if (!S_ISREG(sb.st_mode)) {
+        close(fd);
+        return ttt_fail(err, TTT_EIO, "table '%s': cannot read it: not a regular file", path);
     }
-    ttt_status st = load_root(&ld, root, rules, out);
-    json_decref(root);
+    /* The whole file mapped at once: the binary format is read straight from it, JSON parsed from it. */
+    size_t size = (size_t)sb.st_size;
+    void *data = size ? mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0) : NULL;
+    int e = errno;
+    close(fd);
+    if (size && data == MAP_FAILED)
+        return ttt_fail(err, TTT_EIO, "table '%s': cannot read the file: %s", path, strerror(e));
+    ttt_status st = ttt_table_load_bytes(path, data ? data : "", size, rules, out, err);
+    if (data)
+        munmap(data, size);
     return st;
+}
+
+ttt_status ttt_table_load_bytes(const char *name, const void *data, size_t len, const ttt_rules *rules,
+                                ttt_table **out, ttt_error *err)
+{
+    *out = NULL;
+    loader ld = {name, err};
+    if (len >= BINARY_MAGIC_SIZE && memcmp(data, BINARY_MAGIC, BINARY_MAGIC_SIZE) == 0)
+        return load_binary(&ld, data, len, rules, out);
+    return ttt_table_load_text(name, data, len, rules, out, err);
 }
 
 ttt_status ttt_table_load_text(const char *name, const char *text, size_t len, const ttt_rules *rules,
@@ -738,9 +1032,9 @@ ttt_status ttt_table_default_path(const ttt_rules *rules, bool create_dirs, char
     const char *xdg = getenv("XDG_DATA_HOME"), *home = getenv("HOME");
     int n;
     if (xdg && xdg[0] == '/')
-        n = snprintf(buf, size, "%s/ttt/tables/%s.json", xdg, rt);
+        n = snprintf(buf, size, "%s/ttt/tables/%s.tbl", xdg, rt);
     else if (home && home[0] == '/')
-        n = snprintf(buf, size, "%s/.local/share/ttt/tables/%s.json", home, rt);
+        n = snprintf(buf, size, "%s/.local/share/ttt/tables/%s.tbl", home, rt);
     else
         return ttt_fail(err, TTT_EIO, "table: no data directory (neither XDG_DATA_HOME nor HOME is set)");
     if (n < 0 || (size_t)n >= size)

@@ -12,7 +12,16 @@
 ttt_status ttt_table_load_text(const char *name, const char *text, size_t len, const ttt_rules *rules,
                                ttt_table **out, ttt_error *err);
 
-/* Writes t in the file format (exactly what ttt_table_save writes) to f. TTT_ENOMEM, or TTT_EIO when f has
+/* ttt_table_load on the bytes of a file in either format (the binary one when they start with its magic):
+ * the same checks and messages, with name where the path would be. */
+ttt_status ttt_table_load_bytes(const char *name, const void *data, size_t len, const ttt_rules *rules,
+                                ttt_table **out, ttt_error *err);
+
+/* Writes t in the binary format (exactly what ttt_table_save writes to a name not ending in .json) to f.
+ * TTT_ENOMEM, or TTT_EIO when f has its error flag set afterwards. */
+ttt_status ttt_table_write_binary(const ttt_table *t, FILE *f, ttt_error *err);
+
+/* Writes t in the JSON format (exactly what ttt_table_save writes to a .json name) to f. TTT_ENOMEM, or TTT_EIO when f has
  * its error flag set afterwards. */
 ttt_status ttt_table_write(const ttt_table *t, FILE *f, ttt_error *err);
 

@@ -54,14 +54,14 @@ SKIP = {
     "ttt arena --games 1000 mcts minimax random": "long: 3,000 games with mcts (tests/cli/arena.sh)",
     "ttt bench": "long: the whole benchmark (make check compares its signature)",
     "make": "builds the project (the suite runs in a build)",
-    "PYTHONPATH=$PWD/python python3 -c 'import ttt; print(ttt.solve(ttt.Board())[\"result\"])'":
+    "PYTHONPATH=$PWD/python python3 -c 'import ttt; print(ttt.solve(ttt.Board())[\"value\"])'":
         "needs the source tree's python/ (tests/python runs the package in place)",
     'cmake --install build --prefix "$HOME/.local"': "installs the build (tests/cli/install.sh, into a scratch prefix)",
     "make deb": "builds the project again under /usr (tests/cli/deb.sh packages this build with cpack)",
     "sudo apt install ./build-deb/ttt_*.deb": "installs into the system (tests/cli/deb.sh unpacks it into a scratch root)",
     "python3 -m venv --system-site-packages ~/.venvs/ttt": "tests/cli/python_venv.sh runs the block in a scratch $HOME",
     "~/.venvs/ttt/bin/pip install --no-build-isolation ./python": "tests/cli/python_venv.sh runs it",
-    "LD_LIBRARY_PATH=$HOME/.local/lib ~/.venvs/ttt/bin/python -c 'import ttt; print(ttt.solve(ttt.Board())[\"result\"])'":
+    "LD_LIBRARY_PATH=$HOME/.local/lib ~/.venvs/ttt/bin/python -c 'import ttt; print(ttt.solve(ttt.Board())[\"value\"])'":
         "tests/cli/python_venv.sh runs it",
 }
 # command -> why only its exit status is checked

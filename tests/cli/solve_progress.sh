@@ -83,6 +83,24 @@ interrupt "$PID"
 [[ $RC -eq 130 ]] && PASS=$((PASS + 1)) || fail "solve --json after SIGINT exited $RC, expected 130"
 check_json "$DIR/out" '(o["interrupted"] is True and o["value"] == "unknown" and o["of"] == 36 and
     (o["best"] is None or o["line"][0] == o["best"]) and o["nodes"] > 0)'
+# A finished position: --json gives its outcome and its value for the side to move, not an error.
+expect_out 0 '^\{"outcome":"x","value":"loss","plies":0,"moves":\[\],' solve --json --moves "a1 b1 a2 b2 a3"
+expect_out 0 '^\{"outcome":"draw","value":"draw","plies":0,' solve --json --moves "a1 b2 c3 a2 a3 b3 b1 c1 c2"
+expect_out 0 '^\{"outcome":"o","value":"loss",' solve --json --value --moves "a1 b1 a2 b2 c3 b3"
+expect_err 'the game is over \(X wins\): nothing to solve' solve --moves "a1 b1 a2 b2 a3"
+# Stopped while the draw prover runs (8x8k5 starts with it): no root move counts as searched, and the report
+# says where the proofs were.
+"$TTT" solve --rules 8x8k5 --json >"$DIR/out" 2>"$DIR/err" &
+PID=$!
+wait_for "$DIR/err" 'use --time MS'
+interrupt "$PID"
+check_json "$DIR/out" '(o["interrupted"] is True and o["searched"] == 0 and o["of"] == 64 and o["best"] is None)'
+"$TTT" solve --rules 8x8k5 >"$DIR/out" 2>"$DIR/err" &
+PID=$!
+wait_for "$DIR/err" 'use --time MS'
+interrupt "$PID"
+grep -Eq '^stopped in the draw proofs: (proving [XO] cannot win|draw proofs: )' "$DIR/out" && PASS=$((PASS + 1)) ||
+    fail "8x8k5 after SIGINT: no word of the draw proofs: $(cat "$DIR/out")"
 expect_out 0 'draw, the game ends in 9' solve
 [[ ! -s $ERR ]] && PASS=$((PASS + 1)) || fail "3x3: unexpected stderr $(cat "$ERR")"
 # The warning is one line on stderr and says "may": a 7x7k5 position with 8 stones is settled at once; stdout
@@ -97,14 +115,14 @@ expect_out 0 'unknown' solve --rules 7x7k5 --nodes 5000
 # On a terminal: a live line with nodes, nodes/s, elapsed time and the best line so far; Ctrl-C after a few
 # moves are proven reports the best of them as a bound, not proven, with its line, a legal sequence of moves.
 if command -v script >/dev/null; then
-    script -qc "stty cols 80; echo \$\$ >'$DIR/pid'; exec '$TTT' solve --rules 6x6k4" "$DIR/tty" >/dev/null 2>&1 &
+    script -qc "stty cols 120; echo \$\$ >'$DIR/pid'; exec '$TTT' solve --rules 6x6k4" "$DIR/tty" >/dev/null 2>&1 &
     SCRIPT=$!
-    if wait_for "$DIR/tty" '[0-9.]+M nodes, [0-9]+k nodes/s, [0-9.]+ s, [0-9]+/36 solved'; then
+    if wait_for "$DIR/tty" 'solving: [0-9]+/36 solved, [0-9.]+[kM]? nodes, [0-9.]+[kM]? nodes/s, [0-9.]+ s'; then
         PASS=$((PASS + 1))
     else
         fail "no live line on a terminal: $(tail -c 300 "$DIR/tty" | cat -v)"
     fi
-    if wait_for "$DIR/tty" '[1-9][0-9]*/36 solved, (draw|win|loss) [a-z0-9 ]+: [a-f][1-6]( [a-f][1-6])+'; then
+    if wait_for "$DIR/tty" '[1-9][0-9]*/36 solved, .*, (draw|win|loss) [a-z0-9 ]+: [a-f][1-6]( [a-f][1-6])+'; then
         PASS=$((PASS + 1))
     else
         fail "no best line on the live line: $(tail -c 300 "$DIR/tty" | cat -v)"
@@ -117,7 +135,7 @@ if command -v script >/dev/null; then
     grep -aq $'\r\033\\[Kinterrupted' "$DIR/tty" && PASS=$((PASS + 1)) ||
         fail "the live line was not cleared: $(tail -c 300 "$DIR/tty" | cat -v)"
     WIDEST=$(tr '\r' '\n' <"$DIR/tty" | sed 's/\x1b\[K//' | grep -a 'nodes/s' | awk '{ print length }' | sort -n | tail -1)
-    [[ ${WIDEST:-0} -le 79 ]] && PASS=$((PASS + 1)) || fail "a live line of $WIDEST columns on an 80-column terminal"
+    [[ ${WIDEST:-0} -le 119 ]] && PASS=$((PASS + 1)) || fail "a live line of $WIDEST columns on a 120-column terminal"
     BEST=$(tr -d '\r' <"$DIR/tty" | sed -n 's/^best move so far: \([a-f][1-6]\),.*/\1/p')
     LINE=$(tr -d '\r' <"$DIR/tty" | sed -n 's/^best line so far: //p')
     if [[ -n $BEST && ${LINE%% *} == "$BEST" ]] && "$TTT" show --rules 6x6k4 --moves "$LINE" >/dev/null 2>&1; then
@@ -125,6 +143,44 @@ if command -v script >/dev/null; then
     else
         fail "the best line so far ('$LINE') does not start with the best move ('$BEST') or is not legal"
     fi
+
+    # live_lines RULES COLS PATTERN [ARGS]: runs `ttt solve --rules RULES ARGS` on a terminal of COLS columns until
+    # its live line matches PATTERN twice with different text (a count that moves), then stops it; the live
+    # lines go to $DIR/lines. Fails the test when that does not happen.
+    live_lines() {
+        local rules=$1 cols=$2 pattern=$3
+        shift 3
+        rm -f "$DIR/tty" "$DIR/pid"
+        script -qc "stty cols $cols; echo \$\$ >'$DIR/pid'; exec '$TTT' solve --rules $rules $*" "$DIR/tty" \
+            >/dev/null 2>&1 &
+        local script_pid=$! moved=false
+        for _ in $(seq $WAIT_CAP_TENTHS); do
+            [[ -f $DIR/tty ]] && tr '\r' '\n' <"$DIR/tty" | sed 's/\x1b\[K//' | grep -a 'nodes/s' >"$DIR/lines"
+            if [[ $(grep -aE -- "$pattern" "$DIR/lines" 2>/dev/null | sed 's/[0-9.]*[kM]* nodes.*s, //' | sort -u | wc -l) -ge 2 ]]
+            then
+                moved=true
+                break
+            fi
+            sleep 0.1
+        done
+        kill -INT "$(cat "$DIR/pid")" 2>/dev/null
+        wait "$script_pid"
+        $moved && PASS=$((PASS + 1)) ||
+            fail "$rules $*: no live line matching '$pattern' that moves: $(tail -c 400 "$DIR/tty" | cat -v)"
+        # a live line on every board names its phase: never the empty counts of a search not yet started
+        ! grep -aqE '(depth 0|0/0)' "$DIR/lines" && PASS=$((PASS + 1)) ||
+            fail "$rules $*: a live line with empty counts: $(grep -aE '(depth 0|0/0)' "$DIR/lines" | head -1)"
+        WIDEST=$(awk '{ print length }' "$DIR/lines" | sort -n | tail -1)
+        [[ ${WIDEST:-0} -lt $cols ]] && PASS=$((PASS + 1)) || fail "$rules: a live line of $WIDEST columns"
+    }
+    # k=5 boards start with the draw prover: which side it shows unable to win and how many of its moves are
+    # refuted, then the first moves proven to draw.
+    live_lines 8x8k5 80 '^(proving [XO] cannot win|draw proofs: [0-9]+/[0-9]+ first moves, [0-9]+ drawn; [XO] cannot win)(: [0-9]+/[0-9]+ [XO] moves refuted)?, '
+    live_lines 7x7k5 80 '^(proving [XO] cannot win|draw proofs: [0-9]+/[0-9]+ first moves, [0-9]+ drawn; [XO] cannot win)(: [0-9]+/[0-9]+ [XO] moves refuted)?, '
+    # A first move that takes long (misère 5x5k4: 25 s for the first) shows where its search is: the ranks of
+    # the first moves of the line searched, and the line itself on a wide terminal.
+    live_lines 5x5k4-misere 120 '^solving: 0/25 solved, .* at move [0-9]+(\.[0-9]+)+, line [a-e][1-5]( [a-e][1-5])+'
+    live_lines 9x9k5 100 '^value search \(81 empty cells\), .* at move [0-9]+(\.[0-9]+)+' --value
 fi
 
 finish

@@ -19,8 +19,22 @@ expect 0 table build --games 70000 --seed 7 --jobs 1 --out "$DIR/a.json"
 expect 0 table build --games 70000 --seed 7 --jobs 2 --out "$DIR/b.json"
 cmp -s "$DIR/a.json" "$DIR/b.json" && PASS=$((PASS + 1)) || fail "--jobs 1 and --jobs 2 differ"
 # the default place is the data directory
-expect_out 0 "wrote $DIR/data/ttt/tables/4x4k3.json" table build --rules 4x4k3 --games 500
-[[ -s $DIR/data/ttt/tables/4x4k3.json ]] && PASS=$((PASS + 1)) || fail "no table in the data directory"
+expect_out 0 "wrote $DIR/data/ttt/tables/4x4k3.tbl" table build --rules 4x4k3 --games 500
+[[ -s $DIR/data/ttt/tables/4x4k3.tbl ]] && PASS=$((PASS + 1)) || fail "no table in the data directory"
+# a name that does not end in .json gets the binary format: its magic, and far smaller than the JSON
+expect 0 table build --games 20000 --out "$DIR/t20k.tbl"
+expect 0 table build --games 20000 --out "$DIR/t20k.json"
+[[ $(head -c 8 "$DIR/t20k.tbl") == TTTTABLE && $(stat -c %s "$DIR/t20k.tbl") -lt $(($(stat -c %s "$DIR/t20k.json") / 3)) ]] &&
+    PASS=$((PASS + 1)) || fail "the .tbl file is not the compact binary format"
+# both load, and the engine plays the same move from either
+expect_out 0 '^[a-c][1-3]$' move --engine "table:file=$DIR/t20k.tbl" x.o/.x./...
+cp "$OUT" "$DIR/from-tbl"
+expect_out 0 '^[a-c][1-3]$' move --engine "table:file=$DIR/t20k.json" x.o/.x./...
+cmp -s "$OUT" "$DIR/from-tbl" && PASS=$((PASS + 1)) || fail "the binary and JSON tables play different moves"
+# a damaged binary table is refused in one line that says how to rebuild it
+cp "$DIR/t20k.tbl" "$DIR/damaged.tbl"
+printf 'X' | dd of="$DIR/damaged.tbl" bs=1 seek=200 conv=notrunc 2>/dev/null
+expect_err "checksum does not match.*ttt table build" move --engine "table:file=$DIR/damaged.tbl"
 # an existing table is replaced
 expect 0 table build --games 10 --out "$DIR/t.json"
 grep -q '"games":10,' "$DIR/t.json" && PASS=$((PASS + 1)) || fail "the table was not replaced"
@@ -31,6 +45,17 @@ expect_out 0 '^[a-c][1-3]$' move --engine "table:file=$DIR/t.json" x.o/.x./...
 expect_out 0 '^c1$' move --engine "table:file=$DIR/t.json" xx./oo./...
 expect_out 0 '"engine":"table:seed=0,file=' move --json --engine "table:file=$DIR/t.json"
 expect_out 0 '"nodes":1,' move --json --engine "table:file=$DIR/t.json"
+# the first use of a default table builds it, saying so in one line on stderr; later uses say nothing
+expect_out 0 '^[a-d][1-4]$' move --rules 4x3k3 --engine table
+[[ $(wc -l <"$ERR") -eq 1 ]] &&
+    grep -q "^ttt: built the default 4x3 table (100000 random games, .* s), saved as $DIR/data/ttt/tables/4x3.tbl (.* MB)$" "$ERR" &&
+    PASS=$((PASS + 1)) || fail "no one-line note when the default table was built: $(cat "$ERR")"
+expect_out 0 '^[a-d][1-4]$' move --rules 4x3k3 --engine table
+[[ ! -s $ERR ]] && PASS=$((PASS + 1)) || fail "a note for a default table already built: $(cat "$ERR")"
+# an arena builds a missing default table once for all its games (and loads it once)
+expect 0 arena --rules 3x4k3 --games 4 table random
+[[ $(grep -c 'built the default 3x4 table' "$ERR") -eq 1 ]] && PASS=$((PASS + 1)) ||
+    fail "arena: the default table was not built exactly once: $(cat "$ERR")"
 expect_out 0 '^[a-d][1-4]$' move --rules 4x4k3 --engine table
 expect_out 0 '(X wins|O wins|draw)' play --rules 4x4k3 --x table --o random --seed 3
 expect_out 0 '^table$' engines
@@ -59,9 +84,9 @@ echo 'not json' >"$DIR/bad.json"
 expect_err 'not valid JSON' move --engine "table:file=$DIR/bad.json"
 expect_err 'the table is for 3x3, not 4x4k3' move --rules 4x4k3 --engine "table:file=$DIR/t.json"
 # a corrupt default table is an error and stays as it is
-echo '{"format":"ttt-table",' >"$XDG_DATA_HOME/ttt/tables/3x3-misere.json"
+echo '{"format":"ttt-table",' >"$XDG_DATA_HOME/ttt/tables/3x3-misere.tbl"
 expect_err 'not valid JSON' move --rules 3x3-misere --engine table
-grep -qx '{"format":"ttt-table",' "$XDG_DATA_HOME/ttt/tables/3x3-misere.json" && PASS=$((PASS + 1)) ||
+grep -qx '{"format":"ttt-table",' "$XDG_DATA_HOME/ttt/tables/3x3-misere.tbl" && PASS=$((PASS + 1)) ||
     fail "the corrupt default table was overwritten"
 
 finish

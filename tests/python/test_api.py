@@ -80,7 +80,7 @@ def test_board_reading():
     assert b.to_lists() == [["X", None, "O"], [None, "X", None], [None, None, "O"]]
     assert str(b) == "X . O\n. X .\n. . O"
     assert b.moves() == [1, 3, 5, 6, 7]
-    assert b.to_move == "X" and not b.terminal and b.winner is None and b.outcome is None
+    assert b.to_move == "X" and not b.terminal and b.winner is None and b.outcome == "ongoing"
     assert b.name(7) == "b3" and b.cell("b3") == 7 and b.cell((2, 1)) == 7
     assert eval(repr(b), {"ttt": ttt}) == b
 
@@ -215,6 +215,9 @@ def test_board_constructor_errors():
 # --- solve ---------------------------------------------------------------------------------------------
 
 
+NAMES = {1: "win", 0: "draw", -1: "loss"}
+
+
 def brute_value(board, memo=None):
     """Plain negamax over the Board API: (value for the side to move, moves to the end with best play:
     sooner wins, later losses), remembered by position."""
@@ -242,36 +245,34 @@ def test_solve_matches_a_brute_force(moves):
     b = ttt.Board(moves=moves)
     s = ttt.solve(b)
     value, distance = brute_value(b.copy())
-    assert (s["value"], s["distance"]) == (value, distance)
-    assert s["result"] == {1: "win", 0: "draw", -1: "loss"}[value]
-    assert sorted(m["move"] for m in s["moves"]) == b.moves()
+    assert (s["value"], s["plies"], s["proven"]) == (NAMES[value], distance, True)
+    assert sorted(m["cell"] for m in s["moves"]) == b.moves()
     for m in s["moves"]:
         after = b.copy()
-        after.play(m["move"])
+        after.play(m["cell"])
         v, d = brute_value(after)
-        assert (m["value"], m["distance"]) == (-v, d + 1), m
-        assert m["name"] == b.name(m["move"])
-    assert set(s["best"]) == {m["move"] for m in s["moves"] if (m["value"], m["distance"]) == (value, distance)}
+        assert (m["value"], m["plies"]) == (NAMES[-v], d + 1), m
+        assert m["move"] == b.name(m["cell"])
+    assert set(s["best"]) == {m["cell"] for m in s["moves"] if (m["value"], m["plies"]) == (NAMES[value], distance)}
 
 
 def test_solve_misere_and_bigger_boards():
-    b = ttt.Board(rules="3x3-misere")
-    assert (ttt.solve(b)["value"], ttt.solve(b)["distance"]) == brute_value(b.copy())
-    b = ttt.Board(rules="4x4k3", moves="b2 a1 c2 d4 a4 c4 d1")
-    assert (ttt.solve(b)["value"], ttt.solve(b)["distance"]) == brute_value(b.copy())
+    for b in [ttt.Board(rules="3x3-misere"), ttt.Board(rules="4x4k3", moves="b2 a1 c2 d4 a4 c4 d1")]:
+        v, d = brute_value(b.copy())
+        assert (ttt.solve(b)["value"], ttt.solve(b)["plies"]) == (NAMES[v], d)
 
 
 def test_solve_errors():
-    with pytest.raises(ValueError, match="over"):
-        ttt.solve(ttt.Board(moves="a1 a2 b1 b2 c1"))
     with pytest.raises(TypeError):
         ttt.solve("x../.../...")
     with pytest.raises(ValueError, match="nodes"):
         ttt.solve(ttt.Board(), nodes=-1)
     with pytest.raises(ValueError, match="nodes"):
         ttt.solve(ttt.Board(), nodes=HUGE)
-    with pytest.raises(ValueError, match="not solved within 10 nodes"):
-        ttt.solve(ttt.Board(rules="5x5k4"), nodes=10)
+    with pytest.raises(ValueError, match="ms"):
+        ttt.solve(ttt.Board(), ms=-1)
+    with pytest.raises(TypeError, match="ms"):
+        ttt.solve(ttt.Board(), ms="10")
 
 
 # --- count ---------------------------------------------------------------------------------------------
@@ -302,7 +303,8 @@ def test_count_matches_a_walk(rules):
     c = ttt.count(rules)
     assert (c["positions"]["total"], c["games"]["total"]) == brute_count(rules)
     assert c["rules"] == rules
-    assert sum(p["positions"]["total"] for p in c["by_ply"]) == c["positions"]["total"]
+    assert sum(p["total"] for p in c["positions"]["by_ply"]) == c["positions"]["total"]
+    assert [p["ply"] for p in c["games"]["by_ply"]] == list(range(len(c["games"]["by_ply"])))
     g = c["games"]
     assert g["x_wins"] + g["o_wins"] + g["draws"] == g["total"]
     assert c["positions_sym"]["total"] < c["positions"]["total"]
@@ -345,7 +347,7 @@ def test_engine_minimax_plays_a_best_move():
         b = ttt.Board(moves=moves)
         m = e.choose(b)
         s = ttt.solve(b)
-        assert next(x for x in s["moves"] if x["move"] == m)["value"] == s["value"]
+        assert next(x for x in s["moves"] if x["cell"] == m)["value"] == s["value"]
 
 
 def test_engine_describes_itself():
@@ -359,10 +361,10 @@ def test_engine_analyse():
     b = ttt.Board(moves="a1 b2 c3")
     a = ttt.Engine("minimax").analyse(b)
     assert sorted(m["move"] for m in a["moves"]) == b.moves()
-    s = {m["move"]: m for m in ttt.solve(b)["moves"]}
+    s = {m["cell"]: m for m in ttt.solve(b)["moves"]}
     for m in a["moves"]:
         assert m["kind"] == "exact"
-        assert (m["value"], m["distance"]) == (s[m["move"]]["value"], s[m["move"]]["distance"])
+        assert (m["value"], m["plies"]) == (s[m["move"]]["value"], s[m["move"]]["plies"])
     a = ttt.Engine("mcts:iterations=300").analyse(b)
     assert sorted(m["move"] for m in a["moves"]) == b.moves() and a["method"]
     assert all(0 <= m["share"] <= 1 and -1 <= m["score"] <= 1 for m in a["moves"])
@@ -589,7 +591,7 @@ def test_ctrl_c_stops_a_long_solve():
             ttt.solve(ttt.Board(rules="7x7k5"))
         except KeyboardInterrupt:
             print("interrupted", flush=True)
-        print(ttt.solve(ttt.Board(moves="b2"))["result"])
+        print(ttt.solve(ttt.Board(moves="b2"))["value"])
     """
     p = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                          preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
