@@ -32,7 +32,7 @@ SKIP = {
     "ttt serve --port 8080": "a server that runs until stopped (tests/cli/serve.sh drives it)",
     "ttt serve [--host 127.0.0.1] [--port 8080] [--db PATH] [--no-record] [--max-games 1000] [--idle-expiry 1800]":
         "a synopsis, not a command",
-    "[--max-connections 1024] [--per-address 32]": "the synopsis' second line",
+    "[--max-connections 1024] [--per-address 32] [--table-memory 256] [--engine-budget 120000]": "the synopsis' second line",
     "curl -s localhost:8080/api/engines": "needs a running server (tests/cli/serve.sh)",
     "curl -s -X POST -H \"$J\" localhost:8080/api/games -d '{\"rules\": \"3x3\", \"o\": \"perfect\"}'": "needs a running server",
     "curl -s -X POST -H \"$J\" localhost:8080/api/games/5f0c.../move -d '{\"move\": \"b2\"}'": "needs a running server",
