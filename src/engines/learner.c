@@ -61,8 +61,10 @@
 #include <assert.h>
 #include <limits.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "engines/engine_impl.h"
 #include "engines/tactics.h"
@@ -311,6 +313,42 @@ static ttt_status learner_check(const ttt_engine *e, ttt_error *err)
     return ttt_engine_check_bounded(e, c->time_ms, c->nodes, 0, err);
 }
 
+/* What identifies a memory file, so that learners sharing one record each game once: its real path, or, for
+ * a file not made yet (opened lazily), its directory's real path and its name, or the path made absolute when
+ * the directory is not there either. NULL for ":memory:" (not shared) and when out of memory. */
+static char *memory_identity(const char *path)
+{
+    if (strcmp(path, ":memory:") == 0)
+        return NULL;
+    char *real = realpath(path, NULL);
+    if (real)
+        return real;
+    const char *slash = strrchr(path, '/');
+    char dir[PATH_MAX];
+    const char *name = slash ? slash + 1 : path;
+    if (slash) {
+        size_t n = slash == path ? 1 : (size_t)(slash - path);
+        if (n >= sizeof dir)
+            return NULL;
+        memcpy(dir, path, n);
+        dir[n] = '\0';
+    } else {
+        strcpy(dir, ".");
+    }
+    char *real_dir = realpath(dir, NULL);
+    char cwd[PATH_MAX];
+    const char *base = real_dir ? real_dir : path[0] == '/' ? "" : getcwd(cwd, sizeof cwd) ? cwd : NULL;
+    const char *rest = real_dir ? name : path;
+    char *out = NULL;
+    if (base) {
+        size_t size = strlen(base) + strlen(rest) + 2;
+        if ((out = malloc(size)))
+            snprintf(out, size, "%s%s%s", base, base[0] && rest[0] != '/' ? "/" : "", rest);
+    }
+    free(real_dir);
+    return out;
+}
+
 static ttt_status learner_start(ttt_engine *e, ttt_error *err)
 {
     const learner_config *c = e->config;
@@ -333,7 +371,8 @@ static ttt_status learner_start(ttt_engine *e, ttt_error *err)
     ttt_board_init(&s->seen, &e->rules);
     if (!c->memory[0] && e->env.no_files)
         return TTT_OK; /* an empty memory that lives with the engine */
-    ttt_status st = ttt_store_open(c->memory, &s->store, err);
+    /* Lazily: a memory file is made by the first game it learns, not by a session quit before one ends. */
+    ttt_status st = ttt_store_open_lazy(c->memory, &s->store, err);
     if (!st) {
         load_ctx ctx = {e, err, TTT_OK};
         st = ttt_store_sequences(s->store, s->rules_text, load_one, &ctx, err);
@@ -341,7 +380,7 @@ static ttt_status learner_start(ttt_engine *e, ttt_error *err)
             st = ctx.status;
     }
     if (!st && c->learn)
-        s->memory_id = realpath(ttt_store_path(s->store), NULL); /* NULL for ":memory:": not shared */
+        s->memory_id = memory_identity(ttt_store_path(s->store));
     if (st) {
         ttt_error_prefix(err, "engine 'learner'");
         learner_stop(e); /* the framework calls stop only for engines that started */

@@ -23,6 +23,10 @@ check "an abandoned game made $(find "$DIR/data" 2>/dev/null | paste -sd' ')" "[
 STDIN=$IN expect_out 0 'game abandoned' play --o perfect --games 2
 check "an abandoned match made the default database" "[[ ! -e '$DIR/data' ]]"
 
+# the learner's memory is made by the first game it learns, not by a game quit before its end
+STDIN=$IN expect_out 0 'game abandoned' play --o learner:seed=1 --db "$DIR/learn.db"
+check "an abandoned game against the learner created its memory" "[[ ! -e '$DIR/learn.db' ]]"
+
 # --- the first finished game makes it (with the default path's directories), and it is recorded
 feed 1 2 3 4 5 6 7
 STDIN=$IN expect_out 0 '^X wins' play --o random:seed=1
