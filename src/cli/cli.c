@@ -230,9 +230,9 @@ static void explain_bad_option(const char *cmd, const char *arg, int code, int o
             cli_usage(cmd, "unknown option '%.*s' (see 'ttt %s --help')", (int)len, arg, cmd);
     } else if (code == ':') {
         const char *name = NULL;
-        for (const struct option *o = longopts; o->name; o++)
+        for (const struct option *o = longopts; o->name && !name; o++)
             if (o->val == opt && !o->flag)
-                name = o->name;
+                name = o->name; /* the first: --db before its synonym --memory */
         if (name)
             cli_usage(cmd, "-%c (--%s) needs a value", opt, name);
         else

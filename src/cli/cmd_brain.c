@@ -67,7 +67,7 @@ static const char help[] =
     "                     gomoku where a line of 4 or more wins, else mcts).\n"
     "                     Its time per move is planned from INFO timeout_turn, timeout_match and time_left\n"
     "                     unless SPEC sets its own budget (time=, iterations=, trials=, nodes=, depth=)\n"
-    "  -t, --think        after each move, MESSAGE and DEBUG lines on the search (depth, nodes, time)\n"
+    "      --think        after each move, MESSAGE and DEBUG lines on the search (depth, nodes, time)\n"
     "\n"
     "example: printf 'START 15\\nBEGIN\\nEND\\n' | ttt brain\n";
 
@@ -567,7 +567,7 @@ int cmd_brain(int argc, char **argv)
                                              {NULL, 0, NULL, 0}};
     brain br = {.turn_ms = BRAIN_DEFAULT_TURN_MS, .left_ms = -1};
     optind = 0;
-    for (int c; (c = cli_getopt("brain", argc, argv, "e:th", longopts)) != -1;) {
+    for (int c; (c = cli_getopt("brain", argc, argv, "e:h", longopts)) != -1;) {
         switch (c) {
         case 'e': br.spec = optarg; break;
         case 't': br.think = true; break;

@@ -67,8 +67,8 @@ static const char help[] =
     "The counts are known only at the end: Ctrl-C keeps nothing (exit 130).\n"
     "\n"
     "  -r, --rules R   MxN[kK][-misere] (default 3x3)\n"
-    "  -l, --limit N   stop when one ply has more than N positions (default 50000000)\n"
-    "  -j, --json      the same figures as JSON\n"
+    "      --limit N   stop when one ply has more than N positions (default 50000000)\n"
+    "      --json      the same figures as JSON\n"
     "      --max-memory MIB  refuse boards estimated to need more (default: the memory available now;\n"
     "                  0 = count anyway)\n"
     "\n"
@@ -122,7 +122,7 @@ int cmd_count(int argc, char **argv)
     uint64_t limit = 0, max_memory_mib = UINT64_MAX;
     bool json = false;
     optind = 0;
-    for (int c; (c = cli_getopt("count", argc, argv, "r:l:jh", longopts)) != -1;) {
+    for (int c; (c = cli_getopt("count", argc, argv, "r:h", longopts)) != -1;) {
         switch (c) {
         case 'r': rules_text = optarg; break;
         case 'l':

@@ -18,7 +18,7 @@ static const char help[] =
     "The finished games recorded in the database, newest first, or one game replayed move by move.\n"
     "('ttt train' does not record its games here: they would flood the list.)\n"
     "\n"
-    "  -m, --db PATH      the database (default $XDG_DATA_HOME/ttt/ttt.db, else\n"
+    "  -d, --db PATH      the database (default $XDG_DATA_HOME/ttt/ttt.db, else\n"
     "                     ~/.local/share/ttt/ttt.db); --memory PATH is the same\n"
     "  -n, --limit N      how many games to list (default 20, 0 for all)\n"
     "      --show ID      replay game ID: the board after every move\n"
@@ -95,8 +95,8 @@ static int show_game(ttt_store *store, int64_t id, bool json)
 
 int cmd_history(int argc, char **argv)
 {
-    static const struct option longopts[] = {{"db", required_argument, NULL, 'm'},
-                                             {"memory", required_argument, NULL, 'm'},
+    static const struct option longopts[] = {{"db", required_argument, NULL, 'd'},
+                                             {"memory", required_argument, NULL, 'd'},
                                              {"limit", required_argument, NULL, 'n'},
                                              {"show", required_argument, NULL, 'S'},
                                              {"json", no_argument, NULL, 'j'},
@@ -106,9 +106,9 @@ int cmd_history(int argc, char **argv)
     uint64_t limit = HISTORY_DEFAULT_LIMIT, show = 0;
     bool json = false, have_show = false;
     optind = 0;
-    for (int c; (c = cli_getopt("history", argc, argv, "m:n:h", longopts)) != -1;) {
+    for (int c; (c = cli_getopt("history", argc, argv, "d:n:h", longopts)) != -1;) {
         switch (c) {
-        case 'm': memory = optarg; break;
+        case 'd': memory = optarg; break;
         case 'n':
             if (cli_parse_uint("history", "--limit", optarg, 0, HISTORY_MAX_LIMIT, "a number of games",
                                &limit))

@@ -26,7 +26,7 @@ static const char help[] =
     "  import FILE           adds the counts of an exported file to the memory; everything is checked\n"
     "                        first, and nothing is written when anything is wrong\n"
     "\n"
-    "  -m, --db PATH         the database (default $XDG_DATA_HOME/ttt/ttt.db, else\n"
+    "  -d, --db PATH         the database (default $XDG_DATA_HOME/ttt/ttt.db, else\n"
     "                        ~/.local/share/ttt/ttt.db); --memory PATH is the same\n"
     "\n"
     "examples: ttt memory stats\n"
@@ -202,16 +202,16 @@ static int memory_import(const char *memory, const char *path)
 
 int cmd_memory(int argc, char **argv)
 {
-    static const struct option longopts[] = {{"db", required_argument, NULL, 'm'},
-                                             {"memory", required_argument, NULL, 'm'},
+    static const struct option longopts[] = {{"db", required_argument, NULL, 'd'},
+                                             {"memory", required_argument, NULL, 'd'},
                                              {"out", required_argument, NULL, 'o'},
                                              {"help", no_argument, NULL, 'h'},
                                              {NULL, 0, NULL, 0}};
     const char *memory = NULL, *out = NULL;
     optind = 0;
-    for (int c; (c = cli_getopt("memory", argc, argv, "m:o:h", longopts)) != -1;) {
+    for (int c; (c = cli_getopt("memory", argc, argv, "d:h", longopts)) != -1;) {
         switch (c) {
-        case 'm': memory = optarg; break;
+        case 'd': memory = optarg; break;
         case 'o': out = optarg; break;
         case 'h': fputs(help, stdout); return CLI_OK;
         default: return CLI_USAGE;

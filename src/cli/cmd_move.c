@@ -14,7 +14,7 @@ static const char help[] =
     "  -r, --rules R     MxN[kK][-misere] (default 3x3, or the shape of POSITION)\n"
     "  -e, --engine SPEC NAME[:key=value,...], e.g. random:seed=7 (see 'ttt engines')\n"
     "  -m, --moves LIST  reach the position by these moves from the empty board instead\n"
-    "  -j, --json        {\"move\": \"b2\", \"row\": 1, \"col\": 1, ...} with 0-based row and column\n"
+    "      --json        {\"move\": \"b2\", \"row\": 1, \"col\": 1, ...} with 0-based row and column\n"
     "  POSITION          rows top to bottom, e.g. x.o/.x./..o (default: the empty board)\n"
     "\n"
     "example: ttt move --engine random:seed=3 x.o/.x./...\n";
@@ -28,7 +28,7 @@ int cmd_move(int argc, char **argv)
     const char *rules_text = NULL, *spec = NULL, *moves_text = NULL;
     bool json = false;
     optind = 0;
-    for (int c; (c = cli_getopt("move", argc, argv, "r:e:m:jh", longopts)) != -1;) {
+    for (int c; (c = cli_getopt("move", argc, argv, "r:e:m:h", longopts)) != -1;) {
         switch (c) {
         case 'r': rules_text = optarg; break;
         case 'e': spec = optarg; break;

@@ -45,10 +45,10 @@ static const char help[] =
     "  -l, --level L     the engine's strength: easy, medium, hard or perfect (default " PLAY_DEFAULT_LEVEL
     ")\n"
     "  -g, --games N     play N games, sides swapped after each; two engines print a win/draw/loss summary\n"
-    "  -p, --plain       line mode even on a terminal\n"
+    "      --plain       line mode even on a terminal\n"
     "  -v, --verbose     with two engines and --games: one line per game\n"
     "  -s, --seed S      seed for engines whose spec has no seed= (default: from the clock; printed)\n"
-    "      --db PATH     record finished games here (default $XDG_DATA_HOME/ttt/ttt.db; see ttt history)\n"
+    "  -d, --db PATH     record finished games here (default $XDG_DATA_HOME/ttt/ttt.db; see ttt history)\n"
     "      --no-record   do not record the games\n"
     "      --record      record games between two engines too (by default only games with a person are)\n"
     "\n"
@@ -368,7 +368,7 @@ int cmd_play(int argc, char **argv)
     bool plain = false, record = true, record_engines = false;
     const char *db = NULL;
     optind = 0;
-    for (int c; (c = cli_getopt("play", argc, argv, "r:x:o:l:g:pvs:h", longopts)) != -1;) {
+    for (int c; (c = cli_getopt("play", argc, argv, "r:x:o:l:g:vs:d:h", longopts)) != -1;) {
         switch (c) {
         case 'r': rules_text = optarg; break;
         case 'x': xwho = optarg; break;

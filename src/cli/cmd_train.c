@@ -27,13 +27,13 @@ static const char help[] =
     "  -a, --against SPEC the opponent, any engine spec: minimax, random, montecarlo:trials=500, learner...\n"
     "  -g, --games N      how many games (required)\n"
     "      --as x|o|both  the learner's side; both alternates, X first (default both)\n"
-    "  -m, --db PATH      the learner's database (default $XDG_DATA_HOME/ttt/ttt.db, else\n"
+    "  -d, --db PATH      the learner's database (default $XDG_DATA_HOME/ttt/ttt.db, else\n"
     "                     ~/.local/share/ttt/ttt.db); --memory PATH is the same\n"
     "      --csv FILE     the learning curve: window,games,wins,draws,losses per window of games, from the\n"
     "                     learner's side, a line written as each window ends\n"
     "  -w, --window N     games per window of the curve (default games/20, at least 1)\n"
     "  -s, --seed S       derives both engines' seeds, unless their specs name one (default 0)\n"
-    "  -l, --learner SPEC the learning engine's spec (default learner; learner:learn=0 measures without\n"
+    "      --learner SPEC the learning engine's spec (default learner; learner:learn=0 measures without\n"
     "                     learning)\n"
     "\n"
     "examples: ttt train --against minimax --games 20\n"
@@ -104,18 +104,18 @@ static int parse_args(int argc, char **argv, train_options *o)
     static const struct option longopts[] = {
         {"rules", required_argument, NULL, 'r'}, {"against", required_argument, NULL, 'a'},
         {"games", required_argument, NULL, 'g'}, {"as", required_argument, NULL, 'A'},
-        {"db", required_argument, NULL, 'm'},    {"memory", required_argument, NULL, 'm'},
+        {"db", required_argument, NULL, 'd'},    {"memory", required_argument, NULL, 'd'},
         {"csv", required_argument, NULL, 'c'},   {"window", required_argument, NULL, 'w'},
         {"seed", required_argument, NULL, 's'},  {"learner", required_argument, NULL, 'l'},
         {"help", no_argument, NULL, 'h'},        {NULL, 0, NULL, 0}};
     *o = (train_options){.learner = "learner", .as = -1, .games = -1};
     optind = 0;
-    for (int c; (c = cli_getopt("train", argc, argv, "r:a:g:m:w:s:l:h", longopts)) != -1;) {
+    for (int c; (c = cli_getopt("train", argc, argv, "r:a:g:d:w:s:h", longopts)) != -1;) {
         uint64_t v;
         switch (c) {
         case 'r': o->rules_text = optarg; break;
         case 'a': o->against = optarg; break;
-        case 'm': o->memory = optarg; break;
+        case 'd': o->memory = optarg; break;
         case 'c': o->csv = optarg; break;
         case 'l': o->learner = optarg; break;
         case 'g':
