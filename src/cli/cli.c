@@ -13,6 +13,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "util/suggest.h"
+
 enum {
     CLI_SHORTOPTS_SIZE = 64,  /* a command's getopt letters */
     CLI_AMBIGUOUS_SIZE = 256, /* "--nodes, --no-record, ..." */
@@ -126,45 +128,9 @@ void cli_progress_games(uint64_t done, uint64_t total, void *user)
     cli_progress(done, total, "");
 }
 
-/* Levenshtein distance, capped: anything over cap counts as cap + 1. */
-static int edit_distance(const char *a, const char *b, int cap)
-{
-    enum { MAX_WORD = 64 };
-    size_t la = strlen(a), lb = strlen(b);
-    if (la > MAX_WORD || lb > MAX_WORD)
-        return cap + 1;
-    int row[MAX_WORD + 1];
-    for (size_t j = 0; j <= lb; j++)
-        row[j] = (int)j;
-    for (size_t i = 1; i <= la; i++) {
-        int diag = row[0];
-        row[0] = (int)i;
-        for (size_t j = 1; j <= lb; j++) {
-            int up = row[j];
-            int best = diag + (a[i - 1] != b[j - 1]);
-            if (up + 1 < best)
-                best = up + 1;
-            if (row[j - 1] + 1 < best)
-                best = row[j - 1] + 1;
-            row[j] = best;
-            diag = up;
-        }
-    }
-    return row[lb];
-}
-
 const char *cli_closest(const char *word, const char *const *names, int n)
 {
-    const char *best = NULL;
-    int best_d = CLI_SUGGEST_DISTANCE + 1;
-    for (int i = 0; i < n; i++) {
-        int d = edit_distance(word, names[i], CLI_SUGGEST_DISTANCE);
-        if (d < best_d) {
-            best_d = d;
-            best = names[i];
-        }
-    }
-    return best && best_d < (int)strlen(word) ? best : NULL;
+    return ttt_suggest(word, strlen(word), names, n);
 }
 
 const char *cli_did_you_mean(const char *word, const char *const *names, int n, char *buf, size_t size)

@@ -66,9 +66,8 @@ struct option; /* <getopt.h> */
  * '--json'?)". */
 int cli_getopt(const char *cmd, int argc, char **argv, const char *shortopts, const struct option *longopts);
 
-/* The entry of names[0..n-1] closest to word by edit distance when it is close enough to be a slip of the
- * fingers (at most CLI_SUGGEST_DISTANCE edits, and fewer than word has letters), else NULL. */
-#define CLI_SUGGEST_DISTANCE 2
+/* The entry of names[0..n-1] closest to word by edit distance (an adjacent swap is one edit, as git counts)
+ * when it is close enough to be a slip of the fingers, else NULL: ttt_suggest (src/util/suggest.h). */
 const char *cli_closest(const char *word, const char *const *names, int n);
 
 /* " (did you mean 'NAME'?)" for cli_closest's answer, or "" when there is none; in buf. */

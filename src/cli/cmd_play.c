@@ -374,8 +374,16 @@ int cmd_play(int argc, char **argv)
         case 'x': xwho = optarg; break;
         case 'o': owho = optarg; break;
         case 'l':
-            if (!ttt_level_find(optarg, strlen(optarg)))
-                return cli_usage("play", "--level '%s': expected easy, medium, hard or perfect", optarg);
+            if (!ttt_level_find(optarg, strlen(optarg))) {
+                enum { MAX_LEVELS = 16 };
+                const char *names[MAX_LEVELS];
+                int n = 0;
+                for (; n < ttt_level_count() && n < MAX_LEVELS; n++)
+                    names[n] = ttt_level_at(n)->name;
+                char hint[CLI_HINT_SIZE];
+                return cli_usage("play", "--level '%s': expected easy, medium, hard or perfect%s", optarg,
+                                 cli_did_you_mean(optarg, names, n, hint, sizeof hint));
+            }
             level = optarg;
             break;
         case 'g': {

@@ -69,7 +69,7 @@ expect_err "unknown option 'depth' \(known: seed\)" move --engine random:depth=3
 expect_err "seed=abc: expected an integer" move --engine random:seed=abc
 expect_err "seed=-1: expected an integer" move --engine random:seed=-1
 expect_err "option 'seed' given twice" move --engine random:seed=1,seed=2
-expect_err "has no value" move --engine random:seed
+expect_err "^ttt move: engine 'random': option 'seed' needs a value: seed=VALUE$" move --engine random:seed
 expect_err 'the game is over' move --engine random xxx/oo./...
 expect_err "bad character" move --engine random x.o/.x./..z
 
