@@ -51,6 +51,24 @@ int cli_status_exit(ttt_status status)
     return status == TTT_OK ? CLI_OK : status == TTT_EINVAL ? CLI_USAGE : CLI_RUNTIME;
 }
 
+int cli_store_error(const char *cmd, ttt_status status, const ttt_error *err, bool given, const char *without)
+{
+    int code = status == TTT_EIO || status == TTT_ENOMEM ? CLI_RUNTIME : CLI_USAGE;
+    if (given && !without)
+        fprintf(stderr, "ttt %s: %s\n", cmd, err->msg);
+    else if (given)
+        fprintf(stderr, "ttt %s: %s (%s)\n", cmd, err->msg, without);
+    else
+        fprintf(stderr, "ttt %s: %s (--db PATH for another file%s%s)\n", cmd, err->msg, without ? ", " : "",
+                without ? without : "");
+    return code;
+}
+
+int cli_check_db(const char *cmd, const char *path)
+{
+    return path && !*path ? cli_usage(cmd, "--db '': expected the path of a database file") : CLI_OK;
+}
+
 int cli_parse_uint(const char *cmd, const char *option, const char *text, uint64_t min, uint64_t max,
                    const char *what, uint64_t *out)
 {

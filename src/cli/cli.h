@@ -74,6 +74,18 @@ const char *cli_closest(const char *word, const char *const *names, int n);
 #define CLI_HINT_SIZE 96
 const char *cli_did_you_mean(const char *word, const char *const *names, int n, char *buf, size_t size);
 
+/* The one report of a database that cannot be opened, the same in every command: "ttt CMD: " and the
+ * library's message ("database 'F': ..."), then, when the path was the default one (given is false), "(--db
+ * PATH for another file" and without (may be NULL: "--no-record to play without"); when it was given, only
+ * without. Returns CLI_RUNTIME when the file or the machine failed (TTT_EIO: a read-only file, a failing disk;
+ * TTT_ENOMEM), CLI_USAGE when what was named is wrong (not a database, no such directory, none there yet). */
+int cli_store_error(const char *cmd, ttt_status status, const ttt_error *err, bool given,
+                    const char *without);
+
+/* A database path given as an option value: "" is refused (it would mean the default database) with one line,
+ * "--db '': expected the path of a database file", and CLI_USAGE; else CLI_OK. */
+int cli_check_db(const char *cmd, const char *path);
+
 /* Rules and position from the usual options. rules_text may be NULL (3x3, or the shape of the position);
  * position_text and moves_text may be NULL (the empty board); both given is an error. On failure prints the
  * one-line reason and returns CLI_USAGE. */

@@ -126,6 +126,8 @@ int cmd_history(int argc, char **argv)
     }
     if (optind < argc)
         return cli_usage("history", "unexpected argument '%s'", argv[optind]);
+    if (cli_check_db("history", memory))
+        return CLI_USAGE;
     ttt_store *store;
     ttt_error err;
     ttt_status st = ttt_store_open_existing(memory, &store, &err);
@@ -135,7 +137,7 @@ int cmd_history(int argc, char **argv)
         return CLI_OK;
     }
     if (st)
-        return st == TTT_EIO ? cli_runtime("history", "%s", err.msg) : cli_usage("history", "%s", err.msg);
+        return cli_store_error("history", st, &err, memory != NULL, NULL);
     int rc = CLI_OK;
     if (have_show)
         rc = show_game(store, (int64_t)show, json);

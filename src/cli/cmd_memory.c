@@ -37,9 +37,7 @@ static int open_store(const char *path, ttt_store **out)
 {
     ttt_error err;
     ttt_status st = ttt_store_open(path, out, &err);
-    if (!st)
-        return CLI_OK;
-    return st == TTT_EIO ? cli_runtime("memory", "%s", err.msg) : cli_usage("memory", "%s", err.msg);
+    return st ? cli_store_error("memory", st, &err, path != NULL, NULL) : CLI_OK;
 }
 
 /* --- stats ---------------------------------------------------------------------------------------------- */
@@ -217,6 +215,8 @@ int cmd_memory(int argc, char **argv)
         default: return CLI_USAGE;
         }
     }
+    if (cli_check_db("memory", memory))
+        return CLI_USAGE;
     if (optind >= argc)
         return cli_usage("memory",
                          "no action given: expected stats, export or import (see 'ttt memory --help')");
@@ -249,7 +249,7 @@ int cmd_memory(int argc, char **argv)
         return CLI_OK;
     }
     if (st)
-        return st == TTT_EIO ? cli_runtime("memory", "%s", err.msg) : cli_usage("memory", "%s", err.msg);
+        return cli_store_error("memory", st, &err, memory != NULL, NULL);
     int rc;
     rc = stats ? memory_stats(store) : memory_export(store, out);
     ttt_store_close(store);

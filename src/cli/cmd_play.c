@@ -423,6 +423,8 @@ int cmd_play(int argc, char **argv)
         owho = strcmp(xwho, TTT_HUMAN) == 0 ? level : TTT_HUMAN;
     if (record_engines && !record)
         return cli_usage("play", "--record and --no-record contradict each other: pick one");
+    if (cli_check_db("play", db))
+        return CLI_USAGE;
     ttt_rules rules;
     ttt_error err;
     if (ttt_rules_parse(rules_text, &rules, &err))
@@ -435,9 +437,9 @@ int cmd_play(int argc, char **argv)
      * history). */
     if (ttt_game_humans(g) == 0 && !record_engines)
         record = false;
-    if (record && ttt_store_open(db, &cfg.store, &err)) {
+    if (record && (st = ttt_store_open(db, &cfg.store, &err)) != TTT_OK) {
         ttt_game_free(g);
-        return cli_runtime("play", "%s (--db PATH for another file, --no-record to play without)", err.msg);
+        return cli_store_error("play", st, &err, db != NULL, "--no-record to play without");
     }
     int rc;
     if (ttt_game_humans(g) == 0 && cfg.games > 0) {

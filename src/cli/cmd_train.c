@@ -152,8 +152,10 @@ static int parse_args(int argc, char **argv, train_options *o)
         return cli_usage("train", "--against is required, e.g. --against minimax (see 'ttt train --help')");
     if (o->games < 0)
         return cli_usage("train", "--games is required, e.g. --games 20 (see 'ttt train --help')");
-    if (o->memory && (strchr(o->memory, ',') || !o->memory[0]))
-        return cli_usage("train", "--db '%s': expected a non-empty path without ','", o->memory);
+    if (cli_check_db("train", o->memory))
+        return CLI_USAGE;
+    if (o->memory && strchr(o->memory, ','))
+        return cli_usage("train", "--db '%s': expected a path without ','", o->memory);
     if (o->memory && strstr(o->learner, "memory="))
         return cli_usage("train", "--db and a memory= in --learner: give one");
     if (o->window == 0)

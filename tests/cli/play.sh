@@ -190,7 +190,7 @@ expect_out 0 '^3 games' play --x random --o random --games 3 --no-record --db "$
 printf 'not a database, and it stays so\n' >"$DBDIR/foreign"
 sum=$(md5sum <"$DBDIR/foreign")
 feed 5
-STDIN=$IN expect 1 play --o random:seed=1 --db "$DBDIR/foreign"
+STDIN=$IN expect 2 play --o random:seed=1 --db "$DBDIR/foreign"
 grep -q 'no-record' "$ERR" || fail "a bad database's error does not suggest --no-record"
 [[ $(md5sum <"$DBDIR/foreign") == "$sum" ]] || fail "the foreign file was changed"
 
