@@ -186,8 +186,15 @@ int64_t ttt_store_import_sequences(const ttt_store_import *import);
 int64_t ttt_store_import_games(const ttt_store_import *import);
 
 /* Adds every sequence's count to the store's memory, in one transaction (the caller's, when one is open): on
- * an error nothing of the import is written. */
+ * an error nothing of the import is written. The store also keeps a fingerprint of the import's contents and
+ * the time, for ttt_store_import_seen; applying the same contents again adds the counts again. */
 ttt_status ttt_store_import_apply(ttt_store *store, const ttt_store_import *import, ttt_error *err);
+
+/* Whether contents equal to the import's (the same sequences, results and counts, in the same order, however the
+ * file was spaced) were applied to this store before: *when is then the time of the latest such import (Unix
+ * seconds, at least 1), else 0. Errors: TTT_EIO from the database. */
+ttt_status ttt_store_import_seen(ttt_store *store, const ttt_store_import *import, int64_t *when,
+                                 ttt_error *err);
 
 /* Frees an import. NULL is allowed. */
 void ttt_store_import_free(ttt_store_import *import);

@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "ttt/notation.h"
 #include "ttt/symmetry.h"
@@ -938,7 +939,42 @@ typedef struct import_entry {
 struct ttt_store_import {
     import_entry *entries;
     int64_t count, games;
+    uint64_t fingerprint; /* of the entries, in order: the same export gives the same one */
 };
+
+/* FNV-1a, 64 bits: the fingerprint of an export's checked contents, so that its spacing and key order do
+ * not matter. */
+#define IMPORT_FNV_OFFSET UINT64_C(0xcbf29ce484222325)
+#define IMPORT_FNV_PRIME  UINT64_C(0x100000001b3)
+
+static uint64_t fnv_add(uint64_t h, const void *data, size_t len)
+{
+    const unsigned char *p = data;
+    for (size_t i = 0; i < len; i++)
+        h = (h ^ p[i]) * IMPORT_FNV_PRIME;
+    return h;
+}
+
+static uint64_t import_fingerprint(const ttt_store_import *imp)
+{
+    uint64_t h = IMPORT_FNV_OFFSET;
+    for (int64_t i = 0; i < imp->count; i++) {
+        const import_entry *e = &imp->entries[i];
+        h = fnv_add(h, e->rules, strlen(e->rules) + 1);
+        h = fnv_add(h, e->moves, strlen(e->moves) + 1);
+        h = fnv_add(h, e->result, strlen(e->result) + 1);
+        h = fnv_add(h, &e->count, sizeof e->count);
+    }
+    return h;
+}
+
+/* The ttt_meta key that records an import of these contents: "import 0123456789abcdef". */
+#define IMPORT_KEY_SIZE 32
+static const char *import_key(const ttt_store_import *imp, char *buf)
+{
+    snprintf(buf, IMPORT_KEY_SIZE, "import %016" PRIx64, imp->fingerprint);
+    return buf;
+}
 
 void ttt_store_import_free(ttt_store_import *imp)
 {
@@ -1049,6 +1085,8 @@ ttt_status ttt_store_import_parse(const char *text, size_t len, ttt_store_import
         st = ttt_fail(err, TTT_ENOMEM, "out of memory");
     if (!st)
         st = import_memories(memories, imp, c, err);
+    if (!st)
+        imp->fingerprint = import_fingerprint(imp);
     free(c);
     json_decref(root);
     if (st) {
@@ -1059,6 +1097,24 @@ ttt_status ttt_store_import_parse(const char *text, size_t len, ttt_store_import
     return TTT_OK;
 }
 
+ttt_status ttt_store_import_seen(ttt_store *s, const ttt_store_import *imp, int64_t *when, ttt_error *err)
+{
+    *when = 0;
+    sqlite3_stmt *q;
+    char key[IMPORT_KEY_SIZE];
+    if (sqlite3_prepare_v2(s->db, "SELECT value FROM ttt_meta WHERE key = ?", -1, &q, NULL) != SQLITE_OK)
+        return db_fail(s, err, "look up earlier imports");
+    sqlite3_bind_text(q, 1, import_key(imp, key), -1, SQLITE_STATIC);
+    int rc = sqlite3_step(q);
+    if (rc == SQLITE_ROW) {
+        const unsigned char *text = sqlite3_column_text(q, 0);
+        long long t = text ? strtoll((const char *)text, NULL, 10) : 0;
+        *when = t > 0 ? t : 1; /* a damaged time still marks the import as done */
+    }
+    sqlite3_finalize(q);
+    return rc == SQLITE_ROW || rc == SQLITE_DONE ? TTT_OK : db_fail(s, err, "look up earlier imports");
+}
+
 ttt_status ttt_store_import_apply(ttt_store *s, const ttt_store_import *imp, ttt_error *err)
 {
     bool own = !s->in_transaction;
@@ -1066,6 +1122,18 @@ ttt_status ttt_store_import_apply(ttt_store *s, const ttt_store_import *imp, ttt
     for (int64_t i = 0; i < imp->count && !st; i++) {
         const import_entry *e = &imp->entries[i];
         st = ttt_store_learn(s, e->rules, e->moves, e->result, e->count, err);
+    }
+    sqlite3_stmt *q;
+    char key[IMPORT_KEY_SIZE];
+    if (!st && sqlite3_prepare_v2(s->db, "INSERT OR REPLACE INTO ttt_meta(key, value) VALUES (?, ?)", -1, &q,
+                                  NULL) != SQLITE_OK)
+        st = db_fail(s, err, "record the import");
+    else if (!st) {
+        char when[IMPORT_KEY_SIZE];
+        snprintf(when, sizeof when, "%lld", (long long)time(NULL));
+        sqlite3_bind_text(q, 1, import_key(imp, key), -1, SQLITE_STATIC);
+        sqlite3_bind_text(q, 2, when, -1, SQLITE_TRANSIENT);
+        st = run_write(s, q, NULL, err);
     }
     if (own && st)
         ttt_store_rollback(s);

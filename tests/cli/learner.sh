@@ -88,8 +88,8 @@ grep -q '^{"format":"ttt-memory","version":1,"memories":\[{"rules":"3x3","sequen
 expect_out 0 '^imported [0-9]+ sequences, 150 games' memory import --memory "$DIR/new.db" "$DIR/e.json"
 expect 0 memory export --memory "$DIR/new.db" --out "$DIR/e2.json"
 check "export, import, export round trip" cmp -s "$DIR/e.json" "$DIR/e2.json"
-expect 0 memory import --memory "$DIR/new.db" "$DIR/e.json"
-[[ $(learned "$DIR/new.db") -eq 300 ]] && PASS=$((PASS + 1)) || fail "a second import adds the counts"
+expect 0 memory import --memory "$DIR/new.db" "$DIR/e.json" --force
+[[ $(learned "$DIR/new.db") -eq 300 ]] && PASS=$((PASS + 1)) || fail "a second import with --force adds the counts"
 # a non-canonical sequence is stored in canonical form: the half turn takes c3 b3 b2 c2 a1 to the least image
 echo '{"format":"ttt-memory","version":1,"memories":[{"rules":"3x3","sequences":[{"moves":"c3 b3 b2 c2 a1","result":"x","count":2}]}]}' >"$DIR/one.json"
 expect 0 memory import --memory "$DIR/one.db" "$DIR/one.json"
@@ -119,7 +119,7 @@ expect_err "no database at" memory export --memory "$DIR/none/m.db"
 big=9007199254740992
 printf '{"format":"ttt-memory","version":1,"memories":[{"rules":"3x3","sequences":[{"moves":"a1 b1 a2 b2 a3","result":"x","count":%s},{"moves":"a1 b1 a2 b2 a3","result":"x","count":%s}]}]}\n' $big $big >"$DIR/big.json"
 expect_out 0 "^imported 2 sequences, $big games" memory import --memory "$DIR/big.db" "$DIR/big.json"
-expect 0 memory import --memory "$DIR/big.db" "$DIR/big.json"
+expect 0 memory import --memory "$DIR/big.db" "$DIR/big.json" --force
 expect_out 0 "^3x3: $big games learned" memory stats --memory "$DIR/big.db"
 expect_out 0 '^[a-c][1-3]$' move --engine "learner:memory=$DIR/big.db" --moves "a1 b1"
 
