@@ -151,7 +151,7 @@ run memory stats --memory "$DIR/broken.db"
 expect_out 0 '^no games recorded' history --memory "$DB"
 if command -v sqlite3 >/dev/null; then
     sqlite3 "$DB" "INSERT INTO games(started, ended, rules, x, o, moves, result) VALUES (1700000000, 1700000060, '3x3', 'human', 'learner', 'b2 a1 c3 a3 a2 c2 b1 b3 c1', 'draw')"
-    expect_out 0 '^ +1  .* 3x3 +draw +X human, O learner: b2 a1 c3' history --memory "$DB"
+    expect_out 0 '^ +1  .* 3x3  +draw  +human  +learner  +b2 a1 c3' history --memory "$DB"
     expect_out 0 '"id":1,.*"result":"draw"' history --memory "$DB" --json
     expect_out 0 '^9\. X c1' history --db "$DB" --show 1
     expect_err "no game 2" history --memory "$DB" --show 2
