@@ -93,6 +93,52 @@ int cli_parse_uint(const char *cmd, const char *option, const char *text, uint64
     return CLI_OK;
 }
 
+const char *cli_count(uint64_t n, char *buf, size_t size)
+{
+    char digits[CLI_COUNT_SIZE];
+    int len = snprintf(digits, sizeof digits, "%" PRIu64, n);
+    char grouped[CLI_COUNT_SIZE];
+    int out = 0;
+    for (int i = 0; i < len; i++) {
+        if (i > 0 && (len - i) % 3 == 0)
+            grouped[out++] = ',';
+        grouped[out++] = digits[i];
+    }
+    grouped[out] = '\0';
+    snprintf(buf, size, "%s", grouped);
+    return buf;
+}
+
+const char *cli_duration(double ms, char *buf, size_t size)
+{
+    enum { MS_PER_S = 1000, S_PER_MIN = 60, S_PER_H = 3600 };
+    if (ms < 0)
+        ms = 0;
+    if (ms < 10)
+        snprintf(buf, size, "%.2f ms", ms);
+    else if (ms < MS_PER_S - 0.5)
+        snprintf(buf, size, "%.0f ms", ms);
+    else if (ms < S_PER_MIN * MS_PER_S - 50)
+        snprintf(buf, size, "%.1f s", ms / MS_PER_S);
+    else {
+        long s = (long)(ms / MS_PER_S + 0.5);
+        if (s < S_PER_H)
+            snprintf(buf, size, "%ld min %02ld s", s / S_PER_MIN, s % S_PER_MIN);
+        else
+            snprintf(buf, size, "%ld h %02ld min", s / S_PER_H, s % S_PER_H / S_PER_MIN);
+    }
+    return buf;
+}
+
+const char *cli_plural(uint64_t n, const char *one, const char *many) { return n == 1 ? one : many; }
+
+const char *cli_counted(uint64_t n, const char *one, const char *many, char *buf, size_t size)
+{
+    char digits[CLI_COUNT_SIZE];
+    snprintf(buf, size, "%s %s", cli_count(n, digits, sizeof digits), cli_plural(n, one, many));
+    return buf;
+}
+
 /* When the current bar started (cli_progress_begin), in ttt_clock_ms time. */
 static double progress_start;
 

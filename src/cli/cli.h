@@ -38,6 +38,23 @@ int cli_status_exit(ttt_status status);
 int cli_parse_uint(const char *cmd, const char *option, const char *text, uint64_t min, uint64_t max,
                    const char *what, uint64_t *out);
 
+/* n with its digits in groups of three, for people: "1,234,567". In buf (CLI_COUNT_SIZE is enough). */
+#define CLI_COUNT_SIZE 32
+const char *cli_count(uint64_t n, char *buf, size_t size);
+
+/* A duration for people, its unit chosen by its size: "0.42 ms", "12 ms", "21.7 s", "3 min 05 s",
+ * "2 h 03 min". In buf (CLI_DURATION_SIZE is enough). */
+#define CLI_DURATION_SIZE 32
+const char *cli_duration(double ms, char *buf, size_t size);
+
+/* one when n is 1, else many: "1 game", "2 games", "0 draws". */
+const char *cli_plural(uint64_t n, const char *one, const char *many);
+
+/* n grouped and its noun in the right number: "1 draw", "1,785 wins". In buf (CLI_COUNTED_SIZE is enough for
+ * nouns of up to 30 letters). */
+#define CLI_COUNTED_SIZE 64
+const char *cli_counted(uint64_t n, const char *one, const char *many, char *buf, size_t size);
+
 /* Draws a progress bar on stderr, in place: "[#####     ]  50%  500/1000 games  0:12 elapsed, ~0:12 left" and
  * extra (may be ""). The times count from the last cli_progress_begin. For terminals only (callers check
  * isatty(STDERR_FILENO)). */

@@ -49,9 +49,14 @@ static int open_store(const char *path, ttt_store **out)
 static int print_stats(const ttt_store_memory_stats *m, void *user)
 {
     (void)user;
-    printf("%s: %" PRId64 " games learned (X won %" PRId64 ", O won %" PRId64 ", drawn %" PRId64 "), %" PRId64
-           " sequences, %" PRId64 " prefixes\n",
-           m->rules, m->games, m->x_wins, m->o_wins, m->draws, m->sequences, m->prefixes);
+    char games[CLI_COUNTED_SIZE], x[CLI_COUNT_SIZE], o[CLI_COUNT_SIZE], d[CLI_COUNT_SIZE],
+        seqs[CLI_COUNTED_SIZE], prefixes[CLI_COUNTED_SIZE];
+    printf("%s: %s learned (X won %s, O won %s, drawn %s), %s, %s\n", m->rules,
+           cli_counted((uint64_t)m->games, "game", "games", games, sizeof games),
+           cli_count((uint64_t)m->x_wins, x, sizeof x), cli_count((uint64_t)m->o_wins, o, sizeof o),
+           cli_count((uint64_t)m->draws, d, sizeof d),
+           cli_counted((uint64_t)m->sequences, "sequence", "sequences", seqs, sizeof seqs),
+           cli_counted((uint64_t)m->prefixes, "prefix", "prefixes", prefixes, sizeof prefixes));
     return 0;
 }
 
@@ -69,9 +74,11 @@ static int memory_stats(ttt_store *store)
     snprintf(wal, sizeof wal, "%s-wal", ttt_store_path(store));
     int64_t games = 0;
     ttt_store_count_games(store, &games, &err);
-    printf("memory %s: %lld bytes (WAL %lld), schema %d, integrity %s, %" PRId64 " game records\n",
-           ttt_store_path(store), file_size(ttt_store_path(store)), file_size(wal),
-           ttt_store_schema_version(store), check ? "FAILED" : "ok", games);
+    char size[CLI_COUNT_SIZE], wal_size[CLI_COUNT_SIZE], recorded[CLI_COUNTED_SIZE];
+    printf("database %s: %s bytes (WAL %s), schema %d, integrity %s, %s recorded\n", ttt_store_path(store),
+           cli_count((uint64_t)file_size(ttt_store_path(store)), size, sizeof size),
+           cli_count((uint64_t)file_size(wal), wal_size, sizeof wal_size), ttt_store_schema_version(store),
+           check ? "FAILED" : "ok", cli_counted((uint64_t)games, "game", "games", recorded, sizeof recorded));
     if (check)
         return cli_runtime("memory", "%s", err.msg);
     if (ttt_store_memory_stats_each(store, print_stats, NULL, &err))
@@ -221,9 +228,14 @@ static int memory_import(const char *memory, const char *path, bool force)
                        path, ttt_store_path(store), date);
     } else if ((st = ttt_store_import_apply(store, imp, &err)) != TTT_OK)
         rc = cli_runtime("memory", "%s", err.msg);
-    if (!rc)
-        printf("imported %" PRId64 " sequences, %" PRId64 " games, into %s\n",
-               ttt_store_import_sequences(imp), ttt_store_import_games(imp), ttt_store_path(store));
+    if (!rc) {
+        char seqs[CLI_COUNTED_SIZE], games[CLI_COUNTED_SIZE];
+        printf("imported %s, %s, into %s\n",
+               cli_counted((uint64_t)ttt_store_import_sequences(imp), "sequence", "sequences", seqs,
+                           sizeof seqs),
+               cli_counted((uint64_t)ttt_store_import_games(imp), "game", "games", games, sizeof games),
+               ttt_store_path(store));
+    }
     ttt_store_import_free(imp);
     ttt_store_close(store);
     return rc;

@@ -331,7 +331,10 @@ static int engine_match(ttt_game *g, const play_config *cfg)
     char a[TTT_SPEC_TEXT_SIZE + 8], b[TTT_SPEC_TEXT_SIZE + 8];
     play_player_name(g, 0, a, sizeof a);
     play_player_name(g, 1, b, sizeof b);
-    printf("%s: %d wins, %s: %d wins, %d draws\n", a, g->players[0].wins, b, g->players[1].wins, g->draws);
+    char wa[CLI_COUNTED_SIZE], wb[CLI_COUNTED_SIZE], dr[CLI_COUNTED_SIZE];
+    printf("%s: %s, %s: %s, %s\n", a, cli_counted((uint64_t)g->players[0].wins, "win", "wins", wa, sizeof wa),
+           b, cli_counted((uint64_t)g->players[1].wins, "win", "wins", wb, sizeof wb),
+           cli_counted((uint64_t)g->draws, "draw", "draws", dr, sizeof dr));
     for (int i = 0; i < 2; i++) {
         const ttt_game_player *p = &g->players[i];
         printf("  %s (%s): as X %d won, %d drawn, %d lost; as O %d won, %d drawn, %d lost\n", i ? b : a,

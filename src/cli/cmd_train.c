@@ -205,9 +205,13 @@ static int check_memory(const char *memory, learned_games *learned)
 
 static int print_memory(const ttt_store_memory_stats *m, void *user)
 {
-    if (strcmp(m->rules, (const char *)user) == 0)
-        printf("memory: %" PRId64 " games learned for %s, %" PRId64 " sequences, %" PRId64 " prefixes\n",
-               m->games, m->rules, m->sequences, m->prefixes);
+    if (strcmp(m->rules, (const char *)user) == 0) {
+        char games[CLI_COUNTED_SIZE], seqs[CLI_COUNTED_SIZE], prefixes[CLI_COUNTED_SIZE];
+        printf("memory: %s learned for %s, %s, %s\n",
+               cli_counted((uint64_t)m->games, "game", "games", games, sizeof games), m->rules,
+               cli_counted((uint64_t)m->sequences, "sequence", "sequences", seqs, sizeof seqs),
+               cli_counted((uint64_t)m->prefixes, "prefix", "prefixes", prefixes, sizeof prefixes));
+    }
     return 0;
 }
 
@@ -337,10 +341,15 @@ int cmd_train(int argc, char **argv)
     if (interrupted)
         return train_interrupted(&o, own_memory, &before, g);
     const char *as = o.as == TTT_X ? "X" : o.as == TTT_O ? "O" : "X and O";
-    printf("%s: %s as %s against %s: %" PRId64 " games: %" PRId64 " wins, %" PRId64 " draws, %" PRId64
-           " losses (%.1f s, %.0f games/s)\n",
-           rt, o.learner, as, o.against, o.games, total.wins, total.draws, total.losses, ms / 1e3,
-           ms > 0 ? (double)o.games * 1e3 / ms : 0.0);
+    char games[CLI_COUNTED_SIZE], wins[CLI_COUNTED_SIZE], draws[CLI_COUNTED_SIZE], losses[CLI_COUNTED_SIZE],
+        took[CLI_DURATION_SIZE], rate[CLI_COUNT_SIZE];
+    printf("%s: %s as %s against %s: %s: %s, %s, %s (%s, %s games/s)\n", rt, o.learner, as, o.against,
+           cli_counted((uint64_t)o.games, "game", "games", games, sizeof games),
+           cli_counted((uint64_t)total.wins, "win", "wins", wins, sizeof wins),
+           cli_counted((uint64_t)total.draws, "draw", "draws", draws, sizeof draws),
+           cli_counted((uint64_t)total.losses, "loss", "losses", losses, sizeof losses),
+           cli_duration(ms, took, sizeof took),
+           cli_count(ms > 0 ? (uint64_t)((double)o.games * 1e3 / ms + 0.5) : 0, rate, sizeof rate));
     if (own_memory) {
         ttt_store *store;
         st = ttt_store_open(o.memory, &store, &err);
