@@ -97,7 +97,7 @@ static int table_build(int argc, char **argv)
         switch (c) {
         case 'r': rules_text = optarg; break;
         case 'g':
-            if (cli_parse_uint("table", "--games", optarg, 0, TTT_TABLE_MAX_GAMES, "a whole number", &games))
+            if (cli_parse_uint("table", "--games", optarg, 1, TTT_TABLE_MAX_GAMES, "a whole number", &games))
                 return CLI_USAGE;
             have_games = true;
             break;
