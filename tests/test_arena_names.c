@@ -15,8 +15,8 @@ enum { BUF_SIZE = 1024, MAX = 8 };
 static void test_names_and_specs(void **state)
 {
     (void)state;
-    const char *specs[] = {"random", "random", "mcts:iterations=50,name=Fast,c=2", "easy:name=Fast",
-                           "random:seed=3", "random:name=random#2"};
+    const char *specs[] = {"random",         "random",        "mcts:iterations=50,name=Fast,c=2",
+                           "easy:name=Fast", "random:seed=3", "random:name=random#2"};
     int n = (int)(sizeof specs / sizeof specs[0]);
     char buf[BUF_SIZE];
     const char *names[MAX], *play[MAX];
