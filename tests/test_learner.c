@@ -387,7 +387,7 @@ static void test_bad_memory_is_an_error(void **state)
     ttt_error err = {{0}};
     assert_int_equal(ttt_engine_new(spec, &r, &e, &err), TTT_EINVAL);
     assert_null(e);
-    assert_non_null(strstr(err.msg, "engine 'learner': memory '"));
+    assert_non_null(strstr(err.msg, "engine 'learner': database '"));
     assert_non_null(strstr(err.msg, "not an SQLite database"));
     /* a stored sequence that is not canonical is refused when loading */
     new_db(path, sizeof path);

@@ -101,6 +101,16 @@ ttt_status ttt_arena_play(const ttt_rules *rules, const char *x_spec, const char
 ttt_status ttt_arena_run(const ttt_rules *rules, const ttt_arena_options *opt, ttt_arena_pair *pairs,
                          ttt_error *err);
 
+/* The engines' names in a tournament's results, as cutechess-cli gives them, and the specs they play with:
+ * the option name=NAME, anywhere among a spec's options ("mcts:iterations=200,name=Fast"), names the engine
+ * and is taken out of its spec ("mcts:iterations=200"); without it the name is the spec. A name that an
+ * earlier engine has already gets "#2", "#3", ... ("random", "random#2"). names[i] and play[i] (room for n
+ * each) point into buf (size bytes; 2 * (the specs' lengths + n * 8) is always enough). Errors: TTT_EINVAL
+ * for an empty name= or one given twice ("engine 2 'random:name=': name= needs a name"), TTT_ELIMIT when buf
+ * is too small. */
+ttt_status ttt_arena_names(const char *const *specs, int n, char *buf, size_t size, const char **names,
+                           const char **play, ttt_error *err);
+
 /* --- The statistics of a match ------------------------------------------------------------------------- */
 
 /* As cutechess-cli reports them, from the record's side. */

@@ -33,8 +33,9 @@ typedef struct ttt_search_info {
 #define TTT_SPEC_TEXT_SIZE 256
 
 /* Makes an engine for the given rules from a spec. On success *out owns a new engine; on failure *out is
- * NULL and err names the problem: "engine 'foo': unknown engine (known: random)", "engine 'random': unknown
- * option 'depth' (known: seed)", "engine 'random': seed=abc: expected an integer from 0 to ...". */
+ * NULL and err names the problem: "engine 'minmax': unknown engine; did you mean 'minimax'? (known: ...,
+ * levels: easy, ...)", "engine 'random': unknown option 'depth' (known: seed)", "engine 'minimax': option
+ * 'depth' needs a value: depth=VALUE", "engine 'random': seed=abc: expected an integer from 0 to ...". */
 ttt_status ttt_engine_new(const char *spec, const ttt_rules *rules, ttt_engine **out, ttt_error *err);
 
 /* What a client can hand the engines it makes besides the spec (ttt_engine_new_in): shared resources, and

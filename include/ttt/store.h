@@ -17,7 +17,7 @@
  *
  * Nothing read from the file is trusted: every value of every row is checked before a caller sees it (types,
  * ranges, moves a legal finished game of the row's rules that ends in the row's result), and a bad one is
- * TTT_EIO with one line naming the file and the row: "memory 'F': row rules='3x3' moves='a1 b1 a2 b2 a3':
+ * TTT_EIO with one line naming the file and the row: "database 'F': row rules='3x3' moves='a1 b1 a2 b2 a3':
  * bad result NULL: not text".
  *
  * Schema, version 1:
@@ -55,9 +55,9 @@ typedef struct ttt_store ttt_store;
 ttt_status ttt_store_default_path(char *buf, size_t size, ttt_error *err);
 
 /* Opens (creating it when missing) the database at path, or at the default path when path is NULL or empty,
- * whose directories are made too; a named path's directory must exist (TTT_EINVAL "memory 'F': directory 'D'
+ * whose directories are made too; a named path's directory must exist (TTT_EINVAL "database 'F': directory 'D'
  * does not exist (make it first)"): a mistyped path makes no directory tree. ":memory:" is a private database
- * in memory (tests). On success *out owns a new handle. Errors: "memory 'F': not an SQLite database: not
+ * in memory (tests). On success *out owns a new handle. Errors: "database 'F': not an SQLite database: not
  * touching it", "... is an SQLite database of another program: not touching it", "... was made by a newer ttt
  * (schema 7, this one reads up to 1)",
  * "... is corrupt: ...", and TTT_EIO "... the file is read-only: cannot write to it" for a file this process
@@ -191,8 +191,15 @@ int64_t ttt_store_import_sequences(const ttt_store_import *import);
 int64_t ttt_store_import_games(const ttt_store_import *import);
 
 /* Adds every sequence's count to the store's memory, in one transaction (the caller's, when one is open): on
- * an error nothing of the import is written. */
+ * an error nothing of the import is written. The store also keeps a fingerprint of the import's contents and
+ * the time, for ttt_store_import_seen; applying the same contents again adds the counts again. */
 ttt_status ttt_store_import_apply(ttt_store *store, const ttt_store_import *import, ttt_error *err);
+
+/* Whether contents equal to the import's (the same sequences, results and counts, in the same order, however the
+ * file was spaced) were applied to this store before: *when is then the time of the latest such import (Unix
+ * seconds, at least 1), else 0. Errors: TTT_EIO from the database. */
+ttt_status ttt_store_import_seen(ttt_store *store, const ttt_store_import *import, int64_t *when,
+                                 ttt_error *err);
 
 /* Frees an import. NULL is allowed. */
 void ttt_store_import_free(ttt_store_import *import);

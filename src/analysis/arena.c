@@ -267,6 +267,90 @@ static void tally(ttt_arena_record *r, uint8_t result)
     r->draws += result == GAME_DRAW;
 }
 
+/* Appends text[0..len-1] to buf at *used, leaving room for a terminator; false when it does not fit. */
+static bool names_append(char *buf, size_t size, size_t *used, const char *text, size_t len)
+{
+    if (size - *used < len + 1)
+        return false;
+    memcpy(buf + *used, text, len);
+    *used += len;
+    return true;
+}
+
+/* Ends the text begun at start (a terminator: names_append left room for it) and returns it. */
+static const char *names_end(char *buf, size_t *used, size_t start)
+{
+    buf[(*used)++] = '\0';
+    return buf + start;
+}
+
+/* The option name=... of a spec split off: *name (*name_len long, or NULL) and the spec without it, *play. */
+static ttt_status split_name(const char *spec, int index, char *buf, size_t size, size_t *used,
+                             const char **play, const char **name, size_t *name_len, ttt_error *err)
+{
+    static const char key[] = "name=";
+    const size_t key_len = sizeof key - 1;
+    const char *colon = strchr(spec, ':');
+    size_t start = *used;
+    bool fits = names_append(buf, size, used, spec, colon ? (size_t)(colon - spec) : strlen(spec));
+    *name = NULL;
+    const char *sep = ":";
+    for (const char *p = colon ? colon + 1 : NULL; p && *p && fits;) {
+        const char *end = strchr(p, ',');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        if (len >= key_len && strncmp(p, key, key_len) == 0) {
+            if (*name || len == key_len)
+                return ttt_fail(err, TTT_EINVAL, "engine %d '%s': %s", index + 1, spec,
+                                *name ? "name= given twice" : "name= needs a name");
+            *name = p + key_len;
+            *name_len = len - key_len;
+        } else {
+            fits = names_append(buf, size, used, sep, 1) && names_append(buf, size, used, p, len);
+            sep = ",";
+        }
+        p = end ? end + 1 : NULL;
+    }
+    if (!fits)
+        return ttt_fail(err, TTT_ELIMIT, "arena: no room for the engines' names");
+    *play = names_end(buf, used, start);
+    return TTT_OK;
+}
+
+ttt_status ttt_arena_names(const char *const *specs, int n, char *buf, size_t size, const char **names,
+                           const char **play, ttt_error *err)
+{
+    enum { SUFFIX_SIZE = 16 };
+    size_t used = 0;
+    for (int i = 0; i < n; i++) {
+        const char *name;
+        size_t len;
+        ttt_status st = split_name(specs[i], i, buf, size, &used, &play[i], &name, &len, err);
+        if (st)
+            return st;
+        if (!name) {
+            name = play[i];
+            len = strlen(name);
+        }
+        /* "#2", "#3", ... until no earlier engine has the name */
+        char suffix[SUFFIX_SIZE] = "";
+        for (int k = 2;; k++) {
+            bool taken = false;
+            for (int j = 0; j < i && !taken; j++)
+                taken = strlen(names[j]) == len + strlen(suffix) && strncmp(names[j], name, len) == 0 &&
+                        strcmp(names[j] + len, suffix) == 0;
+            if (!taken)
+                break;
+            snprintf(suffix, sizeof suffix, "#%d", k);
+        }
+        size_t start = used;
+        if (!names_append(buf, size, &used, name, len) ||
+            !names_append(buf, size, &used, suffix, strlen(suffix)))
+            return ttt_fail(err, TTT_ELIMIT, "arena: no room for the engines' names");
+        names[i] = names_end(buf, &used, start);
+    }
+    return TTT_OK;
+}
+
 ttt_status ttt_arena_run(const ttt_rules *rules, const ttt_arena_options *opt, ttt_arena_pair *pairs,
                          ttt_error *err)
 {

@@ -13,6 +13,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "util/suggest.h"
+
 enum {
     CLI_SHORTOPTS_SIZE = 64,  /* a command's getopt letters */
     CLI_AMBIGUOUS_SIZE = 256, /* "--nodes, --no-record, ..." */
@@ -49,6 +51,24 @@ int cli_status_exit(ttt_status status)
     return status == TTT_OK ? CLI_OK : status == TTT_EINVAL ? CLI_USAGE : CLI_RUNTIME;
 }
 
+int cli_store_error(const char *cmd, ttt_status status, const ttt_error *err, bool given, const char *without)
+{
+    int code = status == TTT_EIO || status == TTT_ENOMEM ? CLI_RUNTIME : CLI_USAGE;
+    if (given && !without)
+        fprintf(stderr, "ttt %s: %s\n", cmd, err->msg);
+    else if (given)
+        fprintf(stderr, "ttt %s: %s (%s)\n", cmd, err->msg, without);
+    else
+        fprintf(stderr, "ttt %s: %s (--db PATH for another file%s%s)\n", cmd, err->msg, without ? ", " : "",
+                without ? without : "");
+    return code;
+}
+
+int cli_check_db(const char *cmd, const char *path)
+{
+    return path && !*path ? cli_usage(cmd, "--db '': expected the path of a database file") : CLI_OK;
+}
+
 int cli_parse_uint(const char *cmd, const char *option, const char *text, uint64_t min, uint64_t max,
                    const char *what, uint64_t *out)
 {
@@ -71,6 +91,52 @@ int cli_parse_uint(const char *cmd, const char *option, const char *text, uint64
                          what, min, max);
     *out = v;
     return CLI_OK;
+}
+
+const char *cli_count(uint64_t n, char *buf, size_t size)
+{
+    char digits[CLI_COUNT_SIZE];
+    int len = snprintf(digits, sizeof digits, "%" PRIu64, n);
+    char grouped[CLI_COUNT_SIZE];
+    int out = 0;
+    for (int i = 0; i < len; i++) {
+        if (i > 0 && (len - i) % 3 == 0)
+            grouped[out++] = ',';
+        grouped[out++] = digits[i];
+    }
+    grouped[out] = '\0';
+    snprintf(buf, size, "%s", grouped);
+    return buf;
+}
+
+const char *cli_duration(double ms, char *buf, size_t size)
+{
+    enum { MS_PER_S = 1000, S_PER_MIN = 60, S_PER_H = 3600 };
+    if (ms < 0)
+        ms = 0;
+    if (ms < 10)
+        snprintf(buf, size, "%.2f ms", ms);
+    else if (ms < MS_PER_S - 0.5)
+        snprintf(buf, size, "%.0f ms", ms);
+    else if (ms < S_PER_MIN * MS_PER_S - 50)
+        snprintf(buf, size, "%.1f s", ms / MS_PER_S);
+    else {
+        long s = (long)(ms / MS_PER_S + 0.5);
+        if (s < S_PER_H)
+            snprintf(buf, size, "%ld min %02ld s", s / S_PER_MIN, s % S_PER_MIN);
+        else
+            snprintf(buf, size, "%ld h %02ld min", s / S_PER_H, s % S_PER_H / S_PER_MIN);
+    }
+    return buf;
+}
+
+const char *cli_plural(uint64_t n, const char *one, const char *many) { return n == 1 ? one : many; }
+
+const char *cli_counted(uint64_t n, const char *one, const char *many, char *buf, size_t size)
+{
+    char digits[CLI_COUNT_SIZE];
+    snprintf(buf, size, "%s %s", cli_count(n, digits, sizeof digits), cli_plural(n, one, many));
+    return buf;
 }
 
 /* When the current bar started (cli_progress_begin), in ttt_clock_ms time. */
@@ -126,45 +192,9 @@ void cli_progress_games(uint64_t done, uint64_t total, void *user)
     cli_progress(done, total, "");
 }
 
-/* Levenshtein distance, capped: anything over cap counts as cap + 1. */
-static int edit_distance(const char *a, const char *b, int cap)
-{
-    enum { MAX_WORD = 64 };
-    size_t la = strlen(a), lb = strlen(b);
-    if (la > MAX_WORD || lb > MAX_WORD)
-        return cap + 1;
-    int row[MAX_WORD + 1];
-    for (size_t j = 0; j <= lb; j++)
-        row[j] = (int)j;
-    for (size_t i = 1; i <= la; i++) {
-        int diag = row[0];
-        row[0] = (int)i;
-        for (size_t j = 1; j <= lb; j++) {
-            int up = row[j];
-            int best = diag + (a[i - 1] != b[j - 1]);
-            if (up + 1 < best)
-                best = up + 1;
-            if (row[j - 1] + 1 < best)
-                best = row[j - 1] + 1;
-            row[j] = best;
-            diag = up;
-        }
-    }
-    return row[lb];
-}
-
 const char *cli_closest(const char *word, const char *const *names, int n)
 {
-    const char *best = NULL;
-    int best_d = CLI_SUGGEST_DISTANCE + 1;
-    for (int i = 0; i < n; i++) {
-        int d = edit_distance(word, names[i], CLI_SUGGEST_DISTANCE);
-        if (d < best_d) {
-            best_d = d;
-            best = names[i];
-        }
-    }
-    return best && best_d < (int)strlen(word) ? best : NULL;
+    return ttt_suggest(word, strlen(word), names, n);
 }
 
 const char *cli_did_you_mean(const char *word, const char *const *names, int n, char *buf, size_t size)
@@ -230,9 +260,9 @@ static void explain_bad_option(const char *cmd, const char *arg, int code, int o
             cli_usage(cmd, "unknown option '%.*s' (see 'ttt %s --help')", (int)len, arg, cmd);
     } else if (code == ':') {
         const char *name = NULL;
-        for (const struct option *o = longopts; o->name; o++)
+        for (const struct option *o = longopts; o->name && !name; o++)
             if (o->val == opt && !o->flag)
-                name = o->name;
+                name = o->name; /* the first: --db before its synonym --memory */
         if (name)
             cli_usage(cmd, "-%c (--%s) needs a value", opt, name);
         else

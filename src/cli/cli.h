@@ -38,6 +38,23 @@ int cli_status_exit(ttt_status status);
 int cli_parse_uint(const char *cmd, const char *option, const char *text, uint64_t min, uint64_t max,
                    const char *what, uint64_t *out);
 
+/* n with its digits in groups of three, for people: "1,234,567". In buf (CLI_COUNT_SIZE is enough). */
+#define CLI_COUNT_SIZE 32
+const char *cli_count(uint64_t n, char *buf, size_t size);
+
+/* A duration for people, its unit chosen by its size: "0.42 ms", "12 ms", "21.7 s", "3 min 05 s",
+ * "2 h 03 min". In buf (CLI_DURATION_SIZE is enough). */
+#define CLI_DURATION_SIZE 32
+const char *cli_duration(double ms, char *buf, size_t size);
+
+/* one when n is 1, else many: "1 game", "2 games", "0 draws". */
+const char *cli_plural(uint64_t n, const char *one, const char *many);
+
+/* n grouped and its noun in the right number: "1 draw", "1,785 wins". In buf (CLI_COUNTED_SIZE is enough for
+ * nouns of up to 30 letters). */
+#define CLI_COUNTED_SIZE 64
+const char *cli_counted(uint64_t n, const char *one, const char *many, char *buf, size_t size);
+
 /* Draws a progress bar on stderr, in place: "[#####     ]  50%  500/1000 games  0:12 elapsed, ~0:12 left" and
  * extra (may be ""). The times count from the last cli_progress_begin. For terminals only (callers check
  * isatty(STDERR_FILENO)). */
@@ -66,14 +83,25 @@ struct option; /* <getopt.h> */
  * '--json'?)". */
 int cli_getopt(const char *cmd, int argc, char **argv, const char *shortopts, const struct option *longopts);
 
-/* The entry of names[0..n-1] closest to word by edit distance when it is close enough to be a slip of the
- * fingers (at most CLI_SUGGEST_DISTANCE edits, and fewer than word has letters), else NULL. */
-#define CLI_SUGGEST_DISTANCE 2
+/* The entry of names[0..n-1] closest to word by edit distance (an adjacent swap is one edit, as git counts)
+ * when it is close enough to be a slip of the fingers, else NULL: ttt_suggest (src/util/suggest.h). */
 const char *cli_closest(const char *word, const char *const *names, int n);
 
 /* " (did you mean 'NAME'?)" for cli_closest's answer, or "" when there is none; in buf. */
 #define CLI_HINT_SIZE 96
 const char *cli_did_you_mean(const char *word, const char *const *names, int n, char *buf, size_t size);
+
+/* The one report of a database that cannot be opened, the same in every command: "ttt CMD: " and the
+ * library's message ("database 'F': ..."), then, when the path was the default one (given is false), "(--db
+ * PATH for another file" and without (may be NULL: "--no-record to play without"); when it was given, only
+ * without. Returns CLI_RUNTIME when the file or the machine failed (TTT_EIO: a read-only file, a failing disk;
+ * TTT_ENOMEM), CLI_USAGE when what was named is wrong (not a database, no such directory, none there yet). */
+int cli_store_error(const char *cmd, ttt_status status, const ttt_error *err, bool given,
+                    const char *without);
+
+/* A database path given as an option value: "" is refused (it would mean the default database) with one line,
+ * "--db '': expected the path of a database file", and CLI_USAGE; else CLI_OK. */
+int cli_check_db(const char *cmd, const char *path);
 
 /* Rules and position from the usual options. rules_text may be NULL (3x3, or the shape of the position);
  * position_text and moves_text may be NULL (the empty board); both given is an error. On failure prints the

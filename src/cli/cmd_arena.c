@@ -14,6 +14,8 @@
 #define ARENA_ELO_SHOWN 800.0
 /* With this many engines or more, a ranking of all of them follows the pairs. */
 #define ARENA_RANKING_MIN_ENGINES 3
+/* Room per engine for its name's "#N" and a terminator, in ttt_arena_names's buffer. */
+#define ARENA_NAME_EXTRA 8
 
 static const char help[] =
     "usage: ttt arena [--rules R] --games N [--jobs J] [--seed S] [--gauntlet] [--json|--csv] SPEC SPEC "
@@ -25,7 +27,9 @@ static const char help[] =
     "it (unless a spec sets seed= itself), so the results are the same at any --jobs. For each pair: wins,\n"
     "losses and draws of the first engine, its score, the Elo difference with its 95% interval, the\n"
     "likelihood of superiority, the draw ratio, and the split by colour. Ctrl-C stops the match: the games\n"
-    "in flight are abandoned and the results of the games played are printed (exit 130).\n"
+    "in flight are abandoned and the results of the games played are printed (exit 130). An engine is named\n"
+    "in the results by its spec, or by name=NAME among its options (mcts:iterations=300,name=Fast); a name\n"
+    "given twice is numbered: random, random#2.\n"
     "\n"
     "  -r, --rules R   MxN[kK][-misere] (default 3x3)\n"
     "  -g, --games N   games per pair (required), 1 to 100000000\n"
@@ -37,7 +41,8 @@ static const char help[] =
     "                  the ranking follow, one line per engine\n"
     "\n"
     "examples: ttt arena --games 1000 minimax mcts random\n"
-    "          ttt arena --rules 7x7k5 --games 200 mcts:iterations=3000 montecarlo:trials=3000\n";
+    "          ttt arena --rules 7x7k5 --games 200 mcts:iterations=3000 montecarlo:trials=3000\n"
+    "          ttt arena --games 100 mcts:iterations=300,name=Fast mcts:iterations=3000,name=Slow\n";
 
 /* "+147.2", or ">+800" / "<-800" beyond ARENA_ELO_SHOWN (infinite included). */
 static const char *elo_text(double elo, char *buf, size_t size)
@@ -179,8 +184,8 @@ static json_t *json_ranking(const char *const *specs, int nspecs, const ttt_aren
     return list;
 }
 
-static int print_json(const ttt_rules *rules, const ttt_arena_options *opt, const ttt_arena_pair *pairs,
-                      int npairs, bool interrupted)
+static int print_json(const ttt_rules *rules, const ttt_arena_options *opt, const char *const *names,
+                      const ttt_arena_pair *pairs, int npairs, bool interrupted)
 {
     json_t *list = json_array();
     for (int p = 0; p < npairs; p++) {
@@ -189,9 +194,9 @@ static int print_json(const ttt_rules *rules, const ttt_arena_options *opt, cons
         pair_stats(pr, &st);
         const char *v = st.games ? verdict(&pr->total) : NULL;
         json_t *o = json_pack("{s:s, s:s, s:I, s:I, s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}",
-                              "a", opt->specs[pr->a], "b", opt->specs[pr->b], "games", (json_int_t)st.games,
-                              "wins", (json_int_t)pr->total.wins, "losses", (json_int_t)pr->total.losses,
-                              "draws", (json_int_t)pr->total.draws, "score", json_finite(st.score), "elo",
+                              "a", names[pr->a], "b", names[pr->b], "games", (json_int_t)st.games, "wins",
+                              (json_int_t)pr->total.wins, "losses", (json_int_t)pr->total.losses, "draws",
+                              (json_int_t)pr->total.draws, "score", json_finite(st.score), "elo",
                               json_finite(st.elo), "elo_low", json_finite(st.elo_low), "elo_high",
                               json_finite(st.elo_high), "los", json_finite(st.los), "draw_ratio",
                               json_finite(st.draw_ratio), "verdict", v ? json_string(v) : json_null(),
@@ -204,7 +209,7 @@ static int print_json(const ttt_rules *rules, const ttt_arena_options *opt, cons
     json_t *o = json_pack("{s:s, s:I, s:I, s:b, s:b, s:o}", "rules", ttt_rules_format(rules, rt, sizeof rt),
                           "games_per_pair", (json_int_t)opt->games, "seed", (json_int_t)opt->seed, "gauntlet",
                           opt->gauntlet, "interrupted", interrupted, "pairs", list);
-    json_object_set_new(o, "ranking", json_ranking(opt->specs, opt->nspecs, pairs, npairs));
+    json_object_set_new(o, "ranking", json_ranking(names, opt->nspecs, pairs, npairs));
     bool bad = !o || json_dumpf(o, stdout, JSON_COMPACT | JSON_REAL_PRECISION(6)) != 0;
     json_decref(o);
     if (bad)
@@ -235,7 +240,8 @@ static void csv_text(const char *text)
 }
 
 /* The ranking as a second CSV table after an empty line, as the text output has it (three engines or more). */
-static void print_csv_ranking(const ttt_arena_options *opt, const ttt_arena_pair *pairs, int npairs)
+static void print_csv_ranking(const ttt_arena_options *opt, const char *const *names,
+                              const ttt_arena_pair *pairs, int npairs)
 {
     ttt_arena_rank ranks[TTT_ARENA_MAX_ENGINES];
     int ranked = ttt_arena_ranking(opt->nspecs, pairs, npairs, ranks);
@@ -243,7 +249,7 @@ static void print_csv_ranking(const ttt_arena_options *opt, const ttt_arena_pair
     for (int i = 0; i < ranked; i++) {
         const ttt_arena_rank *r = &ranks[i];
         printf("%d,", i + 1);
-        csv_text(opt->specs[r->engine]);
+        csv_text(names[r->engine]);
         printf(",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64, r->stats.games, r->total.wins,
                r->total.losses, r->total.draws);
         csv_number(r->stats.score);
@@ -255,7 +261,7 @@ static void print_csv_ranking(const ttt_arena_options *opt, const ttt_arena_pair
     }
 }
 
-static void print_csv(const ttt_arena_options *opt, const ttt_arena_pair *pairs, int npairs)
+static void print_csv(const char *const *names, const ttt_arena_pair *pairs, int npairs)
 {
     puts("a,b,games,wins,losses,draws,score,elo,elo_low,elo_high,los,draw_ratio,verdict,"
          "a_x_wins,a_x_losses,a_x_draws,a_o_wins,a_o_losses,a_o_draws,a_forfeits,b_forfeits");
@@ -265,9 +271,9 @@ static void print_csv(const ttt_arena_options *opt, const ttt_arena_pair *pairs,
         pair_stats(pr, &st);
         const char *v = st.games ? verdict(&pr->total) : NULL;
         /* Quoting keeps the specs' commas inside the field (a '"' in a spec, as in args=, is doubled). */
-        csv_text(opt->specs[pr->a]);
+        csv_text(names[pr->a]);
         putchar(',');
-        csv_text(opt->specs[pr->b]);
+        csv_text(names[pr->b]);
         printf(",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64, st.games, pr->total.wins, pr->total.losses,
                pr->total.draws);
         csv_number(st.score);
@@ -369,7 +375,22 @@ int cmd_arena(int argc, char **argv)
     }
     bool bar = isatty(STDERR_FILENO);
     cli_ticker ticker;
-    ttt_arena_options opt = {.specs = (const char *const *)(argv + optind),
+    /* The names in the results (name=, numbered duplicates) and the specs played, without name=. */
+    const char *names[TTT_ARENA_MAX_ENGINES], *play[TTT_ARENA_MAX_ENGINES];
+    size_t names_size = 0;
+    for (int i = 0; i < nspecs; i++)
+        names_size += 2 * (strlen(argv[optind + i]) + ARENA_NAME_EXTRA);
+    char *names_buf = malloc(names_size);
+    if (!names_buf)
+        return cli_runtime("arena", "out of memory");
+    ttt_status named = ttt_arena_names((const char *const *)(argv + optind), nspecs, names_buf, names_size,
+                                       names, play, &err);
+    if (named) {
+        free(names_buf);
+        return cli_status_exit(named) == CLI_USAGE ? cli_usage("arena", "%s", err.msg)
+                                                   : cli_runtime("arena", "%s", err.msg);
+    }
+    ttt_arena_options opt = {.specs = play,
                              .nspecs = nspecs,
                              .games = games,
                              .seed = seed,
@@ -381,8 +402,10 @@ int cmd_arena(int argc, char **argv)
                              .stop = arena_stop};
     int npairs = ttt_arena_pair_count(nspecs, gauntlet);
     ttt_arena_pair *pairs = calloc((size_t)npairs, sizeof *pairs);
-    if (!pairs)
+    if (!pairs) {
+        free(names_buf);
         return cli_runtime("arena", "out of memory");
+    }
     uint64_t total = (uint64_t)npairs * games, played = 0;
     if (bar)
         cli_ticker_start(&ticker, total, "games");
@@ -409,16 +432,17 @@ int cmd_arena(int argc, char **argv)
     if (st)
         rc = st == TTT_EINVAL ? cli_usage("arena", "%s", err.msg) : cli_runtime("arena", "%s", err.msg);
     else if (json)
-        rc = print_json(&rules, &opt, pairs, npairs, interrupted);
+        rc = print_json(&rules, &opt, names, pairs, npairs, interrupted);
     else if (csv) {
-        print_csv(&opt, pairs, npairs);
+        print_csv(names, pairs, npairs);
         if (nspecs >= ARENA_RANKING_MIN_ENGINES)
-            print_csv_ranking(&opt, pairs, npairs);
+            print_csv_ranking(&opt, names, pairs, npairs);
     } else {
-        print_text(opt.specs, pairs, npairs);
+        print_text(names, pairs, npairs);
         if (nspecs >= ARENA_RANKING_MIN_ENGINES)
-            print_ranking(opt.specs, nspecs, pairs, npairs);
+            print_ranking(names, nspecs, pairs, npairs);
     }
     free(pairs);
+    free(names_buf);
     return rc == CLI_OK && interrupted ? CLI_INTERRUPTED : rc;
 }

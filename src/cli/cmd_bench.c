@@ -228,7 +228,7 @@ static const char help[] =
     "per second, then the total node count: the signature. The signature depends only on the code, not on\n"
     "the machine or the build; quote it in commits that change search, playouts or move generation.\n"
     "\n"
-    "  -j, --json   the same as JSON\n";
+    "      --json   the same as JSON\n";
 
 /* One row of the table, flushed: a long bench shows each item as it finishes. */
 static void print_row(const bench_item *it)
@@ -254,7 +254,7 @@ int cmd_bench(int argc, char **argv)
         {"json", no_argument, NULL, 'j'}, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
     bool json = false;
     optind = 0;
-    for (int c; (c = cli_getopt("bench", argc, argv, "jh", longopts)) != -1;) {
+    for (int c; (c = cli_getopt("bench", argc, argv, "h", longopts)) != -1;) {
         switch (c) {
         case 'j': json = true; break;
         case 'h': fputs(help, stdout); return CLI_OK;

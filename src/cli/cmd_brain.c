@@ -67,7 +67,7 @@ static const char help[] =
     "                     gomoku where a line of 4 or more wins, else mcts).\n"
     "                     Its time per move is planned from INFO timeout_turn, timeout_match and time_left\n"
     "                     unless SPEC sets its own budget (time=, iterations=, trials=, nodes=, depth=)\n"
-    "  -t, --think        after each move, MESSAGE and DEBUG lines on the search (depth, nodes, time)\n"
+    "      --think        after each move, MESSAGE and DEBUG lines on the search (depth, nodes, time)\n"
     "\n"
     "example: printf 'START 15\\nBEGIN\\nEND\\n' | ttt brain\n";
 
@@ -85,10 +85,14 @@ typedef struct brain {
     int width, height; /* of the game, once started */
     bool started;
     ttt_board board;
-    ttt_engine *engine;               /* lives with the game; NULL when it must be (re)made */
-    bool planned;                     /* the engine's time is planned move by move */
-    bool in_board;                    /* between BOARD and DONE */
-    ttt_bits own, opp;                /* the stones BOARD has listed */
+    ttt_engine *engine;             /* lives with the game; NULL when it must be (re)made */
+    bool planned;                   /* the engine's time is planned move by move */
+    bool in_board;                  /* between BOARD and DONE */
+    ttt_bits own, opp;              /* the stones BOARD has listed */
+    ttt_move listed[TTT_MAX_CELLS]; /* and their cells in the order listed */
+    int nlisted;
+    ttt_move history[TTT_MAX_CELLS];  /* the board's stones in the order played (after BOARD, as listed): the
+                                        first board.ply are valid; TAKEBACK takes the last one */
     char board_error[TTT_ERROR_SIZE]; /* the first bad stone line of BOARD, reported at DONE */
 } brain;
 
@@ -301,6 +305,7 @@ static void play_move(brain *br)
         say("ERROR %s", err.msg);
         return;
     }
+    br->history[br->board.ply] = m;
     ttt_board_play(&br->board, m);
     double spent = ttt_clock_ms() - t0;
     if (br->left_ms >= 0)
@@ -334,10 +339,20 @@ static void turn(brain *br, int x, int y)
     if (cell < 0)
         return;
     ttt_error err;
+    /* the protocol's own words for the cell (x,y), not the board's a1 names */
+    if (ttt_board_at(&br->board, cell) != TTT_NOBODY) {
+        say("ERROR TURN %d,%d: the cell is taken", x, y);
+        return;
+    }
+    if (ttt_board_terminal(&br->board)) {
+        say("ERROR TURN %d,%d: the game is over", x, y);
+        return;
+    }
     if (ttt_board_play_checked(&br->board, cell, &err)) {
         say("ERROR TURN %d,%d: %s", x, y, err.msg);
         return;
     }
+    br->history[br->board.ply - 1] = cell;
     play_move(br);
 }
 
@@ -358,18 +373,18 @@ static void takeback(brain *br, int x, int y)
     int cell = cell_of(br, "TAKEBACK", x, y);
     if (cell < 0)
         return;
-    ttt_bits stones[2] = {br->board.stones[TTT_X], br->board.stones[TTT_O]};
-    ttt_player who = ttt_board_at(&br->board, cell);
-    if (who == TTT_NOBODY) {
+    if (ttt_board_at(&br->board, cell) == TTT_NOBODY) {
         say("ERROR TAKEBACK %d,%d: the cell is empty", x, y);
         return;
     }
-    ttt_bits_clear(&stones[who], cell);
-    ttt_error err;
-    if (!set_position(br, &stones[TTT_X], &stones[TTT_O], &err)) {
-        say("ERROR TAKEBACK %d,%d: %s", x, y, err.msg);
+    /* Stones come back last first, as they were played: another one would leave a position no game had. */
+    ttt_move last = br->history[br->board.ply - 1];
+    if (last != cell) {
+        say("ERROR TAKEBACK %d,%d: not the last stone, which is %d,%d (take stones back from the last one)",
+            x, y, last % br->width, last / br->width);
         return;
     }
+    ttt_board_undo(&br->board, cell);
     say("OK");
 }
 
@@ -380,6 +395,7 @@ static void board_begin(brain *br)
         return;
     }
     br->in_board = true;
+    br->nlisted = 0;
     memset(&br->own, 0, sizeof br->own);
     memset(&br->opp, 0, sizeof br->opp);
     br->board_error[0] = '\0';
@@ -400,8 +416,10 @@ static void board_stone(brain *br, const ttt_gomocup_command *c)
         if (ttt_bits_test(&br->own, cell) || ttt_bits_test(&br->opp, cell))
             snprintf(br->board_error, sizeof br->board_error, "BOARD %d,%d: two stones on one cell", c->x,
                      c->y);
-        else
+        else {
             ttt_bits_set(c->field == 1 ? &br->own : &br->opp, cell);
+            br->listed[br->nlisted++] = cell;
+        }
     }
 }
 
@@ -427,6 +445,7 @@ static void board_done(brain *br)
         say("ERROR BOARD: %s", err.msg);
         return;
     }
+    memcpy(br->history, br->listed, (size_t)br->nlisted * sizeof br->listed[0]);
     play_move(br);
 }
 
@@ -567,7 +586,7 @@ int cmd_brain(int argc, char **argv)
                                              {NULL, 0, NULL, 0}};
     brain br = {.turn_ms = BRAIN_DEFAULT_TURN_MS, .left_ms = -1};
     optind = 0;
-    for (int c; (c = cli_getopt("brain", argc, argv, "e:th", longopts)) != -1;) {
+    for (int c; (c = cli_getopt("brain", argc, argv, "e:h", longopts)) != -1;) {
         switch (c) {
         case 'e': br.spec = optarg; break;
         case 't': br.think = true; break;

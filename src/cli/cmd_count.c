@@ -4,6 +4,7 @@
 #include <inttypes.h>
 #include <jansson.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
@@ -67,8 +68,8 @@ static const char help[] =
     "The counts are known only at the end: Ctrl-C keeps nothing (exit 130).\n"
     "\n"
     "  -r, --rules R   MxN[kK][-misere] (default 3x3)\n"
-    "  -l, --limit N   stop when one ply has more than N positions (default 50000000)\n"
-    "  -j, --json      the same figures as JSON\n"
+    "      --limit N   stop when one ply has more than N positions (default 50000000)\n"
+    "      --json      the same figures as JSON\n"
     "      --max-memory MIB  refuse boards estimated to need more (default: the memory available now;\n"
     "                  0 = count anyway)\n"
     "\n"
@@ -98,17 +99,52 @@ static json_t *section_json(const ttt_counts *c, const ttt_count_tally *by_ply, 
     return o;
 }
 
-static void print_row(const char *label, const ttt_count_tally *t, const ttt_count_tally *sym, bool positions)
+/* A table of counts, its columns as wide as their widest figure (digits grouped: 1,281,016,086,768), a bar
+ * before the columns up to symmetry. The first row is the header. */
+enum { COUNT_MAX_COLS = 11, COUNT_MAX_ROWS = TTT_MAX_CELLS + 3 };
+typedef struct count_table {
+    char cell[COUNT_MAX_ROWS][COUNT_MAX_COLS][CLI_COUNT_SIZE];
+    int rows, cols, sym_from; /* the first column up to symmetry */
+} count_table;
+
+static void table_row(count_table *t, const char *label, const uint64_t *values)
 {
-    uint64_t term = t->x_wins + t->o_wins + t->draws, sterm = sym->x_wins + sym->o_wins + sym->draws;
+    snprintf(t->cell[t->rows][0], CLI_COUNT_SIZE, "%s", label);
+    for (int c = 1; c < t->cols; c++)
+        cli_count(values[c - 1], t->cell[t->rows][c], CLI_COUNT_SIZE);
+    t->rows++;
+}
+
+static void tally_row(count_table *t, const char *label, const ttt_count_tally *a, const ttt_count_tally *sym,
+                      bool positions)
+{
+    uint64_t term = a->x_wins + a->o_wins + a->draws, sterm = sym->x_wins + sym->o_wins + sym->draws;
     if (positions)
-        printf("%5s %16" PRIu64 " %10" PRIu64 " %10" PRIu64 " %10" PRIu64 " %8" PRIu64 " | %13" PRIu64
-               " %9" PRIu64 " %8" PRIu64 " %8" PRIu64 " %7" PRIu64 "\n",
-               label, t->total, term, t->x_wins, t->o_wins, t->draws, sym->total, sterm, sym->x_wins,
-               sym->o_wins, sym->draws);
+        table_row(t, label,
+                  (const uint64_t[]){a->total, term, a->x_wins, a->o_wins, a->draws, sym->total, sterm,
+                                     sym->x_wins, sym->o_wins, sym->draws});
     else
-        printf("%5s %16" PRIu64 " %16" PRIu64 " %16" PRIu64 " %16" PRIu64 " | %15" PRIu64 "\n", label,
-               t->total, t->x_wins, t->o_wins, t->draws, sym->total);
+        table_row(t, label, (const uint64_t[]){a->total, a->x_wins, a->o_wins, a->draws, sym->total});
+}
+
+/* Prints the title (its "| up to symmetry" over the bar) and the table. */
+static void table_print(const count_table *t, const char *title)
+{
+    int width[COUNT_MAX_COLS] = {0};
+    for (int r = 0; r < t->rows; r++)
+        for (int c = 0; c < t->cols; c++)
+            if ((int)strlen(t->cell[r][c]) > width[c])
+                width[c] = (int)strlen(t->cell[r][c]);
+    int left = 0;
+    for (int c = 0; c < t->sym_from; c++)
+        left += width[c] + (c ? 2 : 0);
+    int pad = left + 1 - (int)strlen(title);
+    printf("%s%*s| up to symmetry\n", title, pad > 1 ? pad : 1, "");
+    for (int r = 0; r < t->rows; r++) {
+        for (int c = 0; c < t->cols; c++)
+            printf("%s%*s", c == 0 ? "" : c == t->sym_from ? " | " : "  ", width[c], t->cell[r][c]);
+        putchar('\n');
+    }
 }
 
 int cmd_count(int argc, char **argv)
@@ -122,7 +158,7 @@ int cmd_count(int argc, char **argv)
     uint64_t limit = 0, max_memory_mib = UINT64_MAX;
     bool json = false;
     optind = 0;
-    for (int c; (c = cli_getopt("count", argc, argv, "r:l:jh", longopts)) != -1;) {
+    for (int c; (c = cli_getopt("count", argc, argv, "r:h", longopts)) != -1;) {
         switch (c) {
         case 'r': rules_text = optarg; break;
         case 'l':
@@ -197,28 +233,45 @@ int cmd_count(int argc, char **argv)
         putchar('\n');
         return CLI_OK;
     }
-    printf("Reachable positions by stones on the board%*s| up to symmetry\n", 38, "");
-    printf("%5s %16s %10s %10s %10s %8s | %13s %9s %8s %8s %7s\n", "ply", "positions", "finished", "X won",
-           "O won", "drawn", "positions", "finished", "X won", "O won", "drawn");
+    count_table *t = malloc(sizeof *t);
+    if (!t) {
+        free(c);
+        return cli_runtime("count", "out of memory");
+    }
+    static const char *const position_heads[] = {"ply",   "positions", "finished",  "X won",
+                                                 "O won", "drawn",     "positions", "finished",
+                                                 "X won", "O won",     "drawn"};
+    static const char *const game_heads[] = {"moves", "games", "X won", "O won", "drawn", "games"};
+    *t = (count_table){.cols = 11, .sym_from = 6, .rows = 1};
+    for (int h = 0; h < t->cols; h++)
+        snprintf(t->cell[0][h], CLI_COUNT_SIZE, "%s", position_heads[h]);
     for (int p = 0; p < c->plies; p++) {
         char label[16];
         snprintf(label, sizeof label, "%d", p % (TTT_MAX_CELLS + 1));
-        print_row(label, &c->positions[p], &c->positions_sym[p], true);
+        tally_row(t, label, &c->positions[p], &c->positions_sym[p], true);
     }
-    print_row("all", &c->all_positions, &c->all_positions_sym, true);
-    printf("\nComplete games by length%*s| up to symmetry\n", 50, "");
-    printf("%5s %16s %16s %16s %16s | %15s\n", "moves", "games", "X won", "O won", "drawn", "games");
+    tally_row(t, "all", &c->all_positions, &c->all_positions_sym, true);
+    table_print(t, "Reachable positions by stones on the board");
+    *t = (count_table){.cols = 6, .sym_from = 5, .rows = 1};
+    for (int h = 0; h < t->cols; h++)
+        snprintf(t->cell[0][h], CLI_COUNT_SIZE, "%s", game_heads[h]);
     for (int p = 0; p < c->plies; p++) {
         if (c->games[p].total == 0)
             continue;
         char label[16];
         snprintf(label, sizeof label, "%d", p % (TTT_MAX_CELLS + 1));
-        print_row(label, &c->games[p], &c->games_sym[p], false);
+        tally_row(t, label, &c->games[p], &c->games_sym[p], false);
     }
-    print_row("all", &c->all_games, &c->all_games_sym, false);
-    printf("\nup to symmetry, games split: X won %" PRIu64 ", O won %" PRIu64 ", drawn %" PRIu64 "\n",
-           c->all_games_sym.x_wins, c->all_games_sym.o_wins, c->all_games_sym.draws);
-    printf("counted in %.0f ms\n", ms);
+    tally_row(t, "all", &c->all_games, &c->all_games_sym, false);
+    putchar('\n');
+    table_print(t, "Complete games by length");
+    free(t);
+    char xw[CLI_COUNT_SIZE], ow[CLI_COUNT_SIZE], dr[CLI_COUNT_SIZE], took[CLI_DURATION_SIZE];
+    printf("\nup to symmetry, games split: X won %s, O won %s, drawn %s\n",
+           cli_count(c->all_games_sym.x_wins, xw, sizeof xw),
+           cli_count(c->all_games_sym.o_wins, ow, sizeof ow),
+           cli_count(c->all_games_sym.draws, dr, sizeof dr));
+    printf("counted in %s\n", cli_duration(ms, took, sizeof took));
     free(c);
     return CLI_OK;
 }

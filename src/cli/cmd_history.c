@@ -18,7 +18,7 @@ static const char help[] =
     "The finished games recorded in the database, newest first, or one game replayed move by move.\n"
     "('ttt train' does not record its games here: they would flood the list.)\n"
     "\n"
-    "  -m, --db PATH      the database (default $XDG_DATA_HOME/ttt/ttt.db, else\n"
+    "  -d, --db PATH      the database (default $XDG_DATA_HOME/ttt/ttt.db, else\n"
     "                     ~/.local/share/ttt/ttt.db); --memory PATH is the same\n"
     "  -n, --limit N      how many games to list (default 20, 0 for all)\n"
     "      --show ID      replay game ID: the board after every move\n"
@@ -47,17 +47,60 @@ static void print_json(const ttt_game_record *g)
     json_decref(o);
 }
 
+/* "X won", "O won" or "draw", for a stored result "x", "o" or "draw". */
+static const char *result_text(const char *result)
+{
+    return strcmp(result, "x") == 0 ? "X won" : strcmp(result, "o") == 0 ? "O won" : result;
+}
+
+/* The listing is a table: the widths of its columns are measured over the games listed (a first pass), a
+ * player's column kept to HISTORY_PLAYER_WIDTH at most so that one long spec does not push every row. */
+#define HISTORY_PLAYER_WIDTH 24
+enum { COL_ID, COL_RULES, COL_RESULT, COL_X, COL_O, NCOLS };
+static const char *const column_names[NCOLS] = {"game", "rules", "result", "X", "O"};
+
+typedef struct listing {
+    bool json, measure;
+    int width[NCOLS];
+} listing;
+
+static void widen(int *width, int len, int cap)
+{
+    if (len > *width)
+        *width = len < cap ? len : cap;
+}
+
 static int list_one(const ttt_game_record *g, void *user)
 {
-    bool json = *(const bool *)user;
-    if (json) {
+    listing *l = user;
+    if (l->json) {
         print_json(g);
         return 0;
     }
+    char id[24];
+    snprintf(id, sizeof id, "%" PRId64, g->id);
+    if (l->measure) {
+        widen(&l->width[COL_ID], (int)strlen(id), INT32_MAX);
+        widen(&l->width[COL_RULES], (int)strlen(g->rules), INT32_MAX);
+        widen(&l->width[COL_RESULT], (int)strlen(result_text(g->result)), INT32_MAX);
+        widen(&l->width[COL_X], (int)strlen(g->x), HISTORY_PLAYER_WIDTH);
+        widen(&l->width[COL_O], (int)strlen(g->o), HISTORY_PLAYER_WIDTH);
+        return 0;
+    }
     char t[HISTORY_TIME_SIZE];
-    printf("%6" PRId64 "  %s  %-8s %-5s X %s, O %s: %s\n", g->id, when(g->ended, t, sizeof t), g->rules,
-           g->result, g->x, g->o, g->moves);
+    const int *w = l->width;
+    printf("%*s  %s  %-*s  %-*s  %-*s  %-*s  %s\n", w[COL_ID], id, when(g->ended, t, sizeof t), w[COL_RULES],
+           g->rules, w[COL_RESULT], result_text(g->result), w[COL_X], g->x, w[COL_O], g->o, g->moves);
     return 0;
+}
+
+/* The header of the table, over the columns as list_one measured them. */
+static void list_header(const listing *l)
+{
+    const int *w = l->width;
+    printf("%*s  %-*s  %-*s  %-*s  %-*s  %-*s  moves\n", w[COL_ID], column_names[COL_ID],
+           (int)strlen("2026-01-01 12:00:00"), "ended", w[COL_RULES], column_names[COL_RULES], w[COL_RESULT],
+           column_names[COL_RESULT], w[COL_X], column_names[COL_X], w[COL_O], column_names[COL_O]);
 }
 
 static int show_game(ttt_store *store, int64_t id, bool json)
@@ -95,8 +138,8 @@ static int show_game(ttt_store *store, int64_t id, bool json)
 
 int cmd_history(int argc, char **argv)
 {
-    static const struct option longopts[] = {{"db", required_argument, NULL, 'm'},
-                                             {"memory", required_argument, NULL, 'm'},
+    static const struct option longopts[] = {{"db", required_argument, NULL, 'd'},
+                                             {"memory", required_argument, NULL, 'd'},
                                              {"limit", required_argument, NULL, 'n'},
                                              {"show", required_argument, NULL, 'S'},
                                              {"json", no_argument, NULL, 'j'},
@@ -106,9 +149,9 @@ int cmd_history(int argc, char **argv)
     uint64_t limit = HISTORY_DEFAULT_LIMIT, show = 0;
     bool json = false, have_show = false;
     optind = 0;
-    for (int c; (c = cli_getopt("history", argc, argv, "m:n:h", longopts)) != -1;) {
+    for (int c; (c = cli_getopt("history", argc, argv, "d:n:h", longopts)) != -1;) {
         switch (c) {
-        case 'm': memory = optarg; break;
+        case 'd': memory = optarg; break;
         case 'n':
             if (cli_parse_uint("history", "--limit", optarg, 0, HISTORY_MAX_LIMIT, "a number of games",
                                &limit))
@@ -126,6 +169,8 @@ int cmd_history(int argc, char **argv)
     }
     if (optind < argc)
         return cli_usage("history", "unexpected argument '%s'", argv[optind]);
+    if (cli_check_db("history", memory))
+        return CLI_USAGE;
     ttt_store *store;
     ttt_error err;
     ttt_status st = ttt_store_open_existing(memory, &store, &err);
@@ -135,17 +180,27 @@ int cmd_history(int argc, char **argv)
         return CLI_OK;
     }
     if (st)
-        return st == TTT_EIO ? cli_runtime("history", "%s", err.msg) : cli_usage("history", "%s", err.msg);
+        return cli_store_error("history", st, &err, memory != NULL, NULL);
     int rc = CLI_OK;
     if (have_show)
         rc = show_game(store, (int64_t)show, json);
     else {
         int64_t count = 0;
+        listing l = {.json = json, .measure = !json};
+        for (int c = 0; c < NCOLS; c++)
+            l.width[c] = (int)strlen(column_names[c]);
         if (ttt_store_count_games(store, &count, &err) ||
-            ttt_store_list_games(store, (int)limit, list_one, &json, &err))
+            (!json && ttt_store_list_games(store, (int)limit, list_one, &l, &err)))
             rc = cli_runtime("history", "%s", err.msg);
         else if (count == 0 && !json)
             printf("no games recorded in %s\n", ttt_store_path(store));
+        else {
+            if (!json)
+                list_header(&l);
+            l.measure = false;
+            if (ttt_store_list_games(store, (int)limit, list_one, &l, &err))
+                rc = cli_runtime("history", "%s", err.msg);
+        }
     }
     ttt_store_close(store);
     return rc;

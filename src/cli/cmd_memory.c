@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "cli/cli.h"
 
@@ -23,23 +24,24 @@ static const char help[] =
     "  stats                 the file (size, schema version, integrity check) and, per rules, the games\n"
     "                        learned, the sequences and the prefixes (the nodes of the learner's tree)\n"
     "  export [--out FILE]   the memory as JSON (format 'ttt-memory', version 1) on stdout or into FILE\n"
-    "  import FILE           adds the counts of an exported file to the memory; everything is checked\n"
-    "                        first, and nothing is written when anything is wrong\n"
+    "  import FILE           adds the counts of an exported file ('-': standard input) to the memory;\n"
+    "                        everything is checked first, and nothing is written when anything is wrong;\n"
+    "                        the same contents a second time are refused unless --force\n"
     "\n"
-    "  -m, --db PATH         the database (default $XDG_DATA_HOME/ttt/ttt.db, else\n"
+    "  -d, --db PATH         the database (default $XDG_DATA_HOME/ttt/ttt.db, else\n"
     "                        ~/.local/share/ttt/ttt.db); --memory PATH is the same\n"
+    "      --force           import: add the counts again, even when the same contents were imported\n"
     "\n"
     "examples: ttt memory stats\n"
     "          ttt memory export --out memory.json\n"
-    "          ttt memory import memory.json --db other.db\n";
+    "          ttt memory import memory.json --db other.db\n"
+    "          ssh host ttt memory export | ttt memory import -\n";
 
 static int open_store(const char *path, ttt_store **out)
 {
     ttt_error err;
     ttt_status st = ttt_store_open(path, out, &err);
-    if (!st)
-        return CLI_OK;
-    return st == TTT_EIO ? cli_runtime("memory", "%s", err.msg) : cli_usage("memory", "%s", err.msg);
+    return st ? cli_store_error("memory", st, &err, path != NULL, NULL) : CLI_OK;
 }
 
 /* --- stats ---------------------------------------------------------------------------------------------- */
@@ -47,9 +49,14 @@ static int open_store(const char *path, ttt_store **out)
 static int print_stats(const ttt_store_memory_stats *m, void *user)
 {
     (void)user;
-    printf("%s: %" PRId64 " games learned (X won %" PRId64 ", O won %" PRId64 ", drawn %" PRId64 "), %" PRId64
-           " sequences, %" PRId64 " prefixes\n",
-           m->rules, m->games, m->x_wins, m->o_wins, m->draws, m->sequences, m->prefixes);
+    char games[CLI_COUNTED_SIZE], x[CLI_COUNT_SIZE], o[CLI_COUNT_SIZE], d[CLI_COUNT_SIZE],
+        seqs[CLI_COUNTED_SIZE], prefixes[CLI_COUNTED_SIZE];
+    printf("%s: %s learned (X won %s, O won %s, drawn %s), %s, %s\n", m->rules,
+           cli_counted((uint64_t)m->games, "game", "games", games, sizeof games),
+           cli_count((uint64_t)m->x_wins, x, sizeof x), cli_count((uint64_t)m->o_wins, o, sizeof o),
+           cli_count((uint64_t)m->draws, d, sizeof d),
+           cli_counted((uint64_t)m->sequences, "sequence", "sequences", seqs, sizeof seqs),
+           cli_counted((uint64_t)m->prefixes, "prefix", "prefixes", prefixes, sizeof prefixes));
     return 0;
 }
 
@@ -67,9 +74,11 @@ static int memory_stats(ttt_store *store)
     snprintf(wal, sizeof wal, "%s-wal", ttt_store_path(store));
     int64_t games = 0;
     ttt_store_count_games(store, &games, &err);
-    printf("memory %s: %lld bytes (WAL %lld), schema %d, integrity %s, %" PRId64 " game records\n",
-           ttt_store_path(store), file_size(ttt_store_path(store)), file_size(wal),
-           ttt_store_schema_version(store), check ? "FAILED" : "ok", games);
+    char size[CLI_COUNT_SIZE], wal_size[CLI_COUNT_SIZE], recorded[CLI_COUNTED_SIZE];
+    printf("database %s: %s bytes (WAL %s), schema %d, integrity %s, %s recorded\n", ttt_store_path(store),
+           cli_count((uint64_t)file_size(ttt_store_path(store)), size, sizeof size),
+           cli_count((uint64_t)file_size(wal), wal_size, sizeof wal_size), ttt_store_schema_version(store),
+           check ? "FAILED" : "ok", cli_counted((uint64_t)games, "game", "games", recorded, sizeof recorded));
     if (check)
         return cli_runtime("memory", "%s", err.msg);
     if (ttt_store_memory_stats_each(store, print_stats, NULL, &err))
@@ -119,10 +128,22 @@ static int memory_export(ttt_store *store, const char *out)
         json_decref(root);
         return cli_usage("memory", "--out '%s': %s", out, strerror(errno));
     }
+    errno = 0;
     int bad = json_dumpf(root, f, JSON_PRESERVE_ORDER | JSON_COMPACT) != 0 || fputc('\n', f) == EOF;
-    bad |= out ? fclose(f) != 0 : fflush(f) != 0;
+    int why = errno;
+    if (out && fclose(f) != 0 && !bad) {
+        bad = 1;
+        why = errno;
+    } else if (!out && fflush(f) != 0 && !bad) {
+        bad = 1;
+        why = errno;
+    }
     json_decref(root);
-    return bad ? cli_runtime("memory", "cannot write '%s'", out ? out : "stdout") : CLI_OK;
+    if (!bad)
+        return CLI_OK;
+    return out ? cli_runtime("memory", "--out '%s': cannot write: %s", out,
+                             why ? strerror(why) : "write error")
+               : cli_runtime("memory", "cannot write the output: %s", why ? strerror(why) : "write error");
 }
 
 /* --- import --------------------------------------------------------------------------------------------- */
@@ -131,7 +152,8 @@ static int memory_export(ttt_store *store, const char *out)
  */
 static int read_file(const char *path, char **text, size_t *len)
 {
-    FILE *f = fopen(path, "rb");
+    bool in = strcmp(path, "-") == 0;
+    FILE *f = in ? stdin : fopen(path, "rb");
     if (!f)
         return cli_usage("memory", "import '%s': %s", path, strerror(errno));
     char *buf = NULL;
@@ -150,15 +172,18 @@ static int read_file(const char *path, char **text, size_t *len)
             buf = grown;
             size = size ? size * 2 : BUFSIZ;
         }
+        errno = 0;
         size_t got = fread(buf + n, 1, size - n, f);
         n += got;
         if (got == 0) {
             if (ferror(f))
-                rc = cli_runtime("memory", "import '%s': cannot read it", path);
+                rc = cli_runtime("memory", "import '%s': cannot read it: %s", path,
+                                 errno ? strerror(errno) : "read error");
             break;
         }
     }
-    fclose(f);
+    if (!in)
+        fclose(f);
     if (rc) {
         free(buf);
         return rc;
@@ -170,7 +195,7 @@ static int read_file(const char *path, char **text, size_t *len)
 
 /* Reads and checks the whole file first (ttt_store_import_parse), then opens (or creates) the memory and adds
  * it in one transaction: nothing is written, and no database made, when anything is wrong. */
-static int memory_import(const char *memory, const char *path)
+static int memory_import(const char *memory, const char *path, bool force)
 {
     char *text = NULL;
     size_t len = 0;
@@ -189,12 +214,28 @@ static int memory_import(const char *memory, const char *path)
         ttt_store_import_free(imp);
         return rc;
     }
-    st = ttt_store_import_apply(store, imp, &err);
-    if (st)
+    int64_t when = 0;
+    if (!force && (st = ttt_store_import_seen(store, imp, &when, &err)) != TTT_OK)
         rc = cli_runtime("memory", "%s", err.msg);
-    else
-        printf("imported %" PRId64 " sequences, %" PRId64 " games, into %s\n",
-               ttt_store_import_sequences(imp), ttt_store_import_games(imp), ttt_store_path(store));
+    else if (when) {
+        char date[sizeof "2026-01-01 12:00"];
+        time_t t = (time_t)when;
+        struct tm tm;
+        strftime(date, sizeof date, "%Y-%m-%d %H:%M", localtime_r(&t, &tm));
+        rc = cli_usage("memory",
+                       "import '%s': the same contents were imported into %s on %s: nothing written "
+                       "(--force adds the counts again)",
+                       path, ttt_store_path(store), date);
+    } else if ((st = ttt_store_import_apply(store, imp, &err)) != TTT_OK)
+        rc = cli_runtime("memory", "%s", err.msg);
+    if (!rc) {
+        char seqs[CLI_COUNTED_SIZE], games[CLI_COUNTED_SIZE];
+        printf("imported %s, %s, into %s\n",
+               cli_counted((uint64_t)ttt_store_import_sequences(imp), "sequence", "sequences", seqs,
+                           sizeof seqs),
+               cli_counted((uint64_t)ttt_store_import_games(imp), "game", "games", games, sizeof games),
+               ttt_store_path(store));
+    }
     ttt_store_import_free(imp);
     ttt_store_close(store);
     return rc;
@@ -202,21 +243,24 @@ static int memory_import(const char *memory, const char *path)
 
 int cmd_memory(int argc, char **argv)
 {
-    static const struct option longopts[] = {{"db", required_argument, NULL, 'm'},
-                                             {"memory", required_argument, NULL, 'm'},
-                                             {"out", required_argument, NULL, 'o'},
-                                             {"help", no_argument, NULL, 'h'},
-                                             {NULL, 0, NULL, 0}};
+    static const struct option longopts[] = {
+        {"db", required_argument, NULL, 'd'},  {"memory", required_argument, NULL, 'd'},
+        {"out", required_argument, NULL, 'o'}, {"force", no_argument, NULL, 'f'},
+        {"help", no_argument, NULL, 'h'},      {NULL, 0, NULL, 0}};
     const char *memory = NULL, *out = NULL;
+    bool force = false;
     optind = 0;
-    for (int c; (c = cli_getopt("memory", argc, argv, "m:o:h", longopts)) != -1;) {
+    for (int c; (c = cli_getopt("memory", argc, argv, "d:h", longopts)) != -1;) {
         switch (c) {
-        case 'm': memory = optarg; break;
+        case 'd': memory = optarg; break;
         case 'o': out = optarg; break;
+        case 'f': force = true; break;
         case 'h': fputs(help, stdout); return CLI_OK;
         default: return CLI_USAGE;
         }
     }
+    if (cli_check_db("memory", memory))
+        return CLI_USAGE;
     if (optind >= argc)
         return cli_usage("memory",
                          "no action given: expected stats, export or import (see 'ttt memory --help')");
@@ -231,6 +275,8 @@ int cmd_memory(int argc, char **argv)
     }
     if (out && !export)
         return cli_usage("memory", "--out is for export");
+    if (force && !import)
+        return cli_usage("memory", "--force is for import");
     const char *file = NULL;
     if (import) {
         if (optind >= argc)
@@ -240,7 +286,7 @@ int cmd_memory(int argc, char **argv)
     if (optind < argc)
         return cli_usage("memory", "unexpected argument '%s'", argv[optind]);
     if (import)
-        return memory_import(memory, file);
+        return memory_import(memory, file, force);
     ttt_store *store;
     ttt_error err;
     ttt_status st = ttt_store_open_existing(memory, &store, &err);
@@ -249,7 +295,7 @@ int cmd_memory(int argc, char **argv)
         return CLI_OK;
     }
     if (st)
-        return st == TTT_EIO ? cli_runtime("memory", "%s", err.msg) : cli_usage("memory", "%s", err.msg);
+        return cli_store_error("memory", st, &err, memory != NULL, NULL);
     int rc;
     rc = stats ? memory_stats(store) : memory_export(store, out);
     ttt_store_close(store);

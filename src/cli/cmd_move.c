@@ -2,9 +2,14 @@
 #define _GNU_SOURCE /* getopt_long */
 #include <getopt.h>
 #include <jansson.h>
+#include <math.h>
 #include <string.h>
 
 #include "cli/cli.h"
+
+/* "ms" in --json: rounded to MOVE_MS_SCALE ths (a microsecond), printed with enough digits for any time. */
+#define MOVE_MS_SCALE       1000.0
+#define MOVE_JSON_PRECISION 15
 
 static const char help[] =
     "usage: ttt move [--rules R] --engine SPEC [--moves \"a1 b2 ...\"] [--json] [POSITION]\n"
@@ -14,7 +19,7 @@ static const char help[] =
     "  -r, --rules R     MxN[kK][-misere] (default 3x3, or the shape of POSITION)\n"
     "  -e, --engine SPEC NAME[:key=value,...], e.g. random:seed=7 (see 'ttt engines')\n"
     "  -m, --moves LIST  reach the position by these moves from the empty board instead\n"
-    "  -j, --json        {\"move\": \"b2\", \"row\": 1, \"col\": 1, ...} with 0-based row and column\n"
+    "      --json        {\"move\": \"b2\", \"row\": 1, \"col\": 1, ...} with 0-based row and column\n"
     "  POSITION          rows top to bottom, e.g. x.o/.x./..o (default: the empty board)\n"
     "\n"
     "example: ttt move --engine random:seed=3 x.o/.x./...\n";
@@ -28,7 +33,7 @@ int cmd_move(int argc, char **argv)
     const char *rules_text = NULL, *spec = NULL, *moves_text = NULL;
     bool json = false;
     optind = 0;
-    for (int c; (c = cli_getopt("move", argc, argv, "r:e:m:jh", longopts)) != -1;) {
+    for (int c; (c = cli_getopt("move", argc, argv, "r:e:m:h", longopts)) != -1;) {
         switch (c) {
         case 'r': rules_text = optarg; break;
         case 'e': spec = optarg; break;
@@ -71,10 +76,15 @@ int cmd_move(int argc, char **argv)
         printf("%s\n", name);
         return CLI_OK;
     }
-    json_t *o = json_pack("{s:s, s:i, s:i, s:i, s:s, s:I, s:f, s:i}", "move", name, "row",
-                          move / b.rules.cols, "col", move % b.rules.cols, "cell", move, "engine", spec_text,
-                          "nodes", (json_int_t)info.nodes, "ms", info.ms, "depth", info.depth);
-    if (!o || json_dumpf(o, stdout, JSON_COMPACT | JSON_REAL_PRECISION(6)) != 0)
+    /* ms to the microsecond (the clock says no more); depth only from an engine that searches by depth */
+    json_t *o = json_pack("{s:s, s:i, s:i, s:i, s:s, s:I, s:f}", "move", name, "row", move / b.rules.cols,
+                          "col", move % b.rules.cols, "cell", move, "engine", spec_text, "nodes",
+                          (json_int_t)info.nodes, "ms", round(info.ms * MOVE_MS_SCALE) / MOVE_MS_SCALE);
+    if (o && info.depth > 0 && json_object_set_new(o, "depth", json_integer(info.depth)) != 0) {
+        json_decref(o);
+        o = NULL;
+    }
+    if (!o || json_dumpf(o, stdout, JSON_COMPACT | JSON_REAL_PRECISION(MOVE_JSON_PRECISION)) != 0)
         return cli_runtime("move", "could not write JSON");
     putchar('\n');
     json_decref(o);

@@ -47,11 +47,11 @@ static const char help[] =
     "  -l, --level L     the engine's strength: easy, medium, hard or perfect (default " PLAY_DEFAULT_LEVEL
     ")\n"
     "  -g, --games N     play N games, sides swapped after each; two engines print a win/draw/loss summary\n"
-    "  -p, --plain       line mode even on a terminal\n"
+    "      --plain       line mode even on a terminal\n"
     "  -v, --verbose     the engines' full specs in the header; with two engines and --games: one line per\n"
     "                    game\n"
     "  -s, --seed S      seed for engines whose spec has no seed= (default: from the clock; printed)\n"
-    "      --db PATH     record finished games here (default $XDG_DATA_HOME/ttt/ttt.db; see ttt history)\n"
+    "  -d, --db PATH     record finished games here (default $XDG_DATA_HOME/ttt/ttt.db; see ttt history)\n"
     "      --no-record   do not record the games\n"
     "      --record      record games between two engines too (by default only games with a person are)\n"
     "\n"
@@ -337,7 +337,10 @@ static int engine_match(ttt_game *g, const play_config *cfg)
     char a[TTT_SPEC_TEXT_SIZE + 8], b[TTT_SPEC_TEXT_SIZE + 8];
     play_player_name(g, 0, a, sizeof a);
     play_player_name(g, 1, b, sizeof b);
-    printf("%s: %d wins, %s: %d wins, %d draws\n", a, g->players[0].wins, b, g->players[1].wins, g->draws);
+    char wa[CLI_COUNTED_SIZE], wb[CLI_COUNTED_SIZE], dr[CLI_COUNTED_SIZE];
+    printf("%s: %s, %s: %s, %s\n", a, cli_counted((uint64_t)g->players[0].wins, "win", "wins", wa, sizeof wa),
+           b, cli_counted((uint64_t)g->players[1].wins, "win", "wins", wb, sizeof wb),
+           cli_counted((uint64_t)g->draws, "draw", "draws", dr, sizeof dr));
     for (int i = 0; i < 2; i++) {
         const ttt_game_player *p = &g->players[i];
         printf("  %s (%s): as X %d won, %d drawn, %d lost; as O %d won, %d drawn, %d lost\n", i ? b : a,
@@ -374,14 +377,22 @@ int cmd_play(int argc, char **argv)
     bool plain = false, record = true, record_engines = false, level_given = false;
     const char *db = NULL;
     optind = 0;
-    for (int c; (c = cli_getopt("play", argc, argv, "r:x:o:l:g:pvs:h", longopts)) != -1;) {
+    for (int c; (c = cli_getopt("play", argc, argv, "r:x:o:l:g:vs:d:h", longopts)) != -1;) {
         switch (c) {
         case 'r': rules_text = optarg; break;
         case 'x': xwho = optarg; break;
         case 'o': owho = optarg; break;
         case 'l':
-            if (!ttt_level_find(optarg, strlen(optarg)))
-                return cli_usage("play", "--level '%s': expected easy, medium, hard or perfect", optarg);
+            if (!ttt_level_find(optarg, strlen(optarg))) {
+                enum { MAX_LEVELS = 16 };
+                const char *names[MAX_LEVELS];
+                int n = 0;
+                for (; n < ttt_level_count() && n < MAX_LEVELS; n++)
+                    names[n] = ttt_level_at(n)->name;
+                char hint[CLI_HINT_SIZE];
+                return cli_usage("play", "--level '%s': expected easy, medium, hard or perfect%s", optarg,
+                                 cli_did_you_mean(optarg, names, n, hint, sizeof hint));
+            }
             level = optarg;
             level_given = true;
             break;
@@ -432,6 +443,8 @@ int cmd_play(int argc, char **argv)
         owho = strcmp(xwho, TTT_HUMAN) == 0 ? level : TTT_HUMAN;
     if (record_engines && !record)
         return cli_usage("play", "--record and --no-record contradict each other: pick one");
+    if (cli_check_db("play", db))
+        return CLI_USAGE;
     ttt_rules rules;
     ttt_error err;
     if (ttt_rules_parse(rules_text, &rules, &err))
@@ -444,9 +457,9 @@ int cmd_play(int argc, char **argv)
      * history). */
     if (ttt_game_humans(g) == 0 && !record_engines)
         record = false;
-    if (record && ttt_store_open_lazy(db, &cfg.store, &err)) {
+    if (record && (st = ttt_store_open_lazy(db, &cfg.store, &err)) != TTT_OK) {
         ttt_game_free(g);
-        return cli_runtime("play", "%s (--db PATH for another file, --no-record to play without)", err.msg);
+        return cli_store_error("play", st, &err, db != NULL, "--no-record to play without");
     }
     int rc = TUI_UNUSABLE;
     char why[TUI_WHY_SIZE] = "";

@@ -227,12 +227,15 @@ int cmd_serve(int argc, char **argv)
         config.max_connections = fit;
     }
     char why[256];
+    if (cli_check_db("serve", db_path))
+        return CLI_USAGE;
     if (db_path && !writable_path(db_path, why, sizeof why))
-        return cli_usage("serve", "--db '%s': %s", db_path, why);
+        return cli_usage("serve", "database '%s': %s", db_path, why);
     ttt_error store_err;
-    if (record && ttt_store_open(db_path, &config.api.store, &store_err))
-        return cli_runtime("serve", "%s (--db PATH for another file, --no-record to serve without)",
-                           store_err.msg);
+    ttt_status store_st;
+    if (record && (store_st = ttt_store_open(db_path, &config.api.store, &store_err)) != TTT_OK)
+        return cli_store_error("serve", store_st, &store_err, db_path != NULL,
+                               "--no-record to serve without");
 
     /* SIGINT and SIGTERM are blocked before the server's threads start (they inherit the mask), so that only
      * this thread receives them, in sigwait. */

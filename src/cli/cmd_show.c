@@ -12,7 +12,7 @@ static const char help[] =
     "\n"
     "  -r, --rules R     MxN[kK][-misere] (default 3x3, or the shape of POSITION)\n"
     "  -m, --moves LIST  show the position these moves reach from the empty board\n"
-    "  -j, --json        {\"position\": ..., \"to_move\": \"x\", \"outcome\": \"ongoing\", ...}\n"
+    "      --json        {\"position\": ..., \"to_move\": \"x\", \"outcome\": \"ongoing\", ...}\n"
     "\n"
     "example: ttt show x.o/.x./..o\n";
 
@@ -26,7 +26,7 @@ int cmd_show(int argc, char **argv)
     const char *rules_text = NULL, *moves_text = NULL;
     bool json = false;
     optind = 0;
-    for (int c; (c = cli_getopt("show", argc, argv, "r:m:jh", longopts)) != -1;) {
+    for (int c; (c = cli_getopt("show", argc, argv, "r:m:h", longopts)) != -1;) {
         switch (c) {
         case 'r': rules_text = optarg; break;
         case 'm': moves_text = optarg; break;

@@ -49,14 +49,14 @@ static const char help[] =
     "\n"
     "  -r, --rules R     MxN[kK][-misere] (default 3x3, or the shape of POSITION)\n"
     "  -m, --moves LIST  solve the position these moves reach from the empty board\n"
-    "  -v, --value       only the value of the position, not of every move (much faster; no budget)\n"
+    "      --value       only the value of the position, not of every move (much faster; no budget)\n"
     "  -t, --time MS     stop after this many milliseconds\n"
-    "  -n, --nodes N     stop after this many nodes\n"
+    "      --nodes N     stop after this many nodes\n"
     "      --tt MIB      transposition table size (default 256; each thread has its own)\n"
     "      --threads N   value the moves on N threads at once, 1 to 64 (default 1); only when every move\n"
     "                    is valued without --time or --nodes: the values are the same, the node count\n"
     "                    varies from run to run\n"
-    "  -j, --json        {\"value\": \"draw\", \"plies\": 9, \"moves\": [...], \"nodes\": N, \"ms\": T}\n"
+    "      --json        {\"value\": \"draw\", \"plies\": 9, \"moves\": [...], \"nodes\": N, \"ms\": T}\n"
     "\n"
     "examples: ttt solve\n"
     "          ttt solve --rules 4x4 --json\n"
@@ -365,7 +365,7 @@ int cmd_solve(int argc, char **argv)
     uint64_t time_ms = 0, nodes = 0, tt_mib = SOLVE_DEFAULT_TT_MIB, threads = 1;
     bool json = false, value_only = false;
     optind = 0;
-    for (int c; (c = cli_getopt("solve", argc, argv, "r:m:t:n:vjh", longopts)) != -1;) {
+    for (int c; (c = cli_getopt("solve", argc, argv, "r:m:t:h", longopts)) != -1;) {
         switch (c) {
         case 'r': rules_text = optarg; break;
         case 'm': moves_text = optarg; break;

@@ -67,7 +67,7 @@ static const char build_help[] =
     "  -r, --rules R   MxN[kK][-misere], boards of up to 64 cells (default 3x3)\n"
     "  -g, --games N   how many random games to play (required)\n"
     "  -s, --seed S    the build seed, 0 to 9223372036854775807 (default 0)\n"
-    "  -o, --out FILE  where to write (default $XDG_DATA_HOME/ttt/tables/RULES.tbl, else\n"
+    "      --out FILE  where to write (default $XDG_DATA_HOME/ttt/tables/RULES.tbl, else\n"
     "                  ~/.local/share/ttt/tables/RULES.tbl: the table the engine uses without file=)\n"
     "  -j, --jobs J    threads (default: the number of processors)\n"
     "\n"
@@ -116,11 +116,11 @@ static int table_build(int argc, char **argv)
     uint64_t games = 0, seed = 0, jobs = 0;
     bool have_games = false;
     optind = 0;
-    for (int c; (c = cli_getopt("table", argc, argv, "r:g:s:o:j:h", longopts)) != -1;) {
+    for (int c; (c = cli_getopt("table", argc, argv, "r:g:s:j:h", longopts)) != -1;) {
         switch (c) {
         case 'r': rules_text = optarg; break;
         case 'g':
-            if (cli_parse_uint("table", "--games", optarg, 0, TTT_TABLE_MAX_GAMES, "a whole number", &games))
+            if (cli_parse_uint("table", "--games", optarg, 1, TTT_TABLE_MAX_GAMES, "a whole number", &games))
                 return CLI_USAGE;
             have_games = true;
             break;

@@ -27,13 +27,13 @@ static const char help[] =
     "  -a, --against SPEC the opponent, any engine spec: minimax, random, montecarlo:trials=500, learner...\n"
     "  -g, --games N      how many games (required)\n"
     "      --as x|o|both  the learner's side; both alternates, X first (default both)\n"
-    "  -m, --db PATH      the learner's database (default $XDG_DATA_HOME/ttt/ttt.db, else\n"
+    "  -d, --db PATH      the learner's database (default $XDG_DATA_HOME/ttt/ttt.db, else\n"
     "                     ~/.local/share/ttt/ttt.db); --memory PATH is the same\n"
     "      --csv FILE     the learning curve: window,games,wins,draws,losses per window of games, from the\n"
     "                     learner's side, a line written as each window ends\n"
     "  -w, --window N     games per window of the curve (default games/20, at least 1)\n"
     "  -s, --seed S       derives both engines' seeds, unless their specs name one (default 0)\n"
-    "  -l, --learner SPEC the learning engine's spec (default learner; learner:learn=0 measures without\n"
+    "      --learner SPEC the learning engine's spec (default learner; learner:learn=0 measures without\n"
     "                     learning)\n"
     "\n"
     "examples: ttt train --against minimax --games 20\n"
@@ -104,18 +104,18 @@ static int parse_args(int argc, char **argv, train_options *o)
     static const struct option longopts[] = {
         {"rules", required_argument, NULL, 'r'}, {"against", required_argument, NULL, 'a'},
         {"games", required_argument, NULL, 'g'}, {"as", required_argument, NULL, 'A'},
-        {"db", required_argument, NULL, 'm'},    {"memory", required_argument, NULL, 'm'},
+        {"db", required_argument, NULL, 'd'},    {"memory", required_argument, NULL, 'd'},
         {"csv", required_argument, NULL, 'c'},   {"window", required_argument, NULL, 'w'},
         {"seed", required_argument, NULL, 's'},  {"learner", required_argument, NULL, 'l'},
         {"help", no_argument, NULL, 'h'},        {NULL, 0, NULL, 0}};
     *o = (train_options){.learner = "learner", .as = -1, .games = -1};
     optind = 0;
-    for (int c; (c = cli_getopt("train", argc, argv, "r:a:g:m:w:s:l:h", longopts)) != -1;) {
+    for (int c; (c = cli_getopt("train", argc, argv, "r:a:g:d:w:s:h", longopts)) != -1;) {
         uint64_t v;
         switch (c) {
         case 'r': o->rules_text = optarg; break;
         case 'a': o->against = optarg; break;
-        case 'm': o->memory = optarg; break;
+        case 'd': o->memory = optarg; break;
         case 'c': o->csv = optarg; break;
         case 'l': o->learner = optarg; break;
         case 'g':
@@ -152,8 +152,10 @@ static int parse_args(int argc, char **argv, train_options *o)
         return cli_usage("train", "--against is required, e.g. --against minimax (see 'ttt train --help')");
     if (o->games < 0)
         return cli_usage("train", "--games is required, e.g. --games 20 (see 'ttt train --help')");
-    if (o->memory && (strchr(o->memory, ',') || !o->memory[0]))
-        return cli_usage("train", "--db '%s': expected a non-empty path without ','", o->memory);
+    if (cli_check_db("train", o->memory))
+        return CLI_USAGE;
+    if (o->memory && strchr(o->memory, ','))
+        return cli_usage("train", "--db '%s': expected a path without ','", o->memory);
     if (o->memory && strstr(o->learner, "memory="))
         return cli_usage("train", "--db and a memory= in --learner: give one");
     if (o->window == 0)
@@ -203,9 +205,13 @@ static int check_memory(const char *memory, learned_games *learned)
 
 static int print_memory(const ttt_store_memory_stats *m, void *user)
 {
-    if (strcmp(m->rules, (const char *)user) == 0)
-        printf("memory: %" PRId64 " games learned for %s, %" PRId64 " sequences, %" PRId64 " prefixes\n",
-               m->games, m->rules, m->sequences, m->prefixes);
+    if (strcmp(m->rules, (const char *)user) == 0) {
+        char games[CLI_COUNTED_SIZE], seqs[CLI_COUNTED_SIZE], prefixes[CLI_COUNTED_SIZE];
+        printf("memory: %s learned for %s, %s, %s\n",
+               cli_counted((uint64_t)m->games, "game", "games", games, sizeof games), m->rules,
+               cli_counted((uint64_t)m->sequences, "sequence", "sequences", seqs, sizeof seqs),
+               cli_counted((uint64_t)m->prefixes, "prefix", "prefixes", prefixes, sizeof prefixes));
+    }
     return 0;
 }
 
@@ -335,10 +341,15 @@ int cmd_train(int argc, char **argv)
     if (interrupted)
         return train_interrupted(&o, own_memory, &before, g);
     const char *as = o.as == TTT_X ? "X" : o.as == TTT_O ? "O" : "X and O";
-    printf("%s: %s as %s against %s: %" PRId64 " games: %" PRId64 " wins, %" PRId64 " draws, %" PRId64
-           " losses (%.1f s, %.0f games/s)\n",
-           rt, o.learner, as, o.against, o.games, total.wins, total.draws, total.losses, ms / 1e3,
-           ms > 0 ? (double)o.games * 1e3 / ms : 0.0);
+    char games[CLI_COUNTED_SIZE], wins[CLI_COUNTED_SIZE], draws[CLI_COUNTED_SIZE], losses[CLI_COUNTED_SIZE],
+        took[CLI_DURATION_SIZE], rate[CLI_COUNT_SIZE];
+    printf("%s: %s as %s against %s: %s: %s, %s, %s (%s, %s games/s)\n", rt, o.learner, as, o.against,
+           cli_counted((uint64_t)o.games, "game", "games", games, sizeof games),
+           cli_counted((uint64_t)total.wins, "win", "wins", wins, sizeof wins),
+           cli_counted((uint64_t)total.draws, "draw", "draws", draws, sizeof draws),
+           cli_counted((uint64_t)total.losses, "loss", "losses", losses, sizeof losses),
+           cli_duration(ms, took, sizeof took),
+           cli_count(ms > 0 ? (uint64_t)((double)o.games * 1e3 / ms + 0.5) : 0, rate, sizeof rate));
     if (own_memory) {
         ttt_store *store;
         st = ttt_store_open(o.memory, &store, &err);

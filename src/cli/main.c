@@ -31,7 +31,8 @@ static void usage(FILE *f)
     for (int i = 0; i < NCOMMANDS; i++)
         fprintf(f, "  %-9s %s\n", commands[i].name, commands[i].summary);
     fprintf(
-        f, "\nEvery command takes --help ('ttt help COMMAND' is the same). Options go before or after the\n"
+        f, "\nEvery command takes --help ('ttt help COMMAND [ACTION]' is the same). Options go before or "
+           "after the\n"
            "arguments; '--' ends them. Rules are written MxN[kK][-misere]: 3x3, 4x4k3, 15x15k5, 3x3-misere.\n"
            "Positions are rows top to bottom, e.g. x.o/.x./..o; moves are a1 (column letter, row number\n"
            "from the top) or, on 3x3, the digits 1-9 in reading order.\n");
@@ -63,6 +64,12 @@ static int finish_output(int rc)
     return CLI_RUNTIME;
 }
 
+/* "help", "--help" or "-h". */
+static bool is_help(const char *word)
+{
+    return strcmp(word, "--help") == 0 || strcmp(word, "-h") == 0 || strcmp(word, "help") == 0;
+}
+
 static int run(int argc, char **argv)
 {
     if (argc < 2) {
@@ -70,13 +77,21 @@ static int run(int argc, char **argv)
         return CLI_USAGE;
     }
     const char *name = argv[1];
-    if (strcmp(name, "--help") == 0 || strcmp(name, "-h") == 0 || strcmp(name, "help") == 0) {
-        if (argc > 2 && strcmp(name, "help") == 0) {
+    if (is_help(name)) {
+        /* "ttt help table build" and "ttt --help move" are "ttt table build --help" and "ttt move --help";
+         * "ttt help help" (or "ttt help --help") is this help. */
+        if (argc > 2 && !is_help(argv[2])) {
             for (int i = 0; i < NCOMMANDS; i++)
                 if (strcmp(commands[i].name, argv[2]) == 0) {
+                    enum { MAX_WORDS = 8 };
                     char help_flag[] = "--help";
-                    char *help_argv[] = {argv[2], help_flag, NULL};
-                    return commands[i].run(2, help_argv);
+                    char *help_argv[MAX_WORDS + 2];
+                    int n = 0;
+                    for (int j = 2; j < argc && n < MAX_WORDS; j++)
+                        help_argv[n++] = argv[j];
+                    help_argv[n++] = help_flag;
+                    help_argv[n] = NULL;
+                    return commands[i].run(n, help_argv);
                 }
             return unknown_command(argv[2]);
         }

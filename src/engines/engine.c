@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "util/error.h"
+#include "util/suggest.h"
 
 /* The longest engine name or option key worth reading. */
 #define NAME_MAX_LEN 32
@@ -217,6 +218,56 @@ static void list_engines(char *buf, size_t size)
         n += (size_t)snprintf(buf + n, size - n, "%s%s", i ? ", " : "", ttt_engine_registry[i]->about.name);
 }
 
+/* "; did you mean 'NAME'?" when one of names[0..n-1] is a slip away from word, else "". */
+static void did_you_mean(const char *word, size_t len, const char *const *names, int n, char *buf,
+                         size_t size)
+{
+    const char *close = ttt_suggest(word, len, names, n);
+    if (close)
+        snprintf(buf, size, "; did you mean '%s'?", close);
+    else
+        buf[0] = '\0';
+}
+
+/* "engine 'minimax': unknown option 'dpeth'; did you mean 'depth'? (known: seed, time, ...)". */
+static ttt_status unknown_option(const ttt_engine_vtable *vt, const char *key, ttt_error *err)
+{
+    enum { MAX_KEYS = 32 };
+    const char *keys[MAX_KEYS] = {"seed"};
+    int n = 1;
+    for (const ttt_option_def *o = vt->options; o && o->key && n < MAX_KEYS; o++)
+        if (o->type != TTT_OPT_SEED)
+            keys[n++] = o->key;
+    char known[TTT_ERROR_SIZE / 2], hint[NAME_MAX_LEN + 24];
+    list_keys(vt, known, sizeof known);
+    did_you_mean(key, strlen(key), keys, n, hint, sizeof hint);
+    return ttt_fail(err, TTT_EINVAL, "engine '%s': unknown option '%.*s'%s (known: %s)", vt->about.name,
+                    NAME_MAX_LEN, key, hint, known);
+}
+
+/* "engine 'minmax': unknown engine; did you mean 'minimax'? (known: ..., levels: easy, ...)": the levels
+ * stand for engines wherever a spec is read, so they are among the names suggested and listed. */
+static ttt_status unknown_engine(const char *name, size_t len, ttt_error *err)
+{
+    enum { MAX_NAMES = 64 };
+    const char *names[MAX_NAMES];
+    int n = 0;
+    for (int i = 0; i < ttt_engine_registry_size && n < MAX_NAMES; i++)
+        names[n++] = ttt_engine_registry[i]->about.name;
+    char known[TTT_ERROR_SIZE];
+    list_engines(known, sizeof known);
+    size_t used = strlen(known);
+    for (int i = 0; i < ttt_level_count() && n < MAX_NAMES && used < sizeof known; i++) {
+        names[n++] = ttt_level_at(i)->name;
+        used += (size_t)snprintf(known + used, sizeof known - used, "%s%s",
+                                 i ? ", " : ", levels: ", ttt_level_at(i)->name);
+    }
+    char hint[NAME_MAX_LEN + 24];
+    did_you_mean(name, len, names, n, hint, sizeof hint);
+    return ttt_fail(err, TTT_EINVAL, "engine '%.*s': unknown engine%s (known: %s)",
+                    (int)(len < NAME_MAX_LEN ? len : NAME_MAX_LEN), name, hint, known);
+}
+
 /* Parses a decimal unsigned integer that must fill the whole text. */
 static bool parse_uint(const char *text, uint64_t *out)
 {
@@ -284,9 +335,7 @@ static ttt_status set_option(ttt_engine *e, const char *key, const char *value, 
         case TTT_OPT_SEED: break; /* "seed" is the framework's, set above */
         }
     }
-    char known[TTT_ERROR_SIZE / 2];
-    list_keys(e->vt, known, sizeof known);
-    return ttt_fail(err, TTT_EINVAL, "engine '%s': unknown option '%s' (known: %s)", name, key, known);
+    return unknown_option(e->vt, key, err);
 }
 
 ttt_status ttt_engine_set_time(ttt_engine *e, uint64_t ms, ttt_error *err)
@@ -348,15 +397,16 @@ static ttt_status apply_options(ttt_engine *e, const char *text, ttt_error *err)
         memcpy(pair, p, len);
         pair[len] = '\0';
         char *eq = strchr(pair, '=');
-        if (!eq)
-            return ttt_fail(err, TTT_EINVAL, "engine '%s': option '%s' has no value (expected key=value)",
-                            name, pair);
-        *eq = '\0';
-        const char *key = pair, *value = eq + 1;
+        if (eq)
+            *eq = '\0';
+        const char *key = pair, *value = eq ? eq + 1 : "";
         if (!*key)
             return ttt_fail(err, TTT_EINVAL, "engine '%s': option '=%s' has no key", name, value);
-        if (!*value)
-            return ttt_fail(err, TTT_EINVAL, "engine '%s': option '%s=' has no value", name, key);
+        if (!*value) /* "depth" or "depth=": a known key asks for its value, another one is unknown */
+            return strcmp(key, "seed") == 0 || option_of(e->vt, key, strlen(key))
+                       ? ttt_fail(err, TTT_EINVAL, "engine '%s': option '%s' needs a value: %s=VALUE", name,
+                                  key, key)
+                       : unknown_option(e->vt, key, err);
         char marker[NAME_MAX_LEN + 3];
         snprintf(marker, sizeof marker, ",%.*s,", NAME_MAX_LEN, key);
         if (strstr(seen, marker))
@@ -426,12 +476,8 @@ static ttt_status engine_make(const char *spec, const ttt_rules *rules, ttt_engi
         return engine_make(expanded, rules, out, err);
     }
     const ttt_engine_vtable *vt = find_engine(spec, name_len);
-    if (!vt) {
-        char known[TTT_ERROR_SIZE / 2];
-        list_engines(known, sizeof known);
-        return ttt_fail(err, TTT_EINVAL, "engine '%.*s': unknown engine (known: %s)",
-                        (int)(name_len < NAME_MAX_LEN ? name_len : NAME_MAX_LEN), spec, known);
-    }
+    if (!vt)
+        return unknown_engine(spec, name_len, err);
     ttt_engine *e = calloc(1, sizeof *e);
     if (!e)
         return ttt_fail(err, TTT_ENOMEM, "engine '%s': out of memory", vt->about.name);

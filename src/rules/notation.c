@@ -207,8 +207,9 @@ ttt_status ttt_moves_parse(const char *text, const ttt_rules *rules, ttt_move *o
         if (n >= max)
             return ttt_fail(err, TTT_EINVAL, "moves: more than %d moves", max);
         ttt_error sub;
-        if (ttt_move_parse(word, rules, &out[n], &sub) != TTT_OK)
-            return ttt_fail(err, TTT_EINVAL, "moves: move %d: %s", n + 1, sub.msg);
+        if (ttt_move_parse(word, rules, &out[n], &sub) != TTT_OK) /* "move 'z1': ..." -> "move 2 'z1': ..." */
+            return ttt_fail(err, TTT_EINVAL, "moves: move %d %s", n + 1,
+                            strncmp(sub.msg, "move ", 5) == 0 ? sub.msg + 5 : sub.msg);
         n++;
     }
     *count = n;

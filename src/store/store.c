@@ -30,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "ttt/notation.h"
 #include "ttt/symmetry.h"
@@ -72,7 +73,7 @@ _Static_assert(NMIGRATIONS == TTT_STORE_SCHEMA_VERSION, "one migration per schem
 
 static ttt_status db_fail(ttt_store *s, ttt_error *err, const char *what)
 {
-    return ttt_fail(err, TTT_EIO, "memory '%s': %s: %s", s->path, what, sqlite3_errmsg(s->db));
+    return ttt_fail(err, TTT_EIO, "database '%s': %s: %s", s->path, what, sqlite3_errmsg(s->db));
 }
 
 ttt_status ttt_store_default_path(char *buf, size_t size, ttt_error *err)
@@ -84,9 +85,9 @@ ttt_status ttt_store_default_path(char *buf, size_t size, ttt_error *err)
     else if (home && home[0] == '/')
         n = snprintf(buf, size, "%s/.local/share/ttt/ttt.db", home);
     else
-        return ttt_fail(err, TTT_EIO, "memory: no data directory (neither XDG_DATA_HOME nor HOME is set)");
+        return ttt_fail(err, TTT_EIO, "database: no data directory (neither XDG_DATA_HOME nor HOME is set)");
     if (n < 0 || (size_t)n >= size)
-        return ttt_fail(err, TTT_ELIMIT, "memory: the default path is too long");
+        return ttt_fail(err, TTT_ELIMIT, "database: the default path is too long");
     return TTT_OK;
 }
 
@@ -97,7 +98,7 @@ static ttt_status prepare_directory(const char *path, bool make, ttt_error *err)
     char dir[TTT_STORE_PATH_SIZE];
     size_t len = strlen(path);
     if (len >= sizeof dir)
-        return ttt_fail(err, TTT_ELIMIT, "memory '%s': path too long", path);
+        return ttt_fail(err, TTT_ELIMIT, "database '%s': path too long", path);
     memcpy(dir, path, len + 1);
     char *slash = strrchr(dir, '/');
     if (!slash)
@@ -106,11 +107,11 @@ static ttt_status prepare_directory(const char *path, bool make, ttt_error *err)
     struct stat st;
     if (!make) {
         if (stat(dir, &st) != 0)
-            return ttt_fail(err, TTT_EINVAL, "memory '%s': directory '%s' does not exist (make it first)",
+            return ttt_fail(err, TTT_EINVAL, "database '%s': directory '%s' does not exist (make it first)",
                             path, dir);
         return S_ISDIR(st.st_mode)
                    ? TTT_OK
-                   : ttt_fail(err, TTT_EINVAL, "memory '%s': '%s' is not a directory", path, dir);
+                   : ttt_fail(err, TTT_EINVAL, "database '%s': '%s' is not a directory", path, dir);
     }
     for (char *p = dir + 1;; p++) { /* each prefix ending at a slash, then dir itself */
         if (*p && *p != '/')
@@ -118,7 +119,7 @@ static ttt_status prepare_directory(const char *path, bool make, ttt_error *err)
         char end = *p;
         *p = '\0';
         if (mkdir(dir, S_IRWXU | S_IRGRP | S_IXGRP | S_IROTH | S_IXOTH) && errno != EEXIST)
-            return ttt_fail(err, TTT_EIO, "memory '%s': cannot make directory '%s': %s", path, dir,
+            return ttt_fail(err, TTT_EIO, "database '%s': cannot make directory '%s': %s", path, dir,
                             strerror(errno));
         if (!end)
             return TTT_OK;
@@ -151,8 +152,8 @@ static ttt_status check_owner(ttt_store *s, bool *fresh, ttt_error *err)
         !query_value(s->db, "PRAGMA user_version", &version)) { /* the error before COMMIT replaces it */
         ttt_status st =
             sqlite3_errcode(s->db) == SQLITE_NOTADB
-                ? ttt_fail(err, TTT_EINVAL, "memory '%s': not an SQLite database: not touching it", s->path)
-                : ttt_fail(err, TTT_EIO, "memory '%s': unreadable or corrupt: %s", s->path,
+                ? ttt_fail(err, TTT_EINVAL, "database '%s': not an SQLite database: not touching it", s->path)
+                : ttt_fail(err, TTT_EIO, "database '%s': unreadable or corrupt: %s", s->path,
                            sqlite3_errmsg(s->db));
         if (snapshot)
             sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
@@ -166,18 +167,18 @@ static ttt_status check_owner(ttt_store *s, bool *fresh, ttt_error *err)
     *fresh = app == 0 && tables == 0;
     if (app != TTT_STORE_APPLICATION_ID && !*fresh)
         return ttt_fail(err, TTT_EINVAL,
-                        "memory '%s': an SQLite database of another program: not touching it", s->path);
+                        "database '%s': an SQLite database of another program: not touching it", s->path);
     if (version > TTT_STORE_SCHEMA_VERSION)
         return ttt_fail(
             err, TTT_EINVAL,
-            "memory '%s': made by a newer ttt (schema %lld, this one reads up to %d): not touching it",
+            "database '%s': made by a newer ttt (schema %lld, this one reads up to %d): not touching it",
             s->path, (long long)version, TTT_STORE_SCHEMA_VERSION);
     /* the marker is written with the version, in the migration's one transaction: a marked file without one
      * was changed by something else */
     if (version < 0 || (version == 0 && !*fresh))
         return ttt_fail(err, TTT_EINVAL,
-                        "memory '%s': marked as ttt but its schema version is %lld: not touching it", s->path,
-                        (long long)version);
+                        "database '%s': marked as ttt but its schema version is %lld: not touching it",
+                        s->path, (long long)version);
     s->version = (int)version;
     return TTT_OK;
 }
@@ -187,7 +188,7 @@ static ttt_status exec(ttt_store *s, const char *sql, ttt_error *err)
     char *msg = NULL;
     if (sqlite3_exec(s->db, sql, NULL, NULL, &msg) == SQLITE_OK)
         return TTT_OK;
-    ttt_status st = ttt_fail(err, TTT_EIO, "memory '%s': %s", s->path, msg ? msg : sqlite3_errmsg(s->db));
+    ttt_status st = ttt_fail(err, TTT_EIO, "database '%s': %s", s->path, msg ? msg : sqlite3_errmsg(s->db));
     sqlite3_free(msg);
     return st;
 }
@@ -229,7 +230,7 @@ static ttt_status migrate(ttt_store *s, ttt_error *err)
         st = db_fail(s, err, "cannot read the schema version");
     else if (version < 0 || version > TTT_STORE_SCHEMA_VERSION)
         st = ttt_fail(err, TTT_EINVAL,
-                      "memory '%s': schema %lld changed under us (this ttt reads 0 to %d): not touching it",
+                      "database '%s': schema %lld changed under us (this ttt reads 0 to %d): not touching it",
                       s->path, (long long)version, TTT_STORE_SCHEMA_VERSION);
     if (st) {
         sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
@@ -282,7 +283,7 @@ static ttt_status open_db(ttt_store *s, const char *file, bool create, ttt_error
     /* SQLite opens a file it may not write read-only; any read of a WAL database would then leave -wal and
      * -shm files that this process can never remove. */
     if (sqlite3_db_readonly(s->db, "main") == 1) {
-        st = ttt_fail(err, TTT_EIO, "memory '%s': the file is read-only: %s", path,
+        st = ttt_fail(err, TTT_EIO, "database '%s': the file is read-only: %s", path,
                       create ? "cannot write to it" : "reading it would leave -wal and -shm files (copy it)");
         sqlite3_close(s->db);
         s->db = NULL;
@@ -304,7 +305,7 @@ static ttt_status open_db(ttt_store *s, const char *file, bool create, ttt_error
         st = db_fail(s, err, "cannot read the format row");
     if (!st && !fresh && format_rows != 1)
         st = ttt_fail(err, TTT_EINVAL,
-                      "memory '%s': marked as ttt but has no ttt_meta format row: not touching it", path);
+                      "database '%s': marked as ttt but has no ttt_meta format row: not touching it", path);
     if (st) {
         sqlite3_close(s->db);
         s->db = NULL;
@@ -339,11 +340,11 @@ static ttt_status store_open(const char *path, open_mode mode, ttt_store **out, 
     struct stat where; /* SQLite's own word for a directory is "unable to open database file" */
     bool exists = stat(path, &where) == 0, absent = !exists && errno == ENOENT;
     if (exists && S_ISDIR(where.st_mode))
-        return ttt_fail(err, TTT_EINVAL, "memory '%s': a directory, not a database file", path);
+        return ttt_fail(err, TTT_EINVAL, "database '%s': a directory, not a database file", path);
     ttt_store *s = calloc(1, sizeof *s);
     if (!s || !(s->path = strdup(path))) {
         free(s);
-        return ttt_fail(err, TTT_ENOMEM, "memory: out of memory");
+        return ttt_fail(err, TTT_ENOMEM, "database: out of memory");
     }
     s->pending = mode == OPEN_LAZY && absent && strcmp(path, ":memory:") != 0;
     s->make_dirs = !named;
@@ -382,8 +383,8 @@ static ttt_status check_still_there(const ttt_store *s, ttt_error *err)
     struct stat file;
     if (!s->has_file || (stat(s->path, &file) == 0 && file.st_dev == s->dev && file.st_ino == s->ino))
         return TTT_OK;
-    return ttt_fail(err, TTT_EIO, "memory '%s': the file was removed or replaced while in use: not recorded",
-                    s->path);
+    return ttt_fail(err, TTT_EIO,
+                    "database '%s': the file was removed or replaced while in use: not recorded", s->path);
 }
 
 ttt_status ttt_store_open(const char *path, ttt_store **out, ttt_error *err)
@@ -429,7 +430,7 @@ ttt_status ttt_store_check(ttt_store *s, ttt_error *err)
         for (char *p = first; *p; p++)
             if (*p == '\n')
                 *p = ' ';
-        st = ttt_fail(err, TTT_EIO, "memory '%s': integrity check failed: %s", s->path, first);
+        st = ttt_fail(err, TTT_EIO, "database '%s': integrity check failed: %s", s->path, first);
     }
     sqlite3_finalize(q);
     return st;
@@ -712,7 +713,7 @@ ttt_status ttt_store_add_game(ttt_store *s, const ttt_game_record *g, int64_t *i
     char why[TTT_ERROR_SIZE];
     int bad = check_record(g, why, sizeof why);
     if (bad != GAME_OK)
-        return ttt_fail(err, TTT_EINVAL, "memory '%s': cannot record the game: bad %s: %s", s->path,
+        return ttt_fail(err, TTT_EINVAL, "database '%s': cannot record the game: bad %s: %s", s->path,
                         game_columns[bad], why);
     ttt_status st = ensure_file(s, err);
     if (!st)
@@ -770,8 +771,8 @@ static ttt_status read_game(ttt_store *s, sqlite3_stmt *q, ttt_game_record *g, t
     if (bad == GAME_OK)
         return TTT_OK;
     char shown[STORE_SHOWN_SIZE], id[STORE_SHOWN_SIZE];
-    return ttt_fail(err, TTT_EIO, "memory '%s': game id=%s: bad %s %s: %s", s->path, describe(q, GAME_ID, id),
-                    game_columns[bad], describe(q, bad, shown), why);
+    return ttt_fail(err, TTT_EIO, "database '%s': game id=%s: bad %s %s: %s", s->path,
+                    describe(q, GAME_ID, id), game_columns[bad], describe(q, bad, shown), why);
 }
 
 /* Calls each for every row of q (a games query) until it returns non-zero. Finalizes q. */
@@ -779,7 +780,7 @@ static ttt_status each_game(ttt_store *s, sqlite3_stmt *q, int (*each)(const ttt
                             void *user, bool *found, ttt_error *err)
 {
     ttt_game_record *g = malloc(sizeof *g);
-    ttt_status st = g ? TTT_OK : ttt_fail(err, TTT_ENOMEM, "memory: out of memory");
+    ttt_status st = g ? TTT_OK : ttt_fail(err, TTT_ENOMEM, "database: out of memory");
     int rc = SQLITE_DONE;
     while (!st && (rc = sqlite3_step(q)) == SQLITE_ROW) {
         *found = true;
@@ -844,13 +845,13 @@ ttt_status ttt_store_learn(ttt_store *s, const char *rules, const char *moves, c
 {
     seq_check *c = calloc(1, sizeof *c);
     if (!c)
-        return ttt_fail(err, TTT_ENOMEM, "memory: out of memory");
+        return ttt_fail(err, TTT_ENOMEM, "database: out of memory");
     static const char *const names[] = {"rules", "moves", "result", "count"};
     char why[TTT_ERROR_SIZE], shown[STORE_SHOWN_SIZE];
     int bad = check_sequence(c, rules, moves, result, count, why, sizeof why);
     free(c);
     if (bad != SEQ_OK)
-        return ttt_fail(err, TTT_EINVAL, "memory '%s': cannot learn rules=%s moves=%s: bad %s: %s", s->path,
+        return ttt_fail(err, TTT_EINVAL, "database '%s': cannot learn rules=%s moves=%s: bad %s: %s", s->path,
                         rules, quote(moves, strlen(moves), shown), names[bad], why);
     ttt_status st = ensure_file(s, err);
     if (st)
@@ -889,7 +890,7 @@ static ttt_status read_sequence(ttt_store *s, sqlite3_stmt *q, seq_check *c, ttt
     if (bad == SEQ_OK)
         return TTT_OK;
     char rules[STORE_SHOWN_SIZE], moves[STORE_SHOWN_SIZE], value[STORE_SHOWN_SIZE];
-    return ttt_fail(err, TTT_EIO, "memory '%s': row rules=%s moves=%s: bad %s %s: %s", s->path,
+    return ttt_fail(err, TTT_EIO, "database '%s': row rules=%s moves=%s: bad %s %s: %s", s->path,
                     describe(q, SEQ_RULES, rules), describe(q, SEQ_MOVES, moves), names[bad],
                     describe(q, bad, value), why);
 }
@@ -907,7 +908,7 @@ ttt_status ttt_store_sequences(ttt_store *s, const char *rules, ttt_store_sequen
     if (rules)
         sqlite3_bind_text(q, 1, rules, -1, SQLITE_STATIC);
     seq_check *c = calloc(1, sizeof *c);
-    ttt_status st = c ? TTT_OK : ttt_fail(err, TTT_ENOMEM, "memory: out of memory");
+    ttt_status st = c ? TTT_OK : ttt_fail(err, TTT_ENOMEM, "database: out of memory");
     int rc = SQLITE_DONE;
     while (!st && (rc = sqlite3_step(q)) == SQLITE_ROW)
         if ((st = read_sequence(s, q, c, err)) == TTT_OK && each(&c->seq, user))
@@ -976,7 +977,7 @@ ttt_status ttt_store_memory_stats_each(ttt_store *s, int (*each)(const ttt_store
 {
     stats_walk *w = calloc(1, sizeof *w);
     if (!w)
-        return ttt_fail(err, TTT_ENOMEM, "memory: out of memory");
+        return ttt_fail(err, TTT_ENOMEM, "database: out of memory");
     w->each = each;
     w->user = user;
     ttt_status st = ttt_store_sequences(s, NULL, stats_step, w, err);
@@ -998,7 +999,42 @@ typedef struct import_entry {
 struct ttt_store_import {
     import_entry *entries;
     int64_t count, games;
+    uint64_t fingerprint; /* of the entries, in order: the same export gives the same one */
 };
+
+/* FNV-1a, 64 bits: the fingerprint of an export's checked contents, so that its spacing and key order do
+ * not matter. */
+#define IMPORT_FNV_OFFSET UINT64_C(0xcbf29ce484222325)
+#define IMPORT_FNV_PRIME  UINT64_C(0x100000001b3)
+
+static uint64_t fnv_add(uint64_t h, const void *data, size_t len)
+{
+    const unsigned char *p = data;
+    for (size_t i = 0; i < len; i++)
+        h = (h ^ p[i]) * IMPORT_FNV_PRIME;
+    return h;
+}
+
+static uint64_t import_fingerprint(const ttt_store_import *imp)
+{
+    uint64_t h = IMPORT_FNV_OFFSET;
+    for (int64_t i = 0; i < imp->count; i++) {
+        const import_entry *e = &imp->entries[i];
+        h = fnv_add(h, e->rules, strlen(e->rules) + 1);
+        h = fnv_add(h, e->moves, strlen(e->moves) + 1);
+        h = fnv_add(h, e->result, strlen(e->result) + 1);
+        h = fnv_add(h, &e->count, sizeof e->count);
+    }
+    return h;
+}
+
+/* The ttt_meta key that records an import of these contents: "import 0123456789abcdef". */
+#define IMPORT_KEY_SIZE 32
+static const char *import_key(const ttt_store_import *imp, char *buf)
+{
+    snprintf(buf, IMPORT_KEY_SIZE, "import %016" PRIx64, imp->fingerprint);
+    return buf;
+}
 
 void ttt_store_import_free(ttt_store_import *imp)
 {
@@ -1109,6 +1145,8 @@ ttt_status ttt_store_import_parse(const char *text, size_t len, ttt_store_import
         st = ttt_fail(err, TTT_ENOMEM, "out of memory");
     if (!st)
         st = import_memories(memories, imp, c, err);
+    if (!st)
+        imp->fingerprint = import_fingerprint(imp);
     free(c);
     json_decref(root);
     if (st) {
@@ -1119,6 +1157,24 @@ ttt_status ttt_store_import_parse(const char *text, size_t len, ttt_store_import
     return TTT_OK;
 }
 
+ttt_status ttt_store_import_seen(ttt_store *s, const ttt_store_import *imp, int64_t *when, ttt_error *err)
+{
+    *when = 0;
+    sqlite3_stmt *q;
+    char key[IMPORT_KEY_SIZE];
+    if (sqlite3_prepare_v2(s->db, "SELECT value FROM ttt_meta WHERE key = ?", -1, &q, NULL) != SQLITE_OK)
+        return db_fail(s, err, "look up earlier imports");
+    sqlite3_bind_text(q, 1, import_key(imp, key), -1, SQLITE_STATIC);
+    int rc = sqlite3_step(q);
+    if (rc == SQLITE_ROW) {
+        const unsigned char *text = sqlite3_column_text(q, 0);
+        long long t = text ? strtoll((const char *)text, NULL, 10) : 0;
+        *when = t > 0 ? t : 1; /* a damaged time still marks the import as done */
+    }
+    sqlite3_finalize(q);
+    return rc == SQLITE_ROW || rc == SQLITE_DONE ? TTT_OK : db_fail(s, err, "look up earlier imports");
+}
+
 ttt_status ttt_store_import_apply(ttt_store *s, const ttt_store_import *imp, ttt_error *err)
 {
     bool own = !s->in_transaction;
@@ -1126,6 +1182,18 @@ ttt_status ttt_store_import_apply(ttt_store *s, const ttt_store_import *imp, ttt
     for (int64_t i = 0; i < imp->count && !st; i++) {
         const import_entry *e = &imp->entries[i];
         st = ttt_store_learn(s, e->rules, e->moves, e->result, e->count, err);
+    }
+    sqlite3_stmt *q;
+    char key[IMPORT_KEY_SIZE];
+    if (!st && sqlite3_prepare_v2(s->db, "INSERT OR REPLACE INTO ttt_meta(key, value) VALUES (?, ?)", -1, &q,
+                                  NULL) != SQLITE_OK)
+        st = db_fail(s, err, "record the import");
+    else if (!st) {
+        char when[IMPORT_KEY_SIZE];
+        snprintf(when, sizeof when, "%lld", (long long)time(NULL));
+        sqlite3_bind_text(q, 1, import_key(imp, key), -1, SQLITE_STATIC);
+        sqlite3_bind_text(q, 2, when, -1, SQLITE_TRANSIENT);
+        st = run_write(s, q, NULL, err);
     }
     if (own && st)
         ttt_store_rollback(s);

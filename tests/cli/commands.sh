@@ -69,16 +69,16 @@ expect_err "unknown option 'depth' \(known: seed\)" move --engine random:depth=3
 expect_err "seed=abc: expected an integer" move --engine random:seed=abc
 expect_err "seed=-1: expected an integer" move --engine random:seed=-1
 expect_err "option 'seed' given twice" move --engine random:seed=1,seed=2
-expect_err "has no value" move --engine random:seed
+expect_err "^ttt move: engine 'random': option 'seed' needs a value: seed=VALUE$" move --engine random:seed
 expect_err 'the game is over' move --engine random xxx/oo./...
 expect_err "bad character" move --engine random x.o/.x./..z
 
 # --- count
-expect_out 0 'all +5478 +958 +626 +316 +16 \| +765 +138 +91 +44 +3' count
-expect_out 0 'all +255168 +131184 +77904 +46080 \| +26830' count
+expect_out 0 'all +5,478 +958 +626 +316 +16 \| +765 +138 +91 +44 +3' count
+expect_out 0 'all +255,168 +131,184 +77,904 +46,080 \| +26,830' count
 expect_out 0 '"positions":\{"total":5478' count --json
 expect_out 0 '"games_sym":\{"total":26830' count --json
-expect_out 0 'all +5478 +958 +316 +626 +16' count --rules 3x3-misere
+expect_out 0 'all +5,478 +958 +316 +626 +16' count --rules 3x3-misere
 expect_err 'too big to count' count --rules 9x9
 expect_err 'limit' count --limit abc
 run count --limit 10

@@ -137,9 +137,9 @@ for v in -5 0; do
     cp "$GOOD" "$DIR/v$v.db"
     sqlite3 "$DIR/v$v.db" "PRAGMA user_version = $v" || { echo "FAIL: making v$v"; exit 1; }
     sum=$(md5sum <"$DIR/v$v.db")
-    expect_err "^ttt memory: memory '.*v$v.db': marked as ttt but its schema version is $v: not touching it$" \
+    expect_err "^ttt memory: database '.*v$v.db': marked as ttt but its schema version is $v: not touching it$" \
         memory stats --db "$DIR/v$v.db"
-    expect_err "^ttt history: memory '.*v$v.db': marked as ttt but its schema version is $v: not touching it$" \
+    expect_err "^ttt history: database '.*v$v.db': marked as ttt but its schema version is $v: not touching it$" \
         history --db "$DIR/v$v.db"
     [[ $(md5sum <"$DIR/v$v.db") == "$sum" ]] && PASS=$((PASS + 1)) || fail "schema $v: the file was changed"
 done

@@ -7,7 +7,7 @@ DIR=$(mktemp -d)
 trap 'rm -rf "$DIR" "$OUT" "$ERR"' EXIT
 
 # The output with what varies from run to run (times, rates, this test's temporary paths) replaced.
-normalize() { sed -E -e 's/[0-9]+\.[0-9]+/T/g' -e 's#[0-9]+ [a-z]+/s#RATE#g' -e "s#$DIR/[a-z0-9]+#PATH#g" "$1"; }
+normalize() { sed -E -e 's#[0-9,]+ [a-z]+/s#RATE#g' -e 's/[0-9]+(\.[0-9]+)? (ms|s|min)\b/T/g' -e 's/[0-9]+\.[0-9]+/T/g' -e "s#$DIR/[a-z0-9]+#PATH#g" "$1"; }
 
 # same "ARGS A" "ARGS B": both exit alike and print the same (normalized) stdout and stderr. Word-split on
 # spaces: no argument here holds one.

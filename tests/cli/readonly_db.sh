@@ -44,7 +44,7 @@ leaves_nothing() {
         fail "$what: exited $RC, expected 1"
     elif [[ -e $DB-wal || -e $DB-shm ]]; then
         fail "$what: left $(ls "$DB"-* | tr '\n' ' ')"
-    elif [[ $(wc -l <"$ERR") -ne 1 ]] || ! grep -q "memory '$DB': the file is read-only" "$ERR"; then
+    elif [[ $(wc -l <"$ERR") -ne 1 ]] || ! grep -q "database '$DB': the file is read-only" "$ERR"; then
         fail "$what: expected one line saying the file is read-only"
     elif [[ $(md5sum <"$DB") != "$sum" ]]; then
         fail "$what: the file changed"

@@ -68,7 +68,7 @@ for _ in $(seq 9); do
     jq -e '.outcome == "ongoing"' "$OUT" >/dev/null || break
 done
 jq -e '.outcome != "ongoing"' "$OUT" >/dev/null && PASS=$((PASS + 1)) || fail "learner game did not finish"
-expect_out 0 '^3x3: 1 games learned' memory stats --memory "$LONG/games.db"
+expect_out 0 '^3x3: 1 game learned' memory stats --memory "$LONG/games.db"
 extra=$(find "$TMP/db" -type f ! -name 'games.db*' | head -3)
 [[ -z $extra ]] && PASS=$((PASS + 1)) || fail "stray files beside the database: $extra"
 

@@ -52,7 +52,7 @@ grep -Eq "ttt serve: game $LEARNER not recorded: .*refused by the test" "$LOG" &
     grep -Eq "ttt serve: game $LEARNER: an engine did not learn it: .*refused by the test" "$LOG" &&
     PASS=$((PASS + 1)) || fail "the learner's game or its learning is not in the log: $(cat "$LOG")"
 ! grep -q "$RECORDED" "$LOG" && PASS=$((PASS + 1)) || fail "the recorded game is reported too: $(cat "$LOG")"
-expect_out 0 '^ +1 .* X human, O human: b2 a1 a2 b1 c2$' history --db "$DIR/games.db"
+expect_out 0 '^ +1 .* human +human +b2 a1 a2 b1 c2$' history --db "$DIR/games.db"
 
 # --- --no-record: no database ------------------------------------------------------------------------------
 mkdir "$DIR/xdg" "$DIR/home"

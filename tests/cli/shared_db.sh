@@ -11,7 +11,7 @@ PID=
 trap '[[ -n $PID ]] && kill $PID 2>/dev/null; rm -f "$OUT" "$ERR"; rm -rf "$DIR"' EXIT
 
 learned() { # learned DB: games learned for 3x3
-    "$TTT" memory stats --memory "$1" | sed -n 's/^3x3: \([0-9]*\) games learned.*/\1/p'
+    "$TTT" memory stats --memory "$1" | sed -n 's/^3x3: \([0-9,]*\) games\? learned.*/\1/p' | tr -d ,
 }
 check() { # check DESCRIPTION COMMAND...: passes when the command succeeds
     local what=$1

@@ -67,6 +67,8 @@ expect_err '--games is required' table build --out "$DIR/x.json"
 expect_err "--games 'many'" table build --games many
 expect_err "--games '-5'" table build --games -5
 expect_err "--seed 'x'" table build --games 1 --seed x
+expect_err "^ttt table: --games '0': out of range, expected a whole number from 1 to " table build --games 0 --out "$DIR/zero.json"
+[[ ! -e $DIR/zero.json ]] && PASS=$((PASS + 1)) || fail "--games 0 wrote a table"
 expect_err "--seed '9223372036854775808'" table build --games 1 --seed 9223372036854775808
 expect_err "--jobs '0'" table build --games 1 --jobs 0
 expect_err "rules '2x2'" table build --games 1 --rules 2x2
