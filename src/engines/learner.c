@@ -59,6 +59,7 @@
  */
 #define _DEFAULT_SOURCE /* realpath */
 #include <assert.h>
+#include <errno.h>
 #include <limits.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -315,21 +316,23 @@ static ttt_status learner_check(const ttt_engine *e, ttt_error *err)
 
 /* What identifies a memory file, so that learners sharing one record each game once: its real path, or, for
  * a file not made yet (opened lazily), its directory's real path and its name, or the path made absolute when
- * the directory is not there either. NULL for ":memory:" (not shared) and when out of memory. */
-static char *memory_identity(const char *path)
+ * the directory is not there either, into *out (NULL for ":memory:": not shared). False when out of memory. */
+static bool memory_identity(const char *path, char **out)
 {
+    *out = NULL;
     if (strcmp(path, ":memory:") == 0)
-        return NULL;
-    char *real = realpath(path, NULL);
-    if (real)
-        return real;
+        return true;
+    if ((*out = realpath(path, NULL)))
+        return true;
+    if (errno == ENOMEM)
+        return false;
     const char *slash = strrchr(path, '/');
     char dir[PATH_MAX];
     const char *name = slash ? slash + 1 : path;
     if (slash) {
         size_t n = slash == path ? 1 : (size_t)(slash - path);
         if (n >= sizeof dir)
-            return NULL;
+            return true; /* no real path, so no sharing to detect */
         memcpy(dir, path, n);
         dir[n] = '\0';
     } else {
@@ -339,14 +342,15 @@ static char *memory_identity(const char *path)
     char cwd[PATH_MAX];
     const char *base = real_dir ? real_dir : path[0] == '/' ? "" : getcwd(cwd, sizeof cwd) ? cwd : NULL;
     const char *rest = real_dir ? name : path;
-    char *out = NULL;
+    bool ok = true;
     if (base) {
         size_t size = strlen(base) + strlen(rest) + 2;
-        if ((out = malloc(size)))
-            snprintf(out, size, "%s%s%s", base, base[0] && rest[0] != '/' ? "/" : "", rest);
+        if ((*out = malloc(size)))
+            snprintf(*out, size, "%s%s%s", base, base[0] && rest[0] != '/' ? "/" : "", rest);
+        ok = *out != NULL;
     }
     free(real_dir);
-    return out;
+    return ok;
 }
 
 static ttt_status learner_start(ttt_engine *e, ttt_error *err)
@@ -380,7 +384,8 @@ static ttt_status learner_start(ttt_engine *e, ttt_error *err)
             st = ctx.status;
     }
     if (!st && c->learn)
-        s->memory_id = memory_identity(ttt_store_path(s->store));
+        if (!memory_identity(ttt_store_path(s->store), &s->memory_id))
+            st = ttt_fail(err, TTT_ENOMEM, "out of memory");
     if (st) {
         ttt_error_prefix(err, "engine 'learner'");
         learner_stop(e); /* the framework calls stop only for engines that started */

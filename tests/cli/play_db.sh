@@ -31,21 +31,21 @@ check "an abandoned game against the learner created its memory" "[[ ! -e '$DIR/
 feed 1 2 3 4 5 6 7
 STDIN=$IN expect_out 0 '^X wins' play --o random:seed=1
 check "the first finished game made no database" "[[ -f '$DIR/data/ttt/ttt.db' ]]"
-expect_out 0 'X human, O random:seed=1: a1 ' history
+expect_out 0 'X won +human +random:seed=1 +a1 ' history
 STDIN=$IN expect_out 0 '^X wins' play --o random:seed=1 --db "$DIR/named.db"
-expect_out 0 'X human, O random:seed=1: a1 ' history --db "$DIR/named.db"
+expect_out 0 'X won +human +random:seed=1 +a1 ' history --db "$DIR/named.db"
 # an existing database is used as it is: a second game lands next to the first
 STDIN=$IN expect_out 0 '^X wins' play --o random:seed=1 --db "$DIR/named.db"
 run history --db "$DIR/named.db"
-check "expected 2 games in $DIR/named.db: $(cat "$OUT")" "(($(grep -c 'X human' "$OUT") == 2))"
+check "expected 2 games in $DIR/named.db: $(cat "$OUT")" "(($(grep -c 'X won  *human' "$OUT") == 2))"
 
 # --- what cannot work is said before the game, not after it
 feed 5 q
-STDIN=$IN expect 1 play --o random:seed=1 --db "$DIR/missing/p.db"
+STDIN=$IN expect 2 play --o random:seed=1 --db "$DIR/missing/p.db"
 check "a missing directory is not named: $(cat "$ERR")" "grep -q \"directory '$DIR/missing' does not exist\" '$ERR'"
 check "the game was played before the error" "! grep -q 'your move' '$OUT'"
 check "a directory was made for a named path" "[[ ! -e '$DIR/missing' ]]"
 printf 'not a database\n' >"$DIR/foreign"
-STDIN=$IN expect 1 play --o random:seed=1 --db "$DIR/foreign"
+STDIN=$IN expect 2 play --o random:seed=1 --db "$DIR/foreign"
 check "a foreign file is not refused at once: $(cat "$ERR")" "grep -q 'not an SQLite database' '$ERR'"
 finish
