@@ -77,7 +77,7 @@ if /usr/bin/python3 -c 'import cffi' 2>/dev/null; then
 import ttt
 print(ttt.__file__)
 print(next(l.split()[-1] for l in open("/proc/self/maps") if "libttt.so" in l))
-print(ttt.solve(ttt.Board())["result"])' >"$OUT" 2>"$ERR"
+print(ttt.solve(ttt.Board())["value"])' >"$OUT" 2>"$ERR"
     mapfile -t got <"$OUT"
     [[ ${got[0]:-} == "$ROOTFS/usr/lib/python3/dist-packages/ttt/__init__.py" && ${got[1]:-} == "$LIBDIR/libttt.so"* &&
         ${got[2]:-} == draw ]] && PASS=$((PASS + 1)) ||
