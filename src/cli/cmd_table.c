@@ -93,15 +93,6 @@ static int check_out(const char *path)
     return rc;
 }
 
-/* Whether the command line names the action 'build' (for --help). */
-static bool names_build(int argc, char **argv)
-{
-    for (int i = 1; i < argc; i++)
-        if (strcmp(argv[i], "build") == 0)
-            return true;
-    return false;
-}
-
 /* `ttt table [OPTIONS] build [OPTIONS]`: argv[0] is "table", the action is among the positionals. */
 static int table_build(int argc, char **argv)
 {
@@ -114,7 +105,7 @@ static int table_build(int argc, char **argv)
                                              {NULL, 0, NULL, 0}};
     const char *rules_text = NULL, *out = NULL;
     uint64_t games = 0, seed = 0, jobs = 0;
-    bool have_games = false;
+    bool have_games = false, want_help = false;
     optind = 0;
     for (int c; (c = cli_getopt("table", argc, argv, "r:g:s:j:h", longopts)) != -1;) {
         switch (c) {
@@ -134,11 +125,17 @@ static int table_build(int argc, char **argv)
                                &jobs))
                 return CLI_USAGE;
             break;
-        case 'h': fputs(names_build(argc, argv) ? build_help : help, stdout); return CLI_OK;
+        case 'h': want_help = true; break;
         default: return CLI_USAGE;
         }
     }
     static const char *const actions[] = {"build"};
+    /* The action is checked before the help is chosen: 'ttt help table biuld' is a typo to point out, not a
+     * request for the help of 'table'. */
+    if (want_help && optind >= argc) {
+        fputs(help, stdout);
+        return CLI_OK;
+    }
     if (optind >= argc)
         return cli_usage("table", "no action given: expected 'build' (see 'ttt table --help')");
     if (strcmp(argv[optind], "build") != 0) {
@@ -148,6 +145,10 @@ static int table_build(int argc, char **argv)
     }
     if (optind + 1 < argc)
         return cli_usage("table", "unexpected argument '%s'", argv[optind + 1]);
+    if (want_help) {
+        fputs(build_help, stdout);
+        return CLI_OK;
+    }
     if (!have_games)
         return cli_usage("table", "--games is required, e.g. --games 1000000 (see 'ttt table build --help')");
     ttt_rules rules = ttt_rules_default();
