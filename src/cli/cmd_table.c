@@ -30,16 +30,16 @@ static void write_progress(uint64_t done, uint64_t total, void *user)
 static void note_built(const ttt_table_built *b, void *user)
 {
     (void)user;
-    char rt[TTT_RULES_TEXT_SIZE];
+    char rt[TTT_RULES_TEXT_SIZE], games[CLI_COUNT_SIZE], took[CLI_DURATION_SIZE];
     ttt_rules_format(&b->rules, rt, sizeof rt);
+    cli_count(b->games, games, sizeof games);
+    cli_duration(b->ms, took, sizeof took);
     if (b->saved)
-        fprintf(stderr,
-                "ttt: built the default %s table (%" PRIu64 " random games, %.1f s), saved as %s (%.1f MB)\n",
-                rt, b->games, b->ms / 1000.0, b->path, (double)b->bytes / 1e6);
+        fprintf(stderr, "ttt: built the default %s table (%s random games, %s), saved as %s (%.1f MB)\n", rt,
+                games, took, b->path, (double)b->bytes / 1e6);
     else
-        fprintf(stderr,
-                "ttt: built the default %s table (%" PRIu64 " random games, %.1f s); could not save it%s%s\n",
-                rt, b->games, b->ms / 1000.0, b->path[0] ? " as " : "", b->path);
+        fprintf(stderr, "ttt: built the default %s table (%s random games, %s); could not save it%s%s\n", rt,
+                games, took, b->path[0] ? " as " : "", b->path);
 }
 
 void cli_table_notes(void) { ttt_table_set_built_listener(note_built, NULL); }
@@ -177,12 +177,12 @@ static int table_build(int argc, char **argv)
     double size =
         (double)ttt_table_max_entries(&rules, games) *
         (json_out ? (double)(TABLE_ENTRY_FILE_BYTES + ttt_rules_cells(&rules)) : TABLE_ENTRY_BINARY_BYTES);
+    char counted[CLI_COUNTED_SIZE];
     if (size > TABLE_WARN_FILE_BYTES)
         fprintf(stderr,
-                "ttt table: warning: %" PRIu64
-                " games may write a file of up to %.0f MB to %s (fewer --games "
-                "make it smaller)\n",
-                games, size / 1e6, out);
+                "ttt table: warning: %s may write a file of up to %.0f MB to %s (fewer --games make it "
+                "smaller)\n",
+                cli_counted(games, "game", "games", counted, sizeof counted), size / 1e6, out);
     bool bar = isatty(STDERR_FILENO);
     if (bar)
         cli_progress_begin();
@@ -223,12 +223,15 @@ static int table_build(int argc, char **argv)
     uint64_t chunks = (games + TTT_TABLE_CHUNK_GAMES - 1) / TTT_TABLE_CHUNK_GAMES;
     if (jobs > chunks)
         jobs = chunks ? chunks : 1;
-    char rt[TTT_RULES_TEXT_SIZE];
-    printf("%s: %" PRIu64 " games (seed %" PRIu64
-           "), %zu positions, %zu moves, built in %.3f s with %d job%s, "
-           "%.3f s in all\nwrote %s\n",
-           ttt_rules_format(&rules, rt, sizeof rt), games, seed, ttt_table_positions(t), ttt_table_entries(t),
-           build_ms / 1e3, (int)jobs, jobs == 1 ? "" : "s", total_ms / 1e3, out);
+    char rt[TTT_RULES_TEXT_SIZE], positions[CLI_COUNTED_SIZE], moves[CLI_COUNTED_SIZE],
+        build_took[CLI_DURATION_SIZE], total_took[CLI_DURATION_SIZE];
+    printf("%s: %s (seed %" PRIu64 "), %s, %s, built in %s with %d job%s, %s in all\nwrote %s\n",
+           ttt_rules_format(&rules, rt, sizeof rt),
+           cli_counted(games, "game", "games", counted, sizeof counted), seed,
+           cli_counted(ttt_table_positions(t), "position", "positions", positions, sizeof positions),
+           cli_counted(ttt_table_entries(t), "move", "moves", moves, sizeof moves),
+           cli_duration(build_ms, build_took, sizeof build_took), (int)jobs, jobs == 1 ? "" : "s",
+           cli_duration(total_ms, total_took, sizeof total_took), out);
     ttt_table_free(t);
     return CLI_OK;
 }
