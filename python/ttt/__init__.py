@@ -51,6 +51,7 @@ _OUTCOMES = ("ongoing", X, O, "draw")  # indexed by ttt_outcome
 _RESULTS = {1: "win", 0: "draw", -1: "loss"}
 _EVAL_KINDS = ("none", "exact", "score")  # indexed by ttt_eval_kind
 _INT_MIN, _INT_MAX = -(2**31), 2**31 - 1
+_MS_DECIMALS = 3  # a move's time to the microsecond (the clock says no more), as `ttt move --json` gives it
 
 # ---------------------------------------------------------------------------------------------------------
 # Checking what comes in, and turning the library's errors into exceptions
@@ -811,8 +812,10 @@ class Engine:
 
     def choose(self, board):
         """The engine's move (a cell) for the side to move. self.last has the fields of `ttt move --json`:
-        "move" (its text), "row", "col", "cell", "engine" (the full spec), "nodes", "ms" and "depth"; and, when the engine says what it thinks of its move, "value_name"
-        ("win rate", "heuristic score"...) and "value" (None and None when it does not)."""
+        "move" (its text), "row", "col", "cell", "engine" (the full spec), "nodes", "ms" (to the
+        microsecond) and, only from an engine that searches by depth (minimax, gomoku), "depth"; and beyond
+        them "value_name" ("win rate", "heuristic score"...) and "value" when the engine says what it thinks
+        of its move (None and None when it does not)."""
         with _calls, self._lock:
             engine, c = self._ready(board)
             out = _ffi.new("ttt_move *")
@@ -828,11 +831,12 @@ class Engine:
                 "cell": move,
                 "engine": self.spec,
                 "nodes": info.nodes,
-                "ms": info.ms,
-                "depth": info.depth,
-                "value_name": _ffi.string(info.value_name).decode() if said else None,
-                "value": info.value if said else None,
+                "ms": round(info.ms, _MS_DECIMALS),
             }
+            if info.depth > 0:  # 0: the engine does not search by depth, and `ttt move --json` leaves it out
+                self.last["depth"] = info.depth
+            self.last["value_name"] = _ffi.string(info.value_name).decode() if said else None
+            self.last["value"] = info.value if said else None
             return move
 
     def analyse(self, board):
@@ -918,15 +922,46 @@ def _record(r):
     return {"wins": r.wins, "losses": r.losses, "draws": r.draws}
 
 
+def _arena_names(texts):
+    """The engines' names in a tournament's results and the specs they play with, as `ttt arena` gives them
+    (ttt_arena_names): name=NAME among a spec's options names the engine and is taken out of the spec played;
+    without it the name is the spec; a name already taken gets "#2", "#3"... ValueError for an empty name=."""
+    n = len(texts)
+    # the header's bound: 2 * (the specs' lengths + 8 per engine) is always enough
+    size = 2 * (sum(len(t) + 1 for t in texts) + 8 * n)
+    buf = _ffi.new("char[]", size)
+    names = _ffi.new("const char *[]", n)
+    play = _ffi.new("const char *[]", n)
+    err = _ffi.new("ttt_error *")
+    _check(_clib.ttt_arena_names(_ffi.new("const char *[]", texts), n, buf, size, names, play, err), err)
+    return ([_ffi.string(names[i]).decode("utf-8") for i in range(n)],
+            [_ffi.string(play[i]) for i in range(n)])
+
+
+def _verdict(record):
+    """"all draws", "all wins" or "all losses" when every game of a record had one result, else None."""
+    n = record["wins"] + record["losses"] + record["draws"]
+    for key, verdict in (("draws", "all draws"), ("wins", "all wins"), ("losses", "all losses")):
+        if n and record[key] == n:
+            return verdict
+    return None
+
+
 def arena(specs, rules=None, games=10, seed=0, jobs=1, gauntlet=False):
     """Plays every pair of engines (or, with gauntlet=True, the first against each other one) games games
     per pair, colours alternating, on jobs threads; the results depend only on the specs, rules and seed.
-    Returns {"rules", "games", "seed", "pairs": [...]}, each pair {"a", "b" (specs), "wins", "losses",
-    "draws" (from a's side), "a_as_x", "a_as_o" (records), "a_forfeits", "b_forfeits" (games an outside
-    engine lost by timing out, crashing or playing an illegal move, among the losses), "forfeits" (each of
-    those games, in order: {"game", "reason"}), "score", "elo", "elo_low", "elo_high", "los", "draw_ratio"},
-    and "ranking": every engine best first, as `ttt arena` prints it, each {"rank", "engine" (spec), "games",
-    "wins", "losses", "draws" (over all its games), "score", "elo", "elo_low", "elo_high", "draw_ratio"}."""
+    Engines are named as `ttt arena` names them: name=NAME among a spec's options (which the engine never
+    sees), else the spec, and a name already taken gets "#2", "#3"... ("random", "random#2").
+    Returns the fields of `ttt arena --json`: {"rules", "games_per_pair" (also as "games"), "seed",
+    "gauntlet", "interrupted" (always False: a tournament stopped at exit raises SystemExit), "pairs": [...]},
+    each pair {"a", "b" (names), "games", "wins", "losses", "draws" (from a's side), "a_as_x", "a_as_o"
+    (records), "a_forfeits", "b_forfeits" (games an outside engine lost by timing out, crashing or playing an
+    illegal move, among the losses), "forfeits" (each of those games, in order: {"game", "reason"}), "score",
+    "elo", "elo_low", "elo_high", "los", "draw_ratio", "verdict" ("all wins", "all draws", "all losses" or
+    None)}, and "ranking": every engine best first, as `ttt arena` prints it, each {"rank", "engine" (name),
+    "games", "wins", "losses", "draws" (over all its games), "score", "elo", "elo_low", "elo_high",
+    "draw_ratio"}. Where the CLI's JSON has null for an Elo without bounds (every game won or lost), Python
+    has float("inf") or -inf."""
     rules = _rules(rules)
     if isinstance(specs, str) or not isinstance(specs, (list, tuple)):
         raise TypeError("arena: expected a list of engine specs, got %s" % type(specs).__name__)
@@ -935,6 +970,8 @@ def arena(specs, rules=None, games=10, seed=0, jobs=1, gauntlet=False):
             "arena: expected 2 to %d engines, got %d" % (_lib.ARENA_MAX_ENGINES, len(specs))
         )
     texts = [_ffi.new("char[]", _text(s, "engine spec")) for s in specs]
+    names, play = _arena_names(texts)
+    texts = [_ffi.new("char[]", p) for p in play]
     games = _integer(games, "arena: games", 1, _lib.ARENA_MAX_GAMES)
     seed = _integer(seed, "arena: seed", 0, _lib.ARENA_MAX_SEED)
     jobs = _integer(jobs, "arena: jobs", 1, _lib.ARENA_MAX_JOBS)
@@ -972,7 +1009,7 @@ def arena(specs, rules=None, games=10, seed=0, jobs=1, gauntlet=False):
     stats = _ffi.new("ttt_arena_stats *")
     for p in pairs:
         _clib.ttt_arena_stats_of(_ffi.addressof(p, "total"), stats)
-        entry = {"a": specs[p.a], "b": specs[p.b]}
+        entry = {"a": names[p.a], "b": names[p.b], "games": stats.games}
         entry.update(_record(p.total))
         entry.update(
             {
@@ -987,6 +1024,7 @@ def arena(specs, rules=None, games=10, seed=0, jobs=1, gauntlet=False):
                 "elo_high": stats.elo_high,
                 "los": stats.los,
                 "draw_ratio": stats.draw_ratio,
+                "verdict": _verdict(_record(p.total)),
             }
         )
         out.append(entry)
@@ -994,7 +1032,7 @@ def arena(specs, rules=None, games=10, seed=0, jobs=1, gauntlet=False):
     ranking = []
     for i in range(_clib.ttt_arena_ranking(len(specs), pairs, npairs, ranks)):
         r = ranks[i]
-        entry = {"rank": i + 1, "engine": specs[r.engine], "games": r.stats.games}
+        entry = {"rank": i + 1, "engine": names[r.engine], "games": r.stats.games}
         entry.update(_record(r.total))
         entry.update(
             {
@@ -1006,7 +1044,8 @@ def arena(specs, rules=None, games=10, seed=0, jobs=1, gauntlet=False):
             }
         )
         ranking.append(entry)
-    return {"rules": str(rules), "games": games, "seed": seed, "pairs": out, "ranking": ranking}
+    return {"rules": str(rules), "games_per_pair": games, "games": games, "seed": seed, "gauntlet": gauntlet,
+            "interrupted": False, "pairs": out, "ranking": ranking}
 
 
 from ._play import play  # noqa: E402  (play uses the classes above)

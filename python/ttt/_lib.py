@@ -193,6 +193,8 @@ typedef struct ttt_arena_stats {
     double draw_ratio;
 } ttt_arena_stats;
 int ttt_arena_pair_count(int nspecs, bool gauntlet);
+ttt_status ttt_arena_names(const char *const *specs, int n, char *buf, size_t size, const char **names,
+                           const char **play, ttt_error *err);
 uint64_t ttt_arena_game_seed(uint64_t seed, int pair, uint64_t game);
 ttt_status ttt_arena_run(const ttt_rules *rules, const ttt_arena_options *opt, ttt_arena_pair *pairs,
                          ttt_error *err);

@@ -244,6 +244,16 @@ static int print_json(json_t *o)
     return CLI_OK;
 }
 
+/* The work a search did, for people: "3,096,576 nodes in 2.5 s" (cli_counted, cli_duration). */
+#define SOLVE_WORK_SIZE (CLI_COUNTED_SIZE + CLI_DURATION_SIZE + 8)
+static const char *work_text(uint64_t nodes, double ms, char *buf, size_t size)
+{
+    char counted[CLI_COUNTED_SIZE], took[CLI_DURATION_SIZE];
+    snprintf(buf, size, "%s in %s", cli_counted(nodes, "node", "nodes", counted, sizeof counted),
+             cli_duration(ms, took, sizeof took));
+    return buf;
+}
+
 /* After Ctrl-C: what the search knew, marked as not proven. JSON: value "unknown", plies null, interrupted
  * true, at_least the proven lower bound ("win", "draw", "loss" or null when none), best (a move or null),
  * line (the best line so far), the moves searched to the end of the total, depth, exact, nodes, ms. */
@@ -275,7 +285,8 @@ static int report_interrupted(const solve_watch *w, const ttt_search_result *r, 
             "exact", proven_bound, "nodes", (json_int_t)r->nodes, "ms", r->ms);
         return print_json(o);
     }
-    printf("interrupted after %llu nodes in %.3f ms: not proven\n", (unsigned long long)r->nodes, r->ms);
+    char work[SOLVE_WORK_SIZE];
+    printf("interrupted after %s: not proven\n", work_text(r->nodes, r->ms, work, sizeof work));
     if (proven_bound)
         printf("best move so far: %s, worth %s (%d of %d moves searched to the end; not proven best)\n",
                ttt_move_format(&b->rules, p->best_move, m, sizeof m),
@@ -314,7 +325,7 @@ static int solve_value(ttt_solver *solver, solve_watch *watch, bool json)
     ttt_solver_free(solver);
     if (st)
         return cli_runtime("solve", "%s", err.msg);
-    char rt[TTT_RULES_TEXT_SIZE];
+    char rt[TTT_RULES_TEXT_SIZE], work[SOLVE_WORK_SIZE];
     const char *side = ttt_board_to_move(b) == TTT_X ? "X" : "O";
     if (v.stopped) {
         /* JSON: value (the value when proven, else "unknown"), plies null, interrupted true, at_least (the
@@ -329,7 +340,7 @@ static int solve_value(ttt_solver *solver, solve_watch *watch, bool json)
             int rc = print_json(o);
             return rc ? rc : SOLVE_EXIT_INTERRUPTED;
         }
-        printf("interrupted after %llu nodes in %.3f ms: not proven\n", (unsigned long long)v.nodes, ms);
+        printf("interrupted after %s: not proven\n", work_text(v.nodes, ms, work, sizeof work));
         if (v.proven)
             printf("%s, %s to move: %s; in how many moves with best play is not known yet\n",
                    ttt_rules_format(&b->rules, rt, sizeof rt), side, ttt_result_name(v.value));
@@ -346,9 +357,9 @@ static int solve_value(ttt_solver *solver, solve_watch *watch, bool json)
         printf("{\"value\":\"%s\",\"plies\":%d,\"nodes\":%llu,\"ms\":%.3f}\n", ttt_result_name(v.value),
                v.plies, (unsigned long long)v.nodes, ms);
     else
-        printf("%s, %s to move: %s, the game ends in %d more move%s with best play\n%llu nodes in %.3f ms\n",
+        printf("%s, %s to move: %s, the game ends in %d more move%s with best play\n%s\n",
                ttt_rules_format(&b->rules, rt, sizeof rt), side, ttt_result_name(v.value), v.plies,
-               v.plies == 1 ? "" : "s", (unsigned long long)v.nodes, ms);
+               v.plies == 1 ? "" : "s", work_text(v.nodes, ms, work, sizeof work));
     return CLI_OK;
 }
 
@@ -504,7 +515,8 @@ int cmd_solve(int argc, char **argv)
         else
             printf("%-5s %-7s %d\n", m, "?", r->moves[i].score);
     }
-    printf("%llu nodes in %.3f ms\n", (unsigned long long)r->nodes, r->ms);
+    char work[SOLVE_WORK_SIZE];
+    printf("%s\n", work_text(r->nodes, r->ms, work, sizeof work));
     free(r);
     return CLI_OK;
 }

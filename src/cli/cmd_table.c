@@ -30,16 +30,16 @@ static void write_progress(uint64_t done, uint64_t total, void *user)
 static void note_built(const ttt_table_built *b, void *user)
 {
     (void)user;
-    char rt[TTT_RULES_TEXT_SIZE];
+    char rt[TTT_RULES_TEXT_SIZE], games[CLI_COUNT_SIZE], took[CLI_DURATION_SIZE];
     ttt_rules_format(&b->rules, rt, sizeof rt);
+    cli_count(b->games, games, sizeof games);
+    cli_duration(b->ms, took, sizeof took);
     if (b->saved)
-        fprintf(stderr,
-                "ttt: built the default %s table (%" PRIu64 " random games, %.1f s), saved as %s (%.1f MB)\n",
-                rt, b->games, b->ms / 1000.0, b->path, (double)b->bytes / 1e6);
+        fprintf(stderr, "ttt: built the default %s table (%s random games, %s), saved as %s (%.1f MB)\n", rt,
+                games, took, b->path, (double)b->bytes / 1e6);
     else
-        fprintf(stderr,
-                "ttt: built the default %s table (%" PRIu64 " random games, %.1f s); could not save it%s%s\n",
-                rt, b->games, b->ms / 1000.0, b->path[0] ? " as " : "", b->path);
+        fprintf(stderr, "ttt: built the default %s table (%s random games, %s); could not save it%s%s\n", rt,
+                games, took, b->path[0] ? " as " : "", b->path);
 }
 
 void cli_table_notes(void) { ttt_table_set_built_listener(note_built, NULL); }
@@ -93,15 +93,6 @@ static int check_out(const char *path)
     return rc;
 }
 
-/* Whether the command line names the action 'build' (for --help). */
-static bool names_build(int argc, char **argv)
-{
-    for (int i = 1; i < argc; i++)
-        if (strcmp(argv[i], "build") == 0)
-            return true;
-    return false;
-}
-
 /* `ttt table [OPTIONS] build [OPTIONS]`: argv[0] is "table", the action is among the positionals. */
 static int table_build(int argc, char **argv)
 {
@@ -114,7 +105,7 @@ static int table_build(int argc, char **argv)
                                              {NULL, 0, NULL, 0}};
     const char *rules_text = NULL, *out = NULL;
     uint64_t games = 0, seed = 0, jobs = 0;
-    bool have_games = false;
+    bool have_games = false, want_help = false;
     optind = 0;
     for (int c; (c = cli_getopt("table", argc, argv, "r:g:s:j:h", longopts)) != -1;) {
         switch (c) {
@@ -134,11 +125,17 @@ static int table_build(int argc, char **argv)
                                &jobs))
                 return CLI_USAGE;
             break;
-        case 'h': fputs(names_build(argc, argv) ? build_help : help, stdout); return CLI_OK;
+        case 'h': want_help = true; break;
         default: return CLI_USAGE;
         }
     }
     static const char *const actions[] = {"build"};
+    /* The action is checked before the help is chosen: 'ttt help table biuld' is a typo to point out, not a
+     * request for the help of 'table'. */
+    if (want_help && optind >= argc) {
+        fputs(help, stdout);
+        return CLI_OK;
+    }
     if (optind >= argc)
         return cli_usage("table", "no action given: expected 'build' (see 'ttt table --help')");
     if (strcmp(argv[optind], "build") != 0) {
@@ -148,6 +145,10 @@ static int table_build(int argc, char **argv)
     }
     if (optind + 1 < argc)
         return cli_usage("table", "unexpected argument '%s'", argv[optind + 1]);
+    if (want_help) {
+        fputs(build_help, stdout);
+        return CLI_OK;
+    }
     if (!have_games)
         return cli_usage("table", "--games is required, e.g. --games 1000000 (see 'ttt table build --help')");
     ttt_rules rules = ttt_rules_default();
@@ -176,12 +177,12 @@ static int table_build(int argc, char **argv)
     double size =
         (double)ttt_table_max_entries(&rules, games) *
         (json_out ? (double)(TABLE_ENTRY_FILE_BYTES + ttt_rules_cells(&rules)) : TABLE_ENTRY_BINARY_BYTES);
+    char counted[CLI_COUNTED_SIZE];
     if (size > TABLE_WARN_FILE_BYTES)
         fprintf(stderr,
-                "ttt table: warning: %" PRIu64
-                " games may write a file of up to %.0f MB to %s (fewer --games "
-                "make it smaller)\n",
-                games, size / 1e6, out);
+                "ttt table: warning: %s may write a file of up to %.0f MB to %s (fewer --games make it "
+                "smaller)\n",
+                cli_counted(games, "game", "games", counted, sizeof counted), size / 1e6, out);
     bool bar = isatty(STDERR_FILENO);
     if (bar)
         cli_progress_begin();
@@ -222,12 +223,15 @@ static int table_build(int argc, char **argv)
     uint64_t chunks = (games + TTT_TABLE_CHUNK_GAMES - 1) / TTT_TABLE_CHUNK_GAMES;
     if (jobs > chunks)
         jobs = chunks ? chunks : 1;
-    char rt[TTT_RULES_TEXT_SIZE];
-    printf("%s: %" PRIu64 " games (seed %" PRIu64
-           "), %zu positions, %zu moves, built in %.3f s with %d job%s, "
-           "%.3f s in all\nwrote %s\n",
-           ttt_rules_format(&rules, rt, sizeof rt), games, seed, ttt_table_positions(t), ttt_table_entries(t),
-           build_ms / 1e3, (int)jobs, jobs == 1 ? "" : "s", total_ms / 1e3, out);
+    char rt[TTT_RULES_TEXT_SIZE], positions[CLI_COUNTED_SIZE], moves[CLI_COUNTED_SIZE],
+        build_took[CLI_DURATION_SIZE], total_took[CLI_DURATION_SIZE];
+    printf("%s: %s (seed %" PRIu64 "), %s, %s, built in %s with %d job%s, %s in all\nwrote %s\n",
+           ttt_rules_format(&rules, rt, sizeof rt),
+           cli_counted(games, "game", "games", counted, sizeof counted), seed,
+           cli_counted(ttt_table_positions(t), "position", "positions", positions, sizeof positions),
+           cli_counted(ttt_table_entries(t), "move", "moves", moves, sizeof moves),
+           cli_duration(build_ms, build_took, sizeof build_took), (int)jobs, jobs == 1 ? "" : "s",
+           cli_duration(total_ms, total_took, sizeof total_took), out);
     ttt_table_free(t);
     return CLI_OK;
 }

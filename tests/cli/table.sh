@@ -11,7 +11,10 @@ expect_out 0 '^usage: ttt table build' table build --help
 expect_out 0 '^usage: ttt table' help table
 
 # --- build
-expect_out 0 '^3x3: 1000 games \(seed 0\), [0-9]+ positions, [0-9]+ moves' table build --games 1000 --out "$DIR/t.json"
+# counts in groups of three digits, times in the unit their size calls for, as the rest of the CLI prints them
+expect_out 0 '^3x3: 1,000 games \(seed 0\), [0-9]{3} positions, [1-9],[0-9]{3} moves, built in [0-9.]+ (ms|s) with [12] jobs?, [0-9.]+ (ms|s) in all$' \
+    table build --games 1000 --out "$DIR/t.json"
+expect_out 0 '^3x3: 1 game \(seed 0\), 8 positions, 8 moves, built in ' table build --games 1 --out "$DIR/one.json"
 grep -q '^{"format":"ttt-table","version":1,"rules":"3x3","games":1000,"seed":0,"positions":\[' "$DIR/t.json" &&
     PASS=$((PASS + 1)) || fail "the table file does not start with the format header"
 # the same seed gives the same file, whatever the number of jobs
@@ -48,7 +51,7 @@ expect_out 0 '"nodes":1,' move --json --engine "table:file=$DIR/t.json"
 # the first use of a default table builds it, saying so in one line on stderr; later uses say nothing
 expect_out 0 '^[a-d][1-4]$' move --rules 4x3k3 --engine table
 [[ $(wc -l <"$ERR") -eq 1 ]] &&
-    grep -q "^ttt: built the default 4x3 table (100000 random games, .* s), saved as $DIR/data/ttt/tables/4x3.tbl (.* MB)$" "$ERR" &&
+    grep -qE "^ttt: built the default 4x3 table \(100,000 random games, [0-9.]+ (ms|s)\), saved as $DIR/data/ttt/tables/4x3.tbl \(.* MB\)$" "$ERR" &&
     PASS=$((PASS + 1)) || fail "no one-line note when the default table was built: $(cat "$ERR")"
 expect_out 0 '^[a-d][1-4]$' move --rules 4x3k3 --engine table
 [[ ! -s $ERR ]] && PASS=$((PASS + 1)) || fail "a note for a default table already built: $(cat "$ERR")"
@@ -63,6 +66,13 @@ expect_out 0 '^table$' engines
 # --- errors: exit 2, one line
 expect_err "no action given" table
 expect_err "unknown action 'frob'" table frob
+# a misspelt action after --help is pointed out, as without --help, not answered with the help of 'table'
+expect_err "^ttt table: unknown action 'biuld' \\(did you mean 'build'\\?\\)" help table biuld
+expect_err "^ttt table: unknown action 'biuld' \\(did you mean 'build'\\?\\)" table --help biuld
+expect_err "^ttt table: unknown action 'biuld' \\(did you mean 'build'\\?\\)" table biuld
+[[ ! -s $OUT ]] && PASS=$((PASS + 1)) || fail "table biuld printed on stdout: $(head -c 200 "$OUT")"
+expect_out 0 '^usage: ttt table build ' help table build
+expect_out 0 '^usage: ttt table ACTION ' help table
 expect_err '--games is required' table build --out "$DIR/x.json"
 expect_err "--games 'many'" table build --games many
 expect_err "--games '-5'" table build --games -5

@@ -7,7 +7,7 @@ export XDG_DATA_HOME="$DIR/data"
 
 # A build that may write more than 50 MB says so on stderr before it starts, then goes on.
 expect_out 0 "wrote $DIR/big.json" table build --rules 8x8k5 --games 6000 --out "$DIR/big.json"
-grep -qE '^ttt table: warning: 6000 games may write a file of up to [0-9]+ MB to .*big.json \(fewer --games make it smaller\)$' "$ERR" &&
+grep -qE '^ttt table: warning: 6,000 games may write a file of up to [0-9]+ MB to .*big.json \(fewer --games make it smaller\)$' "$ERR" &&
     PASS=$((PASS + 1)) || fail "table build: no warning before a big file"
 # a small one does not warn
 expect 0 table build --games 1000 --out "$DIR/small.json"
@@ -24,7 +24,7 @@ if command -v script >/dev/null; then
         fail "table build: the build bar does not reach 100%"
     grep -aqE '\] 100%  ([0-9]+)/\1 moves written' "$DIR/lines" && PASS=$((PASS + 1)) ||
         fail "table build: no bar for the write: $(tail -c 300 "$DIR/tty" | cat -v)"
-    grep -aq $'^\033\\[K3x3: 70000 games' "$DIR/lines" && PASS=$((PASS + 1)) ||
+    grep -aq $'^\033\\[K3x3: 70,000 games' "$DIR/lines" && PASS=$((PASS + 1)) ||
         fail "table build: the bar is not cleared before the summary: $(tail -c 300 "$DIR/tty" | cat -v)"
 fi
 

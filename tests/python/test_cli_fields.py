@@ -126,3 +126,73 @@ def test_public_names_and_docstrings():
                 f = value.fget if isinstance(value, property) else getattr(value, "__func__", value)
                 if callable(f):
                     assert (f.__doc__ or "").strip(), "%s.%s has no docstring" % (name, attr)
+
+
+# Python's move result adds what the engine thinks of its move; every other field is `ttt move --json`'s.
+MOVE_EXTRAS = {"value_name", "value"}
+
+
+@needs_cli
+@pytest.mark.parametrize(
+    "spec,has_depth",
+    [("random", False), ("minimax", True), ("mcts:iterations=200", False), ("heuristic", False)],
+)
+def test_choose_has_exactly_the_fields_of_move_json(spec, has_depth):
+    cli = cli_json("move", "--engine", spec, "--moves", "b2")
+    e = ttt.Engine(spec)
+    e.choose(ttt.Board(moves="b2"))
+    assert set(e.last) - MOVE_EXTRAS == set(cli), (sorted(e.last), sorted(cli))
+    # depth only from an engine that searches by depth, in both
+    assert ("depth" in cli) == ("depth" in e.last) == has_depth
+    # the time to the microsecond, as the CLI prints it
+    assert e.last["ms"] == round(e.last["ms"], 3)
+
+
+def same_arena(cli, py, where="arena"):
+    """The CLI's arena JSON against Python's result: every field of the CLI's is in Python's with the same
+    value; the CLI's null for an unbounded Elo is Python's infinity, and its reals have 6 significant
+    digits."""
+    if isinstance(cli, dict):
+        assert isinstance(py, dict), where
+        for key, value in cli.items():
+            assert key in py, "%s: Python lacks %r (has %s)" % (where, key, sorted(py))
+            same_arena(value, py[key], "%s.%s" % (where, key))
+    elif isinstance(cli, list):
+        assert isinstance(py, list) and len(py) == len(cli), where
+        for i, (a, b) in enumerate(zip(cli, py)):
+            same_arena(a, b, "%s[%d]" % (where, i))
+    elif cli is None and isinstance(py, float):
+        assert py in (float("inf"), float("-inf")), "%s: %r for null" % (where, py)
+    elif isinstance(cli, float):
+        assert py == pytest.approx(cli, rel=1e-5, abs=1e-9), "%s: %r, CLI %r" % (where, py, cli)
+    else:
+        assert cli == py, "%s: %r, CLI %r" % (where, py, cli)
+
+
+@needs_cli
+@pytest.mark.parametrize(
+    "specs,gauntlet",
+    [
+        (["random", "random", "mcts:iterations=50,name=Fast"], False),
+        (["minimax:name=Perfect,depth=2", "random", "random", "minimax:depth=2"], True),
+    ],
+)
+def test_arena_names_engines_as_the_cli_does(specs, gauntlet):
+    args = ["arena", "--games", "4", "--seed", "3", "--jobs", "1"] + (["--gauntlet"] if gauntlet else [])
+    cli = cli_json(*args, *specs)
+    py = ttt.arena(specs, games=4, seed=3, gauntlet=gauntlet)
+    same_arena(cli, py)
+    names = {p["a"] for p in py["pairs"]} | {p["b"] for p in py["pairs"]}
+    assert "random#2" in names and not any("name=" in n for n in names), names
+    assert {r["engine"] for r in py["ranking"]} == names
+
+
+@needs_cli
+def test_arena_refuses_an_empty_name_as_the_cli_does():
+    r = subprocess.run(
+        [TTT, "arena", "--games", "2", "random", "random:name="], capture_output=True, text=True, timeout=60
+    )
+    assert r.returncode == 2
+    with pytest.raises(ValueError) as e:
+        ttt.arena(["random", "random:name="])
+    assert str(e.value) in r.stderr and "name=" in str(e.value), (str(e.value), r.stderr)
