@@ -248,23 +248,29 @@ int cmd_memory(int argc, char **argv)
         {"out", required_argument, NULL, 'o'}, {"force", no_argument, NULL, 'f'},
         {"help", no_argument, NULL, 'h'},      {NULL, 0, NULL, 0}};
     const char *memory = NULL, *out = NULL;
-    bool force = false;
+    bool force = false, want_help = false;
     optind = 0;
     for (int c; (c = cli_getopt("memory", argc, argv, "d:h", longopts)) != -1;) {
         switch (c) {
         case 'd': memory = optarg; break;
         case 'o': out = optarg; break;
         case 'f': force = true; break;
-        case 'h': fputs(help, stdout); return CLI_OK;
+        case 'h': want_help = true; break;
         default: return CLI_USAGE;
         }
+    }
+    static const char *const actions[] = {"stats", "export", "import"};
+    /* An action named with --help is checked first: 'ttt help memory expotr' is a typo to point out. */
+    if (want_help && (optind >= argc || strcmp(argv[optind], "stats") == 0 ||
+                      strcmp(argv[optind], "export") == 0 || strcmp(argv[optind], "import") == 0)) {
+        fputs(help, stdout);
+        return CLI_OK;
     }
     if (cli_check_db("memory", memory))
         return CLI_USAGE;
     if (optind >= argc)
         return cli_usage("memory",
                          "no action given: expected stats, export or import (see 'ttt memory --help')");
-    static const char *const actions[] = {"stats", "export", "import"};
     const char *action = argv[optind++];
     bool stats = strcmp(action, "stats") == 0, export = strcmp(action, "export") == 0,
          import = strcmp(action, "import") == 0;
