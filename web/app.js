@@ -996,7 +996,14 @@ async function runTrace() {
   } catch (e) {
     if (my !== traceEpoch) return;
     if (e.status === 404 || e.status === 405) { traceOff = true; $('trace').hidden = true; return; }
-    trace.error = limited(e) ? `${e.message} (the server is busy: move to another ply, or reopen this, to try again)` : e.message;
+    if (limited(e)) { // busy: said, and asked again when the server said to
+      const wait = Math.max(1, e.retryAfter || RETRY_DEFAULT_S);
+      trace.error = `${e.message}: asking again in ${wait} s.`;
+      trace.key = null;
+      traceTimer = setTimeout(runTrace, wait * 1000);
+    } else {
+      trace.error = e.message;
+    }
   }
   renderTrace();
 }
@@ -1013,12 +1020,11 @@ function treeOrder(root) {
   walk(root, []);
   return out;
 }
+// (A decision without a search, e.g. a level's random blunder, has no tree.)
 function traceSteps(d) {
-  if (d.kind === 'tree') return treeOrder(d.tree).length;
-  if (d.kind === 'iterations') return d.iterations.length;
-  if (d.kind === 'playouts') return d.playouts.length;
-  if (d.kind === 'rules') return d.rules.length;
-  return 0;
+  if (d.kind === 'tree') return d.tree ? treeOrder(d.tree).length : 0;
+  const steps = { iterations: d.iterations, playouts: d.playouts, rules: d.rules }[d.kind];
+  return Array.isArray(steps) ? steps.length : 0;
 }
 
 function stopTracePlay() {
@@ -1060,7 +1066,7 @@ function traceBoard(position, rules, marks, label) {
       span.dataset.cell = name;
       if (stone !== '.') { span.className = stone; span.textContent = stone.toUpperCase(); }
       if (m) {
-        if (m.text !== undefined && stone === '.') { span.textContent = m.text; span.classList.add('valued'); }
+        if (m.text !== undefined && stone === '.') { span.textContent = m.text; span.classList.add('valued'); if (!m.bg) span.classList.add('plain'); }
         if (m.cls) span.classList.add(...m.cls.split(' '));
         if (m.bg) span.style.setProperty('background', m.bg);
       }
@@ -1163,6 +1169,7 @@ function renderTrace() {
   slider.setAttribute('aria-valuetext', `step ${trace.step} of ${n}`);
   $('trace-count').textContent = n ? `${trace.step} / ${n}${d.truncated ? '+' : ''}` : '';
   const out = n ? traceStepNodes(d, trace.step, position, game.rules) : [];
+  if (!n && d.kind !== 'none') out.push(el('p', { className: 'note', textContent: 'This decision took no steps to show (no search ran): here is what the engine reported.' }));
   if (!n && d.explanation) out.push(...explanationNodes({ ...d.explanation, rules: game.rules, position }, 0, () => {}).filter((e) => !e.classList.contains('layers')));
   if (n && trace.step === n) out.push(el('p', { className: 'step' }, 'Plays ', el('strong', { textContent: d.choice || '—' })));
   if (d.truncated) out.push(el('p', { className: 'note', textContent: `Only the first ${n} steps are shown; the engine went on past them.` }));
