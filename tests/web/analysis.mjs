@@ -139,6 +139,10 @@ export async function playedChecks(browser, url, shots, check) {
   check(est.dashed > 0 && est.bands > 0 && /estimate ±spread/.test(est.legend) && /estimate/.test(est.verdict),
     `9x9k5: the engine's estimates are dashed with an uncertainty band and named ("${est.legend}"; "${est.verdict}")`);
   await page.screenshot({ path: join(shots, '27-timeline-estimates-desktop.png') });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.evaluate(() => document.getElementById('timeline').scrollIntoView({ block: 'center' }));
+  await page.screenshot({ path: join(shots, '27-timeline-estimates-phone.png') });
+  await page.setViewportSize({ width: 1280, height: 800 });
 
   // The 20x20 Monte Carlo overlay shows only the cells whose score stands out from chance, and says so.
   await page.goto(`${url}?rules=20x20k5&moves=j10+k11`);
@@ -197,6 +201,18 @@ export async function traceChecks(browser, url, shots, check) {
   await page.setViewportSize({ width: 390, height: 844 });
   await page.evaluate(() => document.getElementById('trace').scrollIntoView());
   check((await clipped(page, 390)).length === 0, 'the step-through view fits a 390 px phone');
+
+  // "What other engines think" follows the players: O medium, then O mcts.
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto(`${url}?rules=3x3&o=medium`);
+  await page.waitForSelector('#board .cell');
+  await page.click('#why summary');
+  await page.waitForSelector('.why-panel[data-engine="medium"]');
+  await page.selectOption('#player-o', 'mcts');
+  await page.waitForFunction(() => game.players.o.startsWith('mcts'));
+  await page.waitForSelector('.why-panel[data-engine="mcts"]');
+  const panels = await page.evaluate(() => [...document.querySelectorAll('.why-panel')].map((p) => p.dataset.engine));
+  check(panels.join() === 'mcts', `"What other engines think" follows the players: O medium, then mcts (${panels.join(', ')})`);
   await page.close();
 
   // Dark mode: the explanation, the timeline and the step-through in the dark scheme.
