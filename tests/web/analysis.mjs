@@ -186,6 +186,16 @@ export async function traceChecks(browser, url, shots, check) {
       const next = await page.evaluate(() => document.querySelector('.trace-now')?.textContent || '');
       check(!t.error && t.kind === kind && /^1 \/ \d+/.test(t.count) && t.now && next !== t.now && /\w+ \w+ \w+/.test(t.sentence),
         `3x3 step-through of ${engine} (${t.kind}, ${t.count} steps): "${t.sentence}"; step 1 "${t.now.slice(0, 60)}…", then step 2`);
+      if (engine === 'minimax') { // at the last step every reply searched or pruned, the pruned ones said so
+        await page.click('#trace-last');
+        const tree = await page.evaluate(() => ({
+          pruned: document.querySelectorAll('#trace li.pruned').length, later: document.querySelectorAll('#trace li.later').length,
+          data: trace.data.tree ? JSON.stringify(trace.data.tree).split('"pruned":true').length - 1 : -1,
+          chosen: document.querySelector('#trace-body .step strong')?.textContent,
+        }));
+        check(tree.pruned === tree.data && tree.pruned > 0 && tree.later === 0 && !!tree.chosen,
+          `minimax's tree at its last step: ${tree.pruned} pruned replies shown as pruned, none left unsearched, plays ${tree.chosen}`);
+      }
     } else {
       check(!t.error && /\w+ \w+ \w+/.test(t.sentence) && (await page.locator('#trace-body .mini').count()) === 1,
         `3x3 ${engine}: its sentence ("${t.sentence}") and its figures on a board`);
