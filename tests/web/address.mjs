@@ -45,13 +45,14 @@ export async function addressChecks(browser, url, shots, check) {
   const second = await stones(page);
   check(q.o === 'medium' && q.moves.split(' ').length === 2 && q.moves.startsWith('c3 '), `the address carries the engine player (${JSON.stringify(q)})`);
   await page.goBack();
-  await page.waitForFunction(() => document.querySelectorAll('#board .cell.x, #board .cell.o').length === 2 &&
-    !new URLSearchParams(location.search).has('o'));
+  // (the second game also has two stones: wait for the first game's own, or the check races the reopening)
+  await page.waitForFunction(() => document.querySelector('[data-cell="a1"]').classList.contains('o') &&
+    document.querySelector('[data-cell="b2"]').classList.contains('x') && !new URLSearchParams(location.search).has('o'));
   await settled(page);
   check((await stones(page)) === 'Oa1 Xb2' && (await page.inputValue('#player-o')) === 'human', `Back restores the first game (${await stones(page)})`);
   await page.goForward();
   await page.waitForFunction(() => new URLSearchParams(location.search).get('o') === 'medium' &&
-    document.querySelectorAll('#board .cell.o').length === 1);
+    document.querySelectorAll('#board .cell.o').length === 1 && game.players.o.startsWith('medium'));
   await settled(page);
   check((await stones(page)) === second && (await page.inputValue('#player-o')) === 'medium', `Forward restores the second game (${second})`);
 

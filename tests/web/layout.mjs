@@ -7,7 +7,7 @@ import { join } from 'node:path';
 export const MAX_CLS = 0.05; // the "good" threshold of Cumulative Layout Shift
 
 // Installed before any script of the page: sums the layout shifts not caused by input, as CLS counts them.
-function observeShifts() {
+export function observeShifts() {
   window.cls = 0;
   window.shifts = [];
   new PerformanceObserver((list) => {
@@ -20,14 +20,14 @@ function observeShifts() {
   }).observe({ type: 'layout-shift', buffered: true });
 }
 
-const rect = (page, sel) => page.evaluate((s) => {
+export const rect = (page, sel) => page.evaluate((s) => {
   const e = document.querySelector(s);
   if (!e) return null;
   const b = e.getBoundingClientRect();
   return { left: b.left, top: b.top, right: b.right, bottom: b.bottom };
 }, sel);
-const inView = (r, w, h) => !!r && r.left >= 0 && r.top >= 0 && r.right <= w && r.bottom <= h;
-const show = (r) => (r ? `${Math.round(r.left)},${Math.round(r.top)}-${Math.round(r.right)},${Math.round(r.bottom)}` : 'none');
+export const inView = (r, w, h) => !!r && r.left >= 0 && r.top >= 0 && r.right <= w && r.bottom <= h;
+export const show = (r) => (r ? `${Math.round(r.left)},${Math.round(r.top)}-${Math.round(r.right)},${Math.round(r.bottom)}` : 'none');
 
 // The page settled: a person to move or the game over, no engine thinking, the explanations arrived.
 const settledAll = (page) => page.waitForFunction(() => {
@@ -45,9 +45,9 @@ export async function layoutChecks(browser, url, shots, check) {
     await page.waitForFunction(() => document.querySelector('#player-o option[value="medium"]'));
     await page.click('#board .cell[data-cell="b2"]');
     await page.waitForFunction(() => document.querySelectorAll('#board .cell.o').length === 1);
-    await page.waitForSelector('.why-panel .mini');
+    await page.waitForSelector('#played .mini'); // the engine's explanation of the move it played
     await settledAll(page);
-    const board = await rect(page, '#board'), panel = await rect(page, '.why-panel'), list = await rect(page, '#move-list');
+    const board = await rect(page, '#board'), panel = await rect(page, '#played'), list = await rect(page, '#move-list');
     const scroll = await page.evaluate(() => [document.documentElement.scrollWidth, window.scrollY]);
     check(inView(board, w, h) && inView(panel, w, h) && inView(list, w, h) && scroll[0] <= w && scroll[1] === 0,
       `${w}x${h}: the whole board (${show(board)}), the move list (${show(list)}) and the explanation panel (${show(panel)}) are in view, unscrolled`);
@@ -76,6 +76,8 @@ export async function layoutChecks(browser, url, shots, check) {
     const before = await page.evaluate(() => { const c = window.cls; window.cls = 0; window.shifts = []; return c; });
     await page.waitForFunction(() => /wins|Draw/.test(document.getElementById('status').textContent), null, { timeout: 60000 });
     await settledAll(page);
+    // and the solver's review of the game: its verdicts in the list and its timeline
+    await page.waitForFunction(() => +document.getElementById('timeline').dataset.points === game.moves.length + 1, null, { timeout: 30000 });
     await page.waitForTimeout(600);
     const game = await page.evaluate(() => [window.cls, JSON.stringify(window.shifts), document.querySelectorAll('#move-list li').length - 1]);
     check(game[0] <= MAX_CLS && game[2] >= 5,

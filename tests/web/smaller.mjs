@@ -26,7 +26,7 @@ export async function smallerChecks(browser, url, shots, check) {
   await page.waitForFunction(() => /played/.test(document.getElementById('announce').textContent));
   const said = await page.locator('#announce').textContent(), last = await page.evaluate(() => game.last_move);
   check(live === 'polite' && said === `O played ${last}`, `the engine's move is announced in a live region ("${said}")`);
-  await whySettled(page);
+  await page.waitForSelector('#played .mini');
   await page.screenshot({ path: join(shots, '0-dark-desktop.png') });
   await page.setViewportSize({ width: 390, height: 844 });
   await page.screenshot({ path: join(shots, '0-dark-phone.png') });
@@ -46,6 +46,8 @@ export async function smallerChecks(browser, url, shots, check) {
 
   // The table engine's panel: its averages fill a sliver of -10..+10; the colours span them all the same.
   await page.goto(`${url}?rules=3x3&moves=b2`);
+  await page.waitForSelector('#board .cell.x');
+  await page.click('#why summary'); // the other engines' view is opened by hand
   await page.waitForSelector('.why-panel');
   await page.selectOption('#why-engine', 'table');
   await page.click('#why-add');
