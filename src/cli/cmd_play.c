@@ -455,8 +455,14 @@ int cmd_play(int argc, char **argv)
         return st == TTT_EINVAL ? cli_usage("play", "%s", err.msg) : cli_runtime("play", "%s", err.msg);
     /* Games with a person in them are recorded; engine matches only when asked (they would flood the
      * history). */
-    if (ttt_game_humans(g) == 0 && !record_engines)
+    if (ttt_game_humans(g) == 0 && !record_engines) {
+        if (db && record)
+            fprintf(stderr,
+                    "ttt play: warning: --db %s is ignored: games between two engines are recorded only with "
+                    "--record\n",
+                    db);
         record = false;
+    }
     if (record && (st = ttt_store_open_lazy(db, &cfg.store, &err)) != TTT_OK) {
         ttt_game_free(g);
         return cli_store_error("play", st, &err, db != NULL, "--no-record to play without");

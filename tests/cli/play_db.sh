@@ -39,6 +39,12 @@ STDIN=$IN expect_out 0 '^X wins' play --o random:seed=1 --db "$DIR/named.db"
 run history --db "$DIR/named.db"
 check "expected 2 games in $DIR/named.db: $(cat "$OUT")" "(($(grep -c 'X won  *human' "$OUT") == 2))"
 
+# two engines are recorded only with --record: a --db without it is named as ignored, and nothing is made
+expect_out 0 'draw|wins' play --x random:seed=1 --o random:seed=2 --db "$DIR/engines.db"
+check "--db without --record for two engines was not named as ignored: $(cat "$ERR")" \
+    "grep -q 'warning: --db $DIR/engines.db is ignored: games between two engines are recorded only with --record' '$ERR'"
+check "a game between engines made $DIR/engines.db" "[[ ! -e '$DIR/engines.db' ]]"
+
 # --- what cannot work is said before the game, not after it
 feed 5 q
 STDIN=$IN expect 2 play --o random:seed=1 --db "$DIR/missing/p.db"
