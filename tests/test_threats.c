@@ -310,56 +310,57 @@ static bool has_open_four_move(const ttt_board *b)
     return false;
 }
 
-/* ttt_threats_defences: against a side with an open-four cell and no five-cell either way, every move of the
- * side to move outside the set lets that side make its open four while the mover has no five-cell: checked
- * by playing every such move on the board. And no set when the attacker has no open-four cell. */
+/* ttt_threats_defences on b: -1 when the side not to move has no open-four cell; else a set outside which
+ * every move of the side to move lets that side make its open four while the mover has no five-cell,
+ * checked by playing every such move on the board. Returns whether there was a set. */
+static bool check_defences_at(const ttt_board *b, const char *rules)
+{
+    ttt_player a = (ttt_player)(1 - ttt_board_to_move(b));
+    ttt_threats *t = threats_of(b);
+    int out[TTT_MAX_CELLS], n = ttt_threats_defences(t, a, out);
+    threats_free(t);
+    if (n < 0)
+        return false;
+    assert_true(n > 0);
+    bool in_set[TTT_MAX_CELLS] = {false};
+    for (int j = 0; j < n; j++) {
+        assert_int_equal(ttt_board_at(b, out[j]), TTT_NOBODY);
+        in_set[out[j]] = true;
+    }
+    for (int c = 0; c < b->cells; c++) {
+        if (ttt_board_at(b, c) != TTT_NOBODY || in_set[c])
+            continue;
+        ttt_board next = *b;
+        ttt_board_play(&next, c);
+        if (!has_open_four_move(&next)) {
+            char text[TTT_MAX_CELLS * 2];
+            ttt_position_format(b, text, sizeof text);
+            print_error("%s %s: cell %d is outside the defences but stops the open four\n", rules, text, c);
+            fail();
+        }
+    }
+    return true;
+}
+
+/* check_defences_at on random positions without a five-cell for either side; both cases must occur. */
 static void test_defences(void **state)
 {
     (void)state;
-    const char *rules[] = {"9x9k5", "15x15k5", "8x8k4"};
-    ttt_rng rng;
-    ttt_rng_seed(&rng, 3131);
-    for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++) {
-        ttt_rules r = rules_of(rules[i]);
-        int restricted = 0, free_positions = 0;
+    static const char *const boards[] = {"9x9k5", "15x15k5", "8x8k4", NULL};
+    for (const char *const *name = boards; *name; name++) {
+        ttt_rng rng;
+        ttt_rng_seed(&rng, 3131);
+        ttt_rules r = rules_of(*name);
+        int counts[2] = {0, 0}; /* positions without a set, with one */
         for (int s = 0; s < SAMPLES; s++) {
             ttt_board b;
-            if (!random_position(&r, &rng, MIN_PLIES + (int)ttt_rng_below(&rng, MAX_PLIES - MIN_PLIES), &b))
-                continue;
-            ttt_player d = ttt_board_to_move(&b), a = (ttt_player)(1 - d);
-            int f[2];
-            if (board_fives(&b, d, f, 1) || board_fives(&b, a, f, 1))
-                continue;
-            ttt_threats *t = threats_of(&b);
-            int out[TTT_MAX_CELLS], n = ttt_threats_defences(t, a, out);
-            threats_free(t);
-            if (n < 0) {
-                free_positions++;
-                continue;
-            }
-            assert_true(n > 0);
-            restricted++;
-            bool in_set[TTT_MAX_CELLS] = {false};
-            for (int j = 0; j < n; j++) {
-                assert_int_equal(ttt_board_at(&b, out[j]), TTT_NOBODY);
-                in_set[out[j]] = true;
-            }
-            for (int c = 0; c < b.cells; c++) {
-                if (ttt_board_at(&b, c) != TTT_NOBODY || in_set[c])
-                    continue;
-                ttt_board next = b;
-                ttt_board_play(&next, c);
-                if (!has_open_four_move(&next)) {
-                    char text[TTT_MAX_CELLS * 2];
-                    ttt_position_format(&b, text, sizeof text);
-                    print_error("%s %s: cell %d is outside the defences but stops the open four\n", rules[i],
-                                text, c);
-                    fail();
-                }
-            }
+            int plies = MIN_PLIES + (int)ttt_rng_below(&rng, MAX_PLIES - MIN_PLIES), f[2];
+            if (random_position(&r, &rng, plies, &b) && !board_fives(&b, TTT_X, f, 1) &&
+                !board_fives(&b, TTT_O, f, 1))
+                counts[check_defences_at(&b, *name)]++;
         }
-        print_message("%s: %d positions with defences, %d without\n", rules[i], restricted, free_positions);
-        assert_true(restricted > 0 && free_positions > 0);
+        print_message("%s: %d positions with defences, %d without\n", *name, counts[1], counts[0]);
+        assert_true(counts[0] > 0 && counts[1] > 0);
     }
 }
 
