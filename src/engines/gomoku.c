@@ -13,7 +13,9 @@
  *           candidates of each node (fewer deeper down), until the time, node or depth budget is spent; the
  *           move of the last finished depth is played. In the tree: a five-cell of the side to move wins, two
  *           of the opponent's lose, one is the only move (not counted as depth); a move making an open four
- *           or two fours wins when the opponent has no four. The leaves are scored by the line windows.
+ *           or two fours wins when the opponent has no four; when the opponent has a flex three (a cell
+ *           giving it an open four), only its defences and our counter-fours are searched (defend=1:
+ *           every other move loses to the open four). The leaves are scored by the line windows.
  *
  * The engine keeps a threats context (counts over the rules' shared windows, VCF table) and its transposition
  * table for the game. Where threats mean nothing (k < 4, or a line loses: misère) it plays the solver's move

@@ -14,7 +14,9 @@
  *           one immediate threat keeps only the block (facing two, it has lost): the other moves are proven
  *           losses, left out of the tree below the root. On boards of more than MCTS_NEAR_MIN_CELLS cells
  *           only cells within MCTS_NEAR_DISTANCE of a stone are children (the node is then "partial": see
- *           Step 4).
+ *           Step 4). On boards of more than MCTS_PRIOR_MIN_CELLS cells where a line wins the children are
+ *           sorted by a line-pattern score over the windows through their cell (pattern_score), which
+ *           Step 1 reads as a prior: progressive bias and progressive widening.
  *   Step 3. Simulation: a uniformly random game from the leaf (ttt_playout), or with threats=1 one in which
  *           each side wins or blocks when it can (threat_playout), or the proven value.
  *   Step 4. Backup: visits and rewards (1 win, 0.5 draw, 0 loss for the side that moved into a node) up the
