@@ -139,15 +139,15 @@ static const ttt_option_def mcts_options[] = {
          "after; 0 = off"},
     {"threats", TTT_OPT_UINT, offsetof(mcts_config, threats), 0, 1, 0, 0, .arg = "0|1",
      .help = "playouts that win and block when they can, where a line wins"},
-    {"tree", TTT_OPT_UINT, offsetof(mcts_config, tree), MCTS_MIN_TREE_NODES, MCTS_MAX_TREE_NODES, 0, 0,
-     .role = TTT_ROLE_MEMORY, .unit = sizeof(mcts_node), .arg = "N",
-     .help = "most tree nodes kept, 32 bytes each"},
     {"prior", TTT_OPT_DOUBLE, offsetof(mcts_config, prior), 0, 0, 0, MCTS_MAX_PRIOR, .arg = "W",
      .help = "weight of a move's line-pattern score in its value, fading with its visits (boards over "
              "64 cells where a line wins); 0 = off"},
     {"widen", TTT_OPT_DOUBLE, offsetof(mcts_config, widen), 0, 0, 0, MCTS_MAX_WIDEN, .arg = "X",
      .help = "progressive widening: a node with N visits considers its 1 + X * sqrt(N + 1) best moves by "
              "line patterns (boards over 64 cells where a line wins); 0 = every move"},
+    {"tree", TTT_OPT_UINT, offsetof(mcts_config, tree), MCTS_MIN_TREE_NODES, MCTS_MAX_TREE_NODES, 0, 0,
+     .role = TTT_ROLE_MEMORY, .unit = sizeof(mcts_node), .arg = "N",
+     .help = "most tree nodes kept, 32 bytes each"},
     {"seed", TTT_OPT_SEED, 0, 0, 0, 0, 0, .arg = "N",
      .help = "playouts and the order new moves are tried in"},
     {.key = NULL},
