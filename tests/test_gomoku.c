@@ -203,8 +203,8 @@ static void test_bad_options(void **state)
 {
     (void)state;
     ttt_rules r = rules_of("15x15k5");
-    const char *bad[] = {"gomoku:width=0", "gomoku:depth=65", "gomoku:vcf=x", "gomoku:threes=17",
-                         "gomoku:bogus=1"};
+    const char *bad[] = {"gomoku:width=0",   "gomoku:depth=65", "gomoku:vcf=x",
+                         "gomoku:threes=17", "gomoku:defend=2", "gomoku:bogus=1"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         ttt_engine *e = NULL;
         ttt_error err = {{0}};

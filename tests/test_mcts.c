@@ -95,6 +95,22 @@ static void test_big_board_threats(void **state)
     check_fixture(&threats[1], "", SEEDS_BIG);
 }
 
+/* Line-pattern priors order the children, so a small budget is enough for the moves the patterns rank first:
+ * blocking an open three at an end next to it (see test_big_board_threats), and making an open four from
+ * one's own open three (g8 or k8: every reply then loses to the other end). With prior=0,widen=0 and 50
+ * iterations the first block is missed for most seeds. */
+static void test_priors_at_small_budget(void **state)
+{
+    (void)state;
+    static const fixture cases[] = {
+        {"15x15k5", "h8 a1 i8 a15 j8", "g8 k8"},
+        {"15x15k5", "h8 a1 i8 a15 j8 o1", "g8 k8"},
+        {"9x9k5", "e5 a1 e4 a9 e6", "e3 e7"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        check_fixture(&cases[i], ",iterations=50", SEEDS_BIG);
+}
+
 /* Misère: completing a line loses, so the engine never does it while it has another move. */
 static void test_misere_never_completes_a_line(void **state)
 {
@@ -306,6 +322,8 @@ static void test_bad_options(void **state)
     assert_int_equal(ttt_engine_new("mcts:rave=-1", &r, &e, &err), TTT_EINVAL);
     assert_int_equal(ttt_engine_new("mcts:threats=2", &r, &e, &err), TTT_EINVAL);
     assert_non_null(strstr(err.msg, "threats=2"));
+    assert_int_equal(ttt_engine_new("mcts:prior=-1", &r, &e, &err), TTT_EINVAL);
+    assert_int_equal(ttt_engine_new("mcts:widen=-0.5", &r, &e, &err), TTT_EINVAL);
     assert_int_equal(ttt_engine_new("mcts:depth=5", &r, &e, &err), TTT_EINVAL);
     assert_non_null(strstr(err.msg, "unknown option 'depth'"));
 }
@@ -315,6 +333,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_obvious_moves),
         cmocka_unit_test(test_big_board_threats),
+        cmocka_unit_test(test_priors_at_small_budget),
         cmocka_unit_test(test_misere_never_completes_a_line),
         cmocka_unit_test(test_proofs_agree_with_solver),
         cmocka_unit_test(test_reproducible),

@@ -291,6 +291,79 @@ static void test_vcf_random_positions(void **state)
     }
 }
 
+/* Does the side to move of b have a cell giving it two five-cells or more while the other side has none? */
+static bool has_open_four_move(const ttt_board *b)
+{
+    ttt_player me = ttt_board_to_move(b), other = (ttt_player)(1 - me);
+    int f[2];
+    if (board_fives(b, other, f, 1))
+        return false;
+    for (int c = 0; c < b->cells; c++) {
+        if (ttt_board_at(b, c) != TTT_NOBODY)
+            continue;
+        ttt_board next = *b;
+        ttt_board_play(&next, c);
+        if (!ttt_board_terminal(&next) && board_fives(&next, me, f, 2) == 2 &&
+            !board_fives(&next, other, f, 1))
+            return true;
+    }
+    return false;
+}
+
+/* ttt_threats_defences on b: -1 when the side not to move has no open-four cell; else a set outside which
+ * every move of the side to move lets that side make its open four while the mover has no five-cell,
+ * checked by playing every such move on the board. Returns whether there was a set. */
+static bool check_defences_at(const ttt_board *b, const char *rules)
+{
+    ttt_player a = (ttt_player)(1 - ttt_board_to_move(b));
+    ttt_threats *t = threats_of(b);
+    int out[TTT_MAX_CELLS], n = ttt_threats_defences(t, a, out);
+    threats_free(t);
+    if (n < 0)
+        return false;
+    assert_true(n > 0);
+    bool in_set[TTT_MAX_CELLS] = {false};
+    for (int j = 0; j < n; j++) {
+        assert_int_equal(ttt_board_at(b, out[j]), TTT_NOBODY);
+        in_set[out[j]] = true;
+    }
+    for (int c = 0; c < b->cells; c++) {
+        if (ttt_board_at(b, c) != TTT_NOBODY || in_set[c])
+            continue;
+        ttt_board next = *b;
+        ttt_board_play(&next, c);
+        if (!has_open_four_move(&next)) {
+            char text[TTT_MAX_CELLS * 2];
+            ttt_position_format(b, text, sizeof text);
+            print_error("%s %s: cell %d is outside the defences but stops the open four\n", rules, text, c);
+            fail();
+        }
+    }
+    return true;
+}
+
+/* check_defences_at on random positions without a five-cell for either side; both cases must occur. */
+static void test_defences(void **state)
+{
+    (void)state;
+    static const char *const boards[] = {"9x9k5", "15x15k5", "8x8k4", NULL};
+    for (const char *const *name = boards; *name; name++) {
+        ttt_rng rng;
+        ttt_rng_seed(&rng, 3131);
+        ttt_rules r = rules_of(*name);
+        int counts[2] = {0, 0}; /* positions without a set, with one */
+        for (int s = 0; s < SAMPLES; s++) {
+            ttt_board b;
+            int plies = MIN_PLIES + (int)ttt_rng_below(&rng, MAX_PLIES - MIN_PLIES), f[2];
+            if (random_position(&r, &rng, plies, &b) && !board_fives(&b, TTT_X, f, 1) &&
+                !board_fives(&b, TTT_O, f, 1))
+                counts[check_defences_at(&b, *name)]++;
+        }
+        print_message("%s: %d positions with defences, %d without\n", *name, counts[1], counts[0]);
+        assert_true(counts[0] > 0 && counts[1] > 0);
+    }
+}
+
 /* The exact value of b for the side to move within SOLVER_NODES, or 2 when not proven. */
 static int solved(ttt_solver *solver, const ttt_board *b)
 {
@@ -423,6 +496,7 @@ int main(void)
         cmocka_unit_test(test_vcf_budget),
         cmocka_unit_test(test_vcf_random_positions),
         cmocka_unit_test(test_vct_against_the_solver),
+        cmocka_unit_test(test_defences),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -13,7 +13,9 @@
  *           candidates of each node (fewer deeper down), until the time, node or depth budget is spent; the
  *           move of the last finished depth is played. In the tree: a five-cell of the side to move wins, two
  *           of the opponent's lose, one is the only move (not counted as depth); a move making an open four
- *           or two fours wins when the opponent has no four. The leaves are scored by the line windows.
+ *           or two fours wins when the opponent has no four; when the opponent has a flex three (a cell
+ *           giving it an open four), only its defences and our counter-fours are searched (defend=1:
+ *           every other move loses to the open four). The leaves are scored by the line windows.
  *
  * The engine keeps a threats context (counts over the rules' shared windows, VCF table) and its transposition
  * table for the game. Where threats mean nothing (k < 4, or a line loses: misère) it plays the solver's move
@@ -99,6 +101,7 @@ typedef struct gomoku_config {
     uint64_t vct;    /* 0 = no VCT search */
     uint64_t leaf;   /* VCF nodes at each leaf, 0 = none */
     uint64_t threes; /* three moves a VCT may use on one line of play */
+    uint64_t defend; /* 1 = against a flex three, only the defences are searched */
 } gomoku_config;
 
 static const gomoku_config gomoku_defaults = {.time_ms = GOMOKU_DEFAULT_TIME_MS,
@@ -108,7 +111,8 @@ static const gomoku_config gomoku_defaults = {.time_ms = GOMOKU_DEFAULT_TIME_MS,
                                               .vcf = GOMOKU_DEFAULT_VCF,
                                               .vct = GOMOKU_DEFAULT_VCT,
                                               .leaf = GOMOKU_DEFAULT_LEAF_VCF,
-                                              .threes = GOMOKU_VCT_THREES};
+                                              .threes = GOMOKU_VCT_THREES,
+                                              .defend = 1};
 
 static const ttt_option_def gomoku_options[] = {
     {"time", TTT_OPT_UINT, offsetof(gomoku_config, time_ms), 0, GOMOKU_MAX_TIME_MS, 0, 0,
@@ -128,6 +132,8 @@ static const ttt_option_def gomoku_options[] = {
      .help = "nodes of a VCF search at each leaf of the alpha-beta, 0 = none"},
     {"threes", TTT_OPT_UINT, offsetof(gomoku_config, threes), 0, GOMOKU_MAX_THREES, 0, 0, .arg = "N",
      .help = "three moves a VCT may use on one line of play"},
+    {"defend", TTT_OPT_UINT, offsetof(gomoku_config, defend), 0, 1, 0, 0, .arg = "0|1",
+     .help = "against a flex three, search only its defences and counter-fours"},
     {"seed", TTT_OPT_SEED, 0, 0, 0, 0, 0, .arg = "N", .help = "order of equally scored candidates"},
     {.key = NULL},
 };
@@ -173,6 +179,7 @@ typedef struct gomoku_state {
     /* one search */
     uint64_t nodes, node_limit;
     uint64_t leaf_vcf; /* the config's leaf= */
+    bool defend;       /* the config's defend= */
     double deadline;   /* ttt_clock_ms() value; 0 = none */
     bool aborted;
 } gomoku_state;
@@ -360,7 +367,8 @@ static int compare_candidates(const void *a, const void *b)
 
 /* Step 3: the best `limit` empty cells near a stone (the centre on an empty board), scored and sorted, best
  * first (insertion into the kept ones: cheaper than sorting them all when limit is small). */
-static int candidates(gomoku_state *s, ttt_player me, candidate *out, int limit, ttt_rng *rng)
+static int candidates(gomoku_state *s, ttt_player me, candidate *out, int limit, ttt_rng *rng,
+                      const uint8_t *only)
 {
     const ttt_threats *t = &s->threats;
     const ttt_lines *l = t->lines;
@@ -370,7 +378,7 @@ static int candidates(gomoku_state *s, ttt_player me, candidate *out, int limit,
         return 1;
     }
     for (int c = 0; c < l->cells; c++) {
-        if (!s->near[c] || t->at[c] != TTT_NOBODY)
+        if (!s->near[c] || t->at[c] != TTT_NOBODY || (only && !only[c]))
             continue;
         if (s->dirty[c]) {
             score_cell(s, c);
@@ -469,7 +477,19 @@ static int search(gomoku_state *s, ttt_player me, int depth, int alpha, int beta
     }
 
     candidate moves[TTT_MAX_CELLS];
-    int n = candidates(s, me, moves, GOMOKU_INNER_WIDTH, NULL);
+    uint8_t only[TTT_MAX_CELLS], *restrict_to = NULL;
+    if (s->defend) { /* against a flex three, every move but its defences loses to the open four */
+        int defence[TTT_MAX_CELLS], nd = ttt_threats_defences(t, opp, defence);
+        if (nd > 0) {
+            memset(only, 0, (size_t)t->lines->cells);
+            for (int i = 0; i < nd; i++)
+                only[defence[i]] = 1;
+            restrict_to = only;
+        }
+    }
+    int n = candidates(s, me, moves, GOMOKU_INNER_WIDTH, NULL, restrict_to);
+    if (n == 0 && restrict_to)
+        n = candidates(s, me, moves, GOMOKU_INNER_WIDTH, NULL, NULL);
     if (n == 0)
         return 0;
     if (moves[0].wins)
@@ -559,6 +579,7 @@ static ttt_status gomoku_choose(ttt_engine *e, const ttt_board *b, ttt_move *out
     s->nodes = 0;
     s->node_limit = c->nodes;
     s->leaf_vcf = c->leaf;
+    s->defend = c->defend != 0;
     s->deadline = c->time_ms ? start + (double)c->time_ms : 0;
     s->aborted = false;
     info->depth = 0;
@@ -586,7 +607,7 @@ static ttt_status gomoku_choose(ttt_engine *e, const ttt_board *b, ttt_move *out
     }
     /* Step 3. */
     candidate moves[TTT_MAX_CELLS];
-    int n = candidates(s, me, moves, TTT_MAX_CELLS, &e->rng);
+    int n = candidates(s, me, moves, TTT_MAX_CELLS, &e->rng, NULL);
     bool opp_vcf = n > 1 && has_vcf(s, e, opp, vcf, NULL);
     if (opp_vcf || (n > 1 && has_vct(s, e, opp, vct, NULL))) {
         int kept = 0;

@@ -439,6 +439,14 @@ static ttt_threats_result search_root(ttt_threats *t, ttt_player who, int threes
     return search(t, who, nf == 1 ? f[0] : -1, threes, s, 0);
 }
 
+int ttt_threats_defences(const ttt_threats *t, ttt_player attacker, int *out)
+{
+    uint8_t y[TTT_MAX_CELLS];
+    if (open_four_cells(t, attacker, y) == 0)
+        return -1;
+    return defences(t, attacker, y, out);
+}
+
 ttt_threats_result ttt_threats_vcf(ttt_threats *t, ttt_player who, uint64_t budget, int *line, int *length)
 {
     assert(t->lines->k >= 2);

@@ -101,6 +101,13 @@ ttt_threats_result ttt_threats_vcf(ttt_threats *t, ttt_player who, uint64_t budg
 ttt_threats_result ttt_threats_vct(ttt_threats *t, ttt_player who, int max_threes, uint64_t budget,
                                    int *first);
 
+/* The moves that can stop `attacker` from winning with an open four, when attacker has a cell giving it two
+ * or more five-cells (a flex three, or a four-and-three shape) and neither side has a five-cell: the empty
+ * cells of attacker's windows of k-2 through such cells, and the other side's four-making cells (a counter
+ * four). Every other move of the other side loses to that open four. Written to out (room for
+ * TTT_MAX_CELLS); returns how many, or -1 when attacker has no such cell. */
+int ttt_threats_defences(const ttt_threats *t, ttt_player attacker, int *out);
+
 /* Forgets the table of failed positions (a new game). */
 void ttt_threats_clear(ttt_threats *t);
 
