@@ -18,5 +18,7 @@
 #include "ttt/arena.h"
 #include "ttt/store.h"
 #include "ttt/gomocup.h"
+#include "ttt/certificate.h"
+#include "ttt/verify.h"
 
 #endif

@@ -69,6 +69,10 @@ ttt_proof ttt_prover_run(ttt_prover *p, uint64_t attacker, uint64_t defender, bo
  * the same with attacker stones added on any empty cells outside it (0 after other answers). */
 uint64_t ttt_prover_zone(const ttt_prover *p);
 
+/* What the table holds for the position without searching: TTT_PROOF_HOLDS when a run proved that the
+ * defender holds there, TTT_PROOF_UNKNOWN when it holds nothing (or an answer that is not a proof). */
+ttt_proof ttt_prover_known(const ttt_prover *p, uint64_t attacker, uint64_t defender, bool attacker_to_move);
+
 /* Forgets the table. */
 void ttt_prover_clear(ttt_prover *p);
 
