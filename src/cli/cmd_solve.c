@@ -358,6 +358,9 @@ int cmd_solve(int argc, char **argv)
         return cli_usage("solve", "the game is over (%s): nothing to solve",
                          cli_status_line(&b, status, sizeof status));
     }
+    if (cert_path && b.cells > TTT_CERT_MAX_CELLS)
+        return cli_usage("solve", "--certificate: boards of at most %d cells, not %d", TTT_CERT_MAX_CELLS,
+                         b.cells);
     ttt_solver *solver;
     ttt_error err;
     if (ttt_solver_new(&b.rules, (int)tt_mib, &solver, &err))
