@@ -182,6 +182,8 @@ static void walk_node(walk *w)
     int tag = w->d[w->at++];
     if (tag == TTT_CERT_PAIRING)
         w->at += 1 + 2 * (size_t)w->d[w->at];
+    else if (tag == TTT_CERT_MIRROR)
+        w->at++;
     else if (tag == TTT_CERT_MOVE) {
         w->at++;
         walk_node(w);
@@ -220,8 +222,10 @@ static void tamper_nodes(const cert *c)
     assert_non_null(nodes);
     assert_non_null(t);
     int n = walk_cert(c, nodes), tried = 0, step = n / TAMPER_NODES + 1;
-    for (int i = 0; i < n; i += step) {
+    for (int i = 0; i < n; i++) {
         const node_at *nd = &nodes[i];
+        if (i % step && nd->tag != TTT_CERT_MIRROR) /* a sample, and every mirror leaf (they are few) */
+            continue;
         memcpy(t, c->data, c->size);
         if (nd->tag == TTT_CERT_ALL && c->data[nd->at + 1] > 0) {
             /* An opponent move dropped: the count one less, the last child's subtree cut out. */
@@ -242,6 +246,13 @@ static void tamper_nodes(const cert *c)
             assert_true(rejected(t, c->size));
             memcpy(t, c->data, c->size);
             t[nd->at] = TTT_CERT_END; /* the leaf claims the game is over */
+            assert_true(rejected(t, c->size));
+            tried++;
+        } else if (nd->tag == TTT_CERT_MIRROR) {
+            t[nd->at + 1] ^= 1; /* another symmetry: a reflection, which fixes a whole line of cells */
+            assert_true(rejected(t, c->size));
+            memcpy(t, c->data, c->size);
+            t[nd->at] = TTT_CERT_PAIRING; /* a misère leaf claimed as a pairing */
             assert_true(rejected(t, c->size));
             tried++;
         } else if (nd->tag == TTT_CERT_END) {

@@ -14,6 +14,10 @@
  *     PAIRING  normal rules, target "does not lose": disjoint pairs of empty cells, a pair inside every
  *              window that holds no stone of the prover. The prover answers each opponent move in a pair
  *              with its partner, so the opponent never completes a line.
+ *     MIRROR   misère rules, target "does not lose", the opponent to move: a symmetry g of the board, its own
+ *              inverse, fixed on at most one cell, which the prover holds; the prover's other stones are the
+ *              images of the opponent's, and every window through the fixed cell holds two distinct cells c
+ *              and g(c). Answering each move m with g(m), the prover never completes a line first.
  *     SEEN     the position, up to a symmetry of the board, was proven earlier in the same half (a
  *              transposition); every node checked before, leaves included, counts
  *
@@ -32,6 +36,9 @@
  *                     2 SEEN                 nothing
  *                     3 MOVE     the prover's cell, then the child's node
  *                     4 ALL      n, then the n children's nodes, one per orbit of the opponent's moves
+ *                     5 MIRROR   the symmetry: its number s, the map (r, c) -> (r', c') where r' = rows-1-r
+ *                                when s & 2, c' = cols-1-c when s & 1, then (r', c') -> (c', r') when s & 4
+ *                                (square boards: s from 0 to 7; others 0 to 3)
  *     trailer    8  "TTTEND\0\0", then 8: the nodes written (of every half)
  *
  * Nodes come in depth-first order, each before its children, so the file is written and read as a stream:
@@ -52,7 +59,14 @@
 #define TTT_CERT_MAX_CELLS  64
 #define TTT_CERT_MAX_HALVES 2
 
-enum { TTT_CERT_END = 0, TTT_CERT_PAIRING = 1, TTT_CERT_SEEN = 2, TTT_CERT_MOVE = 3, TTT_CERT_ALL = 4 };
+enum {
+    TTT_CERT_END = 0,
+    TTT_CERT_PAIRING = 1,
+    TTT_CERT_SEEN = 2,
+    TTT_CERT_MOVE = 3,
+    TTT_CERT_ALL = 4,
+    TTT_CERT_MIRROR = 5
+};
 enum { TTT_CERT_NOT_LOSE = 0, TTT_CERT_WIN = 1 };
 
 /* What writing a certificate took. */
@@ -60,6 +74,7 @@ typedef struct ttt_certificate_stats {
     uint64_t nodes;    /* nodes written, every half */
     uint64_t bytes;    /* the file's size */
     uint64_t pairings; /* PAIRING leaves */
+    uint64_t mirrors;  /* MIRROR leaves */
     uint64_t seen;     /* SEEN leaves */
     uint64_t oracle;   /* nodes the solver and prover searched to choose the prover's moves */
     double ms;

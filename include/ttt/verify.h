@@ -20,6 +20,7 @@ typedef struct ttt_verify_report {
     int halves;
     uint64_t nodes;    /* nodes checked */
     uint64_t pairings; /* PAIRING leaves checked */
+    uint64_t mirrors;  /* MIRROR leaves checked */
     uint64_t seen;     /* SEEN leaves found among the positions proven */
     uint64_t bytes;    /* read */
     double ms;

@@ -235,10 +235,12 @@ static int solve_certificate(ttt_solver *solver, const ttt_board *b, ttt_result 
         return cli_runtime("solve", "%s (no certificate written)", st ? err.msg : "certificate: write error");
     }
     fprintf(stderr,
-            "ttt solve: certificate %s: %llu nodes (%llu pairings, %llu transpositions), %llu bytes, "
+            "ttt solve: certificate %s: %llu nodes (%llu pairings, %llu mirrors, %llu transpositions), %llu "
+            "bytes, "
             "%.3f ms, %llu oracle nodes\n",
-            path, (unsigned long long)cs.nodes, (unsigned long long)cs.pairings, (unsigned long long)cs.seen,
-            (unsigned long long)cs.bytes, cs.ms, (unsigned long long)cs.oracle);
+            path, (unsigned long long)cs.nodes, (unsigned long long)cs.pairings,
+            (unsigned long long)cs.mirrors, (unsigned long long)cs.seen, (unsigned long long)cs.bytes, cs.ms,
+            (unsigned long long)cs.oracle);
     return CLI_OK;
 }
 

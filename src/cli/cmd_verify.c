@@ -60,16 +60,16 @@ int cmd_verify(int argc, char **argv)
     if (json) {
         printf("{\"valid\":true,\"rules\":\"%s\",\"to_move\":\"%s\",\"value\":\"%s\",\"halves\":%d,\"nodes\":"
                "%llu,"
-               "\"pairings\":%llu,\"seen\":%llu,\"bytes\":%llu,\"ms\":%.3f}\n",
+               "\"pairings\":%llu,\"mirrors\":%llu,\"seen\":%llu,\"bytes\":%llu,\"ms\":%.3f}\n",
                ttt_rules_format(&r.rules, rt, sizeof rt), side, ttt_result_name(r.value), r.halves,
-               (unsigned long long)r.nodes, (unsigned long long)r.pairings, (unsigned long long)r.seen,
-               (unsigned long long)r.bytes, r.ms);
+               (unsigned long long)r.nodes, (unsigned long long)r.pairings, (unsigned long long)r.mirrors,
+               (unsigned long long)r.seen, (unsigned long long)r.bytes, r.ms);
         return CLI_OK;
     }
     printf("%s: valid: %s, %s to move (%d stones): %s\n", path, ttt_rules_format(&r.rules, rt, sizeof rt),
            side, __builtin_popcountll(r.x | r.o), ttt_result_name(r.value));
-    printf("%llu nodes checked (%llu pairings, %llu transpositions), %llu bytes, in %.3f ms\n",
-           (unsigned long long)r.nodes, (unsigned long long)r.pairings, (unsigned long long)r.seen,
-           (unsigned long long)r.bytes, r.ms);
+    printf("%llu nodes checked (%llu pairings, %llu mirrors, %llu transpositions), %llu bytes, in %.3f ms\n",
+           (unsigned long long)r.nodes, (unsigned long long)r.pairings, (unsigned long long)r.mirrors,
+           (unsigned long long)r.seen, (unsigned long long)r.bytes, r.ms);
     return CLI_OK;
 }

@@ -261,6 +261,51 @@ static int move_orbits(const writer *w, uint64_t x, uint64_t o, int *out)
     return n;
 }
 
+/* Cell `cell` under the certificate's symmetry number sy (ttt/certificate.h: MIRROR). */
+static int cert_sym(const writer *w, int sy, int cell)
+{
+    int rows = w->lines->rows, cols = w->lines->cols, r = cell / cols, c = cell % cols;
+    if (sy & 2)
+        r = rows - 1 - r;
+    if (sy & 1)
+        c = cols - 1 - c;
+    return sy & 4 ? c * cols + r : r * cols + c;
+}
+
+/* A mirror leaf (ttt/certificate.h) for the prover, the opponent to move: the symmetry's number, or -1. */
+static int mirror_leaf(const writer *w, uint64_t x, uint64_t o)
+{
+    if (!w->misere || w->target != TTT_CERT_NOT_LOSE)
+        return -1;
+    uint64_t mine = w->prover == TTT_X ? x : o, theirs = w->prover == TTT_X ? o : x;
+    for (int sy = 1; sy < w->lines->nsym; sy++) {
+        uint64_t fixed = 0, image = 0;
+        bool involution = true;
+        for (int cell = 0; cell < w->cells && involution; cell++) {
+            involution = cert_sym(w, sy, cert_sym(w, sy, cell)) == cell;
+            if (cert_sym(w, sy, cell) == cell)
+                fixed |= bit(cell);
+            if (theirs >> cell & 1)
+                image |= bit(cert_sym(w, sy, cell));
+        }
+        if (!involution || __builtin_popcountll(fixed) > 1 || (fixed & ~mine) || image != (mine & ~fixed))
+            continue;
+        bool ok = true;
+        for (int i = 0; fixed && ok && i < w->lines->nwin; i++) {
+            uint64_t win = w->lines->win_bits[i].w[0];
+            if (!(win & fixed))
+                continue;
+            bool pair = false;
+            for (uint64_t cells = win & ~fixed; cells && !pair; cells &= cells - 1)
+                pair = win >> cert_sym(w, sy, __builtin_ctzll(cells)) & 1;
+            ok = pair;
+        }
+        if (ok)
+            return sy;
+    }
+    return -1;
+}
+
 static bool pairing_leaf(writer *w, uint64_t x, uint64_t o, int *partner)
 {
     if (w->misere || w->target != TTT_CERT_NOT_LOSE)
@@ -303,6 +348,11 @@ static int prover_move(writer *w, uint64_t x, uint64_t o, bool x_to_move, int en
         if (pairing_leaf(w, x_to_move ? x | bit(cell) : x, x_to_move ? o : o | bit(cell), partner))
             return cell;
     }
+    for (uint64_t e = empty; e && w->misere && w->target == TTT_CERT_NOT_LOSE; e &= e - 1) {
+        int cell = __builtin_ctzll(e);
+        if (mirror_leaf(w, x_to_move ? x | bit(cell) : x, x_to_move ? o : o | bit(cell)) >= 0)
+            return cell;
+    }
     /* The solver's order at this position, its table's move first. */
     solver_load(s, inner_set(s, x), inner_set(s, o));
     int frame, hash_move = -1;
@@ -340,8 +390,12 @@ static bool write_node(writer *w, uint64_t x, uint64_t o, int last, int end)
         w->st.seen++;
         return put(w, (const uint8_t[]){TTT_CERT_SEEN}, 1);
     }
-    int partner[TTT_MAX_CELLS];
-    if (pairing_leaf(w, x, o, partner)) {
+    int partner[TTT_MAX_CELLS], mirror = -1;
+    if ((x_to_move ? TTT_X : TTT_O) != w->prover && (mirror = mirror_leaf(w, x, o)) >= 0) {
+        w->st.mirrors++;
+        if (!put2(w, TTT_CERT_MIRROR, mirror))
+            return false;
+    } else if (pairing_leaf(w, x, o, partner)) {
         uint8_t bytes[2 + TTT_MAX_CELLS];
         int n = 0;
         for (int cell = 0; cell < w->cells; cell++)

@@ -45,7 +45,7 @@ typedef struct checker {
     int nsym;
     int sym[MAX_SYMS][MAX_CELLS];
     FILE *in;
-    uint64_t bytes, nodes, pairings, seen;
+    uint64_t bytes, nodes, pairings, mirrors, seen;
     key_set done;
     int prover, target; /* of the half under way */
     int path[MAX_CELLS], depth;
@@ -278,6 +278,42 @@ static bool check_pairing(checker *c, uint64_t mine, uint64_t empty)
     return true;
 }
 
+/* The mirror leaf (misère, target "does not lose", the opponent to move): a symmetry g with g(g(c)) = c for
+ * every cell, fixed on at most one cell, which the prover holds; the prover's other stones are the images of
+ * the opponent's; and every window through the fixed cell holds two distinct cells c and g(c). The prover
+ * answers each move m with g(m), which is empty (the position stays symmetric), and never completes a line:
+ * a window through the fixed cell would need both c and g(c), one of which is the opponent's; any other
+ * window of its stones is the image of one the opponent filled a move earlier, which ended the game. */
+static bool check_mirror(checker *c, uint64_t mine, uint64_t theirs)
+{
+    int s;
+    if (!read_byte(c, &s))
+        return false;
+    if (s >= c->nsym)
+        return bad(c, "a MIRROR leaf with symmetry %d of %d", s, c->nsym);
+    uint64_t fixed = 0;
+    for (int cell = 0; cell < c->cells; cell++) {
+        if (c->sym[s][c->sym[s][cell]] != cell)
+            return bad(c, "a MIRROR leaf whose symmetry %d is not its own inverse", s);
+        if (c->sym[s][cell] == cell)
+            fixed |= UINT64_C(1) << cell;
+    }
+    if (__builtin_popcountll(fixed) > 1 || (fixed & ~mine) || map_set(c, s, theirs) != (mine & ~fixed))
+        return bad(
+            c, "a MIRROR leaf where the prover's stones are not the opponent's image under symmetry %d", s);
+    for (int w = 0; fixed && w < c->nwin; w++) {
+        if (!(c->win[w] & fixed))
+            continue;
+        bool pair = false;
+        for (uint64_t cells = c->win[w] & ~fixed; cells && !pair; cells &= cells - 1)
+            pair = c->win[w] >> c->sym[s][__builtin_ctzll(cells)] & 1;
+        if (!pair)
+            return bad(c, "a MIRROR leaf: a window through the fixed cell holds no cell with its image");
+    }
+    c->mirrors++;
+    return true;
+}
+
 static bool check_node(checker *c, uint64_t x, uint64_t o, int last);
 
 /* Plays cell for the side to move and checks the child's node. */
@@ -348,7 +384,13 @@ static bool check_node(checker *c, uint64_t x, uint64_t o, int last)
             return bad(c, "a PAIRING leaf proves only that a side does not lose, under normal rules");
         if (!check_pairing(c, mine, empty))
             return false;
-        (void)theirs;
+        break;
+    case TTT_CERT_MIRROR:
+        if (!c->misere || c->target != TTT_CERT_NOT_LOSE || mover == c->prover)
+            return bad(c, "a MIRROR leaf proves only that a side does not lose under misère rules, with the "
+                          "opponent to move");
+        if (!check_mirror(c, mine, theirs))
+            return false;
         break;
     case TTT_CERT_MOVE: {
         int cell;
@@ -482,6 +524,7 @@ ttt_status ttt_verify_certificate(FILE *in, ttt_verify_report *out, ttt_error *e
     out->rules = c->rules;
     out->nodes = c->nodes;
     out->pairings = c->pairings;
+    out->mirrors = c->mirrors;
     out->seen = c->seen;
     out->bytes = c->bytes + sizeof t;
     out->ms = ttt_clock_ms() - start;
