@@ -235,9 +235,8 @@ static int solve_certificate(ttt_solver *solver, const ttt_board *b, ttt_result 
         return cli_runtime("solve", "%s (no certificate written)", st ? err.msg : "certificate: write error");
     }
     fprintf(stderr,
-            "ttt solve: certificate %s: %llu nodes (%llu pairings, %llu mirrors, %llu transpositions), %llu "
-            "bytes, "
-            "%.3f ms, %llu oracle nodes\n",
+            "ttt solve: certificate %s: %llu nodes (%llu pairings, %llu mirrors, %llu transpositions), "
+            "%llu bytes, %.3f ms, %llu oracle nodes\n",
             path, (unsigned long long)cs.nodes, (unsigned long long)cs.pairings,
             (unsigned long long)cs.mirrors, (unsigned long long)cs.seen, (unsigned long long)cs.bytes, cs.ms,
             (unsigned long long)cs.oracle);
@@ -308,10 +307,10 @@ int cmd_solve(int argc, char **argv)
                                              {"nodes", required_argument, NULL, 'n'},
                                              {"tt", required_argument, NULL, OPT_TT},
                                              {"threads", required_argument, NULL, OPT_THREADS},
-                                             {"certificate", required_argument, NULL, OPT_CERTIFICATE},
                                              {"json", no_argument, NULL, 'j'},
                                              {"value", no_argument, NULL, 'v'},
                                              {"help", no_argument, NULL, 'h'},
+                                             {"certificate", required_argument, NULL, OPT_CERTIFICATE},
                                              {NULL, 0, NULL, 0}};
     const char *rules_text = NULL, *moves_text = NULL, *cert_path = NULL;
     uint64_t time_ms = 0, nodes = 0, tt_mib = SOLVE_DEFAULT_TT_MIB, threads = 1;
