@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # bench/verify/frontier.sh TTT [RULES...] - certificates of the frontier boards (make verify-frontier): for each
-# rules set, `ttt solve --value` without and with --certificate (wall and CPU seconds), the certificate's size
-# and `ttt verify` on it. Exits non-zero when a certificate fails to verify. The certificates go to a temporary
+# rules set, `ttt solve --value` without and with --certificate (CPU seconds, user + system: the machine may be
+# shared), the certificate's nodes and bytes, and `ttt verify` on it (CPU seconds). Exits non-zero when a certificate fails to verify. The certificates go to a temporary
 # directory (CERT_DIR to keep them). Default boards: 7x7k5 6x6k5 6x6k4 6x5k4 5x5k4 5x5k4-misere.
 set -euo pipefail
 TTT=${1:?usage: $0 path/to/ttt [RULES...]}
@@ -20,22 +20,26 @@ seconds() {
     /usr/bin/time -o "$result.time" -f '%e %U %S' "$@" >"$result.out" 2>"$result.err"
 }
 
-printf '%-13s %-6s %9s %9s %10s %11s %11s %9s\n' rules value solve_s cert_s cert_cpu nodes bytes verify_s
+# cpu RESULT: the user + system seconds of RESULT.time.
+cpu() {
+    local wall user sys
+    read -r wall user sys <"$1.time"
+    echo "$user + $sys" | bc
+}
+
+printf '%-13s %-6s %9s %14s %11s %11s %10s\n' rules value solve_s with_cert_s nodes bytes verify_s
 bad=0
 for r in "${BOARDS[@]}"; do
     seconds "$DIR/$r.plain" "$TTT" solve --value --rules "$r"
     seconds "$DIR/$r.cert" "$TTT" solve --value --rules "$r" --certificate "$DIR/$r.cert"
-    read -r plain _ _ <"$DIR/$r.plain.time"
-    read -r wall user sys <"$DIR/$r.cert.time"
     value=$(grep -Eo 'to move: [a-z]+' "$DIR/$r.cert.out" | cut -d' ' -f3)
     if seconds "$DIR/$r.verify" "$TTT" verify --json "$DIR/$r.cert"; then
-        read -r vwall _ _ <"$DIR/$r.verify.time"
         nodes=$(grep -Eo '"nodes":[0-9]+' "$DIR/$r.verify.out" | cut -d: -f2)
         bytes=$(grep -Eo '"bytes":[0-9]+' "$DIR/$r.verify.out" | cut -d: -f2)
         proven=$(grep -Eo '"value":"[a-z]+"' "$DIR/$r.verify.out" | cut -d'"' -f4)
         [[ $proven == "$value" ]] || { echo "$r: verify proves $proven, solve said $value"; bad=1; }
-        printf '%-13s %-6s %9.2f %9.2f %10.2f %11s %11s %9.2f\n' "$r" "$value" "$plain" "$wall" \
-            "$(echo "$user + $sys" | bc)" "$nodes" "$bytes" "$vwall"
+        printf '%-13s %-6s %9.2f %14.2f %11s %11s %10.2f\n' "$r" "$value" "$(cpu "$DIR/$r.plain")" \
+            "$(cpu "$DIR/$r.cert")" "$nodes" "$bytes" "$(cpu "$DIR/$r.verify")"
     else
         echo "$r: NOT VERIFIED: $(cat "$DIR/$r.verify.err")"
         bad=1
