@@ -66,8 +66,9 @@ int cmd_verify(int argc, char **argv)
                (unsigned long long)r.seen, (unsigned long long)r.bytes, r.ms);
         return CLI_OK;
     }
-    printf("%s: valid: %s, %s to move (%d stones): %s\n", path, ttt_rules_format(&r.rules, rt, sizeof rt),
-           side, __builtin_popcountll(r.x | r.o), ttt_result_name(r.value));
+    int stones = __builtin_popcountll(r.x | r.o);
+    printf("%s: valid: %s, %s to move (%d stone%s): %s\n", path, ttt_rules_format(&r.rules, rt, sizeof rt),
+           side, stones, stones == 1 ? "" : "s", ttt_result_name(r.value));
     printf("%llu nodes checked (%llu pairings, %llu mirrors, %llu transpositions), %llu bytes, in %.3f ms\n",
            (unsigned long long)r.nodes, (unsigned long long)r.pairings, (unsigned long long)r.mirrors,
            (unsigned long long)r.seen, (unsigned long long)r.bytes, r.ms);

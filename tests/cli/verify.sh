@@ -18,6 +18,12 @@ done
 expect_out 0 'X to move: draw' solve --rules 3x3 --certificate "$DIR/all.cert"
 expect_out 0 'valid: 3x3' verify "$DIR/all.cert"
 
+# From a position: its stones in the header, the value for the side to move.
+expect_out 0 'O to move: draw' solve --value --certificate "$DIR/pos.cert" x.o/.x./...
+expect_out 0 'valid: 3x3, O to move \(3 stones\): draw' verify "$DIR/pos.cert"
+expect_out 0 'O to move: win' solve --value --rules 4x4k3-misere --moves a1 --certificate "$DIR/pos1.cert"
+expect_out 0 'valid: 4x4k3-misere, O to move \(1 stone\): win' verify "$DIR/pos1.cert"
+
 # A damaged certificate: the leaf after X's first move (a pairing) holds one pair (byte 36: after the header,
 # the half's byte, X's MOVE and its cell, the PAIRING tag).
 cp "$DIR/3x3.cert" "$DIR/bad.cert"
