@@ -73,7 +73,7 @@ define cmbuild
 	@cmake --build $(1) -j$(JOBS) $(2) -- --no-print-directory | { grep --line-buffered -v '^\[ *[0-9]*%\] Built target ' || true; }
 endef
 
-.PHONY: all help setup setup-deb setup-test deb build play check check-release check-asan check-signature check-fuzz fuzz fuzz-build format \
+.PHONY: all help setup setup-deb setup-test deb build play check check-release check-asan check-signature check-fuzz fuzz fuzz-build format verify-frontier \
 	format-check bench clean
 
 all: build
@@ -88,6 +88,8 @@ help:
 	@echo "make format         clang-format -i all C sources"
 	@echo "make format-check   check formatting only"
 	@echo "make bench ARGS=... Release build in $(RELEASE_DIR)/, run ./$(RELEASE_DIR)/ttt bench ARGS"
+	@echo "make verify-frontier  Release build, then certificates of 7x7k5, 6x6k5, 6x6k4, 6x5k4, 5x5k4 and"
+	@echo "                    misere 5x5k4 written and verified, with their figures (bench/verify/frontier.sh)"
 	@echo "make fuzz           clang libFuzzer build in $(FUZZ_DIR)/, run every tests/fuzz/ harness FUZZ_TIME s"
 	@echo "                    (default 60); FUZZ=name runs one (e.g. make fuzz FUZZ=web_api FUZZ_TIME=600)"
 	@echo "make clean          remove build directories"
@@ -168,6 +170,11 @@ bench: setup
 	$(call configure,$(RELEASE_DIR),$(RELEASE_CONFIG))
 	$(call cmbuild,$(RELEASE_DIR),--target ttt_cli)
 	@exec ./$(RELEASE_DIR)/ttt bench $(ARGS)
+
+verify-frontier: setup
+	$(call configure,$(RELEASE_DIR),$(RELEASE_CONFIG))
+	$(call cmbuild,$(RELEASE_DIR),--target ttt_cli)
+	@exec bench/verify/frontier.sh ./$(RELEASE_DIR)/ttt $(ARGS)
 
 clean:
 	@rm -rf $(BUILD_DIR) $(ASAN_DIR) $(RELEASE_DIR) $(FUZZ_DIR) $(DEB_DIR)

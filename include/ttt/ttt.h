@@ -19,5 +19,7 @@
 #include "ttt/store.h"
 #include "ttt/gomocup.h"
 #include "ttt/trace.h"
+#include "ttt/certificate.h"
+#include "ttt/verify.h"
 
 #endif

@@ -179,5 +179,6 @@ int cmd_memory(int argc, char **argv);
 int cmd_history(int argc, char **argv);
 int cmd_serve(int argc, char **argv);
 int cmd_brain(int argc, char **argv);
+int cmd_verify(int argc, char **argv);
 
 #endif

@@ -1,5 +1,6 @@
 /* cli/cmd_solve.c - `ttt solve`: the game-theoretic value of a position and of every move. */
 #define _GNU_SOURCE /* getopt_long */
+#include <errno.h>
 #include <getopt.h>
 #include <jansson.h>
 #include <signal.h>
@@ -38,7 +39,7 @@
 static const char help[] =
     "usage: ttt solve [--rules R] [--moves \"a1 b2 ...\"] [--value] [--time MS] [--nodes N] [--tt MIB] "
     "[--threads N]\n"
-    "                 [--json] [POSITION]\n"
+    "                 [--certificate FILE] [--json] [POSITION]\n"
     "\n"
     "Prints the value of the position for the side to move (win, draw or loss, and in how many more moves\n"
     "the game ends with best play), the value of every legal move, the nodes searched and the time.\n"
@@ -56,6 +57,8 @@ static const char help[] =
     "      --threads N   value the moves on N threads at once, 1 to 64 (default 1); only when every move\n"
     "                    is valued without --time or --nodes: the values are the same, the node count\n"
     "                    varies from run to run\n"
+    "      --certificate FILE  write the proof of the value, which 'ttt verify FILE' checks (boards of\n"
+    "                    at most 64 cells; no --time or --nodes; quickest with --value)\n"
     "      --json        {\"value\": \"draw\", \"plies\": 9, \"moves\": [...], \"nodes\": N, \"ms\": T}\n"
     "\n"
     "examples: ttt solve\n"
@@ -310,8 +313,33 @@ static int report_interrupted(const solve_watch *w, const ttt_search_result *r, 
     return CLI_OK;
 }
 
-/* --value: the position's value alone; Ctrl-C prints what is proven so far. Takes ownership of the solver. */
-static int solve_value(ttt_solver *solver, solve_watch *watch, bool json)
+/* --certificate: writes the proof of the solved position b (its score for the side to move) with the solver
+ * that proved it, and says what it took on stderr. */
+static int solve_certificate(ttt_solver *solver, const ttt_board *b, ttt_result value, const char *path)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return cli_runtime("solve", "cannot write %s: %s", path, strerror(errno));
+    ttt_certificate_stats cs;
+    ttt_error err;
+    ttt_status st = ttt_certificate_write(solver, b, value, f, &cs, &err);
+    bool closed = fclose(f) == 0;
+    if (st || !closed) {
+        remove(path);
+        return cli_runtime("solve", "%s (no certificate written)", st ? err.msg : "certificate: write error");
+    }
+    fprintf(stderr,
+            "ttt solve: certificate %s: %llu nodes (%llu pairings, %llu mirrors, %llu transpositions), "
+            "%llu bytes, %.3f ms, %llu oracle nodes\n",
+            path, (unsigned long long)cs.nodes, (unsigned long long)cs.pairings,
+            (unsigned long long)cs.mirrors, (unsigned long long)cs.seen, (unsigned long long)cs.bytes, cs.ms,
+            (unsigned long long)cs.oracle);
+    return CLI_OK;
+}
+
+/* --value: the position's value alone; Ctrl-C prints what is proven so far. Takes ownership of the solver.
+ * cert_path (may be NULL): where the proof goes (--certificate). */
+static int solve_value(ttt_solver *solver, solve_watch *watch, bool json, const char *cert_path)
 {
     const ttt_board *b = watch->board;
     ttt_value_result v;
@@ -322,6 +350,7 @@ static int solve_value(ttt_solver *solver, solve_watch *watch, bool json)
     double ms = ttt_clock_ms() - start;
     if (watch->draw && watch->drawn_ms > 0)
         fputs("\r\033[K", stderr);
+    int cert_rc = !st && cert_path && !v.stopped ? solve_certificate(solver, b, v.value, cert_path) : CLI_OK;
     ttt_solver_free(solver);
     if (st)
         return cli_runtime("solve", "%s", err.msg);
@@ -360,19 +389,24 @@ static int solve_value(ttt_solver *solver, solve_watch *watch, bool json)
         printf("%s, %s to move: %s, the game ends in %d more move%s with best play\n%s\n",
                ttt_rules_format(&b->rules, rt, sizeof rt), side, ttt_result_name(v.value), v.plies,
                v.plies == 1 ? "" : "s", work_text(v.nodes, ms, work, sizeof work));
-    return CLI_OK;
+    return cert_rc;
 }
 
 int cmd_solve(int argc, char **argv)
 {
-    enum { OPT_TT = 256, OPT_THREADS };
-    static const struct option longopts[] = {
-        {"rules", required_argument, NULL, 'r'}, {"moves", required_argument, NULL, 'm'},
-        {"time", required_argument, NULL, 't'},  {"nodes", required_argument, NULL, 'n'},
-        {"tt", required_argument, NULL, OPT_TT}, {"threads", required_argument, NULL, OPT_THREADS},
-        {"json", no_argument, NULL, 'j'},        {"value", no_argument, NULL, 'v'},
-        {"help", no_argument, NULL, 'h'},        {NULL, 0, NULL, 0}};
-    const char *rules_text = NULL, *moves_text = NULL;
+    enum { OPT_TT = 256, OPT_THREADS, OPT_CERTIFICATE };
+    static const struct option longopts[] = {{"rules", required_argument, NULL, 'r'},
+                                             {"moves", required_argument, NULL, 'm'},
+                                             {"time", required_argument, NULL, 't'},
+                                             {"nodes", required_argument, NULL, 'n'},
+                                             {"tt", required_argument, NULL, OPT_TT},
+                                             {"threads", required_argument, NULL, OPT_THREADS},
+                                             {"json", no_argument, NULL, 'j'},
+                                             {"value", no_argument, NULL, 'v'},
+                                             {"help", no_argument, NULL, 'h'},
+                                             {"certificate", required_argument, NULL, OPT_CERTIFICATE},
+                                             {NULL, 0, NULL, 0}};
+    const char *rules_text = NULL, *moves_text = NULL, *cert_path = NULL;
     uint64_t time_ms = 0, nodes = 0, tt_mib = SOLVE_DEFAULT_TT_MIB, threads = 1;
     bool json = false, value_only = false;
     optind = 0;
@@ -397,6 +431,7 @@ int cmd_solve(int argc, char **argv)
                                &threads))
                 return CLI_USAGE;
             break;
+        case OPT_CERTIFICATE: cert_path = optarg; break;
         case 'v': value_only = true; break;
         case 'j': json = true; break;
         case 'h': fputs(help, stdout); return CLI_OK;
@@ -407,6 +442,8 @@ int cmd_solve(int argc, char **argv)
         return cli_usage("solve", "one position expected, got %d arguments", argc - optind);
     if (value_only && (nodes || time_ms))
         return cli_usage("solve", "--value solves exactly and takes no --time or --nodes");
+    if (cert_path && (nodes || time_ms))
+        return cli_usage("solve", "--certificate needs the value proven: no --time or --nodes");
     ttt_board b;
     int rc = cli_position("solve", rules_text, optind < argc ? argv[optind] : NULL, moves_text, &b);
     if (rc)
@@ -426,6 +463,9 @@ int cmd_solve(int argc, char **argv)
         return cli_usage("solve", "the game is over (%s): nothing to solve",
                          cli_status_line(&b, status, sizeof status));
     }
+    if (cert_path && b.cells > TTT_CERT_MAX_CELLS)
+        return cli_usage("solve", "--certificate: boards of at most %d cells, not %d", TTT_CERT_MAX_CELLS,
+                         b.cells);
     ttt_solver *solver;
     ttt_error err;
     if (ttt_solver_new(&b.rules, (int)tt_mib, &solver, &err))
@@ -455,7 +495,7 @@ int cmd_solve(int argc, char **argv)
     interrupted = 0;
     sigaction(SIGINT, &sa, &old_sa);
     if (value_only) {
-        rc = solve_value(solver, &watch, json);
+        rc = solve_value(solver, &watch, json, cert_path);
         sigaction(SIGINT, &old_sa, NULL);
         return rc;
     }
@@ -466,6 +506,9 @@ int cmd_solve(int argc, char **argv)
     sigaction(SIGINT, &old_sa, NULL);
     if (watch.draw && watch.drawn_ms > 0)
         fputs("\r\033[K", stderr);
+    int cert_rc = !st && cert_path && r->proven
+                      ? solve_certificate(solver, &b, ttt_score_result(r->score), cert_path)
+                      : CLI_OK;
     ttt_solver_free(solver);
     if (st) {
         free(r);
@@ -494,7 +537,8 @@ int cmd_solve(int argc, char **argv)
                               "plies", r->proven ? json_integer(plies) : json_null(), "moves", moves, "nodes",
                               (json_int_t)r->nodes, "ms", r->ms, "depth", r->depth);
         free(r);
-        return print_json(o);
+        rc = print_json(o);
+        return rc ? rc : cert_rc;
     }
     char rt[TTT_RULES_TEXT_SIZE];
     const char *side = ttt_board_to_move(&b) == TTT_X ? "X" : "O";
@@ -518,5 +562,5 @@ int cmd_solve(int argc, char **argv)
     char work[SOLVE_WORK_SIZE];
     printf("%s\n", work_text(r->nodes, r->ms, work, sizeof work));
     free(r);
-    return CLI_OK;
+    return cert_rc;
 }

@@ -11,6 +11,7 @@ static const cli_command commands[] = {
     {"move", cmd_move, "print an engine's move for a position"},
     {"show", cmd_show, "draw a position and say whose turn it is or how the game ended"},
     {"solve", cmd_solve, "the value of a position and of every move, solved exactly"},
+    {"verify", cmd_verify, "check a certificate that ttt solve --certificate wrote, on its own code"},
     {"count", cmd_count, "count reachable positions and complete games exactly"},
     {"table", cmd_table, "build a move table from random games, for the table engine"},
     {"arena", cmd_arena, "play engines against each other: a round robin or a gauntlet, with Elo"},

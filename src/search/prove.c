@@ -190,6 +190,12 @@ static const tt_entry *tt_probe(const ttt_prover *p, uint64_t att, uint64_t def,
     return NULL;
 }
 
+ttt_proof ttt_prover_known(const ttt_prover *p, uint64_t att, uint64_t def, bool att_to_move)
+{
+    const tt_entry *e = tt_probe(p, att, def, att_to_move);
+    return e && e->result == RESULT_HOLDS ? TTT_PROOF_HOLDS : TTT_PROOF_UNKNOWN;
+}
+
 static void tt_store(ttt_prover *p, uint64_t att, uint64_t def, bool att_to_move, proof r, uint64_t work)
 {
     tt_entry *b = tt_bucket(p, att, def, att_to_move);

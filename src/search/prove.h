@@ -74,6 +74,10 @@ uint64_t ttt_prover_zone(const ttt_prover *p);
  * 0 of 0 before the run reaches one. */
 void ttt_prover_progress(const ttt_prover *p, int *done, int *total);
 
+/* What the table holds for the position without searching: TTT_PROOF_HOLDS when a run proved that the
+ * defender holds there, TTT_PROOF_UNKNOWN when it holds nothing (or an answer that is not a proof). */
+ttt_proof ttt_prover_known(const ttt_prover *p, uint64_t attacker, uint64_t defender, bool attacker_to_move);
+
 /* Forgets the table. */
 void ttt_prover_clear(ttt_prover *p);
 

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# bench/verify/frontier.sh TTT [RULES...] - certificates of the frontier boards (make verify-frontier): for each
+# rules set, `ttt solve --value` without and with --certificate (CPU seconds, user + system: the machine may be
+# shared), the certificate's nodes and bytes, and `ttt verify` on it (CPU seconds). Exits non-zero when a certificate fails to verify. The certificates go to a temporary
+# directory (CERT_DIR to keep them). Default boards: 7x7k5 6x6k5 6x6k4 6x5k4 5x5k4 5x5k4-misere.
+set -euo pipefail
+TTT=${1:?usage: $0 path/to/ttt [RULES...]}
+shift
+BOARDS=("$@")
+[[ ${#BOARDS[@]} -gt 0 ]] || BOARDS=(7x7k5 6x6k5 6x6k4 6x5k4 5x5k4 5x5k4-misere)
+DIR=${CERT_DIR:-$(mktemp -d)}
+[[ -n ${CERT_DIR:-} ]] || trap 'rm -rf "$DIR"' EXIT
+mkdir -p "$DIR"
+
+# seconds RESULT CMD...: runs CMD (its stdout and stderr to RESULT.out and RESULT.err), wall and user+sys
+# seconds to RESULT.time; fails when CMD does.
+seconds() {
+    local result=$1
+    shift
+    /usr/bin/time -o "$result.time" -f '%e %U %S' "$@" >"$result.out" 2>"$result.err"
+}
+
+# cpu RESULT: the user + system seconds of RESULT.time.
+cpu() {
+    local wall user sys
+    read -r wall user sys <"$1.time"
+    echo "$user + $sys" | bc
+}
+
+printf '%-13s %-6s %9s %14s %11s %11s %10s\n' rules value solve_s with_cert_s nodes bytes verify_s
+bad=0
+for r in "${BOARDS[@]}"; do
+    seconds "$DIR/$r.plain" "$TTT" solve --value --rules "$r"
+    seconds "$DIR/$r.cert" "$TTT" solve --value --rules "$r" --certificate "$DIR/$r.cert"
+    value=$(grep -Eo 'to move: [a-z]+' "$DIR/$r.cert.out" | cut -d' ' -f3)
+    if seconds "$DIR/$r.verify" "$TTT" verify --json "$DIR/$r.cert"; then
+        nodes=$(grep -Eo '"nodes":[0-9]+' "$DIR/$r.verify.out" | cut -d: -f2)
+        bytes=$(grep -Eo '"bytes":[0-9]+' "$DIR/$r.verify.out" | cut -d: -f2)
+        proven=$(grep -Eo '"value":"[a-z]+"' "$DIR/$r.verify.out" | cut -d'"' -f4)
+        [[ $proven == "$value" ]] || { echo "$r: verify proves $proven, solve said $value"; bad=1; }
+        printf '%-13s %-6s %9.2f %14.2f %11s %11s %10.2f\n' "$r" "$value" "$(cpu "$DIR/$r.plain")" \
+            "$(cpu "$DIR/$r.cert")" "$nodes" "$bytes" "$(cpu "$DIR/$r.verify")"
+    else
+        echo "$r: NOT VERIFIED: $(cat "$DIR/$r.verify.err")"
+        bad=1
+    fi
+done
+exit $bad

@@ -1,0 +1,91 @@
+/*
+ * ttt/certificate.h - proofs that anyone can check: a solved position written as a strategy, for `ttt verify`
+ * (ttt/verify.h), whose checker shares nothing with the solver's search.
+ *
+ * A certificate proves the value of a position by one or two halves. A half is a strategy for one side, the
+ * prover, that reaches a target whatever the other side (the opponent) does: "the prover wins" or "the
+ * prover does not lose" (a draw or better). A win for X is one half (X wins), a win for O likewise, and a
+ * draw two halves: X does not lose, then O does not lose. At the prover's nodes the strategy gives one move;
+ * at the opponent's nodes it answers every legal move, up to the symmetries of the board that leave the
+ * position as it is (the moves listed are the least cell of each orbit, in increasing order), down to
+ * leaves a few lines of code check:
+ *
+ *     END      the game is over (a completed line or a full board) and its outcome meets the target
+ *     PAIRING  normal rules, target "does not lose": disjoint pairs of empty cells, a pair inside every
+ *              window that holds no stone of the prover. The prover answers each opponent move in a pair
+ *              with its partner, so the opponent never completes a line.
+ *     MIRROR   misère rules, target "does not lose", the opponent to move: a symmetry g of the board, its own
+ *              inverse, fixed on at most one cell, which the prover holds; the prover's other stones are the
+ *              images of the opponent's, and every window through the fixed cell holds two distinct cells c
+ *              and g(c). Answering each move m with g(m), the prover never completes a line first.
+ *     SEEN     the position, up to a symmetry of the board, was proven earlier in the same half (a
+ *              transposition); every node checked before, leaves included, counts
+ *
+ * Layout (bytes; a cell is row * cols + col, row 0 at the top; boards of at most 64 cells; integers are
+ * little-endian):
+ *
+ *     header  0  8  "TTTCERT1"
+ *             8  1  rows      9 1 cols      10 1 k      11 1 misère (0 or 1)
+ *            12  1  value for the side to move at the start: 0 loss, 1 draw, 2 win
+ *            13  1  halves (1 or 2)     14 2 zero
+ *            16  8  X stones at the start (bit c: cell c)      24 8 O stones at the start
+ *     half       1  prover (0 X, 1 O) + 2 * target (0 does not lose, 1 wins); then its root node
+ *     node       1  tag, then:
+ *                     0 END                  nothing
+ *                     1 PAIRING  n, then n pairs of two cells (one byte each)
+ *                     2 SEEN                 nothing
+ *                     3 MOVE     the prover's cell, then the child's node
+ *                     4 ALL      n, then the n children's nodes, one per orbit of the opponent's moves
+ *                     5 MIRROR   the symmetry: its number s, the map (r, c) -> (r', c') where r' = rows-1-r
+ *                                when s & 2, c' = cols-1-c when s & 1, then (r', c') -> (c', r') when s & 4
+ *                                (square boards: s from 0 to 7; others 0 to 3)
+ *     trailer    8  "TTTEND\0\0", then 8: the nodes written (of every half)
+ *
+ * Nodes come in depth-first order, each before its children, so the file is written and read as a stream:
+ * neither side holds the proof, only a set of the positions done (for SEEN).
+ */
+#ifndef TTT_CERTIFICATE_H
+#define TTT_CERTIFICATE_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "ttt/board.h"
+#include "ttt/solve.h"
+
+#define TTT_CERT_MAGIC      "TTTCERT1"
+#define TTT_CERT_END_MAGIC  "TTTEND\0\0"
+#define TTT_CERT_HEADER     32
+#define TTT_CERT_MAX_CELLS  64
+#define TTT_CERT_MAX_HALVES 2
+
+enum {
+    TTT_CERT_END = 0,
+    TTT_CERT_PAIRING = 1,
+    TTT_CERT_SEEN = 2,
+    TTT_CERT_MOVE = 3,
+    TTT_CERT_ALL = 4,
+    TTT_CERT_MIRROR = 5
+};
+enum { TTT_CERT_NOT_LOSE = 0, TTT_CERT_WIN = 1 };
+
+/* What writing a certificate took. */
+typedef struct ttt_certificate_stats {
+    uint64_t nodes;    /* nodes written, every half */
+    uint64_t bytes;    /* the file's size */
+    uint64_t pairings; /* PAIRING leaves */
+    uint64_t mirrors;  /* MIRROR leaves */
+    uint64_t seen;     /* SEEN leaves */
+    uint64_t oracle;   /* nodes the solver and prover searched to choose the prover's moves */
+    double ms;
+} ttt_certificate_stats;
+
+/* Writes to `out` a certificate that b (ongoing, at most TTT_CERT_MAX_CELLS cells, the solver's rules) has
+ * the value `value` for the side to move, which the solver proved. The solver chooses the prover's moves
+ * (its table and draw prover warm from that proof make it quick); the file is written as it goes. stats may
+ * be NULL. TTT_ELIMIT for a larger board, TTT_EIO when writing fails, TTT_ESTATE when the solver cannot
+ * back the value (then the file is incomplete). */
+ttt_status ttt_certificate_write(ttt_solver *solver, const ttt_board *b, ttt_result value, FILE *out,
+                                 ttt_certificate_stats *stats, ttt_error *err);
+
+#endif
