@@ -16,7 +16,7 @@ static const char help[] =
     "value it proves, the nodes checked and the time, and exits 0; a certificate that proves nothing gets\n"
     "one line naming the first bad node, and exit status 1.\n"
     "\n"
-    "  -j, --json   {\"valid\": true, \"rules\": \"7x7k5\", \"value\": \"draw\", \"nodes\": N, \"ms\": T, "
+    "      --json   {\"valid\": true, \"rules\": \"7x7k5\", \"value\": \"draw\", \"nodes\": N, \"ms\": T, "
     "...}\n"
     "\n"
     "example: ttt solve --rules 4x4 --certificate 4x4.cert && ttt verify 4x4.cert\n";
@@ -27,7 +27,7 @@ int cmd_verify(int argc, char **argv)
         {"json", no_argument, NULL, 'j'}, {"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
     bool json = false;
     optind = 0;
-    for (int c; (c = cli_getopt("verify", argc, argv, "jh", longopts)) != -1;) {
+    for (int c; (c = cli_getopt("verify", argc, argv, "h", longopts)) != -1;) {
         switch (c) {
         case 'j': json = true; break;
         case 'h': fputs(help, stdout); return CLI_OK;
