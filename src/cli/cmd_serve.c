@@ -233,7 +233,8 @@ int cmd_serve(int argc, char **argv)
         return cli_usage("serve", "database '%s': %s", db_path, why);
     ttt_error store_err;
     ttt_status store_st;
-    if (record && (store_st = ttt_store_open(db_path, &config.api.store, &store_err)) != TTT_OK)
+    /* Lazily: the file (and the default path's directories) is made by the first game recorded. */
+    if (record && (store_st = ttt_store_open_lazy(db_path, &config.api.store, &store_err)) != TTT_OK)
         return cli_store_error("serve", store_st, &store_err, db_path != NULL,
                                "--no-record to serve without");
 

@@ -20,10 +20,16 @@ expect_err "^ttt history: database '$DIR': a directory, not a database file" his
 expect_err "^ttt train: database '$DIR': a directory, not a database file" train --games 1 --against random --memory "$DIR"
 [[ ! -e $DIR/no ]] && PASS=$((PASS + 1)) || fail "a directory was made for a named path: $(find "$DIR/no")"
 
-# The default data directory is made (XDG_DATA_HOME/ttt), by play (with the first game it records) as by serve.
+# The default data directory is made (XDG_DATA_HOME/ttt), by play as by serve, with the first game recorded.
 STDIN=<(printf '%s\n' 1 2 3 4 5 6 7) XDG_DATA_HOME=$DIR/data1 expect 0 play --o random:seed=1
 [[ -f $DIR/data1/ttt/ttt.db ]] && PASS=$((PASS + 1)) || fail "play did not make the default database"
 XDG_DATA_HOME=$DIR/data2 serve_start "$DIR/log"
+[[ ! -e $DIR/data2 ]] && PASS=$((PASS + 1)) || fail "serve made $(find "$DIR/data2") before any game was recorded"
+post() { curl -s -o "$OUT" --max-time 300 -X POST -H 'Content-Type: application/json' --data-binary "$2" "$URL${1#/}"; }
+post /api/games '{}'
+ID=$(grep -oE '"id": *"[^"]+"' "$OUT" | grep -oE '"[^"]+"$' | tr -d '"')
+for m in b2 a1 a2 b1 c2; do post "/api/games/$ID/move" "{\"move\": \"$m\"}"; done
+grep -qE '"outcome": *"x"' "$OUT" && PASS=$((PASS + 1)) || fail "the game through serve did not end: $(cat "$OUT")"
 kill -TERM "$SERVER"
 wait "$SERVER"
 [[ -f $DIR/data2/ttt/ttt.db ]] && PASS=$((PASS + 1)) || fail "serve did not make the default database: $(cat "$DIR/log")"
