@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "dist/dist.h"
 
 #define SOLVE_DEFAULT_TT_MIB 256
 #define SOLVE_MAX_TT_MIB     65536 /* --tt at most: 64 GiB */
@@ -53,6 +54,11 @@ static const char help[] =
     "                    is valued without --time or --nodes: the values are the same, the node count\n"
     "                    varies from run to run\n"
     "  -j, --json        {\"value\": \"draw\", \"plies\": 9, \"moves\": [...], \"nodes\": N, \"ms\": T}\n"
+    "      --mpi         under mpirun -np N: rank 0 hands positions out as jobs to ranks 1..N-1, which "
+    "solve\n"
+    "                    them within --job-nodes (default 1000000); the same values as one process\n"
+    "      --checkpoint FILE  with --mpi: the master writes its job tree to FILE every second\n"
+    "      --resume FILE      with --mpi: go on from the job tree in FILE, and keep writing it there\n"
     "\n"
     "examples: ttt solve\n"
     "          ttt solve --rules 4x4 --json\n"
@@ -271,13 +277,23 @@ static int solve_value(ttt_solver *solver, solve_watch *watch, bool json)
 
 int cmd_solve(int argc, char **argv)
 {
-    enum { OPT_TT = 256, OPT_THREADS };
-    static const struct option longopts[] = {
-        {"rules", required_argument, NULL, 'r'}, {"moves", required_argument, NULL, 'm'},
-        {"time", required_argument, NULL, 't'},  {"nodes", required_argument, NULL, 'n'},
-        {"tt", required_argument, NULL, OPT_TT}, {"threads", required_argument, NULL, OPT_THREADS},
-        {"json", no_argument, NULL, 'j'},        {"value", no_argument, NULL, 'v'},
-        {"help", no_argument, NULL, 'h'},        {NULL, 0, NULL, 0}};
+    enum { OPT_TT = 256, OPT_THREADS, OPT_MPI, OPT_JOB_NODES, OPT_CHECKPOINT, OPT_RESUME };
+    static const struct option longopts[] = {{"rules", required_argument, NULL, 'r'},
+                                             {"moves", required_argument, NULL, 'm'},
+                                             {"time", required_argument, NULL, 't'},
+                                             {"nodes", required_argument, NULL, 'n'},
+                                             {"tt", required_argument, NULL, OPT_TT},
+                                             {"threads", required_argument, NULL, OPT_THREADS},
+                                             {"json", no_argument, NULL, 'j'},
+                                             {"value", no_argument, NULL, 'v'},
+                                             {"help", no_argument, NULL, 'h'},
+                                             {"mpi", no_argument, NULL, OPT_MPI},
+                                             {"job-nodes", required_argument, NULL, OPT_JOB_NODES},
+                                             {"checkpoint", required_argument, NULL, OPT_CHECKPOINT},
+                                             {"resume", required_argument, NULL, OPT_RESUME},
+                                             {NULL, 0, NULL, 0}};
+    bool mpi = false;
+    dist_solve_options dist = {.tt_mib = SOLVE_DEFAULT_TT_MIB};
     const char *rules_text = NULL, *moves_text = NULL;
     uint64_t time_ms = 0, nodes = 0, tt_mib = SOLVE_DEFAULT_TT_MIB, threads = 1;
     bool json = false, value_only = false;
@@ -305,6 +321,14 @@ int cmd_solve(int argc, char **argv)
             break;
         case 'v': value_only = true; break;
         case 'j': json = true; break;
+        case OPT_MPI: mpi = true; break;
+        case OPT_JOB_NODES:
+            if (cli_parse_uint("solve", "--job-nodes", optarg, 1, UINT64_MAX, "a number of nodes",
+                               &dist.job_nodes))
+                return CLI_USAGE;
+            break;
+        case OPT_CHECKPOINT: dist.checkpoint = optarg; break;
+        case OPT_RESUME: dist.checkpoint = optarg, dist.resume = true; break;
         case 'h': fputs(help, stdout); return CLI_OK;
         default: return CLI_USAGE;
         }
@@ -313,6 +337,11 @@ int cmd_solve(int argc, char **argv)
         return cli_usage("solve", "one position expected, got %d arguments", argc - optind);
     if (value_only && (nodes || time_ms))
         return cli_usage("solve", "--value solves exactly and takes no --time or --nodes");
+    if (mpi && (value_only || nodes || time_ms || threads > 1))
+        return cli_usage("solve",
+                         "--mpi values every move exactly: no --value, --time, --nodes or --threads");
+    if (!mpi && (dist.checkpoint || dist.job_nodes))
+        return cli_usage("solve", "--job-nodes, --checkpoint and --resume go with --mpi");
     ttt_board b;
     int rc = cli_position("solve", rules_text, optind < argc ? argv[optind] : NULL, moves_text, &b);
     if (rc)
@@ -330,7 +359,7 @@ int cmd_solve(int argc, char **argv)
         ttt_solver_free(solver);
         return cli_runtime("solve", "%s", err.msg);
     }
-    if (!nodes && !time_ms && may_take_long(&b, value_only)) {
+    if (!mpi && !nodes && !time_ms && may_take_long(&b, value_only)) {
         char rt[TTT_RULES_TEXT_SIZE];
         fprintf(stderr, "ttt solve: %s with %d empty cells may take long to solve exactly (%s)\n",
                 ttt_rules_format(&b.rules, rt, sizeof rt), b.cells - b.ply,
@@ -358,8 +387,26 @@ int cmd_solve(int argc, char **argv)
     ttt_limits limits = {
         .nodes = nodes, .ms = (double)time_ms, .depth = 0, .progress = solve_progress, .user = &watch};
     ttt_search_result *r = malloc(sizeof *r);
-    ttt_status st = r ? ttt_solver_search(solver, &b, &limits, true, r, &err) : TTT_ENOMEM;
+    dist.tt_mib = (int)tt_mib;
+    dist_solve_stats stats;
+    bool root = true;
+    ttt_status st = !r    ? TTT_ENOMEM
+                    : mpi ? dist_solve(&b, &dist, r, &stats, &root, &err)
+                          : ttt_solver_search(solver, &b, &limits, true, r, &err);
     sigaction(SIGINT, &old_sa, NULL);
+    if (mpi && root && !st) /* what the job tree did, for the scaling figures */
+        fprintf(
+            stderr,
+            "ttt solve: %d ranks, %llu jobs (%llu proven), %.1f jobs/s, a tree of %d nodes %d plies deep, "
+            "%llu nodes resumed, %d workers lost\n",
+            stats.ranks, (unsigned long long)stats.jobs, (unsigned long long)stats.jobs_proven,
+            r->ms > 0 ? (double)stats.jobs * 1000.0 / r->ms : 0.0, stats.tree_nodes, stats.tree_depth,
+            (unsigned long long)stats.resumed, stats.lost);
+    if (!root) { /* a worker prints nothing */
+        ttt_solver_free(solver);
+        free(r);
+        return st ? cli_runtime("solve", "%s", err.msg) : CLI_OK;
+    }
     if (watch.draw && watch.drawn_ms > 0)
         fputs("\r\033[K", stderr);
     ttt_solver_free(solver);
