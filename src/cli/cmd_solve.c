@@ -56,7 +56,7 @@ static const char help[] =
     "  -j, --json        {\"value\": \"draw\", \"plies\": 9, \"moves\": [...], \"nodes\": N, \"ms\": T}\n"
     "      --mpi         under mpirun -np N: rank 0 hands positions out as jobs to ranks 1..N-1, which "
     "solve\n"
-    "                    them within --job-nodes (default 1000000); the same values as one process\n"
+    "                    them within --job-nodes (default 10000000); the same values as one process\n"
     "      --checkpoint FILE  with --mpi: the master writes its job tree to FILE every second\n"
     "      --resume FILE      with --mpi: go on from the job tree in FILE, and keep writing it there\n"
     "\n"

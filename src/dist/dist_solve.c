@@ -1,15 +1,21 @@
 /*
  * dist/dist_solve.c - `ttt solve --mpi`: job-level best-first search over MPI ranks.
  *
- * Rank 0, the master, keeps the top of the game tree; its leaves are jobs. A worker (ranks 1..N-1) gets a
- * job as the moves from the position, runs the ordinary solver on it with a node budget (ttt_solver_search,
- * best score only) and answers: proven with the exact score, or unknown with its moves ordered by the
- * heuristic scores of its last complete iteration. The master then settles the leaf, or expands it into its
- * children (in that order), each a new job.
+ * Rank 0, the master, keeps the top of the game tree; its leaves are jobs. The first job is the whole
+ * position, searched as `ttt solve` searches it (ttt_solver_search, every move, within the budget): a
+ * position that fits in one job is solved by one worker, with the one-process search's efficiency (a worker
+ * valuing the moves one by one gains nothing from the others' table: the empty 6x5k4 takes 3.6M nodes whole,
+ * 11M for the value of a1 alone). Otherwise the position's moves become jobs. A worker (ranks 1..N-1) gets a
+ * job as the moves from the position, runs the ordinary solver on it with a node budget (the exact value
+ * search, ttt_solver_value_within) and answers with bounds on its score: the exact score when the value and
+ * its distance were proven, else what was proven (a win or a draw at least, say: the proof and disproof
+ * estimates of a three-valued game). The master settles the leaf, or expands it into its children, centre
+ * first, each a new job.
  *
  * Every node holds bounds on its score for the side to move, [lo, hi] (a new leaf: anything a game that ends
- * after one more stone allows; a settled node: lo == hi). An inner node's are the negamax of its children's:
- * lo = max(-hi(c)), hi = max(-lo(c)). A child c with -lo(c) <= lo(parent) cannot raise its parent's value and
+ * after one more stone allows; a settled node: lo == hi): those its own job proved, narrowed by the negamax of
+ * its children's, lo = max(-hi(c)), hi = max(-lo(c)). A child c with -lo(c) <= lo(parent) cannot raise its
+ * parent's value and
  * is pruned (alpha-beta, best-first); the position's own children are never pruned, since every move is
  * valued, as ttt_solver_search with all=true values them. The scores are by distance and absolute (a win
  * after E stones in all is TTT_SCORE_WIN - E at any depth), so a node's exact value is the negamax of its
@@ -47,17 +53,19 @@
 #define DIST_CHECKPOINT_MAGIC "ttt-dist-checkpoint 1"
 
 enum { TAG_JOB = 1, TAG_RESULT, TAG_STOP };
-/* A result: proven, score, nodes, count, then count moves best first. */
-enum { RESULT_HEAD = 4 };
+/* A result: the bounds a job proved on its score (lo, hi), the nodes it searched, and the moves it valued
+ * exactly (count, then move and score of each: only the job of the whole position values them). */
+enum { RESULT_HEAD = 4, RESULT_WORDS = RESULT_HEAD + 2 * TTT_MAX_CELLS };
 
 typedef enum node_kind { NODE_LEAF, NODE_BUSY, NODE_INNER, NODE_DONE } node_kind;
 
 typedef struct tree_node {
-    int parent;       /* -1 at the position */
-    ttt_move move;    /* from the parent; TTT_NO_MOVE at the position */
-    int ply;          /* stones on the board */
-    int first, count; /* an inner node's children: nodes[first .. first + count - 1] */
-    int lo, hi;       /* bounds on the score for the side to move */
+    int parent;         /* -1 at the position */
+    ttt_move move;      /* from the parent; TTT_NO_MOVE at the position */
+    int ply;            /* stones on the board */
+    int first, count;   /* an inner node's children: nodes[first .. first + count - 1] */
+    int lo, hi;         /* bounds on the score for the side to move */
+    int own_lo, own_hi; /* the bounds its own job proved (lo, hi also take its children's into account) */
     node_kind kind;
 } tree_node;
 
@@ -132,10 +140,12 @@ static int tree_add(job_tree *t, int parent, ttt_move move, const ttt_board *b)
         n->kind = NODE_DONE;
         n->lo = n->hi = terminal_score(b);
     }
+    n->own_lo = n->lo;
+    n->own_hi = n->hi;
     return t->n++;
 }
 
-/* Recomputes inner node i's bounds from its children's. */
+/* Recomputes inner node i's bounds: its own, narrowed by its children's. */
 static void node_update(job_tree *t, int i)
 {
     tree_node *n = &t->nodes[i];
@@ -144,8 +154,8 @@ static void node_update(job_tree *t, int i)
         lo = -t->nodes[c].hi > lo ? -t->nodes[c].hi : lo;
         hi = -t->nodes[c].lo > hi ? -t->nodes[c].lo : hi;
     }
-    n->lo = lo;
-    n->hi = hi;
+    n->lo = lo > n->own_lo ? lo : n->own_lo;
+    n->hi = hi < n->own_hi ? hi : n->own_hi;
 }
 
 static void propagate(job_tree *t, int i)
@@ -171,10 +181,26 @@ static bool tree_done(const job_tree *t)
     return r->kind == NODE_INNER;
 }
 
-/* Expands leaf i (its board b) into its children, in the order of moves (count of them). */
-static ttt_status tree_expand(job_tree *t, int i, const ttt_board *b, const ttt_move *moves, int count,
-                              ttt_error *err)
+/* Twice a cell's distance from the centre, squared: the order of the children (centre first, as the solver
+ * orders its moves; the cell number among equals). */
+static int centre_distance(const ttt_rules *r, ttt_move cell)
 {
+    int dr = 2 * (cell / r->cols) - (r->rows - 1), dc = 2 * (cell % r->cols) - (r->cols - 1);
+    return dr * dr + dc * dc;
+}
+
+/* Expands leaf i (its board b) into its children, centre first. */
+static ttt_status tree_expand(job_tree *t, int i, const ttt_board *b, ttt_error *err)
+{
+    ttt_move moves[TTT_MAX_CELLS];
+    int count = ttt_board_moves(b, moves);
+    for (int k = 1; k < count; k++) { /* insertion sort: a few dozen moves */
+        ttt_move m = moves[k];
+        int d = centre_distance(&b->rules, m), j = k;
+        for (; j > 0 && centre_distance(&b->rules, moves[j - 1]) > d; j--)
+            moves[j] = moves[j - 1];
+        moves[j] = m;
+    }
     int first = t->n;
     for (int k = 0; k < count; k++) {
         ttt_board child = *b;
@@ -236,7 +262,7 @@ static void checkpoint_header(const ttt_board *b, char *buf, size_t size)
 
 /* Writes the tree to path (through path.tmp and a rename, so that a kill leaves the old one or the new one):
  * the header, the node count, then one line per node after the position: parent, move, kind (L a leaf, I
- * inner, D settled leaf) and score (of a settled leaf). Jobs under way are written as leaves. */
+ * inner, D settled leaf) and the bounds its own job proved. Jobs under way are written as leaves. */
 static ttt_status checkpoint_write(const job_tree *t, const char *path, ttt_error *err)
 {
     char tmp[4096], head[512];
@@ -250,7 +276,7 @@ static ttt_status checkpoint_write(const job_tree *t, const char *path, ttt_erro
     for (int i = 1; i < t->n; i++) {
         const tree_node *n = &t->nodes[i];
         char kind = n->kind == NODE_INNER ? 'I' : n->kind == NODE_DONE ? 'D' : 'L';
-        fprintf(f, "%d %d %c %d\n", n->parent, n->move, kind, n->kind == NODE_DONE ? n->lo : 0);
+        fprintf(f, "%d %d %c %d %d\n", n->parent, n->move, kind, n->own_lo, n->own_hi);
     }
     bool bad = ferror(f) != 0;
     bad |= fclose(f) != 0;
@@ -278,10 +304,11 @@ static ttt_status checkpoint_read(job_tree *t, const char *path, ttt_error *err)
     else if (!fgets(line, sizeof line, f) || sscanf(line, "%d", &count) != 1 || count < 1)
         st = ttt_fail(err, TTT_EINVAL, "solve: %s: bad node count", path);
     for (int i = 1; !st && i < count; i++) {
-        int parent, move, score;
+        int parent, move, lo, hi;
         char kind;
-        if (!fgets(line, sizeof line, f) || sscanf(line, "%d %d %c %d", &parent, &move, &kind, &score) != 4 ||
-            parent < 0 || parent >= i || (kind != 'L' && kind != 'I' && kind != 'D')) {
+        if (!fgets(line, sizeof line, f) ||
+            sscanf(line, "%d %d %c %d %d", &parent, &move, &kind, &lo, &hi) != 5 || parent < 0 ||
+            parent >= i || (kind != 'L' && kind != 'I' && kind != 'D')) {
             st = ttt_fail(err, TTT_EINVAL, "solve: %s: bad node line %d", path, i + 2);
             break;
         }
@@ -305,26 +332,33 @@ static ttt_status checkpoint_read(job_tree *t, const char *path, ttt_error *err)
             break;
         }
         tree_node *n = &t->nodes[c];
-        if (kind == 'D') {
-            if (score < n->lo || score > n->hi || (n->kind == NODE_DONE && score != n->lo)) {
-                st = ttt_fail(err, TTT_EINVAL, "solve: %s: node line %d: impossible score", path, i + 2);
-                break;
-            }
-            n->kind = NODE_DONE;
-            n->lo = n->hi = score;
-        } else if (n->kind == NODE_DONE) {
-            st = ttt_fail(err, TTT_EINVAL, "solve: %s: node line %d: a finished game not settled", path,
-                          i + 2);
+        /* The bounds within those of any game from here, and a settled leaf (a finished game too) settled. */
+        if (lo > hi || lo < n->own_lo || hi > n->own_hi || (kind == 'D') != (lo == hi) ||
+            (n->kind == NODE_DONE && kind != 'D')) {
+            st = ttt_fail(err, TTT_EINVAL, "solve: %s: node line %d: impossible bounds", path, i + 2);
             break;
         }
+        n->own_lo = n->lo = lo;
+        n->own_hi = n->hi = hi;
+        n->kind = kind == 'D' ? NODE_DONE : NODE_LEAF;
     }
     fclose(f);
     if (st)
         return st;
-    /* An inner node of the file must have children in it; its bounds are its children's, from the bottom. */
+    /* An inner node has every move as a child (negamax over some of them would bound nothing from above);
+     * its bounds are its own narrowed by its children's, from the bottom up. */
     for (int i = t->n - 1; i >= 0; i--) {
-        if (t->nodes[i].kind == NODE_INNER)
-            node_update(t, i);
+        tree_node *n = &t->nodes[i];
+        if (n->kind != NODE_INNER)
+            continue;
+        ttt_board b;
+        node_board(t, i, &b);
+        if (n->count != b.cells - b.ply)
+            return ttt_fail(err, TTT_EINVAL, "solve: %s: a node has %d of its %d moves", path, n->count,
+                            b.cells - b.ply);
+        node_update(t, i);
+        if (n->lo > n->hi)
+            return ttt_fail(err, TTT_EINVAL, "solve: %s: a node's bounds contradict its children's", path);
     }
     return TTT_OK;
 }
@@ -343,57 +377,102 @@ typedef struct master {
     uint64_t nodes;
 } master;
 
-/* Applies a result (reply: RESULT_HEAD words and the moves) to leaf i. */
+/* Applies a result (reply: RESULT_HEAD words and the moves valued) to leaf i: settles it, or narrows its
+ * bounds and expands it; moves valued exactly become settled children. */
 static ttt_status master_apply(master *m, int i, const int64_t *reply, ttt_error *err)
 {
     job_tree *t = &m->tree;
+    tree_node *n = &t->nodes[i];
+    int lo = (int)reply[0], hi = (int)reply[1], valued = (int)reply[3];
+    if (lo > hi || lo > n->own_hi || hi < n->own_lo || valued < 0 || valued > TTT_MAX_CELLS)
+        return ttt_fail(err, TTT_EIO, "solve: a worker answered bounds [%d, %d] outside [%d, %d]", lo, hi,
+                        n->own_lo, n->own_hi);
     m->stats->jobs++;
     m->nodes += (uint64_t)reply[2];
-    if (reply[0]) {
+    n->own_lo = lo > n->own_lo ? lo : n->own_lo;
+    n->own_hi = hi < n->own_hi ? hi : n->own_hi;
+    n->lo = n->own_lo;
+    n->hi = n->own_hi;
+    if (settled(n) && valued == 0) {
         m->stats->jobs_proven++;
-        tree_node *n = &t->nodes[i];
         n->kind = NODE_DONE;
-        n->lo = n->hi = (int)reply[1];
         propagate(t, n->parent);
         return TTT_OK;
     }
+    m->stats->jobs_proven += settled(n);
     ttt_board b;
     node_board(t, i, &b);
-    ttt_move moves[TTT_MAX_CELLS];
-    int count = (int)reply[3];
-    if (count != b.cells - b.ply)
-        return ttt_fail(err, TTT_EIO, "solve: a worker answered %d moves for a position with %d", count,
-                        b.cells - b.ply);
-    for (int k = 0; k < count; k++) {
-        moves[k] = (ttt_move)reply[RESULT_HEAD + k];
-        if (!ttt_board_is_legal(&b, moves[k]))
-            return ttt_fail(err, TTT_EIO, "solve: a worker answered an illegal move");
-    }
     int ply = b.ply - t->root.ply + 1;
     if (ply > m->stats->tree_depth)
         m->stats->tree_depth = ply;
-    return tree_expand(t, i, &b, moves, count, err);
+    ttt_status st = tree_expand(t, i, &b, err);
+    n = &t->nodes[i];
+    for (int k = 0; !st && k < valued; k++) {
+        ttt_move move = (ttt_move)reply[RESULT_HEAD + 2 * k];
+        int score = (int)reply[RESULT_HEAD + 2 * k + 1], c = n->first;
+        while (c < n->first + n->count && t->nodes[c].move != move)
+            c++;
+        tree_node *child = &t->nodes[c];
+        if (c == n->first + n->count || -score < child->own_lo || -score > child->own_hi)
+            return ttt_fail(err, TTT_EIO, "solve: a worker answered a move or score that does not fit");
+        child->kind = NODE_DONE;
+        child->own_lo = child->own_hi = child->lo = child->hi = -score;
+    }
+    propagate(t, i);
+    return st;
 }
 
-/* Runs the job of node i in this process (the master alone), into reply. */
-static ttt_status run_job(ttt_solver *solver, const ttt_board *b, uint64_t job_nodes, int64_t *reply,
-                          ttt_error *err)
+/* The score of a game that ends `plies` moves after b with `value` for b's side to move. */
+static int score_of(const ttt_board *b, ttt_result value, int plies)
 {
-    ttt_search_result *r = malloc(sizeof *r);
-    if (!r)
-        return ttt_fail(err, TTT_ENOMEM, "solve: out of memory");
+    int end = b->ply + plies;
+    return value == TTT_WIN ? TTT_SCORE_WIN - end : value == TTT_LOSS ? -(TTT_SCORE_WIN - end) : 0;
+}
+
+/* Runs a job into reply: on the whole position (whole), the search of every move within job_nodes; else the
+ * exact value search on b within job_nodes, its findings as bounds on b's score. */
+static ttt_status run_job(ttt_solver *solver, const ttt_board *b, bool whole, uint64_t job_nodes,
+                          int64_t *reply, ttt_error *err)
+{
+    int most = TTT_SCORE_WIN - (b->ply + 1), lo = -most, hi = most;
     ttt_limits limits = {.nodes = job_nodes};
-    ttt_status st = ttt_solver_search(solver, b, &limits, false, r, err);
-    if (!st) {
-        reply[0] = r->proven;
-        reply[1] = r->score;
-        reply[2] = (int64_t)r->nodes;
-        reply[3] = r->count;
-        for (int k = 0; k < r->count; k++)
-            reply[RESULT_HEAD + k] = r->moves[k].move;
+    reply[3] = 0;
+    if (whole) {
+        ttt_search_result *r = malloc(sizeof *r);
+        if (!r)
+            return ttt_fail(err, TTT_ENOMEM, "solve: out of memory");
+        ttt_status st = ttt_solver_search(solver, b, &limits, true, r, err);
+        if (!st && r->proven) {
+            reply[0] = reply[1] = r->score;
+            reply[3] = r->count;
+            for (int k = 0; k < r->count; k++) {
+                reply[RESULT_HEAD + 2 * k] = r->moves[k].move;
+                reply[RESULT_HEAD + 2 * k + 1] = r->moves[k].score;
+            }
+        } else if (!st) {
+            reply[0] = lo;
+            reply[1] = hi;
+        }
+        reply[2] = st ? 0 : (int64_t)r->nodes;
+        free(r);
+        return st;
     }
-    free(r);
-    return st;
+    ttt_value_result v;
+    ttt_status st = ttt_solver_value_within(solver, b, &limits, &v, err);
+    if (st)
+        return st;
+    if (v.proven && v.plies >= 0) /* the value and its distance: the exact score */
+        lo = hi = score_of(b, v.value, v.plies);
+    else if (v.proven && v.value == TTT_LOSS) /* a loss at some distance */
+        hi = -TTT_SCORE_PROVEN - 1;
+    else if (v.value == TTT_WIN) /* proven, or a lower bound: a win at some distance */
+        lo = TTT_SCORE_PROVEN + 1;
+    else if (v.value == TTT_DRAW_VALUE) /* a draw, or a draw at least */
+        lo = 0, hi = v.proven ? 0 : hi;
+    reply[0] = lo;
+    reply[1] = hi;
+    reply[2] = (int64_t)v.nodes;
+    return TTT_OK;
 }
 
 static ttt_status master_checkpoint(master *m, double *last, bool force, ttt_error *err)
@@ -417,7 +496,7 @@ static ttt_status master_run(master *m, ttt_error *err)
             int i = tree_select(t);
             ttt_board b;
             node_board(t, i, &b);
-            st = run_job(m->solver, &b, job_nodes, m->reply, err);
+            st = run_job(m->solver, &b, i == 0, job_nodes, m->reply, err);
             if (!st)
                 st = master_apply(m, i, m->reply, err);
             if (!st)
@@ -466,8 +545,8 @@ static ttt_status master_run(master *m, ttt_error *err)
             continue;
         }
         int w = status.MPI_SOURCE;
-        if (MPI_Recv(m->reply, RESULT_HEAD + TTT_MAX_CELLS, MPI_INT64_T, w, TAG_RESULT, MPI_COMM_WORLD,
-                     MPI_STATUS_IGNORE) != MPI_SUCCESS)
+        if (MPI_Recv(m->reply, RESULT_WORDS, MPI_INT64_T, w, TAG_RESULT, MPI_COMM_WORLD, MPI_STATUS_IGNORE) !=
+            MPI_SUCCESS)
             return ttt_fail(err, TTT_EIO, "solve: MPI failed to receive a result");
         if (w <= 0 || w >= m->size || m->job[w] < 0)
             continue; /* a worker given up that answered after all: its job was handed out again */
@@ -518,7 +597,7 @@ static ttt_status master_main(const ttt_board *b, const dist_solve_options *opt,
     ttt_status st = TTT_OK;
     m.job = malloc((size_t)size * sizeof *m.job);
     m.sent = calloc((size_t)size, sizeof *m.sent);
-    m.reply = malloc((RESULT_HEAD + TTT_MAX_CELLS) * sizeof *m.reply);
+    m.reply = malloc((RESULT_WORDS) * sizeof *m.reply);
     if (!m.job || !m.sent || !m.reply || tree_add(&m.tree, -1, TTT_NO_MOVE, b) < 0)
         st = ttt_fail(err, TTT_ENOMEM, "solve: out of memory");
     for (int w = 0; !st && w < size; w++)
@@ -526,11 +605,6 @@ static ttt_status master_main(const ttt_board *b, const dist_solve_options *opt,
     if (!st && opt->resume) {
         st = checkpoint_read(&m.tree, opt->checkpoint, err);
         stats->resumed = (uint64_t)m.tree.n - 1;
-    }
-    if (!st && m.tree.nodes[0].kind == NODE_LEAF) { /* the position itself: every move is a job */
-        ttt_move moves[TTT_MAX_CELLS];
-        int count = ttt_board_moves(b, moves);
-        st = tree_expand(&m.tree, 0, b, moves, count, err);
     }
     if (!st && size == 1)
         st = ttt_solver_new(&b->rules, opt->tt_mib, &m.solver, err);
@@ -560,7 +634,7 @@ static ttt_status worker_main(const ttt_board *root, const dist_solve_options *o
     ttt_solver *solver = NULL;
     const uint64_t job_nodes = opt->job_nodes ? opt->job_nodes : DIST_JOB_NODES_DEFAULT;
     int path[TTT_MAX_CELLS + 1];
-    int64_t *reply = malloc((RESULT_HEAD + TTT_MAX_CELLS) * sizeof *reply);
+    int64_t *reply = malloc((RESULT_WORDS) * sizeof *reply);
     ttt_status st = reply ? ttt_solver_new(&root->rules, opt->tt_mib, &solver, err)
                           : ttt_fail(err, TTT_ENOMEM, "solve: out of memory");
     for (bool stop = false; !stop;) {
@@ -584,8 +658,8 @@ static ttt_status worker_main(const ttt_board *root, const dist_solve_options *o
         ttt_board b = *root;
         for (int k = 0; k < path[0]; k++)
             ttt_board_play(&b, path[1 + k]);
-        if (run_job(solver, &b, job_nodes, reply, err) == TTT_OK)
-            MPI_Send(reply, RESULT_HEAD + (int)reply[3], MPI_INT64_T, 0, TAG_RESULT, MPI_COMM_WORLD);
+        if (run_job(solver, &b, path[0] == 0, job_nodes, reply, err) == TTT_OK)
+            MPI_Send(reply, RESULT_HEAD + 2 * (int)reply[3], MPI_INT64_T, 0, TAG_RESULT, MPI_COMM_WORLD);
     }
     ttt_solver_free(solver);
     free(reply);
