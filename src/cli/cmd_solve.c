@@ -57,6 +57,8 @@ static const char help[] =
     "      --mpi         under mpirun -np N: rank 0 hands positions out as jobs to ranks 1..N-1, which "
     "solve\n"
     "                    them within --job-nodes (default 10000000); the same values as one process\n"
+    "      --job-timeout MS   with --mpi: a worker silent this long on a job is given up and its job\n"
+    "                    handed out again (default 600000)\n"
     "      --checkpoint FILE  with --mpi: the master writes its job tree to FILE every second\n"
     "      --resume FILE      with --mpi: go on from the job tree in FILE, and keep writing it there\n"
     "\n"
@@ -277,7 +279,7 @@ static int solve_value(ttt_solver *solver, solve_watch *watch, bool json)
 
 int cmd_solve(int argc, char **argv)
 {
-    enum { OPT_TT = 256, OPT_THREADS, OPT_MPI, OPT_JOB_NODES, OPT_CHECKPOINT, OPT_RESUME };
+    enum { OPT_TT = 256, OPT_THREADS, OPT_MPI, OPT_JOB_NODES, OPT_JOB_MS, OPT_CHECKPOINT, OPT_RESUME };
     static const struct option longopts[] = {{"rules", required_argument, NULL, 'r'},
                                              {"moves", required_argument, NULL, 'm'},
                                              {"time", required_argument, NULL, 't'},
@@ -289,10 +291,12 @@ int cmd_solve(int argc, char **argv)
                                              {"help", no_argument, NULL, 'h'},
                                              {"mpi", no_argument, NULL, OPT_MPI},
                                              {"job-nodes", required_argument, NULL, OPT_JOB_NODES},
+                                             {"job-timeout", required_argument, NULL, OPT_JOB_MS},
                                              {"checkpoint", required_argument, NULL, OPT_CHECKPOINT},
                                              {"resume", required_argument, NULL, OPT_RESUME},
                                              {NULL, 0, NULL, 0}};
     bool mpi = false;
+    uint64_t job_ms = 0;
     dist_solve_options dist = {.tt_mib = SOLVE_DEFAULT_TT_MIB};
     const char *rules_text = NULL, *moves_text = NULL;
     uint64_t time_ms = 0, nodes = 0, tt_mib = SOLVE_DEFAULT_TT_MIB, threads = 1;
@@ -327,6 +331,11 @@ int cmd_solve(int argc, char **argv)
                                &dist.job_nodes))
                 return CLI_USAGE;
             break;
+        case OPT_JOB_MS:
+            if (cli_parse_uint("solve", "--job-timeout", optarg, 1, UINT32_MAX, "milliseconds", &job_ms))
+                return CLI_USAGE;
+            dist.silent_ms = (double)job_ms;
+            break;
         case OPT_CHECKPOINT: dist.checkpoint = optarg; break;
         case OPT_RESUME: dist.checkpoint = optarg, dist.resume = true; break;
         case 'h': fputs(help, stdout); return CLI_OK;
@@ -340,8 +349,8 @@ int cmd_solve(int argc, char **argv)
     if (mpi && (value_only || nodes || time_ms || threads > 1))
         return cli_usage("solve",
                          "--mpi values every move exactly: no --value, --time, --nodes or --threads");
-    if (!mpi && (dist.checkpoint || dist.job_nodes))
-        return cli_usage("solve", "--job-nodes, --checkpoint and --resume go with --mpi");
+    if (!mpi && (dist.checkpoint || dist.job_nodes || job_ms))
+        return cli_usage("solve", "--job-nodes, --job-timeout, --checkpoint and --resume go with --mpi");
     ttt_board b;
     int rc = cli_position("solve", rules_text, optind < argc ? argv[optind] : NULL, moves_text, &b);
     if (rc)
