@@ -32,6 +32,16 @@ ttt_status dist_arena_run(const ttt_rules *rules, const ttt_arena_options *opt, 
     int failed = !mine || !sum || !game;
     if (failed)
         st = ttt_fail(err, TTT_ENOMEM, "arena: out of memory");
+    /* Every rank checks every spec, as ttt_arena_run does before any game: a bad one fails them all alike, and
+     * rank 0 has the message. */
+    for (int k = 0; !failed && k < opt->nspecs; k++) {
+        ttt_engine *e;
+        st = ttt_engine_new(opt->specs[k], rules, &e, err);
+        if (st)
+            failed = 1;
+        else
+            ttt_engine_free(e);
+    }
     /* Game g is pair g / games, number g % games in it, as ttt_arena_run numbers them: its seed and colours
      * are the same whichever rank plays it. */
     for (uint64_t g = (uint64_t)rank; !failed && g < total; g += (uint64_t)size) {
@@ -81,6 +91,6 @@ ttt_status dist_arena_run(const ttt_rules *rules, const ttt_arena_options *opt, 
     free(mine);
     free(sum);
     free(game);
-    dist_mpi_end();
+    dist_mpi_end(false);
     return st;
 }

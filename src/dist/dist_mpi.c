@@ -17,10 +17,10 @@ ttt_status dist_mpi_begin(int *rank, int *size, ttt_error *err)
     return TTT_OK;
 }
 
-void dist_mpi_end(void)
+void dist_mpi_end(bool rank_lost)
 {
     int finished = 0;
     MPI_Finalized(&finished);
-    if (!finished)
+    if (!finished && !rank_lost)
         MPI_Finalize();
 }

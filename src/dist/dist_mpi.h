@@ -8,7 +8,8 @@
  * and the number of ranks. TTT_EIO when MPI cannot start. */
 ttt_status dist_mpi_begin(int *rank, int *size, ttt_error *err);
 
-/* Finalises MPI (after dist_mpi_begin succeeded). */
-void dist_mpi_end(void);
+/* Finalises MPI (after dist_mpi_begin succeeded), unless a rank was lost: MPI_Finalize waits for every rank,
+ * a dead one too, so the process then leaves MPI as it is (Open MPI's recovery mode lets it exit). */
+void dist_mpi_end(bool rank_lost);
 
 #endif

@@ -682,6 +682,6 @@ ttt_status dist_solve(const ttt_board *b, const dist_solve_options *opt, ttt_sea
         st = worker_main(b, opt, err);
     if (rank == 0 && !st)
         out->ms = ttt_clock_ms() - start;
-    dist_mpi_end();
+    dist_mpi_end(rank == 0 && stats->lost > 0);
     return st;
 }
