@@ -54,9 +54,8 @@ static const char help[] =
     "                    is valued without --time or --nodes: the values are the same, the node count\n"
     "                    varies from run to run\n"
     "  -j, --json        {\"value\": \"draw\", \"plies\": 9, \"moves\": [...], \"nodes\": N, \"ms\": T}\n"
-    "      --mpi         under mpirun -np N: rank 0 hands positions out as jobs to ranks 1..N-1, which "
-    "solve\n"
-    "                    them within --job-nodes (default 10000000); the same values as one process\n"
+    "      --mpi         under mpirun -np N: rank 0 hands positions out as jobs to ranks 1..N-1, which\n"
+    "                    solve them within --job-nodes N (default 10000000); the values of one process\n"
     "      --job-timeout MS   with --mpi: a worker silent this long on a job is given up and its job\n"
     "                    handed out again (default 600000)\n"
     "      --checkpoint FILE  with --mpi: the master writes its job tree to FILE every second\n"
@@ -279,7 +278,7 @@ static int solve_value(ttt_solver *solver, solve_watch *watch, bool json)
 
 int cmd_solve(int argc, char **argv)
 {
-    enum { OPT_TT = 256, OPT_THREADS, OPT_MPI, OPT_JOB_NODES, OPT_JOB_MS, OPT_CHECKPOINT, OPT_RESUME };
+    enum { OPT_TT = 256, OPT_THREADS, OPT_MPI, OPT_JOBN, OPT_JOBT, OPT_CKPT, OPT_RESUME };
     static const struct option longopts[] = {{"rules", required_argument, NULL, 'r'},
                                              {"moves", required_argument, NULL, 'm'},
                                              {"time", required_argument, NULL, 't'},
@@ -290,9 +289,9 @@ int cmd_solve(int argc, char **argv)
                                              {"value", no_argument, NULL, 'v'},
                                              {"help", no_argument, NULL, 'h'},
                                              {"mpi", no_argument, NULL, OPT_MPI},
-                                             {"job-nodes", required_argument, NULL, OPT_JOB_NODES},
-                                             {"job-timeout", required_argument, NULL, OPT_JOB_MS},
-                                             {"checkpoint", required_argument, NULL, OPT_CHECKPOINT},
+                                             {"job-nodes", required_argument, NULL, OPT_JOBN},
+                                             {"job-timeout", required_argument, NULL, OPT_JOBT},
+                                             {"checkpoint", required_argument, NULL, OPT_CKPT},
                                              {"resume", required_argument, NULL, OPT_RESUME},
                                              {NULL, 0, NULL, 0}};
     bool mpi = false;
@@ -326,17 +325,17 @@ int cmd_solve(int argc, char **argv)
         case 'v': value_only = true; break;
         case 'j': json = true; break;
         case OPT_MPI: mpi = true; break;
-        case OPT_JOB_NODES:
+        case OPT_JOBN:
             if (cli_parse_uint("solve", "--job-nodes", optarg, 1, UINT64_MAX, "a number of nodes",
                                &dist.job_nodes))
                 return CLI_USAGE;
             break;
-        case OPT_JOB_MS:
+        case OPT_JOBT:
             if (cli_parse_uint("solve", "--job-timeout", optarg, 1, UINT32_MAX, "milliseconds", &job_ms))
                 return CLI_USAGE;
             dist.silent_ms = (double)job_ms;
             break;
-        case OPT_CHECKPOINT: dist.checkpoint = optarg; break;
+        case OPT_CKPT: dist.checkpoint = optarg; break;
         case OPT_RESUME: dist.checkpoint = optarg, dist.resume = true; break;
         case 'h': fputs(help, stdout); return CLI_OK;
         default: return CLI_USAGE;
