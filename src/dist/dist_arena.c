@@ -31,7 +31,7 @@ ttt_status dist_arena_run(const ttt_rules *rules, const ttt_arena_options *opt, 
     ttt_arena_game *game = malloc(sizeof *game);
     int failed = !mine || !sum || !game;
     if (failed)
-        st = ttt_fail(err, TTT_ENOMEM, "arena: out of memory");
+        st = ttt_fail(err, TTT_ENOMEM, "out of memory");
     /* Every rank checks every spec, as ttt_arena_run does before any game: a bad one fails them all alike, and
      * rank 0 has the message. */
     for (int k = 0; !failed && k < opt->nspecs; k++) {
@@ -70,13 +70,13 @@ ttt_status dist_arena_run(const ttt_rules *rules, const ttt_arena_options *opt, 
     int any_failed = 1;
     if (MPI_Allreduce(&failed, &any_failed, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD) != MPI_SUCCESS) {
         if (!st)
-            st = ttt_fail(err, TTT_EIO, "arena: MPI failed to gather the ranks' states");
+            st = ttt_fail(err, TTT_EIO, "MPI failed to gather the ranks' states");
     } else if (any_failed) {
         if (!st)
-            st = ttt_fail(err, TTT_EIO, "arena: another rank failed (its message is on its stderr)");
+            st = ttt_fail(err, TTT_EIO, "another rank failed (its message is on its stderr)");
     } else if (MPI_Reduce(mine, sum, npairs * PAIR_WORDS, MPI_UINT64_T, MPI_SUM, 0, MPI_COMM_WORLD) !=
                MPI_SUCCESS)
-        st = ttt_fail(err, TTT_EIO, "arena: MPI failed to sum the records");
+        st = ttt_fail(err, TTT_EIO, "MPI failed to sum the records");
     if (!st && rank == 0)
         for (int p = 0; p < npairs; p++) {
             const uint64_t *w = sum + (size_t)p * PAIR_WORDS;

@@ -206,7 +206,7 @@ static ttt_status tree_expand(job_tree *t, int i, const ttt_board *b, ttt_error 
         ttt_board child = *b;
         ttt_board_play(&child, moves[k]);
         if (tree_add(t, i, moves[k], &child) < 0)
-            return ttt_fail(err, TTT_ENOMEM, "solve: out of memory for the job tree");
+            return ttt_fail(err, TTT_ENOMEM, "out of memory for the job tree");
     }
     tree_node *n = &t->nodes[i];
     n->first = first;
@@ -267,10 +267,10 @@ static ttt_status checkpoint_write(const job_tree *t, const char *path, ttt_erro
 {
     char tmp[4096], head[512];
     if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp)
-        return ttt_fail(err, TTT_EINVAL, "solve: checkpoint path too long");
+        return ttt_fail(err, TTT_EINVAL, "checkpoint path too long");
     FILE *f = fopen(tmp, "w");
     if (!f)
-        return ttt_fail(err, TTT_EIO, "solve: cannot write the checkpoint %s", tmp);
+        return ttt_fail(err, TTT_EIO, "cannot write the checkpoint %s", tmp);
     checkpoint_header(&t->root, head, sizeof head);
     fprintf(f, "%s\n%d\n", head, t->n);
     for (int i = 1; i < t->n; i++) {
@@ -282,7 +282,7 @@ static ttt_status checkpoint_write(const job_tree *t, const char *path, ttt_erro
     bad |= fclose(f) != 0;
     if (bad || rename(tmp, path) != 0) {
         remove(tmp);
-        return ttt_fail(err, TTT_EIO, "solve: cannot write the checkpoint %s", path);
+        return ttt_fail(err, TTT_EIO, "cannot write the checkpoint %s", path);
     }
     return TTT_OK;
 }
@@ -293,23 +293,23 @@ static ttt_status checkpoint_read(job_tree *t, const char *path, ttt_error *err)
 {
     FILE *f = fopen(path, "r");
     if (!f)
-        return ttt_fail(err, TTT_EIO, "solve: cannot read the checkpoint %s", path);
+        return ttt_fail(err, TTT_EIO, "cannot read the checkpoint %s", path);
     char line[512], head[512];
     checkpoint_header(&t->root, head, sizeof head);
     int count = 0;
     ttt_status st = TTT_OK;
     if (!fgets(line, sizeof line, f) || strcspn(line, "\n") != strlen(head) ||
         strncmp(line, head, strlen(head)))
-        st = ttt_fail(err, TTT_EINVAL, "solve: %s is not a checkpoint of this position and rules", path);
+        st = ttt_fail(err, TTT_EINVAL, "%s is not a checkpoint of this position and rules", path);
     else if (!fgets(line, sizeof line, f) || sscanf(line, "%d", &count) != 1 || count < 1)
-        st = ttt_fail(err, TTT_EINVAL, "solve: %s: bad node count", path);
+        st = ttt_fail(err, TTT_EINVAL, "%s: bad node count", path);
     for (int i = 1; !st && i < count; i++) {
         int parent, move, lo, hi;
         char kind;
         if (!fgets(line, sizeof line, f) ||
             sscanf(line, "%d %d %c %d %d", &parent, &move, &kind, &lo, &hi) != 5 || parent < 0 ||
             parent >= i || (kind != 'L' && kind != 'I' && kind != 'D')) {
-            st = ttt_fail(err, TTT_EINVAL, "solve: %s: bad node line %d", path, i + 2);
+            st = ttt_fail(err, TTT_EINVAL, "%s: bad node line %d", path, i + 2);
             break;
         }
         tree_node *p = &t->nodes[parent];
@@ -321,21 +321,21 @@ static ttt_status checkpoint_read(job_tree *t, const char *path, ttt_error *err)
         node_board(t, parent, &b);
         if (p->kind != NODE_INNER || p->first + p->count != i || ttt_board_terminal(&b) ||
             !ttt_board_is_legal(&b, move)) {
-            st = ttt_fail(err, TTT_EINVAL, "solve: %s: node line %d does not fit the tree", path, i + 2);
+            st = ttt_fail(err, TTT_EINVAL, "%s: node line %d does not fit the tree", path, i + 2);
             break;
         }
         p->count++;
         ttt_board_play(&b, move);
         int c = tree_add(t, parent, move, &b);
         if (c < 0) {
-            st = ttt_fail(err, TTT_ENOMEM, "solve: out of memory for the job tree");
+            st = ttt_fail(err, TTT_ENOMEM, "out of memory for the job tree");
             break;
         }
         tree_node *n = &t->nodes[c];
         /* The bounds within those of any game from here, and a settled leaf (a finished game too) settled. */
         if (lo > hi || lo < n->own_lo || hi > n->own_hi || (kind == 'D') != (lo == hi) ||
             (n->kind == NODE_DONE && kind != 'D')) {
-            st = ttt_fail(err, TTT_EINVAL, "solve: %s: node line %d: impossible bounds", path, i + 2);
+            st = ttt_fail(err, TTT_EINVAL, "%s: node line %d: impossible bounds", path, i + 2);
             break;
         }
         n->own_lo = n->lo = lo;
@@ -354,11 +354,11 @@ static ttt_status checkpoint_read(job_tree *t, const char *path, ttt_error *err)
         ttt_board b;
         node_board(t, i, &b);
         if (n->count != b.cells - b.ply)
-            return ttt_fail(err, TTT_EINVAL, "solve: %s: a node has %d of its %d moves", path, n->count,
+            return ttt_fail(err, TTT_EINVAL, "%s: a node has %d of its %d moves", path, n->count,
                             b.cells - b.ply);
         node_update(t, i);
         if (n->lo > n->hi)
-            return ttt_fail(err, TTT_EINVAL, "solve: %s: a node's bounds contradict its children's", path);
+            return ttt_fail(err, TTT_EINVAL, "%s: a node's bounds contradict its children's", path);
     }
     return TTT_OK;
 }
@@ -385,8 +385,8 @@ static ttt_status master_apply(master *m, int i, const int64_t *reply, ttt_error
     tree_node *n = &t->nodes[i];
     int lo = (int)reply[0], hi = (int)reply[1], valued = (int)reply[3];
     if (lo > hi || lo > n->own_hi || hi < n->own_lo || valued < 0 || valued > TTT_MAX_CELLS)
-        return ttt_fail(err, TTT_EIO, "solve: a worker answered bounds [%d, %d] outside [%d, %d]", lo, hi,
-                        n->own_lo, n->own_hi);
+        return ttt_fail(err, TTT_EIO, "a worker answered bounds [%d, %d] outside [%d, %d]", lo, hi, n->own_lo,
+                        n->own_hi);
     m->stats->jobs++;
     m->nodes += (uint64_t)reply[2];
     n->own_lo = lo > n->own_lo ? lo : n->own_lo;
@@ -414,7 +414,7 @@ static ttt_status master_apply(master *m, int i, const int64_t *reply, ttt_error
             c++;
         tree_node *child = &t->nodes[c];
         if (c == n->first + n->count || -score < child->own_lo || -score > child->own_hi)
-            return ttt_fail(err, TTT_EIO, "solve: a worker answered a move or score that does not fit");
+            return ttt_fail(err, TTT_EIO, "a worker answered a move or score that does not fit");
         child->kind = NODE_DONE;
         child->own_lo = child->own_hi = child->lo = child->hi = -score;
     }
@@ -440,7 +440,7 @@ static ttt_status run_job(ttt_solver *solver, const ttt_board *b, bool whole, ui
     if (whole) {
         ttt_search_result *r = malloc(sizeof *r);
         if (!r)
-            return ttt_fail(err, TTT_ENOMEM, "solve: out of memory");
+            return ttt_fail(err, TTT_ENOMEM, "out of memory");
         ttt_status st = ttt_solver_search(solver, b, &limits, true, r, err);
         if (!st && r->proven) {
             reply[0] = reply[1] = r->score;
@@ -527,11 +527,11 @@ static ttt_status master_run(master *m, ttt_error *err)
         if (st)
             break;
         if (live == 0)
-            return ttt_fail(err, TTT_EIO, "solve: every worker was lost");
+            return ttt_fail(err, TTT_EIO, "every worker was lost");
         int ready = 0;
         MPI_Status status;
         if (MPI_Iprobe(MPI_ANY_SOURCE, TAG_RESULT, MPI_COMM_WORLD, &ready, &status) != MPI_SUCCESS)
-            return ttt_fail(err, TTT_EIO, "solve: MPI failed to look for results");
+            return ttt_fail(err, TTT_EIO, "MPI failed to look for results");
         if (!ready) {
             double now = ttt_clock_ms();
             for (int w = 1; w < m->size; w++)
@@ -547,7 +547,7 @@ static ttt_status master_run(master *m, ttt_error *err)
         int w = status.MPI_SOURCE;
         if (MPI_Recv(m->reply, RESULT_WORDS, MPI_INT64_T, w, TAG_RESULT, MPI_COMM_WORLD, MPI_STATUS_IGNORE) !=
             MPI_SUCCESS)
-            return ttt_fail(err, TTT_EIO, "solve: MPI failed to receive a result");
+            return ttt_fail(err, TTT_EIO, "MPI failed to receive a result");
         if (w <= 0 || w >= m->size || m->job[w] < 0)
             continue; /* a worker given up that answered after all: its job was handed out again */
         int i = m->job[w];
@@ -599,7 +599,7 @@ static ttt_status master_main(const ttt_board *b, const dist_solve_options *opt,
     m.sent = calloc((size_t)size, sizeof *m.sent);
     m.reply = malloc((RESULT_WORDS) * sizeof *m.reply);
     if (!m.job || !m.sent || !m.reply || tree_add(&m.tree, -1, TTT_NO_MOVE, b) < 0)
-        st = ttt_fail(err, TTT_ENOMEM, "solve: out of memory");
+        st = ttt_fail(err, TTT_ENOMEM, "out of memory");
     for (int w = 0; !st && w < size; w++)
         m.job[w] = -1;
     if (!st && opt->resume) {
@@ -636,12 +636,12 @@ static ttt_status worker_main(const ttt_board *root, const dist_solve_options *o
     int path[TTT_MAX_CELLS + 1];
     int64_t *reply = malloc((RESULT_WORDS) * sizeof *reply);
     ttt_status st = reply ? ttt_solver_new(&root->rules, opt->tt_mib, &solver, err)
-                          : ttt_fail(err, TTT_ENOMEM, "solve: out of memory");
+                          : ttt_fail(err, TTT_ENOMEM, "out of memory");
     for (bool stop = false; !stop;) {
         int ready = 0;
         MPI_Status status;
         if (MPI_Iprobe(0, MPI_ANY_TAG, MPI_COMM_WORLD, &ready, &status) != MPI_SUCCESS) {
-            st = st ? st : ttt_fail(err, TTT_EIO, "solve: MPI failed to look for jobs");
+            st = st ? st : ttt_fail(err, TTT_EIO, "MPI failed to look for jobs");
             break;
         }
         if (!ready) {
