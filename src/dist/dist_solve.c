@@ -32,6 +32,7 @@
  * the end; --resume reads it back, jobs under way becoming free leaves.
  */
 #define _POSIX_C_SOURCE 200809L /* nanosleep */
+#include <assert.h>
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -494,6 +495,7 @@ static ttt_status master_run(master *m, ttt_error *err)
     while (!st && !tree_done(t)) {
         if (m->size == 1) { /* alone: the master is its own worker */
             int i = tree_select(t);
+            assert(i >= 0); /* an unsettled tree with no job under way has a free leaf */
             ttt_board b;
             node_board(t, i, &b);
             st = run_job(m->solver, &b, i == 0, job_nodes, m->reply, err);
