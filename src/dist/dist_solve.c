@@ -615,10 +615,17 @@ static ttt_status master_main(const ttt_board *b, const dist_solve_options *opt,
     if (!st)
         master_result(&m, out);
     stats->tree_nodes = m.tree.n;
-    /* Every live worker is told to stop, after a failure too, so that MPI_Finalize does not wait for ever. */
-    for (int w = 1; w < size; w++)
-        if (m.job && m.job[w] != -2)
+    /* Every worker is told to stop, after a failure too, so that none waits for jobs for ever. */
+    for (int w = 1; m.job && w < size; w++) {
+        if (m.job[w] != -2) {
             MPI_Send(NULL, 0, MPI_INT, w, TAG_STOP, MPI_COMM_WORLD);
+            continue;
+        }
+        /* Given up: perhaps dead, perhaps only slow; a send that cannot block tells a slow one to stop. */
+        MPI_Request request;
+        if (MPI_Isend(NULL, 0, MPI_INT, w, TAG_STOP, MPI_COMM_WORLD, &request) == MPI_SUCCESS)
+            MPI_Request_free(&request);
+    }
     ttt_solver_free(m.solver);
     free(m.tree.nodes);
     free(m.tree.pn);
