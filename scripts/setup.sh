@@ -13,6 +13,10 @@ BUILD_PACKAGES=(
     cmake make gcc pkg-config
     libjansson-dev libncurses-dev libsqlite3-dev sqlite3 libmicrohttpd-dev
 )
+# Optional for building: with them CMake builds the --mpi of ttt solve and ttt arena (README, "Past one machine");
+# without them ttt builds the same, and --mpi says it was built without MPI. The test mode installs them, since
+# make check runs the MPI tests (tests/mpi/).
+MPI_PACKAGES=(openmpi-bin libopenmpi-dev)
 # The Debian package's dependencies, found by CPack through dpkg-shlibdeps (dpkg-dev), which needs file.
 DEB_PACKAGES=(dpkg-dev file)
 # Only for the tests and the checks of `make check`.
@@ -32,7 +36,7 @@ TEST_PACKAGES=(
 case $MODE in
 build) PACKAGES=("${BUILD_PACKAGES[@]}") ;;
 deb) PACKAGES=("${BUILD_PACKAGES[@]}" "${DEB_PACKAGES[@]}") ;;
-test) PACKAGES=("${BUILD_PACKAGES[@]}" "${DEB_PACKAGES[@]}" "${TEST_PACKAGES[@]}") ;;
+test) PACKAGES=("${BUILD_PACKAGES[@]}" "${DEB_PACKAGES[@]}" "${TEST_PACKAGES[@]}" "${MPI_PACKAGES[@]}") ;;
 *)
     echo "setup: unknown mode '$MODE' (build: what builds and runs ttt; deb: and packages it; test: all that" \
         "and what the tests use)" >&2

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "dist/dist.h"
 
 /* Elo differences beyond this are shown as ">+800" / "<-800" (an infinite estimate included). */
 #define ARENA_ELO_SHOWN 800.0
@@ -39,6 +40,8 @@ static const char help[] =
     "      --json      the results as JSON: the pairs, then the ranking of every engine\n"
     "      --csv       the results as CSV, one line per pair; with three engines or more an empty line and\n"
     "                  the ranking follow, one line per engine\n"
+    "      --mpi       under mpirun -np N: rank r plays the games whose number is r modulo N, rank 0 prints\n"
+    "                  the results (the same as one process gives; --jobs is ignored)\n"
     "\n"
     "examples: ttt arena --games 1000 minimax mcts random\n"
     "          ttt arena --rules 7x7k5 --games 200 mcts:iterations=3000 montecarlo:trials=3000\n"
@@ -317,7 +320,7 @@ static void arena_forfeit(int pair, uint64_t game, const char *reason, void *use
 
 int cmd_arena(int argc, char **argv)
 {
-    enum { OPT_GAUNTLET = 256, OPT_JSON, OPT_CSV };
+    enum { OPT_GAUNTLET = 256, OPT_JSON, OPT_CSV, OPT_MPI };
     static const struct option longopts[] = {{"rules", required_argument, NULL, 'r'},
                                              {"games", required_argument, NULL, 'g'},
                                              {"jobs", required_argument, NULL, 'j'},
@@ -325,11 +328,12 @@ int cmd_arena(int argc, char **argv)
                                              {"gauntlet", no_argument, NULL, OPT_GAUNTLET},
                                              {"json", no_argument, NULL, OPT_JSON},
                                              {"csv", no_argument, NULL, OPT_CSV},
+                                             {"mpi", no_argument, NULL, OPT_MPI},
                                              {"help", no_argument, NULL, 'h'},
                                              {NULL, 0, NULL, 0}};
     const char *rules_text = NULL;
     uint64_t games = 0, seed = 0, jobs = 0;
-    bool have_games = false, gauntlet = false, json = false, csv = false;
+    bool have_games = false, gauntlet = false, json = false, csv = false, mpi = false, root = true;
     optind = 0;
     for (int c; (c = cli_getopt("arena", argc, argv, "r:g:j:s:h", longopts)) != -1;) {
         switch (c) {
@@ -351,6 +355,7 @@ int cmd_arena(int argc, char **argv)
         case OPT_GAUNTLET: gauntlet = true; break;
         case OPT_JSON: json = true; break;
         case OPT_CSV: csv = true; break;
+        case OPT_MPI: mpi = true; break;
         case 'h': fputs(help, stdout); return CLI_OK;
         default: return CLI_USAGE;
         }
@@ -373,7 +378,7 @@ int cmd_arena(int argc, char **argv)
         long n = sysconf(_SC_NPROCESSORS_ONLN);
         jobs = n < 1 ? 1 : n > TTT_ARENA_MAX_JOBS ? TTT_ARENA_MAX_JOBS : (uint64_t)n;
     }
-    bool bar = isatty(STDERR_FILENO);
+    bool bar = !mpi && isatty(STDERR_FILENO);
     cli_ticker ticker;
     /* The names in the results (name=, numbered duplicates) and the specs played, without name=. */
     const char *names[TTT_ARENA_MAX_ENGINES], *play[TTT_ARENA_MAX_ENGINES];
@@ -410,8 +415,13 @@ int cmd_arena(int argc, char **argv)
     if (bar)
         cli_ticker_start(&ticker, total, "games");
     cli_interrupt_catch();
-    ttt_status st = ttt_arena_run(&rules, &opt, pairs, &err);
+    ttt_status st =
+        mpi ? dist_arena_run(&rules, &opt, pairs, &root, &err) : ttt_arena_run(&rules, &opt, pairs, &err);
     cli_interrupt_release();
+    if (!root) { /* rank 0 prints the results, and a bad spec's message: every rank finds it */
+        free(pairs);
+        return st == TTT_EINVAL ? CLI_USAGE : st ? cli_runtime("arena", "%s", err.msg) : CLI_OK;
+    }
     if (bar)
         cli_ticker_stop(&ticker);
     bool interrupted = st == TTT_OK && cli_interrupted();

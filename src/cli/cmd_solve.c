@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "dist/dist.h"
 
 #define SOLVE_DEFAULT_TT_MIB 256
 #define SOLVE_MAX_TT_MIB     65536 /* --tt at most: 64 GiB */
@@ -60,6 +61,12 @@ static const char help[] =
     "      --certificate FILE  write the proof of the value, which 'ttt verify FILE' checks (boards of\n"
     "                    at most 64 cells; no --time or --nodes; quickest with --value)\n"
     "      --json        {\"value\": \"draw\", \"plies\": 9, \"moves\": [...], \"nodes\": N, \"ms\": T}\n"
+    "      --mpi         under mpirun -np N: rank 0 hands positions out as jobs to ranks 1..N-1, which\n"
+    "                    solve them within --job-nodes N (default 10000000); the values of one process\n"
+    "      --job-timeout MS   with --mpi: a worker silent this long on a job is given up and its job\n"
+    "                    handed out again (default 600000)\n"
+    "      --checkpoint FILE  with --mpi: the master writes its job tree to FILE every second\n"
+    "      --resume FILE      with --mpi: go on from the job tree in FILE, and keep writing it there\n"
     "\n"
     "examples: ttt solve\n"
     "          ttt solve --rules 4x4 --json\n"
@@ -394,7 +401,7 @@ static int solve_value(ttt_solver *solver, solve_watch *watch, bool json, const 
 
 int cmd_solve(int argc, char **argv)
 {
-    enum { OPT_TT = 256, OPT_THREADS, OPT_CERTIFICATE };
+    enum { OPT_TT = 256, OPT_THREADS, OPT_CERTIFICATE, OPT_MPI, OPT_JOBN, OPT_JOBT, OPT_CKPT, OPT_RESUME };
     static const struct option longopts[] = {{"rules", required_argument, NULL, 'r'},
                                              {"moves", required_argument, NULL, 'm'},
                                              {"time", required_argument, NULL, 't'},
@@ -405,7 +412,15 @@ int cmd_solve(int argc, char **argv)
                                              {"value", no_argument, NULL, 'v'},
                                              {"help", no_argument, NULL, 'h'},
                                              {"certificate", required_argument, NULL, OPT_CERTIFICATE},
+                                             {"mpi", no_argument, NULL, OPT_MPI},
+                                             {"job-nodes", required_argument, NULL, OPT_JOBN},
+                                             {"job-timeout", required_argument, NULL, OPT_JOBT},
+                                             {"checkpoint", required_argument, NULL, OPT_CKPT},
+                                             {"resume", required_argument, NULL, OPT_RESUME},
                                              {NULL, 0, NULL, 0}};
+    bool mpi = false;
+    uint64_t job_ms = 0;
+    dist_solve_options dist = {.tt_mib = SOLVE_DEFAULT_TT_MIB};
     const char *rules_text = NULL, *moves_text = NULL, *cert_path = NULL;
     uint64_t time_ms = 0, nodes = 0, tt_mib = SOLVE_DEFAULT_TT_MIB, threads = 1;
     bool json = false, value_only = false;
@@ -434,6 +449,19 @@ int cmd_solve(int argc, char **argv)
         case OPT_CERTIFICATE: cert_path = optarg; break;
         case 'v': value_only = true; break;
         case 'j': json = true; break;
+        case OPT_MPI: mpi = true; break;
+        case OPT_JOBN:
+            if (cli_parse_uint("solve", "--job-nodes", optarg, 1, UINT64_MAX, "a number of nodes",
+                               &dist.job_nodes))
+                return CLI_USAGE;
+            break;
+        case OPT_JOBT:
+            if (cli_parse_uint("solve", "--job-timeout", optarg, 1, UINT32_MAX, "milliseconds", &job_ms))
+                return CLI_USAGE;
+            dist.silent_ms = (double)job_ms;
+            break;
+        case OPT_CKPT: dist.checkpoint = optarg; break;
+        case OPT_RESUME: dist.checkpoint = optarg, dist.resume = true; break;
         case 'h': fputs(help, stdout); return CLI_OK;
         default: return CLI_USAGE;
         }
@@ -444,6 +472,14 @@ int cmd_solve(int argc, char **argv)
         return cli_usage("solve", "--value solves exactly and takes no --time or --nodes");
     if (cert_path && (nodes || time_ms))
         return cli_usage("solve", "--certificate needs the value proven: no --time or --nodes");
+    if (mpi && (value_only || nodes || time_ms || threads > 1))
+        return cli_usage("solve",
+                         "--mpi values every move exactly: no --value, --time, --nodes or --threads");
+    if (!mpi && (dist.checkpoint || dist.job_nodes || job_ms))
+        return cli_usage("solve", "--job-nodes, --job-timeout, --checkpoint and --resume go with --mpi");
+    if (mpi && cert_path)
+        return cli_usage("solve",
+                         "--certificate does not go with --mpi yet: solve on one machine to write it");
     ttt_board b;
     int rc = cli_position("solve", rules_text, optind < argc ? argv[optind] : NULL, moves_text, &b);
     if (rc)
@@ -474,7 +510,12 @@ int cmd_solve(int argc, char **argv)
         ttt_solver_free(solver);
         return cli_runtime("solve", "%s", err.msg);
     }
-    if (!nodes && !time_ms && may_take_long(&b, value_only)) {
+    /* Ctrl-C is caught before the warning below says what it does, so that one sent on seeing it is not lost. */
+    struct sigaction sa = {.sa_handler = on_sigint}, old_sa;
+    sigemptyset(&sa.sa_mask);
+    interrupted = 0;
+    sigaction(SIGINT, &sa, &old_sa);
+    if (!mpi && !nodes && !time_ms && may_take_long(&b, value_only)) {
         char rt[TTT_RULES_TEXT_SIZE];
         fprintf(stderr, "ttt solve: %s with %d empty cells may take long to solve exactly (%s)\n",
                 ttt_rules_format(&b.rules, rt, sizeof rt), b.cells - b.ply,
@@ -490,10 +531,6 @@ int cmd_solve(int argc, char **argv)
                                       ? ws.ws_col
                                       : SOLVE_DEFAULT_WIDTH,
                          .last.best_move = TTT_NO_MOVE};
-    struct sigaction sa = {.sa_handler = on_sigint}, old_sa;
-    sigemptyset(&sa.sa_mask);
-    interrupted = 0;
-    sigaction(SIGINT, &sa, &old_sa);
     if (value_only) {
         rc = solve_value(solver, &watch, json, cert_path);
         sigaction(SIGINT, &old_sa, NULL);
@@ -502,8 +539,26 @@ int cmd_solve(int argc, char **argv)
     ttt_limits limits = {
         .nodes = nodes, .ms = (double)time_ms, .depth = 0, .progress = solve_progress, .user = &watch};
     ttt_search_result *r = malloc(sizeof *r);
-    ttt_status st = r ? ttt_solver_search(solver, &b, &limits, true, r, &err) : TTT_ENOMEM;
+    dist.tt_mib = (int)tt_mib;
+    dist_solve_stats stats;
+    bool root = true;
+    ttt_status st = !r    ? TTT_ENOMEM
+                    : mpi ? dist_solve(&b, &dist, r, &stats, &root, &err)
+                          : ttt_solver_search(solver, &b, &limits, true, r, &err);
     sigaction(SIGINT, &old_sa, NULL);
+    if (mpi && root && !st) /* what the job tree did, for the scaling figures */
+        fprintf(
+            stderr,
+            "ttt solve: %d ranks, %llu jobs (%llu proven), %.1f jobs/s, a tree of %d nodes %d plies deep, "
+            "%llu nodes resumed, %d workers lost\n",
+            stats.ranks, (unsigned long long)stats.jobs, (unsigned long long)stats.jobs_proven,
+            r->ms > 0 ? (double)stats.jobs * 1000.0 / r->ms : 0.0, stats.tree_nodes, stats.tree_depth,
+            (unsigned long long)stats.resumed, stats.lost);
+    if (!root) { /* a worker prints nothing */
+        ttt_solver_free(solver);
+        free(r);
+        return st ? cli_runtime("solve", "%s", err.msg) : CLI_OK;
+    }
     if (watch.draw && watch.drawn_ms > 0)
         fputs("\r\033[K", stderr);
     int cert_rc = !st && cert_path && r->proven

@@ -1,0 +1,696 @@
+/*
+ * dist/dist_solve.c - `ttt solve --mpi`: job-level best-first search over MPI ranks.
+ *
+ * Rank 0, the master, keeps the top of the game tree; its leaves are jobs. The first job is the whole
+ * position, searched as `ttt solve` searches it (ttt_solver_search, every move, within the budget): a
+ * position that fits in one job is solved by one worker, with the one-process search's efficiency (a worker
+ * valuing the moves one by one gains nothing from the others' table: the empty 6x5k4 takes 3.6M nodes whole,
+ * 11M for the value of a1 alone). Otherwise the position's moves become jobs. A worker (ranks 1..N-1) gets a
+ * job as the moves from the position, runs the ordinary solver on it with a node budget (the exact value
+ * search, ttt_solver_value_within) and answers with bounds on its score: the exact score when the value and
+ * its distance were proven, else what was proven (a win or a draw at least, say: the proof and disproof
+ * estimates of a three-valued game). The master settles the leaf, or expands it into its children, centre
+ * first, each a new job.
+ *
+ * Every node holds bounds on its score for the side to move, [lo, hi] (a new leaf: anything a game that ends
+ * after one more stone allows; a settled node: lo == hi): those its own job proved, narrowed by the negamax of
+ * its children's, lo = max(-hi(c)), hi = max(-lo(c)). A child c with -lo(c) <= lo(parent) cannot raise its
+ * parent's value and
+ * is pruned (alpha-beta, best-first); the position's own children are never pruned, since every move is
+ * valued, as ttt_solver_search with all=true values them. The scores are by distance and absolute (a win
+ * after E stones in all is TTT_SCORE_WIN - E at any depth), so a node's exact value is the negamax of its
+ * children's exact values: the result equals the one-process search's.
+ *
+ * Choosing the next job: the proof number of a node is the number of leaves still to settle under it (the
+ * relevant ones: every child that can still change its value must be settled), a leaf under way counting
+ * DIST_VIRTUAL_LOSS_PN (virtual loss: the next job goes elsewhere, so N workers get N different jobs); from
+ * the position the master descends into the relevant child of least proof number, the first in the heuristic
+ * order among equals, to a free leaf: the cheapest leaf of the cheapest subtree, the most-proving job.
+ *
+ * Faults: a worker that has not answered within silent_ms is given up and its job becomes a free leaf again.
+ * The master writes its tree to the checkpoint file (atomically, by rename) every DIST_CHECKPOINT_MS and at
+ * the end; --resume reads it back, jobs under way becoming free leaves.
+ */
+#define _POSIX_C_SOURCE 200809L /* nanosleep */
+#include <assert.h>
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "dist/dist.h"
+#include "dist/dist_mpi.h"
+#include "ttt/notation.h"
+#include "util/error.h"
+
+/* A leaf under way counts as this many leaves to settle: enough to send the next job to another subtree
+ * while that one has free leaves a few times cheaper. */
+#define DIST_VIRTUAL_LOSS_PN 4
+/* The master writes its checkpoint at most this often (ms): a write costs a pass over the tree. */
+#define DIST_CHECKPOINT_MS 1000.0
+/* An idle rank looks for a message this often (ns): a blocking receive would spin a core the solver needs. */
+#define DIST_POLL_NS          200000L
+#define DIST_CHECKPOINT_MAGIC "ttt-dist-checkpoint 1"
+
+enum { TAG_JOB = 1, TAG_RESULT, TAG_STOP };
+/* A result: the bounds a job proved on its score (lo, hi), the nodes it searched, and the moves it valued
+ * exactly (count, then move and score of each: only the job of the whole position values them). */
+enum { RESULT_HEAD = 4, RESULT_WORDS = RESULT_HEAD + 2 * TTT_MAX_CELLS };
+
+typedef enum node_kind { NODE_LEAF, NODE_BUSY, NODE_INNER, NODE_DONE } node_kind;
+
+typedef struct tree_node {
+    int parent;         /* -1 at the position */
+    ttt_move move;      /* from the parent; TTT_NO_MOVE at the position */
+    int ply;            /* stones on the board */
+    int first, count;   /* an inner node's children: nodes[first .. first + count - 1] */
+    int lo, hi;         /* bounds on the score for the side to move */
+    int own_lo, own_hi; /* the bounds its own job proved (lo, hi also take its children's into account) */
+    node_kind kind;
+} tree_node;
+
+typedef struct job_tree {
+    tree_node *nodes;
+    int n, cap;
+    ttt_board root;
+    uint64_t *pn; /* per node, refreshed by tree_select: leaves to settle under it */
+    bool *open;   /* per node, refreshed by tree_select: a free relevant leaf under it */
+} job_tree;
+
+static void nap(void)
+{
+    struct timespec ts = {0, DIST_POLL_NS};
+    nanosleep(&ts, NULL);
+}
+
+static bool settled(const tree_node *n) { return n->lo == n->hi; }
+
+/* The board at node i: the position and the moves down to it. */
+static void node_board(const job_tree *t, int i, ttt_board *b)
+{
+    ttt_move path[TTT_MAX_CELLS];
+    int depth = 0;
+    for (; t->nodes[i].parent >= 0; i = t->nodes[i].parent)
+        path[depth++] = t->nodes[i].move;
+    *b = t->root;
+    while (depth > 0)
+        ttt_board_play(b, path[--depth]);
+}
+
+/* The moves from the position to node i into path; returns how many. */
+static int node_path(const job_tree *t, int i, int *path)
+{
+    int depth = 0;
+    for (int j = i; t->nodes[j].parent >= 0; j = t->nodes[j].parent)
+        depth++;
+    for (int j = i, k = depth; t->nodes[j].parent >= 0; j = t->nodes[j].parent)
+        path[--k] = t->nodes[j].move;
+    return depth;
+}
+
+/* The score of a finished game b for its side to move. */
+static int terminal_score(const ttt_board *b)
+{
+    ttt_player w = ttt_board_winner(b);
+    if (w == TTT_NOBODY)
+        return 0;
+    return w == ttt_board_to_move(b) ? TTT_SCORE_WIN - b->ply : -(TTT_SCORE_WIN - b->ply);
+}
+
+/* Appends a node for board b (its ply) under parent; a finished game is settled at once. -1: no memory. */
+static int tree_add(job_tree *t, int parent, ttt_move move, const ttt_board *b)
+{
+    if (t->n == t->cap) {
+        int cap = t->cap ? t->cap * 2 : 1024;
+        tree_node *nodes = realloc(t->nodes, (size_t)cap * sizeof *nodes);
+        uint64_t *pn = nodes ? realloc(t->pn, (size_t)cap * sizeof *pn) : NULL;
+        bool *open = pn ? realloc(t->open, (size_t)cap * sizeof *open) : NULL;
+        t->nodes = nodes ? nodes : t->nodes;
+        t->pn = pn ? pn : t->pn;
+        t->open = open ? open : t->open;
+        if (!open)
+            return -1;
+        t->cap = cap;
+    }
+    /* The game ends one stone from here at the soonest, for either side (misère: the mover's own line). */
+    int most = TTT_SCORE_WIN - (b->ply + 1);
+    tree_node *n = &t->nodes[t->n];
+    *n = (tree_node){.parent = parent, .move = move, .ply = b->ply, .lo = -most, .hi = most};
+    if (ttt_board_terminal(b)) {
+        n->kind = NODE_DONE;
+        n->lo = n->hi = terminal_score(b);
+    }
+    n->own_lo = n->lo;
+    n->own_hi = n->hi;
+    return t->n++;
+}
+
+/* Recomputes inner node i's bounds: its own, narrowed by its children's. */
+static void node_update(job_tree *t, int i)
+{
+    tree_node *n = &t->nodes[i];
+    int lo = -TTT_SCORE_WIN, hi = -TTT_SCORE_WIN;
+    for (int c = n->first; c < n->first + n->count; c++) {
+        lo = -t->nodes[c].hi > lo ? -t->nodes[c].hi : lo;
+        hi = -t->nodes[c].lo > hi ? -t->nodes[c].lo : hi;
+    }
+    n->lo = lo > n->own_lo ? lo : n->own_lo;
+    n->hi = hi < n->own_hi ? hi : n->own_hi;
+}
+
+static void propagate(job_tree *t, int i)
+{
+    for (; i >= 0; i = t->nodes[i].parent)
+        if (t->nodes[i].kind == NODE_INNER)
+            node_update(t, i);
+}
+
+/* Whether child c of node p can still change p's value (every child of the position can). */
+static bool relevant(const job_tree *t, int p, int c)
+{
+    return !settled(&t->nodes[c]) && (p == 0 || -t->nodes[c].lo > t->nodes[p].lo);
+}
+
+/* The position is solved when every move is valued. */
+static bool tree_done(const job_tree *t)
+{
+    const tree_node *r = &t->nodes[0];
+    for (int c = r->first; c < r->first + r->count; c++)
+        if (!settled(&t->nodes[c]))
+            return false;
+    return r->kind == NODE_INNER;
+}
+
+/* Twice a cell's distance from the centre, squared: the order of the children (centre first, as the solver
+ * orders its moves; the cell number among equals). */
+static int centre_distance(const ttt_rules *r, ttt_move cell)
+{
+    int dr = 2 * (cell / r->cols) - (r->rows - 1), dc = 2 * (cell % r->cols) - (r->cols - 1);
+    return dr * dr + dc * dc;
+}
+
+/* Expands leaf i (its board b) into its children, centre first. */
+static ttt_status tree_expand(job_tree *t, int i, const ttt_board *b, ttt_error *err)
+{
+    ttt_move moves[TTT_MAX_CELLS];
+    int count = ttt_board_moves(b, moves);
+    for (int k = 1; k < count; k++) { /* insertion sort: a few dozen moves */
+        ttt_move m = moves[k];
+        int d = centre_distance(&b->rules, m), j = k;
+        for (; j > 0 && centre_distance(&b->rules, moves[j - 1]) > d; j--)
+            moves[j] = moves[j - 1];
+        moves[j] = m;
+    }
+    int first = t->n;
+    for (int k = 0; k < count; k++) {
+        ttt_board child = *b;
+        ttt_board_play(&child, moves[k]);
+        if (tree_add(t, i, moves[k], &child) < 0)
+            return ttt_fail(err, TTT_ENOMEM, "out of memory for the job tree");
+    }
+    tree_node *n = &t->nodes[i];
+    n->first = first;
+    n->count = count;
+    n->kind = NODE_INNER;
+    propagate(t, i);
+    return TTT_OK;
+}
+
+/* A free leaf to work on next (the most-proving, under virtual loss), or -1 when every relevant leaf is under
+ * way. Children follow their parents in nodes[], so one backward pass gives every node's proof number and
+ * whether a free leaf lies under it. */
+static int tree_select(job_tree *t)
+{
+    for (int i = t->n - 1; i >= 0; i--) {
+        const tree_node *n = &t->nodes[i];
+        uint64_t pn = 0;
+        bool open = false;
+        if (n->kind == NODE_LEAF)
+            pn = 1, open = true;
+        else if (n->kind == NODE_BUSY)
+            pn = DIST_VIRTUAL_LOSS_PN;
+        else if (n->kind == NODE_INNER)
+            for (int c = n->first; c < n->first + n->count; c++)
+                if (relevant(t, i, c)) {
+                    pn += t->pn[c];
+                    open |= t->open[c];
+                }
+        t->pn[i] = pn;
+        t->open[i] = open;
+    }
+    int i = 0;
+    while (t->open[i] && t->nodes[i].kind == NODE_INNER) {
+        const tree_node *n = &t->nodes[i];
+        int best = -1;
+        for (int c = n->first; c < n->first + n->count; c++)
+            if (relevant(t, i, c) && t->open[c] && (best < 0 || t->pn[c] < t->pn[best]))
+                best = c;
+        i = best;
+    }
+    return t->open[i] ? i : -1;
+}
+
+/* --- Checkpoints ------------------------------------------------------------------------------------- */
+
+/* The first line: the format, the rules and the position. */
+static void checkpoint_header(const ttt_board *b, char *buf, size_t size)
+{
+    char rt[TTT_RULES_TEXT_SIZE], pos[TTT_POSITION_TEXT_SIZE];
+    snprintf(buf, size, "%s %s %s", DIST_CHECKPOINT_MAGIC, ttt_rules_format(&b->rules, rt, sizeof rt),
+             ttt_position_format(b, pos, sizeof pos));
+}
+
+/* Writes the tree to path (through path.tmp and a rename, so that a kill leaves the old one or the new one):
+ * the header, the node count, then one line per node after the position: parent, move, kind (L a leaf, I
+ * inner, D settled leaf) and the bounds its own job proved. Jobs under way are written as leaves. */
+static ttt_status checkpoint_write(const job_tree *t, const char *path, ttt_error *err)
+{
+    char tmp[4096], head[512];
+    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp)
+        return ttt_fail(err, TTT_EINVAL, "checkpoint path too long");
+    FILE *f = fopen(tmp, "w");
+    if (!f)
+        return ttt_fail(err, TTT_EIO, "cannot write the checkpoint %s", tmp);
+    checkpoint_header(&t->root, head, sizeof head);
+    fprintf(f, "%s\n%d\n", head, t->n);
+    for (int i = 1; i < t->n; i++) {
+        const tree_node *n = &t->nodes[i];
+        char kind = n->kind == NODE_INNER ? 'I' : n->kind == NODE_DONE ? 'D' : 'L';
+        fprintf(f, "%d %d %c %d %d\n", n->parent, n->move, kind, n->own_lo, n->own_hi);
+    }
+    bool bad = ferror(f) != 0;
+    bad |= fclose(f) != 0;
+    if (bad || rename(tmp, path) != 0) {
+        remove(tmp);
+        return ttt_fail(err, TTT_EIO, "cannot write the checkpoint %s", path);
+    }
+    return TTT_OK;
+}
+
+/* Reads the tree back into t (holding the position alone), checking that it is the same position's and
+ * well formed: children follow their parent's earlier children, moves legal, settled scores in bounds. */
+static ttt_status checkpoint_read(job_tree *t, const char *path, ttt_error *err)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return ttt_fail(err, TTT_EIO, "cannot read the checkpoint %s", path);
+    char line[512], head[512];
+    checkpoint_header(&t->root, head, sizeof head);
+    int count = 0;
+    ttt_status st = TTT_OK;
+    if (!fgets(line, sizeof line, f) || strcspn(line, "\n") != strlen(head) ||
+        strncmp(line, head, strlen(head)))
+        st = ttt_fail(err, TTT_EINVAL, "%s is not a checkpoint of this position and rules", path);
+    else if (!fgets(line, sizeof line, f) || sscanf(line, "%d", &count) != 1 || count < 1)
+        st = ttt_fail(err, TTT_EINVAL, "%s: bad node count", path);
+    for (int i = 1; !st && i < count; i++) {
+        int parent, move, lo, hi;
+        char kind;
+        if (!fgets(line, sizeof line, f) ||
+            sscanf(line, "%d %d %c %d %d", &parent, &move, &kind, &lo, &hi) != 5 || parent < 0 ||
+            parent >= i || (kind != 'L' && kind != 'I' && kind != 'D')) {
+            st = ttt_fail(err, TTT_EINVAL, "%s: bad node line %d", path, i + 2);
+            break;
+        }
+        tree_node *p = &t->nodes[parent];
+        if (p->count == 0 && p->kind == NODE_LEAF) { /* its first child */
+            p->kind = NODE_INNER;
+            p->first = i;
+        }
+        ttt_board b;
+        node_board(t, parent, &b);
+        if (p->kind != NODE_INNER || p->first + p->count != i || ttt_board_terminal(&b) ||
+            !ttt_board_is_legal(&b, move)) {
+            st = ttt_fail(err, TTT_EINVAL, "%s: node line %d does not fit the tree", path, i + 2);
+            break;
+        }
+        p->count++;
+        ttt_board_play(&b, move);
+        int c = tree_add(t, parent, move, &b);
+        if (c < 0) {
+            st = ttt_fail(err, TTT_ENOMEM, "out of memory for the job tree");
+            break;
+        }
+        tree_node *n = &t->nodes[c];
+        /* The bounds within those of any game from here, and a settled leaf (a finished game too) settled. */
+        if (lo > hi || lo < n->own_lo || hi > n->own_hi || (kind == 'D') != (lo == hi) ||
+            (n->kind == NODE_DONE && kind != 'D')) {
+            st = ttt_fail(err, TTT_EINVAL, "%s: node line %d: impossible bounds", path, i + 2);
+            break;
+        }
+        n->own_lo = n->lo = lo;
+        n->own_hi = n->hi = hi;
+        n->kind = kind == 'D' ? NODE_DONE : NODE_LEAF;
+    }
+    fclose(f);
+    if (st)
+        return st;
+    /* An inner node has every move as a child (negamax over some of them would bound nothing from above);
+     * its bounds are its own narrowed by its children's, from the bottom up. */
+    for (int i = t->n - 1; i >= 0; i--) {
+        tree_node *n = &t->nodes[i];
+        if (n->kind != NODE_INNER)
+            continue;
+        ttt_board b;
+        node_board(t, i, &b);
+        if (n->count != b.cells - b.ply)
+            return ttt_fail(err, TTT_EINVAL, "%s: a node has %d of its %d moves", path, n->count,
+                            b.cells - b.ply);
+        node_update(t, i);
+        if (n->lo > n->hi)
+            return ttt_fail(err, TTT_EINVAL, "%s: a node's bounds contradict its children's", path);
+    }
+    return TTT_OK;
+}
+
+/* --- The master ------------------------------------------------------------------------------------- */
+
+typedef struct master {
+    job_tree tree;
+    const dist_solve_options *opt;
+    ttt_solver *solver; /* when the master is alone, it runs the jobs itself */
+    int size;
+    int *job;       /* per rank: the node it works on, -1 idle; -2 given up */
+    double *sent;   /* per rank: when its job was sent */
+    int64_t *reply; /* a result message */
+    dist_solve_stats *stats;
+    uint64_t nodes;
+} master;
+
+/* Applies a result (reply: RESULT_HEAD words and the moves valued) to leaf i: settles it, or narrows its
+ * bounds and expands it; moves valued exactly become settled children. */
+static ttt_status master_apply(master *m, int i, const int64_t *reply, ttt_error *err)
+{
+    job_tree *t = &m->tree;
+    tree_node *n = &t->nodes[i];
+    int lo = (int)reply[0], hi = (int)reply[1], valued = (int)reply[3];
+    if (lo > hi || lo > n->own_hi || hi < n->own_lo || valued < 0 || valued > TTT_MAX_CELLS)
+        return ttt_fail(err, TTT_EIO, "a worker answered bounds [%d, %d] outside [%d, %d]", lo, hi, n->own_lo,
+                        n->own_hi);
+    m->stats->jobs++;
+    m->nodes += (uint64_t)reply[2];
+    n->own_lo = lo > n->own_lo ? lo : n->own_lo;
+    n->own_hi = hi < n->own_hi ? hi : n->own_hi;
+    n->lo = n->own_lo;
+    n->hi = n->own_hi;
+    if (settled(n) && valued == 0) {
+        m->stats->jobs_proven++;
+        n->kind = NODE_DONE;
+        propagate(t, n->parent);
+        return TTT_OK;
+    }
+    m->stats->jobs_proven += settled(n);
+    ttt_board b;
+    node_board(t, i, &b);
+    int ply = b.ply - t->root.ply + 1;
+    if (ply > m->stats->tree_depth)
+        m->stats->tree_depth = ply;
+    ttt_status st = tree_expand(t, i, &b, err);
+    n = &t->nodes[i];
+    for (int k = 0; !st && k < valued; k++) {
+        ttt_move move = (ttt_move)reply[RESULT_HEAD + 2 * k];
+        int score = (int)reply[RESULT_HEAD + 2 * k + 1], c = n->first;
+        while (c < n->first + n->count && t->nodes[c].move != move)
+            c++;
+        tree_node *child = &t->nodes[c];
+        if (c == n->first + n->count || -score < child->own_lo || -score > child->own_hi)
+            return ttt_fail(err, TTT_EIO, "a worker answered a move or score that does not fit");
+        child->kind = NODE_DONE;
+        child->own_lo = child->own_hi = child->lo = child->hi = -score;
+    }
+    propagate(t, i);
+    return st;
+}
+
+/* The score of a game that ends `plies` moves after b with `value` for b's side to move. */
+static int score_of(const ttt_board *b, ttt_result value, int plies)
+{
+    int end = b->ply + plies;
+    return value == TTT_WIN ? TTT_SCORE_WIN - end : value == TTT_LOSS ? -(TTT_SCORE_WIN - end) : 0;
+}
+
+/* Runs a job into reply: on the whole position (whole), the search of every move within job_nodes; else the
+ * exact value search on b within job_nodes, its findings as bounds on b's score. */
+static ttt_status run_job(ttt_solver *solver, const ttt_board *b, bool whole, uint64_t job_nodes,
+                          int64_t *reply, ttt_error *err)
+{
+    int most = TTT_SCORE_WIN - (b->ply + 1), lo = -most, hi = most;
+    ttt_limits limits = {.nodes = job_nodes};
+    reply[3] = 0;
+    if (whole) {
+        ttt_search_result *r = malloc(sizeof *r);
+        if (!r)
+            return ttt_fail(err, TTT_ENOMEM, "out of memory");
+        ttt_status st = ttt_solver_search(solver, b, &limits, true, r, err);
+        if (!st && r->proven) {
+            reply[0] = reply[1] = r->score;
+            reply[3] = r->count;
+            for (int k = 0; k < r->count; k++) {
+                reply[RESULT_HEAD + 2 * k] = r->moves[k].move;
+                reply[RESULT_HEAD + 2 * k + 1] = r->moves[k].score;
+            }
+        } else if (!st) {
+            reply[0] = lo;
+            reply[1] = hi;
+        }
+        reply[2] = st ? 0 : (int64_t)r->nodes;
+        free(r);
+        return st;
+    }
+    ttt_value_result v;
+    ttt_status st = ttt_solver_value_within(solver, b, &limits, &v, err);
+    if (st)
+        return st;
+    if (v.proven && v.plies >= 0) /* the value and its distance: the exact score */
+        lo = hi = score_of(b, v.value, v.plies);
+    else if (v.proven && v.value == TTT_LOSS) /* a loss at some distance */
+        hi = -TTT_SCORE_PROVEN - 1;
+    else if (v.value == TTT_WIN) /* proven, or a lower bound: a win at some distance */
+        lo = TTT_SCORE_PROVEN + 1;
+    else if (v.value == TTT_DRAW_VALUE) /* a draw, or a draw at least */
+        lo = 0, hi = v.proven ? 0 : hi;
+    reply[0] = lo;
+    reply[1] = hi;
+    reply[2] = (int64_t)v.nodes;
+    return TTT_OK;
+}
+
+static ttt_status master_checkpoint(master *m, double *last, bool force, ttt_error *err)
+{
+    if (!m->opt->checkpoint || (!force && ttt_clock_ms() - *last < DIST_CHECKPOINT_MS))
+        return TTT_OK;
+    *last = ttt_clock_ms();
+    return checkpoint_write(&m->tree, m->opt->checkpoint, err);
+}
+
+static ttt_status master_run(master *m, ttt_error *err)
+{
+    job_tree *t = &m->tree;
+    const uint64_t job_nodes = m->opt->job_nodes ? m->opt->job_nodes : DIST_JOB_NODES_DEFAULT;
+    const double silent = m->opt->silent_ms > 0 ? m->opt->silent_ms : DIST_SILENT_MS_DEFAULT;
+    double last_checkpoint = ttt_clock_ms();
+    int path[TTT_MAX_CELLS + 1];
+    ttt_status st = TTT_OK;
+    while (!st && !tree_done(t)) {
+        if (m->size == 1) { /* alone: the master is its own worker */
+            int i = tree_select(t);
+            assert(i >= 0); /* an unsettled tree with no job under way has a free leaf */
+            ttt_board b;
+            node_board(t, i, &b);
+            st = run_job(m->solver, &b, i == 0, job_nodes, m->reply, err);
+            if (!st)
+                st = master_apply(m, i, m->reply, err);
+            if (!st)
+                st = master_checkpoint(m, &last_checkpoint, false, err);
+            continue;
+        }
+        int live = 0;
+        for (int w = 1; w < m->size && !st; w++) {
+            if (m->job[w] == -2)
+                continue;
+            live++;
+            if (m->job[w] >= 0)
+                continue;
+            int i = tree_select(t);
+            if (i < 0)
+                break;
+            int n = node_path(t, i, path + 1);
+            path[0] = n;
+            if (MPI_Send(path, n + 1, MPI_INT, w, TAG_JOB, MPI_COMM_WORLD) != MPI_SUCCESS) {
+                m->job[w] = -2; /* unreachable: given up */
+                m->stats->lost++;
+                continue;
+            }
+            t->nodes[i].kind = NODE_BUSY;
+            m->job[w] = i;
+            m->sent[w] = ttt_clock_ms();
+        }
+        if (st)
+            break;
+        if (live == 0)
+            return ttt_fail(err, TTT_EIO, "every worker was lost");
+        int ready = 0;
+        MPI_Status status;
+        if (MPI_Iprobe(MPI_ANY_SOURCE, TAG_RESULT, MPI_COMM_WORLD, &ready, &status) != MPI_SUCCESS)
+            return ttt_fail(err, TTT_EIO, "MPI failed to look for results");
+        if (!ready) {
+            double now = ttt_clock_ms();
+            for (int w = 1; w < m->size; w++)
+                if (m->job[w] >= 0 && now - m->sent[w] > silent) { /* silent: its job goes back */
+                    t->nodes[m->job[w]].kind = NODE_LEAF;
+                    m->job[w] = -2;
+                    m->stats->lost++;
+                }
+            st = master_checkpoint(m, &last_checkpoint, false, err);
+            nap();
+            continue;
+        }
+        int w = status.MPI_SOURCE;
+        if (MPI_Recv(m->reply, RESULT_WORDS, MPI_INT64_T, w, TAG_RESULT, MPI_COMM_WORLD, MPI_STATUS_IGNORE) !=
+            MPI_SUCCESS)
+            return ttt_fail(err, TTT_EIO, "MPI failed to receive a result");
+        if (w <= 0 || w >= m->size || m->job[w] < 0)
+            continue; /* a worker given up that answered after all: its job was handed out again */
+        int i = m->job[w];
+        m->job[w] = -1;
+        st = master_apply(m, i, m->reply, err);
+        if (!st)
+            st = master_checkpoint(m, &last_checkpoint, false, err);
+    }
+    if (!st)
+        st = master_checkpoint(m, &last_checkpoint, true, err);
+    return st;
+}
+
+/* The result as ttt_solver_search with all=true and no limits gives it: scores best first, then by move. */
+static int compare_scores(const void *a, const void *b)
+{
+    const ttt_move_score *x = a, *y = b;
+    if (x->score != y->score)
+        return x->score > y->score ? -1 : 1;
+    return x->move - y->move;
+}
+
+static void master_result(const master *m, ttt_search_result *out)
+{
+    const job_tree *t = &m->tree;
+    const tree_node *r = &t->nodes[0];
+    memset(out, 0, sizeof *out);
+    out->count = r->count;
+    for (int k = 0; k < r->count; k++) {
+        const tree_node *c = &t->nodes[r->first + k];
+        out->moves[k] = (ttt_move_score){.move = c->move, .score = -c->lo, .exact = true};
+    }
+    qsort(out->moves, (size_t)out->count, sizeof *out->moves, compare_scores);
+    out->score = out->moves[0].score;
+    out->proven = true;
+    out->depth = t->root.cells - t->root.ply;
+    out->best_count = 1;
+    while (out->best_count < out->count && out->moves[out->best_count].score == out->score)
+        out->best_count++;
+    out->nodes = m->nodes;
+}
+
+static ttt_status master_main(const ttt_board *b, const dist_solve_options *opt, int size,
+                              ttt_search_result *out, dist_solve_stats *stats, ttt_error *err)
+{
+    master m = {.tree = {.root = *b}, .opt = opt, .size = size, .stats = stats};
+    ttt_status st = TTT_OK;
+    m.job = malloc((size_t)size * sizeof *m.job);
+    m.sent = calloc((size_t)size, sizeof *m.sent);
+    m.reply = malloc((RESULT_WORDS) * sizeof *m.reply);
+    if (!m.job || !m.sent || !m.reply || tree_add(&m.tree, -1, TTT_NO_MOVE, b) < 0)
+        st = ttt_fail(err, TTT_ENOMEM, "out of memory");
+    for (int w = 0; !st && w < size; w++)
+        m.job[w] = -1;
+    if (!st && opt->resume) {
+        st = checkpoint_read(&m.tree, opt->checkpoint, err);
+        stats->resumed = (uint64_t)m.tree.n - 1;
+    }
+    if (!st && size == 1)
+        st = ttt_solver_new(&b->rules, opt->tt_mib, &m.solver, err);
+    if (!st)
+        st = master_run(&m, err);
+    if (!st)
+        master_result(&m, out);
+    stats->tree_nodes = m.tree.n;
+    /* Every worker is told to stop, after a failure too, so that none waits for jobs for ever. */
+    for (int w = 1; m.job && w < size; w++) {
+        if (m.job[w] != -2) {
+            MPI_Send(NULL, 0, MPI_INT, w, TAG_STOP, MPI_COMM_WORLD);
+            continue;
+        }
+        /* Given up: perhaps dead, perhaps only slow; a send that cannot block tells a slow one to stop. */
+        MPI_Request request;
+        if (MPI_Isend(NULL, 0, MPI_INT, w, TAG_STOP, MPI_COMM_WORLD, &request) == MPI_SUCCESS)
+            MPI_Request_free(&request);
+    }
+    ttt_solver_free(m.solver);
+    free(m.tree.nodes);
+    free(m.tree.pn);
+    free(m.tree.open);
+    free(m.job);
+    free(m.sent);
+    free(m.reply);
+    return st;
+}
+
+/* --- A worker --------------------------------------------------------------------------------------- */
+
+static ttt_status worker_main(const ttt_board *root, const dist_solve_options *opt, ttt_error *err)
+{
+    ttt_solver *solver = NULL;
+    const uint64_t job_nodes = opt->job_nodes ? opt->job_nodes : DIST_JOB_NODES_DEFAULT;
+    int path[TTT_MAX_CELLS + 1];
+    int64_t *reply = malloc((RESULT_WORDS) * sizeof *reply);
+    ttt_status st = reply ? ttt_solver_new(&root->rules, opt->tt_mib, &solver, err)
+                          : ttt_fail(err, TTT_ENOMEM, "out of memory");
+    for (bool stop = false; !stop;) {
+        int ready = 0;
+        MPI_Status status;
+        if (MPI_Iprobe(0, MPI_ANY_TAG, MPI_COMM_WORLD, &ready, &status) != MPI_SUCCESS) {
+            st = st ? st : ttt_fail(err, TTT_EIO, "MPI failed to look for jobs");
+            break;
+        }
+        if (!ready) {
+            nap();
+            continue;
+        }
+        MPI_Recv(path, TTT_MAX_CELLS + 1, MPI_INT, 0, status.MPI_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        if (status.MPI_TAG != TAG_JOB) {
+            stop = true;
+            continue;
+        }
+        if (st) /* a worker without a solver never answers: the master gives it up as silent */
+            continue;
+        ttt_board b = *root;
+        for (int k = 0; k < path[0]; k++)
+            ttt_board_play(&b, path[1 + k]);
+        if (run_job(solver, &b, path[0] == 0, job_nodes, reply, err) == TTT_OK)
+            MPI_Send(reply, RESULT_HEAD + 2 * (int)reply[3], MPI_INT64_T, 0, TAG_RESULT, MPI_COMM_WORLD);
+    }
+    ttt_solver_free(solver);
+    free(reply);
+    return st;
+}
+
+ttt_status dist_solve(const ttt_board *b, const dist_solve_options *opt, ttt_search_result *out,
+                      dist_solve_stats *stats, bool *root, ttt_error *err)
+{
+    int rank, size;
+    ttt_status st = dist_mpi_begin(&rank, &size, err);
+    if (st)
+        return st;
+    *root = rank == 0;
+    *stats = (dist_solve_stats){.ranks = size};
+    double start = ttt_clock_ms();
+    if (rank == 0)
+        st = master_main(b, opt, size, out, stats, err);
+    else
+        st = worker_main(b, opt, err);
+    if (rank == 0 && !st)
+        out->ms = ttt_clock_ms() - start;
+    dist_mpi_end(rank == 0 && stats->lost > 0);
+    return st;
+}

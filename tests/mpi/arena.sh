@@ -1,0 +1,23 @@
+# ttt arena --mpi deals the games out by number to the ranks and sums the records: the JSON and the text are
+# those of one process with the same seed, at 2, 3 and 4 ranks (games with an odd count per rank too).
+source "$(dirname "$0")/mpi.bash"
+WANT=$(mktemp)
+WANT_TEXT=$(mktemp)
+trap 'rm -f "$OUT" "$ERR" "$WANT" "$WANT_TEXT"' EXIT
+ARGS=(--rules 4x4k3 --games 15 --seed 77 minimax:depth=2 random mcts:iterations=100)
+
+"$TTT" arena "${ARGS[@]}" --jobs 1 --json >"$WANT"
+"$TTT" arena "${ARGS[@]}" --jobs 1 >"$WANT_TEXT"
+for n in 2 3 4; do
+    mpi "$n" arena --mpi --json "${ARGS[@]}"
+    [[ $RC -eq 0 ]] && cmp -s "$WANT" "$OUT" && PASS=$((PASS + 1)) ||
+        fail "mpirun -np $n ttt arena --mpi --json: exit $RC, not the one-process JSON"
+    mpi "$n" arena --mpi "${ARGS[@]}"
+    [[ $RC -eq 0 ]] && cmp -s "$WANT_TEXT" "$OUT" && PASS=$((PASS + 1)) ||
+        fail "mpirun -np $n ttt arena --mpi: exit $RC, not the one-process ranking"
+done
+# A bad spec: one line, from rank 0 only.
+mpi 3 arena --mpi --games 2 minimax nosuchengine
+[[ $RC -ne 0 && $(grep -c '^ttt arena' "$ERR") -eq 1 ]] && PASS=$((PASS + 1)) ||
+    fail "a bad spec under mpirun: exit $RC, $(grep -c '^ttt arena' "$ERR") error lines"
+finish
