@@ -39,7 +39,7 @@ int cmd_verify(int argc, char **argv)
     const char *path = argv[optind];
     FILE *f = fopen(path, "rb");
     if (!f)
-        return cli_runtime("verify", "cannot open %s: %s", path, strerror(errno));
+        return cli_usage("verify", "cannot open %s: %s", path, strerror(errno));
     ttt_verify_report r;
     ttt_error err;
     ttt_status st = ttt_verify_certificate(f, &r, &err);

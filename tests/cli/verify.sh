@@ -36,7 +36,7 @@ grep -Eq '^ttt verify: .*bad.cert: invalid: node 2 \(X does not lose, after [a-c
 # Bad use: exit 2 and one line.
 expect_err 'one certificate file expected' verify
 expect_err 'no --time or --nodes' solve --certificate "$DIR/x.cert" --time 10
-expect 1 verify "$DIR/missing.cert"
+expect 2 verify "$DIR/missing.cert"
 grep -q 'cannot open' "$ERR" || fail "verify of a missing file: no reason"
 head -c 40 /dev/urandom >"$DIR/junk.cert"
 expect 1 verify "$DIR/junk.cert"
