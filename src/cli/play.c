@@ -114,9 +114,10 @@ const char *play_player_name(const ttt_game *g, int player, char *buf, size_t si
         snprintf(buf, size, "you");
     else
         snprintf(buf, size, "player %d", player + 1);
-    /* Two engines of the same name (minimax against minimax) are told apart by their first side. */
-    if (p->engine && g->players[1 - player].engine && strcmp(p->who, g->players[1 - player].who) == 0)
-        snprintf(buf + strlen(buf), size - strlen(buf), " (%d)", player + 1);
+    /* Two engines of the same name (minimax against minimax) are told apart as ttt arena does: the second
+     * player's name is numbered ("random", "random#2"). */
+    if (player == 1 && p->engine && g->players[0].engine && strcmp(p->who, g->players[0].who) == 0)
+        snprintf(buf + strlen(buf), size - strlen(buf), "#2");
     return buf;
 }
 
