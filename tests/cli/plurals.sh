@@ -6,7 +6,7 @@ DIR=$(mktemp -d)
 trap 'rm -rf "$OUT" "$ERR" "$DIR"' EXIT
 
 # plurals
-expect_out 0 '^minimax \(1\): 0 wins, minimax \(2\): 0 wins, 1 draw$' play --x minimax --o minimax --games 1 --no-record
+expect_out 0 '^minimax: 0 wins, minimax#2: 0 wins, 1 draw$' play --x minimax --o minimax --games 1 --no-record
 expect_out 0 ': 1 game: (1 win, 0 draws, 0 losses|0 wins, 1 draw, 0 losses|0 wins, 0 draws, 1 loss) \([0-9.]+ (ms|s), [0-9,]+ games/s\)$' train --against random --games 1 --db "$DIR/t.db"
 expect_out 0 '^memory: 1 game learned for 3x3, 1 sequence, [0-9]+ prefixes$' train --against random --games 0 --db "$DIR/t.db"
 expect_out 0 '^3x3: 1 game learned \(X won [01], O won [01], drawn [01]\), 1 sequence, ' memory stats --db "$DIR/t.db"
