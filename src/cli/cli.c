@@ -201,7 +201,7 @@ const char *cli_did_you_mean(const char *word, const char *const *names, int n, 
 {
     const char *close = cli_closest(word, names, n);
     if (close)
-        snprintf(buf, size, " (did you mean '%s'?)", close);
+        snprintf(buf, size, "; did you mean '%s'?", close);
     else if (size)
         buf[0] = '\0';
     return buf;
@@ -253,7 +253,7 @@ static void explain_bad_option(const char *cmd, const char *arg, int code, int o
         snprintf(word, sizeof word, "%.*s", (int)(len > 2 ? len - 2 : 0), arg + 2);
         const char *close = cli_closest(word, names, n);
         if (close)
-            snprintf(hint, sizeof hint, " (did you mean '--%s'?)", close);
+            snprintf(hint, sizeof hint, "; did you mean '--%s'?", close);
         if (close)
             cli_usage(cmd, "unknown option '%.*s'%s", (int)len, arg, hint);
         else
