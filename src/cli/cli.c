@@ -174,8 +174,10 @@ void cli_progress_unit(uint64_t done, uint64_t total, const char *unit, const ch
         else
             snprintf(times, sizeof times, "  %s elapsed", clock_text(elapsed, e, sizeof e));
     }
-    fprintf(stderr, "\r\033[K[%.*s%*s] %3d%%  %" PRIu64 "/%" PRIu64 " %s%s%s", filled, full,
-            CLI_PROGRESS_WIDTH - filled, "", (int)(frac * 100), done, total, unit, times, extra);
+    char d[CLI_COUNT_SIZE], t[CLI_COUNT_SIZE];
+    fprintf(stderr, "\r\033[K[%.*s%*s] %3d%%  %s/%s %s%s%s", filled, full, CLI_PROGRESS_WIDTH - filled, "",
+            (int)(frac * 100), cli_count(done, d, sizeof d), cli_count(total, t, sizeof t), unit, times,
+            extra);
     fflush(stderr);
 }
 
