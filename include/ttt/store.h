@@ -65,14 +65,20 @@ ttt_status ttt_store_default_path(char *buf, size_t size, ttt_error *err);
 ttt_status ttt_store_open(const char *path, ttt_store **out, ttt_error *err);
 
 /* As ttt_store_open, for readers (history, stats, export): a file that does not exist yet is TTT_ESTATE
- * ("no database at 'F' yet") and nothing is created. A read-only file is refused as well (TTT_EIO): reading
- * a WAL database makes -wal and -shm files that a read-only connection could never remove. */
+ * ("no database at 'F' yet") and nothing is created. A file this process may not write is read as it is, an
+ * immutable snapshot that makes no -wal or -shm file beside it; it is refused (TTT_EIO) when a -wal file
+ * beside it holds changes the snapshot would not see, or when its schema is older than this ttt's. */
 ttt_status ttt_store_open_existing(const char *path, ttt_store **out, ttt_error *err);
 
 /* As ttt_store_open, but a file that does not exist yet is made at the first write (a game, a learned
  * sequence, ttt_store_begin), with the default path's directories; until then the store reads as empty. An
  * existing file is checked at once, and so is a named path's directory. */
 ttt_status ttt_store_open_lazy(const char *path, ttt_store **out, ttt_error *err);
+
+/* As ttt_store_open_lazy, for a store that is only read (a learner that does not learn): a missing file
+ * reads as empty, and a file this process may not write is read as ttt_store_open_existing reads it; every
+ * write to such a store fails (TTT_EIO "database 'F': the file is read-only: cannot write to it"). */
+ttt_status ttt_store_open_reader(const char *path, ttt_store **out, ttt_error *err);
 
 /* Closes the handle. NULL is allowed. */
 void ttt_store_close(ttt_store *store);

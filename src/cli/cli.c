@@ -174,8 +174,10 @@ void cli_progress_unit(uint64_t done, uint64_t total, const char *unit, const ch
         else
             snprintf(times, sizeof times, "  %s elapsed", clock_text(elapsed, e, sizeof e));
     }
-    fprintf(stderr, "\r\033[K[%.*s%*s] %3d%%  %" PRIu64 "/%" PRIu64 " %s%s%s", filled, full,
-            CLI_PROGRESS_WIDTH - filled, "", (int)(frac * 100), done, total, unit, times, extra);
+    char d[CLI_COUNT_SIZE], t[CLI_COUNT_SIZE];
+    fprintf(stderr, "\r\033[K[%.*s%*s] %3d%%  %s/%s %s%s%s", filled, full, CLI_PROGRESS_WIDTH - filled, "",
+            (int)(frac * 100), cli_count(done, d, sizeof d), cli_count(total, t, sizeof t), unit, times,
+            extra);
     fflush(stderr);
 }
 
@@ -201,7 +203,7 @@ const char *cli_did_you_mean(const char *word, const char *const *names, int n, 
 {
     const char *close = cli_closest(word, names, n);
     if (close)
-        snprintf(buf, size, " (did you mean '%s'?)", close);
+        snprintf(buf, size, "; did you mean '%s'?", close);
     else if (size)
         buf[0] = '\0';
     return buf;
@@ -253,7 +255,7 @@ static void explain_bad_option(const char *cmd, const char *arg, int code, int o
         snprintf(word, sizeof word, "%.*s", (int)(len > 2 ? len - 2 : 0), arg + 2);
         const char *close = cli_closest(word, names, n);
         if (close)
-            snprintf(hint, sizeof hint, " (did you mean '--%s'?)", close);
+            snprintf(hint, sizeof hint, "; did you mean '--%s'?", close);
         if (close)
             cli_usage(cmd, "unknown option '%.*s'%s", (int)len, arg, hint);
         else

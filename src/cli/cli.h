@@ -87,7 +87,7 @@ int cli_getopt(const char *cmd, int argc, char **argv, const char *shortopts, co
  * when it is close enough to be a slip of the fingers, else NULL: ttt_suggest (src/util/suggest.h). */
 const char *cli_closest(const char *word, const char *const *names, int n);
 
-/* " (did you mean 'NAME'?)" for cli_closest's answer, or "" when there is none; in buf. */
+/* "; did you mean 'NAME'?" for cli_closest's answer, or "" when there is none; in buf. */
 #define CLI_HINT_SIZE 96
 const char *cli_did_you_mean(const char *word, const char *const *names, int n, char *buf, size_t size);
 

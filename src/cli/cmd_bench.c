@@ -233,15 +233,16 @@ static const char help[] =
 /* One row of the table, flushed: a long bench shows each item as it finishes. */
 static void print_row(const bench_item *it)
 {
-    printf("%-28s %12.3f %14" PRIu64 " %14.0f", it->name, it->ms, it->nodes,
-           it->ms > 0 ? it->nodes / it->ms * 1e3 : 0.0);
+    char nodes[CLI_COUNT_SIZE], rate[CLI_COUNT_SIZE];
+    printf("%-28s %12.3f %14s %14s", it->name, it->ms, cli_count(it->nodes, nodes, sizeof nodes),
+           cli_count(it->ms > 0 ? (uint64_t)(it->nodes / it->ms * 1e3) : 0, rate, sizeof rate));
     /* Every column filled: "-" where the item has no such rate (a search makes no moves). */
     if (it->moves && it->ms > 0)
-        printf(" %12.0f", it->moves / it->ms * 1e3);
+        printf(" %12s", cli_count((uint64_t)(it->moves / it->ms * 1e3), rate, sizeof rate));
     else
         printf(" %12s", "-");
     if (it->games && it->ms > 0)
-        printf(" %12.0f", it->games / it->ms * 1e3);
+        printf(" %12s", cli_count((uint64_t)(it->games / it->ms * 1e3), rate, sizeof rate));
     else
         printf(" %12s", "-");
     putchar('\n');

@@ -39,7 +39,7 @@ static void usage(FILE *f)
            "from the top) or, on 3x3, the digits 1-9 in reading order.\n");
 }
 
-/* "unknown command 'solv' (did you mean 'solve'?)" and where to look. */
+/* "unknown command 'solv'; did you mean 'solve'?" and where to look. */
 static int unknown_command(const char *name)
 {
     const char *names[NCOMMANDS];
@@ -110,8 +110,10 @@ static int run(int argc, char **argv)
     if (name[0] == '-') {
         static const char *const options[] = {"--help", "--version"};
         char hint[CLI_HINT_SIZE];
-        fprintf(stderr, "ttt: unknown option '%s'%s: a command comes first (see 'ttt --help')\n", name,
-                cli_did_you_mean(name, options, 2, hint, sizeof hint));
+        cli_did_you_mean(name, options, 2, hint, sizeof hint);
+        fprintf(stderr, "ttt: unknown option '%s'%s%s\n", name, hint,
+                hint[0] ? " (a command comes first: see 'ttt --help')"
+                        : ": a command comes first (see 'ttt --help')");
         return CLI_USAGE;
     }
     return unknown_command(name);

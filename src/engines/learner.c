@@ -376,7 +376,8 @@ static ttt_status learner_start(ttt_engine *e, ttt_error *err)
     if (!c->memory[0] && e->env.no_files)
         return TTT_OK; /* an empty memory that lives with the engine */
     /* Lazily: a memory file is made by the first game it learns, not by a session quit before one ends. */
-    ttt_status st = ttt_store_open_lazy(c->memory, &s->store, err);
+    ttt_status st = c->learn ? ttt_store_open_lazy(c->memory, &s->store, err)
+                             : ttt_store_open_reader(c->memory, &s->store, err);
     if (!st) {
         load_ctx ctx = {e, err, TTT_OK};
         st = ttt_store_sequences(s->store, s->rules_text, load_one, &ctx, err);

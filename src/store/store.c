@@ -22,6 +22,7 @@
 #include "ttt/store.h"
 
 #include <assert.h>
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <jansson.h>
@@ -54,6 +55,7 @@ struct ttt_store {
     bool pending;        /* opened lazily and the file does not exist yet: db is an empty one in memory */
     bool make_dirs;      /* the default path: its directories are made with the file */
     bool has_file;       /* path named a file when opened (not ":memory:"): its device and inode */
+    bool read_only;      /* a reader's file this process may not write, read as it is: every write fails */
     dev_t dev;
     ino_t ino;
 };
@@ -263,10 +265,67 @@ static ttt_status resolve_path(const char **path, char *buf, ttt_error *err)
     return ttt_store_default_path(buf, TTT_STORE_PATH_SIZE, err);
 }
 
+/* A file URI of path for SQLite ("file:" and the path, its bytes other than unreserved ones and '/'
+ * percent-encoded), with query (e.g. "immutable=1"). NULL when it does not fit in size. */
+static const char *file_uri(const char *path, const char *query, char *buf, size_t size)
+{
+    static const char hex[] = "0123456789ABCDEF";
+    size_t n = (size_t)snprintf(buf, size, "file:");
+    for (const unsigned char *p = (const unsigned char *)path; *p && n + 3 < size; p++) {
+        if (isalnum(*p) || strchr("/-._~", *p))
+            buf[n++] = (char)*p;
+        else {
+            buf[n++] = '%';
+            buf[n++] = hex[*p >> 4];
+            buf[n++] = hex[*p & 15];
+        }
+    }
+    if (n + 1 + strlen(query) + 1 > size)
+        return NULL;
+    snprintf(buf + n, size - n, "?%s", query);
+    return buf;
+}
+
+/* A reader's database at s->path that this process may not write: opened as an immutable snapshot, which
+ * reads without locks and makes no -wal or -shm file. A -wal file with changes beside it would be ignored,
+ * so such a file is refused. Checks the owner and the schema as open_db does, and writes nothing. */
+static ttt_status open_snapshot(ttt_store *s, ttt_error *err)
+{
+    char wal[TTT_STORE_PATH_SIZE + 8], uri[3 * TTT_STORE_PATH_SIZE + 32];
+    struct stat w;
+    snprintf(wal, sizeof wal, "%s-wal", s->path);
+    if (stat(wal, &w) == 0 && w.st_size > 0)
+        return ttt_fail(err, TTT_EIO,
+                        "database '%s': the file is read-only and its -wal file holds changes it cannot see "
+                        "(copy both, or make it writable)",
+                        s->path);
+    if (!file_uri(s->path, "immutable=1", uri, sizeof uri))
+        return ttt_fail(err, TTT_EINVAL, "database '%s': the path is too long", s->path);
+    if (sqlite3_open_v2(uri, &s->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL) != SQLITE_OK) {
+        ttt_status st = db_fail(s, err, "cannot open");
+        sqlite3_close(s->db);
+        s->db = NULL;
+        return st;
+    }
+    bool fresh = false;
+    ttt_status st = check_owner(s, &fresh, err);
+    if (!st && s->version != TTT_STORE_SCHEMA_VERSION)
+        st = ttt_fail(err, TTT_EIO, "database '%s': the file is read-only and %s", s->path,
+                      fresh ? "empty" : "of an older schema (open it writable once to upgrade it)");
+    if (st) {
+        sqlite3_close(s->db);
+        s->db = NULL;
+        return st;
+    }
+    s->read_only = true;
+    return TTT_OK;
+}
+
 /* Steps 1 to 4 on file, the database s stands for (s->path in messages; ":memory:" while a lazy store's file
- * does not exist yet): creating it when create is set, else TTT_ESTATE when it does not exist. On failure
- * s->db is closed and NULL. */
-static ttt_status open_db(ttt_store *s, const char *file, bool create, ttt_error *err)
+ * does not exist yet): creating it when create is set, else TTT_ESTATE when it does not exist. A file this
+ * process may not write is refused, unless reader is set: then it is read as it is (open_snapshot). On
+ * failure s->db is closed and NULL. */
+static ttt_status open_db(ttt_store *s, const char *file, bool create, bool reader, ttt_error *err)
 {
     const char *path = s->path;
     ttt_status st;
@@ -281,10 +340,14 @@ static ttt_status open_db(ttt_store *s, const char *file, bool create, ttt_error
         return st;
     }
     /* SQLite opens a file it may not write read-only; any read of a WAL database would then leave -wal and
-     * -shm files that this process can never remove. */
+     * -shm files that this process can never remove: a reader takes an immutable snapshot instead. */
+    if (sqlite3_db_readonly(s->db, "main") == 1 && reader && file == path) {
+        sqlite3_close(s->db);
+        s->db = NULL;
+        return open_snapshot(s, err);
+    }
     if (sqlite3_db_readonly(s->db, "main") == 1) {
-        st = ttt_fail(err, TTT_EIO, "database '%s': the file is read-only: %s", path,
-                      create ? "cannot write to it" : "reading it would leave -wal and -shm files (copy it)");
+        st = ttt_fail(err, TTT_EIO, "database '%s': the file is read-only: cannot write to it", path);
         sqlite3_close(s->db);
         s->db = NULL;
         return st;
@@ -320,11 +383,12 @@ static ttt_status open_db(ttt_store *s, const char *file, bool create, ttt_error
     return TTT_OK;
 }
 
-typedef enum open_mode { OPEN_CREATE, OPEN_EXISTING, OPEN_LAZY } open_mode;
+typedef enum open_mode { OPEN_CREATE, OPEN_EXISTING, OPEN_LAZY, OPEN_READER } open_mode;
 
 /* Opens path: OPEN_CREATE creates it (and the default path's directories; a named path's directory must
  * exist), OPEN_EXISTING answers TTT_ESTATE when it does not exist, OPEN_LAZY leaves a missing file to the
- * first write (ensure_file), reading an empty database in memory until then. */
+ * first write (ensure_file), reading an empty database in memory until then. OPEN_READER is OPEN_LAZY for a
+ * store that is only read: a read-only file is read as it is. OPEN_EXISTING reads read-only files too. */
 static ttt_status store_open(const char *path, open_mode mode, ttt_store **out, ttt_error *err)
 {
     *out = NULL;
@@ -333,7 +397,7 @@ static ttt_status store_open(const char *path, open_mode mode, ttt_store **out, 
     ttt_status st = resolve_path(&path, default_path, err);
     if (!st && mode == OPEN_CREATE)
         st = prepare_directory(path, !named, err);
-    else if (!st && mode == OPEN_LAZY && named && strcmp(path, ":memory:") != 0)
+    else if (!st && (mode == OPEN_LAZY || mode == OPEN_READER) && named && strcmp(path, ":memory:") != 0)
         st = prepare_directory(path, false, err); /* a mistyped directory is said now, not after a game */
     if (st)
         return st;
@@ -346,9 +410,11 @@ static ttt_status store_open(const char *path, open_mode mode, ttt_store **out, 
         free(s);
         return ttt_fail(err, TTT_ENOMEM, "database: out of memory");
     }
-    s->pending = mode == OPEN_LAZY && absent && strcmp(path, ":memory:") != 0;
+    s->pending = (mode == OPEN_LAZY || mode == OPEN_READER) && absent && strcmp(path, ":memory:") != 0;
     s->make_dirs = !named;
-    st = s->pending ? open_db(s, ":memory:", true, err) : open_db(s, s->path, mode != OPEN_EXISTING, err);
+    bool reader = mode == OPEN_EXISTING || mode == OPEN_READER;
+    st = s->pending ? open_db(s, ":memory:", true, false, err)
+                    : open_db(s, s->path, mode != OPEN_EXISTING, reader, err);
     if (st) {
         ttt_store_close(s);
         return st;
@@ -361,13 +427,15 @@ static ttt_status store_open(const char *path, open_mode mode, ttt_store **out, 
  * On failure the store stays as it was, and a later write tries again. */
 static ttt_status ensure_file(ttt_store *s, ttt_error *err)
 {
+    if (s->read_only)
+        return ttt_fail(err, TTT_EIO, "database '%s': the file is read-only: cannot write to it", s->path);
     if (!s->pending)
         return TTT_OK;
     ttt_status st = prepare_directory(s->path, s->make_dirs, err);
     if (st)
         return st;
     sqlite3 *memory = s->db;
-    if ((st = open_db(s, s->path, true, err)) != TTT_OK) {
+    if ((st = open_db(s, s->path, true, false, err)) != TTT_OK) {
         s->db = memory;
         return st;
     }
@@ -400,6 +468,11 @@ ttt_status ttt_store_open_existing(const char *path, ttt_store **out, ttt_error 
 ttt_status ttt_store_open_lazy(const char *path, ttt_store **out, ttt_error *err)
 {
     return store_open(path, OPEN_LAZY, out, err);
+}
+
+ttt_status ttt_store_open_reader(const char *path, ttt_store **out, ttt_error *err)
+{
+    return store_open(path, OPEN_READER, out, err);
 }
 
 void ttt_store_close(ttt_store *s)

@@ -41,7 +41,7 @@ dpkg-deb -x "$DEB" "$ROOTFS" >"$OUT" 2>"$ERR" && PASS=$((PASS + 1)) || fail "dpk
 lib=$(find "$ROOTFS/usr/lib" -name libttt.so.0 | head -1)
 pc=$(find "$ROOTFS/usr/lib" -name ttt.pc -path '*/pkgconfig/*' | head -1)
 LIBDIR=$(dirname "${lib:-/nonexistent/x}")
-for f in usr/bin/ttt usr/include/ttt/ttt.h usr/share/man/man1/ttt.1 usr/share/bash-completion/completions/ttt \
+for f in usr/bin/ttt usr/include/ttt/ttt.h usr/share/man/man1/ttt.1.gz usr/share/bash-completion/completions/ttt \
     usr/lib/python3/dist-packages/ttt/__init__.py usr/lib/python3/dist-packages/ttt/cs50.py; do
     [[ -s $ROOTFS/$f ]] && PASS=$((PASS + 1)) || fail "the package lacks /$f"
 done

@@ -6,8 +6,8 @@ source "$(dirname "$0")/harness.bash"
 KNOWN="\(known: minimax, .*gomoku, levels: easy, medium, hard, perfect\)"
 
 # commands
-expect_err "^ttt: unknown command 'slove' \(did you mean 'solve'\?\)$" slove
-expect_err "^ttt: unknown command 'hsitroy' \(did you mean 'history'\?\)$" hsitroy
+expect_err "^ttt: unknown command 'slove'; did you mean 'solve'\?$" slove
+expect_err "^ttt: unknown command 'hsitroy'; did you mean 'history'\?$" hsitroy
 expect_err "^ttt: unknown command 'frobnicate' \(see 'ttt --help'\)$" frobnicate
 
 # engines and levels, in every command that reads a spec
@@ -17,7 +17,7 @@ expect_err "^ttt move: engine 'perfetc': unknown engine; did you mean 'perfect'\
 expect_err "^ttt move: engine 'nope': unknown engine $KNOWN$" move --engine nope
 expect_err "^ttt play: engine 'eazy': unknown engine; did you mean 'easy'\?" play --o eazy --no-record
 expect_err "^ttt arena: engine 'radnom': unknown engine; did you mean 'random'\?" arena --games 2 random radnom
-expect_err "^ttt play: --level 'meduim': expected easy, medium, hard or perfect \(did you mean 'medium'\?\)$" play --level meduim
+expect_err "^ttt play: --level 'meduim': expected easy, medium, hard or perfect; did you mean 'medium'\?$" play --level meduim
 
 # engine options: the closest key, and a key without its value
 expect_err "^ttt move: engine 'minimax': unknown option 'dpeth'; did you mean 'depth'\? \(known: seed, time, nodes, depth, tt, blunder\)$" move --engine minimax:dpeth=3
@@ -33,6 +33,6 @@ expect_out 0 "^usage: ttt move " -h move
 expect_out 0 "^usage: ttt solve " help solve
 expect_out 0 "^usage: ttt table build " help table build
 expect_out 0 "^usage: ttt table build " --help table build
-expect_err "^ttt: unknown command 'slove' \(did you mean 'solve'\?\)$" help slove
+expect_err "^ttt: unknown command 'slove'; did you mean 'solve'\?$" help slove
 
 finish

@@ -52,8 +52,8 @@ check() {
     if eval "$1"; then PASS=$((PASS + 1)); else fail "$2"; fi
 }
 
-# The bar once games are done: "[##   ]   3%  4000/300000000 games".
-PLAYED='\] +[0-9]+%  [1-9][0-9]*/[0-9]+ games'
+# The bar once games are done: "[##   ]   3%  4,000/300,000,000 games".
+PLAYED='\] +[0-9]+%  [1-9][0-9,]*/[0-9,]+ games'
 
 # ttt arena: the match stops; the table of the games played so far, the bar cleared, one line, exit 130.
 interrupt 'shows "$PLAYED"' arena --games 100000000 --jobs 2 random random:seed=3 mcts:iterations=20

@@ -1,10 +1,10 @@
-# The man page ttt(1) and the bash and zsh completions: `cmake --install` puts them where man, bash-completion and
-# zsh look (share/man/man1, share/bash-completion/completions, share/zsh/site-functions); the page renders without
-# a warning (man -l) and holds every command, every long option of every command's --help and every engine; all
-# three are what cmake/docs.sh writes from this very binary (they cannot lag behind it); the bash completion,
-# sourced in bash with COMP_WORDS set, completes `ttt so` to solve, `ttt move --engine mc` to mcts, and every
-# command's long options, levels, rules and actions; zsh's compinit takes the zsh one for ttt, and run with words
-# and CURRENT set (compadd standing in, matching as zsh does) it offers the same.
+# The man page ttt(1) and the bash and zsh completions: `cmake --install` puts them where man, bash-completion
+# and zsh look (share/man/man1, gzipped; share/bash-completion/completions, share/zsh/site-functions); the page
+# renders without a warning (man -l) and holds every command, every long option of every command's --help and
+# every engine; all three are what cmake/docs.sh writes from this very binary (they cannot lag behind it); the
+# bash completion, sourced in bash with COMP_WORDS set, completes `ttt so` to solve, `ttt move --engine mc` to
+# mcts, and every command's long options, levels, rules and actions; zsh's compinit takes the zsh one for ttt,
+# and run with words and CURRENT set (compadd standing in, matching as zsh does) it offers the same.
 source "$(dirname "$0")/harness.bash"
 
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -15,12 +15,15 @@ PREFIX=$DIR/prefix
 export XDG_DATA_HOME=$DIR/data
 
 cmake --install "$BUILD" --prefix "$PREFIX" >"$OUT" 2>"$ERR" && PASS=$((PASS + 1)) || fail "cmake --install"
-PAGE=$PREFIX/share/man/man1/ttt.1
+PAGE_GZ=$PREFIX/share/man/man1/ttt.1.gz
 COMPLETION=$PREFIX/share/bash-completion/completions/ttt
 ZSH_COMPLETION=$PREFIX/share/zsh/site-functions/_ttt
-for f in "$PAGE" "$COMPLETION" "$ZSH_COMPLETION"; do
+for f in "$PAGE_GZ" "$COMPLETION" "$ZSH_COMPLETION"; do
     [[ -s $f ]] && PASS=$((PASS + 1)) || fail "not installed: $f"
 done
+# The page is installed compressed (Debian policy); the rest of the test reads it uncompressed.
+PAGE=$DIR/installed.1
+gzip -dc "$PAGE_GZ" >"$PAGE" 2>"$ERR" && PASS=$((PASS + 1)) || fail "the installed page is not gzip: $(cat "$ERR")"
 
 # The installed files are what the generator writes from this binary now.
 version=$("$TTT" --version | grep -oE '[0-9]+\.[0-9]+\.[0-9]+' | head -1)

@@ -32,7 +32,7 @@ expect_out 0 "^imported" memory import "$DIR/e.json" --db "$DIR/d.db" # another 
 expect_err "^ttt memory: --force is for import$" memory stats --force
 
 # a misspelt action with --help is pointed out, not answered with the help
-expect_err "^ttt memory: unknown action 'expotr' \(did you mean 'export'\?\)" help memory expotr
+expect_err "^ttt memory: unknown action 'expotr'; did you mean 'export'\?" help memory expotr
 expect_err "unknown action 'expotr'" memory --help expotr
 expect_out 0 "^usage: ttt memory" help memory export
 

@@ -81,17 +81,17 @@ expect_err "^ttt move: --engine needs a value$" move x.o/.x./... --engine
 expect_err "^ttt memory: --db needs a value$" memory stats --db
 expect_err "^ttt solve: -r \(--rules\) needs a value$" solve -r
 expect_err "^ttt solve: --json takes no value$" solve --json=yes
-expect_err "unknown option '--jsn' \(did you mean '--json'\?\)" solve --jsn
-expect_err "unknown option '--gmes' \(did you mean '--games'\?\)" arena --gmes 3 random random
+expect_err "unknown option '--jsn'; did you mean '--json'\?" solve --jsn
+expect_err "unknown option '--gmes'; did you mean '--games'\?" arena --gmes 3 random random
 expect_err "unknown option '--frobnicate' \(see 'ttt solve --help'\)" solve --frobnicate
 expect_err "unknown option '-q'" solve -q
 expect_err "^ttt serve: '--max' is short for more than one option: --max-games, --max-connections$" serve --max 3 --port x
-expect_err "unknown command 'solv' \(did you mean 'solve'\?\)" solv
+expect_err "unknown command 'solv'; did you mean 'solve'\?" solv
 expect_err "unknown command 'frobnicate' \(see" frobnicate
-expect_err "unknown command 'hsitory' \(did you mean 'history'\?\)" help hsitory
-expect_err "unknown action 'stat' \(did you mean 'stats'\?\)" memory stat
-expect_err "unknown action 'biuld' \(did you mean 'build'\?\)" table biuld --games 1
-expect_err "unknown option '--verison' \(did you mean '--version'\?\)" --verison
+expect_err "unknown command 'hsitory'; did you mean 'history'\?" help hsitory
+expect_err "unknown action 'stat'; did you mean 'stats'\?" memory stat
+expect_err "unknown action 'biuld'; did you mean 'build'\?" table biuld --games 1
+expect_err "unknown option '--verison'; did you mean '--version'\?" --verison
 
 # bare ttt: the usage, on stderr, exit 2
 run

@@ -1,6 +1,7 @@
 # tests/cli/readonly_db.sh - a write to a database file the user may not write fails with one line and leaves
 # nothing behind: no -wal or -shm file next to it (SQLite opened such a file read-only, reading it made both
-# files, and a read-only connection can never remove them). Root may write any file, so as root the commands
+# files, and a read-only connection can never remove them); readers (stats, export, history, a learner that
+# does not learn) read it and leave nothing either. Root may write any file, so as root the commands
 # run as the user nobody (runuser or setpriv); the test is skipped (77) when that is not possible.
 source "$(dirname "$0")/harness.bash"
 
@@ -58,8 +59,37 @@ leaves_nothing "train" train --against random --games 3 --memory "$DB"
 leaves_nothing "arena with a learner" arena --games 2 --jobs 1 "learner:memory=$DB" random
 leaves_nothing "memory import" memory import --memory "$DB" "$DIR/one.json"
 leaves_nothing "play" play --x random --o random --record --db "$DB"
-# readers are refused too: reading a WAL database would make the same files
-leaves_nothing "memory stats" memory stats --memory "$DB"
-leaves_nothing "history" history --db "$DB"
+
+# reads_it WHAT ARGS...: exit 0 with output matching $EXPECT, no -wal/-shm, the file unchanged. Readers read
+# the file as an immutable snapshot, which makes neither file.
+reads_it() {
+    local what=$1
+    shift
+    as_user "$@"
+    if [[ $RC -ne 0 ]]; then
+        fail "$what: exited $RC: $(cat "$ERR")"
+    elif [[ -e $DB-wal || -e $DB-shm ]]; then
+        fail "$what: left $(ls "$DB"-* | tr '\n' ' ')"
+    elif ! grep -qE "$EXPECT" "$OUT"; then
+        fail "$what: expected '$EXPECT' in: $(head -c 300 "$OUT")"
+    elif [[ $(md5sum <"$DB") != "$sum" ]]; then
+        fail "$what: the file changed"
+    else
+        PASS=$((PASS + 1))
+    fi
+    rm -f "$DB-wal" "$DB-shm"
+}
+EXPECT='3x3: 20 games learned' reads_it "memory stats" memory stats --memory "$DB"
+EXPECT='"ttt-memory"' reads_it "memory export" memory export --memory "$DB"
+EXPECT='no games recorded' reads_it "history" history --db "$DB"
+# a learner that does not learn plays from the file; one that learns is refused before it plays
+EXPECT='^[a-c][1-3]$' reads_it "learner learn=0" move --engine "learner:memory=$DB,learn=0"
+leaves_nothing "learner learn=1" move --engine "learner:memory=$DB"
+# a -wal file with changes beside a read-only file: the snapshot would miss them, so it is refused
+printf 'not empty' >"$DB-wal"
+as_user memory stats --memory "$DB"
+[[ $RC -eq 1 ]] && grep -q "its -wal file holds changes" "$ERR" && PASS=$((PASS + 1)) ||
+    fail "a read-only file with a -wal: exited $RC: $(cat "$ERR")"
+rm -f "$DB-wal"
 
 finish

@@ -67,9 +67,9 @@ expect_out 0 '^table$' engines
 expect_err "no action given" table
 expect_err "unknown action 'frob'" table frob
 # a misspelt action after --help is pointed out, as without --help, not answered with the help of 'table'
-expect_err "^ttt table: unknown action 'biuld' \\(did you mean 'build'\\?\\)" help table biuld
-expect_err "^ttt table: unknown action 'biuld' \\(did you mean 'build'\\?\\)" table --help biuld
-expect_err "^ttt table: unknown action 'biuld' \\(did you mean 'build'\\?\\)" table biuld
+expect_err "^ttt table: unknown action 'biuld'; did you mean 'build'\?" help table biuld
+expect_err "^ttt table: unknown action 'biuld'; did you mean 'build'\?" table --help biuld
+expect_err "^ttt table: unknown action 'biuld'; did you mean 'build'\?" table biuld
 [[ ! -s $OUT ]] && PASS=$((PASS + 1)) || fail "table biuld printed on stdout: $(head -c 200 "$OUT")"
 expect_out 0 '^usage: ttt table build ' help table build
 expect_out 0 '^usage: ttt table ACTION ' help table

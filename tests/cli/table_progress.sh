@@ -18,11 +18,11 @@ expect 0 table build --games 1000 --out "$DIR/small.json"
 if command -v script >/dev/null; then
     script -qc "'$TTT' table build --games 70000 --jobs 1 --out '$DIR/t.json'" "$DIR/tty" >/dev/null 2>&1
     tr '\r' '\n' <"$DIR/tty" >"$DIR/lines"
-    mid=$(grep -acE '\] +[0-9]+%  [0-9]+/70000 games' "$DIR/lines")
+    mid=$(grep -acE '\] +[0-9]+%  [0-9,]+/70,000 games' "$DIR/lines")
     [[ $mid -gt 10 ]] && PASS=$((PASS + 1)) || fail "table build: the bar moved $mid times during the build"
-    grep -aqE '\] 100%  70000/70000 games' "$DIR/lines" && PASS=$((PASS + 1)) ||
+    grep -aqE '\] 100%  70,000/70,000 games' "$DIR/lines" && PASS=$((PASS + 1)) ||
         fail "table build: the build bar does not reach 100%"
-    grep -aqE '\] 100%  ([0-9]+)/\1 moves written' "$DIR/lines" && PASS=$((PASS + 1)) ||
+    grep -aqE '\] 100%  ([0-9,]+)/\1 moves written' "$DIR/lines" && PASS=$((PASS + 1)) ||
         fail "table build: no bar for the write: $(tail -c 300 "$DIR/tty" | cat -v)"
     grep -aq $'^\033\\[K3x3: 70,000 games' "$DIR/lines" && PASS=$((PASS + 1)) ||
         fail "table build: the bar is not cleared before the summary: $(tail -c 300 "$DIR/tty" | cat -v)"

@@ -9,22 +9,7 @@
 #define _POSIX_C_SOURCE 200809L /* open_memstream */
 #include <jansson.h>
 
-#include "fuzz.h"
-#include "store/table_internal.h"
-
-#define FUZZ_TABLE_NAME "fuzz"
-
-/* The file text of t (malloc'd; *len its length). */
-static char *written(const ttt_table *t, size_t *len)
-{
-    char *buf = NULL;
-    FILE *f = open_memstream(&buf, len);
-    FUZZ_CHECK(f != NULL);
-    ttt_error err;
-    FUZZ_CHECK(ttt_table_write(t, f, &err) == TTT_OK);
-    FUZZ_CHECK(fclose(f) == 0);
-    return buf;
-}
+#include "fuzz_table.h"
 
 /* Every entry of the written file is what ttt_table_get finds, in the position and in each of its images. */
 static void check_entries(const ttt_table *t, const char *text, size_t len)
@@ -58,38 +43,25 @@ static void check_entries(const ttt_table *t, const char *text, size_t len)
     json_decref(root);
 }
 
-static void check_same(const ttt_table *a, const ttt_table *b)
-{
-    FUZZ_CHECK(ttt_rules_equal(ttt_table_rules(a), ttt_table_rules(b)));
-    FUZZ_CHECK(ttt_table_games(a) == ttt_table_games(b) && ttt_table_seed(a) == ttt_table_seed(b));
-    FUZZ_CHECK(ttt_table_entries(a) == ttt_table_entries(b) &&
-               ttt_table_positions(a) == ttt_table_positions(b));
-    FUZZ_CHECK(ttt_table_samples(a) == ttt_table_samples(b));
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     ttt_table *t = NULL;
     ttt_error err = {{0}};
     if (ttt_table_load_text(FUZZ_TABLE_NAME, (const char *)data, size, NULL, &t, &err) != TTT_OK) {
-        FUZZ_CHECK(t == NULL);
-        fuzz_check_message(&err);
-        FUZZ_CHECK(
-            strncmp(err.msg, "table '" FUZZ_TABLE_NAME "': ", strlen("table '" FUZZ_TABLE_NAME "': ")) == 0);
+        fuzz_table_check_refusal(t, &err);
         return 0;
     }
-    FUZZ_CHECK(ttt_rules_cells(ttt_table_rules(t)) <= TTT_TABLE_MAX_CELLS);
-    FUZZ_CHECK(ttt_table_positions(t) <= ttt_table_entries(t));
+    fuzz_table_check_bounds(t);
     size_t len1, len2;
-    char *text1 = written(t, &len1);
+    char *text1 = fuzz_table_written(t, false, &len1);
     ttt_table *back = NULL;
     ttt_status st = ttt_table_load_text(FUZZ_TABLE_NAME, text1, len1, ttt_table_rules(t), &back, &err);
     if (st != TTT_OK)
         fprintf(stderr, "%s\n", err.msg);
     FUZZ_CHECK(st == TTT_OK);
-    check_same(t, back);
+    fuzz_table_check_same(t, back);
     check_entries(back, text1, len1);
-    char *text2 = written(back, &len2);
+    char *text2 = fuzz_table_written(back, false, &len2);
     FUZZ_CHECK(len1 == len2 && memcmp(text1, text2, len1) == 0);
     free(text1);
     free(text2);

@@ -9,34 +9,11 @@
  * to; a refused file says why, in one line that starts with "table 'NAME': ".
  */
 #define _POSIX_C_SOURCE 200809L /* open_memstream */
-#include "fuzz.h"
-#include "store/table_internal.h"
+#include "fuzz_table.h"
 
-#define FUZZ_TABLE_NAME "fuzz"
-#define SUM_BYTES       8
-#define FNV_OFFSET      UINT64_C(0xcbf29ce484222325)
-#define FNV_PRIME       UINT64_C(0x100000001b3)
-
-/* The file bytes of t in the binary format (binary) or JSON (malloc'd; *len their length). */
-static char *written(const ttt_table *t, bool binary, size_t *len)
-{
-    char *buf = NULL;
-    FILE *f = open_memstream(&buf, len);
-    FUZZ_CHECK(f != NULL);
-    ttt_error err;
-    FUZZ_CHECK((binary ? ttt_table_write_binary(t, f, &err) : ttt_table_write(t, f, &err)) == TTT_OK);
-    FUZZ_CHECK(fclose(f) == 0);
-    return buf;
-}
-
-static void check_same(const ttt_table *a, const ttt_table *b)
-{
-    FUZZ_CHECK(ttt_rules_equal(ttt_table_rules(a), ttt_table_rules(b)));
-    FUZZ_CHECK(ttt_table_games(a) == ttt_table_games(b) && ttt_table_seed(a) == ttt_table_seed(b));
-    FUZZ_CHECK(ttt_table_entries(a) == ttt_table_entries(b) &&
-               ttt_table_positions(a) == ttt_table_positions(b));
-    FUZZ_CHECK(ttt_table_samples(a) == ttt_table_samples(b));
-}
+#define SUM_BYTES  8
+#define FNV_OFFSET UINT64_C(0xcbf29ce484222325)
+#define FNV_PRIME  UINT64_C(0x100000001b3)
 
 static ttt_table *load_ok(const char *bytes, size_t len)
 {
@@ -66,24 +43,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     ttt_status st = ttt_table_load_bytes(FUZZ_TABLE_NAME, copy, size, NULL, &t, &err);
     free(copy);
     if (st != TTT_OK) {
-        FUZZ_CHECK(t == NULL);
-        fuzz_check_message(&err);
-        FUZZ_CHECK(
-            strncmp(err.msg, "table '" FUZZ_TABLE_NAME "': ", strlen("table '" FUZZ_TABLE_NAME "': ")) == 0);
+        fuzz_table_check_refusal(t, &err);
         return 0;
     }
-    FUZZ_CHECK(ttt_rules_cells(ttt_table_rules(t)) <= TTT_TABLE_MAX_CELLS);
-    FUZZ_CHECK(ttt_table_positions(t) <= ttt_table_entries(t));
+    fuzz_table_check_bounds(t);
     size_t len1, len2, len3, len4;
-    char *bin1 = written(t, true, &len1);
+    char *bin1 = fuzz_table_written(t, true, &len1);
     ttt_table *back = load_ok(bin1, len1);
-    check_same(t, back);
-    char *bin2 = written(back, true, &len2);
+    fuzz_table_check_same(t, back);
+    char *bin2 = fuzz_table_written(back, true, &len2);
     FUZZ_CHECK(len1 == len2 && memcmp(bin1, bin2, len1) == 0);
     /* the JSON export reads back to the same table, which writes the same binary file */
-    char *json = written(back, false, &len3);
+    char *json = fuzz_table_written(back, false, &len3);
     ttt_table *from_json = load_ok(json, len3);
-    char *bin3 = written(from_json, true, &len4);
+    char *bin3 = fuzz_table_written(from_json, true, &len4);
     FUZZ_CHECK(len1 == len4 && memcmp(bin1, bin3, len1) == 0);
     free(bin1);
     free(bin2);
