@@ -41,7 +41,9 @@
 
 #include "dist/dist.h"
 #include "dist/dist_mpi.h"
+#include "ttt/certificate.h"
 #include "ttt/notation.h"
+#include "ttt/symmetry.h"
 #include "util/error.h"
 
 /* A leaf under way counts as this many leaves to settle: enough to send the next job to another subtree
@@ -53,7 +55,9 @@
 #define DIST_POLL_NS          200000L
 #define DIST_CHECKPOINT_MAGIC "ttt-dist-checkpoint 1"
 
-enum { TAG_JOB = 1, TAG_RESULT, TAG_STOP };
+enum { TAG_JOB = 1, TAG_RESULT, TAG_STOP, TAG_CERT, TAG_PIECE };
+/* A certificate job: prover, target, then the moves as a job's (count, moves). */
+enum { CERT_JOB_HEAD = 2, JOB_WORDS = CERT_JOB_HEAD + 1 + TTT_MAX_CELLS };
 /* A result: the bounds a job proved on its score (lo, hi), the nodes it searched, and the moves it valued
  * exactly (count, then move and score of each: only the job of the whole position values them). */
 enum { RESULT_HEAD = 4, RESULT_WORDS = RESULT_HEAD + 2 * TTT_MAX_CELLS };
@@ -364,6 +368,240 @@ static ttt_status checkpoint_read(job_tree *t, const char *path, ttt_error *err)
     return TTT_OK;
 }
 
+/* --- The certificate ------------------------------------------------------------------------------------ */
+
+/* The certificate is assembled as ttt_certificate_write would write it, half by half (ttt/certificate.h):
+ * the master writes the top of each half from its tree, as far as the tree's bounds prove the half's target
+ * (at the prover's nodes a child that meets it, at the opponent's every move up to the position's
+ * symmetries), and where they do not (a leaf, or a node its own job proved), a worker writes the proof of
+ * that position (ttt_certificate_write_node), a piece spliced in whole. A piece's SEEN leaves point inside
+ * it; the master's point to a position written earlier in the same half, top node or piece: both are earlier
+ * in the file. */
+
+/* A piece to be written: where it goes in the top's bytes, its node and half. */
+typedef struct cert_piece {
+    size_t offset;
+    int node, prover, target;
+    char *bytes; /* the piece once written, and its size and nodes */
+    size_t size;
+    uint64_t nodes;
+} cert_piece;
+
+typedef struct cert_plan {
+    uint8_t *top; /* header, half bytes and the master's nodes; the pieces go in at their offsets */
+    size_t len, cap;
+    cert_piece *pieces;
+    int npieces, cap_pieces;
+    uint64_t nodes; /* the master's nodes */
+    uint64_t (*done)[2];
+    int ndone, cap_done; /* the positions written in the half under way (X stones, O stones) */
+    ttt_status st;
+} cert_plan;
+
+static bool grow(void **p, int *cap, int need, size_t size)
+{
+    if (need <= *cap)
+        return true;
+    int cap2 = *cap ? *cap * 2 : 256;
+    while (cap2 < need)
+        cap2 *= 2;
+    void *q = realloc(*p, (size_t)cap2 * size);
+    if (!q)
+        return false;
+    *p = q;
+    *cap = cap2;
+    return true;
+}
+
+static void plan_put(cert_plan *c, const uint8_t *bytes, size_t n)
+{
+    if (c->st)
+        return;
+    if (c->len + n > c->cap) {
+        size_t cap = c->cap ? c->cap * 2 : 4096;
+        while (cap < c->len + n)
+            cap *= 2;
+        uint8_t *top = realloc(c->top, cap);
+        if (!top) {
+            c->st = TTT_ENOMEM;
+            return;
+        }
+        c->top = top;
+        c->cap = cap;
+    }
+    memcpy(c->top + c->len, bytes, n);
+    c->len += n;
+}
+
+/* Whether node j's bounds prove the half's target: the prover's score at least a draw (a win), from the
+ * side to move at j. */
+static bool meets(const job_tree *t, int j, int prover, int target)
+{
+    const tree_node *n = &t->nodes[j];
+    int need = target == TTT_CERT_WIN ? TTT_SCORE_PROVEN + 1 : 0;
+    bool prover_to_move = (n->ply & 1) == prover;
+    return prover_to_move ? n->lo >= need : n->hi <= -need;
+}
+
+/* The opponent's moves at b, one per orbit of the symmetries that leave b as it is (the least cell of each,
+ * in increasing order), as the certificate lists them. */
+static int move_orbits(const ttt_board *b, ttt_move *out)
+{
+    ttt_sym stab[TTT_SYM_ALL];
+    int nstab = 0, n = 0;
+    for (ttt_sym s = 1; s < ttt_sym_count(&b->rules); s++) {
+        ttt_bits x = ttt_sym_bits(&b->rules, s, &b->stones[TTT_X]);
+        ttt_bits o = ttt_sym_bits(&b->rules, s, &b->stones[TTT_O]);
+        if (!memcmp(&x, &b->stones[TTT_X], sizeof x) && !memcmp(&o, &b->stones[TTT_O], sizeof o))
+            stab[nstab++] = s;
+    }
+    for (ttt_move cell = 0; cell < b->cells; cell++) {
+        bool least = ttt_board_is_legal(b, cell);
+        for (int i = 0; i < nstab && least; i++)
+            least = ttt_sym_move(&b->rules, stab[i], cell) >= cell;
+        if (least)
+            out[n++] = cell;
+    }
+    return n;
+}
+
+/* Plans node j (board b) of the half and its subtree. */
+static void plan_node(cert_plan *c, const job_tree *t, int j, const ttt_board *b, int prover, int target)
+{
+    if (c->st)
+        return;
+    uint64_t x = b->stones[TTT_X].w[0], o = b->stones[TTT_O].w[0];
+    if (ttt_board_terminal(b)) {
+        c->nodes++;
+        plan_put(c, (const uint8_t[]){TTT_CERT_END}, 1);
+        return;
+    }
+    for (int k = 0; k < c->ndone; k++)
+        if (c->done[k][0] == x && c->done[k][1] == o) {
+            c->nodes++;
+            plan_put(c, (const uint8_t[]){TTT_CERT_SEEN}, 1);
+            return;
+        }
+    const tree_node *n = &t->nodes[j];
+    bool prover_to_move = (n->ply & 1) == prover;
+    int chosen = -1;
+    ttt_move cells[TTT_MAX_CELLS];
+    int ncells = 0;
+    bool top = n->kind == NODE_INNER;
+    if (top && prover_to_move) {
+        for (int k = n->first; k < n->first + n->count && chosen < 0; k++)
+            if (meets(t, k, prover, target))
+                chosen = k;
+        top = chosen >= 0;
+    } else if (top) {
+        ncells = move_orbits(b, cells);
+        for (int i = 0; i < ncells && top; i++)
+            for (int k = n->first; k < n->first + n->count; k++)
+                if (t->nodes[k].move == cells[i])
+                    top = meets(t, k, prover, target);
+    }
+    if (!top) {
+        if (!grow((void **)&c->pieces, &c->cap_pieces, c->npieces + 1, sizeof *c->pieces)) {
+            c->st = TTT_ENOMEM;
+            return;
+        }
+        c->pieces[c->npieces++] =
+            (cert_piece){.offset = c->len, .node = j, .prover = prover, .target = target};
+    } else if (prover_to_move) {
+        c->nodes++;
+        plan_put(c, (const uint8_t[]){TTT_CERT_MOVE, (uint8_t)t->nodes[chosen].move}, 2);
+        ttt_board child = *b;
+        ttt_board_play(&child, t->nodes[chosen].move);
+        plan_node(c, t, chosen, &child, prover, target);
+    } else {
+        c->nodes++;
+        plan_put(c, (const uint8_t[]){TTT_CERT_ALL, (uint8_t)ncells}, 2);
+        for (int i = 0; i < ncells; i++) {
+            int k = n->first;
+            while (t->nodes[k].move != cells[i])
+                k++;
+            ttt_board child = *b;
+            ttt_board_play(&child, cells[i]);
+            plan_node(c, t, k, &child, prover, target);
+        }
+    }
+    if (!c->st && !grow((void **)&c->done, &c->cap_done, c->ndone + 1, sizeof *c->done))
+        c->st = TTT_ENOMEM;
+    if (!c->st) {
+        c->done[c->ndone][0] = x;
+        c->done[c->ndone][1] = o;
+        c->ndone++;
+    }
+}
+
+static void le64_put(uint8_t *p, uint64_t v)
+{
+    for (int i = 0; i < 8; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+}
+
+/* Plans the certificate of the solved tree: the header, each half's top and its pieces. */
+static ttt_status plan_certificate(cert_plan *c, const job_tree *t, ttt_error *err)
+{
+    const ttt_board *b = &t->root;
+    ttt_result value = ttt_score_result(t->nodes[0].lo);
+    int to_move = ttt_board_to_move(b) == TTT_X ? TTT_X : TTT_O;
+    int halves = value == TTT_DRAW_VALUE ? 2 : 1;
+    uint8_t h[TTT_CERT_HEADER] = {0};
+    memcpy(h, TTT_CERT_MAGIC, 8);
+    h[8] = (uint8_t)b->rules.rows;
+    h[9] = (uint8_t)b->rules.cols;
+    h[10] = (uint8_t)b->rules.k;
+    h[11] = !ttt_rules_line_wins(&b->rules);
+    h[12] = (uint8_t)(value + 1);
+    h[13] = (uint8_t)halves;
+    le64_put(h + 16, b->stones[TTT_X].w[0]);
+    le64_put(h + 24, b->stones[TTT_O].w[0]);
+    plan_put(c, h, sizeof h);
+    for (int i = 0; i < halves; i++) {
+        int prover = value == TTT_DRAW_VALUE ? i : value == TTT_WIN ? to_move : to_move ^ 1;
+        int target = value == TTT_DRAW_VALUE ? TTT_CERT_NOT_LOSE : TTT_CERT_WIN;
+        c->ndone = 0;
+        plan_put(c, (const uint8_t[]){(uint8_t)(prover + 2 * target)}, 1);
+        plan_node(c, t, 0, b, prover, target);
+    }
+    return c->st ? ttt_fail(err, TTT_ENOMEM, "out of memory for the certificate") : TTT_OK;
+}
+
+/* Writes piece request (prover, target, moves to node) as a worker receives it. */
+static int cert_job(const job_tree *t, const cert_piece *p, int *words)
+{
+    words[0] = p->prover;
+    words[1] = p->target;
+    int n = node_path(t, p->node, words + CERT_JOB_HEAD + 1);
+    words[CERT_JOB_HEAD] = n;
+    return CERT_JOB_HEAD + 1 + n;
+}
+
+/* Writes the piece of the certificate job (words) with the solver into a buffer: its node count (8 bytes,
+ * little-endian; all ones when it failed, the reason following), then its bytes. */
+static ttt_status write_piece(ttt_solver *solver, const ttt_board *root, const int *words, char **bytes,
+                              size_t *size, ttt_error *err)
+{
+    ttt_board b = *root;
+    for (int k = 0; k < words[CERT_JOB_HEAD]; k++)
+        ttt_board_play(&b, words[CERT_JOB_HEAD + 1 + k]);
+    FILE *f = open_memstream(bytes, size);
+    if (!f)
+        return ttt_fail(err, TTT_ENOMEM, "out of memory for a certificate piece");
+    uint8_t head[8] = {0};
+    fwrite(head, 1, sizeof head, f);
+    ttt_certificate_stats cs;
+    ttt_error why;
+    ttt_status st = ttt_certificate_write_node(solver, &b, words[0], words[1], f, &cs, &why);
+    if (st)
+        fprintf(f, "%s", why.msg);
+    if (fclose(f) != 0)
+        return ttt_fail(err, TTT_ENOMEM, "out of memory for a certificate piece");
+    le64_put((uint8_t *)*bytes, st ? UINT64_MAX : cs.nodes);
+    return TTT_OK;
+}
+
 /* --- The master ------------------------------------------------------------------------------------- */
 
 typedef struct master {
@@ -563,6 +801,154 @@ static ttt_status master_run(master *m, ttt_error *err)
     return st;
 }
 
+/* Writes the planned certificate to path: the top with the pieces spliced in, then the trailer. */
+static ttt_status cert_file(const cert_plan *c, const char *path, dist_solve_stats *stats, ttt_error *err)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return ttt_fail(err, TTT_EIO, "cannot write the certificate %s", path);
+    uint64_t nodes = c->nodes;
+    size_t at = 0;
+    bool bad = false;
+    for (int i = 0; i < c->npieces; i++) {
+        const cert_piece *p = &c->pieces[i];
+        bad |= fwrite(c->top + at, 1, p->offset - at, f) != p->offset - at;
+        bad |= fwrite(p->bytes + 8, 1, p->size - 8, f) != p->size - 8;
+        at = p->offset;
+        nodes += p->nodes;
+    }
+    bad |= fwrite(c->top + at, 1, c->len - at, f) != c->len - at;
+    uint8_t trailer[16];
+    memcpy(trailer, TTT_CERT_END_MAGIC, 8);
+    le64_put(trailer + 8, nodes);
+    bad |= fwrite(trailer, 1, sizeof trailer, f) != sizeof trailer;
+    bad |= fclose(f) != 0;
+    if (bad) {
+        remove(path);
+        return ttt_fail(err, TTT_EIO, "cannot write the certificate %s", path);
+    }
+    stats->cert_nodes = nodes;
+    stats->cert_pieces = c->npieces;
+    stats->cert_top = c->nodes;
+    return TTT_OK;
+}
+
+/* Takes piece i's answer (bytes, size: its node count, then the piece or the reason it failed). */
+static ttt_status cert_take(cert_plan *c, int i, char *bytes, size_t size, ttt_error *err)
+{
+    uint64_t nodes = 0;
+    for (int k = 7; k >= 0 && size >= 8; k--)
+        nodes = nodes << 8 | (uint8_t)bytes[k];
+    if (size < 8 || nodes == UINT64_MAX) {
+        ttt_status st = ttt_fail(err, TTT_ESTATE, "%.*s (no certificate written)",
+                                 size > 8 ? (int)(size - 8) : 0, size > 8 ? bytes + 8 : "");
+        free(bytes);
+        return st;
+    }
+    c->pieces[i].bytes = bytes;
+    c->pieces[i].size = size;
+    c->pieces[i].nodes = nodes;
+    return TTT_OK;
+}
+
+/* The certificate of the solved tree into opt->certificate, its pieces written by the workers (by the master
+ * when alone). A worker silent for silent_ms is given up and its piece handed out again. */
+static ttt_status master_certificate(master *m, ttt_error *err)
+{
+    const double silent = m->opt->silent_ms > 0 ? m->opt->silent_ms : DIST_SILENT_MS_DEFAULT;
+    cert_plan c = {0};
+    int words[JOB_WORDS];
+    ttt_status st = plan_certificate(&c, &m->tree, err);
+    /* Per piece: 0 to write, 1 under way, 2 written; per rank: the piece it writes, -1 idle, -2 given up. */
+    char *state = calloc((size_t)c.npieces + 1, 1);
+    int *piece = malloc((size_t)m->size * sizeof *piece);
+    if (!st && (!state || !piece))
+        st = ttt_fail(err, TTT_ENOMEM, "out of memory for the certificate");
+    for (int w = 0; !st && w < m->size; w++)
+        piece[w] = m->job[w] == -2 ? -2 : -1;
+    int written = 0;
+    while (!st && written < c.npieces) {
+        if (m->size == 1) {
+            char *bytes;
+            size_t size;
+            cert_job(&m->tree, &c.pieces[written], words);
+            st = write_piece(m->solver, &m->tree.root, words, &bytes, &size, err);
+            if (!st)
+                st = cert_take(&c, written++, bytes, size, err);
+            continue;
+        }
+        int live = 0, next = 0;
+        for (int w = 1; w < m->size; w++) {
+            if (piece[w] == -2)
+                continue;
+            live++;
+            while (next < c.npieces && state[next])
+                next++;
+            if (piece[w] >= 0 || next == c.npieces)
+                continue;
+            int n = cert_job(&m->tree, &c.pieces[next], words);
+            if (MPI_Send(words, n, MPI_INT, w, TAG_CERT, MPI_COMM_WORLD) != MPI_SUCCESS) {
+                piece[w] = -2;
+                m->stats->lost++;
+                continue;
+            }
+            state[next] = 1;
+            piece[w] = next;
+            m->sent[w] = ttt_clock_ms();
+        }
+        if (live == 0) {
+            st = ttt_fail(err, TTT_EIO, "every worker was lost");
+            break;
+        }
+        int ready = 0, count = 0;
+        MPI_Status status;
+        if (MPI_Iprobe(MPI_ANY_SOURCE, TAG_PIECE, MPI_COMM_WORLD, &ready, &status) != MPI_SUCCESS) {
+            st = ttt_fail(err, TTT_EIO, "MPI failed to look for certificate pieces");
+            break;
+        }
+        if (!ready) {
+            double now = ttt_clock_ms();
+            for (int w = 1; w < m->size; w++)
+                if (piece[w] >= 0 && now - m->sent[w] > silent) { /* silent: its piece goes back */
+                    state[piece[w]] = 0;
+                    piece[w] = m->job[w] = -2;
+                    m->stats->lost++;
+                }
+            nap();
+            continue;
+        }
+        int w = status.MPI_SOURCE;
+        char *bytes = MPI_Get_count(&status, MPI_BYTE, &count) == MPI_SUCCESS && count >= 0
+                          ? malloc((size_t)count + 1)
+                          : NULL;
+        if (!bytes || MPI_Recv(bytes, count, MPI_BYTE, w, TAG_PIECE, MPI_COMM_WORLD, MPI_STATUS_IGNORE) !=
+                          MPI_SUCCESS) {
+            free(bytes);
+            st = ttt_fail(err, TTT_EIO, "MPI failed to receive a certificate piece");
+            break;
+        }
+        if (w <= 0 || w >= m->size || piece[w] < 0) {
+            free(bytes); /* a worker given up that answered after all: its piece was handed out again */
+            continue;
+        }
+        int i = piece[w];
+        piece[w] = -1;
+        state[i] = 2;
+        written++;
+        st = cert_take(&c, i, bytes, (size_t)count, err);
+    }
+    if (!st)
+        st = cert_file(&c, m->opt->certificate, m->stats, err);
+    for (int i = 0; i < c.npieces; i++)
+        free(c.pieces[i].bytes);
+    free(c.pieces);
+    free(c.top);
+    free(c.done);
+    free(state);
+    free(piece);
+    return st;
+}
+
 /* The result as ttt_solver_search with all=true and no limits gives it: scores best first, then by move. */
 static int compare_scores(const void *a, const void *b)
 {
@@ -614,6 +1000,8 @@ static ttt_status master_main(const ttt_board *b, const dist_solve_options *opt,
         st = master_run(&m, err);
     if (!st)
         master_result(&m, out);
+    if (!st && opt->certificate)
+        st = master_certificate(&m, err);
     stats->tree_nodes = m.tree.n;
     /* Every worker is told to stop, after a failure too, so that none waits for jobs for ever. */
     for (int w = 1; m.job && w < size; w++) {
@@ -638,11 +1026,28 @@ static ttt_status master_main(const ttt_board *b, const dist_solve_options *opt,
 
 /* --- A worker --------------------------------------------------------------------------------------- */
 
+/* Writes the certificate piece the master asked for (words) and sends it; a failure is sent as its reason. */
+static void worker_piece(ttt_solver *solver, const ttt_board *root, const int *words)
+{
+    char *bytes = NULL, failed[8 + TTT_ERROR_SIZE];
+    size_t size = 0;
+    ttt_error err;
+    if (write_piece(solver, root, words, &bytes, &size, &err)) {
+        free(bytes);
+        bytes = NULL;
+        memset(failed, 0xff, 8);
+        snprintf(failed + 8, TTT_ERROR_SIZE, "%s", err.msg);
+        size = 8 + strlen(failed + 8);
+    }
+    MPI_Send(bytes ? bytes : failed, (int)size, MPI_BYTE, 0, TAG_PIECE, MPI_COMM_WORLD);
+    free(bytes);
+}
+
 static ttt_status worker_main(const ttt_board *root, const dist_solve_options *opt, ttt_error *err)
 {
     ttt_solver *solver = NULL;
     const uint64_t job_nodes = opt->job_nodes ? opt->job_nodes : DIST_JOB_NODES_DEFAULT;
-    int path[TTT_MAX_CELLS + 1];
+    int path[JOB_WORDS];
     int64_t *reply = malloc((RESULT_WORDS) * sizeof *reply);
     ttt_status st = reply ? ttt_solver_new(&root->rules, opt->tt_mib, &solver, err)
                           : ttt_fail(err, TTT_ENOMEM, "out of memory");
@@ -657,13 +1062,17 @@ static ttt_status worker_main(const ttt_board *root, const dist_solve_options *o
             nap();
             continue;
         }
-        MPI_Recv(path, TTT_MAX_CELLS + 1, MPI_INT, 0, status.MPI_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        if (status.MPI_TAG != TAG_JOB) {
+        MPI_Recv(path, JOB_WORDS, MPI_INT, 0, status.MPI_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        if (status.MPI_TAG != TAG_JOB && status.MPI_TAG != TAG_CERT) {
             stop = true;
             continue;
         }
         if (st) /* a worker without a solver never answers: the master gives it up as silent */
             continue;
+        if (status.MPI_TAG == TAG_CERT) {
+            worker_piece(solver, root, path);
+            continue;
+        }
         ttt_board b = *root;
         for (int k = 0; k < path[0]; k++)
             ttt_board_play(&b, path[1 + k]);
