@@ -1,16 +1,19 @@
 /*
  * dist/dist_solve.c - `ttt solve --mpi`: job-level best-first search over MPI ranks.
  *
- * Rank 0, the master, keeps the top of the game tree; its leaves are jobs. The first job is the whole
- * position, searched as `ttt solve` searches it (ttt_solver_search, every move, within the budget): a
- * position that fits in one job is solved by one worker, with the one-process search's efficiency (a worker
- * valuing the moves one by one gains nothing from the others' table: the empty 6x5k4 takes 3.6M nodes whole,
- * 11M for the value of a1 alone). Otherwise the position's moves become jobs. A worker (ranks 1..N-1) gets a
- * job as the moves from the position, runs the ordinary solver on it with a node budget (the exact value
- * search, ttt_solver_value_within) and answers with bounds on its score: the exact score when the value and
- * its distance were proven, else what was proven (a win or a draw at least, say: the proof and disproof
- * estimates of a three-valued game). The master settles the leaf, or expands it into its children, centre
- * first, each a new job.
+ * Rank 0, the master, keeps the top of the game tree; its leaves are jobs. With one worker, the first job is
+ * the whole position, searched as `ttt solve` searches it (ttt_solver_search, every move, within the budget):
+ * a position that fits in one job is solved with the one-process search's efficiency. With more, the
+ * position's moves are the first jobs, the moves that reach the same position by a symmetry valued once (as
+ * ttt_solver_search does). A worker (ranks 1..N-1) gets a job as the moves from the position and a window,
+ * values the last move as ttt_solver_search values each move (ttt_solver_move_score: the draw prover, then by
+ * distance), within a node budget, keeping its table from job to job, and answers with bounds on the node's
+ * score: exact inside the window, a bound outside it, nothing when the budget ran out. The window is alpha-beta
+ * over the tree: a move of the position is valued exactly; a deeper move only as far as it beats its parent's
+ * best so far (alpha) or refutes the parent (beta, the grandparent's best): valuing every move exactly, each
+ * alone, cost 8 to 40 times the one-process search (5x5k4 at 10K nodes a job: 29.4M nodes, 218K with the
+ * window, against 750K for one process). The master settles the leaf, or, when the budget ran out, expands
+ * it into its children, centre first, each a new job.
  *
  * Every node holds bounds on its score for the side to move, [lo, hi] (a new leaf: anything a game that ends
  * after one more stone allows; a settled node: lo == hi): those its own job proved, narrowed by the negamax of
@@ -56,8 +59,9 @@
 #define DIST_CHECKPOINT_MAGIC "ttt-dist-checkpoint 1"
 
 enum { TAG_JOB = 1, TAG_RESULT, TAG_STOP, TAG_CERT, TAG_PIECE };
-/* A certificate job: prover, target, then the moves as a job's (count, moves). */
-enum { CERT_JOB_HEAD = 2, JOB_WORDS = CERT_JOB_HEAD + 1 + TTT_MAX_CELLS };
+/* A job: the count of moves from the position, the window (alpha, beta) on the last move's score, the moves.
+ * A certificate job: prover, target, then the count of moves and the moves. */
+enum { JOB_HEAD = 3, CERT_JOB_HEAD = 2, JOB_WORDS = JOB_HEAD + TTT_MAX_CELLS };
 /* A result: the bounds a job proved on its score (lo, hi), the nodes it searched, and the moves it valued
  * exactly (count, then move and score of each: only the job of the whole position values them). */
 enum { RESULT_HEAD = 4, RESULT_WORDS = RESULT_HEAD + 2 * TTT_MAX_CELLS };
@@ -71,6 +75,8 @@ typedef struct tree_node {
     int first, count;   /* an inner node's children: nodes[first .. first + count - 1] */
     int lo, hi;         /* bounds on the score for the side to move */
     int own_lo, own_hi; /* the bounds its own job proved (lo, hi also take its children's into account) */
+    int same;           /* an earlier sibling whose position is this one's image by a symmetry (it has the
+                           same score: this node never gets a job), or -1 */
     node_kind kind;
 } tree_node;
 
@@ -89,6 +95,12 @@ static void nap(void)
 }
 
 static bool settled(const tree_node *n) { return n->lo == n->hi; }
+
+/* Child c, or the sibling that stands for it. */
+static const tree_node *real(const job_tree *t, int c)
+{
+    return &t->nodes[t->nodes[c].same >= 0 ? t->nodes[c].same : c];
+}
 
 /* The board at node i: the position and the moves down to it. */
 static void node_board(const job_tree *t, int i, ttt_board *b)
@@ -140,7 +152,7 @@ static int tree_add(job_tree *t, int parent, ttt_move move, const ttt_board *b)
     /* The game ends one stone from here at the soonest, for either side (misère: the mover's own line). */
     int most = TTT_SCORE_WIN - (b->ply + 1);
     tree_node *n = &t->nodes[t->n];
-    *n = (tree_node){.parent = parent, .move = move, .ply = b->ply, .lo = -most, .hi = most};
+    *n = (tree_node){.parent = parent, .move = move, .ply = b->ply, .lo = -most, .hi = most, .same = -1};
     if (ttt_board_terminal(b)) {
         n->kind = NODE_DONE;
         n->lo = n->hi = terminal_score(b);
@@ -156,8 +168,8 @@ static void node_update(job_tree *t, int i)
     tree_node *n = &t->nodes[i];
     int lo = -TTT_SCORE_WIN, hi = -TTT_SCORE_WIN;
     for (int c = n->first; c < n->first + n->count; c++) {
-        lo = -t->nodes[c].hi > lo ? -t->nodes[c].hi : lo;
-        hi = -t->nodes[c].lo > hi ? -t->nodes[c].lo : hi;
+        lo = -real(t, c)->hi > lo ? -real(t, c)->hi : lo;
+        hi = -real(t, c)->lo > hi ? -real(t, c)->lo : hi;
     }
     n->lo = lo > n->own_lo ? lo : n->own_lo;
     n->hi = hi < n->own_hi ? hi : n->own_hi;
@@ -170,10 +182,11 @@ static void propagate(job_tree *t, int i)
             node_update(t, i);
 }
 
-/* Whether child c of node p can still change p's value (every child of the position can). */
+/* Whether child c of node p can still change p's value (every child of the position can); a child that
+ * stands for another is not settled apart. */
 static bool relevant(const job_tree *t, int p, int c)
 {
-    return !settled(&t->nodes[c]) && (p == 0 || -t->nodes[c].lo > t->nodes[p].lo);
+    return t->nodes[c].same < 0 && !settled(&t->nodes[c]) && (p == 0 || -t->nodes[c].lo > t->nodes[p].lo);
 }
 
 /* The position is solved when every move is valued. */
@@ -181,7 +194,7 @@ static bool tree_done(const job_tree *t)
 {
     const tree_node *r = &t->nodes[0];
     for (int c = r->first; c < r->first + r->count; c++)
-        if (!settled(&t->nodes[c]))
+        if (!settled(real(t, c)))
             return false;
     return r->kind == NODE_INNER;
 }
@@ -192,6 +205,23 @@ static int centre_distance(const ttt_rules *r, ttt_move cell)
 {
     int dr = 2 * (cell / r->cols) - (r->rows - 1), dc = 2 * (cell % r->cols) - (r->cols - 1);
     return dr * dr + dc * dc;
+}
+
+/* Marks the children of inner node i (its board b) that are images of an earlier sibling by a symmetry of b's
+ * board: valued once, as ttt_solver_search values the moves that reach the same position. */
+static void mark_same(job_tree *t, int i, const ttt_board *b)
+{
+    const tree_node *n = &t->nodes[i];
+    ttt_board canon[TTT_MAX_CELLS];
+    for (int k = 0; k < n->count; k++) {
+        ttt_board child = *b;
+        ttt_board_play(&child, t->nodes[n->first + k].move);
+        ttt_board_canonical(&child, &canon[k]);
+        for (int j = 0; j < k && t->nodes[n->first + k].same < 0; j++)
+            if (t->nodes[n->first + j].same < 0 &&
+                !memcmp(canon[j].stones, canon[k].stones, sizeof canon[k].stones))
+                t->nodes[n->first + k].same = n->first + j;
+    }
 }
 
 /* Expands leaf i (its board b) into its children, centre first. */
@@ -217,6 +247,7 @@ static ttt_status tree_expand(job_tree *t, int i, const ttt_board *b, ttt_error 
     n->first = first;
     n->count = count;
     n->kind = NODE_INNER;
+    mark_same(t, i, b);
     propagate(t, i);
     return TTT_OK;
 }
@@ -361,6 +392,7 @@ static ttt_status checkpoint_read(job_tree *t, const char *path, ttt_error *err)
         if (n->count != b.cells - b.ply)
             return ttt_fail(err, TTT_EINVAL, "%s: a node has %d of its %d moves", path, n->count,
                             b.cells - b.ply);
+        mark_same(t, i, &b);
         node_update(t, i);
         if (n->lo > n->hi)
             return ttt_fail(err, TTT_EINVAL, "%s: a node's bounds contradict its children's", path);
@@ -437,7 +469,7 @@ static void plan_put(cert_plan *c, const uint8_t *bytes, size_t n)
  * side to move at j. */
 static bool meets(const job_tree *t, int j, int prover, int target)
 {
-    const tree_node *n = &t->nodes[j];
+    const tree_node *n = real(t, j);
     int need = target == TTT_CERT_WIN ? TTT_SCORE_PROVEN + 1 : 0;
     bool prover_to_move = (n->ply & 1) == prover;
     return prover_to_move ? n->lo >= need : n->hi <= -need;
@@ -638,6 +670,11 @@ static ttt_status master_apply(master *m, int i, const int64_t *reply, ttt_error
         propagate(t, n->parent);
         return TTT_OK;
     }
+    if (i > 0 && !relevant(t, n->parent, i)) { /* the bound the job's window asked for: nothing more needed */
+        n->kind = NODE_LEAF;
+        propagate(t, n->parent);
+        return TTT_OK;
+    }
     m->stats->jobs_proven += settled(n);
     ttt_board b;
     node_board(t, i, &b);
@@ -661,26 +698,45 @@ static ttt_status master_apply(master *m, int i, const int64_t *reply, ttt_error
     return st;
 }
 
-/* The score of a game that ends `plies` moves after b with `value` for b's side to move. */
-static int score_of(const ttt_board *b, ttt_result value, int plies)
+/* The job of node i into words (JOB_HEAD words, then the moves); returns its length. The window asks only
+ * what the tree needs (alpha-beta over the tree): a move of the position, or of a node with no bound yet, its
+ * exact score; else whether the move beats its parent's best so far (alpha, the parent's lower bound), and
+ * below the position's moves, whether it refutes the parent (beta: the parent's parent's best, negated). */
+static int job_words(const job_tree *t, int i, int *words)
 {
-    int end = b->ply + plies;
-    return value == TTT_WIN ? TTT_SCORE_WIN - end : value == TTT_LOSS ? -(TTT_SCORE_WIN - end) : 0;
+    int n = node_path(t, i, words + JOB_HEAD), p = t->nodes[i].parent;
+    words[0] = n;
+    words[1] = -TTT_SCORE_WIN;
+    words[2] = TTT_SCORE_WIN;
+    if (p > 0) {
+        const tree_node *parent = &t->nodes[p], *grand = &t->nodes[parent->parent];
+        if (parent->lo > -(TTT_SCORE_WIN - (parent->ply + 1)))
+            words[1] = parent->lo;
+        if (parent->parent > 0 && grand->lo > -(TTT_SCORE_WIN - (grand->ply + 1)))
+            words[2] = -grand->lo;
+    }
+    return JOB_HEAD + n;
 }
 
-/* Runs a job into reply: on the whole position (whole), the search of every move within job_nodes; else the
- * exact value search on b within job_nodes, its findings as bounds on b's score. */
-static ttt_status run_job(ttt_solver *solver, const ttt_board *b, bool whole, uint64_t job_nodes,
+/* Runs a job (words, as job_words writes them) into reply. The position itself (no moves): the search of
+ * every move within job_nodes, as `ttt solve` searches it. Else the score of the last move within the job's
+ * window, valued as that search values each move (ttt_solver_move_score) within job_nodes: bounds on the
+ * node's score (exact inside the window), or nothing proven. */
+static ttt_status run_job(ttt_solver *solver, const ttt_board *root, const int *words, uint64_t job_nodes,
                           int64_t *reply, ttt_error *err)
 {
-    int most = TTT_SCORE_WIN - (b->ply + 1), lo = -most, hi = most;
+    const int n = words[0], alpha = words[1], beta = words[2], *path = words + JOB_HEAD;
+    ttt_board b = *root;
+    for (int k = 0; k < n - 1; k++)
+        ttt_board_play(&b, path[k]);
+    int most = TTT_SCORE_WIN - (b.ply + 1 + (n > 0)), lo = -most, hi = most;
     ttt_limits limits = {.nodes = job_nodes};
     reply[3] = 0;
-    if (whole) {
+    if (n == 0) {
         ttt_search_result *r = malloc(sizeof *r);
         if (!r)
             return ttt_fail(err, TTT_ENOMEM, "out of memory");
-        ttt_status st = ttt_solver_search(solver, b, &limits, true, r, err);
+        ttt_status st = ttt_solver_search(solver, &b, &limits, true, r, err);
         if (!st && r->proven) {
             reply[0] = reply[1] = r->score;
             reply[3] = r->count;
@@ -696,21 +752,23 @@ static ttt_status run_job(ttt_solver *solver, const ttt_board *b, bool whole, ui
         free(r);
         return st;
     }
-    ttt_value_result v;
-    ttt_status st = ttt_solver_value_within(solver, b, &limits, &v, err);
+    int score;
+    bool proven;
+    uint64_t nodes;
+    ttt_status st =
+        ttt_solver_move_score(solver, &b, path[n - 1], alpha, beta, &limits, &score, &proven, &nodes, err);
     if (st)
         return st;
-    if (v.proven && v.plies >= 0) /* the value and its distance: the exact score */
-        lo = hi = score_of(b, v.value, v.plies);
-    else if (v.proven && v.value == TTT_LOSS) /* a loss at some distance */
-        hi = -TTT_SCORE_PROVEN - 1;
-    else if (v.value == TTT_WIN) /* proven, or a lower bound: a win at some distance */
-        lo = TTT_SCORE_PROVEN + 1;
-    else if (v.value == TTT_DRAW_VALUE) /* a draw, or a draw at least */
-        lo = 0, hi = v.proven ? 0 : hi;
+    /* The move's score for its player: the node's, for the side to move there, negated. */
+    if (proven && score > alpha && score < beta)
+        lo = hi = -score;
+    else if (proven && score <= alpha)
+        lo = -score > lo ? -score : lo;
+    else if (proven)
+        hi = -score < hi ? -score : hi;
     reply[0] = lo;
     reply[1] = hi;
-    reply[2] = (int64_t)v.nodes;
+    reply[2] = (int64_t)nodes;
     return TTT_OK;
 }
 
@@ -728,15 +786,14 @@ static ttt_status master_run(master *m, ttt_error *err)
     const uint64_t job_nodes = m->opt->job_nodes ? m->opt->job_nodes : DIST_JOB_NODES_DEFAULT;
     const double silent = m->opt->silent_ms > 0 ? m->opt->silent_ms : DIST_SILENT_MS_DEFAULT;
     double last_checkpoint = ttt_clock_ms();
-    int path[TTT_MAX_CELLS + 1];
+    int words[JOB_WORDS];
     ttt_status st = TTT_OK;
     while (!st && !tree_done(t)) {
         if (m->size == 1) { /* alone: the master is its own worker */
             int i = tree_select(t);
             assert(i >= 0); /* an unsettled tree with no job under way has a free leaf */
-            ttt_board b;
-            node_board(t, i, &b);
-            st = run_job(m->solver, &b, i == 0, job_nodes, m->reply, err);
+            job_words(t, i, words);
+            st = run_job(m->solver, &t->root, words, job_nodes, m->reply, err);
             if (!st)
                 st = master_apply(m, i, m->reply, err);
             if (!st)
@@ -753,9 +810,7 @@ static ttt_status master_run(master *m, ttt_error *err)
             int i = tree_select(t);
             if (i < 0)
                 break;
-            int n = node_path(t, i, path + 1);
-            path[0] = n;
-            if (MPI_Send(path, n + 1, MPI_INT, w, TAG_JOB, MPI_COMM_WORLD) != MPI_SUCCESS) {
+            if (MPI_Send(words, job_words(t, i, words), MPI_INT, w, TAG_JOB, MPI_COMM_WORLD) != MPI_SUCCESS) {
                 m->job[w] = -2; /* unreachable: given up */
                 m->stats->lost++;
                 continue;
@@ -949,15 +1004,6 @@ static ttt_status master_certificate(master *m, ttt_error *err)
     return st;
 }
 
-/* The result as ttt_solver_search with all=true and no limits gives it: scores best first, then by move. */
-static int compare_scores(const void *a, const void *b)
-{
-    const ttt_move_score *x = a, *y = b;
-    if (x->score != y->score)
-        return x->score > y->score ? -1 : 1;
-    return x->move - y->move;
-}
-
 static void master_result(const master *m, ttt_search_result *out)
 {
     const job_tree *t = &m->tree;
@@ -966,9 +1012,9 @@ static void master_result(const master *m, ttt_search_result *out)
     out->count = r->count;
     for (int k = 0; k < r->count; k++) {
         const tree_node *c = &t->nodes[r->first + k];
-        out->moves[k] = (ttt_move_score){.move = c->move, .score = -c->lo, .exact = true};
+        out->moves[k] = (ttt_move_score){.move = c->move, .score = -real(t, r->first + k)->lo, .exact = true};
     }
-    qsort(out->moves, (size_t)out->count, sizeof *out->moves, compare_scores);
+    qsort(out->moves, (size_t)out->count, sizeof *out->moves, ttt_move_score_compare);
     out->score = out->moves[0].score;
     out->proven = true;
     out->depth = t->root.cells - t->root.ply;
@@ -996,6 +1042,12 @@ static ttt_status master_main(const ttt_board *b, const dist_solve_options *opt,
     }
     if (!st && size == 1)
         st = ttt_solver_new(&b->rules, opt->tt_mib, &m.solver, err);
+    /* Several workers share the moves from the start (one would search the position whole: the one-process
+     * search, its table shared by every move). */
+    if (!st && size > 2 && m.tree.nodes[0].kind == NODE_LEAF) {
+        st = tree_expand(&m.tree, 0, b, err);
+        stats->tree_depth = 1;
+    }
     if (!st)
         st = master_run(&m, err);
     if (!st)
@@ -1073,10 +1125,7 @@ static ttt_status worker_main(const ttt_board *root, const dist_solve_options *o
             worker_piece(solver, root, path);
             continue;
         }
-        ttt_board b = *root;
-        for (int k = 0; k < path[0]; k++)
-            ttt_board_play(&b, path[1 + k]);
-        if (run_job(solver, &b, path[0] == 0, job_nodes, reply, err) == TTT_OK)
+        if (run_job(solver, root, path, job_nodes, reply, err) == TTT_OK)
             MPI_Send(reply, RESULT_HEAD + 2 * (int)reply[3], MPI_INT64_T, 0, TAG_RESULT, MPI_COMM_WORLD);
     }
     ttt_solver_free(solver);
