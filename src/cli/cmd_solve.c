@@ -548,9 +548,10 @@ int cmd_solve(int argc, char **argv)
         fprintf(
             stderr,
             "ttt solve: %d ranks, %llu jobs (%llu proven), %.1f jobs/s, a tree of %d nodes %d plies deep, "
-            "%llu nodes resumed, %d workers lost\n",
+            "busiest worker %llu nodes, largest job %llu, %llu nodes resumed, %d workers lost\n",
             stats.ranks, (unsigned long long)stats.jobs, (unsigned long long)stats.jobs_proven,
             r->ms > 0 ? (double)stats.jobs * 1000.0 / r->ms : 0.0, stats.tree_nodes, stats.tree_depth,
+            (unsigned long long)stats.busiest, (unsigned long long)stats.largest_job,
             (unsigned long long)stats.resumed, stats.lost);
     if (mpi && root && !st && cert_path) /* written by dist_solve, from the workers' pieces */
         fprintf(stderr, "ttt solve: certificate %s: %llu nodes (%llu from the job tree, %d pieces)\n",

@@ -38,6 +38,8 @@ typedef struct dist_solve_stats {
     int lost;             /* workers given up as silent */
     int tree_nodes;       /* the master's tree at the end */
     int tree_depth;       /* its deepest node, in plies below the position */
+    uint64_t busiest;     /* the nodes of the worker that searched most (the critical path on free cores) */
+    uint64_t largest_job; /* the nodes of the largest job */
     uint64_t cert_nodes;  /* the certificate's nodes, when one was written */
     uint64_t cert_top;    /* of which the master wrote from its tree */
     int cert_pieces;      /* the pieces the workers wrote */

@@ -643,6 +643,7 @@ typedef struct master {
     int size;
     int *job;       /* per rank: the node it works on, -1 idle; -2 given up */
     double *sent;   /* per rank: when its job was sent */
+    uint64_t *busy; /* per rank: the nodes of the jobs it answered */
     int64_t *reply; /* a result message */
     dist_solve_stats *stats;
     uint64_t nodes;
@@ -660,6 +661,8 @@ static ttt_status master_apply(master *m, int i, const int64_t *reply, ttt_error
                         n->own_hi);
     m->stats->jobs++;
     m->nodes += (uint64_t)reply[2];
+    if ((uint64_t)reply[2] > m->stats->largest_job)
+        m->stats->largest_job = (uint64_t)reply[2];
     n->own_lo = lo > n->own_lo ? lo : n->own_lo;
     n->own_hi = hi < n->own_hi ? hi : n->own_hi;
     n->lo = n->own_lo;
@@ -794,6 +797,7 @@ static ttt_status master_run(master *m, ttt_error *err)
             assert(i >= 0); /* an unsettled tree with no job under way has a free leaf */
             job_words(t, i, words);
             st = run_job(m->solver, &t->root, words, job_nodes, m->reply, err);
+            m->stats->busiest += st ? 0 : (uint64_t)m->reply[2];
             if (!st)
                 st = master_apply(m, i, m->reply, err);
             if (!st)
@@ -847,6 +851,8 @@ static ttt_status master_run(master *m, ttt_error *err)
             continue; /* a worker given up that answered after all: its job was handed out again */
         int i = m->job[w];
         m->job[w] = -1;
+        m->busy[w] += (uint64_t)m->reply[2];
+        m->stats->busiest = m->busy[w] > m->stats->busiest ? m->busy[w] : m->stats->busiest;
         st = master_apply(m, i, m->reply, err);
         if (!st)
             st = master_checkpoint(m, &last_checkpoint, false, err);
@@ -1031,8 +1037,9 @@ static ttt_status master_main(const ttt_board *b, const dist_solve_options *opt,
     ttt_status st = TTT_OK;
     m.job = malloc((size_t)size * sizeof *m.job);
     m.sent = calloc((size_t)size, sizeof *m.sent);
+    m.busy = calloc((size_t)size, sizeof *m.busy);
     m.reply = malloc((RESULT_WORDS) * sizeof *m.reply);
-    if (!m.job || !m.sent || !m.reply || tree_add(&m.tree, -1, TTT_NO_MOVE, b) < 0)
+    if (!m.job || !m.sent || !m.busy || !m.reply || tree_add(&m.tree, -1, TTT_NO_MOVE, b) < 0)
         st = ttt_fail(err, TTT_ENOMEM, "out of memory");
     for (int w = 0; !st && w < size; w++)
         m.job[w] = -1;
@@ -1072,6 +1079,7 @@ static ttt_status master_main(const ttt_board *b, const dist_solve_options *opt,
     free(m.tree.open);
     free(m.job);
     free(m.sent);
+    free(m.busy);
     free(m.reply);
     return st;
 }
