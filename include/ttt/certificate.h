@@ -88,4 +88,13 @@ typedef struct ttt_certificate_stats {
 ttt_status ttt_certificate_write(ttt_solver *solver, const ttt_board *b, ttt_result value, FILE *out,
                                  ttt_certificate_stats *stats, ttt_error *err);
 
+/* One node of a certificate and its subtree, without header, half byte or trailer: the proof that `prover`
+ * (TTT_X or TTT_O) reaches `target` (TTT_CERT_NOT_LOSE or TTT_CERT_WIN) from b (ongoing, the solver's rules,
+ * at most TTT_CERT_MAX_CELLS cells), chosen as ttt_certificate_write chooses it. Its SEEN leaves point only
+ * inside the piece, so a piece spliced whole into a half of that prover and target, where that half has the
+ * position, stays valid (for certificates assembled from pieces written apart). stats may be NULL; errors as
+ * ttt_certificate_write's (TTT_ESTATE too for a finished game or a bad prover or target). */
+ttt_status ttt_certificate_write_node(ttt_solver *solver, const ttt_board *b, int prover, int target,
+                                      FILE *out, ttt_certificate_stats *stats, ttt_error *err);
+
 #endif

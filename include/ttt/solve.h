@@ -161,4 +161,18 @@ ttt_status ttt_solver_set_threads(ttt_solver *solver, int threads, ttt_error *er
 /* Total nodes this solver has searched. */
 uint64_t ttt_solver_nodes(const ttt_solver *solver);
 
+/* The order of ttt_search_result's moves, for qsort over ttt_move_score: best score first, then by move. */
+int ttt_move_score_compare(const void *a, const void *b);
+
+/* The score (for b's side to move) of playing `move` at b (ongoing, the solver's rules), searched within the
+ * window (alpha, beta), fail-soft: exact when strictly inside, at most *score when <= alpha, at least *score
+ * when >= beta. With the full window (alpha <= -TTT_SCORE_WIN, beta >= TTT_SCORE_WIN) it is exact and found as
+ * ttt_solver_search with all=true and no limits values each move (a draw the prover shows, else by distance
+ * first). The table is kept. Within limits->nodes and ms (may be NULL; progress is not called): *proven is
+ * false when the budget ran out (*score is then meaningless). *nodes: nodes searched. TTT_ESTATE for an
+ * illegal move, a finished game, other rules or alpha >= beta. */
+ttt_status ttt_solver_move_score(ttt_solver *s, const ttt_board *b, ttt_move move, int alpha, int beta,
+                                 const ttt_limits *limits, int *score, bool *proven, uint64_t *nodes,
+                                 ttt_error *err);
+
 #endif

@@ -477,9 +477,6 @@ int cmd_solve(int argc, char **argv)
                          "--mpi values every move exactly: no --value, --time, --nodes or --threads");
     if (!mpi && (dist.checkpoint || dist.job_nodes || job_ms))
         return cli_usage("solve", "--job-nodes, --job-timeout, --checkpoint and --resume go with --mpi");
-    if (mpi && cert_path)
-        return cli_usage("solve",
-                         "--certificate does not go with --mpi yet: solve on one machine to write it");
     ttt_board b;
     int rc = cli_position("solve", rules_text, optind < argc ? argv[optind] : NULL, moves_text, &b);
     if (rc)
@@ -540,6 +537,7 @@ int cmd_solve(int argc, char **argv)
         .nodes = nodes, .ms = (double)time_ms, .depth = 0, .progress = solve_progress, .user = &watch};
     ttt_search_result *r = malloc(sizeof *r);
     dist.tt_mib = (int)tt_mib;
+    dist.certificate = cert_path;
     dist_solve_stats stats;
     bool root = true;
     ttt_status st = !r    ? TTT_ENOMEM
@@ -550,10 +548,15 @@ int cmd_solve(int argc, char **argv)
         fprintf(
             stderr,
             "ttt solve: %d ranks, %llu jobs (%llu proven), %.1f jobs/s, a tree of %d nodes %d plies deep, "
-            "%llu nodes resumed, %d workers lost\n",
+            "busiest worker %llu nodes, largest job %llu, %llu nodes resumed, %d workers lost\n",
             stats.ranks, (unsigned long long)stats.jobs, (unsigned long long)stats.jobs_proven,
             r->ms > 0 ? (double)stats.jobs * 1000.0 / r->ms : 0.0, stats.tree_nodes, stats.tree_depth,
+            (unsigned long long)stats.busiest, (unsigned long long)stats.largest_job,
             (unsigned long long)stats.resumed, stats.lost);
+    if (mpi && root && !st && cert_path) /* written by dist_solve, from the workers' pieces */
+        fprintf(stderr, "ttt solve: certificate %s: %llu nodes (%llu from the job tree, %d pieces)\n",
+                cert_path, (unsigned long long)stats.cert_nodes, (unsigned long long)stats.cert_top,
+                stats.cert_pieces);
     if (!root) { /* a worker prints nothing */
         ttt_solver_free(solver);
         free(r);
@@ -561,7 +564,7 @@ int cmd_solve(int argc, char **argv)
     }
     if (watch.draw && watch.drawn_ms > 0)
         fputs("\r\033[K", stderr);
-    int cert_rc = !st && cert_path && r->proven
+    int cert_rc = !st && cert_path && r->proven && !mpi
                       ? solve_certificate(solver, &b, ttt_score_result(r->score), cert_path)
                       : CLI_OK;
     ttt_solver_free(solver);

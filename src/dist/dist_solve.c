@@ -1,16 +1,19 @@
 /*
  * dist/dist_solve.c - `ttt solve --mpi`: job-level best-first search over MPI ranks.
  *
- * Rank 0, the master, keeps the top of the game tree; its leaves are jobs. The first job is the whole
- * position, searched as `ttt solve` searches it (ttt_solver_search, every move, within the budget): a
- * position that fits in one job is solved by one worker, with the one-process search's efficiency (a worker
- * valuing the moves one by one gains nothing from the others' table: the empty 6x5k4 takes 3.6M nodes whole,
- * 11M for the value of a1 alone). Otherwise the position's moves become jobs. A worker (ranks 1..N-1) gets a
- * job as the moves from the position, runs the ordinary solver on it with a node budget (the exact value
- * search, ttt_solver_value_within) and answers with bounds on its score: the exact score when the value and
- * its distance were proven, else what was proven (a win or a draw at least, say: the proof and disproof
- * estimates of a three-valued game). The master settles the leaf, or expands it into its children, centre
- * first, each a new job.
+ * Rank 0, the master, keeps the top of the game tree; its leaves are jobs. With one worker, the first job is
+ * the whole position, searched as `ttt solve` searches it (ttt_solver_search, every move, within the budget):
+ * a position that fits in one job is solved with the one-process search's efficiency. With more, the
+ * position's moves are the first jobs, the moves that reach the same position by a symmetry valued once (as
+ * ttt_solver_search does). A worker (ranks 1..N-1) gets a job as the moves from the position and a window,
+ * values the last move as ttt_solver_search values each move (ttt_solver_move_score: the draw prover, then by
+ * distance), within a node budget, keeping its table from job to job, and answers with bounds on the node's
+ * score: exact inside the window, a bound outside it, nothing when the budget ran out. The window is alpha-beta
+ * over the tree: a move of the position is valued exactly; a deeper move only as far as it beats its parent's
+ * best so far (alpha) or refutes the parent (beta, the grandparent's best): valuing every move exactly, each
+ * alone, cost 8 to 40 times the one-process search (5x5k4 at 10K nodes a job: 29.4M nodes, 218K with the
+ * window, against 750K for one process). The master settles the leaf, or, when the budget ran out, expands
+ * it into its children, centre first, each a new job.
  *
  * Every node holds bounds on its score for the side to move, [lo, hi] (a new leaf: anything a game that ends
  * after one more stone allows; a settled node: lo == hi): those its own job proved, narrowed by the negamax of
@@ -41,7 +44,9 @@
 
 #include "dist/dist.h"
 #include "dist/dist_mpi.h"
+#include "ttt/certificate.h"
 #include "ttt/notation.h"
+#include "ttt/symmetry.h"
 #include "util/error.h"
 
 /* A leaf under way counts as this many leaves to settle: enough to send the next job to another subtree
@@ -53,7 +58,10 @@
 #define DIST_POLL_NS          200000L
 #define DIST_CHECKPOINT_MAGIC "ttt-dist-checkpoint 1"
 
-enum { TAG_JOB = 1, TAG_RESULT, TAG_STOP };
+enum { TAG_JOB = 1, TAG_RESULT, TAG_STOP, TAG_CERT, TAG_PIECE };
+/* A job: the count of moves from the position, the window (alpha, beta) on the last move's score, the moves.
+ * A certificate job: prover, target, then the count of moves and the moves. */
+enum { JOB_HEAD = 3, CERT_JOB_HEAD = 2, JOB_WORDS = JOB_HEAD + TTT_MAX_CELLS };
 /* A result: the bounds a job proved on its score (lo, hi), the nodes it searched, and the moves it valued
  * exactly (count, then move and score of each: only the job of the whole position values them). */
 enum { RESULT_HEAD = 4, RESULT_WORDS = RESULT_HEAD + 2 * TTT_MAX_CELLS };
@@ -67,6 +75,8 @@ typedef struct tree_node {
     int first, count;   /* an inner node's children: nodes[first .. first + count - 1] */
     int lo, hi;         /* bounds on the score for the side to move */
     int own_lo, own_hi; /* the bounds its own job proved (lo, hi also take its children's into account) */
+    int same;           /* an earlier sibling whose position is this one's image by a symmetry (it has the
+                           same score: this node never gets a job), or -1 */
     node_kind kind;
 } tree_node;
 
@@ -85,6 +95,12 @@ static void nap(void)
 }
 
 static bool settled(const tree_node *n) { return n->lo == n->hi; }
+
+/* Child c, or the sibling that stands for it. */
+static const tree_node *real(const job_tree *t, int c)
+{
+    return &t->nodes[t->nodes[c].same >= 0 ? t->nodes[c].same : c];
+}
 
 /* The board at node i: the position and the moves down to it. */
 static void node_board(const job_tree *t, int i, ttt_board *b)
@@ -136,7 +152,7 @@ static int tree_add(job_tree *t, int parent, ttt_move move, const ttt_board *b)
     /* The game ends one stone from here at the soonest, for either side (misère: the mover's own line). */
     int most = TTT_SCORE_WIN - (b->ply + 1);
     tree_node *n = &t->nodes[t->n];
-    *n = (tree_node){.parent = parent, .move = move, .ply = b->ply, .lo = -most, .hi = most};
+    *n = (tree_node){.parent = parent, .move = move, .ply = b->ply, .lo = -most, .hi = most, .same = -1};
     if (ttt_board_terminal(b)) {
         n->kind = NODE_DONE;
         n->lo = n->hi = terminal_score(b);
@@ -152,8 +168,8 @@ static void node_update(job_tree *t, int i)
     tree_node *n = &t->nodes[i];
     int lo = -TTT_SCORE_WIN, hi = -TTT_SCORE_WIN;
     for (int c = n->first; c < n->first + n->count; c++) {
-        lo = -t->nodes[c].hi > lo ? -t->nodes[c].hi : lo;
-        hi = -t->nodes[c].lo > hi ? -t->nodes[c].lo : hi;
+        lo = -real(t, c)->hi > lo ? -real(t, c)->hi : lo;
+        hi = -real(t, c)->lo > hi ? -real(t, c)->lo : hi;
     }
     n->lo = lo > n->own_lo ? lo : n->own_lo;
     n->hi = hi < n->own_hi ? hi : n->own_hi;
@@ -166,10 +182,11 @@ static void propagate(job_tree *t, int i)
             node_update(t, i);
 }
 
-/* Whether child c of node p can still change p's value (every child of the position can). */
+/* Whether child c of node p can still change p's value (every child of the position can); a child that
+ * stands for another is not settled apart. */
 static bool relevant(const job_tree *t, int p, int c)
 {
-    return !settled(&t->nodes[c]) && (p == 0 || -t->nodes[c].lo > t->nodes[p].lo);
+    return t->nodes[c].same < 0 && !settled(&t->nodes[c]) && (p == 0 || -t->nodes[c].lo > t->nodes[p].lo);
 }
 
 /* The position is solved when every move is valued. */
@@ -177,7 +194,7 @@ static bool tree_done(const job_tree *t)
 {
     const tree_node *r = &t->nodes[0];
     for (int c = r->first; c < r->first + r->count; c++)
-        if (!settled(&t->nodes[c]))
+        if (!settled(real(t, c)))
             return false;
     return r->kind == NODE_INNER;
 }
@@ -188,6 +205,23 @@ static int centre_distance(const ttt_rules *r, ttt_move cell)
 {
     int dr = 2 * (cell / r->cols) - (r->rows - 1), dc = 2 * (cell % r->cols) - (r->cols - 1);
     return dr * dr + dc * dc;
+}
+
+/* Marks the children of inner node i (its board b) that are images of an earlier sibling by a symmetry of b's
+ * board: valued once, as ttt_solver_search values the moves that reach the same position. */
+static void mark_same(job_tree *t, int i, const ttt_board *b)
+{
+    const tree_node *n = &t->nodes[i];
+    ttt_board canon[TTT_MAX_CELLS];
+    for (int k = 0; k < n->count; k++) {
+        ttt_board child = *b;
+        ttt_board_play(&child, t->nodes[n->first + k].move);
+        ttt_board_canonical(&child, &canon[k]);
+        for (int j = 0; j < k && t->nodes[n->first + k].same < 0; j++)
+            if (t->nodes[n->first + j].same < 0 &&
+                !memcmp(canon[j].stones, canon[k].stones, sizeof canon[k].stones))
+                t->nodes[n->first + k].same = n->first + j;
+    }
 }
 
 /* Expands leaf i (its board b) into its children, centre first. */
@@ -213,6 +247,7 @@ static ttt_status tree_expand(job_tree *t, int i, const ttt_board *b, ttt_error 
     n->first = first;
     n->count = count;
     n->kind = NODE_INNER;
+    mark_same(t, i, b);
     propagate(t, i);
     return TTT_OK;
 }
@@ -357,10 +392,245 @@ static ttt_status checkpoint_read(job_tree *t, const char *path, ttt_error *err)
         if (n->count != b.cells - b.ply)
             return ttt_fail(err, TTT_EINVAL, "%s: a node has %d of its %d moves", path, n->count,
                             b.cells - b.ply);
+        mark_same(t, i, &b);
         node_update(t, i);
         if (n->lo > n->hi)
             return ttt_fail(err, TTT_EINVAL, "%s: a node's bounds contradict its children's", path);
     }
+    return TTT_OK;
+}
+
+/* --- The certificate ------------------------------------------------------------------------------------ */
+
+/* The certificate is assembled as ttt_certificate_write would write it, half by half (ttt/certificate.h):
+ * the master writes the top of each half from its tree, as far as the tree's bounds prove the half's target
+ * (at the prover's nodes a child that meets it, at the opponent's every move up to the position's
+ * symmetries), and where they do not (a leaf, or a node its own job proved), a worker writes the proof of
+ * that position (ttt_certificate_write_node), a piece spliced in whole. A piece's SEEN leaves point inside
+ * it; the master's point to a position written earlier in the same half, top node or piece: both are earlier
+ * in the file. */
+
+/* A piece to be written: where it goes in the top's bytes, its node and half. */
+typedef struct cert_piece {
+    size_t offset;
+    int node, prover, target;
+    char *bytes; /* the piece once written, and its size and nodes */
+    size_t size;
+    uint64_t nodes;
+} cert_piece;
+
+typedef struct cert_plan {
+    uint8_t *top; /* header, half bytes and the master's nodes; the pieces go in at their offsets */
+    size_t len, cap;
+    cert_piece *pieces;
+    int npieces, cap_pieces;
+    uint64_t nodes; /* the master's nodes */
+    uint64_t (*done)[2];
+    int ndone, cap_done; /* the positions written in the half under way (X stones, O stones) */
+    ttt_status st;
+} cert_plan;
+
+static bool grow(void **p, int *cap, int need, size_t size)
+{
+    if (need <= *cap)
+        return true;
+    int cap2 = *cap ? *cap * 2 : 256;
+    while (cap2 < need)
+        cap2 *= 2;
+    void *q = realloc(*p, (size_t)cap2 * size);
+    if (!q)
+        return false;
+    *p = q;
+    *cap = cap2;
+    return true;
+}
+
+static void plan_put(cert_plan *c, const uint8_t *bytes, size_t n)
+{
+    if (c->st)
+        return;
+    if (c->len + n > c->cap) {
+        size_t cap = c->cap ? c->cap * 2 : 4096;
+        while (cap < c->len + n)
+            cap *= 2;
+        uint8_t *top = realloc(c->top, cap);
+        if (!top) {
+            c->st = TTT_ENOMEM;
+            return;
+        }
+        c->top = top;
+        c->cap = cap;
+    }
+    memcpy(c->top + c->len, bytes, n);
+    c->len += n;
+}
+
+/* Whether node j's bounds prove the half's target: the prover's score at least a draw (a win), from the
+ * side to move at j. */
+static bool meets(const job_tree *t, int j, int prover, int target)
+{
+    const tree_node *n = real(t, j);
+    int need = target == TTT_CERT_WIN ? TTT_SCORE_PROVEN + 1 : 0;
+    bool prover_to_move = (n->ply & 1) == prover;
+    return prover_to_move ? n->lo >= need : n->hi <= -need;
+}
+
+/* The opponent's moves at b, one per orbit of the symmetries that leave b as it is (the least cell of each,
+ * in increasing order), as the certificate lists them. */
+static int move_orbits(const ttt_board *b, ttt_move *out)
+{
+    ttt_sym stab[TTT_SYM_ALL];
+    int nstab = 0, n = 0;
+    for (ttt_sym s = 1; s < ttt_sym_count(&b->rules); s++) {
+        ttt_bits x = ttt_sym_bits(&b->rules, s, &b->stones[TTT_X]);
+        ttt_bits o = ttt_sym_bits(&b->rules, s, &b->stones[TTT_O]);
+        if (!memcmp(&x, &b->stones[TTT_X], sizeof x) && !memcmp(&o, &b->stones[TTT_O], sizeof o))
+            stab[nstab++] = s;
+    }
+    for (ttt_move cell = 0; cell < b->cells; cell++) {
+        bool least = ttt_board_is_legal(b, cell);
+        for (int i = 0; i < nstab && least; i++)
+            least = ttt_sym_move(&b->rules, stab[i], cell) >= cell;
+        if (least)
+            out[n++] = cell;
+    }
+    return n;
+}
+
+/* Plans node j (board b) of the half and its subtree. */
+static void plan_node(cert_plan *c, const job_tree *t, int j, const ttt_board *b, int prover, int target)
+{
+    if (c->st)
+        return;
+    uint64_t x = b->stones[TTT_X].w[0], o = b->stones[TTT_O].w[0];
+    if (ttt_board_terminal(b)) {
+        c->nodes++;
+        plan_put(c, (const uint8_t[]){TTT_CERT_END}, 1);
+        return;
+    }
+    for (int k = 0; k < c->ndone; k++)
+        if (c->done[k][0] == x && c->done[k][1] == o) {
+            c->nodes++;
+            plan_put(c, (const uint8_t[]){TTT_CERT_SEEN}, 1);
+            return;
+        }
+    const tree_node *n = &t->nodes[j];
+    bool prover_to_move = (n->ply & 1) == prover;
+    int chosen = -1;
+    ttt_move cells[TTT_MAX_CELLS];
+    int ncells = 0;
+    bool top = n->kind == NODE_INNER;
+    if (top && prover_to_move) {
+        for (int k = n->first; k < n->first + n->count && chosen < 0; k++)
+            if (meets(t, k, prover, target))
+                chosen = k;
+        top = chosen >= 0;
+    } else if (top) {
+        ncells = move_orbits(b, cells);
+        for (int i = 0; i < ncells && top; i++)
+            for (int k = n->first; k < n->first + n->count; k++)
+                if (t->nodes[k].move == cells[i])
+                    top = meets(t, k, prover, target);
+    }
+    if (!top) {
+        if (!grow((void **)&c->pieces, &c->cap_pieces, c->npieces + 1, sizeof *c->pieces)) {
+            c->st = TTT_ENOMEM;
+            return;
+        }
+        c->pieces[c->npieces++] =
+            (cert_piece){.offset = c->len, .node = j, .prover = prover, .target = target};
+    } else if (prover_to_move) {
+        c->nodes++;
+        plan_put(c, (const uint8_t[]){TTT_CERT_MOVE, (uint8_t)t->nodes[chosen].move}, 2);
+        ttt_board child = *b;
+        ttt_board_play(&child, t->nodes[chosen].move);
+        plan_node(c, t, chosen, &child, prover, target);
+    } else {
+        c->nodes++;
+        plan_put(c, (const uint8_t[]){TTT_CERT_ALL, (uint8_t)ncells}, 2);
+        for (int i = 0; i < ncells; i++) {
+            int k = n->first;
+            while (t->nodes[k].move != cells[i])
+                k++;
+            ttt_board child = *b;
+            ttt_board_play(&child, cells[i]);
+            plan_node(c, t, k, &child, prover, target);
+        }
+    }
+    if (!c->st && !grow((void **)&c->done, &c->cap_done, c->ndone + 1, sizeof *c->done))
+        c->st = TTT_ENOMEM;
+    if (!c->st) {
+        c->done[c->ndone][0] = x;
+        c->done[c->ndone][1] = o;
+        c->ndone++;
+    }
+}
+
+static void le64_put(uint8_t *p, uint64_t v)
+{
+    for (int i = 0; i < 8; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+}
+
+/* Plans the certificate of the solved tree: the header, each half's top and its pieces. */
+static ttt_status plan_certificate(cert_plan *c, const job_tree *t, ttt_error *err)
+{
+    const ttt_board *b = &t->root;
+    ttt_result value = ttt_score_result(t->nodes[0].lo);
+    int to_move = ttt_board_to_move(b) == TTT_X ? TTT_X : TTT_O;
+    int halves = value == TTT_DRAW_VALUE ? 2 : 1;
+    uint8_t h[TTT_CERT_HEADER] = {0};
+    memcpy(h, TTT_CERT_MAGIC, 8);
+    h[8] = (uint8_t)b->rules.rows;
+    h[9] = (uint8_t)b->rules.cols;
+    h[10] = (uint8_t)b->rules.k;
+    h[11] = !ttt_rules_line_wins(&b->rules);
+    h[12] = (uint8_t)(value + 1);
+    h[13] = (uint8_t)halves;
+    le64_put(h + 16, b->stones[TTT_X].w[0]);
+    le64_put(h + 24, b->stones[TTT_O].w[0]);
+    plan_put(c, h, sizeof h);
+    for (int i = 0; i < halves; i++) {
+        int prover = value == TTT_DRAW_VALUE ? i : value == TTT_WIN ? to_move : to_move ^ 1;
+        int target = value == TTT_DRAW_VALUE ? TTT_CERT_NOT_LOSE : TTT_CERT_WIN;
+        c->ndone = 0;
+        plan_put(c, (const uint8_t[]){(uint8_t)(prover + 2 * target)}, 1);
+        plan_node(c, t, 0, b, prover, target);
+    }
+    return c->st ? ttt_fail(err, TTT_ENOMEM, "out of memory for the certificate") : TTT_OK;
+}
+
+/* Writes piece request (prover, target, moves to node) as a worker receives it. */
+static int cert_job(const job_tree *t, const cert_piece *p, int *words)
+{
+    words[0] = p->prover;
+    words[1] = p->target;
+    int n = node_path(t, p->node, words + CERT_JOB_HEAD + 1);
+    words[CERT_JOB_HEAD] = n;
+    return CERT_JOB_HEAD + 1 + n;
+}
+
+/* Writes the piece of the certificate job (words) with the solver into a buffer: its node count (8 bytes,
+ * little-endian; all ones when it failed, the reason following), then its bytes. */
+static ttt_status write_piece(ttt_solver *solver, const ttt_board *root, const int *words, char **bytes,
+                              size_t *size, ttt_error *err)
+{
+    ttt_board b = *root;
+    for (int k = 0; k < words[CERT_JOB_HEAD]; k++)
+        ttt_board_play(&b, words[CERT_JOB_HEAD + 1 + k]);
+    FILE *f = open_memstream(bytes, size);
+    if (!f)
+        return ttt_fail(err, TTT_ENOMEM, "out of memory for a certificate piece");
+    uint8_t head[8] = {0};
+    fwrite(head, 1, sizeof head, f);
+    ttt_certificate_stats cs;
+    ttt_error why;
+    ttt_status st = ttt_certificate_write_node(solver, &b, words[0], words[1], f, &cs, &why);
+    if (st)
+        fprintf(f, "%s", why.msg);
+    if (fclose(f) != 0)
+        return ttt_fail(err, TTT_ENOMEM, "out of memory for a certificate piece");
+    le64_put((uint8_t *)*bytes, st ? UINT64_MAX : cs.nodes);
     return TTT_OK;
 }
 
@@ -373,6 +643,7 @@ typedef struct master {
     int size;
     int *job;       /* per rank: the node it works on, -1 idle; -2 given up */
     double *sent;   /* per rank: when its job was sent */
+    uint64_t *busy; /* per rank: the nodes of the jobs it answered */
     int64_t *reply; /* a result message */
     dist_solve_stats *stats;
     uint64_t nodes;
@@ -390,6 +661,8 @@ static ttt_status master_apply(master *m, int i, const int64_t *reply, ttt_error
                         n->own_hi);
     m->stats->jobs++;
     m->nodes += (uint64_t)reply[2];
+    if ((uint64_t)reply[2] > m->stats->largest_job)
+        m->stats->largest_job = (uint64_t)reply[2];
     n->own_lo = lo > n->own_lo ? lo : n->own_lo;
     n->own_hi = hi < n->own_hi ? hi : n->own_hi;
     n->lo = n->own_lo;
@@ -397,6 +670,11 @@ static ttt_status master_apply(master *m, int i, const int64_t *reply, ttt_error
     if (settled(n) && valued == 0) {
         m->stats->jobs_proven++;
         n->kind = NODE_DONE;
+        propagate(t, n->parent);
+        return TTT_OK;
+    }
+    if (i > 0 && !relevant(t, n->parent, i)) { /* the bound the job's window asked for: nothing more needed */
+        n->kind = NODE_LEAF;
         propagate(t, n->parent);
         return TTT_OK;
     }
@@ -423,26 +701,45 @@ static ttt_status master_apply(master *m, int i, const int64_t *reply, ttt_error
     return st;
 }
 
-/* The score of a game that ends `plies` moves after b with `value` for b's side to move. */
-static int score_of(const ttt_board *b, ttt_result value, int plies)
+/* The job of node i into words (JOB_HEAD words, then the moves); returns its length. The window asks only
+ * what the tree needs (alpha-beta over the tree): a move of the position, or of a node with no bound yet, its
+ * exact score; else whether the move beats its parent's best so far (alpha, the parent's lower bound), and
+ * below the position's moves, whether it refutes the parent (beta: the parent's parent's best, negated). */
+static int job_words(const job_tree *t, int i, int *words)
 {
-    int end = b->ply + plies;
-    return value == TTT_WIN ? TTT_SCORE_WIN - end : value == TTT_LOSS ? -(TTT_SCORE_WIN - end) : 0;
+    int n = node_path(t, i, words + JOB_HEAD), p = t->nodes[i].parent;
+    words[0] = n;
+    words[1] = -TTT_SCORE_WIN;
+    words[2] = TTT_SCORE_WIN;
+    if (p > 0) {
+        const tree_node *parent = &t->nodes[p], *grand = &t->nodes[parent->parent];
+        if (parent->lo > -(TTT_SCORE_WIN - (parent->ply + 1)))
+            words[1] = parent->lo;
+        if (parent->parent > 0 && grand->lo > -(TTT_SCORE_WIN - (grand->ply + 1)))
+            words[2] = -grand->lo;
+    }
+    return JOB_HEAD + n;
 }
 
-/* Runs a job into reply: on the whole position (whole), the search of every move within job_nodes; else the
- * exact value search on b within job_nodes, its findings as bounds on b's score. */
-static ttt_status run_job(ttt_solver *solver, const ttt_board *b, bool whole, uint64_t job_nodes,
+/* Runs a job (words, as job_words writes them) into reply. The position itself (no moves): the search of
+ * every move within job_nodes, as `ttt solve` searches it. Else the score of the last move within the job's
+ * window, valued as that search values each move (ttt_solver_move_score) within job_nodes: bounds on the
+ * node's score (exact inside the window), or nothing proven. */
+static ttt_status run_job(ttt_solver *solver, const ttt_board *root, const int *words, uint64_t job_nodes,
                           int64_t *reply, ttt_error *err)
 {
-    int most = TTT_SCORE_WIN - (b->ply + 1), lo = -most, hi = most;
+    const int n = words[0], alpha = words[1], beta = words[2], *path = words + JOB_HEAD;
+    ttt_board b = *root;
+    for (int k = 0; k < n - 1; k++)
+        ttt_board_play(&b, path[k]);
+    int most = TTT_SCORE_WIN - (b.ply + 1 + (n > 0)), lo = -most, hi = most;
     ttt_limits limits = {.nodes = job_nodes};
     reply[3] = 0;
-    if (whole) {
+    if (n == 0) {
         ttt_search_result *r = malloc(sizeof *r);
         if (!r)
             return ttt_fail(err, TTT_ENOMEM, "out of memory");
-        ttt_status st = ttt_solver_search(solver, b, &limits, true, r, err);
+        ttt_status st = ttt_solver_search(solver, &b, &limits, true, r, err);
         if (!st && r->proven) {
             reply[0] = reply[1] = r->score;
             reply[3] = r->count;
@@ -458,21 +755,23 @@ static ttt_status run_job(ttt_solver *solver, const ttt_board *b, bool whole, ui
         free(r);
         return st;
     }
-    ttt_value_result v;
-    ttt_status st = ttt_solver_value_within(solver, b, &limits, &v, err);
+    int score;
+    bool proven;
+    uint64_t nodes;
+    ttt_status st =
+        ttt_solver_move_score(solver, &b, path[n - 1], alpha, beta, &limits, &score, &proven, &nodes, err);
     if (st)
         return st;
-    if (v.proven && v.plies >= 0) /* the value and its distance: the exact score */
-        lo = hi = score_of(b, v.value, v.plies);
-    else if (v.proven && v.value == TTT_LOSS) /* a loss at some distance */
-        hi = -TTT_SCORE_PROVEN - 1;
-    else if (v.value == TTT_WIN) /* proven, or a lower bound: a win at some distance */
-        lo = TTT_SCORE_PROVEN + 1;
-    else if (v.value == TTT_DRAW_VALUE) /* a draw, or a draw at least */
-        lo = 0, hi = v.proven ? 0 : hi;
+    /* The move's score for its player: the node's, for the side to move there, negated. */
+    if (proven && score > alpha && score < beta)
+        lo = hi = -score;
+    else if (proven && score <= alpha)
+        lo = -score > lo ? -score : lo;
+    else if (proven)
+        hi = -score < hi ? -score : hi;
     reply[0] = lo;
     reply[1] = hi;
-    reply[2] = (int64_t)v.nodes;
+    reply[2] = (int64_t)nodes;
     return TTT_OK;
 }
 
@@ -490,15 +789,15 @@ static ttt_status master_run(master *m, ttt_error *err)
     const uint64_t job_nodes = m->opt->job_nodes ? m->opt->job_nodes : DIST_JOB_NODES_DEFAULT;
     const double silent = m->opt->silent_ms > 0 ? m->opt->silent_ms : DIST_SILENT_MS_DEFAULT;
     double last_checkpoint = ttt_clock_ms();
-    int path[TTT_MAX_CELLS + 1];
+    int words[JOB_WORDS];
     ttt_status st = TTT_OK;
     while (!st && !tree_done(t)) {
         if (m->size == 1) { /* alone: the master is its own worker */
             int i = tree_select(t);
             assert(i >= 0); /* an unsettled tree with no job under way has a free leaf */
-            ttt_board b;
-            node_board(t, i, &b);
-            st = run_job(m->solver, &b, i == 0, job_nodes, m->reply, err);
+            job_words(t, i, words);
+            st = run_job(m->solver, &t->root, words, job_nodes, m->reply, err);
+            m->stats->busiest += st ? 0 : (uint64_t)m->reply[2];
             if (!st)
                 st = master_apply(m, i, m->reply, err);
             if (!st)
@@ -515,9 +814,7 @@ static ttt_status master_run(master *m, ttt_error *err)
             int i = tree_select(t);
             if (i < 0)
                 break;
-            int n = node_path(t, i, path + 1);
-            path[0] = n;
-            if (MPI_Send(path, n + 1, MPI_INT, w, TAG_JOB, MPI_COMM_WORLD) != MPI_SUCCESS) {
+            if (MPI_Send(words, job_words(t, i, words), MPI_INT, w, TAG_JOB, MPI_COMM_WORLD) != MPI_SUCCESS) {
                 m->job[w] = -2; /* unreachable: given up */
                 m->stats->lost++;
                 continue;
@@ -554,6 +851,8 @@ static ttt_status master_run(master *m, ttt_error *err)
             continue; /* a worker given up that answered after all: its job was handed out again */
         int i = m->job[w];
         m->job[w] = -1;
+        m->busy[w] += (uint64_t)m->reply[2];
+        m->stats->busiest = m->busy[w] > m->stats->busiest ? m->busy[w] : m->stats->busiest;
         st = master_apply(m, i, m->reply, err);
         if (!st)
             st = master_checkpoint(m, &last_checkpoint, false, err);
@@ -563,13 +862,152 @@ static ttt_status master_run(master *m, ttt_error *err)
     return st;
 }
 
-/* The result as ttt_solver_search with all=true and no limits gives it: scores best first, then by move. */
-static int compare_scores(const void *a, const void *b)
+/* Writes the planned certificate to path: the top with the pieces spliced in, then the trailer. */
+static ttt_status cert_file(const cert_plan *c, const char *path, dist_solve_stats *stats, ttt_error *err)
 {
-    const ttt_move_score *x = a, *y = b;
-    if (x->score != y->score)
-        return x->score > y->score ? -1 : 1;
-    return x->move - y->move;
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return ttt_fail(err, TTT_EIO, "cannot write the certificate %s", path);
+    uint64_t nodes = c->nodes;
+    size_t at = 0;
+    bool bad = false;
+    for (int i = 0; i < c->npieces; i++) {
+        const cert_piece *p = &c->pieces[i];
+        bad |= fwrite(c->top + at, 1, p->offset - at, f) != p->offset - at;
+        bad |= fwrite(p->bytes + 8, 1, p->size - 8, f) != p->size - 8;
+        at = p->offset;
+        nodes += p->nodes;
+    }
+    bad |= fwrite(c->top + at, 1, c->len - at, f) != c->len - at;
+    uint8_t trailer[16];
+    memcpy(trailer, TTT_CERT_END_MAGIC, 8);
+    le64_put(trailer + 8, nodes);
+    bad |= fwrite(trailer, 1, sizeof trailer, f) != sizeof trailer;
+    bad |= fclose(f) != 0;
+    if (bad) {
+        remove(path);
+        return ttt_fail(err, TTT_EIO, "cannot write the certificate %s", path);
+    }
+    stats->cert_nodes = nodes;
+    stats->cert_pieces = c->npieces;
+    stats->cert_top = c->nodes;
+    return TTT_OK;
+}
+
+/* Takes piece i's answer (bytes, size: its node count, then the piece or the reason it failed). */
+static ttt_status cert_take(cert_plan *c, int i, char *bytes, size_t size, ttt_error *err)
+{
+    uint64_t nodes = 0;
+    for (int k = 7; k >= 0 && size >= 8; k--)
+        nodes = nodes << 8 | (uint8_t)bytes[k];
+    if (size < 8 || nodes == UINT64_MAX) {
+        ttt_status st = ttt_fail(err, TTT_ESTATE, "%.*s (no certificate written)",
+                                 size > 8 ? (int)(size - 8) : 0, size > 8 ? bytes + 8 : "");
+        free(bytes);
+        return st;
+    }
+    c->pieces[i].bytes = bytes;
+    c->pieces[i].size = size;
+    c->pieces[i].nodes = nodes;
+    return TTT_OK;
+}
+
+/* The certificate of the solved tree into opt->certificate, its pieces written by the workers (by the master
+ * when alone). A worker silent for silent_ms is given up and its piece handed out again. */
+static ttt_status master_certificate(master *m, ttt_error *err)
+{
+    const double silent = m->opt->silent_ms > 0 ? m->opt->silent_ms : DIST_SILENT_MS_DEFAULT;
+    cert_plan c = {0};
+    int words[JOB_WORDS];
+    ttt_status st = plan_certificate(&c, &m->tree, err);
+    /* Per piece: 0 to write, 1 under way, 2 written; per rank: the piece it writes, -1 idle, -2 given up. */
+    char *state = calloc((size_t)c.npieces + 1, 1);
+    int *piece = malloc((size_t)m->size * sizeof *piece);
+    if (!st && (!state || !piece))
+        st = ttt_fail(err, TTT_ENOMEM, "out of memory for the certificate");
+    for (int w = 0; !st && w < m->size; w++)
+        piece[w] = m->job[w] == -2 ? -2 : -1;
+    int written = 0;
+    while (!st && written < c.npieces) {
+        if (m->size == 1) {
+            char *bytes;
+            size_t size;
+            cert_job(&m->tree, &c.pieces[written], words);
+            st = write_piece(m->solver, &m->tree.root, words, &bytes, &size, err);
+            if (!st)
+                st = cert_take(&c, written++, bytes, size, err);
+            continue;
+        }
+        int live = 0, next = 0;
+        for (int w = 1; w < m->size; w++) {
+            if (piece[w] == -2)
+                continue;
+            live++;
+            while (next < c.npieces && state[next])
+                next++;
+            if (piece[w] >= 0 || next == c.npieces)
+                continue;
+            int n = cert_job(&m->tree, &c.pieces[next], words);
+            if (MPI_Send(words, n, MPI_INT, w, TAG_CERT, MPI_COMM_WORLD) != MPI_SUCCESS) {
+                piece[w] = -2;
+                m->stats->lost++;
+                continue;
+            }
+            state[next] = 1;
+            piece[w] = next;
+            m->sent[w] = ttt_clock_ms();
+        }
+        if (live == 0) {
+            st = ttt_fail(err, TTT_EIO, "every worker was lost");
+            break;
+        }
+        int ready = 0, count = 0;
+        MPI_Status status;
+        if (MPI_Iprobe(MPI_ANY_SOURCE, TAG_PIECE, MPI_COMM_WORLD, &ready, &status) != MPI_SUCCESS) {
+            st = ttt_fail(err, TTT_EIO, "MPI failed to look for certificate pieces");
+            break;
+        }
+        if (!ready) {
+            double now = ttt_clock_ms();
+            for (int w = 1; w < m->size; w++)
+                if (piece[w] >= 0 && now - m->sent[w] > silent) { /* silent: its piece goes back */
+                    state[piece[w]] = 0;
+                    piece[w] = m->job[w] = -2;
+                    m->stats->lost++;
+                }
+            nap();
+            continue;
+        }
+        int w = status.MPI_SOURCE;
+        char *bytes = MPI_Get_count(&status, MPI_BYTE, &count) == MPI_SUCCESS && count >= 0
+                          ? malloc((size_t)count + 1)
+                          : NULL;
+        if (!bytes || MPI_Recv(bytes, count, MPI_BYTE, w, TAG_PIECE, MPI_COMM_WORLD, MPI_STATUS_IGNORE) !=
+                          MPI_SUCCESS) {
+            free(bytes);
+            st = ttt_fail(err, TTT_EIO, "MPI failed to receive a certificate piece");
+            break;
+        }
+        if (w <= 0 || w >= m->size || piece[w] < 0) {
+            free(bytes); /* a worker given up that answered after all: its piece was handed out again */
+            continue;
+        }
+        int i = piece[w];
+        piece[w] = -1;
+        state[i] = 2;
+        written++;
+        st = cert_take(&c, i, bytes, (size_t)count, err);
+    }
+    if (!st)
+        st = cert_file(&c, m->opt->certificate, m->stats, err);
+    for (int i = 0; i < c.npieces; i++)
+        free(c.pieces[i].bytes);
+    free(c.pieces);
+    free(c.top);
+    free(c.done);
+    free(state);
+    free(piece);
+    return st;
 }
 
 static void master_result(const master *m, ttt_search_result *out)
@@ -580,9 +1018,9 @@ static void master_result(const master *m, ttt_search_result *out)
     out->count = r->count;
     for (int k = 0; k < r->count; k++) {
         const tree_node *c = &t->nodes[r->first + k];
-        out->moves[k] = (ttt_move_score){.move = c->move, .score = -c->lo, .exact = true};
+        out->moves[k] = (ttt_move_score){.move = c->move, .score = -real(t, r->first + k)->lo, .exact = true};
     }
-    qsort(out->moves, (size_t)out->count, sizeof *out->moves, compare_scores);
+    qsort(out->moves, (size_t)out->count, sizeof *out->moves, ttt_move_score_compare);
     out->score = out->moves[0].score;
     out->proven = true;
     out->depth = t->root.cells - t->root.ply;
@@ -599,8 +1037,9 @@ static ttt_status master_main(const ttt_board *b, const dist_solve_options *opt,
     ttt_status st = TTT_OK;
     m.job = malloc((size_t)size * sizeof *m.job);
     m.sent = calloc((size_t)size, sizeof *m.sent);
+    m.busy = calloc((size_t)size, sizeof *m.busy);
     m.reply = malloc((RESULT_WORDS) * sizeof *m.reply);
-    if (!m.job || !m.sent || !m.reply || tree_add(&m.tree, -1, TTT_NO_MOVE, b) < 0)
+    if (!m.job || !m.sent || !m.busy || !m.reply || tree_add(&m.tree, -1, TTT_NO_MOVE, b) < 0)
         st = ttt_fail(err, TTT_ENOMEM, "out of memory");
     for (int w = 0; !st && w < size; w++)
         m.job[w] = -1;
@@ -610,10 +1049,18 @@ static ttt_status master_main(const ttt_board *b, const dist_solve_options *opt,
     }
     if (!st && size == 1)
         st = ttt_solver_new(&b->rules, opt->tt_mib, &m.solver, err);
+    /* Several workers share the moves from the start (one would search the position whole: the one-process
+     * search, its table shared by every move). */
+    if (!st && size > 2 && m.tree.nodes[0].kind == NODE_LEAF) {
+        st = tree_expand(&m.tree, 0, b, err);
+        stats->tree_depth = 1;
+    }
     if (!st)
         st = master_run(&m, err);
     if (!st)
         master_result(&m, out);
+    if (!st && opt->certificate)
+        st = master_certificate(&m, err);
     stats->tree_nodes = m.tree.n;
     /* Every worker is told to stop, after a failure too, so that none waits for jobs for ever. */
     for (int w = 1; m.job && w < size; w++) {
@@ -632,17 +1079,35 @@ static ttt_status master_main(const ttt_board *b, const dist_solve_options *opt,
     free(m.tree.open);
     free(m.job);
     free(m.sent);
+    free(m.busy);
     free(m.reply);
     return st;
 }
 
 /* --- A worker --------------------------------------------------------------------------------------- */
 
+/* Writes the certificate piece the master asked for (words) and sends it; a failure is sent as its reason. */
+static void worker_piece(ttt_solver *solver, const ttt_board *root, const int *words)
+{
+    char *bytes = NULL, failed[8 + TTT_ERROR_SIZE];
+    size_t size = 0;
+    ttt_error err;
+    if (write_piece(solver, root, words, &bytes, &size, &err)) {
+        free(bytes);
+        bytes = NULL;
+        memset(failed, 0xff, 8);
+        snprintf(failed + 8, TTT_ERROR_SIZE, "%s", err.msg);
+        size = 8 + strlen(failed + 8);
+    }
+    MPI_Send(bytes ? bytes : failed, (int)size, MPI_BYTE, 0, TAG_PIECE, MPI_COMM_WORLD);
+    free(bytes);
+}
+
 static ttt_status worker_main(const ttt_board *root, const dist_solve_options *opt, ttt_error *err)
 {
     ttt_solver *solver = NULL;
     const uint64_t job_nodes = opt->job_nodes ? opt->job_nodes : DIST_JOB_NODES_DEFAULT;
-    int path[TTT_MAX_CELLS + 1];
+    int path[JOB_WORDS];
     int64_t *reply = malloc((RESULT_WORDS) * sizeof *reply);
     ttt_status st = reply ? ttt_solver_new(&root->rules, opt->tt_mib, &solver, err)
                           : ttt_fail(err, TTT_ENOMEM, "out of memory");
@@ -657,17 +1122,18 @@ static ttt_status worker_main(const ttt_board *root, const dist_solve_options *o
             nap();
             continue;
         }
-        MPI_Recv(path, TTT_MAX_CELLS + 1, MPI_INT, 0, status.MPI_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        if (status.MPI_TAG != TAG_JOB) {
+        MPI_Recv(path, JOB_WORDS, MPI_INT, 0, status.MPI_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        if (status.MPI_TAG != TAG_JOB && status.MPI_TAG != TAG_CERT) {
             stop = true;
             continue;
         }
         if (st) /* a worker without a solver never answers: the master gives it up as silent */
             continue;
-        ttt_board b = *root;
-        for (int k = 0; k < path[0]; k++)
-            ttt_board_play(&b, path[1 + k]);
-        if (run_job(solver, &b, path[0] == 0, job_nodes, reply, err) == TTT_OK)
+        if (status.MPI_TAG == TAG_CERT) {
+            worker_piece(solver, root, path);
+            continue;
+        }
+        if (run_job(solver, root, path, job_nodes, reply, err) == TTT_OK)
             MPI_Send(reply, RESULT_HEAD + 2 * (int)reply[3], MPI_INT64_T, 0, TAG_RESULT, MPI_COMM_WORLD);
     }
     ttt_solver_free(solver);

@@ -502,3 +502,40 @@ ttt_status ttt_certificate_write(ttt_solver *solver, const ttt_board *b, ttt_res
         *stats = w.st;
     return w.status;
 }
+
+ttt_status ttt_certificate_write_node(ttt_solver *solver, const ttt_board *b, int prover, int target,
+                                      FILE *out, ttt_certificate_stats *stats, ttt_error *err)
+{
+    double start = ttt_clock_ms();
+    if (b->cells > TTT_CERT_MAX_CELLS || !ttt_rules_equal(&solver->cfg.rules, &b->rules) ||
+        ttt_board_terminal(b) || (prover != TTT_X && prover != TTT_O) ||
+        (target != TTT_CERT_NOT_LOSE && target != TTT_CERT_WIN))
+        return ttt_fail(err, TTT_ESTATE, "certificate: an ongoing position of the solver's rules expected");
+    writer w = {.s = solver,
+                .cells = b->cells,
+                .misere = !ttt_rules_line_wins(&b->rules),
+                .prover = prover,
+                .target = target,
+                .out = out,
+                .err = err};
+    w.all = b->cells == 64 ? ~UINT64_C(0) : bit(b->cells) - 1;
+    ttt_status st = ttt_lines_new(&b->rules, &w.lines, err);
+    if (st)
+        return st;
+    pairing_lines64_init(&w.pairs, w.lines);
+    if (!set_resize(&w, SET_START))
+        w.status = ttt_fail(err, TTT_ENOMEM, "certificate: out of memory");
+    uint64_t x = b->stones[TTT_X].w[0], o = b->stones[TTT_O].w[0];
+    /* Its own set of positions written: its SEEN leaves point inside the piece, wherever it is spliced. */
+    if (!w.status)
+        write_node(&w, x, o, -1, win_end(&w, x, o, ttt_board_to_move(b) == TTT_X ? TTT_X : TTT_O));
+    if (!w.status && fflush(out) != 0)
+        w.status = ttt_fail(err, TTT_EIO, "certificate: write error");
+    free(w.slot);
+    free(w.used);
+    ttt_lines_unref(w.lines);
+    w.st.ms = ttt_clock_ms() - start;
+    if (stats)
+        *stats = w.st;
+    return w.status;
+}

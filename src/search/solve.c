@@ -441,7 +441,7 @@ static uint64_t prove_root_draws(ttt_solver *s, const ttt_board *b, const ttt_li
     return draws;
 }
 
-static int compare_scores(const void *a, const void *b)
+int ttt_move_score_compare(const void *a, const void *b)
 {
     const ttt_move_score *x = a, *y = b;
     if (x->score != y->score)
@@ -582,7 +582,7 @@ static int deepen(ttt_solver *s, int from, int to, bool all, ttt_move_score *mov
         uint64_t inexact0 = s->budget.inexact;
         if (!root_iteration(s, depth, all, work, n))
             break;
-        qsort(work, (size_t)n, sizeof *work, compare_scores);
+        qsort(work, (size_t)n, sizeof *work, ttt_move_score_compare);
         memcpy(moves, work, sizeof *work * (size_t)n);
         done = depth;
         if (s->budget.inexact == inexact0) {
@@ -669,7 +669,7 @@ ttt_status ttt_solver_search(ttt_solver *s, const ttt_board *b, const ttt_limits
     if (s->cfg.transposed) { /* the caller's cells, in the caller's order among equal scores */
         for (int i = 0; i < out->count; i++)
             out->moves[i].move = to_user(s, out->moves[i].move);
-        qsort(out->moves, (size_t)out->count, sizeof *out->moves, compare_scores);
+        qsort(out->moves, (size_t)out->count, sizeof *out->moves, ttt_move_score_compare);
     }
     out->score = out->moves[0].score;
     out->best_count = 1;
@@ -786,5 +786,47 @@ ttt_status ttt_solver_value_within(ttt_solver *s, const ttt_board *b, const ttt_
     out->nodes = s->budget.nodes;
     s->budget.total_nodes += s->budget.nodes;
     s->progress.fn = NULL;
+    return TTT_OK;
+}
+
+ttt_status ttt_solver_move_score(ttt_solver *s, const ttt_board *b, ttt_move move, int alpha, int beta,
+                                 const ttt_limits *limits, int *score, bool *proven, uint64_t *nodes,
+                                 ttt_error *err)
+{
+    if (!ttt_rules_equal(&s->cfg.rules, &b->rules) || ttt_board_terminal(b) || !ttt_board_is_legal(b, move) ||
+        alpha >= beta)
+        return ttt_fail(err, TTT_ESTATE, "solver asked about a move that cannot be played");
+    ttt_limits none = {0};
+    limits = limits ? limits : &none;
+    ttt_board c = *b;
+    ttt_board_play(&c, move);
+    load(s, &c);
+    s->budget = (solver_budget){.total_nodes = s->budget.total_nodes, .start = ttt_clock_ms()};
+    s->budget.node_limit = limits->nodes;
+    s->budget.deadline = limits->ms > 0 ? s->budget.start + limits->ms : 0;
+    s->progress.fn = NULL;
+    s->mode = (solver_mode){.exact = true, .etc = true, .every = true};
+    ttt_player winner = ttt_board_winner(&c);
+    *score = winner == TTT_NOBODY             ? 0
+             : winner == ttt_board_to_move(b) ? TTT_SCORE_WIN - c.ply
+                                              : c.ply - TTT_SCORE_WIN;
+    /* A side the prover shows unable to complete a line first cannot win: neither, a draw; the mover, a score
+     * of at most 0, enough below a window from 0. */
+    bool known = ttt_board_terminal(&c), full = alpha <= -TTT_SCORE_WIN && beta >= TTT_SCORE_WIN;
+    if (!known && s->proof.prover && s->g.line_sign > 0) {
+        uint64_t mover, other;
+        prove_begin(s, &c, limits, &mover, &other);
+        known = prove_holds(s, ttt_board_to_move(b), other, mover, false) &&
+                (alpha >= 0 || prove_holds(s, ttt_board_to_move(&c), mover, other, true));
+    }
+    int depth = s->g.lines->cells - c.ply;
+    if (!known && full) /* as the root of ttt_solver_search with all=true values it: by distance first */
+        *score = s->g.line_sign > 0 ? -solve_root_move_score(s, depth)
+                                    : -solve_search(s, depth, -SCORE_INF, SCORE_INF);
+    else if (!known)
+        *score = -solve_search(s, depth, -beta, -alpha);
+    *proven = !s->budget.stop;
+    *nodes = s->budget.nodes;
+    s->budget.total_nodes += s->budget.nodes;
     return TTT_OK;
 }

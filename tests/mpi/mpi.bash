@@ -23,3 +23,25 @@ same_json() {
         fail "$1: not the one-process result"
     fi
 }
+
+# check NP RULES [OPTIONS...]: `mpirun -np NP ttt solve --mpi --rules RULES --json OPTIONS` gives the one-process
+# --json (every move's value and distance, in the same order; nodes and ms aside) and says what its job tree
+# did. The one-process result is computed once per RULES.
+SOLO_RULES=
+trap 'rm -f "$OUT" "$ERR" "$OUT.solo"' EXIT
+check() {
+    local n=$1 rules=$2
+    shift 2
+    if [[ $SOLO_RULES != "$rules" ]]; then
+        "$TTT" solve --rules "$rules" --json >"$OUT.solo" 2>/dev/null
+        SOLO_RULES=$rules
+    fi
+    mpi "$n" solve --mpi --rules "$rules" --json "$@"
+    if [[ $RC -ne 0 ]]; then
+        fail "mpirun -np $n ttt solve --mpi --rules $rules $*: exit $RC"
+        return
+    fi
+    same_json "-np $n $rules $*" "$OUT.solo"
+    grep -Eq "^ttt solve: $n ranks, [0-9]+ jobs" "$ERR" && PASS=$((PASS + 1)) ||
+        fail "-np $n $rules: no line of what the job tree did"
+}
