@@ -30,7 +30,7 @@ while kill -0 "$JOB" 2>/dev/null; do
     [[ -n $VICTIM ]] && break
     sleep 0.05
 done
-[[ -n $VICTIM ]] && kill -KILL "$VICTIM"
+[[ -n $VICTIM ]] && kill -KILL "$VICTIM" && PASS=$((PASS + 1)) || fail "a worker killed: no worker to kill found"
 wait "$JOB"
 RC=$?
 # mpirun's own status after a rank died varies (0, or 124 when its daemon reports the rank that ended without
