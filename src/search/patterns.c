@@ -103,10 +103,20 @@ static int run_of(const ttt_lines *l, int cell, int d, int16_t *run, int *at)
     return n;
 }
 
+/* The class of a cell from its four patterns, read from the table. */
+static inline int class_at(const ttt_patterns *p, int s, int cell)
+{
+    const uint8_t *pat = p->pat[s][cell];
+    return p
+        ->class_table[pat[0] + TTT_PAT_KINDS * (pat[1] + TTT_PAT_KINDS * (pat[2] + TTT_PAT_KINDS * pat[3]))];
+}
+
 /* Stores cell's class for side s, keeping the counts and cell sets. */
 static void set_class(ttt_patterns *p, int s, int cell, int cls, bool counted)
 {
     int old = p->cls[s][cell];
+    if (counted && old == cls)
+        return;
     if (counted)
         p->count[s][old]--;
     p->cls[s][cell] = (uint8_t)cls;
@@ -125,6 +135,8 @@ static void set_class(ttt_patterns *p, int s, int cell, int cls, bool counted)
 static void uncount(ttt_patterns *p, int cell)
 {
     for (int s = 0; s < 2; s++) {
+        for (int d = 0; d < TTT_DIRECTIONS; d++)
+            p->pat_count[s][p->pat[s][cell][d]]--;
         p->count[s][p->cls[s][cell]]--;
         ttt_bits_clear(&p->at_least_four[s], cell);
         ttt_bits_clear(&p->fives[s], cell);
@@ -137,8 +149,14 @@ static inline unsigned squeeze(uint64_t key, int k)
     return (unsigned)((key & ((UINT64_C(1) << (k - 1)) - 1)) | (key >> k << (k - 1)));
 }
 
-static inline void classify_at(ttt_patterns *p, int cell, int d)
+/* Classifies the empty cell's direction d for both sides; counted says whether its old patterns are in
+ * pat_count. */
+static inline void classify_at(ttt_patterns *p, int cell, int d, bool counted)
 {
+    if (counted) {
+        p->pat_count[TTT_X][p->pat[TTT_X][cell][d]]--;
+        p->pat_count[TTT_O][p->pat[TTT_O][cell][d]]--;
+    }
     uint64_t wall = p->wall[cell][d], x = p->stone[TTT_X][cell][d], o = p->stone[TTT_O][cell][d];
     if (p->tabled) {
         unsigned tx = p->trit[squeeze(x, p->k)], to = p->trit[squeeze(o, p->k)],
@@ -149,6 +167,8 @@ static inline void classify_at(ttt_patterns *p, int cell, int d)
         p->pat[TTT_X][cell][d] = (uint8_t)ttt_patterns_classify(x, o | wall, p->k);
         p->pat[TTT_O][cell][d] = (uint8_t)ttt_patterns_classify(o, x | wall, p->k);
     }
+    p->pat_count[TTT_X][p->pat[TTT_X][cell][d]]++;
+    p->pat_count[TTT_O][p->pat[TTT_O][cell][d]]++;
     p->updates++;
 }
 
@@ -180,9 +200,9 @@ static void build_table(ttt_patterns *p)
 static void classify_cell(ttt_patterns *p, int cell, bool counted)
 {
     for (int d = 0; d < TTT_DIRECTIONS; d++)
-        classify_at(p, cell, d);
+        classify_at(p, cell, d, counted);
     for (int s = 0; s < 2; s++)
-        set_class(p, s, cell, ttt_patterns_class_of(p->pat[s][cell]), counted);
+        set_class(p, s, cell, class_at(p, s, cell), counted);
 }
 
 void ttt_patterns_init(ttt_patterns *p, const ttt_lines *lines)
@@ -193,11 +213,22 @@ void ttt_patterns_init(ttt_patterns *p, const ttt_lines *lines)
     p->k = lines->k;
     if (p->k <= TTT_PATTERNS_TABLE_K && p->k >= 2)
         build_table(p);
+    for (int i = 0; i < (int)sizeof p->class_table; i++) {
+        uint8_t pat[TTT_DIRECTIONS];
+        for (int d = 0, rest = i; d < TTT_DIRECTIONS; d++, rest /= TTT_PAT_KINDS)
+            pat[d] = (uint8_t)(rest % TTT_PAT_KINDS);
+        p->class_table[i] = (uint8_t)ttt_patterns_class_of(pat);
+    }
     int16_t run[2 * TTT_MAX_SIDE];
     for (int c = 0; c < lines->cells; c++) {
         p->at[c] = TTT_NOBODY;
         for (int d = 0; d < TTT_DIRECTIONS; d++) {
             int at = 0, n = run_of(lines, c, d, run, &at);
+            p->run_first[c][d] = n ? run[0] : (int16_t)c;
+            p->run_len[c][d] = (uint8_t)n;
+            p->run_at[c][d] = (uint8_t)at;
+            if (n >= 2)
+                p->step[d] = run[1] - run[0];
             uint64_t reach = 0;
             for (int j = 0; j < n; j++)
                 reach |= UINT64_C(1) << (j - at + p->k - 1);
@@ -218,29 +249,29 @@ void ttt_patterns_done(ttt_patterns *p)
  * are empty again in that direction, then their classes. */
 static void update(ttt_patterns *p, int cell, ttt_player who, bool put)
 {
-    const ttt_lines *l = p->lines;
-    int16_t run[2 * TTT_MAX_SIDE], touched[TTT_DIRECTIONS * 2 * TTT_MAX_SIDE];
+    int16_t touched[TTT_DIRECTIONS * 2 * TTT_MAX_SIDE];
     int ntouched = 0, k = p->k;
     for (int d = 0; d < TTT_DIRECTIONS; d++) {
-        int at = 0, n = run_of(l, cell, d, run, &at);
+        int at = p->run_at[cell][d], n = p->run_len[cell][d], first = p->run_first[cell][d],
+            step = p->step[d];
         for (int j = 0; j < n; j++) {
-            int c = run[j];
+            int c = first + j * step;
             uint64_t bit = UINT64_C(1) << (at - j + k - 1);
             if (put)
                 p->stone[who][c][d] |= bit;
             else
                 p->stone[who][c][d] &= ~bit;
             if (c != cell && p->at[c] == TTT_NOBODY) {
-                classify_at(p, c, d);
+                classify_at(p, c, d, true);
                 touched[ntouched++] = (int16_t)c;
             }
         }
     }
-    /* a cell in runs of two directions is touched twice: the second class is the same */
+    /* a cell in runs of two directions is touched twice: the second time its class is unchanged */
     for (int i = 0; i < ntouched; i++) {
         int c = touched[i];
         for (int s = 0; s < 2; s++)
-            set_class(p, s, c, ttt_patterns_class_of(p->pat[s][c]), true);
+            set_class(p, s, c, class_at(p, s, c), true);
     }
 }
 
@@ -284,6 +315,7 @@ void ttt_patterns_recount(const ttt_patterns *p, ttt_patterns *fresh)
     memcpy(fresh->at, p->at, sizeof fresh->at);
     fresh->stones = p->stones;
     memset(fresh->count, 0, sizeof fresh->count);
+    memset(fresh->pat_count, 0, sizeof fresh->pat_count);
     /* each cell's keys straight from the stones of the windows through it */
     for (int c = 0; c < l->cells; c++) {
         int nwin;
@@ -314,7 +346,8 @@ void ttt_patterns_recount(const ttt_patterns *p, ttt_patterns *fresh)
 bool ttt_patterns_equal(const ttt_patterns *a, const ttt_patterns *b)
 {
     const ttt_lines *l = a->lines;
-    if (memcmp(a->count, b->count, sizeof a->count) || memcmp(a->at, b->at, sizeof a->at))
+    if (memcmp(a->count, b->count, sizeof a->count) ||
+        memcmp(a->pat_count, b->pat_count, sizeof a->pat_count) || memcmp(a->at, b->at, sizeof a->at))
         return false;
     for (int s = 0; s < 2; s++)
         if (!ttt_bits_equal(&a->at_least_four[s], &b->at_least_four[s]) ||

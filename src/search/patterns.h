@@ -50,7 +50,8 @@ enum {
     TTT_PAT_KINDS
 };
 
-/* A cell's class for one side: the combination of its four directions, in increasing strength. */
+/* A cell's class for one side: the combination of its four directions, in increasing strength, the classes
+ * that make a four last. */
 enum {
     TTT_CLASS_NONE = 0,
     TTT_CLASS_TWO,        /* a two */
@@ -58,8 +59,8 @@ enum {
     TTT_CLASS_THREE,      /* makes a four next */
     TTT_CLASS_THREE_2X,   /* two threes */
     TTT_CLASS_FLEX3,      /* an open three */
-    TTT_CLASS_FOUR,       /* a four: forces the block */
     TTT_CLASS_FLEX3_2X,   /* two open threes (a win unless the other side has fours) */
+    TTT_CLASS_FOUR,       /* a four: forces the block; this class and those above make a four */
     TTT_CLASS_FOUR_THREE, /* a four and a three or two (a four that builds) */
     TTT_CLASS_FOUR_FLEX3, /* a four and an open three: wins unless the block makes a four */
     TTT_CLASS_FLEX4,      /* an open four or two fours: wins unless the other side completes first */
@@ -79,16 +80,23 @@ typedef struct ttt_patterns {
     uint8_t at[TTT_MAX_CELLS]; /* TTT_X, TTT_O or TTT_NOBODY */
     uint64_t stone[2][TTT_MAX_CELLS][TTT_DIRECTIONS];
     uint64_t wall[TTT_MAX_CELLS][TTT_DIRECTIONS];
+    /* each (cell, direction)'s run, from the geometry once: its first cell, its length and where the cell is
+     * in it; the run's cells are step[d] apart (a row: 1, a column: cols, ...) */
+    int16_t run_first[TTT_MAX_CELLS][TTT_DIRECTIONS];
+    uint8_t run_len[TTT_MAX_CELLS][TTT_DIRECTIONS], run_at[TTT_MAX_CELLS][TTT_DIRECTIONS];
+    int step[TTT_DIRECTIONS];
     /* Of the empty cells (an occupied cell keeps the values it had when it was filled, counted nowhere): */
     uint8_t pat[2][TTT_MAX_CELLS][TTT_DIRECTIONS]; /* TTT_PAT_* */
     uint8_t cls[2][TTT_MAX_CELLS];                 /* TTT_CLASS_* */
     int count[2][TTT_CLASS_KINDS];                 /* empty cells of each class */
-    ttt_bits at_least_four[2];                     /* empty cells of class TTT_CLASS_FOUR or above */
+    int pat_count[2][TTT_PAT_KINDS];               /* (empty cell, direction) pairs of each pattern */
+    ttt_bits at_least_four[2];                     /* empty cells of class TTT_CLASS_FOUR or above: fours */
     ttt_bits fives[2];                             /* empty cells of class TTT_CLASS_FIVE */
     uint64_t updates;                              /* (cell, direction) pairs classified since init */
     /* k <= TTT_PATTERNS_TABLE_K: the pattern of every key, indexed by trit[own] + 2 * trit[blocked] of the
      * key without its centre bit (trit: a bit set read in base 3) */
     bool tabled;
+    uint8_t class_table[TTT_PAT_KINDS * TTT_PAT_KINDS * TTT_PAT_KINDS * TTT_PAT_KINDS]; /* by four patterns */
     uint16_t trit[1 << TTT_PATTERNS_TABLE_BITS];
     uint8_t table[TTT_PATTERNS_TABLE_SIZE];
 } ttt_patterns;
@@ -119,7 +127,7 @@ int ttt_patterns_class_of(const uint8_t pat[TTT_DIRECTIONS]);
  * ttt_patterns_done): what the tests compare the incremental values with. */
 void ttt_patterns_recount(const ttt_patterns *p, ttt_patterns *fresh);
 
-/* Are the patterns, classes, counts and cell sets of a and b's empty cells the same? */
+/* Are the patterns, classes, both counts and the cell sets of a and b's empty cells the same? */
 bool ttt_patterns_equal(const ttt_patterns *a, const ttt_patterns *b);
 
 #endif
