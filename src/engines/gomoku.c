@@ -207,7 +207,8 @@ typedef struct gomoku_state {
     bool lmr;          /* the config's lmr= */
     int eval;          /* the config's eval= */
     int64_t window_value[TTT_MAX_SIDE + 1];
-    double deadline; /* ttt_clock_ms() value; 0 = none */
+    int64_t open_value[2]; /* each side's window_value over the windows free of the other side's stones */
+    double deadline;       /* ttt_clock_ms() value; 0 = none */
     bool aborted;
 } gomoku_state;
 
@@ -310,14 +311,36 @@ static void gomoku_set(gomoku_state *s, const ttt_board *b)
     ttt_threats *t = &s->threats;
     ttt_threats_set(t, b);
     ttt_patterns_set(s->pat, b);
+    s->open_value[0] = s->open_value[1] = 0;
+    for (int w = 0; w < t->lines->nwin; w++)
+        for (int p = 0; p < 2; p++)
+            s->open_value[p] += t->count[1 - p][w] ? 0 : s->window_value[t->count[p][w]];
     memset(s->near, 0, sizeof s->near);
     for (int c = 0; c < t->lines->cells; c++)
         if (t->at[c] != TTT_NOBODY)
             add_near(s, c, 1);
 }
 
+/* Adds (sign 1) or takes back (-1) what a stone of who on cell changes in open_value, from the window counts
+ * without that stone. */
+static void account_windows(gomoku_state *s, int cell, ttt_player who, int sign)
+{
+    const ttt_threats *t = &s->threats;
+    ttt_player other = (ttt_player)(1 - who);
+    int nwin;
+    const int16_t *through = ttt_lines_through(t->lines, cell, &nwin);
+    for (int i = 0; i < nwin; i++) {
+        int w = through[i], a = t->count[who][w], b = t->count[other][w];
+        if (b == 0)
+            s->open_value[who] += sign * (s->window_value[a + 1] - s->window_value[a]);
+        if (a == 0)
+            s->open_value[other] -= sign * s->window_value[b];
+    }
+}
+
 static void gomoku_play(gomoku_state *s, int cell, ttt_player who)
 {
+    account_windows(s, cell, who, 1);
     ttt_threats_play(&s->threats, cell, who);
     ttt_patterns_play(s->pat, cell, who);
     add_near(s, cell, 1);
@@ -328,6 +351,7 @@ static void gomoku_undo(gomoku_state *s, int cell, ttt_player who)
     add_near(s, cell, -1);
     ttt_patterns_undo(s->pat, cell, who);
     ttt_threats_undo(&s->threats, cell, who);
+    account_windows(s, cell, who, -1);
 }
 
 /* The empty cells of `set` (the patterns' cell sets), up to max, in increasing order; returns how many. */
@@ -397,13 +421,8 @@ static int evaluate(const gomoku_state *s, ttt_player me)
                 side[who] += CLASS_EVAL[k] * p->count[who][k];
         }
     if (s->eval != EVAL_PATTERNS) {
-        /* without branches: the windows come in no order the predictor could learn */
-        const uint8_t *own = s->threats.count[me], *other = s->threats.count[1 - me];
-        for (int w = 0, nwin = s->threats.lines->nwin; w < nwin; w++) {
-            int a = own[w], b = other[w];
-            side[me] += b ? 0 : s->window_value[a];
-            side[1 - me] += a ? 0 : s->window_value[b];
-        }
+        side[0] += s->open_value[0];
+        side[1] += s->open_value[1];
     }
     double score = GOMOKU_TEMPO * (double)side[me] - (double)side[1 - me];
     return score > GOMOKU_EVAL_MAX    ? GOMOKU_EVAL_MAX
