@@ -15,6 +15,7 @@
 #include "search/threats.h"
 #include "ttt/ttt.h"
 #include "support.h"
+#include "test_gomoku_vcf.h"
 
 #define SEEDS 6
 /* A small budget keeps the tests fast and reproducible (no clock). */
@@ -86,33 +87,8 @@ static const char *const opponent_vcf[] = {
     "e5 d5 f5 h1 g5 a15 h2 o15 h3 o1 h4",
 };
 
-static ttt_threats *threats_new(const ttt_rules *r)
-{
-    ttt_threats *t = malloc(sizeof *t);
-    const ttt_lines *lines;
-    assert_non_null(t);
-    assert_int_equal(ttt_lines_new(r, &lines, NULL), TTT_OK);
-    ttt_threats_init(t, lines);
-    ttt_lines_unref(lines);
-    return t;
-}
-
-static void threats_free(ttt_threats *t)
-{
-    ttt_threats_done(t);
-    free(t);
-}
-
-/* Whether `who` has a VCF in b (no budget). */
-static bool vcf_in(ttt_threats *t, const ttt_board *b, ttt_player who)
-{
-    int line[TTT_MAX_CELLS], length;
-    ttt_threats_set(t, b);
-    return ttt_threats_vcf(t, who, 0, line, &length) == TTT_THREATS_WIN;
-}
-
-/* The side to move must leave the opponent without a VCF; without its threat searches (vcf=0,vct=0,leaf=0) it
- * fails to in the first two positions. */
+/* The side to move must leave the opponent without a VCF; the heuristic engine (one ply of line scores) fails
+ * to in the first two positions. */
 static void test_stops_the_opponents_vcf(void **state)
 {
     (void)state;
@@ -131,15 +107,15 @@ static void test_stops_the_opponents_vcf(void **state)
         }
         if (i < 2) {
             ttt_board after = b;
-            ttt_board_play(&after, choose_ok("gomoku:vcf=0,vct=0,leaf=0," BUDGET, &b, NULL));
+            ttt_board_play(&after, choose_ok("heuristic", &b, NULL));
             assert_true(vcf_in(t, &after, opp));
         }
     }
     threats_free(t);
 }
 
-/* Positions from random games where the side to move has a VCF (9 and 11 plies) that vcf=0,vct=0 does not
- * keep: the engine's move must make a four after whose forced block the VCF goes on. */
+/* Positions from random games where the side to move has a VCF (9 and 11 plies) that the heuristic engine
+ * does not keep: the engine's move must make a four after whose forced block the VCF goes on. */
 static const char *const own_vcf[] = {
     ".............../.............../.............../.............../........xx...../.....xox.xx..../"
     "......oo......./.....o.x......./.......oxo...../......oxo....../........x....../.......o.o...../"
@@ -148,20 +124,6 @@ static const char *const own_vcf[] = {
     "......o...x..../......xx..o..../....oo.xxoo..../......xo.o...../........x....../.............../"
     ".............../.............../...............",
 };
-
-/* Whether the side that just moved in b keeps a win by fours: a line next, or a four whose block leaves it
- * a VCF. */
-static bool keeps_vcf(ttt_threats *t, const ttt_board *b)
-{
-    ttt_player me = (ttt_player)(1 - ttt_board_to_move(b));
-    int f[2], line[TTT_MAX_CELLS], length;
-    ttt_threats_set(t, b);
-    int n = ttt_threats_fives(t, me, f, 2);
-    if (n != 1)
-        return n >= 2;
-    ttt_threats_play(t, f[0], (ttt_player)(1 - me));
-    return ttt_threats_vcf(t, me, 0, line, &length) == TTT_THREATS_WIN;
-}
 
 static void test_plays_its_vcf(void **state)
 {
@@ -178,7 +140,7 @@ static void test_plays_its_vcf(void **state)
             assert_true(keeps_vcf(t, &after));
         }
         ttt_board after = b;
-        ttt_board_play(&after, choose_ok("gomoku:vcf=0,vct=0,leaf=0," BUDGET, &b, NULL));
+        ttt_board_play(&after, choose_ok("heuristic", &b, NULL));
         assert_false(keeps_vcf(t, &after));
     }
     threats_free(t);

@@ -1,24 +1,25 @@
 /*
- * engines/gomoku.c - the `gomoku` engine: alpha-beta over threat-ordered candidates with a VCF search at the
- * root, for k-in-a-row games where a line wins and k >= 4 (gomoku: 15x15, five or more).
+ * engines/gomoku.c - the `gomoku` engine: principal variation search over pattern-ordered candidates with VCF
+ * at its leaves and VCF/VCT at the root, for k-in-a-row games where a line wins and k >= 4 (gomoku: 15x15, five
+ * or more).
  *
  * One decision:
  *   Step 1. Win now, else block the opponent's only five-cell (two of them: the game is lost; block one).
- *   Step 2. Our own VCF (search/threats.h) within GOMOKU_DEFAULT_VCF nodes: play its first move.
- *   Step 3. The candidates: empty cells within GOMOKU_NEAR of a stone, each scored by the shapes a stone of
- *           ours makes there (attack) and a stone of the opponent's would make (defence), best first, ties
- *           in an order drawn from the engine's generator. When the opponent has a VCF now, the candidates
- *           after which it still has one (same budget) are dropped, unless that drops them all.
- *   Step 4. Iterative-deepening negamax with alpha-beta and a transposition table over the best `width`
- *           candidates of each node (fewer deeper down), until the time, node or depth budget is spent; the
- *           move of the last finished depth is played. In the tree: a five-cell of the side to move wins, two
- *           of the opponent's lose, one is the only move (not counted as depth); a move making an open four
- *           or two fours wins when the opponent has no four; when the opponent has a flex three (a cell
- *           giving it an open four), only its defences and our counter-fours are searched (defend=1:
- *           every other move loses to the open four). The leaves are scored by the line windows.
+ *   Step 2. Our own VCF, then VCT (search/threats.h) within their node budgets: play its first move.
+ *   Step 3. The candidates: empty cells within GOMOKU_NEAR of a stone, each scored by its line patterns
+ *           (search/patterns.h) for us (attack) and for the opponent (defence), best first, ties in an order
+ *           drawn from the engine's generator. When the opponent has a VCF (or VCT) now, the candidates after
+ *           which it still has one (same budget) are dropped, unless that drops them all.
+ *   Step 4. Iterative deepening of a principal variation search over the best `width` candidates (fewer
+ *           deeper down), each depth in an aspiration window around the last one's score, until the time,
+ *           node or depth budget is spent or the result is proven; no new depth starts after
+ *           GOMOKU_NEW_DEPTH_SHARE of the time. The node search's steps are numbered in `search`: mate
+ *           distance pruning, forced blocks (not counted as depth), defence-restricted moves against a flex
+ *           three, a transposition table kept across the game's moves, killer and history ordering,
+ *           late-move reductions (lmr=1), and a VCF at each leaf before the static score.
  *
- * The engine keeps a threats context (counts over the rules' shared windows, VCF table) and its transposition
- * table for the game. Where threats mean nothing (k < 4, or a line loses: misère) it plays the solver's move
+ * The engine keeps for the game a threats context (window counts, VCF table), the line patterns, and its
+ * transposition table. Where threats mean nothing (k < 4, or a line loses: misère) it plays the solver's move
  * instead, as minimax does with the same budget, so that it can be made on every board.
  */
 #include <assert.h>
@@ -27,6 +28,7 @@
 #include <string.h>
 
 #include "engines/engine_impl.h"
+#include "search/patterns.h"
 #include "search/threats.h"
 #include "ttt/solve.h"
 #include "util/error.h"
@@ -69,28 +71,56 @@
 #define GOMOKU_WIN      10000000
 #define GOMOKU_WON      (GOMOKU_WIN - 1000)
 #define GOMOKU_EVAL_MAX (GOMOKU_WON / 2)
-/* Shape scores of a cell (attack: our stone there; defence: the opponent's), by the best shape of each
- * direction, then bonuses for combinations that win or nearly win. */
-#define SCORE_FIVE         1000000
-#define SCORE_OPEN_FOUR    100000
-#define SCORE_DOUBLE_FOUR  100000
-#define SCORE_FOUR_THREE   50000
-#define SCORE_DOUBLE_THREE 20000
-#define SCORE_FOUR         1500
-#define SCORE_OPEN_THREE   1000
-#define SCORE_THREE        150
-#define SCORE_OPEN_TWO     120
-#define SCORE_TWO          20
+/* Candidate scores of a cell by its class (attack: our stone there; defence: the opponent's), and a little
+ * more for each direction's pattern, so that equal classes prefer the cell that builds in more lines. */
+static const int CLASS_SCORE[TTT_CLASS_KINDS] = {
+    [TTT_CLASS_NONE] = 0,           [TTT_CLASS_TWO] = 20,         [TTT_CLASS_TWO_2X] = 120,
+    [TTT_CLASS_THREE] = 150,        [TTT_CLASS_THREE_2X] = 400,   [TTT_CLASS_FLEX3] = 1000,
+    [TTT_CLASS_FOUR] = 1500,        [TTT_CLASS_FLEX3_2X] = 20000, [TTT_CLASS_FOUR_THREE] = 3000,
+    [TTT_CLASS_FOUR_FLEX3] = 50000, [TTT_CLASS_FLEX4] = 100000,   [TTT_CLASS_FIVE] = 1000000,
+};
+static const int PAT_SCORE[TTT_PAT_KINDS] = {
+    [TTT_PAT_TWO] = 4,   [TTT_PAT_FLEX2] = 10, [TTT_PAT_THREE] = 12, [TTT_PAT_FLEX3] = 30,
+    [TTT_PAT_FOUR] = 30, [TTT_PAT_FLEX4] = 60, [TTT_PAT_FIVE] = 100,
+};
 /* Defence counts this share of the same shape for the opponent (the mover's own threat comes first). */
 #define GOMOKU_DEFENCE_SHARE 0.9
-/* Leaf evaluation: a window with n of one side's stones and none of the other's is worth window_value[n],
- * growing by this factor per stone; the side to move's windows count this much more (it moves next). The
- * growth spans at most GOMOKU_WINDOW_LEVELS stones below k (the emptier windows of a longer k all count 1):
- * 8 to the k-1 leaves an int from k = 11, and a sum over the windows would reach the win scores long before.
- * A leaf's score stays within GOMOKU_EVAL_MAX of 0, so that it is never read as a proven win or loss. */
+/* A killer move (a cutoff at the same ply) ranks with this score, just below a flex three; the history
+ * counters (cutoffs weighted by depth squared) add at most GOMOKU_HISTORY_MAX. */
+#define GOMOKU_KILLER_SCORE 900
+#define GOMOKU_HISTORY_MAX  100
+/* Leaf evaluation: each (empty cell, direction) pattern of a side is worth PAT_EVAL, each class of a cell
+ * CLASS_EVAL more (the forks); the side to move's count GOMOKU_TEMPO times (it moves next). */
+static const int PAT_EVAL[TTT_PAT_KINDS] = {
+    [TTT_PAT_TWO] = 2,   [TTT_PAT_FLEX2] = 6,  [TTT_PAT_THREE] = 8,  [TTT_PAT_FLEX3] = 24,
+    [TTT_PAT_FOUR] = 20, [TTT_PAT_FLEX4] = 80, [TTT_PAT_FIVE] = 200,
+};
+static const int CLASS_EVAL[TTT_CLASS_KINDS] = {
+    [TTT_CLASS_THREE_2X] = 10,
+    [TTT_CLASS_FOUR_THREE] = 30,
+    [TTT_CLASS_FLEX3_2X] = 150,
+    [TTT_CLASS_FOUR_FLEX3] = 200,
+};
+#define GOMOKU_TEMPO 1.5
+/* The windows' part of the leaf score (eval=0 and 2): a window with n of one side's stones and none of the
+ * other's is worth window_value[n], growing by this factor per stone, over at most GOMOKU_WINDOW_LEVELS stones
+ * below k (the emptier windows of a longer k all count 1): 8 to the k-1 leaves an int from k = 11. */
 #define GOMOKU_WINDOW_BASE   8
 #define GOMOKU_WINDOW_LEVELS 8
-#define GOMOKU_TEMPO         1.5
+/* What the leaves are scored by (eval=): the windows, the patterns, or both. */
+enum { EVAL_WINDOWS = 0, EVAL_PATTERNS, EVAL_BOTH, EVAL_KINDS };
+/* Late-move reductions: from this depth, the moves after the first GOMOKU_LMR_MOVES of a node that make no
+ * four or flex three are searched one ply shallower (two from GOMOKU_LMR_DEEP on), with a null window; a
+ * move that beats alpha is searched again at full depth. */
+#define GOMOKU_LMR_DEPTH 3
+#define GOMOKU_LMR_MOVES 3
+#define GOMOKU_LMR_DEEP  8
+/* The first aspiration window around the last depth's score, widened this many times its size on a fail. */
+#define GOMOKU_ASPIRATION        60
+#define GOMOKU_ASPIRATION_GROWTH 4
+/* A new depth starts only before this share of the move's time is spent: the next one takes longer than all
+ * before it, so one begun later is mostly thrown away. */
+#define GOMOKU_NEW_DEPTH_SHARE 0.45
 
 typedef struct gomoku_config {
     uint64_t time_ms; /* 0 = no limit */
@@ -102,6 +132,8 @@ typedef struct gomoku_config {
     uint64_t leaf;   /* VCF nodes at each leaf, 0 = none */
     uint64_t threes; /* three moves a VCT may use on one line of play */
     uint64_t defend; /* 1 = against a flex three, only the defences are searched */
+    uint64_t lmr;    /* 1 = late-move reductions */
+    uint64_t eval;   /* EVAL_* */
 } gomoku_config;
 
 static const gomoku_config gomoku_defaults = {.time_ms = GOMOKU_DEFAULT_TIME_MS,
@@ -112,7 +144,9 @@ static const gomoku_config gomoku_defaults = {.time_ms = GOMOKU_DEFAULT_TIME_MS,
                                               .vct = GOMOKU_DEFAULT_VCT,
                                               .leaf = GOMOKU_DEFAULT_LEAF_VCF,
                                               .threes = GOMOKU_VCT_THREES,
-                                              .defend = 1};
+                                              .defend = 1,
+                                              .lmr = 0,
+                                              .eval = EVAL_BOTH};
 
 static const ttt_option_def gomoku_options[] = {
     {"time", TTT_OPT_UINT, offsetof(gomoku_config, time_ms), 0, GOMOKU_MAX_TIME_MS, 0, 0,
@@ -134,6 +168,10 @@ static const ttt_option_def gomoku_options[] = {
      .help = "three moves a VCT may use on one line of play"},
     {"defend", TTT_OPT_UINT, offsetof(gomoku_config, defend), 0, 1, 0, 0, .arg = "0|1",
      .help = "against a flex three, search only its defences and counter-fours"},
+    {"lmr", TTT_OPT_UINT, offsetof(gomoku_config, lmr), 0, 1, 0, 0, .arg = "0|1",
+     .help = "late-move reductions: quiet late moves searched a ply shallower first"},
+    {"eval", TTT_OPT_UINT, offsetof(gomoku_config, eval), 0, EVAL_KINDS - 1, 0, 0, .arg = "0|1|2",
+     .help = "leaf score: 0 open windows, 1 line patterns, 2 both"},
     {"seed", TTT_OPT_SEED, 0, 0, 0, 0, 0, .arg = "N", .help = "order of equally scored candidates"},
     {.key = NULL},
 };
@@ -152,35 +190,25 @@ typedef struct candidate {
     int cell;
     int score;
     uint32_t tie; /* drawn from the generator at the root, 0 below */
-    bool wins;    /* makes a five, an open four or two fours for the mover */
 } candidate;
 
-/* What a move changes in the cached cell scores, for its undo: one entry per cell it rescored, then a frame
- * entry (cell = -1 - entries). */
-typedef struct saved_score {
-    int cell;
-    int score[2];
-    bool dirty;
-} saved_score;
-#define GOMOKU_STACK_ENTRIES ((GOMOKU_MAX_PLY + 2) * (4 * 2 * TTT_MAX_SIDE + 1))
-
 typedef struct gomoku_state {
-    ttt_solver *solver; /* non-NULL where the threats do not apply */
-    ttt_threats threats;
-    /* Kept up to date by gomoku_play/gomoku_undo: each empty cell's shape score for each side, and how many
-     * stones lie within GOMOKU_NEAR of each cell. */
-    int cell_score[2][TTT_MAX_CELLS];
-    bool dirty[TTT_MAX_CELLS]; /* the cell's scores are to be computed again before use */
-    uint8_t near[TTT_MAX_CELLS];
-    saved_score *stack;
-    int stack_top;
-    tt_entry *tt;
-    int64_t window_value[TTT_MAX_SIDE + 1];
+    ttt_solver *solver;          /* non-NULL where the threats do not apply */
+    ttt_threats threats;         /* window counts, hash and the VCF/VCT searches */
+    ttt_patterns *pat;           /* line patterns and cell classes, kept with the threats */
+    uint8_t near[TTT_MAX_CELLS]; /* stones within GOMOKU_NEAR of each cell */
+    tt_entry *tt;                /* kept across the moves of a game */
+    int killer[GOMOKU_MAX_PLY + 1][2];
+    int history[2][TTT_MAX_CELLS];
     /* one search */
     uint64_t nodes, node_limit;
     uint64_t leaf_vcf; /* the config's leaf= */
     bool defend;       /* the config's defend= */
-    double deadline;   /* ttt_clock_ms() value; 0 = none */
+    bool lmr;          /* the config's lmr= */
+    int eval;          /* the config's eval= */
+    int64_t window_value[TTT_MAX_SIDE + 1];
+    int64_t open_value[2]; /* each side's window_value over the windows free of the other side's stones */
+    double deadline;       /* ttt_clock_ms() value; 0 = none */
     bool aborted;
 } gomoku_state;
 
@@ -207,16 +235,17 @@ static ttt_status gomoku_start(ttt_engine *e, ttt_error *err)
     }
     const ttt_lines *lines = NULL;
     tt_entry *tt = calloc(GOMOKU_TT_ENTRIES, sizeof *tt);
-    s->stack = malloc(GOMOKU_STACK_ENTRIES * sizeof *s->stack);
-    ttt_status st = tt && s->stack ? ttt_lines_new(r, &lines, err) : TTT_ENOMEM;
+    s->pat = malloc(sizeof *s->pat);
+    ttt_status st = tt && s->pat ? ttt_lines_new(r, &lines, err) : TTT_ENOMEM;
     if (st) {
         free(tt);
-        free(s->stack);
+        free(s->pat);
         free(s);
         return st == TTT_ENOMEM ? ttt_fail(err, TTT_ENOMEM, "engine 'gomoku': out of memory") : st;
     }
     ttt_threats_init(&s->threats, lines);
-    ttt_lines_unref(lines); /* the threats context holds it */
+    ttt_patterns_init(s->pat, lines);
+    ttt_lines_unref(lines); /* the threats and the patterns hold it */
     s->tt = tt;
     int flat = r->k > GOMOKU_WINDOW_LEVELS ? r->k - GOMOKU_WINDOW_LEVELS : 0; /* up to flat + 1 stones: 1 */
     int64_t v = 1;
@@ -235,9 +264,11 @@ static void gomoku_stop(ttt_engine *e)
     if (!s)
         return;
     ttt_solver_free(s->solver);
-    if (!s->solver)
+    if (!s->solver) {
         ttt_threats_done(&s->threats);
-    free(s->stack);
+        ttt_patterns_done(s->pat);
+    }
+    free(s->pat);
     free(s->tt);
     free(s);
 }
@@ -250,35 +281,16 @@ static void gomoku_new_game(ttt_engine *e)
         return;
     }
     memset(s->tt, 0, GOMOKU_TT_ENTRIES * sizeof *s->tt);
+    memset(s->history, 0, sizeof s->history);
     ttt_threats_clear(&s->threats);
 }
 
-/* A cell's shape score for who (its best shapes and their combinations). */
-static int shape_score(const ttt_shape *sh)
+/* A cell's candidate score for who: its class, and its directions' patterns. */
+static int cell_score(const ttt_patterns *p, int c, ttt_player who)
 {
-    const uint8_t *n = sh->kinds;
-    if (n[TTT_SHAPE_FIVE])
-        return SCORE_FIVE;
-    if (n[TTT_SHAPE_OPEN_FOUR])
-        return SCORE_OPEN_FOUR;
-    if (n[TTT_SHAPE_FOUR] >= 2)
-        return SCORE_DOUBLE_FOUR;
-    if (n[TTT_SHAPE_FOUR] && n[TTT_SHAPE_OPEN_THREE])
-        return SCORE_FOUR_THREE;
-    if (n[TTT_SHAPE_OPEN_THREE] >= 2)
-        return SCORE_DOUBLE_THREE;
-    return n[TTT_SHAPE_FOUR] * SCORE_FOUR + n[TTT_SHAPE_OPEN_THREE] * SCORE_OPEN_THREE +
-           n[TTT_SHAPE_THREE] * SCORE_THREE + n[TTT_SHAPE_OPEN_TWO] * SCORE_OPEN_TWO +
-           n[TTT_SHAPE_TWO] * SCORE_TWO;
-}
-
-static void score_cell(gomoku_state *s, int c)
-{
-    ttt_shape sh;
-    for (int p = 0; p < 2; p++) {
-        ttt_threats_shape(&s->threats, c, (ttt_player)p, &sh);
-        s->cell_score[p][c] = shape_score(&sh);
-    }
+    const uint8_t *pat = p->pat[who][c];
+    return CLASS_SCORE[p->cls[who][c]] + PAT_SCORE[pat[0]] + PAT_SCORE[pat[1]] + PAT_SCORE[pat[2]] +
+           PAT_SCORE[pat[3]];
 }
 
 static void add_near(gomoku_state *s, int cell, int delta)
@@ -293,71 +305,67 @@ static void add_near(gomoku_state *s, int cell, int delta)
         }
 }
 
-/* The position of b, with every cache rebuilt. */
+/* The position of b in the threats, the patterns and the near counts. */
 static void gomoku_set(gomoku_state *s, const ttt_board *b)
 {
     ttt_threats *t = &s->threats;
     ttt_threats_set(t, b);
+    ttt_patterns_set(s->pat, b);
+    s->open_value[0] = s->open_value[1] = 0;
+    for (int w = 0; w < t->lines->nwin; w++)
+        for (int p = 0; p < 2; p++)
+            s->open_value[p] += t->count[1 - p][w] ? 0 : s->window_value[t->count[p][w]];
     memset(s->near, 0, sizeof s->near);
     for (int c = 0; c < t->lines->cells; c++)
         if (t->at[c] != TTT_NOBODY)
             add_near(s, c, 1);
-    for (int c = 0; c < t->lines->cells; c++)
-        s->dirty[c] = t->at[c] == TTT_NOBODY;
-    s->stack_top = 0;
 }
 
-/* Saves the empty cell c's scores on the stack and marks it for rescoring. */
-static void mark_dirty(gomoku_state *s, int c)
+/* Adds (sign 1) or takes back (-1) what a stone of who on cell changes in open_value, from the window counts
+ * without that stone. */
+static void account_windows(gomoku_state *s, int cell, ttt_player who, int sign)
 {
-    if (s->threats.at[c] != TTT_NOBODY)
-        return;
-    s->stack[s->stack_top++] = (saved_score){c, {s->cell_score[0][c], s->cell_score[1][c]}, s->dirty[c]};
-    s->dirty[c] = true;
+    const ttt_threats *t = &s->threats;
+    ttt_player other = (ttt_player)(1 - who);
+    int nwin;
+    const int16_t *through = ttt_lines_through(t->lines, cell, &nwin);
+    for (int i = 0; i < nwin; i++) {
+        int w = through[i], a = t->count[who][w], b = t->count[other][w];
+        if (b == 0)
+            s->open_value[who] += sign * (s->window_value[a + 1] - s->window_value[a]);
+        if (a == 0)
+            s->open_value[other] -= sign * s->window_value[b];
+    }
 }
 
-/* Plays who on the empty cell and marks the empty cells that share a window with it (whose shapes may
- * change) for rescoring, saving their old scores for gomoku_undo. Rescoring waits until a node asks for its
- * candidates: most nodes are leaves, which never do. */
 static void gomoku_play(gomoku_state *s, int cell, ttt_player who)
 {
-    ttt_threats *t = &s->threats;
-    const ttt_lines *l = t->lines;
-    ttt_threats_play(t, cell, who);
+    account_windows(s, cell, who, 1);
+    ttt_threats_play(&s->threats, cell, who);
+    ttt_patterns_play(s->pat, cell, who);
     add_near(s, cell, 1);
-    int top = s->stack_top, nwin;
-    assert(s->stack_top + 4 * 2 * l->k + 1 <= GOMOKU_STACK_ENTRIES);
-    /* The windows through the cell of one direction come one cell apart along their line: the first brings
-     * its k cells, each later one its last cell. */
-    bool seen[TTT_DIRECTIONS] = {false};
-    const int16_t *through = ttt_lines_through(l, cell, &nwin);
-    for (int i = 0; i < nwin; i++) {
-        int w = through[i], d = l->win_dir[w];
-        const int16_t *cells = ttt_lines_cells(l, w);
-        for (int j = seen[d] ? l->k - 1 : 0; j < l->k; j++)
-            mark_dirty(s, cells[j]);
-        seen[d] = true;
-    }
-    int saved = s->stack_top - top;
-    s->stack[s->stack_top++] = (saved_score){.cell = -1 - saved};
 }
 
 static void gomoku_undo(gomoku_state *s, int cell, ttt_player who)
 {
-    int saved = -1 - s->stack[--s->stack_top].cell;
-    while (saved--) {
-        const saved_score *x = &s->stack[--s->stack_top];
-        s->cell_score[0][x->cell] = x->score[0];
-        s->cell_score[1][x->cell] = x->score[1];
-        s->dirty[x->cell] = x->dirty;
-    }
     add_near(s, cell, -1);
+    ttt_patterns_undo(s->pat, cell, who);
     ttt_threats_undo(&s->threats, cell, who);
+    account_windows(s, cell, who, -1);
 }
 
-static int compare_candidates(const void *a, const void *b)
+/* The empty cells of `set` (the patterns' cell sets), up to max, in increasing order; returns how many. */
+static int cells_of(const ttt_bits *set, int words, int *out, int max)
 {
-    const candidate *x = a, *y = b;
+    int n = 0;
+    for (int i = 0; i < words && n < max; i++)
+        for (uint64_t w = set->w[i]; w && n < max; w &= w - 1)
+            out[n++] = i * 64 + __builtin_ctzll(w);
+    return n;
+}
+
+static int compare_candidates(const candidate *x, const candidate *y)
+{
     if (x->score != y->score)
         return x->score > y->score ? -1 : 1;
     if (x->tie != y->tie)
@@ -366,31 +374,30 @@ static int compare_candidates(const void *a, const void *b)
 }
 
 /* Step 3: the best `limit` empty cells near a stone (the centre on an empty board), scored and sorted, best
- * first (insertion into the kept ones: cheaper than sorting them all when limit is small). */
+ * first (insertion into the kept ones: cheaper than sorting them all when limit is small); `only`, when
+ * given, marks the cells allowed. Killers and history rank a cell higher below the root (ply >= 0). */
 static int candidates(gomoku_state *s, ttt_player me, candidate *out, int limit, ttt_rng *rng,
-                      const uint8_t *only)
+                      const uint8_t *only, int ply)
 {
-    const ttt_threats *t = &s->threats;
-    const ttt_lines *l = t->lines;
+    const ttt_patterns *p = s->pat;
+    const ttt_lines *l = s->threats.lines;
     int n = 0;
-    if (t->stones == 0) {
+    if (p->stones == 0) {
         out[0] = (candidate){.cell = (l->rows / 2) * l->cols + l->cols / 2};
         return 1;
     }
+    ttt_player opp = (ttt_player)(1 - me);
     for (int c = 0; c < l->cells; c++) {
-        if (!s->near[c] || t->at[c] != TTT_NOBODY || (only && !only[c]))
+        if (!s->near[c] || p->at[c] != TTT_NOBODY || (only && !only[c]))
             continue;
-        if (s->dirty[c]) {
-            score_cell(s, c);
-            s->dirty[c] = false;
+        int score = cell_score(p, c, me) + (int)(GOMOKU_DEFENCE_SHARE * cell_score(p, c, opp));
+        if (ply >= 0) {
+            if (c == s->killer[ply][0] || c == s->killer[ply][1])
+                score += GOMOKU_KILLER_SCORE;
+            int h = s->history[me][c];
+            score += h < GOMOKU_HISTORY_MAX ? h : GOMOKU_HISTORY_MAX;
         }
-        int attack = s->cell_score[me][c];
-        candidate x = {
-            .cell = c,
-            .score = attack + (int)(GOMOKU_DEFENCE_SHARE * s->cell_score[1 - me][c]),
-            .tie = rng ? ttt_rng_next(rng) >> 32 : 0,
-            .wins = attack >= SCORE_DOUBLE_FOUR,
-        };
+        candidate x = {.cell = c, .score = score, .tie = rng ? ttt_rng_next(rng) >> 32 : 0};
         if (n == limit && compare_candidates(&x, &out[n - 1]) >= 0)
             continue;
         int i = n < limit ? n++ : n - 1;
@@ -401,18 +408,23 @@ static int candidates(gomoku_state *s, ttt_player me, candidate *out, int limit,
     return n;
 }
 
-/* The leaf score for the side to move: its open windows against the opponent's. */
+/* The leaf score for the side to move from the patterns of the empty cells: its own against the opponent's. */
 static int evaluate(const gomoku_state *s, ttt_player me)
 {
-    const uint8_t *own = s->threats.count[me], *other = s->threats.count[1 - me];
-    int64_t mine = 0,
-            theirs = 0; /* window_value[0] is 0; without branches, as the windows come in no order */
-    for (int w = 0, nwin = s->threats.lines->nwin; w < nwin; w++) {
-        int a = own[w], b = other[w];
-        mine += b ? 0 : s->window_value[a];
-        theirs += a ? 0 : s->window_value[b];
+    const ttt_patterns *p = s->pat;
+    int64_t side[2] = {0, 0};
+    if (s->eval != EVAL_WINDOWS)
+        for (int who = 0; who < 2; who++) {
+            for (int k = TTT_PAT_TWO; k < TTT_PAT_KINDS; k++)
+                side[who] += PAT_EVAL[k] * p->pat_count[who][k];
+            for (int k = TTT_CLASS_THREE_2X; k < TTT_CLASS_KINDS; k++)
+                side[who] += CLASS_EVAL[k] * p->count[who][k];
+        }
+    if (s->eval != EVAL_PATTERNS) {
+        side[0] += s->open_value[0];
+        side[1] += s->open_value[1];
     }
-    double score = GOMOKU_TEMPO * (double)mine - (double)theirs;
+    double score = GOMOKU_TEMPO * (double)side[me] - (double)side[1 - me];
     return score > GOMOKU_EVAL_MAX    ? GOMOKU_EVAL_MAX
            : score < -GOMOKU_EVAL_MAX ? -GOMOKU_EVAL_MAX
                                       : (int)score;
@@ -429,30 +441,58 @@ static bool out_of_budget(gomoku_state *s)
     return s->aborted;
 }
 
-/* Step 4: negamax with alpha-beta from the side to move `me`, `ply` plies below the root. */
-static int search(gomoku_state *s, ttt_player me, int depth, int alpha, int beta, int ply)
+/* Can `who` make a four (has it a cell of class four or better)? */
+static bool has_four_move(const ttt_patterns *p, ttt_player who)
+{
+    for (int k = TTT_CLASS_FOUR; k < TTT_CLASS_KINDS; k++)
+        if (p->count[who][k])
+            return true;
+    return false;
+}
+
+/* Win scores are stored in the table as distances from the node, not from the root. */
+static int score_to_tt(int v, int ply) { return v > GOMOKU_WON ? v + ply : v < -GOMOKU_WON ? v - ply : v; }
+static int score_from_tt(int v, int ply) { return v > GOMOKU_WON ? v - ply : v < -GOMOKU_WON ? v + ply : v; }
+
+/* Step 4: principal variation search from the side to move `me`, `ply` plies below the root (pv: a node of
+ * the principal variation, searched with an open window). */
+static int search(gomoku_state *s, ttt_player me, int depth, int alpha, int beta, int ply, bool pv)
 {
     ttt_threats *t = &s->threats;
+    const ttt_patterns *p = s->pat;
+    const ttt_lines *l = t->lines;
     ttt_player opp = (ttt_player)(1 - me);
     s->nodes++;
-    int f[2];
-    if (ttt_threats_fives(t, me, f, 1))
+    /* Step 4.1. A five-cell of ours wins; two of the opponent's lose; a full board is a draw. */
+    if (p->count[me][TTT_CLASS_FIVE])
         return GOMOKU_WIN - ply;
-    int nf = ttt_threats_fives(t, opp, f, 2);
+    int f[2], nf = cells_of(&p->fives[opp], l->words, f, 2);
     if (nf >= 2)
         return -(GOMOKU_WIN - ply - 1);
-    if (t->stones == t->lines->cells)
+    if (p->stones == l->cells)
         return 0;
     if (out_of_budget(s))
         return 0;
+    /* Step 4.2. Mate distance: no line here beats a win already found nearer the root. */
+    if (alpha < -(GOMOKU_WIN - ply))
+        alpha = -(GOMOKU_WIN - ply);
+    if (beta > GOMOKU_WIN - ply - 1)
+        beta = GOMOKU_WIN - ply - 1;
+    if (alpha >= beta)
+        return alpha;
+    /* Step 4.3. The opponent's one five-cell is our only move (not counted as depth). */
     if (nf == 1 && ply < GOMOKU_MAX_PLY) {
         gomoku_play(s, f[0], me);
-        int v = -search(s, opp, depth, -beta, -alpha, ply + 1);
+        int v = -search(s, opp, depth, -beta, -alpha, ply + 1, pv);
         gomoku_undo(s, f[0], me);
         return v;
     }
+    /* Step 4.4. An open four or two fours of ours win: the opponent has no five-cell to answer with. */
+    if (p->count[me][TTT_CLASS_FLEX4])
+        return GOMOKU_WIN - ply - 2;
+    /* Step 4.5. Leaves: a short VCF (only where a four can be made), else the patterns' score. */
     if (depth <= 0 || ply >= GOMOKU_MAX_PLY) {
-        if (s->leaf_vcf) {
+        if (s->leaf_vcf && has_four_move(p, me)) {
             int line[TTT_MAX_CELLS], length;
             uint64_t before = t->nodes;
             ttt_threats_result r = ttt_threats_vcf(t, me, s->leaf_vcf, line, &length);
@@ -462,67 +502,122 @@ static int search(gomoku_state *s, ttt_player me, int depth, int alpha, int beta
         }
         return evaluate(s, me);
     }
-
+    /* Step 4.6. The table: a cutoff off the principal variation, else its move first. */
     tt_entry *slot = &s->tt[t->hash & (GOMOKU_TT_ENTRIES - 1)];
     uint64_t key = t->hash ^ (uint64_t)me;
     int tt_move = -1;
     if (slot->key == key) {
         tt_move = slot->move;
-        if (slot->depth >= depth) {
-            int v = slot->score;
+        if (slot->depth >= depth && !pv) {
+            int v = score_from_tt(slot->score, ply);
             if (slot->flag == TT_EXACT || (slot->flag == TT_LOWER && v >= beta) ||
                 (slot->flag == TT_UPPER && v <= alpha))
                 return v;
         }
     }
-
+    /* Step 4.7. The moves: against a flex three only its defences and our counter-fours (every other move
+     * loses to the open four), else the best candidates. */
     candidate moves[TTT_MAX_CELLS];
     uint8_t only[TTT_MAX_CELLS], *restrict_to = NULL;
-    if (s->defend) { /* against a flex three, every move but its defences loses to the open four */
+    bool forced = false;
+    if (s->defend && p->count[opp][TTT_CLASS_FLEX4]) {
         int defence[TTT_MAX_CELLS], nd = ttt_threats_defences(t, opp, defence);
         if (nd > 0) {
-            memset(only, 0, (size_t)t->lines->cells);
+            memset(only, 0, (size_t)l->cells);
             for (int i = 0; i < nd; i++)
                 only[defence[i]] = 1;
             restrict_to = only;
+            forced = true;
         }
     }
-    int n = candidates(s, me, moves, GOMOKU_INNER_WIDTH, NULL, restrict_to);
+    int n = candidates(s, me, moves, GOMOKU_INNER_WIDTH, NULL, restrict_to, ply);
     if (n == 0 && restrict_to)
-        n = candidates(s, me, moves, GOMOKU_INNER_WIDTH, NULL, NULL);
+        n = candidates(s, me, moves, GOMOKU_INNER_WIDTH, NULL, NULL, ply);
     if (n == 0)
         return 0;
-    if (moves[0].wins)
-        return GOMOKU_WIN - ply - 2; /* the opponent has no five-cell (above) */
     for (int i = 1; tt_move >= 0 && i < n; i++)
         if (moves[i].cell == tt_move) {
             candidate c = moves[i];
             memmove(&moves[1], &moves[0], (size_t)i * sizeof *moves);
             moves[0] = c;
         }
+    /* Step 4.8. The first move with the full window, the others with a null window (reduced when late and
+     * quiet), searched again when they beat alpha. */
     int best = -GOMOKU_WIN - 1, best_move = moves[0].cell, alpha0 = alpha;
     for (int i = 0; i < n; i++) {
-        gomoku_play(s, moves[i].cell, me);
-        int v = -search(s, opp, depth - 1, -beta, -alpha, ply + 1);
-        gomoku_undo(s, moves[i].cell, me);
+        int m = moves[i].cell, v;
+        bool quiet = !forced && p->cls[me][m] < TTT_CLASS_FLEX3 && p->cls[opp][m] < TTT_CLASS_FLEX3;
+        gomoku_play(s, m, me);
+        if (i == 0) {
+            v = -search(s, opp, depth - 1, -beta, -alpha, ply + 1, pv);
+        } else {
+            int r = s->lmr && quiet && depth >= GOMOKU_LMR_DEPTH && i >= GOMOKU_LMR_MOVES
+                        ? 1 + (depth >= GOMOKU_LMR_DEEP)
+                        : 0;
+            v = -search(s, opp, depth - 1 - r, -alpha - 1, -alpha, ply + 1, false);
+            if (v > alpha && r)
+                v = -search(s, opp, depth - 1, -alpha - 1, -alpha, ply + 1, false);
+            if (v > alpha && v < beta && pv)
+                v = -search(s, opp, depth - 1, -beta, -alpha, ply + 1, true);
+        }
+        gomoku_undo(s, m, me);
         if (s->aborted)
             return 0;
         if (v > best) {
             best = v;
-            best_move = moves[i].cell;
+            best_move = m;
+        }
+        if (v > alpha)
+            alpha = v;
+        if (alpha >= beta) {
+            if (quiet && s->killer[ply][0] != m) {
+                s->killer[ply][1] = s->killer[ply][0];
+                s->killer[ply][0] = m;
+            }
+            s->history[me][m] += depth * depth;
+            break;
+        }
+    }
+    *slot = (tt_entry){.key = key,
+                       .score = score_to_tt(best, ply),
+                       .move = (int16_t)best_move,
+                       .depth = (uint8_t)depth,
+                       .flag = best <= alpha0 ? TT_UPPER
+                               : best >= beta ? TT_LOWER
+                                              : TT_EXACT};
+    return best;
+}
+
+/* One depth at the root over moves[0..n) within (alpha, beta): the first with the full window, the others
+ * with a null window first. Returns the best score and its index in *index (-1 when aborted first). */
+static int search_root(gomoku_state *s, ttt_player me, candidate *moves, int n, int depth, int alpha,
+                       int beta, int *index)
+{
+    ttt_player opp = (ttt_player)(1 - me);
+    int best = -GOMOKU_WIN - 1;
+    *index = -1;
+    for (int i = 0; i < n; i++) {
+        int v;
+        gomoku_play(s, moves[i].cell, me);
+        if (i == 0) {
+            v = -search(s, opp, depth - 1, -beta, -alpha, 1, true);
+        } else {
+            v = -search(s, opp, depth - 1, -alpha - 1, -alpha, 1, false);
+            if (v > alpha && v < beta)
+                v = -search(s, opp, depth - 1, -beta, -alpha, 1, true);
+        }
+        gomoku_undo(s, moves[i].cell, me);
+        if (s->aborted)
+            break;
+        if (v > best) {
+            best = v;
+            *index = i;
         }
         if (v > alpha)
             alpha = v;
         if (alpha >= beta)
             break;
     }
-    *slot = (tt_entry){.key = key,
-                       .score = best,
-                       .move = (int16_t)best_move,
-                       .depth = (uint8_t)depth,
-                       .flag = best <= alpha0 ? TT_UPPER
-                               : best >= beta ? TT_LOWER
-                                              : TT_EXACT};
     return best;
 }
 
@@ -580,6 +675,9 @@ static ttt_status gomoku_choose(ttt_engine *e, const ttt_board *b, ttt_move *out
     s->node_limit = c->nodes;
     s->leaf_vcf = c->leaf;
     s->defend = c->defend != 0;
+    s->lmr = c->lmr != 0;
+    s->eval = (int)c->eval;
+    memset(s->killer, -1, sizeof s->killer);
     s->deadline = c->time_ms ? start + (double)c->time_ms : 0;
     s->aborted = false;
     info->depth = 0;
@@ -607,7 +705,7 @@ static ttt_status gomoku_choose(ttt_engine *e, const ttt_board *b, ttt_move *out
     }
     /* Step 3. */
     candidate moves[TTT_MAX_CELLS];
-    int n = candidates(s, me, moves, TTT_MAX_CELLS, &e->rng, NULL);
+    int n = candidates(s, me, moves, TTT_MAX_CELLS, &e->rng, NULL, -1);
     bool opp_vcf = n > 1 && has_vcf(s, e, opp, vcf, NULL);
     if (opp_vcf || (n > 1 && has_vct(s, e, opp, vct, NULL))) {
         int kept = 0;
@@ -625,32 +723,37 @@ static ttt_status gomoku_choose(ttt_engine *e, const ttt_board *b, ttt_move *out
     if (n > (int)c->width)
         n = (int)c->width;
 
-    /* Step 4. */
+    /* Step 4: iterative deepening, each depth within a window around the last one's score. */
     int best = moves[0].cell, best_score = 0, depth_limit = c->depth ? (int)c->depth : GOMOKU_MAX_DEPTH;
+    double new_depth_until = c->time_ms ? start + GOMOKU_NEW_DEPTH_SHARE * (double)c->time_ms : 0;
     for (int depth = 1; depth <= depth_limit && n > 1; depth++) {
-        int alpha = -GOMOKU_WIN - 1, iter_best = moves[0].cell, iter_index = 0;
-        for (int i = 0; i < n; i++) {
-            gomoku_play(s, moves[i].cell, me);
-            int v = -search(s, opp, depth - 1, -GOMOKU_WIN - 1, -alpha, 1);
-            gomoku_undo(s, moves[i].cell, me);
+        if (depth > 1 && new_depth_until && ttt_clock_ms() >= new_depth_until)
+            break;
+        int delta = GOMOKU_ASPIRATION, full = GOMOKU_WIN + 1, index = -1, v;
+        bool narrow = depth > 2 && best_score > -GOMOKU_WON && best_score < GOMOKU_WON;
+        int alpha = narrow ? best_score - delta : -full, beta = narrow ? best_score + delta : full;
+        for (;;) {
+            v = search_root(s, me, moves, n, depth, alpha, beta, &index);
             if (s->aborted)
                 break;
-            if (v > alpha) {
-                alpha = v;
-                iter_best = moves[i].cell;
-                iter_index = i;
-            }
+            delta *= GOMOKU_ASPIRATION_GROWTH;
+            if (v <= alpha && alpha > -full)
+                alpha = v - delta > -GOMOKU_WON ? v - delta : -full;
+            else if (v >= beta && beta < full)
+                beta = v + delta < GOMOKU_WON ? v + delta : full;
+            else
+                break;
         }
-        if (s->aborted)
+        if (s->aborted || index < 0)
             break;
-        best = iter_best;
-        best_score = alpha;
+        best = moves[index].cell;
+        best_score = v;
         info->depth = depth;
         /* the best first at the next depth */
-        candidate top = moves[iter_index];
-        memmove(&moves[1], &moves[0], (size_t)iter_index * sizeof *moves);
+        candidate top = moves[index];
+        memmove(&moves[1], &moves[0], (size_t)index * sizeof *moves);
         moves[0] = top;
-        if (alpha > GOMOKU_WON || alpha < -GOMOKU_WON)
+        if (v > GOMOKU_WON || v < -GOMOKU_WON)
             break;
     }
     e->nodes += s->nodes;
@@ -662,8 +765,8 @@ static ttt_status gomoku_choose(ttt_engine *e, const ttt_board *b, ttt_move *out
 
 const ttt_engine_vtable ttt_engine_gomoku = {
     .about = {.name = "gomoku",
-              .summary = "gomoku (k >= 4, a line wins): VCF at the root, alpha-beta over threat-ordered "
-                         "candidates"},
+              .summary = "gomoku (k >= 4, a line wins): VCF/VCT at the root, principal variation search over "
+                         "pattern-ordered candidates with VCF at its leaves"},
     .options = gomoku_options,
     .config_size = sizeof(gomoku_config),
     .config_defaults = &gomoku_defaults,

@@ -1,0 +1,133 @@
+/*
+ * search/patterns.h - line patterns of k-in-a-row games where a line wins, kept incrementally over the rules'
+ * shared windows (rules/lines.h): for every empty cell, direction and side, the pattern a stone of that side
+ * there would make along that direction, and each cell's combined class over its four directions.
+ *
+ * A cell's view of one direction is the run of cells covered by the windows through it in that direction:
+ * offsets -(k-1) .. k-1 along the line, as bits 0 .. 2k-2 of a key (the cell itself is bit k-1):
+ *
+ *     k = 5, direction across, cell c:   bit  0 1 2 3 [4] 5 6 7 8
+ *                                        cell c-4 ... c ... c+4
+ *
+ *     stone[p][c][d]   bit set where side p has a stone
+ *     wall[c][d]       bit set where no window through c in direction d reaches (off the board), fixed
+ *
+ * A stone on cell m changes only the keys of the cells in the windows through m, one direction each; so play
+ * and undo update those keys and classify again only those (cell, direction) pairs, and the classes of those
+ * cells. Only windows free of the other side's stones count, so the pattern of a side on a cell is that of a
+ * stone of it placed there:
+ *
+ *     FIVE    a window of k of its stones (k or more in a row win: an overline is found through its windows)
+ *     FLEX4   two or more empty cells each complete a window (an open four: one block cannot stop both)
+ *     FOUR    exactly one such cell
+ *     FLEX3   one more stone can make a FLEX4 (an open three)
+ *     THREE   one more stone can make a FOUR
+ *     FLEX2   two or more windows of k-3 stones (and at least 2 of them)
+ *     TWO     one such window
+ *     NONE    some window free of the other side, nothing above
+ *     DEAD    no window free of the other side: no line can ever pass here in this direction
+ *
+ * The context knows nothing of misère: callers use it where ttt_rules_line_wins says a line wins. Not
+ * thread-safe; one per engine. It holds one reference to its geometry, given back by ttt_patterns_done.
+ */
+#ifndef TTT_SEARCH_PATTERNS_H
+#define TTT_SEARCH_PATTERNS_H
+
+#include "rules/lines.h"
+#include "ttt/board.h"
+
+/* The pattern of one direction, in increasing strength. */
+enum {
+    TTT_PAT_DEAD = 0,
+    TTT_PAT_NONE,
+    TTT_PAT_TWO,
+    TTT_PAT_FLEX2,
+    TTT_PAT_THREE,
+    TTT_PAT_FLEX3,
+    TTT_PAT_FOUR,
+    TTT_PAT_FLEX4,
+    TTT_PAT_FIVE,
+    TTT_PAT_KINDS
+};
+
+/* A cell's class for one side: the combination of its four directions, in increasing strength, the classes
+ * that make a four last. */
+enum {
+    TTT_CLASS_NONE = 0,
+    TTT_CLASS_TWO,        /* a two */
+    TTT_CLASS_TWO_2X,     /* two or more twos, or a flex two */
+    TTT_CLASS_THREE,      /* makes a four next */
+    TTT_CLASS_THREE_2X,   /* two threes */
+    TTT_CLASS_FLEX3,      /* an open three */
+    TTT_CLASS_FLEX3_2X,   /* two open threes (a win unless the other side has fours) */
+    TTT_CLASS_FOUR,       /* a four: forces the block; this class and those above make a four */
+    TTT_CLASS_FOUR_THREE, /* a four and a three or two (a four that builds) */
+    TTT_CLASS_FOUR_FLEX3, /* a four and an open three: wins unless the block makes a four */
+    TTT_CLASS_FLEX4,      /* an open four or two fours: wins unless the other side completes first */
+    TTT_CLASS_FIVE,       /* completes a line */
+    TTT_CLASS_KINDS
+};
+
+/* Up to this k a direction's pattern is read from a table of every key (a trit per cell other than the
+ * centre: empty, own, blocked): 3^8 entries at k = 5, where it doubles the updates a second. */
+#define TTT_PATTERNS_TABLE_K    5
+#define TTT_PATTERNS_TABLE_BITS (2 * TTT_PATTERNS_TABLE_K - 2)
+#define TTT_PATTERNS_TABLE_SIZE 6561 /* 3^TTT_PATTERNS_TABLE_BITS */
+
+typedef struct ttt_patterns {
+    const ttt_lines *lines; /* one reference, held until ttt_patterns_done */
+    int k, stones;
+    uint8_t at[TTT_MAX_CELLS]; /* TTT_X, TTT_O or TTT_NOBODY */
+    uint64_t stone[2][TTT_MAX_CELLS][TTT_DIRECTIONS];
+    uint64_t wall[TTT_MAX_CELLS][TTT_DIRECTIONS];
+    /* each (cell, direction)'s run, from the geometry once: its first cell, its length and where the cell is
+     * in it; the run's cells are step[d] apart (a row: 1, a column: cols, ...) */
+    int16_t run_first[TTT_MAX_CELLS][TTT_DIRECTIONS];
+    uint8_t run_len[TTT_MAX_CELLS][TTT_DIRECTIONS], run_at[TTT_MAX_CELLS][TTT_DIRECTIONS];
+    int step[TTT_DIRECTIONS];
+    /* Of the empty cells (an occupied cell keeps the values it had when it was filled, counted nowhere): */
+    uint8_t pat[2][TTT_MAX_CELLS][TTT_DIRECTIONS]; /* TTT_PAT_* */
+    uint8_t cls[2][TTT_MAX_CELLS];                 /* TTT_CLASS_* */
+    int count[2][TTT_CLASS_KINDS];                 /* empty cells of each class */
+    int pat_count[2][TTT_PAT_KINDS];               /* (empty cell, direction) pairs of each pattern */
+    ttt_bits at_least_four[2];                     /* empty cells of class TTT_CLASS_FOUR or above: fours */
+    ttt_bits fives[2];                             /* empty cells of class TTT_CLASS_FIVE */
+    uint64_t updates;                              /* (cell, direction) pairs classified since init */
+    /* k <= TTT_PATTERNS_TABLE_K: the pattern of every key, indexed by trit[own] + 2 * trit[blocked] of the
+     * key without its centre bit (trit: a bit set read in base 3) */
+    bool tabled;
+    uint8_t class_table[TTT_PAT_KINDS * TTT_PAT_KINDS * TTT_PAT_KINDS * TTT_PAT_KINDS]; /* by four patterns */
+    uint16_t trit[1 << TTT_PATTERNS_TABLE_BITS];
+    uint8_t table[TTT_PATTERNS_TABLE_SIZE];
+} ttt_patterns;
+
+/* Sets p up over the geometry `lines` (any rules, k <= TTT_MAX_SIDE) and the empty board; p takes a
+ * reference to lines. */
+void ttt_patterns_init(ttt_patterns *p, const ttt_lines *lines);
+
+/* Gives back p's reference to its geometry; p is unusable until initialised again. */
+void ttt_patterns_done(ttt_patterns *p);
+
+/* Makes p the position of b (same rules as init's; asserted). */
+void ttt_patterns_set(ttt_patterns *p, const ttt_board *b);
+
+/* Puts who's stone on the empty cell / takes it back (the last stone played on it). */
+void ttt_patterns_play(ttt_patterns *p, int cell, ttt_player who);
+void ttt_patterns_undo(ttt_patterns *p, int cell, ttt_player who);
+
+/* The pattern a stone of `own` side on the centre bit (k-1) of a key makes, given the keys of its stones and
+ * of the cells it cannot use (the other side's stones and the wall); what play and undo store. */
+int ttt_patterns_classify(uint64_t own, uint64_t blocked, int k);
+
+/* The class of a cell from its four patterns. */
+int ttt_patterns_class_of(const uint8_t pat[TTT_DIRECTIONS]);
+
+/* Recomputes every pattern and class of p's position from the stones alone (no incremental update) into
+ * `fresh`, an uninitialised context that gets its own reference to p's geometry (free with
+ * ttt_patterns_done): what the tests compare the incremental values with. */
+void ttt_patterns_recount(const ttt_patterns *p, ttt_patterns *fresh);
+
+/* Are the patterns, classes, both counts and the cell sets of a and b's empty cells the same? */
+bool ttt_patterns_equal(const ttt_patterns *a, const ttt_patterns *b);
+
+#endif
