@@ -3,11 +3,14 @@
 # saying which one is last.
 source "$(dirname "$0")/harness.bash"
 
-# brain LINES...: the brain's answers to the protocol lines, one per line, in $OUT
+# brain LINES...: the brain's answers to the protocol lines, one per line, in $OUT. ENGINE, when set, is its
+# engine: one bounded by depth, not time, replies the same in every run, which the tests that take back the
+# brain's reply in a second run need.
 brain() {
-    printf '%s\n' "$@" END | "$TTT" brain >"$OUT" 2>"$ERR"
+    printf '%s\n' "$@" END | "$TTT" brain ${ENGINE:+--engine "$ENGINE"} >"$OUT" 2>"$ERR"
     RC=$?
 }
+FIXED=gomoku:depth=2
 # answers EXPECTED...: the answers, line by line
 answers() {
     local want
@@ -22,13 +25,13 @@ answers() {
 # the brain's own move taken back right after it was made, then the opponent's
 brain "START 15" "BEGIN" "TAKEBACK 7,7" "BEGIN"
 answers OK 7,7 OK 7,7
-brain "START 15" "TURN 7,7" "TAKEBACK 7,7"
+ENGINE=$FIXED brain "START 15" "TURN 7,7" "TAKEBACK 7,7"
 reply=$(sed -n 2p "$OUT")
-brain "START 15" "TURN 7,7" "TAKEBACK $reply" "TAKEBACK 7,7" "TURN 7,7"
+ENGINE=$FIXED brain "START 15" "TURN 7,7" "TAKEBACK $reply" "TAKEBACK 7,7" "TURN 7,7"
 [[ $(head -4 "$OUT" | tr '\n' ' ') == "OK $reply OK OK " ]] && grep -Eq '^[0-9]+,[0-9]+$' <(sed -n 5p "$OUT") &&
     PASS=$((PASS + 1)) || fail "the brain's move and the opponent's taken back, then a new move"
 # a stone other than the last: refused, saying which is last, and nothing changes
-brain "START 15" "TURN 7,7" "TAKEBACK 7,7" "TAKEBACK $reply"
+ENGINE=$FIXED brain "START 15" "TURN 7,7" "TAKEBACK 7,7" "TAKEBACK $reply"
 answers OK "$reply" "ERROR TAKEBACK 7,7: not the last stone, which is $reply (take stones back from the last one)" OK
 brain "START 15" "BOARD" "7,7,2" "8,8,1" "9,9,2" "DONE" "TAKEBACK 8,8"
 grep -qx "ERROR TAKEBACK 8,8: not the last stone, which is [0-9]*,[0-9]* (take stones back from the last one)" "$OUT" &&
