@@ -1,14 +1,15 @@
 #!/usr/bin/env python3
 """W-L-D, score and Elo with its 95% interval of one engine in c-gomoku-cli's SGF files.
 
-usage: elo.py GAMES.sgf [MORE.sgf ...] [--engine NAME] [--json]
+usage: elo.py GAMES.sgf [MORE.sgf ...] [--engine NAME] [--no-forfeits] [--json]
 
 Every game of the files counts (a match written in several runs gives several files). NAME (default
 "ttt") is the engine's name as the manager wrote it (PB / PW). The score is (W + D/2) / N; its 95%
 interval is the normal one over the games' scores, as `ttt arena` prints it, except when every game went
 one way (no variance to measure): then the Wilson interval, which stays finite (0 of 40 is below 0.088,
 about -412 Elo). Also printed: the split by colour, how games ended (a time forfeit or a crash is
-counted as the manager scored it, and named), plies (the opening's stones included) and move times.
+counted as the manager scored it, and named; --no-forfeits leaves such games out of the score), plies
+(the opening's stones included) and move times.
 """
 import argparse
 import json
@@ -72,9 +73,15 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("sgf", nargs="+")
     ap.add_argument("--engine", default="ttt")
+    ap.add_argument("--no-forfeits", action="store_true",
+                    help="leave out games lost on time or by a crash (a process that never started to play)")
     ap.add_argument("--json", action="store_true")
     a = ap.parse_args()
     games = read_games(a.sgf)
+    left_out = 0
+    if a.no_forfeits:
+        kept = [g for g in games if not re.search(r"time forfeit|opponent crash", prop(g, "TE"))]
+        left_out, games = len(games) - len(kept), kept
     if not games:
         sys.exit("elo.py: no games in %s" % " ".join(a.sgf))
     w = l = d = 0
@@ -111,6 +118,7 @@ def main():
         "as_black": "%d-%d-%d" % tuple(by_colour["black"]),
         "as_white": "%d-%d-%d" % tuple(by_colour["white"]),
         "endings": endings,
+        "forfeits_left_out": left_out,
         "median_plies": statistics.median(plies),
         "move_ms_mean_max": [round(statistics.mean(ours_ms)) if ours_ms else None, max(ours_ms, default=None)],
         "opponent_move_ms_mean_max": [round(statistics.mean(theirs_ms)) if theirs_ms else None,
@@ -126,6 +134,8 @@ def main():
           % (tuple(out["move_ms_mean_max"]) + tuple(out["opponent_move_ms_mean_max"])))
     for reason, count in sorted(endings.items(), key=lambda x: -x[1]):
         print("  %3d %s" % (count, reason))
+    if left_out:
+        print("  %3d left out (time forfeit or crash)" % left_out)
 
 
 if __name__ == "__main__":

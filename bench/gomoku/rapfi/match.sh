@@ -5,11 +5,13 @@
 #
 # usage: match.sh NAME [c-gomoku-cli options for the Rapfi side ...]
 #   NAME      the results' name: results/NAME.{sgf,pgn,log,txt}
-#   the rest  extra options of Rapfi's -engine (tc=0/0.1 for 100 ms a move, depth=8 for depth 8)
+#   the rest  extra options of Rapfi's -engine (depth=8 for depth 8; its time: RAPFI_TC below)
 # environment (defaults in brackets):
 #   TTT [build/ttt]           the ttt binary; TTT_SPEC [gomoku] its engine (`ttt brain --engine`)
 #   EXT [/work/ext/bin]       where build.sh put c-gomoku-cli and pbrain-rapfi
-#   TC [1]                    seconds a move for both sides (tc=0/TC: no match clock)
+#   TC [1]                    seconds a move for ttt (tc=0/TC: no match clock)
+#   RAPFI_TC [TC]             seconds a move for Rapfi (each engine's own tc=: the manager's -each
+#                             would override a tc= given to one engine)
 #   GAMES [40]                games (two per opening: at most twice the lines of OPENINGS)
 #   CONCURRENCY [1]           games at once (the machine's cores, less what else runs)
 #   OPENINGS [openings.txt]   one opening a line in "pos" notation (h8i9j7: x a letter, y from 1 at the
@@ -18,6 +20,7 @@
 #   OUT [results]             where the files go
 # example: TC=1 GAMES=40 CONCURRENCY=2 bench/gomoku/rapfi/match.sh main-1s
 #          bench/gomoku/rapfi/match.sh main-d8 depth=8
+#          RAPFI_TC=0.1 bench/gomoku/rapfi/match.sh main-vs-100ms
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -31,6 +34,7 @@ ttt=${TTT:-build/ttt}
 spec=${TTT_SPEC:-gomoku}
 ext=${EXT:-/work/ext/bin}
 tc=${TC:-1}
+rapfi_tc=${RAPFI_TC:-$tc}
 games=${GAMES:-40}
 concurrency=${CONCURRENCY:-1}
 openings=${OPENINGS:-$here/openings.txt}
@@ -58,14 +62,21 @@ mkdir -p "$out"
 rm -f "$out/$name.sgf" "$out/$name.pgn"
 
 set -- "$ext/c-gomoku-cli" -rule 0 -boardsize 15 -games "$games" -repeat -concurrency "$concurrency" \
-	-each tc=0/"$tc" tolerance="$tolerance" \
-	-engine name=ttt "cmd=$ttt brain --engine $spec" \
-	-engine name=rapfi "cmd=$ext/pbrain-rapfi" thread=1 "$@" \
+	-each tolerance="$tolerance" \
+	-engine name=ttt "cmd=$ttt brain --engine $spec" tc=0/"$tc" \
+	-engine name=rapfi "cmd=$ext/pbrain-rapfi" tc=0/"$rapfi_tc" thread=1 "$@" \
 	-openings file="$openings" type=pos order=sequential \
 	-sgf "$out/$name.sgf" -pgn "$out/$name.pgn"
 {
-	echo "command: $*"
-	echo "ttt: $(git -C "$here" describe --always --dirty 2>/dev/null || echo unknown) ($ttt, engine $spec)"
+	printf 'command:'
+	for a in "$@"; do
+		case $a in
+		*" "*) printf ' "%s"' "$a" ;;
+		*) printf ' %s' "$a" ;;
+		esac
+	done
+	echo
+	echo "ttt: $("$ttt" --version 2>&1 | head -1), tree $(git -C "$here" describe --always --dirty 2>/dev/null || echo unknown) ($ttt, engine $spec)"
 	echo "start: $(date -u '+%F %T') UTC, load $(cut -d' ' -f1-3 /proc/loadavg)"
 } >"$out/$name.txt"
 "$@" >"$out/$name.log" 2>&1 || echo "match.sh: c-gomoku-cli exited with $? (see $out/$name.log)" >&2
