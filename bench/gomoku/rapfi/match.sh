@@ -17,6 +17,9 @@
 #   OPENINGS [openings.txt]   one opening a line in "pos" notation (h8i9j7: x a letter, y from 1 at the
 #                             top), as Rapfi's opengen writes them
 #   TOLERANCE [3]             seconds past a move's limit before the manager calls it a time loss
+#   MEMORY [the manager's 350 MB]  INFO max_memory in bytes, for both; Rapfi sizes its table by it and
+#                             fills it before its first move (2 to 3 s at load 15: a first move that
+#                             comes right after START may forfeit; 67108864 avoids it)
 #   OUT [results]             where the files go
 # example: TC=1 GAMES=40 CONCURRENCY=2 bench/gomoku/rapfi/match.sh main-1s
 #          bench/gomoku/rapfi/match.sh main-d8 depth=8
@@ -39,6 +42,7 @@ games=${GAMES:-40}
 concurrency=${CONCURRENCY:-1}
 openings=${OPENINGS:-$here/openings.txt}
 tolerance=${TOLERANCE:-3}
+memory=${MEMORY:+maxmemory=$MEMORY}
 out=${OUT:-$here/results}
 
 for f in "$ttt" "$ext/c-gomoku-cli" "$ext/pbrain-rapfi"; do
@@ -62,7 +66,7 @@ mkdir -p "$out"
 rm -f "$out/$name.sgf" "$out/$name.pgn"
 
 set -- "$ext/c-gomoku-cli" -rule 0 -boardsize 15 -games "$games" -repeat -concurrency "$concurrency" \
-	-each tolerance="$tolerance" \
+	-each tolerance="$tolerance" $memory \
 	-engine name=ttt "cmd=$ttt brain --engine $spec" tc=0/"$tc" \
 	-engine name=rapfi "cmd=$ext/pbrain-rapfi" tc=0/"$rapfi_tc" thread=1 "$@" \
 	-openings file="$openings" type=pos order=sequential \
