@@ -8,7 +8,9 @@
 #     github.com/nkg114mc/c-gomoku-cli, or a bare git directory of either
 #     (its HEAD is exported with `git archive`).
 #   OUT: where to build (default /work/ext, or $RAPFI_OUT); it ends with
-#     OUT/bin/c-gomoku-cli, and OUT/bin/pbrain-rapfi.
+#     OUT/bin/c-gomoku-cli and OUT/bin/pbrain-rapfi.
+# environment: JOBS [2] parallel compile jobs; RAPFI_NO_COMMANDS [OFF] ON
+#   leaves out Rapfi's command modules (opengen and the rest).
 # Nothing is copied into this repository.
 set -eu
 

@@ -63,8 +63,11 @@ def interval(w, l, d):
 def read_games(paths):
     games = []
     for p in paths:
-        with open(p, encoding="utf-8", errors="replace") as f:
-            text = f.read()
+        try:
+            with open(p, encoding="utf-8", errors="replace") as f:
+                text = f.read()
+        except OSError as e:
+            sys.exit("%s: cannot read %s: %s" % (sys.argv[0].rsplit("/", 1)[-1], p, e.strerror))
         games += [g.group(0) for g in GAME.finditer(text)]
     return games
 
