@@ -28,7 +28,7 @@ set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
 if [ $# -lt 1 ]; then
-	sed -n '2,20p' "$0" >&2
+	sed -n '2,/^set -eu/p' "$0" | grep '^#' >&2
 	exit 2
 fi
 name=$1
