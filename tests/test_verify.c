@@ -166,16 +166,55 @@ typedef struct node_at {
     size_t end; /* offset after the subtree */
 } node_at;
 
+/* The header's size: the start's stones take (cells + 7) / 8 bytes each. */
+static size_t header_size(const cert *c) { return TTT_CERT_HEADER(c->data[8] * c->data[9]); }
+
 typedef struct walk {
     const unsigned char *d;
     size_t at;
     node_at *nodes;
     int n;
+    int prover; /* of the half under way */
 } walk;
 
-/* Records the nodes of the stream (their tags and subtrees), trusting it (the certificates are good). */
-static void walk_node(walk *w)
+/* The opponent's moves up to the position's own symmetries: the least cell of each orbit, increasing (the
+ * library's symmetries, not the checker's). */
+static int orbits(const ttt_board *b, int *out)
 {
+    int n = 0, stab[8], nstab = 0;
+    for (int s = 1; s < ttt_sym_count(&b->rules); s++) {
+        ttt_bits x = ttt_sym_bits(&b->rules, (ttt_sym)s, &b->stones[TTT_X]);
+        ttt_bits o = ttt_sym_bits(&b->rules, (ttt_sym)s, &b->stones[TTT_O]);
+        if (ttt_bits_equal(&x, &b->stones[TTT_X]) && ttt_bits_equal(&o, &b->stones[TTT_O]))
+            stab[nstab++] = s;
+    }
+    for (int cell = 0; cell < b->cells; cell++) {
+        bool least = ttt_board_at(b, cell) == TTT_NOBODY;
+        for (int i = 0; i < nstab && least; i++)
+            least = ttt_sym_move(&b->rules, (ttt_sym)stab[i], cell) >= cell;
+        if (least)
+            out[n++] = cell;
+    }
+    return n;
+}
+
+/* A WIN leaf (no bytes): normal rules, the prover to move, a cell that completes its line. */
+static bool win_leaf(const walk *w, const ttt_board *b)
+{
+    if (b->rules.misere || (int)ttt_board_to_move(b) != w->prover)
+        return false;
+    for (int cell = 0; cell < b->cells; cell++)
+        if (ttt_board_at(b, cell) == TTT_NOBODY && ttt_board_makes_line(b, ttt_board_to_move(b), cell))
+            return true;
+    return false;
+}
+
+/* Records the nodes of the stream (their tags and subtrees), trusting it (the certificates are good); boards
+ * of fewer than TTT_CERT_WIDE_CELLS cells. */
+static void walk_node(walk *w, const ttt_board *b)
+{
+    if (!ttt_board_terminal(b) && win_leaf(w, b))
+        return;
     int me = w->n++;
     assert_true(me < MAX_NODES);
     w->nodes[me] = (node_at){w->at, w->d[w->at], 0};
@@ -185,23 +224,31 @@ static void walk_node(walk *w)
     else if (tag == TTT_CERT_MIRROR)
         w->at++;
     else if (tag == TTT_CERT_MOVE) {
-        w->at++;
-        walk_node(w);
+        ttt_board child = *b;
+        ttt_board_play(&child, w->d[w->at++]);
+        walk_node(w, &child);
     } else if (tag == TTT_CERT_ALL) {
-        int n = w->d[w->at++];
-        for (int i = 0; i < n; i++)
-            walk_node(w);
+        int n = w->d[w->at++], cells[TTT_MAX_CELLS];
+        assert_int_equal(orbits(b, cells), n);
+        for (int i = 0; i < n; i++) {
+            ttt_board child = *b;
+            ttt_board_play(&child, cells[i]);
+            walk_node(w, &child);
+        }
     }
     w->nodes[me].end = w->at;
 }
 
 static int walk_cert(const cert *c, node_at *nodes)
 {
-    walk w = {c->data, TTT_CERT_HEADER, nodes, 0};
+    walk w = {c->data, header_size(c), nodes, 0, 0};
+    ttt_rules rules = {.rows = c->data[8], .cols = c->data[9], .k = c->data[10], .misere = c->data[11]};
+    ttt_board b;
+    ttt_board_init(&b, &rules);
     int halves = c->data[13];
     for (int i = 0; i < halves; i++) {
-        w.at++;
-        walk_node(&w);
+        w.prover = c->data[w.at++] & 1;
+        walk_node(&w, &b);
     }
     assert_int_equal(w.at + 16, c->size);
     return w.n;
@@ -308,7 +355,7 @@ static void claim_false_values(const cert *c)
         t[13] = v == TTT_DRAW_VALUE ? 2 : 1;
         int to_move = 0; /* the empty board: X */
         int prover = v == TTT_DRAW_VALUE ? 0 : v == TTT_WIN ? to_move : to_move ^ 1;
-        t[TTT_CERT_HEADER] = (unsigned char)(prover + 2 * (v != TTT_DRAW_VALUE));
+        t[header_size(c)] = (unsigned char)(prover + 2 * (v != TTT_DRAW_VALUE));
         assert_true(rejected(t, c->size));
     }
     free(t);
