@@ -251,15 +251,22 @@ static ttt_status run_rules_and_notation(const scenario *s, ttt_error *err)
     return st;
 }
 
-static ttt_status run_solver(const scenario *s, ttt_error *err)
+/* A solver of the scenario's rules (a 1 MiB table) and their empty board in *b. */
+static ttt_status solver_of(const scenario *s, ttt_solver **solver, ttt_board *b, ttt_error *err)
 {
     ttt_rules r = rules_of(s->rules);
+    ttt_board_init(b, &r);
+    return ttt_solver_new(&r, 1, solver, err);
+}
+
+static ttt_status run_solver(const scenario *s, ttt_error *err)
+{
     ttt_solver *solver;
-    ttt_status st = ttt_solver_new(&r, 1, &solver, err);
+    ttt_board b;
+    ttt_status st = solver_of(s, &solver, &b, err);
     if (st)
         return st;
-    ttt_board b;
-    ttt_board_init(&b, &r);
+    ttt_rules r = b.rules;
     ttt_limits limits = {.nodes = 20000};
     ttt_result value;
     ttt_value_result within;
@@ -527,13 +534,11 @@ static ttt_status run_count(const scenario *s, ttt_error *err)
  * allocations fail like the solver's (whose table absorbs them). */
 static ttt_status run_certificate(const scenario *s, ttt_error *err)
 {
-    ttt_rules r = rules_of(s->rules);
     ttt_solver *solver;
-    ttt_status st = ttt_solver_new(&r, 1, &solver, err);
+    ttt_board b;
+    ttt_status st = solver_of(s, &solver, &b, err);
     if (st)
         return st;
-    ttt_board b;
-    ttt_board_init(&b, &r);
     ttt_result value;
     st = ttt_solver_value(solver, &b, &value, NULL, NULL, err);
     char path[300];
