@@ -251,15 +251,22 @@ static ttt_status run_rules_and_notation(const scenario *s, ttt_error *err)
     return st;
 }
 
-static ttt_status run_solver(const scenario *s, ttt_error *err)
+/* A solver of the scenario's rules (a 1 MiB table) and their empty board in *b. */
+static ttt_status solver_of(const scenario *s, ttt_solver **solver, ttt_board *b, ttt_error *err)
 {
     ttt_rules r = rules_of(s->rules);
+    ttt_board_init(b, &r);
+    return ttt_solver_new(&r, 1, solver, err);
+}
+
+static ttt_status run_solver(const scenario *s, ttt_error *err)
+{
     ttt_solver *solver;
-    ttt_status st = ttt_solver_new(&r, 1, &solver, err);
+    ttt_board b;
+    ttt_status st = solver_of(s, &solver, &b, err);
     if (st)
         return st;
-    ttt_board b;
-    ttt_board_init(&b, &r);
+    ttt_rules r = b.rules;
     ttt_limits limits = {.nodes = 20000};
     ttt_result value;
     ttt_value_result within;
@@ -523,6 +530,35 @@ static ttt_status run_count(const scenario *s, ttt_error *err)
     return ttt_count(&r, 0, &counts, err);
 }
 
+/* Solves the empty board, writes its certificate to a file and checks it: the writer's and the checker's
+ * allocations fail like the solver's (whose table absorbs them). */
+static ttt_status run_certificate(const scenario *s, ttt_error *err)
+{
+    ttt_solver *solver;
+    ttt_board b;
+    ttt_status st = solver_of(s, &solver, &b, err);
+    if (st)
+        return st;
+    ttt_result value;
+    st = ttt_solver_value(solver, &b, &value, NULL, NULL, err);
+    char path[300];
+    snprintf(path, sizeof path, "%s/alloc.cert", tmpdir);
+    FILE *f = fopen(path, "w+b");
+    assert_non_null(f);
+    if (!st)
+        st = ttt_certificate_write(solver, &b, value, f, NULL, err);
+    ttt_solver_free(solver);
+    ttt_verify_report report;
+    if (!st) {
+        rewind(f);
+        st = ttt_verify_certificate(f, &report, err);
+        if (!st)
+            assert_int_equal(report.value, value);
+    }
+    fclose(f);
+    return st;
+}
+
 static ttt_status run_gomocup(const scenario *s, ttt_error *err)
 {
     (void)s;
@@ -646,6 +682,10 @@ static void solver_and_playouts(void **state)
         {.name = "playout", .run = run_playout, .rules = "7x7k5"},
         {.name = "playout", .run = run_playout, .rules = "15x15k5"},
         {.name = "playout", .run = run_playout, .rules = "20x20k5"},
+        {.name = "certificate", .run = run_certificate, .rules = "3x3", .absorbs = true},
+        {.name = "certificate", .run = run_certificate, .rules = "4x4k3-misere", .absorbs = true},
+        {.name = "certificate", .run = run_certificate, .rules = "9x9k3", .absorbs = true},
+        {.name = "certificate", .run = run_certificate, .rules = "12x12k8", .absorbs = true},
         {.name = "count", .run = run_count, .rules = "3x3"},
         {.name = "count", .run = run_count, .rules = "3x3-misere"},
     };

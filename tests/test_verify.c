@@ -19,6 +19,7 @@
 #define MAX_NODES     (1 << 20)
 #define FLIP_MAX_SIZE 1024        /* every bit of certificates up to this size is flipped */
 #define START_OFFSET  16          /* the header's start position */
+#define K_OFFSET      10          /* the header's k */
 #define TAMPER_NODES  300         /* nodes of a certificate damaged, spread over it */
 #define TAMPER_SIZE   (32 * 1024) /* certificates up to this size are damaged node by node */
 
@@ -166,16 +167,55 @@ typedef struct node_at {
     size_t end; /* offset after the subtree */
 } node_at;
 
+/* The header's size: the start's stones take (cells + 7) / 8 bytes each. */
+static size_t header_size(const cert *c) { return TTT_CERT_HEADER(c->data[8] * c->data[9]); }
+
 typedef struct walk {
     const unsigned char *d;
     size_t at;
     node_at *nodes;
     int n;
+    int prover; /* of the half under way */
 } walk;
 
-/* Records the nodes of the stream (their tags and subtrees), trusting it (the certificates are good). */
-static void walk_node(walk *w)
+/* The opponent's moves up to the position's own symmetries: the least cell of each orbit, increasing (the
+ * library's symmetries, not the checker's). */
+static int orbits(const ttt_board *b, int *out)
 {
+    int n = 0, stab[8], nstab = 0;
+    for (int s = 1; s < ttt_sym_count(&b->rules); s++) {
+        ttt_bits x = ttt_sym_bits(&b->rules, (ttt_sym)s, &b->stones[TTT_X]);
+        ttt_bits o = ttt_sym_bits(&b->rules, (ttt_sym)s, &b->stones[TTT_O]);
+        if (ttt_bits_equal(&x, &b->stones[TTT_X]) && ttt_bits_equal(&o, &b->stones[TTT_O]))
+            stab[nstab++] = s;
+    }
+    for (int cell = 0; cell < b->cells; cell++) {
+        bool least = ttt_board_at(b, cell) == TTT_NOBODY;
+        for (int i = 0; i < nstab && least; i++)
+            least = ttt_sym_move(&b->rules, (ttt_sym)stab[i], cell) >= cell;
+        if (least)
+            out[n++] = cell;
+    }
+    return n;
+}
+
+/* A WIN leaf (no bytes): normal rules, the prover to move, a cell that completes its line. */
+static bool win_leaf(const walk *w, const ttt_board *b)
+{
+    if (b->rules.misere || (int)ttt_board_to_move(b) != w->prover)
+        return false;
+    for (int cell = 0; cell < b->cells; cell++)
+        if (ttt_board_at(b, cell) == TTT_NOBODY && ttt_board_makes_line(b, ttt_board_to_move(b), cell))
+            return true;
+    return false;
+}
+
+/* Records the nodes of the stream (their tags and subtrees), trusting it (the certificates are good); boards
+ * of fewer than TTT_CERT_WIDE_CELLS cells. */
+static void walk_node(walk *w, const ttt_board *b)
+{
+    if (!ttt_board_terminal(b) && win_leaf(w, b))
+        return;
     int me = w->n++;
     assert_true(me < MAX_NODES);
     w->nodes[me] = (node_at){w->at, w->d[w->at], 0};
@@ -185,23 +225,31 @@ static void walk_node(walk *w)
     else if (tag == TTT_CERT_MIRROR)
         w->at++;
     else if (tag == TTT_CERT_MOVE) {
-        w->at++;
-        walk_node(w);
+        ttt_board child = *b;
+        ttt_board_play(&child, w->d[w->at++]);
+        walk_node(w, &child);
     } else if (tag == TTT_CERT_ALL) {
-        int n = w->d[w->at++];
-        for (int i = 0; i < n; i++)
-            walk_node(w);
+        int n = w->d[w->at++], cells[TTT_MAX_CELLS];
+        assert_int_equal(orbits(b, cells), n);
+        for (int i = 0; i < n; i++) {
+            ttt_board child = *b;
+            ttt_board_play(&child, cells[i]);
+            walk_node(w, &child);
+        }
     }
     w->nodes[me].end = w->at;
 }
 
 static int walk_cert(const cert *c, node_at *nodes)
 {
-    walk w = {c->data, TTT_CERT_HEADER, nodes, 0};
+    walk w = {c->data, header_size(c), nodes, 0, 0};
+    ttt_rules rules = {.rows = c->data[8], .cols = c->data[9], .k = c->data[10], .misere = c->data[11]};
+    ttt_board b;
+    ttt_board_init(&b, &rules);
     int halves = c->data[13];
     for (int i = 0; i < halves; i++) {
-        w.at++;
-        walk_node(&w);
+        w.prover = c->data[w.at++] & 1;
+        walk_node(&w, &b);
     }
     assert_int_equal(w.at + 16, c->size);
     return w.n;
@@ -227,8 +275,9 @@ static void tamper_nodes(const cert *c)
         if (i % step && nd->tag != TTT_CERT_MIRROR) /* a sample, and every mirror leaf (they are few) */
             continue;
         memcpy(t, c->data, c->size);
-        if (nd->tag == TTT_CERT_ALL && c->data[nd->at + 1] > 0) {
-            /* An opponent move dropped: the count one less, the last child's subtree cut out. */
+        if (nd->tag == TTT_CERT_ALL && c->data[nd->at + 1] > 0 && i + 1 < n && nodes[i + 1].at < nd->end) {
+            /* An opponent move dropped: the count one less, the last child written (WIN leaves are not) cut
+             * out. */
             const node_at *last = &nodes[i + 1];
             for (int j = i + 1; j < n && nodes[j].at < nd->end; j++)
                 if (nodes[j].end == nd->end && nodes[j].at > last->at)
@@ -270,14 +319,14 @@ static void tamper_nodes(const cert *c)
     free(t);
 }
 
-/* Every bit flipped: the checker rejects the file, or accepts it with the true value (a flip may turn a move
- * into another good one); the header's rules, value and halves never pass changed. */
-static void flip_bits(const cert *c)
+/* Every bit of the first `bytes` flipped: the checker rejects the file, or accepts it with the true value (a
+ * flip may turn a move into another good one); the header's rules, value and halves never pass changed. */
+static void flip_bits_of(const cert *c, size_t bytes)
 {
     unsigned char *t = malloc(c->size);
     assert_non_null(t);
     int passed = 0;
-    for (size_t byte = 0; byte < c->size; byte++)
+    for (size_t byte = 0; byte < bytes; byte++)
         for (int b = 0; b < 8; b++) {
             memcpy(t, c->data, c->size);
             t[byte] ^= (unsigned char)(1u << b);
@@ -286,14 +335,19 @@ static void flip_bits(const cert *c)
             if (check(t, c->size, &r, &err) == TTT_OK) {
                 assert_int_equal(r.value, c->value);
                 /* The start's stones may change and the proof still hold (4x5k5: a pairing at the root
-                 * proves the draw with one more X stone too); the rules, value and halves never. */
-                assert_true(byte >= START_OFFSET);
+                 * proves the draw with one more X stone too), and so may a draw's k grow (12x12k8: pairs in
+                 * every window of 8 are in every window of 9: the draw of 12x12k9 is proven too); the board,
+                 * the value and the halves never. */
+                bool longer_draw = byte == K_OFFSET && t[byte] > c->data[byte] && c->value == TTT_DRAW_VALUE;
+                assert_true(byte >= START_OFFSET || longer_draw);
                 passed++;
             }
         }
-    assert_true(passed * 10 < (int)c->size * 8); /* nearly every flip breaks the proof */
+    assert_true(passed * 10 < (int)bytes * 8); /* nearly every flip breaks the proof */
     free(t);
 }
+
+static void flip_bits(const cert *c) { flip_bits_of(c, c->size); }
 
 /* The header made to claim each other value (halves and half bytes consistent): never passes. */
 static void claim_false_values(const cert *c)
@@ -308,7 +362,7 @@ static void claim_false_values(const cert *c)
         t[13] = v == TTT_DRAW_VALUE ? 2 : 1;
         int to_move = 0; /* the empty board: X */
         int prover = v == TTT_DRAW_VALUE ? 0 : v == TTT_WIN ? to_move : to_move ^ 1;
-        t[TTT_CERT_HEADER] = (unsigned char)(prover + 2 * (v != TTT_DRAW_VALUE));
+        t[header_size(c)] = (unsigned char)(prover + 2 * (v != TTT_DRAW_VALUE));
         assert_true(rejected(t, c->size));
     }
     free(t);
@@ -324,6 +378,30 @@ static void test_tampered_certificates_are_rejected(void **state)
         claim_false_values(&c);
         if (c.size <= FLIP_MAX_SIZE)
             flip_bits(&c);
+        free(c.data);
+    }
+}
+
+/* Boards over 64 cells (the start's stones in more than 8 bytes; from 256 cells on, cells in two bytes):
+ * wins, and draws by pairings, written and checked; their headers and nodes tampered with. */
+static const char *const big_rules[] = {"9x9k3", "5x13k3", "12x12k8", "16x16k3"};
+
+static void test_boards_over_64_cells(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof big_rules / sizeof big_rules[0]; i++) {
+        cert c = make_cert(big_rules[i]);
+        ttt_verify_report r;
+        ttt_error err;
+        if (check(c.data, c.size, &r, &err))
+            fail_msg("%s: %s", big_rules[i], err.msg);
+        assert_int_equal(r.value, c.value);
+        assert_int_equal(r.rules.rows * r.rules.cols, c.data[8] * c.data[9]);
+        assert_true(r.rules.rows * r.rules.cols > 64);
+        claim_false_values(&c);
+        flip_bits_of(&c, header_size(&c));
+        if (r.rules.rows * r.rules.cols < TTT_CERT_WIDE_CELLS)
+            tamper_nodes(&c);
         free(c.data);
     }
 }
@@ -355,6 +433,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_small_rules_set_verifies),
         cmocka_unit_test(test_tampered_certificates_are_rejected),
+        cmocka_unit_test(test_boards_over_64_cells),
         cmocka_unit_test(test_bad_files_get_one_line_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

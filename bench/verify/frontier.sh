@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # bench/verify/frontier.sh TTT [RULES...] - certificates of the frontier boards (make verify-frontier): for each
 # rules set, `ttt solve --value` without and with --certificate (CPU seconds, user + system: the machine may be
-# shared), the certificate's nodes and bytes, and `ttt verify` on it (CPU seconds). Exits non-zero when a certificate fails to verify. The certificates go to a temporary
+# shared), the certificate's nodes and bytes, the oracle's nodes (what the writer searched: free of the load),
+# and `ttt verify` on it (CPU seconds). Exits non-zero when a certificate fails to verify. The certificates go to a temporary
 # directory (CERT_DIR to keep them). Default boards: 7x7k5 6x6k5 6x6k4 6x5k4 5x5k4 5x5k4-misere.
 set -euo pipefail
 TTT=${1:?usage: $0 path/to/ttt [RULES...]}
@@ -27,7 +28,7 @@ cpu() {
     echo "$user + $sys" | bc
 }
 
-printf '%-13s %-6s %9s %14s %11s %11s %10s\n' rules value solve_s with_cert_s nodes bytes verify_s
+printf '%-13s %-6s %9s %14s %11s %11s %11s %10s\n' rules value solve_s with_cert_s nodes bytes oracle verify_s
 bad=0
 for r in "${BOARDS[@]}"; do
     seconds "$DIR/$r.plain" "$TTT" solve --value --rules "$r"
@@ -38,8 +39,9 @@ for r in "${BOARDS[@]}"; do
         bytes=$(grep -Eo '"bytes":[0-9]+' "$DIR/$r.verify.out" | cut -d: -f2)
         proven=$(grep -Eo '"value":"[a-z]+"' "$DIR/$r.verify.out" | cut -d'"' -f4)
         [[ $proven == "$value" ]] || { echo "$r: verify proves $proven, solve said $value"; bad=1; }
-        printf '%-13s %-6s %9.2f %14.2f %11s %11s %10.2f\n' "$r" "$value" "$(cpu "$DIR/$r.plain")" \
-            "$(cpu "$DIR/$r.cert")" "$nodes" "$bytes" "$(cpu "$DIR/$r.verify")"
+        oracle=$(grep -Eo '[0-9]+ oracle nodes' "$DIR/$r.cert.err" | cut -d' ' -f1)
+        printf '%-13s %-6s %9.2f %14.2f %11s %11s %11s %10.2f\n' "$r" "$value" "$(cpu "$DIR/$r.plain")" \
+            "$(cpu "$DIR/$r.cert")" "$nodes" "$bytes" "$oracle" "$(cpu "$DIR/$r.verify")"
     else
         echo "$r: NOT VERIFIED: $(cat "$DIR/$r.verify.err")"
         bad=1

@@ -11,6 +11,10 @@
  * leaves a few lines of code check:
  *
  *     END      the game is over (a completed line or a full board) and its outcome meets the target
+ *     WIN      normal rules, the prover to move: an empty cell completes a line of the prover's. Such a leaf
+ *              is not written (no bytes, not counted as a node): the checker finds the cell itself. Most of
+ *              a win's opponent moves end so, the ones that leave the prover's threat open (6x6k4: 57,353
+ *              nodes; 686,833 in version 1, when each was a move and a finished game).
  *     PAIRING  normal rules, target "does not lose": disjoint pairs of empty cells, a pair inside every
  *              window that holds no stone of the prover. The prover answers each opponent move in a pair
  *              with its partner, so the opponent never completes a line.
@@ -21,25 +25,31 @@
  *     SEEN     the position, up to a symmetry of the board, was proven earlier in the same half (a
  *              transposition); every node checked before, leaves included, counts
  *
- * Layout (bytes; a cell is row * cols + col, row 0 at the top; boards of at most 64 cells; integers are
- * little-endian):
+ * Layout, version 2 (bytes; a cell is row * cols + col, row 0 at the top; boards of up to TTT_CERT_MAX_CELLS
+ * cells; integers are little-endian). S = (cells + 7) / 8, the bytes of a set of cells (bit c % 8 of byte
+ * c / 8: cell c). A "cell" below (a cell or a count) is one byte on boards of fewer than TTT_CERT_WIDE_CELLS
+ * cells, two bytes (little-endian) on larger ones:
  *
- *     header  0  8  "TTTCERT1"
+ *     header  0  8  "TTTCERT2"
  *             8  1  rows      9 1 cols      10 1 k      11 1 misère (0 or 1)
  *            12  1  value for the side to move at the start: 0 loss, 1 draw, 2 win
  *            13  1  halves (1 or 2)     14 2 zero
- *            16  8  X stones at the start (bit c: cell c)      24 8 O stones at the start
+ *            16  S  X stones at the start          16 + S  S  O stones at the start
  *     half       1  prover (0 X, 1 O) + 2 * target (0 does not lose, 1 wins); then its root node
  *     node       1  tag, then:
  *                     0 END                  nothing
- *                     1 PAIRING  n, then n pairs of two cells (one byte each)
+ *                     1 PAIRING  n (a cell), then n pairs of two cells
  *                     2 SEEN                 nothing
  *                     3 MOVE     the prover's cell, then the child's node
- *                     4 ALL      n, then the n children's nodes, one per orbit of the opponent's moves
- *                     5 MIRROR   the symmetry: its number s, the map (r, c) -> (r', c') where r' = rows-1-r
- *                                when s & 2, c' = cols-1-c when s & 1, then (r', c') -> (c', r') when s & 4
- *                                (square boards: s from 0 to 7; others 0 to 3)
- *     trailer    8  "TTTEND\0\0", then 8: the nodes written (of every half)
+ *                     4 ALL      n (a cell): the orbits of the opponent's moves; then a child's node for
+ *                                each, in increasing order of its least cell (a WIN leaf takes no bytes)
+ *                     5 MIRROR   the symmetry (one byte): its number s, the map (r, c) -> (r', c') where
+ *                                r' = rows-1-r when s & 2, c' = cols-1-c when s & 1, then (r', c') -> (c', r')
+ *                                when s & 4 (square boards: s from 0 to 7; others 0 to 3)
+ *     trailer    8  "TTTEND\0\0", then 8: the nodes written (of every half; WIN leaves not counted)
+ *
+ * Version 1 ("TTTCERT1": boards of at most 64 cells, the stones as two 8-byte words, no WIN leaves) is no
+ * longer read: write it again with `ttt solve --certificate`.
  *
  * Nodes come in depth-first order, each before its children, so the file is written and read as a stream:
  * neither side holds the proof, only a set of the positions done (for SEEN).
@@ -53,11 +63,15 @@
 #include "ttt/board.h"
 #include "ttt/solve.h"
 
-#define TTT_CERT_MAGIC      "TTTCERT1"
+#define TTT_CERT_MAGIC      "TTTCERT2"
+#define TTT_CERT_MAGIC_V1   "TTTCERT1"
 #define TTT_CERT_END_MAGIC  "TTTEND\0\0"
-#define TTT_CERT_HEADER     32
-#define TTT_CERT_MAX_CELLS  64
+#define TTT_CERT_MAX_CELLS  TTT_MAX_CELLS
+#define TTT_CERT_WIDE_CELLS 256 /* from this many cells on, a cell or a count takes two bytes */
 #define TTT_CERT_MAX_HALVES 2
+/* The header's size for a board of `cells` cells: 16 bytes, then each side's start stones. */
+#define TTT_CERT_HEADER_FIXED  16
+#define TTT_CERT_HEADER(cells) (TTT_CERT_HEADER_FIXED + 2 * (((cells) + 7) / 8))
 
 enum {
     TTT_CERT_END = 0,
@@ -72,6 +86,7 @@ enum { TTT_CERT_NOT_LOSE = 0, TTT_CERT_WIN = 1 };
 /* What writing a certificate took. */
 typedef struct ttt_certificate_stats {
     uint64_t nodes;    /* nodes written, every half */
+    uint64_t wins;     /* WIN leaves (not written: the checker finds them) */
     uint64_t bytes;    /* the file's size */
     uint64_t pairings; /* PAIRING leaves */
     uint64_t mirrors;  /* MIRROR leaves */
@@ -80,11 +95,11 @@ typedef struct ttt_certificate_stats {
     double ms;
 } ttt_certificate_stats;
 
-/* Writes to `out` a certificate that b (ongoing, at most TTT_CERT_MAX_CELLS cells, the solver's rules) has
- * the value `value` for the side to move, which the solver proved. The solver chooses the prover's moves
- * (its table and draw prover warm from that proof make it quick); the file is written as it goes. stats may
- * be NULL. TTT_ELIMIT for a larger board, TTT_EIO when writing fails, TTT_ESTATE when the solver cannot
- * back the value (then the file is incomplete). */
+/* Writes to `out` a certificate that b (ongoing, the solver's rules) has the value `value` for the side to
+ * move, which the solver proved. The solver chooses the prover's moves (its table and draw prover warm from
+ * that proof make it quick); the file is written as it goes. stats may be NULL. TTT_EIO when writing fails,
+ * TTT_ENOMEM when memory runs out, TTT_ESTATE when the solver cannot back the value (in each case the file is
+ * incomplete). */
 ttt_status ttt_certificate_write(ttt_solver *solver, const ttt_board *b, ttt_result value, FILE *out,
                                  ttt_certificate_stats *stats, ttt_error *err);
 

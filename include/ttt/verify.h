@@ -9,16 +9,18 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "ttt/board.h"
 #include "ttt/common.h"
 #include "ttt/rules.h"
 #include "ttt/solve.h"
 
 typedef struct ttt_verify_report {
     ttt_rules rules;
-    uint64_t x, o;    /* the start position's stones (bit c: cell c) */
+    ttt_bits x, o;    /* the start position's stones */
     ttt_result value; /* proven, for the side to move at the start */
     int halves;
     uint64_t nodes;    /* nodes checked */
+    uint64_t wins;     /* WIN leaves found (not written: see ttt/certificate.h) */
     uint64_t pairings; /* PAIRING leaves checked */
     uint64_t mirrors;  /* MIRROR leaves checked */
     uint64_t seen;     /* SEEN leaves found among the positions proven */

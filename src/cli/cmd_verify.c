@@ -56,21 +56,22 @@ int cmd_verify(int argc, char **argv)
         }
         return cli_runtime("verify", "%s: invalid: %s", path, err.msg);
     }
-    const char *side = __builtin_popcountll(r.x) == __builtin_popcountll(r.o) ? "X" : "O";
+    const char *side = ttt_bits_count(&r.x) == ttt_bits_count(&r.o) ? "X" : "O";
     if (json) {
         printf("{\"valid\":true,\"rules\":\"%s\",\"to_move\":\"%s\",\"value\":\"%s\",\"halves\":%d,\"nodes\":"
                "%llu,"
-               "\"pairings\":%llu,\"mirrors\":%llu,\"seen\":%llu,\"bytes\":%llu,\"ms\":%.3f}\n",
+               "\"wins\":%llu,\"pairings\":%llu,\"mirrors\":%llu,\"seen\":%llu,\"bytes\":%llu,\"ms\":%.3f}\n",
                ttt_rules_format(&r.rules, rt, sizeof rt), side, ttt_result_name(r.value), r.halves,
-               (unsigned long long)r.nodes, (unsigned long long)r.pairings, (unsigned long long)r.mirrors,
-               (unsigned long long)r.seen, (unsigned long long)r.bytes, r.ms);
+               (unsigned long long)r.nodes, (unsigned long long)r.wins, (unsigned long long)r.pairings,
+               (unsigned long long)r.mirrors, (unsigned long long)r.seen, (unsigned long long)r.bytes, r.ms);
         return CLI_OK;
     }
-    int stones = __builtin_popcountll(r.x | r.o);
+    int stones = ttt_bits_count(&r.x) + ttt_bits_count(&r.o);
     printf("%s: valid: %s, %s to move (%d stone%s): %s\n", path, ttt_rules_format(&r.rules, rt, sizeof rt),
            side, stones, stones == 1 ? "" : "s", ttt_result_name(r.value));
-    printf("%llu nodes checked (%llu pairings, %llu mirrors, %llu transpositions), %llu bytes, in %.3f ms\n",
+    printf("%llu nodes checked (%llu pairings, %llu mirrors, %llu transpositions; %llu wins in one found), "
+           "%llu bytes, in %.3f ms\n",
            (unsigned long long)r.nodes, (unsigned long long)r.pairings, (unsigned long long)r.mirrors,
-           (unsigned long long)r.seen, (unsigned long long)r.bytes, r.ms);
+           (unsigned long long)r.seen, (unsigned long long)r.wins, (unsigned long long)r.bytes, r.ms);
     return CLI_OK;
 }

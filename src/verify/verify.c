@@ -17,59 +17,120 @@
 #include "util/error.h"
 
 #define MAX_CELLS   TTT_CERT_MAX_CELLS
+#define WORDS       ((MAX_CELLS + 63) / 64)
 #define MAX_WINDOWS (4 * MAX_CELLS)
+#define MAX_THROUGH (4 * TTT_MAX_SIDE) /* windows through one cell: at most k per direction */
 #define MAX_SYMS    8
 #define SET_START   1024 /* slots of the set of positions proven at first (a power of two) */
 #define MOVE_TEXT   8
 
-typedef struct key {
-    uint64_t x, o;
-} key;
+/* A set of cells: bit c % 64 of word c / 64 for cell c; only the board's `words` words are read. */
+typedef struct cells {
+    uint64_t w[WORDS];
+} cells;
 
-/* The positions proven in the half under way: open addressing, grown at half full. */
+/* The positions proven in the half under way: open addressing, grown at half full; a key is 2 * words
+ * words (X's stones, then O's). */
 typedef struct key_set {
-    key *slot;
+    uint64_t *keys;
     uint8_t *used;
-    size_t mask, count;
+    size_t mask, count, size; /* size: words of a key */
 } key_set;
 
 typedef struct checker {
     ttt_rules rules;
-    int rows, cols, cells, k;
-    bool misere;
-    uint64_t all;
+    int rows, cols, cells, k, words;
+    bool misere, wide;
+    cells all;
     int nwin;
-    uint64_t win[MAX_WINDOWS];
+    cells win[MAX_WINDOWS];
     int ncell_win[MAX_CELLS];
-    uint64_t cell_win[MAX_CELLS][4 * 8]; /* windows through a cell: at most k per direction, k <= 8 */
+    int16_t cell_win[MAX_CELLS][MAX_THROUGH];
     int nsym;
-    int sym[MAX_SYMS][MAX_CELLS];
+    int16_t sym[MAX_SYMS][MAX_CELLS];
     FILE *in;
-    uint64_t bytes, nodes, pairings, mirrors, seen;
+    uint64_t bytes, nodes, wins, pairings, mirrors, seen;
     key_set done;
     int prover, target; /* of the half under way */
     int path[MAX_CELLS], depth;
+    int partner[MAX_CELLS];
     ttt_error *err;
     ttt_status st;
 } checker;
+
+/* --- Cell sets ------------------------------------------------------------------------------------------ */
+
+static bool has(const cells *s, int c) { return s->w[c >> 6] >> (c & 63) & 1; }
+static void add(cells *s, int c) { s->w[c >> 6] |= UINT64_C(1) << (c & 63); }
+
+static int count(const checker *c, const cells *s)
+{
+    int n = 0;
+    for (int i = 0; i < c->words; i++)
+        n += __builtin_popcountll(s->w[i]);
+    return n;
+}
+
+static bool equal(const checker *c, const cells *a, const cells *b)
+{
+    for (int i = 0; i < c->words; i++)
+        if (a->w[i] != b->w[i])
+            return false;
+    return true;
+}
+
+/* Whether a holds every cell of b. */
+static bool covers(const checker *c, const cells *a, const cells *b)
+{
+    for (int i = 0; i < c->words; i++)
+        if (b->w[i] & ~a->w[i])
+            return false;
+    return true;
+}
+
+static bool meets(const checker *c, const cells *a, const cells *b)
+{
+    for (int i = 0; i < c->words; i++)
+        if (a->w[i] & b->w[i])
+            return true;
+    return false;
+}
+
+/* The first cell of s from `from` on, or -1. */
+static int next(const checker *c, const cells *s, int from)
+{
+    for (int i = from >> 6; i < c->words; i++) {
+        uint64_t m = s->w[i] & (i == from >> 6 ? ~UINT64_C(0) << (from & 63) : ~UINT64_C(0));
+        if (m)
+            return i * 64 + __builtin_ctzll(m);
+    }
+    return -1;
+}
+
+static cells with(cells s, int cell)
+{
+    add(&s, cell);
+    return s;
+}
 
 /* --- Geometry: the windows and symmetries, from the rules alone ----------------------------------------- */
 
 static void add_window(checker *c, int r, int col, int dr, int dc)
 {
-    uint64_t w = 0;
-    for (int i = 0; i < c->k; i++)
-        w |= UINT64_C(1) << ((r + i * dr) * c->cols + col + i * dc);
-    c->win[c->nwin++] = w;
-    for (int cell = 0; cell < c->cells; cell++)
-        if (w >> cell & 1)
-            c->cell_win[cell][c->ncell_win[cell]++] = w;
+    cells *w = &c->win[c->nwin];
+    for (int i = 0; i < c->k; i++) {
+        int cell = (r + i * dr) * c->cols + col + i * dc;
+        add(w, cell);
+        c->cell_win[cell][c->ncell_win[cell]++] = (int16_t)c->nwin;
+    }
+    c->nwin++;
 }
 
 static void geometry(checker *c)
 {
     static const int dirs[4][2] = {{0, 1}, {1, 0}, {1, 1}, {1, -1}};
-    c->all = c->cells == 64 ? ~UINT64_C(0) : (UINT64_C(1) << c->cells) - 1;
+    for (int cell = 0; cell < c->cells; cell++)
+        add(&c->all, cell);
     for (int d = 0; d < 4; d++)
         for (int r = 0; r < c->rows; r++)
             for (int col = 0; col < c->cols; col++) {
@@ -90,99 +151,123 @@ static void geometry(checker *c)
                         r = c->rows - 1 - r;
                     if (fc)
                         col = c->cols - 1 - col;
-                    c->sym[c->nsym][cell] = swap ? col * c->cols + r : r * c->cols + col;
+                    c->sym[c->nsym][cell] = (int16_t)(swap ? col * c->cols + r : r * c->cols + col);
                 }
                 c->nsym++;
             }
 }
 
-static uint64_t map_set(const checker *c, int s, uint64_t set)
+static cells map_set(const checker *c, int s, const cells *set)
 {
-    uint64_t out = 0;
-    for (; set; set &= set - 1)
-        out |= UINT64_C(1) << c->sym[s][__builtin_ctzll(set)];
+    cells out = {{0}};
+    for (int cell = next(c, set, 0); cell >= 0; cell = next(c, set, cell + 1))
+        add(&out, c->sym[s][cell]);
     return out;
 }
 
-static key canonical(const checker *c, uint64_t x, uint64_t o)
+/* The key of a position: the least image of (x, o) under the board's symmetries, X's words first, the last
+ * word most significant. */
+static void canonical(const checker *c, const cells *x, const cells *o, uint64_t *key)
 {
-    key best = {x, o};
-    for (int s = 1; s < c->nsym; s++) {
-        key k = {map_set(c, s, x), map_set(c, s, o)};
-        if (k.x < best.x || (k.x == best.x && k.o < best.o))
-            best = k;
+    uint64_t k[2 * WORDS];
+    for (int s = 0; s < c->nsym; s++) {
+        cells mx = s ? map_set(c, s, x) : *x, mo = s ? map_set(c, s, o) : *o;
+        memcpy(k, mx.w, (size_t)c->words * sizeof *k);
+        memcpy(k + c->words, mo.w, (size_t)c->words * sizeof *k);
+        int cmp = 0;
+        for (int i = 2 * c->words - 1; s && i >= 0 && !cmp; i--)
+            cmp = k[i] < key[i] ? -1 : k[i] > key[i];
+        if (!s || cmp < 0)
+            memcpy(key, k, 2 * (size_t)c->words * sizeof *key);
     }
-    return best;
 }
 
-static bool has_line_through(const checker *c, uint64_t stones, int cell)
+/* Whether `stones` fill a window through cell. */
+static bool has_line_through(const checker *c, const cells *stones, int cell)
 {
     for (int i = 0; i < c->ncell_win[cell]; i++)
-        if ((stones & c->cell_win[cell][i]) == c->cell_win[cell][i])
+        if (covers(c, stones, &c->win[c->cell_win[cell][i]]))
             return true;
     return false;
 }
 
-static bool has_line(const checker *c, uint64_t stones)
+static bool has_line(const checker *c, const cells *stones)
 {
     for (int i = 0; i < c->nwin; i++)
-        if ((stones & c->win[i]) == c->win[i])
+        if (covers(c, stones, &c->win[i]))
             return true;
+    return false;
+}
+
+/* Whether `mine` completes a line with one more stone: a window free of `theirs` missing one cell. */
+static bool wins_now(const checker *c, const cells *mine, const cells *theirs)
+{
+    for (int i = 0; i < c->nwin; i++) {
+        int have = 0;
+        bool blocked = false;
+        for (int j = 0; j < c->words && !blocked; j++) {
+            blocked = (c->win[i].w[j] & theirs->w[j]) != 0;
+            have += __builtin_popcountll(c->win[i].w[j] & mine->w[j]);
+        }
+        if (!blocked && have == c->k - 1)
+            return true;
+    }
     return false;
 }
 
 /* --- The set of positions proven ------------------------------------------------------------------------ */
 
-static size_t key_hash(key k)
+static size_t key_hash(const key_set *s, const uint64_t *k)
 {
-    uint64_t h = k.x * UINT64_C(0x9E3779B97F4A7C15) ^
-                 (k.o + UINT64_C(0x632BE59BD9B4E019)) * UINT64_C(0xD6E8FEB86659FD93);
+    uint64_t h = UINT64_C(0x632BE59BD9B4E019);
+    for (size_t i = 0; i < s->size; i++)
+        h = (h ^ k[i]) * UINT64_C(0xD6E8FEB86659FD93);
     return (size_t)(h ^ h >> 31);
 }
 
-static bool set_has(const key_set *s, key k)
+static bool set_has(const key_set *s, const uint64_t *k)
 {
-    for (size_t i = key_hash(k) & s->mask; s->used[i]; i = (i + 1) & s->mask)
-        if (s->slot[i].x == k.x && s->slot[i].o == k.o)
+    for (size_t i = key_hash(s, k) & s->mask; s->used[i]; i = (i + 1) & s->mask)
+        if (memcmp(&s->keys[i * s->size], k, s->size * sizeof *k) == 0)
             return true;
     return false;
 }
 
 static bool set_grow(key_set *s, size_t slots)
 {
-    key *slot = malloc(slots * sizeof *slot);
+    uint64_t *keys = malloc(slots * s->size * sizeof *keys);
     uint8_t *used = calloc(slots, 1);
-    if (!slot || !used) {
-        free(slot);
+    if (!keys || !used) {
+        free(keys);
         free(used);
         return false;
     }
-    for (size_t i = 0; s->slot && i <= s->mask; i++)
+    for (size_t i = 0; s->keys && i <= s->mask; i++)
         if (s->used[i]) {
-            size_t j = key_hash(s->slot[i]) & (slots - 1);
+            size_t j = key_hash(s, &s->keys[i * s->size]) & (slots - 1);
             while (used[j])
                 j = (j + 1) & (slots - 1);
-            slot[j] = s->slot[i];
+            memcpy(&keys[j * s->size], &s->keys[i * s->size], s->size * sizeof *keys);
             used[j] = 1;
         }
-    free(s->slot);
+    free(s->keys);
     free(s->used);
-    s->slot = slot;
+    s->keys = keys;
     s->used = used;
     s->mask = slots - 1;
     return true;
 }
 
-static bool set_add(key_set *s, key k)
+static bool set_add(key_set *s, const uint64_t *k)
 {
     if (set_has(s, k))
         return true;
     if ((s->count + 1) * 2 > s->mask + 1 && !set_grow(s, (s->mask + 1) * 2))
         return false;
-    size_t i = key_hash(k) & s->mask;
+    size_t i = key_hash(s, k) & s->mask;
     while (s->used[i])
         i = (i + 1) & s->mask;
-    s->slot[i] = k;
+    memcpy(&s->keys[i * s->size], k, s->size * sizeof *k);
     s->used[i] = 1;
     s->count++;
     return true;
@@ -232,6 +317,16 @@ static bool read_byte(checker *c, int *out)
     return true;
 }
 
+/* A cell or a count: one byte, two on wide boards (ttt/certificate.h). */
+static bool read_cell(checker *c, int *out)
+{
+    int hi = 0;
+    if (!read_byte(c, out) || (c->wide && !read_byte(c, &hi)))
+        return false;
+    *out |= hi << 8;
+    return true;
+}
+
 static uint64_t le64(const unsigned char *p)
 {
     uint64_t v = 0;
@@ -242,37 +337,44 @@ static uint64_t le64(const unsigned char *p)
 
 /* --- Nodes ---------------------------------------------------------------------------------------------- */
 
-/* The pairing leaf: n disjoint pairs of empty cells, one inside every window free of the prover's stones. */
-static bool check_pairing(checker *c, uint64_t mine, uint64_t empty)
+static void window_name(const checker *c, int w, char *out, size_t size)
 {
-    int n, partner[MAX_CELLS];
-    if (!read_byte(c, &n))
+    int first = next(c, &c->win[w], 0), last = first;
+    for (int cell = first; cell >= 0; cell = next(c, &c->win[w], cell + 1))
+        last = cell;
+    snprintf(out, size, "%c%d-%c%d", 'a' + first % c->cols, first / c->cols + 1, 'a' + last % c->cols,
+             last / c->cols + 1);
+}
+
+/* The pairing leaf: n disjoint pairs of empty cells, one inside every window free of the prover's stones. */
+static bool check_pairing(checker *c, const cells *mine, const cells *empty)
+{
+    int n, *partner = c->partner;
+    if (!read_cell(c, &n))
         return false;
     for (int i = 0; i < c->cells; i++)
         partner[i] = -1;
     for (int i = 0; i < n; i++) {
         int a, b;
-        if (!read_byte(c, &a) || !read_byte(c, &b))
+        if (!read_cell(c, &a) || !read_cell(c, &b))
             return false;
-        if (a >= c->cells || b >= c->cells || a == b || !(empty >> a & 1) || !(empty >> b & 1) ||
-            partner[a] >= 0 || partner[b] >= 0)
+        if (a >= c->cells || b >= c->cells || a == b || !has(empty, a) || !has(empty, b) || partner[a] >= 0 ||
+            partner[b] >= 0)
             return bad(c, "pair %d is not two distinct empty cells of no other pair", i + 1);
         partner[a] = b;
         partner[b] = a;
     }
     for (int w = 0; w < c->nwin; w++) {
-        if (c->win[w] & mine)
+        if (meets(c, &c->win[w], mine))
             continue;
         bool held = false;
-        for (uint64_t cells = c->win[w]; cells && !held; cells &= cells - 1) {
-            int cell = __builtin_ctzll(cells);
-            held = partner[cell] >= 0 && (c->win[w] >> partner[cell] & 1);
+        for (int cell = next(c, &c->win[w], 0); cell >= 0 && !held; cell = next(c, &c->win[w], cell + 1))
+            held = partner[cell] >= 0 && has(&c->win[w], partner[cell]);
+        if (!held) {
+            char name[32];
+            window_name(c, w, name, sizeof name);
+            return bad(c, "the window %s, which the opponent can still complete, holds no pair", name);
         }
-        if (!held)
-            return bad(c, "the window %c%d-%c%d, which the opponent can still complete, holds no pair",
-                       'a' + __builtin_ctzll(c->win[w]) % c->cols, __builtin_ctzll(c->win[w]) / c->cols + 1,
-                       'a' + (63 - __builtin_clzll(c->win[w])) % c->cols,
-                       (63 - __builtin_clzll(c->win[w])) / c->cols + 1);
     }
     c->pairings++;
     return true;
@@ -284,29 +386,32 @@ static bool check_pairing(checker *c, uint64_t mine, uint64_t empty)
  * answers each move m with g(m), which is empty (the position stays symmetric), and never completes a line:
  * a window through the fixed cell would need both c and g(c), one of which is the opponent's; any other
  * window of its stones is the image of one the opponent filled a move earlier, which ended the game. */
-static bool check_mirror(checker *c, uint64_t mine, uint64_t theirs)
+static bool check_mirror(checker *c, const cells *mine, const cells *theirs)
 {
     int s;
     if (!read_byte(c, &s))
         return false;
     if (s >= c->nsym)
         return bad(c, "a MIRROR leaf with symmetry %d of %d", s, c->nsym);
-    uint64_t fixed = 0;
+    cells fixed = {{0}}, rest = *mine;
     for (int cell = 0; cell < c->cells; cell++) {
         if (c->sym[s][c->sym[s][cell]] != cell)
             return bad(c, "a MIRROR leaf whose symmetry %d is not its own inverse", s);
         if (c->sym[s][cell] == cell)
-            fixed |= UINT64_C(1) << cell;
+            add(&fixed, cell);
     }
-    if (__builtin_popcountll(fixed) > 1 || (fixed & ~mine) || map_set(c, s, theirs) != (mine & ~fixed))
+    for (int i = 0; i < c->words; i++)
+        rest.w[i] &= ~fixed.w[i];
+    cells image = map_set(c, s, theirs);
+    if (count(c, &fixed) > 1 || !covers(c, mine, &fixed) || !equal(c, &image, &rest))
         return bad(
             c, "a MIRROR leaf where the prover's stones are not the opponent's image under symmetry %d", s);
-    for (int w = 0; fixed && w < c->nwin; w++) {
-        if (!(c->win[w] & fixed))
+    for (int w = 0; count(c, &fixed) && w < c->nwin; w++) {
+        if (!meets(c, &c->win[w], &fixed))
             continue;
         bool pair = false;
-        for (uint64_t cells = c->win[w] & ~fixed; cells && !pair; cells &= cells - 1)
-            pair = c->win[w] >> c->sym[s][__builtin_ctzll(cells)] & 1;
+        for (int cell = next(c, &c->win[w], 0); cell >= 0 && !pair; cell = next(c, &c->win[w], cell + 1))
+            pair = !has(&fixed, cell) && has(&c->win[w], c->sym[s][cell]);
         if (!pair)
             return bad(c, "a MIRROR leaf: a window through the fixed cell holds no cell with its image");
     }
@@ -314,28 +419,31 @@ static bool check_mirror(checker *c, uint64_t mine, uint64_t theirs)
     return true;
 }
 
-static bool check_node(checker *c, uint64_t x, uint64_t o, int last);
+static bool check_node(checker *c, const cells *x, const cells *o, int last);
 
 /* Plays cell for the side to move and checks the child's node. */
-static bool check_child(checker *c, uint64_t x, uint64_t o, bool x_to_move, int cell)
+static bool check_child(checker *c, const cells *x, const cells *o, bool x_to_move, int cell)
 {
     c->path[c->depth++] = cell;
-    bool ok = x_to_move ? check_node(c, x | UINT64_C(1) << cell, o, cell)
-                        : check_node(c, x, o | UINT64_C(1) << cell, cell);
+    cells nx = x_to_move ? with(*x, cell) : *x, no = x_to_move ? *o : with(*o, cell);
+    bool ok = check_node(c, &nx, &no, cell);
     c->depth--;
     return ok;
 }
 
 /* The opponent's moves up to the position's own symmetries: the least cell of each orbit, increasing. */
-static int move_orbits(const checker *c, uint64_t x, uint64_t o, int *out)
+static int move_orbits(const checker *c, const cells *x, const cells *o, int *out)
 {
     int stab[MAX_SYMS], nstab = 0, n = 0;
-    for (int s = 0; s < c->nsym; s++)
-        if (map_set(c, s, x) == x && map_set(c, s, o) == o)
+    for (int s = 1; s < c->nsym; s++) {
+        cells mx = map_set(c, s, x), mo = map_set(c, s, o);
+        if (equal(c, &mx, x) && equal(c, &mo, o))
             stab[nstab++] = s;
-    uint64_t empty = c->all & ~(x | o);
-    for (uint64_t e = empty; e; e &= e - 1) {
-        int cell = __builtin_ctzll(e);
+    }
+    cells empty = c->all;
+    for (int i = 0; i < c->words; i++)
+        empty.w[i] &= ~(x->w[i] | o->w[i]);
+    for (int cell = next(c, &empty, 0); cell >= 0; cell = next(c, &empty, cell + 1)) {
         bool least = true;
         for (int i = 0; i < nstab && least; i++)
             least = c->sym[stab[i]][cell] >= cell;
@@ -345,18 +453,20 @@ static int move_orbits(const checker *c, uint64_t x, uint64_t o, int *out)
     return n;
 }
 
-static bool check_node(checker *c, uint64_t x, uint64_t o, int last)
+static bool check_node(checker *c, const cells *x, const cells *o, int last)
 {
-    c->nodes++;
-    int tag;
-    if (!read_byte(c, &tag))
-        return false;
-    bool x_to_move = __builtin_popcountll(x) == __builtin_popcountll(o);
-    int mover = x_to_move ? 0 : 1;
-    uint64_t mine = c->prover == 0 ? x : o, theirs = c->prover == 0 ? o : x;
+    bool x_to_move = count(c, x) == count(c, o);
+    int mover = x_to_move ? 0 : 1, tag;
+    const cells *mine = c->prover == 0 ? x : o, *theirs = c->prover == 0 ? o : x;
+    cells empty = c->all;
+    for (int i = 0; i < c->words; i++)
+        empty.w[i] &= ~(x->w[i] | o->w[i]);
     /* The game is over when the last move completed a line for the side that made it, or filled the board. */
     bool line = last >= 0 && has_line_through(c, x_to_move ? o : x, last);
-    if (line || (x | o) == c->all) {
+    if (line || count(c, &empty) == 0) {
+        c->nodes++;
+        if (!read_byte(c, &tag))
+            return false;
         if (tag != TTT_CERT_END)
             return bad(c, "the game is over here, but the node is not an END leaf (tag %d)", tag);
         /* Whose line it is: the side that just moved, the other of mover. */
@@ -370,19 +480,27 @@ static bool check_node(checker *c, uint64_t x, uint64_t o, int last)
             return bad(c, "the game ends here with an outcome that misses the half's target");
         return true;
     }
-    uint64_t empty = c->all & ~(x | o);
-    key k = canonical(c, x, o);
+    /* A WIN leaf: not written (ttt/certificate.h). */
+    if (!c->misere && mover == c->prover && wins_now(c, mine, theirs)) {
+        c->wins++;
+        return true;
+    }
+    c->nodes++;
+    if (!read_byte(c, &tag))
+        return false;
+    uint64_t key[2 * WORDS];
+    canonical(c, x, o, key);
     switch (tag) {
     case TTT_CERT_END: return bad(c, "an END leaf, but the game is not over");
     case TTT_CERT_SEEN:
-        if (!set_has(&c->done, k))
+        if (!set_has(&c->done, key))
             return bad(c, "a SEEN leaf for a position not proven before");
         c->seen++;
         return true;
     case TTT_CERT_PAIRING:
         if (c->misere || c->target != TTT_CERT_NOT_LOSE)
             return bad(c, "a PAIRING leaf proves only that a side does not lose, under normal rules");
-        if (!check_pairing(c, mine, empty))
+        if (!check_pairing(c, mine, &empty))
             return false;
         break;
     case TTT_CERT_MIRROR:
@@ -396,32 +514,32 @@ static bool check_node(checker *c, uint64_t x, uint64_t o, int last)
         int cell;
         if (mover != c->prover)
             return bad(c, "a MOVE node where the opponent is to move");
-        if (!read_byte(c, &cell))
+        if (!read_cell(c, &cell))
             return false;
-        if (cell >= c->cells || !(empty >> cell & 1))
+        if (cell >= c->cells || !has(&empty, cell))
             return bad(c, "the move to cell %d is not to an empty cell", cell);
         if (!check_child(c, x, o, x_to_move, cell))
             return false;
         break;
     }
     case TTT_CERT_ALL: {
-        int n, cells[MAX_CELLS];
+        int n, moves[MAX_CELLS];
         if (mover == c->prover)
             return bad(c, "an ALL node where the prover is to move");
-        if (!read_byte(c, &n))
+        if (!read_cell(c, &n))
             return false;
-        int want = move_orbits(c, x, o, cells);
+        int want = move_orbits(c, x, o, moves);
         if (n != want)
             return bad(c, "the opponent has %d moves up to symmetry, the node answers a different number",
                        want);
         for (int i = 0; i < n; i++)
-            if (!check_child(c, x, o, x_to_move, cells[i]))
+            if (!check_child(c, x, o, x_to_move, moves[i]))
                 return false;
         break;
     }
     default: return bad(c, "unknown node tag %d", tag);
     }
-    if (!set_add(&c->done, k)) {
+    if (!set_add(&c->done, key)) {
         c->st = ttt_fail(c->err, TTT_ENOMEM, "verify: out of memory for the positions proven");
         return false;
     }
@@ -430,8 +548,31 @@ static bool check_node(checker *c, uint64_t x, uint64_t o, int last)
 
 /* --- The certificate ------------------------------------------------------------------------------------ */
 
-static ttt_status check_header(checker *c, const unsigned char *h, ttt_verify_report *out)
+/* Reads the start's stones: (cells + 7) / 8 bytes, bit c % 8 of byte c / 8 for cell c. */
+static bool read_stones(checker *c, cells *out)
 {
+    memset(out, 0, sizeof *out);
+    unsigned char b[(MAX_CELLS + 7) / 8];
+    size_t n = (size_t)(c->cells + 7) / 8;
+    if (fread(b, 1, n, c->in) != n)
+        return false;
+    c->bytes += n;
+    for (int cell = 0; cell < 8 * (int)n; cell++)
+        if (b[cell / 8] >> (cell % 8) & 1) {
+            if (cell >= c->cells)
+                return false;
+            add(out, cell);
+        }
+    return true;
+}
+
+static ttt_status check_header(checker *c, const unsigned char *h, ttt_verify_report *out, cells *x, cells *o)
+{
+    if (memcmp(h, TTT_CERT_MAGIC_V1, 8) == 0)
+        return ttt_fail(c->err, TTT_EINVAL,
+                        "a version 1 certificate (%s): this ttt reads %s; write it again with ttt solve "
+                        "--certificate",
+                        TTT_CERT_MAGIC_V1, TTT_CERT_MAGIC);
     if (memcmp(h, TTT_CERT_MAGIC, 8) != 0)
         return ttt_fail(c->err, TTT_EINVAL, "not a ttt certificate (no %s at its start)", TTT_CERT_MAGIC);
     c->rules = (ttt_rules){.rows = h[8], .cols = h[9], .k = h[10], .misere = h[11] != 0};
@@ -444,14 +585,21 @@ static ttt_status check_header(checker *c, const unsigned char *h, ttt_verify_re
     c->k = h[10];
     c->misere = h[11] != 0;
     c->cells = c->rows * c->cols;
-    if (c->cells > MAX_CELLS)
+    if (c->cells > MAX_CELLS || c->k > TTT_MAX_SIDE)
         return ttt_fail(c->err, TTT_EINVAL, "certificate header: %d cells, at most %d", c->cells, MAX_CELLS);
+    c->words = (c->cells + 63) / 64;
+    c->wide = c->cells >= TTT_CERT_WIDE_CELLS;
+    c->done.size = 2 * (size_t)c->words;
     geometry(c);
-    out->x = le64(h + 16);
-    out->o = le64(h + 24);
-    int nx = __builtin_popcountll(out->x), no = __builtin_popcountll(out->o);
-    if ((out->x | out->o) & ~c->all || out->x & out->o || nx < no || nx > no + 1 || has_line(c, out->x) ||
-        has_line(c, out->o) || (out->x | out->o) == c->all)
+    if (!read_stones(c, x) || !read_stones(c, o))
+        return ferror(c->in) ? ttt_fail(c->err, TTT_EIO, "certificate: read error")
+                             : ttt_fail(c->err, TTT_EINVAL, "certificate header: bad start stones");
+    int nx = count(c, x), no = count(c, o);
+    cells both = *x;
+    for (int i = 0; i < c->words; i++)
+        both.w[i] |= o->w[i];
+    if (meets(c, x, o) || nx < no || nx > no + 1 || has_line(c, x) || has_line(c, o) ||
+        equal(c, &both, &c->all))
         return ttt_fail(c->err, TTT_EINVAL, "certificate header: the start is not an ongoing position");
     if (h[12] > 2 || h[13] < 1 || h[13] > TTT_CERT_MAX_HALVES || h[14] || h[15])
         return ttt_fail(c->err, TTT_EINVAL, "certificate header: bad value or halves");
@@ -460,6 +608,8 @@ static ttt_status check_header(checker *c, const unsigned char *h, ttt_verify_re
     if ((out->value == TTT_DRAW_VALUE) != (out->halves == 2))
         return ttt_fail(c->err, TTT_EINVAL, "certificate header: a %s takes %d halves, not %d",
                         ttt_result_name(out->value), out->value == TTT_DRAW_VALUE ? 2 : 1, out->halves);
+    memcpy(out->x.w, x->w, sizeof x->w);
+    memcpy(out->o.w, o->w, sizeof o->w);
     return TTT_OK;
 }
 
@@ -484,17 +634,18 @@ ttt_status ttt_verify_certificate(FILE *in, ttt_verify_report *out, ttt_error *e
         return ttt_fail(err, TTT_ENOMEM, "verify: out of memory");
     c->in = in;
     c->err = err;
-    unsigned char h[TTT_CERT_HEADER];
+    unsigned char h[TTT_CERT_HEADER_FIXED];
+    cells x = {{0}}, o = {{0}};
     ttt_status st = TTT_OK;
     if (fread(h, 1, sizeof h, in) != sizeof h)
         st = ferror(in) ? ttt_fail(err, TTT_EIO, "certificate: read error")
                         : ttt_fail(err, TTT_EINVAL, "certificate: shorter than its header");
+    c->bytes = sizeof h;
     if (!st)
-        st = check_header(c, h, out);
+        st = check_header(c, h, out, &x, &o);
     if (!st && !set_grow(&c->done, SET_START))
         st = ttt_fail(err, TTT_ENOMEM, "verify: out of memory");
-    c->bytes = sizeof h;
-    int to_move = __builtin_popcountll(out->x) == __builtin_popcountll(out->o) ? 0 : 1;
+    int to_move = count(c, &x) == count(c, &o) ? 0 : 1;
     for (int i = 0; !st && i < out->halves; i++) {
         int byte, prover, target;
         half_wanted(out->value, to_move, i, &prover, &target);
@@ -511,7 +662,7 @@ ttt_status ttt_verify_certificate(FILE *in, ttt_verify_report *out, ttt_error *e
             break;
         }
         set_clear(&c->done);
-        if (!check_node(c, out->x, out->o, -1))
+        if (!check_node(c, &x, &o, -1))
             st = c->st;
     }
     unsigned char t[16];
@@ -523,12 +674,13 @@ ttt_status ttt_verify_certificate(FILE *in, ttt_verify_report *out, ttt_error *e
                       (unsigned long long)c->nodes, "TTTEND");
     out->rules = c->rules;
     out->nodes = c->nodes;
+    out->wins = c->wins;
     out->pairings = c->pairings;
     out->mirrors = c->mirrors;
     out->seen = c->seen;
     out->bytes = c->bytes + sizeof t;
     out->ms = ttt_clock_ms() - start;
-    free(c->done.slot);
+    free(c->done.keys);
     free(c->done.used);
     free(c);
     return st;

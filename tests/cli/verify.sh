@@ -24,10 +24,10 @@ expect_out 0 'valid: 3x3, O to move \(3 stones\): draw' verify "$DIR/pos.cert"
 expect_out 0 'O to move: win' solve --value --rules 4x4k3-misere --moves a1 --certificate "$DIR/pos1.cert"
 expect_out 0 'valid: 4x4k3-misere, O to move \(1 stone\): win' verify "$DIR/pos1.cert"
 
-# A damaged certificate: the leaf after X's first move (a pairing) holds one pair (byte 36: after the header,
-# the half's byte, X's MOVE and its cell, the PAIRING tag).
+# A damaged certificate: the leaf after X's first move (a pairing) holds one pair (byte 24: after the 20-byte
+# header, the half's byte, X's MOVE and its cell, the PAIRING tag).
 cp "$DIR/3x3.cert" "$DIR/bad.cert"
-printf '\x01' | dd of="$DIR/bad.cert" bs=1 seek=36 conv=notrunc status=none
+printf '\x01' | dd of="$DIR/bad.cert" bs=1 seek=24 conv=notrunc status=none
 expect 1 verify "$DIR/bad.cert"
 grep -Eq '^ttt verify: .*bad.cert: invalid: node 2 \(X does not lose, after [a-c][1-3]\): .*holds no pair' "$ERR" ||
     fail "verify bad.cert: no line naming the bad node"
@@ -41,6 +41,16 @@ grep -q 'cannot open' "$ERR" || fail "verify of a missing file: no reason"
 head -c 40 /dev/urandom >"$DIR/junk.cert"
 expect 1 verify "$DIR/junk.cert"
 grep -q 'not a ttt certificate' "$ERR" || fail "verify of junk: no reason"
-expect_err 'at most 64 cells' solve --value --rules 9x9k5 --certificate "$DIR/big.cert"
+# A version 1 certificate: refused with one line that says how to get a new one.
+{ printf 'TTTCERT1'; head -c 40 /dev/zero; } >"$DIR/v1.cert"
+expect 1 verify "$DIR/v1.cert"
+grep -q 'a version 1 certificate.*write it again' "$ERR" || fail "verify of a version 1 file: no reason"
+
+# Boards over 64 cells (the start's stones in more than 8 bytes), and from 256 cells on two-byte cells.
+for rules in 9x9k3:win 12x12k8:draw 16x16k3:win; do
+    r=${rules%%:*} value=${rules##*:}
+    expect_out 0 "X to move: $value" solve --value --rules "$r" --certificate "$DIR/$r.cert"
+    expect_out 0 "valid: $r, X to move \(0 stones\): $value" verify "$DIR/$r.cert"
+done
 
 finish
