@@ -425,8 +425,9 @@ typedef struct cert_plan {
     cert_piece *pieces;
     int npieces, cap_pieces;
     uint64_t nodes; /* the master's nodes */
-    uint64_t (*done)[2];
+    ttt_bits (*done)[2];
     int ndone, cap_done; /* the positions written in the half under way (X stones, O stones) */
+    bool wide;           /* cells and counts take two bytes (ttt/certificate.h) */
     ttt_status st;
 } cert_plan;
 
@@ -497,19 +498,39 @@ static int move_orbits(const ttt_board *b, ttt_move *out)
     return n;
 }
 
+/* A node's tag and a cell or count after it: one byte, or two (little-endian) on wide boards. */
+static void plan_tag_cell(cert_plan *c, int tag, int cell)
+{
+    uint8_t bytes[3] = {(uint8_t)tag, (uint8_t)(cell & 0xff), (uint8_t)(cell >> 8)};
+    plan_put(c, bytes, c->wide ? 3 : 2);
+}
+
+/* Whether the side to move at b completes a line with its next stone (normal rules: a WIN leaf). */
+static bool wins_in_one(const ttt_board *b)
+{
+    ttt_player me = ttt_board_to_move(b);
+    for (ttt_move cell = 0; cell < b->cells; cell++)
+        if (ttt_board_is_legal(b, cell) && ttt_board_makes_line(b, me, cell))
+            return true;
+    return false;
+}
+
 /* Plans node j (board b) of the half and its subtree. */
 static void plan_node(cert_plan *c, const job_tree *t, int j, const ttt_board *b, int prover, int target)
 {
     if (c->st)
         return;
-    uint64_t x = b->stones[TTT_X].w[0], o = b->stones[TTT_O].w[0];
+    const ttt_bits *x = &b->stones[TTT_X], *o = &b->stones[TTT_O];
     if (ttt_board_terminal(b)) {
         c->nodes++;
         plan_put(c, (const uint8_t[]){TTT_CERT_END}, 1);
         return;
     }
+    /* A WIN leaf takes no bytes: the checker finds the prover's completing cell itself. */
+    if (ttt_rules_line_wins(&b->rules) && (int)ttt_board_to_move(b) == prover && wins_in_one(b))
+        return;
     for (int k = 0; k < c->ndone; k++)
-        if (c->done[k][0] == x && c->done[k][1] == o) {
+        if (!memcmp(&c->done[k][0], x, sizeof *x) && !memcmp(&c->done[k][1], o, sizeof *o)) {
             c->nodes++;
             plan_put(c, (const uint8_t[]){TTT_CERT_SEEN}, 1);
             return;
@@ -541,13 +562,13 @@ static void plan_node(cert_plan *c, const job_tree *t, int j, const ttt_board *b
             (cert_piece){.offset = c->len, .node = j, .prover = prover, .target = target};
     } else if (prover_to_move) {
         c->nodes++;
-        plan_put(c, (const uint8_t[]){TTT_CERT_MOVE, (uint8_t)t->nodes[chosen].move}, 2);
+        plan_tag_cell(c, TTT_CERT_MOVE, t->nodes[chosen].move);
         ttt_board child = *b;
         ttt_board_play(&child, t->nodes[chosen].move);
         plan_node(c, t, chosen, &child, prover, target);
     } else {
         c->nodes++;
-        plan_put(c, (const uint8_t[]){TTT_CERT_ALL, (uint8_t)ncells}, 2);
+        plan_tag_cell(c, TTT_CERT_ALL, ncells);
         for (int i = 0; i < ncells; i++) {
             int k = n->first;
             while (t->nodes[k].move != cells[i])
@@ -560,8 +581,8 @@ static void plan_node(cert_plan *c, const job_tree *t, int j, const ttt_board *b
     if (!c->st && !grow((void **)&c->done, &c->cap_done, c->ndone + 1, sizeof *c->done))
         c->st = TTT_ENOMEM;
     if (!c->st) {
-        c->done[c->ndone][0] = x;
-        c->done[c->ndone][1] = o;
+        c->done[c->ndone][0] = *x;
+        c->done[c->ndone][1] = *o;
         c->ndone++;
     }
 }
@@ -579,7 +600,9 @@ static ttt_status plan_certificate(cert_plan *c, const job_tree *t, ttt_error *e
     ttt_result value = ttt_score_result(t->nodes[0].lo);
     int to_move = ttt_board_to_move(b) == TTT_X ? TTT_X : TTT_O;
     int halves = value == TTT_DRAW_VALUE ? 2 : 1;
-    uint8_t h[TTT_CERT_HEADER] = {0};
+    uint8_t h[TTT_CERT_HEADER(TTT_MAX_CELLS)] = {0};
+    int set_bytes = (b->cells + 7) / 8;
+    c->wide = b->cells >= TTT_CERT_WIDE_CELLS;
     memcpy(h, TTT_CERT_MAGIC, 8);
     h[8] = (uint8_t)b->rules.rows;
     h[9] = (uint8_t)b->rules.cols;
@@ -587,9 +610,13 @@ static ttt_status plan_certificate(cert_plan *c, const job_tree *t, ttt_error *e
     h[11] = !ttt_rules_line_wins(&b->rules);
     h[12] = (uint8_t)(value + 1);
     h[13] = (uint8_t)halves;
-    le64_put(h + 16, b->stones[TTT_X].w[0]);
-    le64_put(h + 24, b->stones[TTT_O].w[0]);
-    plan_put(c, h, sizeof h);
+    for (int cell = 0; cell < b->cells; cell++) {
+        ttt_player at = ttt_board_at(b, cell);
+        if (at == TTT_X || at == TTT_O)
+            h[TTT_CERT_HEADER_FIXED + (at == TTT_O ? set_bytes : 0) + cell / 8] |=
+                (uint8_t)(1u << (cell % 8));
+    }
+    plan_put(c, h, (size_t)TTT_CERT_HEADER(b->cells));
     for (int i = 0; i < halves; i++) {
         int prover = value == TTT_DRAW_VALUE ? i : value == TTT_WIN ? to_move : to_move ^ 1;
         int target = value == TTT_DRAW_VALUE ? TTT_CERT_NOT_LOSE : TTT_CERT_WIN;

@@ -764,13 +764,10 @@ static void put_cells(uint8_t *out, const ttt_bits *set, int cells)
             out[c / 8] |= (uint8_t)(1u << (c % 8));
 }
 
-ttt_status ttt_certificate_write(ttt_solver *solver, const ttt_board *b, ttt_result value, FILE *out,
-                                 ttt_certificate_stats *stats, ttt_error *err)
+/* A writer of b's certificate on the solver's rules into out, in *wp. */
+static ttt_status writer_new(ttt_solver *solver, const ttt_board *b, FILE *out, writer **wp, ttt_error *err)
 {
-    double start = ttt_clock_ms();
-    if (!ttt_rules_equal(&solver->cfg.rules, &b->rules) || ttt_board_terminal(b))
-        return ttt_fail(err, TTT_ESTATE, "certificate: an ongoing position of the solver's rules expected");
-    writer *w = calloc(1, sizeof *w);
+    writer *w = *wp = calloc(1, sizeof *w);
     if (!w)
         return ttt_fail(err, TTT_ENOMEM, "certificate: out of memory");
     w->s = solver;
@@ -802,6 +799,21 @@ ttt_status ttt_certificate_write(ttt_solver *solver, const ttt_board *b, ttt_res
         free(w);
         return ttt_fail(err, TTT_ENOMEM, "certificate: out of memory");
     }
+    return TTT_OK;
+}
+
+static void writer_free(writer *w)
+{
+    free(w->keys);
+    free(w->used);
+    free(w->partners);
+    ttt_lines_unref(w->lines);
+    free(w);
+}
+
+/* b's stones as the writer's node, with the hash of each symmetric image. */
+static node_pos writer_root(const writer *w, const ttt_board *b)
+{
     node_pos root = {.x = b->stones[TTT_X], .o = b->stones[TTT_O]};
     for (int side = 0; side < 2; side++) {
         const ttt_bits *set = side ? &root.o : &root.x;
@@ -809,6 +821,28 @@ ttt_status ttt_certificate_write(ttt_solver *solver, const ttt_board *b, ttt_res
             for (int sy = 0; sy < w->nsym; sy++)
                 root.h[sy] ^= w->zob[side][w->lines->sym[sy][cell]];
     }
+    return root;
+}
+
+/* Writes what is buffered and flushes out; the writer's status. */
+static ttt_status writer_finish(writer *w, FILE *out, ttt_error *err)
+{
+    if (flush_out(w) && fflush(out) != 0)
+        w->status = ttt_fail(err, TTT_EIO, "certificate: write error");
+    return w->status;
+}
+
+ttt_status ttt_certificate_write(ttt_solver *solver, const ttt_board *b, ttt_result value, FILE *out,
+                                 ttt_certificate_stats *stats, ttt_error *err)
+{
+    double start = ttt_clock_ms();
+    if (!ttt_rules_equal(&solver->cfg.rules, &b->rules) || ttt_board_terminal(b))
+        return ttt_fail(err, TTT_ESTATE, "certificate: an ongoing position of the solver's rules expected");
+    writer *w;
+    ttt_status st = writer_new(solver, b, out, &w, err);
+    if (st)
+        return st;
+    node_pos root = writer_root(w, b);
     int to_move = ttt_board_to_move(b) == TTT_X ? TTT_X : TTT_O;
     int halves = value == TTT_DRAW_VALUE ? 2 : 1;
     uint8_t h[TTT_CERT_HEADER(TTT_MAX_CELLS)] = {0};
@@ -835,17 +869,11 @@ ttt_status ttt_certificate_write(ttt_solver *solver, const ttt_board *b, ttt_res
     memcpy(t, TTT_CERT_END_MAGIC, 8);
     le64(t + 8, w->st.nodes);
     put(w, t, sizeof t);
-    if (flush_out(w) && fflush(out) != 0)
-        w->status = ttt_fail(err, TTT_EIO, "certificate: write error");
-    st = w->status;
+    st = writer_finish(w, out, err);
     w->st.ms = ttt_clock_ms() - start;
     if (stats)
         *stats = w->st;
-    free(w->keys);
-    free(w->used);
-    free(w->partners);
-    ttt_lines_unref(w->lines);
-    free(w);
+    writer_free(w);
     return st;
 }
 
@@ -857,31 +885,19 @@ ttt_status ttt_certificate_write_node(ttt_solver *solver, const ttt_board *b, in
         ttt_board_terminal(b) || (prover != TTT_X && prover != TTT_O) ||
         (target != TTT_CERT_NOT_LOSE && target != TTT_CERT_WIN))
         return ttt_fail(err, TTT_ESTATE, "certificate: an ongoing position of the solver's rules expected");
-    writer w = {.s = solver,
-                .cells = b->cells,
-                .misere = !ttt_rules_line_wins(&b->rules),
-                .prover = prover,
-                .target = target,
-                .out = out,
-                .err = err};
-    w.all = b->cells == 64 ? ~UINT64_C(0) : bit(b->cells) - 1;
-    ttt_status st = ttt_lines_new(&b->rules, &w.lines, err);
+    writer *w;
+    ttt_status st = writer_new(solver, b, out, &w, err);
     if (st)
         return st;
-    pairing_lines64_init(&w.pairs, w.lines);
-    if (!set_resize(&w, SET_START))
-        w.status = ttt_fail(err, TTT_ENOMEM, "certificate: out of memory");
-    uint64_t x = b->stones[TTT_X].w[0], o = b->stones[TTT_O].w[0];
+    w->prover = prover;
+    w->target = target;
+    node_pos root = writer_root(w, b);
     /* Its own set of positions written: its SEEN leaves point inside the piece, wherever it is spliced. */
-    if (!w.status)
-        write_node(&w, x, o, -1, win_end(&w, x, o, ttt_board_to_move(b) == TTT_X ? TTT_X : TTT_O));
-    if (!w.status && fflush(out) != 0)
-        w.status = ttt_fail(err, TTT_EIO, "certificate: write error");
-    free(w.slot);
-    free(w.used);
-    ttt_lines_unref(w.lines);
-    w.st.ms = ttt_clock_ms() - start;
+    write_node(w, &root, -1, win_end(w, &root, ttt_board_to_move(b) == TTT_X ? TTT_X : TTT_O), NULL);
+    st = writer_finish(w, out, err);
+    w->st.ms = ttt_clock_ms() - start;
     if (stats)
-        *stats = w.st;
-    return w.status;
+        *stats = w->st;
+    writer_free(w);
+    return st;
 }
