@@ -47,6 +47,8 @@
 #include "search/prove_kernel.h"
 
 #define MIB (1024u * 1024u)
+/* ttt_prover_clear takes tables of at least this many bytes afresh rather than writing zeros over them. */
+#define CLEAR_FRESH_BYTES (64u * MIB)
 /* The narrow kernel's most cells: one uint64_t per set. */
 #define NARROW_CELLS 64
 
@@ -130,7 +132,16 @@ void ttt_prover_free(ttt_prover *p)
 
 void ttt_prover_clear(ttt_prover *p)
 {
-    memset(p->tt, 0, (p->tt_mask + 1) * (p->wide ? prove_entry_size128() : prove_entry_size64()));
+    const size_t entry = p->wide ? prove_entry_size128() : prove_entry_size64(), n = p->tt_mask + 1;
+    /* A large table is taken afresh: calloc's new pages are zero without being written, so that a solver
+     * cleared between games pays for the entries it uses, not for the table's size. */
+    void *fresh = n * entry >= CLEAR_FRESH_BYTES ? calloc(n, entry) : NULL;
+    if (fresh) {
+        free(p->tt);
+        p->tt = fresh;
+    } else {
+        memset(p->tt, 0, n * entry);
+    }
 }
 
 uint64_t ttt_prover_zone(const ttt_prover *p)

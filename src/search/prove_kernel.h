@@ -372,16 +372,23 @@ static proof attacker_search(ttt_prover *p, PSET att, PSET def)
     }
 
     /* Step 4. The null move: the defender plays first. If the attacker wins even so, it does with the move.
-     */
-    proof null = defender_node(p, att, def);
-    if (null.result != RESULT_HOLDS) {
-        if (null.result == RESULT_FORCED)
-            tt_store(p, att, def, true, forced, p->nodes - nodes0);
-        return null;
+     * Skipped with fewer than NULL_MIN_STONES stones when every empty cell is live: its zone would then be
+     * nearly the whole board, and every attacker move is searched instead (a move on a dead cell would be
+     * the null move itself, so not where there is one). */
+    const PSET empty = p->PBOARD & ~(att | def);
+    proof null = {RESULT_HOLDS, 0};
+    const bool no_null = PCOUNT(att | def) < NULL_MIN_STONES && !(empty & ~si.live);
+    if (!no_null) {
+        null = defender_node(p, att, def);
+        if (null.result != RESULT_HOLDS) {
+            if (null.result == RESULT_FORCED)
+                tt_store(p, att, def, true, forced, p->nodes - nodes0);
+            return null;
+        }
     }
 
-    /* Step 5. The attacker's moves inside the null move's zone (dead cells never matter), each orbit of the
-     * position's symmetries once. */
+    /* Step 5. The attacker's moves inside the null move's zone (dead cells never matter), or every live
+     * cell without it, each orbit of the position's symmetries once. */
     int syms[TTT_SYM_ALL], nsyms = 0;
     PSET zone = null.zone;
     if (PCOUNT(att | def) <= SYM_MAX_STONES) {
@@ -390,7 +397,7 @@ static proof attacker_search(ttt_prover *p, PSET att, PSET def)
             zone |= sym_mask(p, syms[i], null.zone);
     }
     int moves[PROVE_BITS];
-    PSET open = zone & si.live; /* the moves no proof covers yet */
+    PSET open = no_null ? si.live : zone & si.live; /* the moves no proof covers yet */
     int n = order_cells(&si, open, moves);
     const bool top = p->depth <= p->top_depth;
     if (top) {

@@ -35,7 +35,8 @@
 /* Draw proofs (search/prove.h) first on boards of at least PROVE_MIN_CELLS cells with k >= PROVE_MIN_K
  * (7x7k5: not in 300 s without; 6x7k5: 941 nodes against 26M; 6x8k5: 0.57M nodes, 1 s, against more than 120
  * s; 5x5k4: 0.71M nodes by search against 2.26M by the prover; below 36 cells no gain). The prover's table
- * is PROVE_TT_MIB; it gets PROVE_SHARE of a limited budget, PROVE_MAX_NODES when the search has none. */
+ * is the solver's size, at least PROVE_TT_MIB (a long proof needs room: 8x8k5 fills 64 MiB in minutes); it
+ * gets PROVE_SHARE of a limited budget, PROVE_MAX_NODES when the search has none. */
 #define PROVE_MIN_CELLS 36
 #define PROVE_MIN_K     5
 #define PROVE_TT_MIB    64
@@ -481,7 +482,8 @@ static ttt_status solver_make(const ttt_rules *rules, int tt_mib, const ttt_line
     ttt_error perr;
     if (geometry_init(&s->g, lines, !ttt_rules_line_wins(rules)) || !s->table.tt ||
         (inner->k >= PROVE_MIN_K && lines->cells >= PROVE_MIN_CELLS && ttt_prover_supports(inner) &&
-         ttt_prover_new_lines(lines, PROVE_TT_MIB, false, &s->proof.prover, &perr))) {
+         ttt_prover_new_lines(lines, tt_mib > PROVE_TT_MIB ? tt_mib : PROVE_TT_MIB, false, &s->proof.prover,
+                              &perr))) {
         ttt_solver_free(s);
         return ttt_fail(err, TTT_ENOMEM, "solver: out of memory for a %d MiB table", tt_mib);
     }
