@@ -170,8 +170,8 @@ static void check_partners(const ref_position *p, const int *partner)
 
 /* Random positions of a board (o's stones three times in five: more pairings): each kernel finds a pairing
  * exactly when the reference's grouped units can each be given a pair, and one unit per window never has a
- * pairing that grouping misses (the reason the kernels try only the grouped units). The one-word kernel
- * runs where the board has at most 64 cells. */
+ * pairing that grouping misses (the reason the kernels try only the grouped units). The word kernels run
+ * where the board has at most 64 (128) cells. */
 static void check_board(const char *rules_text, int count, uint64_t seed)
 {
     ttt_rules r = rules_of(rules_text);
@@ -225,6 +225,21 @@ static void check_board(const char *rules_text, int count, uint64_t seed)
         assert_int_equal(found, expect);
         if (found)
             check_partners(&p, partner);
+        if (lines->words <= 2) {
+            pairing_set128 wide = 0;
+            static pairing_lines128 pw;
+            pairing_lines128_init(&pw, lines);
+            found = pairing_find128(&pw, pairing_of_bits128(&x), pairing_of_bits128(&o), &wide, partner);
+            if (found != expect)
+                print_error("%s, position %d: the 128-bit kernel %s a pairing, the reference %s\n",
+                            rules_text, n, found ? "finds" : "does not find", expect ? "finds one" : "none");
+            assert_int_equal(found, expect);
+            if (found) {
+                check_partners(&p, partner);
+                for (int c = 0; c < p.cells; c++)
+                    assert_int_equal((int)(wide >> c & 1), partner[c] >= 0);
+            }
+        }
         if (lines->words > 1)
             continue;
         uint64_t paired = 0;
@@ -266,6 +281,38 @@ static void test_general_kernel_big_boards(void **state)
         check_board(boards[i], 1500, 80 + i);
 }
 
+/* --- The 128-bit sets ------------------------------------------------------------------------------------ */
+
+/* Counting, the lowest and the highest cell of sets in either word or both, against a loop over the cells. */
+static void test_set128(void **state)
+{
+    (void)state;
+    ttt_rng rng;
+    ttt_rng_seed(&rng, 90);
+    for (int i = 0; i < 2000; i++) {
+        pairing_set128 x = 0;
+        int n = 1 + (int)ttt_rng_below(&rng, 6);
+        for (int j = 0; j < n; j++)
+            x |= (pairing_set128)1 << ttt_rng_below(&rng, 128);
+        int count = 0, first = -1, last = -1;
+        for (int c = 0; c < 128; c++)
+            if (x >> c & 1) {
+                count++;
+                last = c;
+                if (first < 0)
+                    first = c;
+            }
+        assert_int_equal(pairing_count128(x), count);
+        assert_int_equal(pairing_first128(x), first);
+        assert_int_equal(pairing_last128(x), last);
+        ttt_bits b;
+        pairing_to_bits128(x, &b);
+        assert_true(pairing_of_bits128(&b) == x);
+        for (int w = 2; w < TTT_WORDS; w++)
+            assert_int_equal(b.w[w], 0);
+    }
+}
+
 /* --- The Erdos-Selfridge weights ------------------------------------------------------------------------ */
 
 static void test_potential(void **state)
@@ -289,6 +336,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_kernels_small_boards),
         cmocka_unit_test(test_general_kernel_big_boards),
+        cmocka_unit_test(test_set128),
         cmocka_unit_test(test_potential),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

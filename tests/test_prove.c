@@ -7,10 +7,12 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include <cmocka.h>
 
+#include "search/pairing.h"
 #include "search/prove.h"
 #include "ttt/ttt.h"
 
@@ -20,11 +22,35 @@
 
 #define MEMO_BITS 20
 
+/* A set of cells of a board of at most 128 (bit c: cell c), so that boards above 64 cells, where the prover
+ * runs its wide kernel, are checked too. */
+typedef pairing_set128 bset;
+#define BIT(cell) ((bset)1 << (cell))
+
+/* The set as hexadecimal, into buf (at least 40 bytes), for messages. */
+static const char *hex(bset x, char *buf)
+{
+    snprintf(buf, 40, "%#llx:%016llx", (unsigned long long)(x >> 64), (unsigned long long)x);
+    return buf;
+}
+
+/* Every cell of a board of `cells` cells. */
+static bset full_set(int cells) { return cells == 128 ? ~(bset)0 : BIT(cells) - 1; }
+
+/* The prover's answer with the stones as bsets. */
+static ttt_proof run_prover(ttt_prover *p, bset att, bset def, bool att_to_move)
+{
+    ttt_bits a, d;
+    pairing_to_bits128(att, &a);
+    pairing_to_bits128(def, &d);
+    return ttt_prover_run_bits(p, &a, &d, att_to_move, 0, NULL, NULL, NULL);
+}
+
 typedef struct brute {
     int cells, k, nwin;
-    uint64_t win[256];
-    uint64_t *memo_a, *memo_d; /* the position of each slot: the two sides' stones */
-    int8_t *memo_value;        /* 0: free; the kind of question and its answer (see below) */
+    bset win[4 * 128];
+    bset *memo_a, *memo_d; /* the position of each slot: the two sides' stones */
+    int8_t *memo_value;    /* 0: free; the kind of question and its answer (see below) */
 } brute;
 
 static void brute_init(brute *b, const ttt_rules *r)
@@ -39,9 +65,9 @@ static void brute_init(brute *b, const ttt_rules *r)
                 int er = row + (r->k - 1) * dr[d], ec = col + (r->k - 1) * dc[d];
                 if (er >= r->rows || ec < 0 || ec >= r->cols)
                     continue;
-                uint64_t w = 0;
+                bset w = 0;
                 for (int i = 0; i < r->k; i++)
-                    w |= UINT64_C(1) << ((row + i * dr[d]) * r->cols + col + i * dc[d]);
+                    w |= BIT((row + i * dr[d]) * r->cols + col + i * dc[d]);
                 b->win[b->nwin++] = w;
             }
     b->memo_a = calloc((size_t)1 << MEMO_BITS, sizeof *b->memo_a);
@@ -60,22 +86,23 @@ static void brute_free(brute *b)
 }
 
 /* The memo slot of a question (kind 1..3) about a position; *hit set when it holds the answer. */
-static size_t memo_slot(const brute *b, uint64_t a, uint64_t d, int kind, bool *hit)
+static size_t memo_slot(const brute *b, bset a, bset d, int kind, bool *hit)
 {
-    uint64_t h = a * UINT64_C(0x9E3779B97F4A7C15) ^ d * UINT64_C(0xC2B2AE3D27D4EB4F) ^ (uint64_t)kind;
+    uint64_t h = (uint64_t)(a ^ a >> 64) * UINT64_C(0x9E3779B97F4A7C15) ^
+                 (uint64_t)(d ^ d >> 64) * UINT64_C(0xC2B2AE3D27D4EB4F) ^ (uint64_t)kind;
     size_t slot = (size_t)(h >> (64 - MEMO_BITS));
     *hit = b->memo_value[slot] / 8 == kind && b->memo_a[slot] == a && b->memo_d[slot] == d;
     return slot;
 }
 
-static void memo_put(brute *b, size_t slot, uint64_t a, uint64_t d, int kind, int answer)
+static void memo_put(brute *b, size_t slot, bset a, bset d, int kind, int answer)
 {
     b->memo_a[slot] = a;
     b->memo_d[slot] = d;
     b->memo_value[slot] = (int8_t)(kind * 8 + answer);
 }
 
-static bool has_line(const brute *b, uint64_t stones)
+static bool has_line(const brute *b, bset stones)
 {
     for (int w = 0; w < b->nwin; w++)
         if ((b->win[w] & stones) == b->win[w])
@@ -84,9 +111,9 @@ static bool has_line(const brute *b, uint64_t stones)
 }
 
 /* The whole game from a position without a line, `a` to move against `d`: +1 a wins, 0 draw, -1 d wins. */
-static int game_value(brute *b, uint64_t a, uint64_t d)
+static int game_value(brute *b, bset a, bset d)
 {
-    const uint64_t full = b->cells == 64 ? ~UINT64_C(0) : (UINT64_C(1) << b->cells) - 1;
+    const bset full = full_set(b->cells);
     if ((a | d) == full)
         return 0;
     bool hit;
@@ -94,8 +121,8 @@ static int game_value(brute *b, uint64_t a, uint64_t d)
     if (hit)
         return b->memo_value[slot] % 8 - 2;
     int best = -1;
-    for (uint64_t e = full & ~(a | d); e && best < 1; e &= e - 1) {
-        uint64_t m = e & -e;
+    for (bset e = full & ~(a | d); e && best < 1; e &= e - 1) {
+        bset m = e & -e;
         int v = has_line(b, a | m) ? 1 : -game_value(b, d, a | m);
         if (v > best)
             best = v;
@@ -105,9 +132,9 @@ static int game_value(brute *b, uint64_t a, uint64_t d)
 }
 
 /* Whether the attacker completes a line before the defender does (or the board fills), with best play. */
-static bool attacker_wins(brute *b, uint64_t att, uint64_t def, bool att_to_move)
+static bool attacker_wins(brute *b, bset att, bset def, bool att_to_move)
 {
-    const uint64_t full = b->cells == 64 ? ~UINT64_C(0) : (UINT64_C(1) << b->cells) - 1;
+    const bset full = full_set(b->cells);
     if ((att | def) == full)
         return false;
     bool hit;
@@ -116,8 +143,8 @@ static bool attacker_wins(brute *b, uint64_t att, uint64_t def, bool att_to_move
     if (hit)
         return b->memo_value[slot] % 8 == 1;
     bool result = !att_to_move;
-    for (uint64_t e = full & ~(att | def); e; e &= e - 1) {
-        uint64_t m = e & -e;
+    for (bset e = full & ~(att | def); e; e &= e - 1) {
+        bset m = e & -e;
         bool wins;
         if (att_to_move)
             wins = has_line(b, att | m) || attacker_wins(b, att | m, def, false);
@@ -133,7 +160,7 @@ static bool attacker_wins(brute *b, uint64_t att, uint64_t def, bool att_to_move
 }
 
 /* A random position of the board with `stones` stones in alternation, neither side with a line. */
-static bool random_position(const brute *b, ttt_rng *rng, int stones, uint64_t *x, uint64_t *o)
+static bool random_position(const brute *b, ttt_rng *rng, int stones, bset *x, bset *o)
 {
     *x = *o = 0;
     for (int i = 0; i < stones; i++) {
@@ -142,9 +169,9 @@ static bool random_position(const brute *b, ttt_rng *rng, int stones, uint64_t *
             cell = (int)ttt_rng_below(rng, (uint32_t)b->cells);
         while (((*x | *o) >> cell) & 1);
         if (i % 2 == 0)
-            *x |= UINT64_C(1) << cell;
+            *x |= BIT(cell);
         else
-            *o |= UINT64_C(1) << cell;
+            *o |= BIT(cell);
     }
     return !has_line(b, *x) && !has_line(b, *o);
 }
@@ -163,33 +190,41 @@ static ttt_prover *prover_ok(const ttt_rules *r, bool full_width)
 /* --- The prover against the brute force ---------------------------------------------------------------- */
 
 /* Every random position of the board with stones in [lo, hi], each side as attacker, either side to move:
- * full width, the prover's answer is the brute force's both ways; restricted, every "holds" is right.
- * Returns how many positions the prover proved to hold (so a test can see it proves something). */
+ * full width, the prover's answer is the brute force's both ways, with either kernel (the 128-bit one made to
+ * run on boards of at most 64 cells too); restricted, every "holds" is right. Returns how many positions the
+ * prover proved to hold (so a test can see it proves something). */
 static int compare_board(const char *rules_text, int lo, int hi, int count, uint64_t seed)
 {
     ttt_rules r = rules_of(rules_text);
     brute b;
     brute_init(&b, &r);
-    ttt_prover *exact = prover_ok(&r, true), *fast = prover_ok(&r, false);
+    ttt_prover *exact = prover_ok(&r, true), *fast = prover_ok(&r, false), *wide = NULL;
+    const ttt_lines *lines;
+    ttt_error err = {{0}};
+    assert_int_equal(ttt_lines_new(&r, &lines, &err), TTT_OK);
+    assert_int_equal(ttt_prover_new_wide(lines, 4, true, &wide, &err), TTT_OK);
+    ttt_lines_unref(lines);
     ttt_rng rng;
     ttt_rng_seed(&rng, seed);
     int held = 0;
     for (int i = 0; i < count; i++) {
-        uint64_t x, o;
+        bset x, o;
         int stones = lo + (int)ttt_rng_below(&rng, (uint32_t)(hi - lo + 1));
         if (!random_position(&b, &rng, stones, &x, &o))
             continue;
         for (int side = 0; side < 2; side++)
             for (int tomove = 0; tomove < 2; tomove++) {
-                uint64_t att = side ? o : x, def = side ? x : o;
+                bset att = side ? o : x, def = side ? x : o;
                 bool truth = attacker_wins(&b, att, def, tomove);
-                ttt_proof pe = ttt_prover_run(exact, att, def, tomove, 0, NULL, NULL, NULL);
-                ttt_proof pf = ttt_prover_run(fast, att, def, tomove, 0, NULL, NULL, NULL);
-                if (pe != (truth ? TTT_PROOF_FORCED : TTT_PROOF_HOLDS) || (pf == TTT_PROOF_HOLDS && truth)) {
-                    print_error(
-                        "%s: attacker %#llx defender %#llx, attacker %s: brute force %s, prover %d/%d\n",
-                        rules_text, (unsigned long long)att, (unsigned long long)def,
-                        tomove ? "to move" : "second", truth ? "wins" : "holds", pe, pf);
+                ttt_proof pe = run_prover(exact, att, def, tomove);
+                ttt_proof pf = run_prover(fast, att, def, tomove);
+                ttt_proof pw = run_prover(wide, att, def, tomove);
+                if (pe != (truth ? TTT_PROOF_FORCED : TTT_PROOF_HOLDS) || pw != pe ||
+                    (pf == TTT_PROOF_HOLDS && truth)) {
+                    char ha[40], hd[40];
+                    print_error("%s: attacker %s defender %s, attacker %s: brute force %s, prover %d/%d/%d\n",
+                                rules_text, hex(att, ha), hex(def, hd), tomove ? "to move" : "second",
+                                truth ? "wins" : "holds", pe, pf, pw);
                     fail();
                 }
                 held += pe == TTT_PROOF_HOLDS;
@@ -197,6 +232,7 @@ static int compare_board(const char *rules_text, int lo, int hi, int count, uint
     }
     ttt_prover_free(exact);
     ttt_prover_free(fast);
+    ttt_prover_free(wide);
     brute_free(&b);
     return held;
 }
@@ -247,26 +283,28 @@ static void check_zones(const char *rules_text, int lo, int hi, int count, uint6
     ttt_prover *p = prover_ok(&r, true);
     ttt_rng rng;
     ttt_rng_seed(&rng, seed);
-    const uint64_t full = (UINT64_C(1) << b.cells) - 1;
+    const bset full = full_set(b.cells);
     int checked = 0;
     for (int i = 0; i < count; i++) {
-        uint64_t x, o;
+        bset x, o;
         if (!random_position(&b, &rng, lo + (int)ttt_rng_below(&rng, (uint32_t)(hi - lo + 1)), &x, &o))
             continue;
         for (int side = 0; side < 2; side++)
             for (int tomove = 0; tomove < 2; tomove++) {
-                uint64_t att = side ? o : x, def = side ? x : o;
+                bset att = side ? o : x, def = side ? x : o;
                 ttt_prover_clear(p); /* each answer searched afresh, not read from the table */
-                if (ttt_prover_run(p, att, def, tomove, 0, NULL, NULL, NULL) != TTT_PROOF_HOLDS)
+                if (run_prover(p, att, def, tomove) != TTT_PROOF_HOLDS)
                     continue;
-                uint64_t outside = full & ~(att | def | ttt_prover_zone(p));
+                ttt_bits zone;
+                ttt_prover_zone_bits(p, &zone);
+                bset outside = full & ~(att | def | pairing_of_bits128(&zone));
                 for (int t = 0; t < 4 && outside; t++) {
-                    uint64_t extra = 0;
+                    bset extra = 0;
                     int want = 1 + (int)ttt_rng_below(&rng, 4);
                     for (int j = 0; j < want; j++) {
-                        int n = __builtin_popcountll(outside & ~extra),
+                        int n = pairing_count128(outside & ~extra),
                             pick = (int)ttt_rng_below(&rng, (uint32_t)n);
-                        uint64_t e = outside & ~extra;
+                        bset e = outside & ~extra;
                         while (pick--)
                             e &= e - 1;
                         extra |= e & -e;
@@ -274,12 +312,12 @@ static void check_zones(const char *rules_text, int lo, int hi, int count, uint6
                             break;
                     }
                     if (has_line(&b, att | extra) || attacker_wins(&b, att | extra, def, tomove)) {
+                        char ha[40], hd[40], hz[40], he[40];
                         print_error(
-                            "%s: attacker %#llx defender %#llx (%s) holds with zone %#llx, but not with "
-                            "%#llx added\n",
-                            rules_text, (unsigned long long)att, (unsigned long long)def,
+                            "%s: attacker %s defender %s (%s) holds with zone %s, but not with %s added\n",
+                            rules_text, hex(att, ha), hex(def, hd),
                             tomove ? "attacker to move" : "defender to move",
-                            (unsigned long long)ttt_prover_zone(p), (unsigned long long)extra);
+                            hex(pairing_of_bits128(&zone), hz), hex(extra, he));
                         fail();
                     }
                     checked++;
@@ -319,7 +357,7 @@ static void test_prover_empty_boards(void **state)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         ttt_rules r = rules_of(cases[i].rules);
         ttt_prover *p = prover_ok(&r, true);
-        assert_int_equal(ttt_prover_run(p, 0, 0, true, 0, NULL, NULL, NULL), cases[i].first);
+        assert_int_equal(run_prover(p, 0, 0, true), cases[i].first);
         ttt_prover_free(p);
     }
 }
@@ -342,22 +380,22 @@ static void solver_against_brute(const char *rules_text, int lo, int hi, int cou
     assert_non_null(res);
     int draws = 0;
     for (int i = 0; i < count; i++) {
-        uint64_t x, o;
+        bset x, o;
         int stones = lo + (int)ttt_rng_below(&rng, (uint32_t)(hi - lo + 1));
         if (!random_position(&b, &rng, stones, &x, &o))
             continue;
         ttt_board board;
         ttt_board_init(&board, &r);
-        uint64_t left[2] = {x, o};
+        bset left[2] = {x, o};
         for (int side = 0; left[side]; side ^= 1) { /* X and O in turn */
-            int cell = __builtin_ctzll(left[side]);
+            int cell = pairing_first128(left[side]);
             left[side] &= left[side] - 1;
             assert_int_equal(ttt_board_play_checked(&board, cell, &err), TTT_OK);
         }
         if (ttt_board_terminal(&board))
             continue;
         bool x_moves = stones % 2 == 0;
-        uint64_t mover = x_moves ? x : o, other = x_moves ? o : x;
+        bset mover = x_moves ? x : o, other = x_moves ? o : x;
         int truth = game_value(&b, mover, other);
         ttt_result value;
         assert_int_equal(ttt_solver_value(s, &board, &value, NULL, NULL, &err), TTT_OK);
@@ -366,7 +404,7 @@ static void solver_against_brute(const char *rules_text, int lo, int hi, int cou
         assert_int_equal(ttt_solver_search(s, &board, NULL, true, res, &err), TTT_OK);
         assert_true(res->proven);
         for (int m = 0; m < res->count; m++) {
-            uint64_t bit = UINT64_C(1) << res->moves[m].move;
+            bset bit = BIT(res->moves[m].move);
             int v = has_line(&b, mover | bit) ? 1 : -game_value(&b, other, mover | bit);
             assert_int_equal((int)ttt_score_result(res->moves[m].score), v);
         }
@@ -383,6 +421,26 @@ static void test_solver_7x7k5(void **state)
     solver_against_brute("7x7k5", 38, 42, 150, 7);
 }
 
+/* Boards above 64 cells, where the prover runs its 128-bit kernel and the solver hands it positions of more
+ * than one word: the prover, its zones and the solver against the brute force near the end of the game. */
+static void test_wide_prover(void **state)
+{
+    (void)state;
+    assert_true(compare_board("9x9k6", 68, 72, 40, 20) > 0);
+}
+
+static void test_wide_zones(void **state)
+{
+    (void)state;
+    check_zones("9x8k6", 60, 64, 40, 21);
+}
+
+static void test_wide_solver(void **state)
+{
+    (void)state;
+    solver_against_brute("9x9k6", 70, 73, 30, 22);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -390,7 +448,8 @@ int main(void)
         cmocka_unit_test(test_prover_5x4k4),        cmocka_unit_test(test_prover_5x5k4),
         cmocka_unit_test(test_prover_6x4k4),        cmocka_unit_test(test_prover_5x5k5),
         cmocka_unit_test(test_prover_empty_boards), cmocka_unit_test(test_zones),
-        cmocka_unit_test(test_solver_7x7k5),
+        cmocka_unit_test(test_solver_7x7k5),        cmocka_unit_test(test_wide_prover),
+        cmocka_unit_test(test_wide_zones),          cmocka_unit_test(test_wide_solver),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -5,7 +5,8 @@
  * A pairing is a matching of two slots per unit (slot = unit * 2 + 0 or 1) to the empty cells, no cell
  * serving two slots, found by Kuhn's augmenting paths: each slot takes a free cell of its unit when there is
  * one, else searches for a path that moves other slots to other cells. Two kernels build and match the same
- * units: over one-word sets of cells (boards of at most 64 cells), and over windows and counts of stones (any
+ * units: over sets of cells held in one machine word (boards of at most 64 cells, and of at most 128 in a
+ * 128-bit word: one kernel, pairing_kernel.h, compiled for each), and over windows and counts of stones (any
  * board).
  */
 #include "search/pairing.h"
@@ -33,116 +34,12 @@ static void slots_partners(const int16_t *cell_slot, int cells, int units, int *
     }
 }
 
-/* --- Boards of at most 64 cells ------------------------------------------------------------------------- */
+/* --- Boards of at most 64 and at most 128 cells: one kernel, two word types (pairing_kernel.h) ---------- */
 
-typedef struct matching64 {
-    uint64_t unit[PAIRING_WINDOWS64_MAX]; /* the units' cells */
-    int n;
-    int16_t cell_slot[64]; /* the slot holding the cell, or -1 */
-    uint64_t seen;
-} matching64;
-
-static bool match64_augment(matching64 *m, uint64_t empty, int slot)
-{
-    for (uint64_t c = m->unit[slot / 2] & empty & ~m->seen; c; c &= c - 1) {
-        int cell = __builtin_ctzll(c);
-        if (m->seen >> cell & 1)
-            continue;
-        m->seen |= UINT64_C(1) << cell;
-        if (m->cell_slot[cell] < 0 || match64_augment(m, empty, m->cell_slot[cell])) {
-            m->cell_slot[cell] = (int16_t)slot;
-            return true;
-        }
-    }
-    return false;
-}
-
-/* The units (see pairing.h), into m. False when some window free of the defender has fewer than two empty
- * cells, or the units need more cells than they hold between them (two per unit: Hall's condition for the
- * whole set), a failure the matching would find only after trying every augmenting path. */
-static bool units64(const pairing_lines64 *pl, uint64_t def, uint64_t empty, matching64 *m)
-{
-    const ttt_lines *lines = pl->lines;
-    const int empties = __builtin_popcountll(empty);
-    uint64_t cover = 0; /* the cells of all units */
-    m->n = 0;
-    for (int l = 0; l < lines->nlines; l++) {
-        uint64_t group = 0; /* the empty cells the open group's windows share (0: none open) */
-        for (int i = lines->line_start[l]; i < lines->line_start[l + 1]; i++) {
-            uint64_t w = pl->win[i];
-            if (w & def)
-                continue;
-            if (__builtin_popcountll(w & empty) < 2)
-                return false;
-            if (group && __builtin_popcountll(group & w) >= 2) {
-                group &= w;
-                continue;
-            }
-            if (group) {
-                if (2 * (m->n + 1) > empties)
-                    return false;
-                m->unit[m->n++] = group;
-                cover |= group;
-            }
-            group = w & empty;
-        }
-        if (group) {
-            if (2 * (m->n + 1) > empties)
-                return false;
-            m->unit[m->n++] = group;
-            cover |= group;
-        }
-    }
-    return __builtin_popcountll(cover) >= 2 * m->n;
-}
-
-/* Two empty cells of its own for every unit; *paired receives the cells used. */
-static bool match64(const ttt_lines *lines, uint64_t empty, matching64 *m, uint64_t *paired)
-{
-    memset(m->cell_slot, -1, sizeof m->cell_slot);
-    uint64_t used = 0;
-    for (int slot = 0; slot < 2 * m->n; slot++) {
-        uint64_t free_cells = m->unit[slot / 2] & empty & ~used;
-        if (free_cells) {
-            int cell = __builtin_ctzll(free_cells);
-            m->cell_slot[cell] = (int16_t)slot;
-            used |= UINT64_C(1) << cell;
-            continue;
-        }
-        m->seen = 0;
-        if (!match64_augment(m, empty, slot))
-            return false;
-        used = 0;
-        for (int cell = 0; cell < lines->cells; cell++)
-            if (m->cell_slot[cell] >= 0)
-                used |= UINT64_C(1) << cell;
-    }
-    *paired = used;
-    return true;
-}
-
-void pairing_lines64_init(pairing_lines64 *pl, const ttt_lines *lines)
-{
-    assert(lines->cells <= 64);
-    pl->lines = lines;
-    for (int i = 0; i < lines->nwin; i++)
-        pl->win[i] = lines->win_bits[lines->line_win[i]].w[0];
-}
-
-bool pairing_find64(const pairing_lines64 *pl, uint64_t att, uint64_t def, uint64_t *paired, int *partner)
-{
-    const ttt_lines *lines = pl->lines;
-    const uint64_t empty = lines->all.w[0] & ~(att | def);
-    matching64 m;
-    uint64_t used;
-    if (!units64(pl, def, empty, &m) || !match64(lines, empty, &m, &used))
-        return false;
-    if (paired)
-        *paired = used;
-    if (partner)
-        slots_partners(m.cell_slot, lines->cells, m.n, partner);
-    return true;
-}
+#define PAIRING_KERNEL_BITS 64
+#include "search/pairing_kernel.h"
+#define PAIRING_KERNEL_BITS 128
+#include "search/pairing_kernel.h"
 
 /* --- Any board ------------------------------------------------------------------------------------------ */
 

@@ -15,7 +15,8 @@
  * (tests/test_pairing.c checks it against an independent matching).
  *
  * Two kernels find the same pairings (whether one exists does not depend on the kernel; which pairs may):
- * pairing_find64 on boards of at most 64 cells (a side's stones are one word) and pairing_find on any board.
+ * the word kernel, pairing_find64 on boards of at most 64 cells (a side's stones are one word) and
+ * pairing_find128 on boards of at most 128 (one 128-bit word), and pairing_find on any board.
  */
 #ifndef TTT_SEARCH_PAIRING_H
 #define TTT_SEARCH_PAIRING_H
@@ -43,23 +44,70 @@ static inline bool pairing_potential_stops(uint64_t sum, bool attacker_to_move)
     return sum < UINT64_C(1) << (PAIRING_POTENTIAL_BITS - (attacker_to_move ? 1 : 0));
 }
 
-/* The one-word kernel's view of a board of at most 64 cells: the cells of its windows line by line, one word
+/* The word kernels' sets of cells: bit c is cell c, in one uint64_t on boards of at most 64 cells, in one
+ * pairing_set128 on boards of at most 128 (a compiler's 128-bit integer: the same expressions, x & -x, x &
+ * (x - 1), shifts, as on a uint64_t, so that one kernel serves both; 2 words of a ttt_bits). */
+__extension__ typedef unsigned __int128 pairing_set128;
+#define PAIRING_SET128_BITS 128
+_Static_assert(TTT_WORDS >= 2, "pairing_of_bits128 reads two words of a ttt_bits");
+
+static inline int pairing_count64(uint64_t x) { return __builtin_popcountll(x); }
+static inline int pairing_count128(pairing_set128 x)
+{
+    return __builtin_popcountll((uint64_t)x) + __builtin_popcountll((uint64_t)(x >> 64));
+}
+/* The lowest cell of a set that is not empty. */
+static inline int pairing_first64(uint64_t x) { return __builtin_ctzll(x); }
+static inline int pairing_first128(pairing_set128 x)
+{
+    const uint64_t lo = (uint64_t)x;
+    return lo ? __builtin_ctzll(lo) : 64 + __builtin_ctzll((uint64_t)(x >> 64));
+}
+/* The highest cell of a set that is not empty. */
+static inline int pairing_last64(uint64_t x) { return 63 - __builtin_clzll(x); }
+static inline int pairing_last128(pairing_set128 x)
+{
+    const uint64_t hi = (uint64_t)(x >> 64);
+    return hi ? 127 - __builtin_clzll(hi) : 63 - __builtin_clzll((uint64_t)x);
+}
+/* The first 64 or 128 cells of a ttt_bits as a word, and back (the other words of out cleared). */
+static inline uint64_t pairing_of_bits64(const ttt_bits *b) { return b->w[0]; }
+static inline pairing_set128 pairing_of_bits128(const ttt_bits *b)
+{
+    return b->w[0] | (pairing_set128)b->w[1] << 64;
+}
+static inline void pairing_to_bits128(pairing_set128 x, ttt_bits *out)
+{
+    *out = (ttt_bits){{0}};
+    out->w[0] = (uint64_t)x;
+    out->w[1] = (uint64_t)(x >> 64);
+}
+
+/* A word kernel's view of a board of at most 64 (128) cells: the cells of its windows line by line, one word
  * each (win[i]: window lines->line_win[i]), which the matching reads with one load a window. Made once per
  * geometry by its user, who keeps `lines` alive as long. */
-#define PAIRING_WINDOWS64_MAX (4 * 64)
+#define PAIRING_WINDOWS64_MAX  (4 * 64)
+#define PAIRING_WINDOWS128_MAX (4 * PAIRING_SET128_BITS)
 typedef struct pairing_lines64 {
     const ttt_lines *lines;
     uint64_t win[PAIRING_WINDOWS64_MAX];
 } pairing_lines64;
+typedef struct pairing_lines128 {
+    const ttt_lines *lines;
+    pairing_set128 win[PAIRING_WINDOWS128_MAX];
+} pairing_lines128;
 
-/* Fills pl for lines of at most 64 cells (asserted). */
+/* Fills pl for lines of at most 64 (128) cells (asserted). */
 void pairing_lines64_init(pairing_lines64 *pl, const ttt_lines *lines);
+void pairing_lines128_init(pairing_lines128 *pl, const ttt_lines *lines);
 
 /* Whether a pairing strategy stops the attacker (stones att) against the defender (stones def, disjoint
  * from att; both on the first lines->cells bits). *paired (may be NULL) receives the cells in pairs; partner
  * (lines->cells entries, may be NULL) each cell's partner, -1 for the cells in no pair. Both are written only
- * when a pairing is found. */
+ * when a pairing is found. pairing_find128 finds what pairing_find64 finds (the same kernel). */
 bool pairing_find64(const pairing_lines64 *pl, uint64_t att, uint64_t def, uint64_t *paired, int *partner);
+bool pairing_find128(const pairing_lines128 *pl, pairing_set128 att, pairing_set128 def,
+                     pairing_set128 *paired, int *partner);
 
 /* The same on any board: occ holds the occupied cells, att_count[w] and def_count[w] the stones of the
  * attacker and of the defender in window w of lines. */

@@ -20,7 +20,10 @@
  *     the zones of the moves searched since, need a search of their own;
  *   - an exact transposition table (the whole position is the key: no hash collisions).
  *
- * Boards of at most 64 cells (a position is two words); normal rules. Cells are row * cols + col.
+ * Boards of at most TTT_PROVER_MAX_CELLS cells, normal rules. Cells are row * cols + col. A position is two
+ * sets of cells: ttt_bits in the interface (the first two words), uint64_t in the calls of the same names
+ * without _bits, kept for boards of at most 64 cells. Inside, one 64-bit word per set up to 64 cells, one
+ * 128-bit word above (search/prove_impl.h).
  */
 #ifndef TTT_SEARCH_PROVE_H
 #define TTT_SEARCH_PROVE_H
@@ -32,7 +35,7 @@
 #include "ttt/common.h"
 #include "ttt/rules.h"
 
-#define TTT_PROVER_MAX_CELLS 64
+#define TTT_PROVER_MAX_CELLS 128
 
 typedef struct ttt_prover ttt_prover;
 
@@ -46,7 +49,7 @@ typedef enum ttt_proof {
 typedef bool (*ttt_prover_stop_fn)(void *user, uint64_t nodes);
 #define TTT_PROVER_CHECK_NODES 1024
 
-/* Whether the prover handles the rules (normal rules, at most 64 cells, k >= 2). */
+/* Whether the prover handles the rules (normal rules, at most TTT_PROVER_MAX_CELLS cells, k >= 2). */
 bool ttt_prover_supports(const ttt_rules *rules);
 
 /* Makes a prover for the rules (ttt_prover_supports must hold) with a table of about tt_mib MiB (at least 1).
@@ -56,17 +59,26 @@ ttt_status ttt_prover_new(const ttt_rules *rules, int tt_mib, bool full_width, t
 /* The same over a board geometry of such rules (rules/lines.h), of which the prover takes a reference. */
 ttt_status ttt_prover_new_lines(const ttt_lines *lines, int tt_mib, bool full_width, ttt_prover **out,
                                 ttt_error *err);
+/* The same with the 128-bit kernel whatever the board's size (the tests compare the two kernels). */
+ttt_status ttt_prover_new_wide(const ttt_lines *lines, int tt_mib, bool full_width, ttt_prover **out,
+                               ttt_error *err);
 void ttt_prover_free(ttt_prover *p);
 
 /* Can the attacker (stones `attacker`) complete a line before the defender (stones `defender`, disjoint cell
  * sets of the rules' board, neither with a line), the attacker to move when attacker_to_move? node_limit (0:
  * none) and stop (may be NULL) bound the run; *nodes (may be NULL) receives the nodes it searched. The table
  * is kept between runs. */
+ttt_proof ttt_prover_run_bits(ttt_prover *p, const ttt_bits *attacker, const ttt_bits *defender,
+                              bool attacker_to_move, uint64_t node_limit, ttt_prover_stop_fn stop, void *user,
+                              uint64_t *nodes);
+/* The same on a board of at most 64 cells, a set of stones one word. */
 ttt_proof ttt_prover_run(ttt_prover *p, uint64_t attacker, uint64_t defender, bool attacker_to_move,
                          uint64_t node_limit, ttt_prover_stop_fn stop, void *user, uint64_t *nodes);
 
 /* After a run that answered TTT_PROOF_HOLDS: its relevance zone, a set of cells such that the answer stays
  * the same with attacker stones added on any empty cells outside it (0 after other answers). */
+void ttt_prover_zone_bits(const ttt_prover *p, ttt_bits *zone);
+/* The same on a board of at most 64 cells. */
 uint64_t ttt_prover_zone(const ttt_prover *p);
 
 /* During a run (from its stop function): at the shallowest attacker node with a choice on the path searched,
@@ -76,6 +88,9 @@ void ttt_prover_progress(const ttt_prover *p, int *done, int *total);
 
 /* What the table holds for the position without searching: TTT_PROOF_HOLDS when a run proved that the
  * defender holds there, TTT_PROOF_UNKNOWN when it holds nothing (or an answer that is not a proof). */
+ttt_proof ttt_prover_known_bits(const ttt_prover *p, const ttt_bits *attacker, const ttt_bits *defender,
+                                bool attacker_to_move);
+/* The same on a board of at most 64 cells. */
 ttt_proof ttt_prover_known(const ttt_prover *p, uint64_t attacker, uint64_t defender, bool attacker_to_move);
 
 /* Forgets the table. */

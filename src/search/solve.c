@@ -35,7 +35,8 @@
 /* Draw proofs (search/prove.h) first on boards of at least PROVE_MIN_CELLS cells with k >= PROVE_MIN_K
  * (7x7k5: not in 300 s without; 6x7k5: 941 nodes against 26M; 6x8k5: 0.57M nodes, 1 s, against more than 120
  * s; 5x5k4: 0.71M nodes by search against 2.26M by the prover; below 36 cells no gain). The prover's table
- * is PROVE_TT_MIB; it gets PROVE_SHARE of a limited budget, PROVE_MAX_NODES when the search has none. */
+ * is the solver's size, at least PROVE_TT_MIB (a long proof needs room: 8x8k5 fills 64 MiB in minutes); it
+ * gets PROVE_SHARE of a limited budget, PROVE_MAX_NODES when the search has none. */
 #define PROVE_MIN_CELLS 36
 #define PROVE_MIN_K     5
 #define PROVE_TT_MIB    64
@@ -150,7 +151,7 @@ static bool root_move_ends(const ttt_solver *s, const scan_info *si, int cell, i
         *score = s->g.line_sign * (TTT_SCORE_WIN - (s->pos.ply + 1));
         return true;
     }
-    if (s->pos.ply + 1 == s->g.lines->cells || (cell < 64 && (s->mode.root_draw >> cell & 1))) {
+    if (s->pos.ply + 1 == s->g.lines->cells || ttt_bits_test(&s->mode.root_draw, cell)) {
         *score = 0;
         return true;
     }
@@ -372,7 +373,7 @@ static bool prove_stop(void *user, uint64_t nodes)
 
 /* Whether `attacker`'s side (the player `side`) cannot complete a line before the other does, from inner
  * stone sets. Progress reports name the phase and the side while it runs, and then the phase before. */
-static bool prove_holds(ttt_solver *s, ttt_player side, uint64_t attacker, uint64_t defender,
+static bool prove_holds(ttt_solver *s, ttt_player side, const ttt_bits *attacker, const ttt_bits *defender,
                         bool attacker_to_move)
 {
     if (s->budget.stop)
@@ -385,8 +386,8 @@ static bool prove_holds(ttt_solver *s, ttt_player side, uint64_t attacker, uint6
     s->progress.root.phase = TTT_PHASE_PROVE;
     s->progress.root.prove_side = side;
     s->progress.root.prove_done = s->progress.root.prove_total = 0;
-    ttt_proof r = ttt_prover_run(s->proof.prover, attacker, defender, attacker_to_move, s->proof.limit,
-                                 prove_stop, s, &used);
+    ttt_proof r = ttt_prover_run_bits(s->proof.prover, attacker, defender, attacker_to_move, s->proof.limit,
+                                      prove_stop, s, &used);
     s->progress.root.phase = phase;
     s->budget.nodes = s->proof.nodes0 + used;
     s->proof.limit = s->proof.limit > used ? s->proof.limit - used : 0;
@@ -395,16 +396,16 @@ static bool prove_holds(ttt_solver *s, ttt_player side, uint64_t attacker, uint6
 
 /* The stones of the side to move and of the other side (inner cells), and sets the prover's budget from
  * the search's. */
-static void prove_begin(ttt_solver *s, const ttt_board *b, const ttt_limits *limits, uint64_t *mover,
-                        uint64_t *other)
+static void prove_begin(ttt_solver *s, const ttt_board *b, const ttt_limits *limits, ttt_bits *mover,
+                        ttt_bits *other)
 {
     int side = ttt_board_to_move(b);
-    *mover = *other = 0;
+    *mover = *other = (ttt_bits){{0}};
     for (int cell = 0; cell < s->g.lines->cells; cell++) {
         if (ttt_bits_test(&b->stones[side], cell))
-            *mover |= UINT64_C(1) << to_inner(s, cell);
+            ttt_bits_set(mover, to_inner(s, cell));
         if (ttt_bits_test(&b->stones[side ^ 1], cell))
-            *other |= UINT64_C(1) << to_inner(s, cell);
+            ttt_bits_set(other, to_inner(s, cell));
     }
     s->proof.limit = limits->nodes ? (uint64_t)((double)limits->nodes * PROVE_SHARE) : PROVE_MAX_NODES;
     s->proof.deadline = limits->ms > 0 ? s->budget.start + limits->ms * PROVE_SHARE : 0;
@@ -412,14 +413,14 @@ static void prove_begin(ttt_solver *s, const ttt_board *b, const ttt_limits *lim
 
 /* The root moves that draw: after each, neither side can complete a line first. The other side cannot do it
  * after any move if it cannot with the move now (one more stone of ours never helps it). */
-static uint64_t prove_root_draws(ttt_solver *s, const ttt_board *b, const ttt_limits *limits)
+static ttt_bits prove_root_draws(ttt_solver *s, const ttt_board *b, const ttt_limits *limits)
 {
-    uint64_t mover, other, draws = 0;
+    ttt_bits mover, other, draws = {{0}};
     const ttt_player me = ttt_board_to_move(b), you = (ttt_player)(me ^ 1);
     prove_begin(s, b, limits, &mover, &other);
     ttt_search_progress *p = &s->progress.root;
     p->phase = TTT_PHASE_PROVE;
-    bool other_cannot = prove_holds(s, you, other, mover, true);
+    bool other_cannot = prove_holds(s, you, &other, &mover, true);
     scan_info si;
     solve_scan(s, false, &si);
     int cells[TTT_MAX_CELLS], n = 0;
@@ -431,10 +432,11 @@ static uint64_t prove_root_draws(ttt_solver *s, const ttt_board *b, const ttt_li
     p->root_total = n;
     for (int i = 0; i < n && !s->budget.stop; i++) {
         p->root_done = i;
-        uint64_t m = UINT64_C(1) << cells[i];
-        if (prove_holds(s, me, mover | m, other, false) &&
-            (other_cannot || prove_holds(s, you, other, mover | m, true))) {
-            draws |= m;
+        ttt_bits m = mover;
+        ttt_bits_set(&m, cells[i]);
+        if (prove_holds(s, me, &m, &other, false) &&
+            (other_cannot || prove_holds(s, you, &other, &m, true))) {
+            ttt_bits_set(&draws, cells[i]);
             p->drawn++;
         }
     }
@@ -480,7 +482,8 @@ static ttt_status solver_make(const ttt_rules *rules, int tt_mib, const ttt_line
     ttt_error perr;
     if (geometry_init(&s->g, lines, !ttt_rules_line_wins(rules)) || !s->table.tt ||
         (inner->k >= PROVE_MIN_K && lines->cells >= PROVE_MIN_CELLS && ttt_prover_supports(inner) &&
-         ttt_prover_new_lines(lines, PROVE_TT_MIB, false, &s->proof.prover, &perr))) {
+         ttt_prover_new_lines(lines, tt_mib > PROVE_TT_MIB ? tt_mib : PROVE_TT_MIB, false, &s->proof.prover,
+                              &perr))) {
         ttt_solver_free(s);
         return ttt_fail(err, TTT_ENOMEM, "solver: out of memory for a %d MiB table", tt_mib);
     }
@@ -621,7 +624,7 @@ ttt_status ttt_solver_search(ttt_solver *s, const ttt_board *b, const ttt_limits
     s->mode.every = all;
     const int empties = s->g.lines->cells - s->pos.ply;
     const bool unlimited = limits->nodes == 0 && limits->ms <= 0 && limits->depth <= 0;
-    s->mode.root_draw = 0;
+    s->mode.root_draw = (ttt_bits){{0}};
     if (s->proof.prover && all) { /* moves proven to draw end at once in root_iteration (root_move_ends) */
         s->budget.node_limit = limits->nodes;
         s->budget.deadline = limits->ms > 0 ? start + limits->ms : 0;
@@ -756,12 +759,12 @@ ttt_status ttt_solver_value_within(ttt_solver *s, const ttt_board *b, const ttt_
      * before moving. */
     int alpha = -1, beta = 1;
     if (s->proof.prover) {
-        uint64_t mover, other;
+        ttt_bits mover, other;
         const ttt_player me = ttt_board_to_move(b);
         prove_begin(s, b, limits, &mover, &other);
-        if (prove_holds(s, me, mover, other, true))
+        if (prove_holds(s, me, &mover, &other, true))
             beta = 0;
-        if (prove_holds(s, (ttt_player)(me ^ 1), other, mover, false))
+        if (prove_holds(s, (ttt_player)(me ^ 1), &other, &mover, false))
             alpha = 0;
     }
     const bool by_distance = s->g.line_sign > 0 && alpha < beta;

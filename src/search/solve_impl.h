@@ -115,7 +115,7 @@ typedef struct solver_mode {
     bool exact;         /* no neighbourhood restriction */
     bool etc;           /* enhanced transposition cutoffs (step 8b) */
     bool every;         /* every root move is valued (ORDER_STATIC_EVERY) */
-    uint64_t root_draw; /* root moves the prover has shown to draw (inner cells) */
+    ttt_bits root_draw; /* root moves the prover has shown to draw (inner cells) */
 } solver_mode;
 
 /* The budget of the search under way, and what it has spent. */

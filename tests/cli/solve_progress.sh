@@ -180,7 +180,8 @@ if command -v script >/dev/null; then
     # A first move that takes long (misère 5x5k4: 25 s for the first) shows where its search is: the ranks of
     # the first moves of the line searched, and the line itself on a wide terminal.
     live_lines 5x5k4-misere 120 '^solving: 0/25 solved, .* at move [0-9]+(\.[0-9]+)+, line [a-e][1-5]( [a-e][1-5])+'
-    live_lines 9x9k5 100 '^value search \(81 empty cells\), .* at move [0-9]+(\.[0-9]+)+' --value
+    # (12x12k5: past the draw prover's 128 cells, the value search from the start.)
+    live_lines 12x12k5 100 '^value search \(144 empty cells\), .* at move [0-9]+(\.[0-9]+)+' --value
 fi
 
 finish

@@ -1,0 +1,93 @@
+/*
+ * search/prove_impl.h - what the prover's files share (internal): its state, its settings and the entry
+ * points of its two kernels. prove.c holds the interface (search/prove.h) and the kernel over one 64-bit word
+ * (boards of at most 64 cells), prove_wide.c the same kernel over a 128-bit word (at most 128 cells); both
+ * compile search/prove_kernel.h. The interface picks the narrow one wherever it fits: the wide one costs more
+ * per node (twice the table entry, two words per set operation).
+ */
+#ifndef TTT_SEARCH_PROVE_IMPL_H
+#define TTT_SEARCH_PROVE_IMPL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "rules/lines.h"
+#include "search/pairing.h"
+#include "search/prove.h"
+
+/* Moves equivalent under the position's symmetries are searched once at attacker nodes with at most this many
+ * stones (the orbit computation costs more than it saves once positions are rarely symmetric). */
+#define SYM_MAX_STONES 6
+/* The defender tries at most this many moves at a node unless full_width (the rest are left unproven). */
+#define DEFENDER_WIDTH 64
+/* Move ordering weight of a window through a cell, by the attacker's stones in it: 2^(WEIGHT_SHIFT * stones).
+ */
+#define WEIGHT_SHIFT 2
+/* Defender nodes with at most WIDEN_MAX_STONES stones try every move with WIDEN_FIRST nodes, then budgets
+ * WIDEN_STEP times larger up to WIDEN_LAST, before the plain search (X cannot win 7x7k5: 0.82M nodes, 7.44M
+ * without). */
+#define WIDEN_MAX_STONES 8
+#define WIDEN_FIRST      128
+#define WIDEN_STEP       8
+#define WIDEN_LAST       (512 * 1024)
+/* Attacker nodes with fewer stones search every move without the null move first (prove_kernel.h, step 4):
+ * 7x7k5 --value 762,487 nodes against 821,027 (1: 769,160; 3: 818,951; 5: 818,796); 6x8k5 565,954 against
+ * 565,983. At the root of a proof from the empty board the live line then counts the first moves settled. */
+#define NULL_MIN_STONES 2
+#define TT_BUCKET       2
+
+enum { RESULT_UNKNOWN = 0, RESULT_HOLDS = 1, RESULT_FORCED = 2 };
+
+struct ttt_prover {
+    const ttt_lines *lines; /* the board's windows, lines and symmetries (rules/lines.h), shared */
+    int cells, k;
+    bool full_width;
+    bool wide;               /* the 128-bit kernel (more than 64 cells, or asked for) */
+    uint64_t board64;        /* every cell, for the narrow kernel */
+    pairing_set128 board128; /* ... for the wide one */
+    union {
+        pairing_lines64 narrow;
+        pairing_lines128 wide;
+    } pairs;  /* the windows as the pairing kernel of the prover's width reads them */
+    void *tt; /* the kernel's entries */
+    size_t tt_mask;
+    /* The run under way. */
+    uint64_t nodes, node_limit;
+    uint64_t
+        soft_limit; /* nonzero: at this many nodes the search unwinds (unknown) without stopping the run */
+    ttt_prover_stop_fn stop_fn;
+    void *stop_user;
+    bool stopped;
+    ttt_bits zone; /* of the last run's answer when it held */
+    /* Progress (ttt_prover_progress): the nodes on the path from the run's root, and at the shallowest
+     * attacker node with a choice on it (top_depth) the moves settled so far of those it has. */
+    int depth, top_depth, top_done, top_total;
+};
+
+/* Counts a node; true when the search must unwind: the run is stopped (node limit, stop function) or the
+ * soft limit is reached. */
+static inline bool prove_budget_spent(ttt_prover *p)
+{
+    p->nodes++;
+    if (p->stopped)
+        return true;
+    if (p->node_limit && p->nodes >= p->node_limit)
+        p->stopped = true;
+    else if (p->stop_fn && (p->nodes & (TTT_PROVER_CHECK_NODES - 1)) == 0 &&
+             p->stop_fn(p->stop_user, p->nodes))
+        p->stopped = true;
+    return p->stopped || (p->soft_limit && p->nodes >= p->soft_limit);
+}
+
+/* A kernel's run from a position whose run fields are set (RESULT_*; *zone: the zone when it holds, else 0),
+ * what its table holds for a position (RESULT_*), and the size of its table's entries. */
+int prove_run64(ttt_prover *p, uint64_t att, uint64_t def, bool att_to_move, uint64_t *zone);
+int prove_known64(const ttt_prover *p, uint64_t att, uint64_t def, bool att_to_move);
+size_t prove_entry_size64(void);
+int prove_run128(ttt_prover *p, pairing_set128 att, pairing_set128 def, bool att_to_move,
+                 pairing_set128 *zone);
+int prove_known128(const ttt_prover *p, pairing_set128 att, pairing_set128 def, bool att_to_move);
+size_t prove_entry_size128(void);
+
+#endif
