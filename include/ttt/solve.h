@@ -168,8 +168,8 @@ uint64_t ttt_solver_nodes(const ttt_solver *solver);
 /* ttt_solver_save writes what the solver has settled about the root it searches (or searched last), so that
  * after a restart ttt_solver_load gives it back and the same search goes on from there: the draw prover's
  * answers at the root, the exact value of every first move valued to the end (a search with all=true and no
- * budget skips them), the move ordering's history and the table's exact entries that cost the most to find (at most
- * TTT_CHECKPOINT_MAX_ENTRIES). The values are those of one uninterrupted search; the node counts are not.
+ * budget skips them), the move ordering's history, the table's exact entries that cost the most to find (at most
+ * TTT_CHECKPOINT_MAX_ENTRIES) and the draw prover's table. The values are those of one uninterrupted search; the node counts are not.
  * The layout, integers little-endian; cells and stone sets as the solver searches the board (its rows and
  * columns swapped when it has more rows than columns, as the same rules always are):
  *
@@ -187,6 +187,9 @@ uint64_t ttt_solver_nodes(const ttt_solver *solver);
  *     8 + 16 E   E, then table entries: key (u64), score (i16), best move (i16, -1 for none), depth (u8,
  *                255: exact), bound (u8: 1 lower, 2 upper, 3 exact), work (u8: log2 of the nodes below),
  *                pairing (u8)
+ *     24 + F (8 + B)  the draw prover's table: its version (u32, 0: no prover), entry size B (u32), slots (u64),
+ *                the F slots in use (u64), then each: its index (u64) and its B bytes as they lie in memory;
+ *                read back by the same version of the prover only
  *        8       FNV-1a (64 bits) of every byte before: a file cut short or changed is refused */
 #define TTT_CHECKPOINT_MAGIC       "TTTSOLV\n"
 #define TTT_CHECKPOINT_VERSION     1
@@ -197,6 +200,7 @@ typedef struct ttt_checkpoint_info {
     int settled;      /* first moves whose value is known */
     int proofs;       /* answers of the draw prover */
     uint64_t entries; /* table entries */
+    uint64_t proven;  /* entries of the draw prover's table */
     uint64_t bytes;   /* the file's size */
 } ttt_checkpoint_info;
 

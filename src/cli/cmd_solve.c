@@ -71,9 +71,10 @@ static const char help[] =
     "      --job-timeout MS   with --mpi: a worker silent this long on a job is given up and its job\n"
     "                    handed out again (default 600000)\n"
     "      --checkpoint FILE  save what the search has settled to FILE (each first move's value, the draw\n"
-    "                    prover's answers, the costliest table entries) every --checkpoint-every seconds,\n"
-    "                    on Ctrl-C or SIGTERM and at the end; then --time and --nodes bound this run of\n"
-    "                    the exact search. With --mpi: the master writes its job tree every second\n"
+    "                    prover's answers and table, the solver's costliest table entries) every\n"
+    "                    --checkpoint-every seconds, on Ctrl-C or SIGTERM and at the end; then --time and\n"
+    "                    --nodes bound this run of the exact search. With --mpi: the master writes its\n"
+    "                    job tree every second\n"
     "      --resume FILE      go on from the checkpoint in FILE (same rules and position), and keep\n"
     "                    writing it there; with --mpi, from the job tree in FILE\n"
     "      --checkpoint-every S  seconds between checkpoints (default 300; 0: at every progress report)\n"
@@ -163,17 +164,28 @@ static bool checkpoint_tick(solve_saving *sv, const ttt_search_progress *p)
     return sv->spent;
 }
 
+/* What a checkpoint holds: "20 of 48 first moves settled, 1,234 table entries, 567 prover entries". */
+#define CHECKPOINT_TEXT_SIZE (2 * CLI_COUNTED_SIZE + 80)
+static const char *checkpoint_text(const ttt_checkpoint_info *info, const ttt_board *b, char *buf)
+{
+    char entries[CLI_COUNTED_SIZE], proven[CLI_COUNTED_SIZE];
+    snprintf(buf, CHECKPOINT_TEXT_SIZE, "%d of %d first moves settled, %s, %s", info->settled,
+             b->cells - b->ply,
+             cli_counted(info->entries, "table entry", "table entries", entries, sizeof entries),
+             cli_counted(info->proven, "prover entry", "prover entries", proven, sizeof proven));
+    return buf;
+}
+
 /* The last checkpoint, after the search (the end, a signal, the budget): its figures on stderr. */
 static int checkpoint_final(const solve_saving *sv, const ttt_board *b)
 {
-    char msg[SOLVE_PATH_MAX + 320], entries[CLI_COUNTED_SIZE];
+    char msg[SOLVE_PATH_MAX + 320], what[CHECKPOINT_TEXT_SIZE];
     ttt_checkpoint_info info;
+    double start = ttt_clock_ms();
     if (!checkpoint_write(sv->solver, sv->path, &info, msg, sizeof msg))
         return cli_runtime("solve", "%s", msg);
-    fprintf(stderr, "ttt solve: checkpoint %s: %d of %d first moves settled, %s, %llu bytes\n", sv->path,
-            info.settled, b->cells - b->ply,
-            cli_counted(info.entries, "table entry", "table entries", entries, sizeof entries),
-            (unsigned long long)info.bytes);
+    fprintf(stderr, "ttt solve: checkpoint %s: %s, %llu bytes in %.0f ms\n", sv->path,
+            checkpoint_text(&info, b, what), (unsigned long long)info.bytes, ttt_clock_ms() - start);
     return CLI_OK;
 }
 
@@ -500,10 +512,8 @@ static int checkpoint_open(ttt_solver *solver, const ttt_board *b, const char *p
     if (st)
         return st == TTT_EINVAL ? cli_usage("solve", "%s: %s", path, err.msg)
                                 : cli_runtime("solve", "%s: %s", path, err.msg);
-    char entries[CLI_COUNTED_SIZE];
-    fprintf(stderr, "ttt solve: resuming from %s: %d of %d first moves settled, %s\n", path, info.settled,
-            b->cells - b->ply,
-            cli_counted(info.entries, "table entry", "table entries", entries, sizeof entries));
+    char what[CHECKPOINT_TEXT_SIZE];
+    fprintf(stderr, "ttt solve: resuming from %s: %s\n", path, checkpoint_text(&info, b, what));
     return CLI_OK;
 }
 

@@ -164,6 +164,13 @@ uint64_t ttt_prover_zone(const ttt_prover *p) { return p->zone; }
 
 void ttt_prover_clear(ttt_prover *p) { memset(p->tt, 0, (p->tt_mask + 1) * sizeof *p->tt); }
 
+void *ttt_prover_table(ttt_prover *p, size_t *slots, size_t *entry_bytes)
+{
+    *slots = p->tt_mask + 1;
+    *entry_bytes = sizeof *p->tt;
+    return p->tt;
+}
+
 /* --- The table ------------------------------------------------------------------------------------------ */
 
 static tt_entry *tt_bucket(const ttt_prover *p, uint64_t att, uint64_t def, bool att_to_move)

@@ -19,6 +19,8 @@ static const char checkpoint_magic[] = TTT_CHECKPOINT_MAGIC;
 #define FNV_PRIME  UINT64_C(0x100000001b3)
 /* The work field of an entry counts up to 64 (log2 of a 64-bit node count): the histogram's room. */
 #define WORK_LEVELS 65
+/* The largest entry of the prover's table read back (its entries are 32 bytes). */
+#define PROVER_ENTRY_MAX 256
 
 /* --- The record ----------------------------------------------------------------------------------------- */
 
@@ -160,6 +162,64 @@ static void put_text(stream *s, const char *text)
     put(s, text, n);
 }
 
+/* --- The draw prover's table (search/prove.h) ----------------------------------------------------------- */
+
+/* Whether an entry of `size` bytes is all zero: a free slot. */
+static bool slot_free(const uint8_t *entry, size_t size)
+{
+    for (size_t i = 0; i < size; i++)
+        if (entry[i])
+            return false;
+    return true;
+}
+
+/* The prover's table: its version, entry size and slots (all 0 without a prover), then the slots in use,
+ * each its index and its bytes. */
+static void put_prover(stream *w, ttt_prover *prover, uint64_t *count)
+{
+    size_t slots = 0, size = 0;
+    const uint8_t *tt = prover ? ttt_prover_table(prover, &slots, &size) : NULL;
+    *count = 0;
+    for (size_t i = 0; i < slots; i++)
+        *count += !slot_free(&tt[i * size], size);
+    put_uint(w, prover ? TTT_PROVER_TABLE_VERSION : 0, 4);
+    put_uint(w, size, 4);
+    put_uint(w, slots, 8);
+    put_uint(w, *count, 8);
+    for (size_t i = 0; i < slots; i++)
+        if (!slot_free(&tt[i * size], size)) {
+            put_uint(w, i, 8);
+            put(w, &tt[i * size], size);
+        }
+}
+
+/* Reads the prover's table back into the solver's prover when it is of the same version, entry size and
+ * slots; else passes over it (a cache: the search is the same without it, only longer). */
+static ttt_status get_prover(stream *in, ttt_prover *prover, uint64_t *loaded, ttt_error *err)
+{
+    uint64_t version = get_uint(in, 4), size = get_uint(in, 4), slots = get_uint(in, 8), n = get_uint(in, 8);
+    size_t have_slots = 0, have_size = 0;
+    uint8_t *tt = prover ? ttt_prover_table(prover, &have_slots, &have_size) : NULL;
+    const bool fits = tt && version == TTT_PROVER_TABLE_VERSION && size == have_size && slots == have_slots;
+    uint8_t entry[PROVER_ENTRY_MAX];
+    if (size > sizeof entry || n > slots)
+        return ttt_fail(err, TTT_EINVAL, "checkpoint: the prover's table is corrupted");
+    *loaded = 0;
+    for (uint64_t i = 0; i < n && !in->bad; i++) {
+        uint64_t at = get_uint(in, 8);
+        if (!get(in, entry, (size_t)size))
+            break;
+        if (at >= slots)
+            return ttt_fail(err, TTT_EINVAL, "checkpoint: prover table entry %llu is corrupted",
+                            (unsigned long long)i + 1);
+        if (fits) {
+            memcpy(&tt[at * size], entry, (size_t)size);
+            (*loaded)++;
+        }
+    }
+    return TTT_OK;
+}
+
 /* --- Saving --------------------------------------------------------------------------------------------- */
 
 static bool entry_kept(const tt_entry *e) { return e->bound != BOUND_NONE && e->depth == TT_DEPTH_EXACT; }
@@ -232,11 +292,13 @@ ttt_status ttt_solver_save(const ttt_solver *s, FILE *out, ttt_checkpoint_info *
         put_uint(&w, e->work, 1);
         put_uint(&w, e->pairing, 1);
     }
+    uint64_t proven;
+    put_prover(&w, s->proof.prover, &proven);
     put_uint(&w, w.hash, 8);
     if (w.bad || fflush(out) != 0 || ferror(out))
         return ttt_fail(err, TTT_EIO, "checkpoint: write error");
     if (info)
-        *info = (ttt_checkpoint_info){nsettled, r->nproofs, entries, w.bytes};
+        *info = (ttt_checkpoint_info){nsettled, r->nproofs, entries, proven, w.bytes};
     return TTT_OK;
 }
 
@@ -333,6 +395,10 @@ static ttt_status load_checkpoint(ttt_solver *s, const ttt_board *b, stream *in,
                             (unsigned long long)i + 1);
         solve_tt_put(s, &e);
     }
+    uint64_t proven = 0;
+    ttt_status st = in->bad ? TTT_OK : get_prover(in, s->proof.prover, &proven, err);
+    if (st)
+        return st;
     uint64_t hash = in->hash, stored = get_uint(in, 8);
     if (in->bad)
         return ttt_fail(err, TTT_EINVAL, "%s", truncated);
@@ -344,7 +410,7 @@ static ttt_status load_checkpoint(ttt_solver *s, const ttt_board *b, stream *in,
         return ttt_fail(err, TTT_EIO, "checkpoint: read error");
     r->use = true;
     if (info)
-        *info = (ttt_checkpoint_info){atomic_load(&r->nsettled), r->nproofs, entries, in->bytes};
+        *info = (ttt_checkpoint_info){atomic_load(&r->nsettled), r->nproofs, entries, proven, in->bytes};
     return TTT_OK;
 }
 
