@@ -151,14 +151,16 @@ static bool checkpoint_write(ttt_solver *solver, const char *path, ttt_checkpoin
     return true;
 }
 
-/* The periodic checkpoint and this run's budget, from the progress function: true when the budget is spent. */
-static bool checkpoint_tick(solve_saving *sv, const ttt_search_progress *p)
+/* The periodic checkpoint and this run's budget, from the progress function: true when the budget is spent.
+ * live: a live line is on stderr, to be cleared before a warning. */
+static bool checkpoint_tick(solve_saving *sv, const ttt_search_progress *p, bool live)
 {
     if (sv->path && p->ms - sv->last_ms >= sv->every_ms) {
         char msg[SOLVE_PATH_MAX + 320];
         sv->last_ms = p->ms;
         if (!checkpoint_write(sv->solver, sv->path, NULL, msg, sizeof msg))
-            fprintf(stderr, "\r\033[Kttt solve: %s; going on\n", msg); /* the next one may work */
+            fprintf(stderr, "%sttt solve: %s; going on\n", live ? "\r\033[K" : "",
+                    msg); /* the next may work */
     }
     sv->spent |= (sv->nodes && p->nodes >= sv->nodes) || (sv->ms > 0 && p->ms >= sv->ms);
     return sv->spent;
@@ -286,7 +288,7 @@ static bool solve_progress(const ttt_search_progress *p, void *user)
 {
     solve_watch *w = user;
     w->last = *p;
-    bool spent = checkpoint_tick(&w->save, p);
+    bool spent = checkpoint_tick(&w->save, p, w->draw);
     if (w->draw && p->ms - w->drawn_ms >= SOLVE_REDRAW_MS) {
         w->drawn_ms = p->ms;
         char head[320], phase[160], bound[64], line[SOLVE_LINE_MAX];
@@ -500,8 +502,17 @@ static int checkpoint_open(ttt_solver *solver, const ttt_board *b, const char *p
         bool other = got > 0 && (got < sizeof head || memcmp(head, TTT_CHECKPOINT_MAGIC, sizeof head) != 0);
         if (f)
             fclose(f);
-        return other ? cli_usage("solve", "%s is not a checkpoint of ttt solve: not overwriting it", path)
-                     : CLI_OK;
+        if (other)
+            return cli_usage("solve", "%s is not a checkpoint of ttt solve: not overwriting it", path);
+        /* A directory that is not there fails now, not at the first checkpoint minutes later. */
+        char tmp[SOLVE_PATH_MAX + 8];
+        snprintf(tmp, sizeof tmp, "%s.tmp", path);
+        FILE *probe = fopen(tmp, "wb");
+        if (!probe)
+            return cli_usage("solve", "cannot write the checkpoint %s: %s", tmp, strerror(errno));
+        fclose(probe);
+        remove(tmp);
+        return CLI_OK;
     }
     if (!f)
         return cli_usage("solve", "cannot read the checkpoint %s: %s", path, strerror(errno));

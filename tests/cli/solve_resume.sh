@@ -72,6 +72,7 @@ expect_err "$DIR/text: not a checkpoint of ttt solve" solve --rules 6x8k5 --resu
 expect_err "$DIR/text is not a checkpoint of ttt solve: not overwriting it" solve --rules 6x8k5 --checkpoint "$DIR/text"
 [[ $(cat "$DIR/text") == "not a checkpoint" ]] && PASS=$((PASS + 1)) || fail "a text file was overwritten"
 expect_err "cannot read the checkpoint $DIR/none" solve --rules 6x8k5 --resume "$DIR/none"
+expect_err "cannot write the checkpoint $DIR/nodir/x.ckpt.tmp: No such file" solve --rules 6x8k5 --checkpoint "$DIR/nodir/x.ckpt"
 expect_err "--checkpoint-every goes with --checkpoint" solve --rules 6x8k5 --checkpoint-every 5
 expect_err "--job-nodes and --job-timeout go with --mpi" solve --rules 6x8k5 --job-nodes 5
 
