@@ -19,6 +19,8 @@
 #ifndef TTT_SOLVE_H
 #define TTT_SOLVE_H
 
+#include <stdio.h>
+
 #include "ttt/board.h"
 
 #define TTT_SCORE_WIN    10000
@@ -174,5 +176,61 @@ int ttt_move_score_compare(const void *a, const void *b);
 ttt_status ttt_solver_move_score(ttt_solver *s, const ttt_board *b, ttt_move move, int alpha, int beta,
                                  const ttt_limits *limits, int *score, bool *proven, uint64_t *nodes,
                                  ttt_error *err);
+
+/* --- Checkpoints: a long search saved and continued ---------------------------------------------------- */
+
+/* ttt_solver_save writes what the solver has settled about the root it searches (or searched last), so that
+ * after a restart ttt_solver_load gives it back and the same search goes on from there: the draw prover's
+ * answers at the root, the exact value of every first move valued to the end (a search with all=true and no
+ * budget skips them), the move ordering's history, the table's exact entries that cost the most to find (at most
+ * TTT_CHECKPOINT_MAX_ENTRIES) and the draw prover's table. The values are those of one uninterrupted search; the node counts are not.
+ * The layout, integers little-endian; cells and stone sets as the solver searches the board (its rows and
+ * columns swapped when it has more rows than columns, as the same rules always are):
+ *
+ *     size       field
+ *        8       TTT_CHECKPOINT_MAGIC, "TTTSOLV\n"
+ *        4       version, TTT_CHECKPOINT_VERSION
+ *     2 + R      R, then the rules as ttt_rules_format writes them
+ *     2 + P      P, then the root position as ttt_position_format writes it
+ *        8       nodes the prover spent on the answers below (its budget goes on from there)
+ *     4 + 34 Q   Q, then the prover's answers: attacker and defender stones (two u64 each: cells 0-63, 64-127;
+ *                the prover works on at most 128 cells), the attacker to move
+ *                (u8), proven unable to complete a line first (u8)
+ *     4 + 4 S    S, then the first moves valued exactly: cell (u16), score (i16, as ttt_move_score.score)
+ *     2 + 2 N    N, then the first moves (u16) in the order the search takes them
+ *     8 cells    the move ordering's history: a count (u32) per cell for X, then for O
+ *     8 + 16 E   E, then table entries: key (u64), score (i16), best move (i16, -1 for none), depth (u8,
+ *                255: exact), bound (u8: 1 lower, 2 upper, 3 exact), work (u8: log2 of the nodes below),
+ *                pairing (u8)
+ *     24 + F (8 + B)  the draw prover's table: its version (u32, 0: no prover), entry size B (u32), slots (u64),
+ *                the F slots in use (u64), then each: its index (u64) and its B bytes as they lie in memory;
+ *                read back by the same version of the prover only
+ *        8       FNV-1a (64 bits) of every byte before: a file cut short or changed is refused */
+#define TTT_CHECKPOINT_MAGIC       "TTTSOLV\n"
+#define TTT_CHECKPOINT_VERSION     1
+#define TTT_CHECKPOINT_MAX_ENTRIES (UINT64_C(1) << 24) /* 256 MiB of entries at most */
+
+/* What a checkpoint holds. */
+typedef struct ttt_checkpoint_info {
+    int settled;      /* first moves whose value is known */
+    int proofs;       /* answers of the draw prover */
+    uint64_t entries; /* table entries */
+    uint64_t proven;  /* entries of the draw prover's table */
+    uint64_t bytes;   /* the file's size */
+} ttt_checkpoint_info;
+
+/* Writes the checkpoint to out (opened for writing in binary; the caller makes the file, and closes it: write
+ * it beside the old one and rename, so that a kill leaves one whole). May be called from the search's progress
+ * function (ttt_limits.progress) to save while it runs. info (may be NULL) receives what was written. Errors:
+ * TTT_ESTATE before any search; TTT_EIO when out fails. */
+ttt_status ttt_solver_save(const ttt_solver *solver, FILE *out, ttt_checkpoint_info *info, ttt_error *err);
+
+/* Reads a checkpoint that ttt_solver_save wrote for the position b (with the solver's rules) into the solver,
+ * whose next search of b goes on from it (the table keeps what it holds; entries beyond its size are
+ * dropped). info (may be NULL) receives what was read. Errors (TTT_EINVAL, one line, no file name): not a
+ * checkpoint, another version, other rules, another position, a file cut short, changed or with bytes after
+ * its end; the solver has then forgotten everything (as ttt_solver_clear). TTT_EIO when in fails. */
+ttt_status ttt_solver_load(ttt_solver *solver, const ttt_board *b, FILE *in, ttt_checkpoint_info *info,
+                           ttt_error *err);
 
 #endif

@@ -34,13 +34,18 @@
 #define SOLVE_ODOMETER_PLIES 6
 /* The fewest columns worth giving a line of moves on the live line ("c3 b2 ..."). */
 #define SOLVE_LINE_MIN 9
-/* The exit status after Ctrl-C, as shells report a process killed by SIGINT (128 + 2). */
+/* The exit status after Ctrl-C, as shells report a process killed by SIGINT (128 + 2); after SIGTERM, 128 + 15. */
 #define SOLVE_EXIT_INTERRUPTED 130
+#define SOLVE_EXIT_SIGNAL_BASE 128
+/* Without --mpi, --checkpoint and --resume save the solver's state this often by default (s): a write of a
+ * large table takes seconds, and a restart loses at most this much. */
+#define SOLVE_CHECKPOINT_EVERY_S 300
+#define SOLVE_PATH_MAX           4096
 
 static const char help[] =
     "usage: ttt solve [--rules R] [--moves \"a1 b2 ...\"] [--value] [--time MS] [--nodes N] [--tt MIB] "
     "[--threads N]\n"
-    "                 [--certificate FILE] [--json] [POSITION]\n"
+    "                 [--certificate FILE] [--checkpoint FILE | --resume FILE] [--json] [POSITION]\n"
     "\n"
     "Prints the value of the position for the side to move (win, draw or loss, and in how many more moves\n"
     "the game ends with best play), the value of every legal move, the nodes searched and the time.\n"
@@ -65,8 +70,14 @@ static const char help[] =
     "                    solve them within --job-nodes N (default 10000000); the values of one process\n"
     "      --job-timeout MS   with --mpi: a worker silent this long on a job is given up and its job\n"
     "                    handed out again (default 600000)\n"
-    "      --checkpoint FILE  with --mpi: the master writes its job tree to FILE every second\n"
-    "      --resume FILE      with --mpi: go on from the job tree in FILE, and keep writing it there\n"
+    "      --checkpoint FILE  save what the search has settled to FILE (each first move's value, the draw\n"
+    "                    prover's answers and table, the solver's costliest table entries) every\n"
+    "                    --checkpoint-every seconds, on Ctrl-C or SIGTERM and at the end; then --time and\n"
+    "                    --nodes bound this run of the exact search. With --mpi: the master writes its\n"
+    "                    job tree every second\n"
+    "      --resume FILE      go on from the checkpoint in FILE (same rules and position), and keep\n"
+    "                    writing it there; with --mpi, from the job tree in FILE\n"
+    "      --checkpoint-every S  seconds between checkpoints (default 300; 0: at every progress report)\n"
     "\n"
     "examples: ttt solve\n"
     "          ttt solve --rules 4x4 --json\n"
@@ -91,11 +102,18 @@ static bool may_take_long(const ttt_board *b, bool value_only)
 
 static volatile sig_atomic_t interrupted;
 
-static void on_sigint(int sig)
-{
-    (void)sig;
-    interrupted = 1;
-}
+static void on_sigint(int sig) { interrupted = sig; }
+
+/* --checkpoint and --resume without --mpi: where and how often the solver's state is saved, and this run's
+ * budget, which the progress function enforces so that the search stays the exact one. */
+typedef struct solve_saving {
+    const char *path; /* NULL: no checkpoints */
+    ttt_solver *solver;
+    double every_ms, last_ms; /* the interval; when the last save was (the search's clock) */
+    uint64_t nodes;           /* --nodes, 0: none */
+    double ms;                /* --time, 0: none */
+    bool spent;               /* the budget stopped the search */
+} solve_saving;
 
 /* The live line and what Ctrl-C reports: the last progress the search gave. */
 typedef struct solve_watch {
@@ -105,7 +123,73 @@ typedef struct solve_watch {
     int width;       /* of the terminal: the live line is cut to fit */
     double drawn_ms; /* when the line was last drawn */
     ttt_search_progress last;
+    solve_saving save;
 } solve_watch;
+
+/* Writes the solver's checkpoint to path through path.tmp, synced to the disk and renamed over the old one, so
+ * that a kill at any moment leaves the old file or the new one whole. Fills msg with a one-line reason on
+ * failure. */
+static bool checkpoint_write(ttt_solver *solver, const char *path, ttt_checkpoint_info *info, char *msg,
+                             size_t size)
+{
+    char tmp[SOLVE_PATH_MAX + 8];
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    FILE *f = fopen(tmp, "wb");
+    if (!f) {
+        snprintf(msg, size, "cannot write the checkpoint %s: %s", tmp, strerror(errno));
+        return false;
+    }
+    ttt_error err;
+    ttt_status st = ttt_solver_save(solver, f, info, &err);
+    bool synced = !st && fsync(fileno(f)) == 0;
+    bool closed = fclose(f) == 0;
+    if (st || !synced || !closed || rename(tmp, path) != 0) {
+        snprintf(msg, size, "cannot write the checkpoint %s: %s", path, st ? err.msg : strerror(errno));
+        remove(tmp);
+        return false;
+    }
+    return true;
+}
+
+/* The periodic checkpoint and this run's budget, from the progress function: true when the budget is spent.
+ * live: a live line is on stderr, to be cleared before a warning. */
+static bool checkpoint_tick(solve_saving *sv, const ttt_search_progress *p, bool live)
+{
+    if (sv->path && p->ms - sv->last_ms >= sv->every_ms) {
+        char msg[SOLVE_PATH_MAX + 320];
+        sv->last_ms = p->ms;
+        if (!checkpoint_write(sv->solver, sv->path, NULL, msg, sizeof msg))
+            fprintf(stderr, "%sttt solve: %s; going on\n", live ? "\r\033[K" : "",
+                    msg); /* the next may work */
+    }
+    sv->spent |= (sv->nodes && p->nodes >= sv->nodes) || (sv->ms > 0 && p->ms >= sv->ms);
+    return sv->spent;
+}
+
+/* What a checkpoint holds: "20 of 48 first moves settled, 1,234 table entries, 567 prover entries". */
+#define CHECKPOINT_TEXT_SIZE (2 * CLI_COUNTED_SIZE + 80)
+static const char *checkpoint_text(const ttt_checkpoint_info *info, const ttt_board *b, char *buf)
+{
+    char entries[CLI_COUNTED_SIZE], proven[CLI_COUNTED_SIZE];
+    snprintf(buf, CHECKPOINT_TEXT_SIZE, "%d of %d first moves settled, %s, %s", info->settled,
+             b->cells - b->ply,
+             cli_counted(info->entries, "table entry", "table entries", entries, sizeof entries),
+             cli_counted(info->proven, "prover entry", "prover entries", proven, sizeof proven));
+    return buf;
+}
+
+/* The last checkpoint, after the search (the end, a signal, the budget): its figures on stderr. */
+static int checkpoint_final(const solve_saving *sv, const ttt_board *b)
+{
+    char msg[SOLVE_PATH_MAX + 320], what[CHECKPOINT_TEXT_SIZE];
+    ttt_checkpoint_info info;
+    double start = ttt_clock_ms();
+    if (!checkpoint_write(sv->solver, sv->path, &info, msg, sizeof msg))
+        return cli_runtime("solve", "%s", msg);
+    fprintf(stderr, "ttt solve: checkpoint %s: %s, %llu bytes in %.0f ms\n", sv->path,
+            checkpoint_text(&info, b, what), (unsigned long long)info.bytes, ttt_clock_ms() - start);
+    return CLI_OK;
+}
 
 /* A lower bound on a score, in words: "a draw or better", "a win in 5 or sooner". */
 static const char *bound_text(const ttt_board *b, int score, char *buf, size_t size)
@@ -204,6 +288,7 @@ static bool solve_progress(const ttt_search_progress *p, void *user)
 {
     solve_watch *w = user;
     w->last = *p;
+    bool spent = checkpoint_tick(&w->save, p, w->draw);
     if (w->draw && p->ms - w->drawn_ms >= SOLVE_REDRAW_MS) {
         w->drawn_ms = p->ms;
         char head[320], phase[160], bound[64], line[SOLVE_LINE_MAX];
@@ -240,7 +325,7 @@ static bool solve_progress(const ttt_search_progress *p, void *user)
                           : "");
         fflush(stderr);
     }
-    return interrupted != 0;
+    return interrupted != 0 || spent;
 }
 
 /* Prints o (taken) compactly on a line of its own. */
@@ -264,10 +349,10 @@ static const char *work_text(uint64_t nodes, double ms, char *buf, size_t size)
     return buf;
 }
 
-/* After Ctrl-C: what the search knew, marked as not proven. JSON: value "unknown", plies null, interrupted
- * true, at_least the proven lower bound ("win", "draw", "loss" or null when none), best (a move or null),
+/* After Ctrl-C (or this run's budget with --checkpoint: signalled false): what the search knew, marked as not
+ * proven. JSON: value "unknown", plies null, interrupted (signalled), at_least the proven lower bound ("win", "draw", "loss" or null when none), best (a move or null),
  * line (the best line so far), the moves searched to the end of the total, depth, exact, nodes, ms. */
-static int report_interrupted(const solve_watch *w, const ttt_search_result *r, bool json)
+static int report_interrupted(const solve_watch *w, const ttt_search_result *r, bool json, bool signalled)
 {
     const ttt_board *b = w->board;
     const ttt_search_progress *p = &w->last;
@@ -286,7 +371,7 @@ static int report_interrupted(const solve_watch *w, const ttt_search_result *r, 
             json_array_append_new(moves, json_string(ttt_move_format(&b->rules, p->line[i], m, sizeof m)));
         json_t *o = json_pack(
             "{s:s, s:n, s:b, s:o, s:o, s:o, s:i, s:i, s:i, s:b, s:I, s:f}", "value", "unknown", "plies",
-            "interrupted", 1, "at_least",
+            "interrupted", signalled, "at_least",
             proven_bound ? json_string(ttt_result_name(ttt_score_result(p->best_score))) : json_null(),
             "best",
             best != TTT_NO_MOVE ? json_string(ttt_move_format(&b->rules, best, m, sizeof m)) : json_null(),
@@ -296,7 +381,8 @@ static int report_interrupted(const solve_watch *w, const ttt_search_result *r, 
         return print_json(o);
     }
     char work[SOLVE_WORK_SIZE];
-    printf("interrupted after %s: not proven\n", work_text(r->nodes, r->ms, work, sizeof work));
+    printf("%s after %s: not proven\n", signalled ? "interrupted" : "stopped",
+           work_text(r->nodes, r->ms, work, sizeof work));
     if (proven_bound)
         printf("best move so far: %s, worth %s (%d of %d moves searched to the end; not proven best)\n",
                ttt_move_format(&b->rules, p->best_move, m, sizeof m),
@@ -358,9 +444,13 @@ static int solve_value(ttt_solver *solver, solve_watch *watch, bool json, const 
     if (watch->draw && watch->drawn_ms > 0)
         fputs("\r\033[K", stderr);
     int cert_rc = !st && cert_path && !v.stopped ? solve_certificate(solver, b, v.value, cert_path) : CLI_OK;
+    int save_rc = !st && watch->save.path ? checkpoint_final(&watch->save, b) : CLI_OK;
     ttt_solver_free(solver);
     if (st)
         return cli_runtime("solve", "%s", err.msg);
+    if (save_rc)
+        return save_rc;
+    const int stopped_rc = interrupted ? SOLVE_EXIT_SIGNAL_BASE + interrupted : CLI_OK;
     char rt[TTT_RULES_TEXT_SIZE], work[SOLVE_WORK_SIZE];
     const char *side = ttt_board_to_move(b) == TTT_X ? "X" : "O";
     if (v.stopped) {
@@ -368,15 +458,16 @@ static int solve_value(ttt_solver *solver, solve_watch *watch, bool json, const 
          * proven lower bound, null when none), nodes, ms */
         bool bound = !v.proven && v.value > TTT_LOSS;
         if (json) {
-            json_t *o =
-                json_pack("{s:s, s:n, s:b, s:o, s:I, s:f}", "value",
-                          v.proven ? ttt_result_name(v.value) : "unknown", "plies", "interrupted", 1,
-                          "at_least", v.proven || bound ? json_string(ttt_result_name(v.value)) : json_null(),
-                          "nodes", (json_int_t)v.nodes, "ms", ms);
+            json_t *o = json_pack("{s:s, s:n, s:b, s:o, s:I, s:f}", "value",
+                                  v.proven ? ttt_result_name(v.value) : "unknown", "plies", "interrupted",
+                                  interrupted != 0, "at_least",
+                                  v.proven || bound ? json_string(ttt_result_name(v.value)) : json_null(),
+                                  "nodes", (json_int_t)v.nodes, "ms", ms);
             int rc = print_json(o);
-            return rc ? rc : SOLVE_EXIT_INTERRUPTED;
+            return rc ? rc : stopped_rc;
         }
-        printf("interrupted after %s: not proven\n", work_text(v.nodes, ms, work, sizeof work));
+        printf("%s after %s: not proven\n", interrupted ? "interrupted" : "stopped",
+               work_text(v.nodes, ms, work, sizeof work));
         if (v.proven)
             printf("%s, %s to move: %s; in how many moves with best play is not known yet\n",
                    ttt_rules_format(&b->rules, rt, sizeof rt), side, ttt_result_name(v.value));
@@ -387,7 +478,7 @@ static int solve_value(ttt_solver *solver, solve_watch *watch, bool json, const 
         else
             printf("%s, %s to move: nothing is proven yet\n", ttt_rules_format(&b->rules, rt, sizeof rt),
                    side);
-        return SOLVE_EXIT_INTERRUPTED;
+        return stopped_rc;
     }
     if (json)
         printf("{\"value\":\"%s\",\"plies\":%d,\"nodes\":%llu,\"ms\":%.3f}\n", ttt_result_name(v.value),
@@ -399,9 +490,57 @@ static int solve_value(ttt_solver *solver, solve_watch *watch, bool json, const 
     return cert_rc;
 }
 
+/* --checkpoint FILE and --resume FILE (without --mpi), before the search: resuming reads FILE into the solver
+ * (exit 2 for a file that is not a checkpoint of this position and rules, leaving it as it was); a new one
+ * refuses to overwrite a file that is not a checkpoint. */
+static int checkpoint_open(ttt_solver *solver, const ttt_board *b, const char *path, bool resume)
+{
+    FILE *f = fopen(path, "rb");
+    if (!resume) {
+        char head[sizeof TTT_CHECKPOINT_MAGIC - 1];
+        size_t got = f ? fread(head, 1, sizeof head, f) : 0;
+        bool other = got > 0 && (got < sizeof head || memcmp(head, TTT_CHECKPOINT_MAGIC, sizeof head) != 0);
+        if (f)
+            fclose(f);
+        if (other)
+            return cli_usage("solve", "%s is not a checkpoint of ttt solve: not overwriting it", path);
+        /* A directory that is not there fails now, not at the first checkpoint minutes later. */
+        char tmp[SOLVE_PATH_MAX + 8];
+        snprintf(tmp, sizeof tmp, "%s.tmp", path);
+        FILE *probe = fopen(tmp, "wb");
+        if (!probe)
+            return cli_usage("solve", "cannot write the checkpoint %s: %s", tmp, strerror(errno));
+        fclose(probe);
+        remove(tmp);
+        return CLI_OK;
+    }
+    if (!f)
+        return cli_usage("solve", "cannot read the checkpoint %s: %s", path, strerror(errno));
+    ttt_checkpoint_info info;
+    ttt_error err;
+    ttt_status st = ttt_solver_load(solver, b, f, &info, &err);
+    fclose(f);
+    if (st)
+        return st == TTT_EINVAL ? cli_usage("solve", "%s: %s", path, err.msg)
+                                : cli_runtime("solve", "%s: %s", path, err.msg);
+    char what[CHECKPOINT_TEXT_SIZE];
+    fprintf(stderr, "ttt solve: resuming from %s: %s\n", path, checkpoint_text(&info, b, what));
+    return CLI_OK;
+}
+
 int cmd_solve(int argc, char **argv)
 {
-    enum { OPT_TT = 256, OPT_THREADS, OPT_CERTIFICATE, OPT_MPI, OPT_JOBN, OPT_JOBT, OPT_CKPT, OPT_RESUME };
+    enum {
+        OPT_TT = 256,
+        OPT_THREADS,
+        OPT_CERTIFICATE,
+        OPT_MPI,
+        OPT_JOBN,
+        OPT_JOBT,
+        OPT_CKPT,
+        OPT_RESUME,
+        OPT_EVERY
+    };
     static const struct option longopts[] = {{"rules", required_argument, NULL, 'r'},
                                              {"moves", required_argument, NULL, 'm'},
                                              {"time", required_argument, NULL, 't'},
@@ -417,12 +556,15 @@ int cmd_solve(int argc, char **argv)
                                              {"job-timeout", required_argument, NULL, OPT_JOBT},
                                              {"checkpoint", required_argument, NULL, OPT_CKPT},
                                              {"resume", required_argument, NULL, OPT_RESUME},
+                                             {"checkpoint-every", required_argument, NULL, OPT_EVERY},
                                              {NULL, 0, NULL, 0}};
     bool mpi = false;
     uint64_t job_ms = 0;
     dist_solve_options dist = {.tt_mib = SOLVE_DEFAULT_TT_MIB};
     const char *rules_text = NULL, *moves_text = NULL, *cert_path = NULL;
     uint64_t time_ms = 0, nodes = 0, tt_mib = SOLVE_DEFAULT_TT_MIB, threads = 1;
+    uint64_t every_s = SOLVE_CHECKPOINT_EVERY_S;
+    bool every_given = false;
     bool json = false, value_only = false;
     optind = 0;
     for (int c; (c = cli_getopt("solve", argc, argv, "r:m:t:h", longopts)) != -1;) {
@@ -462,21 +604,35 @@ int cmd_solve(int argc, char **argv)
             break;
         case OPT_CKPT: dist.checkpoint = optarg; break;
         case OPT_RESUME: dist.checkpoint = optarg, dist.resume = true; break;
+        case OPT_EVERY:
+            if (cli_parse_uint("solve", "--checkpoint-every", optarg, 0, UINT32_MAX, "seconds", &every_s))
+                return CLI_USAGE;
+            every_given = true;
+            break;
         case 'h': fputs(help, stdout); return CLI_OK;
         default: return CLI_USAGE;
         }
     }
     if (argc - optind > 1)
         return cli_usage("solve", "one position expected, got %d arguments", argc - optind);
-    if (value_only && (nodes || time_ms))
-        return cli_usage("solve", "--value solves exactly and takes no --time or --nodes");
+    const char *ckpt = mpi ? NULL : dist.checkpoint; /* checkpoints of this process's solver */
+    if (value_only && (nodes || time_ms) && !ckpt)
+        return cli_usage("solve", "--value solves exactly and takes no --time or --nodes (but with "
+                                  "--checkpoint FILE, where they bound this run)");
     if (cert_path && (nodes || time_ms))
         return cli_usage("solve", "--certificate needs the value proven: no --time or --nodes");
     if (mpi && (value_only || nodes || time_ms || threads > 1))
         return cli_usage("solve",
                          "--mpi values every move exactly: no --value, --time, --nodes or --threads");
-    if (!mpi && (dist.checkpoint || dist.job_nodes || job_ms))
-        return cli_usage("solve", "--job-nodes, --job-timeout, --checkpoint and --resume go with --mpi");
+    if (!mpi && (dist.job_nodes || job_ms))
+        return cli_usage("solve", "--job-nodes and --job-timeout go with --mpi");
+    if (every_given && !ckpt)
+        return cli_usage("solve",
+                         mpi ? "--checkpoint-every goes without --mpi: the job tree is written every "
+                               "second"
+                             : "--checkpoint-every goes with --checkpoint FILE or --resume FILE");
+    if (ckpt && strlen(ckpt) >= SOLVE_PATH_MAX)
+        return cli_usage("solve", "the checkpoint path is longer than %d bytes", SOLVE_PATH_MAX - 1);
     ttt_board b;
     int rc = cli_position("solve", rules_text, optind < argc ? argv[optind] : NULL, moves_text, &b);
     if (rc)
@@ -507,12 +663,18 @@ int cmd_solve(int argc, char **argv)
         ttt_solver_free(solver);
         return cli_runtime("solve", "%s", err.msg);
     }
+    if (ckpt && (rc = checkpoint_open(solver, &b, ckpt, dist.resume))) {
+        ttt_solver_free(solver);
+        return rc;
+    }
     /* Ctrl-C is caught before the warning below says what it does, so that one sent on seeing it is not lost. */
-    struct sigaction sa = {.sa_handler = on_sigint}, old_sa;
+    struct sigaction sa = {.sa_handler = on_sigint}, old_sa, old_term;
     sigemptyset(&sa.sa_mask);
     interrupted = 0;
     sigaction(SIGINT, &sa, &old_sa);
-    if (!mpi && !nodes && !time_ms && may_take_long(&b, value_only)) {
+    if (ckpt) /* saved before exit, as on Ctrl-C */
+        sigaction(SIGTERM, &sa, &old_term);
+    if (!mpi && !nodes && !time_ms && !ckpt && may_take_long(&b, value_only)) {
         char rt[TTT_RULES_TEXT_SIZE];
         fprintf(stderr, "ttt solve: %s with %d empty cells may take long to solve exactly (%s)\n",
                 ttt_rules_format(&b.rules, rt, sizeof rt), b.cells - b.ply,
@@ -528,13 +690,24 @@ int cmd_solve(int argc, char **argv)
                                       ? ws.ws_col
                                       : SOLVE_DEFAULT_WIDTH,
                          .last.best_move = TTT_NO_MOVE};
+    if (ckpt) /* the budget is this run's: the search stays the exact one, as it will be on resuming */
+        watch.save = (solve_saving){.path = ckpt,
+                                    .solver = solver,
+                                    .every_ms = (double)every_s * 1000.0,
+                                    .nodes = nodes,
+                                    .ms = (double)time_ms};
     if (value_only) {
         rc = solve_value(solver, &watch, json, cert_path);
         sigaction(SIGINT, &old_sa, NULL);
+        if (ckpt)
+            sigaction(SIGTERM, &old_term, NULL);
         return rc;
     }
-    ttt_limits limits = {
-        .nodes = nodes, .ms = (double)time_ms, .depth = 0, .progress = solve_progress, .user = &watch};
+    ttt_limits limits = {.nodes = ckpt ? 0 : nodes,
+                         .ms = ckpt ? 0.0 : (double)time_ms,
+                         .depth = 0,
+                         .progress = solve_progress,
+                         .user = &watch};
     ttt_search_result *r = malloc(sizeof *r);
     dist.tt_mib = (int)tt_mib;
     dist.certificate = cert_path;
@@ -544,6 +717,8 @@ int cmd_solve(int argc, char **argv)
                     : mpi ? dist_solve(&b, &dist, r, &stats, &root, &err)
                           : ttt_solver_search(solver, &b, &limits, true, r, &err);
     sigaction(SIGINT, &old_sa, NULL);
+    if (ckpt)
+        sigaction(SIGTERM, &old_term, NULL);
     if (mpi && root && !st) /* what the job tree did, for the scaling figures */
         fprintf(
             stderr,
@@ -567,15 +742,20 @@ int cmd_solve(int argc, char **argv)
     int cert_rc = !st && cert_path && r->proven && !mpi
                       ? solve_certificate(solver, &b, ttt_score_result(r->score), cert_path)
                       : CLI_OK;
+    int save_rc = !st && ckpt ? checkpoint_final(&watch.save, &b) : CLI_OK;
     ttt_solver_free(solver);
     if (st) {
         free(r);
         return cli_runtime("solve", "%s", r ? err.msg : "out of memory");
     }
-    if (interrupted && !r->proven) {
-        rc = report_interrupted(&watch, r, json);
+    if (save_rc) {
         free(r);
-        return rc ? rc : SOLVE_EXIT_INTERRUPTED;
+        return save_rc;
+    }
+    if ((interrupted || watch.save.spent) && !r->proven) {
+        rc = report_interrupted(&watch, r, json, interrupted != 0);
+        free(r);
+        return rc ? rc : interrupted ? SOLVE_EXIT_SIGNAL_BASE + interrupted : CLI_OK;
     }
     int plies = ttt_score_plies(&b, r->score);
     if (json) {

@@ -130,6 +130,13 @@ void ttt_prover_free(ttt_prover *p)
     free(p);
 }
 
+void *ttt_prover_table(ttt_prover *p, size_t *slots, size_t *entry_bytes)
+{
+    *slots = p->tt_mask + 1;
+    *entry_bytes = p->wide ? prove_entry_size128() : prove_entry_size64();
+    return p->tt;
+}
+
 void ttt_prover_clear(ttt_prover *p)
 {
     const size_t entry = p->wide ? prove_entry_size128() : prove_entry_size64(), n = p->tt_mask + 1;

@@ -96,4 +96,10 @@ ttt_proof ttt_prover_known(const ttt_prover *p, uint64_t attacker, uint64_t defe
 /* Forgets the table. */
 void ttt_prover_clear(ttt_prover *p);
 
+/* The table as it lies in memory, for checkpoints (ttt_solver_save): *slots entries of *entry_bytes bytes, a
+ * free one all zero. TTT_PROVER_TABLE_VERSION changes whenever their layout or meaning does, so that a file of
+ * another build is not read into it. */
+#define TTT_PROVER_TABLE_VERSION 1
+void *ttt_prover_table(ttt_prover *p, size_t *slots, size_t *entry_bytes);
+
 #endif

@@ -13,6 +13,7 @@
 #include "rules/lines.h"
 #include "search/prove.h"
 #include "search/solve_impl.h"
+#include "search/solve_resume.h"
 #include "search/solve_trace.h"
 #include "search/solve_tune.h"
 #include "ttt/symmetry.h"
@@ -185,6 +186,7 @@ typedef struct root_share {
     int depth, n;
     ttt_move_score *moves;
     const int *same; /* same[i]: an earlier root move reaching the same position (a symmetric one), or -1 */
+    solve_resume *record; /* the main solver's: the moves valued go there, and those it holds are skipped */
     atomic_int next;
     atomic_bool halt;
 } root_share;
@@ -205,11 +207,14 @@ static void *root_work(void *arg)
         int sc, cell = sh->moves[i].move;
         if (sh->same[i] >= 0)
             continue;
-        if (!root_move_ends(s, &si, cell, &sc)) {
+        if (!resume_move_known(sh->record, cell, &sc) && !root_move_ends(s, &si, cell, &sc)) {
             s->pos.trail[s->pos.ply] = (solver_step){(int16_t)cell, (int16_t)i, (int16_t)sh->n};
             play(s, cell);
             sc = -solve_root_move_score(s, sh->depth - 1);
             undo(s, cell);
+            if (s->budget.stop)
+                break;
+            resume_move_add(sh->record, cell, sc);
         }
         sh->moves[i].score = sc;
         sh->moves[i].exact = true;
@@ -252,7 +257,7 @@ static bool root_parallel(ttt_solver *s, int depth, ttt_move_score *moves, int n
             if (key[j] == key[i])
                 same[i] = j;
     }
-    root_share share = {.depth = depth, .n = n, .moves = moves, .same = same};
+    root_share share = {.depth = depth, .n = n, .moves = moves, .same = same, .record = s->resume};
     atomic_init(&share.next, 0);
     atomic_init(&share.halt, false);
     root_worker workers[TTT_SOLVER_MAX_THREADS];
@@ -315,13 +320,17 @@ static bool root_iteration(ttt_solver *s, int depth, bool all, ttt_move_score *m
         trace_emit(s->trace.to);
     }
     s->trace.reply_ply = s->pos.ply + 1;
+    /* Every move valued exactly to the end: the values a checkpoint keeps (search/solve_resume.h). */
+    const bool settles = all && s->mode.exact && depth == s->g.lines->cells - s->pos.ply;
     for (int i = 0; i < n; i++) {
         int sc;
         bool exact = true;
         int alpha = all || best == -SCORE_INF ? -SCORE_INF : best - 1;
         s->trace.root_move = to_user(s, moves[i].move);
-        if (!root_move_ends(s, &si, moves[i].move, &sc)) {
+        if (!(settles && resume_move_known(s->resume, moves[i].move, &sc)) &&
+            !root_move_ends(s, &si, moves[i].move, &sc)) {
             s->pos.trail[s->pos.ply] = (solver_step){(int16_t)moves[i].move, (int16_t)i, (int16_t)n};
+            uint64_t inexact0 = s->budget.inexact;
             play(s, moves[i].move);
             sc = all && s->mode.exact && s->g.line_sign > 0 ? -solve_root_move_score(s, depth - 1)
                                                             : -solve_search(s, depth - 1, -SCORE_INF, -alpha);
@@ -329,6 +338,8 @@ static bool root_iteration(ttt_solver *s, int depth, bool all, ttt_move_score *m
             if (s->budget.stop)
                 return false;
             exact = sc > alpha;
+            if (settles && s->budget.inexact == inexact0)
+                resume_move_add(s->resume, moves[i].move, sc);
         }
         moves[i].score = sc;
         moves[i].exact = exact;
@@ -376,8 +387,11 @@ static bool prove_stop(void *user, uint64_t nodes)
 static bool prove_holds(ttt_solver *s, ttt_player side, const ttt_bits *attacker, const ttt_bits *defender,
                         bool attacker_to_move)
 {
+    bool holds;
     if (s->budget.stop)
         return false;
+    if (resume_proof_known(s->resume, attacker, defender, attacker_to_move, &holds))
+        return holds;
     if (s->proof.limit == 0 || (s->proof.deadline > 0 && ttt_clock_ms() >= s->proof.deadline))
         return false;
     s->proof.nodes0 = s->budget.nodes;
@@ -391,6 +405,8 @@ static bool prove_holds(ttt_solver *s, ttt_player side, const ttt_bits *attacker
     s->progress.root.phase = phase;
     s->budget.nodes = s->proof.nodes0 + used;
     s->proof.limit = s->proof.limit > used ? s->proof.limit - used : 0;
+    if (!s->budget.stop)
+        resume_proof_add(s->resume, attacker, defender, attacker_to_move, r == TTT_PROOF_HOLDS, used);
     return r == TTT_PROOF_HOLDS;
 }
 
@@ -408,6 +424,8 @@ static void prove_begin(ttt_solver *s, const ttt_board *b, const ttt_limits *lim
             ttt_bits_set(other, to_inner(s, cell));
     }
     s->proof.limit = limits->nodes ? (uint64_t)((double)limits->nodes * PROVE_SHARE) : PROVE_MAX_NODES;
+    if (s->resume->use) /* the answers loaded from a checkpoint spent that much of it */
+        s->proof.limit = s->proof.limit > s->resume->prove_used ? s->proof.limit - s->resume->prove_used : 0;
     s->proof.deadline = limits->ms > 0 ? s->budget.start + limits->ms * PROVE_SHARE : 0;
 }
 
@@ -438,6 +456,7 @@ static ttt_bits prove_root_draws(ttt_solver *s, const ttt_board *b, const ttt_li
             (other_cannot || prove_holds(s, you, &other, &m, true))) {
             ttt_bits_set(&draws, cells[i]);
             p->drawn++;
+            resume_move_add(s->resume, cells[i], 0); /* a draw: the board fills */
         }
     }
     return draws;
@@ -465,6 +484,7 @@ static ttt_status solver_make(const ttt_rules *rules, int tt_mib, const ttt_line
     s->cfg.threads = 1;
     s->cfg.tt_mib = tt_mib < 1 ? 1 : tt_mib;
     s->cfg.transposed = rules->rows > rules->cols;
+    s->resume = calloc(1, sizeof *s->resume);
     const ttt_rules *inner = &lines->rules;
     size_t entries = 1;
     size_t want = (size_t)(tt_mib < 1 ? 1 : tt_mib) * MIB / sizeof(tt_entry);
@@ -480,7 +500,7 @@ static ttt_status solver_make(const ttt_rules *rules, int tt_mib, const ttt_line
             : NULL;
     s->table.mask = entries - 1;
     ttt_error perr;
-    if (geometry_init(&s->g, lines, !ttt_rules_line_wins(rules)) || !s->table.tt ||
+    if (geometry_init(&s->g, lines, !ttt_rules_line_wins(rules)) || !s->table.tt || !s->resume ||
         (inner->k >= PROVE_MIN_K && lines->cells >= PROVE_MIN_CELLS && ttt_prover_supports(inner) &&
          ttt_prover_new_lines(lines, tt_mib > PROVE_TT_MIB ? tt_mib : PROVE_TT_MIB, false, &s->proof.prover,
                               &perr))) {
@@ -518,6 +538,7 @@ void ttt_solver_free(ttt_solver *s)
     geometry_free(&s->g);
     ttt_prover_free(s->proof.prover);
     free(s->table.memory);
+    free(s->resume);
     free(s);
 }
 
@@ -611,6 +632,7 @@ ttt_status ttt_solver_search(ttt_solver *s, const ttt_board *b, const ttt_limits
         limits = &none;
     double start = ttt_clock_ms();
     load(s, b);
+    resume_root(s->resume, b);
     s->budget.nodes = 0;
     s->budget.stop = false;
     s->budget.inexact = 0;
@@ -638,6 +660,7 @@ ttt_status ttt_solver_search(ttt_solver *s, const ttt_board *b, const ttt_limits
     int cells[TTT_MAX_CELLS];
     /* Root moves: all legal ones, ordered as inner nodes are ordered. */
     out->count = solve_order_moves(s, &empty, -1, cells);
+    resume_order(s->resume, cells, out->count);
     for (int i = 0; i < out->count; i++)
         out->moves[i] = (ttt_move_score){.move = cells[i], .score = -SCORE_INF, .exact = false};
 
@@ -736,6 +759,7 @@ ttt_status ttt_solver_value_within(ttt_solver *s, const ttt_board *b, const ttt_
     if (!limits)
         limits = &none;
     load(s, b);
+    resume_root(s->resume, b);
     s->budget.nodes = 0;
     s->budget.stop = false;
     s->budget.inexact = 0;
@@ -817,10 +841,10 @@ ttt_status ttt_solver_move_score(ttt_solver *s, const ttt_board *b, ttt_move mov
      * of at most 0, enough below a window from 0. */
     bool known = ttt_board_terminal(&c), full = alpha <= -TTT_SCORE_WIN && beta >= TTT_SCORE_WIN;
     if (!known && s->proof.prover && s->g.line_sign > 0) {
-        uint64_t mover, other;
+        ttt_bits mover, other;
         prove_begin(s, &c, limits, &mover, &other);
-        known = prove_holds(s, ttt_board_to_move(b), other, mover, false) &&
-                (alpha >= 0 || prove_holds(s, ttt_board_to_move(&c), mover, other, true));
+        known = prove_holds(s, ttt_board_to_move(b), &other, &mover, false) &&
+                (alpha >= 0 || prove_holds(s, ttt_board_to_move(&c), &mover, &other, true));
     }
     int depth = s->g.lines->cells - c.ply;
     if (!known && full) /* as the root of ttt_solver_search with all=true values it: by distance first */

@@ -167,6 +167,7 @@ struct ttt_solver {
     solver_progress progress;
     solver_proof proof;
     solver_trace trace;
+    struct solve_resume *resume; /* what the root's search has settled (search/solve_resume.h) */
 };
 
 /* Fills in the report of the search under way (nodes, time, the path searched or the prover's counts) and
@@ -280,6 +281,10 @@ static inline tt_entry *tt_probe(ttt_solver *s, uint64_t key)
 }
 
 /* --- The search (solve_search.c) ------------------------------------------------------------------------ */
+
+/* Stores an entry read back from a checkpoint, as the search stores its own (the table grows, a full bucket
+ * loses its cheapest entry). */
+void solve_tt_put(ttt_solver *s, const tt_entry *e);
 
 /* Writes the moves of `set` into out, best first. Returns how many. */
 int solve_order_moves(const ttt_solver *s, const ttt_bits *set, int hash_move, int *out);

@@ -261,6 +261,12 @@ static void tt_store(ttt_solver *s, uint64_t key, int score, int bound, int dept
                        .pairing = pairing};
 }
 
+void solve_tt_put(ttt_solver *s, const tt_entry *e)
+{
+    tt_store(s, e->key, e->score, e->bound, e->depth, e->move, e->work ? UINT64_C(1) << (e->work - 1) : 0,
+             e->pairing);
+}
+
 /* --- Budget --------------------------------------------------------------------------------------------- */
 
 void solve_report(ttt_solver *s)

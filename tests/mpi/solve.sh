@@ -15,6 +15,6 @@ grep -Eq "plies deep" "$ERR" && ! grep -q " 0 plies deep" "$ERR" && PASS=$((PASS
 expect_err "no --value, --time, --nodes or --threads" solve --mpi --value --rules 4x4
 expect_err "no --value, --time, --nodes or --threads" solve --mpi --nodes 1000 --rules 4x4
 expect_err "go with --mpi" solve --job-nodes 1000 --rules 4x4
-expect_err "go with --mpi" solve --resume /nonexistent --rules 4x4
+expect_err "cannot read the checkpoint /nonexistent" solve --resume /nonexistent --rules 4x4
 expect_err "--job-nodes" solve --mpi --job-nodes 0 --rules 4x4
 finish
