@@ -40,6 +40,7 @@
 #include "engines/tactics.h"
 #include "rules/lines.h"
 #include "search/playout_lines.h"
+#include "search/threats.h"
 #include "ttt/playout.h"
 #include "util/error.h"
 #include "util/trace.h"
@@ -83,6 +84,27 @@
  * prior; 0 = all. */
 #define MCTS_DEFAULT_WIDEN 1.0
 #define MCTS_MAX_WIDEN     1e6
+/* Threat tactics (tactics=1, rules where a line wins, k >= 4): at the root a VCF and a VCT of the side to
+ * move of at most vcf= and vct= nodes each, and the moves after which the opponent has a VCF of vcf= nodes
+ * proven lost; in the tree, against an opponent who could make an open four only its defences (and the
+ * counter-fours) are children, and a move that makes an open four is a proven win. */
+#define MCTS_DEFAULT_TACTICS 1
+#define MCTS_DEFAULT_VCF     20000
+#define MCTS_DEFAULT_VCT     20000
+#define MCTS_MAX_THREAT      UINT64_C(1000000000)
+/* The threat searches need fours and threes: k >= 4 (threats.h). */
+#define MCTS_TACTICS_MIN_K 4
+/* Three moves a root VCT may use on one line of play. */
+#define MCTS_VCT_THREES 3
+/* With a time budget the root's threat searches stop after this share of it, each capped at
+ * MCTS_THREAT_NODES_PER_MS nodes per millisecond of the budget. */
+#define MCTS_THREAT_TIME_SHARE   0.3
+#define MCTS_THREAT_NODES_PER_MS 50
+/* A proven win found by the VCT, whose length it does not give: as long as a proof can be. */
+#define MCTS_VCT_PLIES UINT8_MAX
+/* Moves from a position whose opponent can make an open four to the end: the open four, any reply, the
+ * line. */
+#define MCTS_OPEN_FOUR_PLIES 3
 /* With a time budget, the clock is read every this many iterations. */
 #define MCTS_CLOCK_CHECK  64
 #define MCTS_INITIAL_POOL 1024
@@ -113,6 +135,9 @@ typedef struct mcts_config {
     uint64_t tree;    /* node cap */
     double prior;     /* progressive bias weight; 0 = off */
     double widen;     /* progressive widening factor; 0 = off */
+    uint64_t tactics; /* 1 = threat tactics at the root and in expansion, where a line wins and k >= 4 */
+    uint64_t vcf;     /* nodes of each root VCF search */
+    uint64_t vct;     /* nodes of the root VCT search */
 } mcts_config;
 
 static const mcts_config mcts_defaults = {.iterations = 0,
@@ -122,7 +147,10 @@ static const mcts_config mcts_defaults = {.iterations = 0,
                                           .threats = MCTS_DEFAULT_THREATS,
                                           .tree = MCTS_DEFAULT_TREE_NODES,
                                           .prior = MCTS_DEFAULT_PRIOR,
-                                          .widen = MCTS_DEFAULT_WIDEN};
+                                          .widen = MCTS_DEFAULT_WIDEN,
+                                          .tactics = MCTS_DEFAULT_TACTICS,
+                                          .vcf = MCTS_DEFAULT_VCF,
+                                          .vct = MCTS_DEFAULT_VCT};
 
 static const ttt_option_def mcts_options[] = {
     /* An iteration weighs 1.5 random games: 4M iteration-cells on 20x20k5 take 0.51 s (bench/web/HISTORY.md). */
@@ -145,6 +173,13 @@ static const ttt_option_def mcts_options[] = {
     {"widen", TTT_OPT_DOUBLE, offsetof(mcts_config, widen), 0, 0, 0, MCTS_MAX_WIDEN, .arg = "X",
      .help = "progressive widening: a node with N visits considers its 1 + X * sqrt(N + 1) best moves by "
              "line patterns (boards over 64 cells where a line wins); 0 = every move"},
+    {"tactics", TTT_OPT_UINT, offsetof(mcts_config, tactics), 0, 1, 0, 0, .arg = "0|1",
+     .help = "threat tactics where a line wins and k >= 4: forced wins by fours and threes at the root, "
+             "only the defences against an open three in the tree"},
+    {"vcf", TTT_OPT_UINT, offsetof(mcts_config, vcf), 0, MCTS_MAX_THREAT, 0, 0, .arg = "N",
+     .help = "nodes of each victory-by-fours search at the root (tactics=1); 0 = none"},
+    {"vct", TTT_OPT_UINT, offsetof(mcts_config, vct), 0, MCTS_MAX_THREAT, 0, 0, .arg = "N",
+     .help = "nodes of the victory-by-threats search at the root (tactics=1); 0 = none"},
     {"tree", TTT_OPT_UINT, offsetof(mcts_config, tree), MCTS_MIN_TREE_NODES, MCTS_MAX_TREE_NODES, 0, 0,
      .role = TTT_ROLE_MEMORY, .unit = sizeof(mcts_node), .arg = "N",
      .help = "most tree nodes kept, 32 bytes each"},
@@ -162,7 +197,9 @@ typedef struct mcts_state {
     bool threat_playouts; /* threats=1 under rules where a line wins */
     bool priors;          /* line-pattern priors: rules where a line wins, more than MCTS_PRIOR_MIN_CELLS */
     double prior_weight, widen;
-    bool have_root; /* pool[0] is the tree of root_board */
+    ttt_threats *threats; /* tactics: the window counts of the position being searched, else NULL */
+    ttt_move forced;      /* a forced win the root's threat search found outside the tree, or TTT_NO_MOVE */
+    bool have_root;       /* pool[0] is the tree of root_board */
     ttt_board root_board;
     uint32_t path[TTT_MAX_CELLS + 1];
     ttt_trace *trace; /* the engine's recorder during a run (ttt/trace.h), or NULL */
@@ -376,6 +413,40 @@ static void order_by_prior(const ttt_lines *l, const ttt_board *b, mcts_node *ki
         kids[i].prior = (uint8_t)(best > 0 ? lround(MCTS_PRIOR_SCALE * score[i] / best) : 0);
 }
 
+/* For the side to move at b (ongoing, no line to complete for either side; t is b's position): sets in
+ * *wins the moves that make it an open four (two or more cells that complete a line), and returns whether
+ * there are any; otherwise, when the opponent has such a move, sets *defend and in *defences the moves that
+ * can stop it (ttt_threats_defences: every other move loses to that open four). */
+static bool open_four_moves(ttt_threats *t, const ttt_board *b, ttt_bits *wins, bool *defend,
+                            ttt_bits *defences)
+{
+    ttt_player me = ttt_board_to_move(b), opp = (ttt_player)(1 - me);
+    int cells[TTT_MAX_CELLS], n = ttt_threats_defences(t, me, cells);
+    bool found = false;
+    for (int i = 0; i < n; i++) { /* the open-four moves are among the cells of me's windows of k-2 */
+        ttt_shape sh;
+        ttt_threats_shape(t, cells[i], me, &sh);
+        bool open = sh.kinds[TTT_SHAPE_OPEN_FOUR] > 0;
+        if (!open && sh.kinds[TTT_SHAPE_FOUR] >= 2) { /* two fours: unless they share their one cell */
+            int f[2];
+            ttt_threats_play(t, cells[i], me);
+            open = ttt_threats_fives(t, me, f, 2) >= 2;
+            ttt_threats_undo(t, cells[i], me);
+        }
+        if (open) {
+            ttt_bits_set(wins, cells[i]);
+            found = true;
+        }
+    }
+    if (found)
+        return true;
+    n = ttt_threats_defences(t, opp, cells);
+    *defend = n >= 0;
+    for (int i = 0; i < n; i++)
+        ttt_bits_set(defences, cells[i]);
+    return false;
+}
+
 /* Gives node idx (position b, ongoing) its children; see Step 2. The root keeps every legal move it does not
  * prune for distance, proven losses included, so that analysis shows them. False when the pool is full. */
 static bool node_expand(mcts_state *s, uint32_t idx, const ttt_board *b, ttt_rng *rng)
@@ -389,6 +460,10 @@ static bool node_expand(mcts_state *s, uint32_t idx, const ttt_board *b, ttt_rng
         wins = threats = 0; /* a line loses for its maker: nothing to block, nothing to rush */
     bool root = idx == 0, use_near = b->cells > MCTS_NEAR_MIN_CELLS && b->ply > 0, partial = false;
     ttt_bits near = use_near ? near_stones(b) : (ttt_bits){{0}};
+    ttt_bits open_fours = {{0}}, defences = {{0}};
+    bool defend = false, attack = false;
+    if (s->threats && wins == 0 && threats == 0)
+        attack = open_four_moves(s->threats, b, &open_fours, &defend, &defences);
     mcts_node kids[TTT_MAX_CELLS];
     int count = 0;
     for (int i = 0; i < n; i++) {
@@ -406,7 +481,19 @@ static bool node_expand(mcts_state *s, uint32_t idx, const ttt_board *b, ttt_rng
                 continue;
             k.proof = PROOF_LOSS;
             k.plies = 1;
-        } else if (use_near && !ttt_bits_test(&near, moves[i])) {
+        } else if (attack) { /* an open four wins: nobody has a line to complete first */
+            if (ttt_bits_test(&open_fours, moves[i])) {
+                k.proof = PROOF_WIN;
+                k.plies = MCTS_OPEN_FOUR_PLIES - 1;
+            } else if (!root)
+                continue;
+        } else if (defend && !ttt_bits_test(&defences, moves[i])) {
+            /* the opponent's open four wins */
+            if (!root)
+                continue;
+            k.proof = PROOF_LOSS;
+            k.plies = MCTS_OPEN_FOUR_PLIES;
+        } else if (!defend && use_near && !ttt_bits_test(&near, moves[i])) {
             partial = true;
             continue;
         }
@@ -622,9 +709,15 @@ static void mcts_iterate(mcts_state *s, ttt_rng *rng, double c, double rave)
         if (next == UINT32_MAX)
             break;
         idx = next;
+        if (s->threats)
+            ttt_threats_play(s->threats, s->pool[idx].move, ttt_board_to_move(&b));
         ttt_board_play(&b, s->pool[idx].move);
         s->path[++depth] = idx;
     }
+    if (s->threats) /* back to the root's position: moves alternate from the root's side */
+        for (int d = depth; d >= 1; d--)
+            ttt_threats_undo(s->threats, s->pool[s->path[d]].move,
+                             (ttt_player)(ttt_board_to_move(&s->root_board) ^ ((d - 1) & 1)));
     const mcts_node *leaf = &s->pool[idx];
     double reward;     /* for the side that moved into the leaf */
     ttt_bits final[2]; /* each side's stones at the end of the game: what AMAF needs */
@@ -672,6 +765,70 @@ static void mcts_iterate(mcts_state *s, ttt_rng *rng, double c, double rave)
         mcts_trace_iteration(s, depth, expanded, leaf_proven, final, &b, leaf_reward);
 }
 
+/* The root child of move m, or NULL. */
+static mcts_node *root_child(mcts_state *s, ttt_move m)
+{
+    mcts_node *root = &s->pool[0];
+    for (uint32_t i = 0; i < root->count; i++)
+        if (s->pool[root->first + i].move == m)
+            return &s->pool[root->first + i];
+    return NULL;
+}
+
+/* Marks the root's move m won in `plies` more moves, or keeps it in s->forced when the tree has no such
+ * child (a cell far from the stones). */
+static void root_win(mcts_state *s, ttt_move m, int plies)
+{
+    mcts_node *ch = root_child(s, m);
+    if (!ch) {
+        s->forced = m;
+        return;
+    }
+    ch->proof = PROOF_WIN;
+    ch->plies = plies_saturated(plies);
+}
+
+/* The root's threat tactics (tactics=1): a forced win of the side to move by fours (VCF), else by fours and
+ * threes (VCT), is proven in the tree; else, when the opponent has a VCF now, the root's moves after which
+ * it still has one are proven lost (a stone of ours never gives the opponent a VCF it did not have, so there
+ * is nothing to check when it has none). Searches that run out of nodes prove nothing. */
+static void root_tactics(ttt_engine *e, const ttt_board *b)
+{
+    const mcts_config *c = e->config;
+    mcts_state *s = e->state;
+    ttt_threats *t = s->threats;
+    ttt_player me = ttt_board_to_move(b), opp = (ttt_player)(1 - me);
+    uint64_t vcf = c->vcf, vct = c->vct;
+    double until = 0;
+    if (c->time_ms) {
+        uint64_t cap = c->time_ms * MCTS_THREAT_NODES_PER_MS;
+        vcf = vcf < cap ? vcf : cap;
+        vct = vct < cap ? vct : cap;
+        until = ttt_clock_ms() + MCTS_THREAT_TIME_SHARE * (double)c->time_ms;
+    }
+    ttt_threats_set(t, b);
+    int line[TTT_MAX_CELLS], length, first;
+    if (vcf && ttt_threats_vcf(t, me, vcf, line, &length) == TTT_THREATS_WIN) {
+        root_win(s, line[0], length - 1);
+    } else if (vct && ttt_threats_vct(t, me, MCTS_VCT_THREES, vct, &first) == TTT_THREATS_WIN) {
+        root_win(s, first, MCTS_VCT_PLIES);
+    } else if (vcf && ttt_threats_vcf(t, opp, vcf, line, &length) == TTT_THREATS_WIN) {
+        mcts_node *root = &s->pool[0];
+        for (uint32_t i = 0; i < root->count && (!until || ttt_clock_ms() < until); i++) {
+            mcts_node *ch = &s->pool[root->first + i];
+            if (ch->proof != PROOF_NONE)
+                continue;
+            ttt_threats_play(t, ch->move, me);
+            if (ttt_threats_vcf(t, opp, vcf, line, &length) == TTT_THREATS_WIN) {
+                ch->proof = PROOF_LOSS;
+                ch->plies = plies_saturated(length);
+            }
+            ttt_threats_undo(t, ch->move, me);
+        }
+    }
+    node_prove(s, 0);
+}
+
 /* Runs the budget from b (the tree carried over when it can be); returns the iterations run. */
 static uint64_t mcts_run(ttt_engine *e, const ttt_board *b)
 {
@@ -679,12 +836,18 @@ static uint64_t mcts_run(ttt_engine *e, const ttt_board *b)
     mcts_state *s = e->state;
     s->trace = e->trace;
     tree_prepare(s, b);
-    if (!(s->pool[0].flags & NODE_EXPANDED))
+    if (!(s->pool[0].flags & NODE_EXPANDED)) {
+        if (s->threats)
+            ttt_threats_set(s->threats, b);
         node_expand(s, 0, b, &e->rng); /* the pool always has room for the root's children */
+    }
+    s->forced = TTT_NO_MOVE;
+    if (s->threats && s->pool[0].proof == PROOF_NONE)
+        root_tactics(e, b);
     uint64_t done = 0;
     uint64_t limit = c->iterations ? c->iterations : c->time_ms ? UINT64_MAX : MCTS_DEFAULT_ITERATIONS;
     double deadline = c->time_ms ? ttt_clock_ms() + (double)c->time_ms : 0;
-    while (s->pool[0].proof == PROOF_NONE && done < limit) {
+    while (s->pool[0].proof == PROOF_NONE && s->forced == TTT_NO_MOVE && done < limit) {
         if (c->time_ms && done % MCTS_CLOCK_CHECK == 0 && done && ttt_clock_ms() >= deadline)
             break;
         mcts_iterate(s, &e->rng, c->c, c->rave);
@@ -804,7 +967,7 @@ static ttt_status mcts_choose(ttt_engine *e, const ttt_board *b, ttt_move *out, 
     (void)err;
     uint64_t iterations = mcts_run(e, b);
     const mcts_state *s = e->state;
-    ttt_move m = mcts_best(s, b);
+    ttt_move m = s->forced != TTT_NO_MOVE ? s->forced : mcts_best(s, b);
     *out = m == TTT_NO_MOVE ? first_empty(b) : m;
     for (uint32_t i = 0; i < s->pool[0].count; i++) { /* its win rate for the side to move */
         const mcts_node *ch = &s->pool[s->pool[0].first + i];
@@ -861,7 +1024,25 @@ static ttt_status mcts_explain(ttt_engine *e, const ttt_board *b, ttt_explanatio
     return mcts_choose(e, b, &m, &info, out, err);
 }
 
-static void mcts_new_game(ttt_engine *e) { ((mcts_state *)e->state)->have_root = false; }
+static void mcts_new_game(ttt_engine *e)
+{
+    mcts_state *s = e->state;
+    s->have_root = false;
+    if (s->threats) /* what a game's searches remember would make the next game's depend on it */
+        ttt_threats_clear(s->threats);
+}
+
+static void mcts_stop_state(mcts_state *s)
+{
+    if (s->threats) {
+        ttt_threats_done(s->threats);
+        free(s->threats);
+    }
+    ttt_playout_free(s->playout);
+    ttt_lines_unref(s->lines);
+    free(s->pool);
+    free(s);
+}
 
 static ttt_status mcts_start(ttt_engine *e, ttt_error *err)
 {
@@ -885,6 +1066,14 @@ static ttt_status mcts_start(ttt_engine *e, ttt_error *err)
     s->threat_playouts = s->line_wins && c->threats;
     s->priors = s->line_wins && e->rules.rows * e->rules.cols > MCTS_PRIOR_MIN_CELLS &&
                 (c->prior > 0 || c->widen > 0);
+    if (s->line_wins && e->rules.k >= MCTS_TACTICS_MIN_K && c->tactics) {
+        s->threats = malloc(sizeof *s->threats);
+        if (!s->threats) {
+            mcts_stop_state(s);
+            return ttt_fail(err, TTT_ENOMEM, "engine 'mcts': out of memory");
+        }
+        ttt_threats_init(s->threats, s->lines);
+    }
     s->prior_weight = c->prior;
     s->widen = c->widen;
     e->state = s;
@@ -893,13 +1082,8 @@ static ttt_status mcts_start(ttt_engine *e, ttt_error *err)
 
 static void mcts_stop(ttt_engine *e)
 {
-    mcts_state *s = e->state;
-    if (!s)
-        return;
-    ttt_playout_free(s->playout);
-    ttt_lines_unref(s->lines);
-    free(s->pool);
-    free(s);
+    if (e->state)
+        mcts_stop_state(e->state);
 }
 
 const ttt_engine_vtable ttt_engine_mcts = {
