@@ -98,13 +98,16 @@
 #define MCTS_VCT_THREES 3
 /* With a time budget the root's threat searches stop after this share of it, each capped at
  * MCTS_THREAT_NODES_PER_MS nodes per millisecond of the budget. */
-#define MCTS_THREAT_TIME_SHARE   0.3
-#define MCTS_THREAT_NODES_PER_MS 50
+#define MCTS_THREAT_TIME_SHARE   0.5
+#define MCTS_THREAT_NODES_PER_MS 500
 /* A proven win found by the VCT, whose length it does not give: as long as a proof can be. */
 #define MCTS_VCT_PLIES UINT8_MAX
 /* Moves from a position whose opponent can make an open four to the end: the open four, any reply, the
  * line. */
 #define MCTS_OPEN_FOUR_PLIES 3
+/* A draw's worth to the side the engine plays (its opponent is taken to value it 1 - X): 0.5 is the
+ * game's value; below it the engine prefers lines with chances for both sides to quiet draws. */
+#define MCTS_DEFAULT_DRAW 0.5
 /* With a time budget, the clock is read every this many iterations. */
 #define MCTS_CLOCK_CHECK  64
 #define MCTS_INITIAL_POOL 1024
@@ -138,6 +141,7 @@ typedef struct mcts_config {
     uint64_t tactics; /* 1 = threat tactics at the root and in expansion, where a line wins and k >= 4 */
     uint64_t vcf;     /* nodes of each root VCF search */
     uint64_t vct;     /* nodes of the root VCT search */
+    double draw;      /* what a draw is worth to the side the engine plays (a win 1, a loss 0) */
 } mcts_config;
 
 static const mcts_config mcts_defaults = {.iterations = 0,
@@ -150,7 +154,8 @@ static const mcts_config mcts_defaults = {.iterations = 0,
                                           .widen = MCTS_DEFAULT_WIDEN,
                                           .tactics = MCTS_DEFAULT_TACTICS,
                                           .vcf = MCTS_DEFAULT_VCF,
-                                          .vct = MCTS_DEFAULT_VCT};
+                                          .vct = MCTS_DEFAULT_VCT,
+                                          .draw = MCTS_DEFAULT_DRAW};
 
 static const ttt_option_def mcts_options[] = {
     /* An iteration weighs 1.5 random games: 4M iteration-cells on 20x20k5 take 0.51 s (bench/web/HISTORY.md). */
@@ -180,6 +185,9 @@ static const ttt_option_def mcts_options[] = {
      .help = "nodes of each victory-by-fours search at the root (tactics=1); 0 = none"},
     {"vct", TTT_OPT_UINT, offsetof(mcts_config, vct), 0, MCTS_MAX_THREAT, 0, 0, .arg = "N",
      .help = "nodes of the victory-by-threats search at the root (tactics=1); 0 = none"},
+    {"draw", TTT_OPT_DOUBLE, offsetof(mcts_config, draw), 0, 0, 0, 1, .arg = "X",
+     .help = "what a draw is worth to the engine's side, between a loss (0) and a win (1); the opponent is "
+             "taken to value it 1 - X"},
     {"tree", TTT_OPT_UINT, offsetof(mcts_config, tree), MCTS_MIN_TREE_NODES, MCTS_MAX_TREE_NODES, 0, 0,
      .role = TTT_ROLE_MEMORY, .unit = sizeof(mcts_node), .arg = "N",
      .help = "most tree nodes kept, 32 bytes each"},
@@ -199,6 +207,7 @@ typedef struct mcts_state {
     double prior_weight, widen;
     ttt_threats *threats; /* tactics: the window counts of the position being searched, else NULL */
     ttt_move forced;      /* a forced win the root's threat search found outside the tree, or TTT_NO_MOVE */
+    double draw[2];       /* a draw's reward for the side [TTT_X], [TTT_O] that moved into a node */
     bool have_root;       /* pool[0] is the tree of root_board */
     ttt_board root_board;
     uint32_t path[TTT_MAX_CELLS + 1];
@@ -652,13 +661,19 @@ static uint32_t node_select(const mcts_state *s, uint32_t idx, double c, double 
     }
 }
 
-static double proof_reward(int proof) { return proof == PROOF_WIN ? 1.0 : proof == PROOF_DRAW ? 0.5 : 0.0; }
+/* The outcome of a game that ended in `proof` for `mover`. */
+static ttt_outcome proof_outcome(int proof, ttt_player mover)
+{
+    if (proof == PROOF_DRAW)
+        return TTT_DRAW;
+    return (proof == PROOF_WIN) == (mover == TTT_X) ? TTT_X_WINS : TTT_O_WINS;
+}
 
 /* Reports an iteration that went down depth nodes of s->path, expanded the node expanded (UINT32_MAX:
  * none), and ended at the leaf's position b with final stones: a proven result or a playout's, reward for
  * the side that moved into the leaf. */
 static void mcts_trace_iteration(mcts_state *s, int depth, uint32_t expanded, bool proven,
-                                 const ttt_bits *final, const ttt_board *b, double reward)
+                                 const ttt_bits *final, ttt_outcome outcome)
 {
     ttt_trace_step *st = trace_begin(s->trace, TTT_TRACE_ITERATION);
     if (!st)
@@ -670,8 +685,7 @@ static void mcts_trace_iteration(mcts_state *s, int depth, uint32_t expanded, bo
     st->proven = proven;
     st->final[TTT_X] = final[TTT_X];
     st->final[TTT_O] = final[TTT_O];
-    ttt_player mover = (ttt_player)(1 - ttt_board_to_move(b));
-    st->outcome = reward == 0.5 ? TTT_DRAW : (reward > 0.5) == (mover == TTT_X) ? TTT_X_WINS : TTT_O_WINS;
+    st->outcome = outcome;
     const mcts_node *root = &s->pool[0];
     for (uint32_t i = 0; i < root->count; i++) {
         const mcts_node *ch = &s->pool[root->first + i];
@@ -719,26 +733,23 @@ static void mcts_iterate(mcts_state *s, ttt_rng *rng, double c, double rave)
             ttt_threats_undo(s->threats, s->pool[s->path[d]].move,
                              (ttt_player)(ttt_board_to_move(&s->root_board) ^ ((d - 1) & 1)));
     const mcts_node *leaf = &s->pool[idx];
-    double reward;     /* for the side that moved into the leaf */
+    ttt_player mover = (ttt_player)(1 - ttt_board_to_move(&b));
     ttt_bits final[2]; /* each side's stones at the end of the game: what AMAF needs */
     bool leaf_proven = leaf->proof != PROOF_NONE;
+    ttt_outcome o;
     if (leaf->proof != PROOF_NONE) {
-        reward = proof_reward(leaf->proof);
+        o = proof_outcome(leaf->proof, mover);
         proved = true;
         final[TTT_X] = b.stones[TTT_X];
         final[TTT_O] = b.stones[TTT_O];
-    } else {
-        ttt_outcome o;
-        if (s->threat_playouts)
-            o = threat_playout(s->lines, &b, rng, final);
-        else {
-            ttt_playout_set_position(s->playout, &b);
-            o = ttt_playout_run(s->playout, rng, final);
-        }
-        ttt_player mover = (ttt_player)(1 - ttt_board_to_move(&b));
-        reward = o == TTT_DRAW ? 0.5 : (o == TTT_X_WINS) == (mover == TTT_X) ? 1.0 : 0.0;
+    } else if (s->threat_playouts)
+        o = threat_playout(s->lines, &b, rng, final);
+    else {
+        ttt_playout_set_position(s->playout, &b);
+        o = ttt_playout_run(s->playout, rng, final);
     }
-    double leaf_reward = reward;
+    /* for the side that moved into the leaf */
+    double reward = o == TTT_DRAW ? s->draw[mover] : (o == TTT_X_WINS) == (mover == TTT_X) ? 1.0 : 0.0;
     /* The side to move at path[d]: the root's side for even d. */
     ttt_player side = (ttt_player)(ttt_board_to_move(&s->root_board) ^ (depth & 1));
     for (int d = depth; d >= 0; d--) {
@@ -747,7 +758,7 @@ static void mcts_iterate(mcts_state *s, ttt_rng *rng, double c, double rave)
         n->value += reward;
         reward = 1.0 - reward; /* now for `side`, the side to move at n */
         if (rave > 0) {        /* AMAF: n's children that `side` played later in this game, by it or not */
-            uint32_t half = (uint32_t)(2.0 * reward);
+            uint32_t half = o == TTT_DRAW ? 1 : (uint32_t)(2.0 * reward); /* a draw counts 1/2 here */
             for (uint32_t i = 0; i < n->count; i++) {
                 mcts_node *ch = &s->pool[n->first + i];
                 if (ttt_bits_test(&final[side], ch->move)) {
@@ -762,7 +773,7 @@ static void mcts_iterate(mcts_state *s, ttt_rng *rng, double c, double rave)
         for (int d = depth - 1; d >= 0 && node_prove(s, s->path[d]); d--) {
         }
     if (__builtin_expect(s->trace != NULL, 0))
-        mcts_trace_iteration(s, depth, expanded, leaf_proven, final, &b, leaf_reward);
+        mcts_trace_iteration(s, depth, expanded, leaf_proven, final, o);
 }
 
 /* The root child of move m, or NULL. */
@@ -788,43 +799,66 @@ static void root_win(mcts_state *s, ttt_move m, int plies)
     ch->plies = plies_saturated(plies);
 }
 
+/* Whether `who` has a VCF (vct = false) or a VCT (vct = true) of at most `nodes` nodes in t's position; a
+ * search that runs out of nodes counts as none. On a win *plies gets its length when known, else
+ * MCTS_VCT_PLIES, and *first its first move. */
+static bool threat_win(ttt_threats *t, ttt_player who, bool vct, uint64_t nodes, int *first, int *plies)
+{
+    if (!nodes)
+        return false;
+    int line[TTT_MAX_CELLS];
+    if (vct) {
+        *plies = MCTS_VCT_PLIES;
+        return ttt_threats_vct(t, who, MCTS_VCT_THREES, nodes, first) == TTT_THREATS_WIN;
+    }
+    if (ttt_threats_vcf(t, who, nodes, line, plies) != TTT_THREATS_WIN)
+        return false;
+    *first = line[0];
+    return true;
+}
+
 /* The root's threat tactics (tactics=1): a forced win of the side to move by fours (VCF), else by fours and
- * threes (VCT), is proven in the tree; else, when the opponent has a VCF now, the root's moves after which
- * it still has one are proven lost (a stone of ours never gives the opponent a VCF it did not have, so there
- * is nothing to check when it has none). Searches that run out of nodes prove nothing. */
+ * threes (VCT), is proven in the tree; else, when the opponent has a VCF (else a VCT) now, the root's moves
+ * after which it still has one are proven lost (a stone of ours never gives the opponent a threat win it did
+ * not have, so there is nothing to check when it has none). Searches that run out of nodes prove nothing. */
 static void root_tactics(ttt_engine *e, const ttt_board *b)
 {
     const mcts_config *c = e->config;
     mcts_state *s = e->state;
     ttt_threats *t = s->threats;
     ttt_player me = ttt_board_to_move(b), opp = (ttt_player)(1 - me);
-    uint64_t vcf = c->vcf, vct = c->vct;
+    uint64_t budget[2] = {c->vcf, c->vct}; /* [vct] */
     double until = 0;
     if (c->time_ms) {
         uint64_t cap = c->time_ms * MCTS_THREAT_NODES_PER_MS;
-        vcf = vcf < cap ? vcf : cap;
-        vct = vct < cap ? vct : cap;
+        for (int vct = 0; vct < 2; vct++)
+            budget[vct] = budget[vct] < cap ? budget[vct] : cap;
         until = ttt_clock_ms() + MCTS_THREAT_TIME_SHARE * (double)c->time_ms;
     }
     ttt_threats_set(t, b);
-    int line[TTT_MAX_CELLS], length, first;
-    if (vcf && ttt_threats_vcf(t, me, vcf, line, &length) == TTT_THREATS_WIN) {
-        root_win(s, line[0], length - 1);
-    } else if (vct && ttt_threats_vct(t, me, MCTS_VCT_THREES, vct, &first) == TTT_THREATS_WIN) {
-        root_win(s, first, MCTS_VCT_PLIES);
-    } else if (vcf && ttt_threats_vcf(t, opp, vcf, line, &length) == TTT_THREATS_WIN) {
+    int first, plies;
+    for (int vct = 0; vct < 2; vct++)
+        if (threat_win(t, me, vct, budget[vct], &first, &plies)) {
+            root_win(s, first, vct ? plies : plies - 1);
+            node_prove(s, 0);
+            return;
+        }
+    for (int vct = 0; vct < 2; vct++) {
+        if (!threat_win(t, opp, vct, budget[vct], &first, &plies))
+            continue;
         mcts_node *root = &s->pool[0];
         for (uint32_t i = 0; i < root->count && (!until || ttt_clock_ms() < until); i++) {
             mcts_node *ch = &s->pool[root->first + i];
             if (ch->proof != PROOF_NONE)
                 continue;
             ttt_threats_play(t, ch->move, me);
-            if (ttt_threats_vcf(t, opp, vcf, line, &length) == TTT_THREATS_WIN) {
+            if (threat_win(t, opp, vct, budget[vct], &first, &plies)) {
                 ch->proof = PROOF_LOSS;
-                ch->plies = plies_saturated(length);
+                ch->plies = plies_saturated(plies);
             }
             ttt_threats_undo(t, ch->move, me);
         }
+        break;
     }
     node_prove(s, 0);
 }
@@ -842,6 +876,8 @@ static uint64_t mcts_run(ttt_engine *e, const ttt_board *b)
         node_expand(s, 0, b, &e->rng); /* the pool always has room for the root's children */
     }
     s->forced = TTT_NO_MOVE;
+    s->draw[ttt_board_to_move(b)] = c->draw; /* the engine's side moves into the root's children */
+    s->draw[1 - ttt_board_to_move(b)] = 1.0 - c->draw;
     if (s->threats && s->pool[0].proof == PROOF_NONE)
         root_tactics(e, b);
     uint64_t done = 0;
@@ -894,7 +930,7 @@ static ttt_move mcts_best(const mcts_state *s, const ttt_board *b)
     }
     if (win)
         return win->move;
-    if (open && (!draw || (open->visits && open->value / open->visits >= 0.5)))
+    if (open && (!draw || (open->visits && open->value / open->visits >= s->draw[ttt_board_to_move(b)])))
         return open->move;
     if (draw)
         return draw->move;
