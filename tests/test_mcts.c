@@ -153,9 +153,10 @@ static void test_misere_never_completes_a_line(void **state)
 static void test_proofs_agree_with_solver(void **state)
 {
     (void)state;
-    const char *rules[] = {"3x3", "3x3-misere", "4x4k3", "4x4k3-misere"};
+    /* 5x5k4: k >= 4, so the threat tactics' proofs (open fours, defences, VCF and VCT) are checked too */
+    const char *rules[] = {"3x3", "3x3-misere", "4x4k3", "4x4k3-misere", "5x5k4"};
     int checked = 0;
-    for (int ri = 0; ri < 4; ri++) {
+    for (int ri = 0; ri < 5; ri++) {
         ttt_rules r = rules_of(rules[ri]);
         ttt_solver *solver;
         ttt_error err;

@@ -16,15 +16,24 @@
  *           only cells within MCTS_NEAR_DISTANCE of a stone are children (the node is then "partial": see
  *           Step 4). On boards of more than MCTS_PRIOR_MIN_CELLS cells where a line wins the children are
  *           sorted by a line-pattern score over the windows through their cell (pattern_score), which
- *           Step 1 reads as a prior: progressive bias and progressive widening.
+ *           Step 1 reads as a prior: progressive bias and progressive widening. With threat tactics
+ *           (tactics=1, a line wins, k >= 4; the window counts of search/threats.h follow the descent), a
+ *           move that makes an open four is a proven win (the others are left out below the root), and
+ *           against an opponent who could make one only its defences are children, the other moves proven
+ *           losses (ttt_threats_defences).
  *   Step 3. Simulation: a uniformly random game from the leaf (ttt_playout), or with threats=1 one in which
  *           each side wins or blocks when it can (threat_playout), or the proven value.
- *   Step 4. Backup: visits and rewards (1 win, 0.5 draw, 0 loss for the side that moved into a node) up the
+ *   Step 4. Backup: visits and rewards (1 win, 0 loss for the side that moved into a node; a draw draw=X
+ *           for the engine's side, 1 - X for the other, 0.5 in the AMAF statistics) up the
  *           path, and AMAF statistics: every child of a node on the path whose move the side to move there
  *           played later in the game (in the tree or the playout, read off the final stones) gets the game's
  *           reward; then proofs: a child proven won for the side to move proves its parent lost for the side
  *           that moved into it; a fully expanded node whose children are all proven takes the best of them.
  *           A partial node is proven only through a winning child, so pruning stays sound.
+ *
+ * Before the iterations, with threat tactics, the root looks for a forced win of the side to move by fours
+ * (VCF) or by fours and threes (VCT), and when the opponent has one, proves lost the root moves that leave it
+ * one (root_tactics).
  *
  * Nodes live in one pool, children of a node in one block; the pool grows up to the `tree=` cap, and when it
  * is full the search goes on without expanding. Between moves the engine keeps the subtree of the position it
