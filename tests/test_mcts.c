@@ -425,6 +425,12 @@ static void test_bad_options(void **state)
     assert_non_null(strstr(err.msg, "threats=2"));
     assert_int_equal(ttt_engine_new("mcts:prior=-1", &r, &e, &err), TTT_EINVAL);
     assert_int_equal(ttt_engine_new("mcts:widen=-0.5", &r, &e, &err), TTT_EINVAL);
+    assert_int_equal(ttt_engine_new("mcts:tactics=2", &r, &e, &err), TTT_EINVAL);
+    assert_non_null(strstr(err.msg, "tactics=2"));
+    assert_int_equal(ttt_engine_new("mcts:vcf=-1", &r, &e, &err), TTT_EINVAL);
+    assert_int_equal(ttt_engine_new("mcts:vct=x", &r, &e, &err), TTT_EINVAL);
+    assert_int_equal(ttt_engine_new("mcts:draw=1.5", &r, &e, &err), TTT_EINVAL);
+    assert_non_null(strstr(err.msg, "draw=1.5"));
     assert_int_equal(ttt_engine_new("mcts:depth=5", &r, &e, &err), TTT_EINVAL);
     assert_non_null(strstr(err.msg, "unknown option 'depth'"));
 }
