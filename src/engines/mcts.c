@@ -94,8 +94,8 @@
 #define MCTS_DEFAULT_WIDEN 1.0
 #define MCTS_MAX_WIDEN     1e6
 /* Threat tactics (tactics=1, rules where a line wins, k >= 4): at the root a VCF and a VCT of the side to
- * move of at most vcf= and vct= nodes each, and the moves after which the opponent has a VCF of vcf= nodes
- * proven lost; in the tree, against an opponent who could make an open four only its defences (and the
+ * move of at most vcf= and vct= nodes each, and the moves after which the opponent keeps its VCF (else its
+ * VCT) proven lost; in the tree, against an opponent who could make an open four only its defences (and the
  * counter-fours) are children, and a move that makes an open four is a proven win. */
 #define MCTS_DEFAULT_TACTICS 1
 #define MCTS_DEFAULT_VCF     20000
@@ -106,7 +106,8 @@
 /* Three moves a root VCT may use on one line of play. */
 #define MCTS_VCT_THREES 3
 /* With a time budget the root's threat searches stop after this share of it, each capped at
- * MCTS_THREAT_NODES_PER_MS nodes per millisecond of the budget. */
+ * MCTS_THREAT_NODES_PER_MS nodes per millisecond of the budget (a VCT runs at about 1.5 M nodes/s on an idle
+ * core). On 9x9k5 at 200 ms, 40 games: 0.5 and 500 scored 7-3-30, 0.3 and 50 4-1-35. */
 #define MCTS_THREAT_TIME_SHARE   0.5
 #define MCTS_THREAT_NODES_PER_MS 500
 /* A proven win found by the VCT, whose length it does not give: as long as a proof can be. */
