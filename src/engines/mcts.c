@@ -105,11 +105,11 @@
 #define MCTS_TACTICS_MIN_K 4
 /* Three moves a root VCT may use on one line of play. */
 #define MCTS_VCT_THREES 3
-/* With a time budget the root's threat searches stop after this share of it, each capped at
- * MCTS_THREAT_NODES_PER_MS nodes per millisecond of the budget (a VCT runs at about 1.5 M nodes/s on an idle
- * core). On 9x9k5 at 200 ms, 40 games: 0.5 and 500 scored 7-3-30, 0.3 and 50 4-1-35. */
+/* With a time budget (which the threat searches count in) the root's refutation checks stop after this share
+ * of it, each search capped at MCTS_THREAT_NODES_PER_MS nodes per millisecond of the budget: a VCT runs at
+ * about 1.5 M nodes/s on an idle core, so a search takes at most some 7% of the budget there. */
 #define MCTS_THREAT_TIME_SHARE   0.5
-#define MCTS_THREAT_NODES_PER_MS 500
+#define MCTS_THREAT_NODES_PER_MS 100
 /* A proven win found by the VCT, whose length it does not give: as long as a proof can be. */
 #define MCTS_VCT_PLIES UINT8_MAX
 /* Moves from a position whose opponent can make an open four to the end: the open four, any reply, the
@@ -831,7 +831,7 @@ static bool threat_win(ttt_threats *t, ttt_player who, bool vct, uint64_t nodes,
  * threes (VCT), is proven in the tree; else, when the opponent has a VCF (else a VCT) now, the root's moves
  * after which it still has one are proven lost (a stone of ours never gives the opponent a threat win it did
  * not have, so there is nothing to check when it has none). Searches that run out of nodes prove nothing. */
-static void root_tactics(ttt_engine *e, const ttt_board *b)
+static void root_tactics(ttt_engine *e, const ttt_board *b, double start)
 {
     const mcts_config *c = e->config;
     mcts_state *s = e->state;
@@ -843,7 +843,7 @@ static void root_tactics(ttt_engine *e, const ttt_board *b)
         uint64_t cap = c->time_ms * MCTS_THREAT_NODES_PER_MS;
         for (int vct = 0; vct < 2; vct++)
             budget[vct] = budget[vct] < cap ? budget[vct] : cap;
-        until = ttt_clock_ms() + MCTS_THREAT_TIME_SHARE * (double)c->time_ms;
+        until = start + MCTS_THREAT_TIME_SHARE * (double)c->time_ms;
     }
     ttt_threats_set(t, b);
     int first, plies;
@@ -879,6 +879,7 @@ static uint64_t mcts_run(ttt_engine *e, const ttt_board *b)
     const mcts_config *c = e->config;
     mcts_state *s = e->state;
     s->trace = e->trace;
+    double start = ttt_clock_ms(); /* the time budget counts the threat searches too */
     tree_prepare(s, b);
     if (!(s->pool[0].flags & NODE_EXPANDED)) {
         if (s->threats)
@@ -889,10 +890,10 @@ static uint64_t mcts_run(ttt_engine *e, const ttt_board *b)
     s->draw[ttt_board_to_move(b)] = c->draw; /* the engine's side moves into the root's children */
     s->draw[1 - ttt_board_to_move(b)] = 1.0 - c->draw;
     if (s->threats && s->pool[0].proof == PROOF_NONE)
-        root_tactics(e, b);
+        root_tactics(e, b, start);
     uint64_t done = 0;
     uint64_t limit = c->iterations ? c->iterations : c->time_ms ? UINT64_MAX : MCTS_DEFAULT_ITERATIONS;
-    double deadline = c->time_ms ? ttt_clock_ms() + (double)c->time_ms : 0;
+    double deadline = c->time_ms ? start + (double)c->time_ms : 0;
     while (s->pool[0].proof == PROOF_NONE && s->forced == TTT_NO_MOVE && done < limit) {
         if (c->time_ms && done % MCTS_CLOCK_CHECK == 0 && done && ttt_clock_ms() >= deadline)
             break;
