@@ -13,6 +13,7 @@
 
 #include <cmocka.h>
 
+#include "search/threats.h"
 #include "ttt/ttt.h"
 #include "support.h"
 
@@ -152,9 +153,10 @@ static void test_misere_never_completes_a_line(void **state)
 static void test_proofs_agree_with_solver(void **state)
 {
     (void)state;
-    const char *rules[] = {"3x3", "3x3-misere", "4x4k3", "4x4k3-misere"};
+    /* 5x5k4: k >= 4, so the threat tactics' proofs (open fours, defences, VCF and VCT) are checked too */
+    const char *rules[] = {"3x3", "3x3-misere", "4x4k3", "4x4k3-misere", "5x5k4"};
     int checked = 0;
-    for (int ri = 0; ri < 4; ri++) {
+    for (int ri = 0; ri < 5; ri++) {
         ttt_rules r = rules_of(rules[ri]);
         ttt_solver *solver;
         ttt_error err;
@@ -205,6 +207,105 @@ static void test_proofs_agree_with_solver(void **state)
         ttt_solver_free(solver);
     }
     assert_true(checked > 100);
+}
+
+/* Threat tactics (k >= 4): from positions where the side to move has a victory by continuous fours of L
+ * moves (both sides'), mcts with a single iteration wins within L moves against a defender that blocks every
+ * line it could complete (and completes its own when it can): the root's VCF finds the win, and the
+ * positions after the blocks keep one. The positions come from random games on the middle of the board;
+ * with tactics=0 most are not won in time. */
+#define TACTICS_GAMES     400
+#define TACTICS_MIDDLE    6
+#define TACTICS_MIN_PLIES 10
+#define TACTICS_MAX_PLIES 30
+#define TACTICS_VCF_NODES 20000
+
+/* A random position of r after `plies` moves on the middle TACTICS_MIDDLE x TACTICS_MIDDLE cells, or false
+ * when the game ended on the way. */
+static bool middle_position(const ttt_rules *r, ttt_rng *rng, int plies, ttt_board *out)
+{
+    ttt_board_init(out, r);
+    int top = (r->rows - TACTICS_MIDDLE) / 2, left = (r->cols - TACTICS_MIDDLE) / 2;
+    while (out->ply < plies) {
+        int cell = (top + (int)ttt_rng_below(rng, TACTICS_MIDDLE)) * r->cols + left +
+                   (int)ttt_rng_below(rng, TACTICS_MIDDLE);
+        if (!ttt_board_is_legal(out, cell))
+            continue;
+        ttt_board_play(out, cell);
+        if (ttt_board_terminal(out))
+            return false;
+    }
+    return true;
+}
+
+/* The cells where `who` would complete a line of b, in out; returns how many. */
+static int tactics_of(const ttt_board *b, int who, ttt_move *out)
+{
+    ttt_move moves[TTT_MAX_CELLS];
+    int n = ttt_board_moves(b, moves), found = 0;
+    for (int i = 0; i < n; i++)
+        if (ttt_board_makes_line(b, (ttt_player)who, moves[i]))
+            out[found++] = moves[i];
+    return found;
+}
+
+static ttt_move first_legal(const ttt_board *b)
+{
+    ttt_move moves[TTT_MAX_CELLS];
+    ttt_board_moves(b, moves);
+    return moves[0];
+}
+
+static void test_vcf_positions_won(void **state)
+{
+    (void)state;
+    const char *rules[] = {"9x9k5", "15x15k5"};
+    int tried = 0;
+    for (int ri = 0; ri < 2; ri++) {
+        ttt_rules r = rules_of(rules[ri]);
+        const ttt_lines *lines;
+        assert_int_equal(ttt_lines_new(&r, &lines, NULL), TTT_OK);
+        ttt_threats *t = malloc(sizeof *t);
+        assert_non_null(t);
+        ttt_threats_init(t, lines);
+        ttt_lines_unref(lines);
+        ttt_rng rng;
+        ttt_rng_seed(&rng, 31 + (uint64_t)ri);
+        for (int game = 0; game < TACTICS_GAMES; game++) {
+            ttt_board b;
+            int plies = TACTICS_MIN_PLIES + (int)ttt_rng_below(&rng, TACTICS_MAX_PLIES - TACTICS_MIN_PLIES);
+            if (!middle_position(&r, &rng, plies, &b))
+                continue;
+            ttt_player me = ttt_board_to_move(&b);
+            int line[TTT_MAX_CELLS], length, f[1];
+            ttt_threats_set(t, &b);
+            if (ttt_threats_fives(t, me, f, 1) || ttt_threats_fives(t, (ttt_player)(1 - me), f, 1) ||
+                ttt_threats_vcf(t, me, TACTICS_VCF_NODES, line, &length) != TTT_THREATS_WIN)
+                continue;
+            tried++;
+            ttt_engine *e = engine_ok("mcts:iterations=1,seed=1", &r);
+            int end = b.ply + length;
+            while (!ttt_board_terminal(&b) && b.ply < end) {
+                ttt_move m, block[TTT_MAX_CELLS];
+                ttt_error err;
+                if (ttt_board_to_move(&b) == me)
+                    assert_int_equal(ttt_engine_choose(e, &b, &m, NULL, &err), TTT_OK);
+                else if (tactics_of(&b, 1 - me, block) || tactics_of(&b, me, block))
+                    m = block[0];
+                else
+                    m = first_legal(&b);
+                ttt_board_play(&b, m);
+            }
+            if (ttt_board_winner(&b) != me) {
+                print_error("%s game %d: a VCF of %d moves not played\n", rules[ri], game, length);
+                fail();
+            }
+            ttt_engine_free(e);
+        }
+        ttt_threats_done(t);
+        free(t);
+    }
+    assert_true(tried >= 20);
 }
 
 /* The same spec and requests give the same moves and node counts. */
@@ -324,6 +425,12 @@ static void test_bad_options(void **state)
     assert_non_null(strstr(err.msg, "threats=2"));
     assert_int_equal(ttt_engine_new("mcts:prior=-1", &r, &e, &err), TTT_EINVAL);
     assert_int_equal(ttt_engine_new("mcts:widen=-0.5", &r, &e, &err), TTT_EINVAL);
+    assert_int_equal(ttt_engine_new("mcts:tactics=2", &r, &e, &err), TTT_EINVAL);
+    assert_non_null(strstr(err.msg, "tactics=2"));
+    assert_int_equal(ttt_engine_new("mcts:vcf=-1", &r, &e, &err), TTT_EINVAL);
+    assert_int_equal(ttt_engine_new("mcts:vct=x", &r, &e, &err), TTT_EINVAL);
+    assert_int_equal(ttt_engine_new("mcts:draw=1.5", &r, &e, &err), TTT_EINVAL);
+    assert_non_null(strstr(err.msg, "draw=1.5"));
     assert_int_equal(ttt_engine_new("mcts:depth=5", &r, &e, &err), TTT_EINVAL);
     assert_non_null(strstr(err.msg, "unknown option 'depth'"));
 }
@@ -336,6 +443,7 @@ int main(void)
         cmocka_unit_test(test_priors_at_small_budget),
         cmocka_unit_test(test_misere_never_completes_a_line),
         cmocka_unit_test(test_proofs_agree_with_solver),
+        cmocka_unit_test(test_vcf_positions_won),
         cmocka_unit_test(test_reproducible),
         cmocka_unit_test(test_tree_reuse),
         cmocka_unit_test(test_small_tree_cap),

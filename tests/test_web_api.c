@@ -211,15 +211,15 @@ static void test_engine_specs_are_bounded(void **state)
     expect_engine_spec(api, "montecarlo:time=50000",
                        "montecarlo:seed=0,trials=0,current=1,other=1,time=2000");
     /* mcts counting iterations keeps its count (a weak level's budget), and the server's 2 s as well */
-    expect_engine_spec(
-        api, "mcts:iterations=200",
-        "mcts:seed=0,iterations=200,c=1,rave=1000,threats=1,prior=1,widen=1,tree=524288,time=2000");
-    expect_engine_spec(
-        api, "mcts:time=0",
-        "mcts:seed=0,iterations=0,c=1,rave=1000,threats=1,prior=1,widen=1,tree=524288,time=2000");
-    expect_engine_spec(
-        api, "mcts:time=9000",
-        "mcts:seed=0,iterations=0,c=1,rave=1000,threats=1,prior=1,widen=1,tree=524288,time=2000");
+    expect_engine_spec(api, "mcts:iterations=200",
+                       "mcts:seed=0,iterations=200,c=1,rave=1000,threats=1,prior=1,widen=1,tactics=1,vcf="
+                       "20000,vct=20000,draw=0.5,tree=524288,time=2000");
+    expect_engine_spec(api, "mcts:time=0",
+                       "mcts:seed=0,iterations=0,c=1,rave=1000,threats=1,prior=1,widen=1,tactics=1,vcf=20000,"
+                       "vct=20000,draw=0.5,tree=524288,time=2000");
+    expect_engine_spec(api, "mcts:time=9000",
+                       "mcts:seed=0,iterations=0,c=1,rave=1000,threats=1,prior=1,widen=1,tactics=1,vcf=20000,"
+                       "vct=20000,draw=0.5,tree=524288,time=2000");
     expect_engine_spec(api, "random:seed=4", "random:seed=4");
     web_api_free(api);
 }

@@ -16,15 +16,24 @@
  *           only cells within MCTS_NEAR_DISTANCE of a stone are children (the node is then "partial": see
  *           Step 4). On boards of more than MCTS_PRIOR_MIN_CELLS cells where a line wins the children are
  *           sorted by a line-pattern score over the windows through their cell (pattern_score), which
- *           Step 1 reads as a prior: progressive bias and progressive widening.
+ *           Step 1 reads as a prior: progressive bias and progressive widening. With threat tactics
+ *           (tactics=1, a line wins, k >= 4; the window counts of search/threats.h follow the descent), a
+ *           move that makes an open four is a proven win (the others are left out below the root), and
+ *           against an opponent who could make one only its defences are children, the other moves proven
+ *           losses (ttt_threats_defences).
  *   Step 3. Simulation: a uniformly random game from the leaf (ttt_playout), or with threats=1 one in which
  *           each side wins or blocks when it can (threat_playout), or the proven value.
- *   Step 4. Backup: visits and rewards (1 win, 0.5 draw, 0 loss for the side that moved into a node) up the
+ *   Step 4. Backup: visits and rewards (1 win, 0 loss for the side that moved into a node; a draw draw=X
+ *           for the engine's side, 1 - X for the other, 0.5 in the AMAF statistics) up the
  *           path, and AMAF statistics: every child of a node on the path whose move the side to move there
  *           played later in the game (in the tree or the playout, read off the final stones) gets the game's
  *           reward; then proofs: a child proven won for the side to move proves its parent lost for the side
  *           that moved into it; a fully expanded node whose children are all proven takes the best of them.
  *           A partial node is proven only through a winning child, so pruning stays sound.
+ *
+ * Before the iterations, with threat tactics, the root looks for a forced win of the side to move by fours
+ * (VCF) or by fours and threes (VCT), and when the opponent has one, proves lost the root moves that leave it
+ * one (root_tactics).
  *
  * Nodes live in one pool, children of a node in one block; the pool grows up to the `tree=` cap, and when it
  * is full the search goes on without expanding. Between moves the engine keeps the subtree of the position it
@@ -40,6 +49,7 @@
 #include "engines/tactics.h"
 #include "rules/lines.h"
 #include "search/playout_lines.h"
+#include "search/threats.h"
 #include "ttt/playout.h"
 #include "util/error.h"
 #include "util/trace.h"
@@ -83,6 +93,31 @@
  * prior; 0 = all. */
 #define MCTS_DEFAULT_WIDEN 1.0
 #define MCTS_MAX_WIDEN     1e6
+/* Threat tactics (tactics=1, rules where a line wins, k >= 4): at the root a VCF and a VCT of the side to
+ * move of at most vcf= and vct= nodes each, and the moves after which the opponent keeps its VCF (else its
+ * VCT) proven lost; in the tree, against an opponent who could make an open four only its defences (and the
+ * counter-fours) are children, and a move that makes an open four is a proven win. */
+#define MCTS_DEFAULT_TACTICS 1
+#define MCTS_DEFAULT_VCF     20000
+#define MCTS_DEFAULT_VCT     20000
+#define MCTS_MAX_THREAT      UINT64_C(1000000000)
+/* The threat searches need fours and threes: k >= 4 (threats.h). */
+#define MCTS_TACTICS_MIN_K 4
+/* Three moves a root VCT may use on one line of play. */
+#define MCTS_VCT_THREES 3
+/* With a time budget (which the threat searches count in) the root's refutation checks stop after this share
+ * of it, each search capped at MCTS_THREAT_NODES_PER_MS nodes per millisecond of the budget: a VCT runs at
+ * about 1.5 M nodes/s on an idle core, so a search takes at most some 7% of the budget there. */
+#define MCTS_THREAT_TIME_SHARE   0.5
+#define MCTS_THREAT_NODES_PER_MS 100
+/* A proven win found by the VCT, whose length it does not give: as long as a proof can be. */
+#define MCTS_VCT_PLIES UINT8_MAX
+/* Moves from a position whose opponent can make an open four to the end: the open four, any reply, the
+ * line. */
+#define MCTS_OPEN_FOUR_PLIES 3
+/* A draw's worth to the side the engine plays (its opponent is taken to value it 1 - X): 0.5 is the
+ * game's value; below it the engine prefers lines with chances for both sides to quiet draws. */
+#define MCTS_DEFAULT_DRAW 0.5
 /* With a time budget, the clock is read every this many iterations. */
 #define MCTS_CLOCK_CHECK  64
 #define MCTS_INITIAL_POOL 1024
@@ -113,6 +148,10 @@ typedef struct mcts_config {
     uint64_t tree;    /* node cap */
     double prior;     /* progressive bias weight; 0 = off */
     double widen;     /* progressive widening factor; 0 = off */
+    uint64_t tactics; /* 1 = threat tactics at the root and in expansion, where a line wins and k >= 4 */
+    uint64_t vcf;     /* nodes of each root VCF search */
+    uint64_t vct;     /* nodes of the root VCT search */
+    double draw;      /* what a draw is worth to the side the engine plays (a win 1, a loss 0) */
 } mcts_config;
 
 static const mcts_config mcts_defaults = {.iterations = 0,
@@ -122,7 +161,11 @@ static const mcts_config mcts_defaults = {.iterations = 0,
                                           .threats = MCTS_DEFAULT_THREATS,
                                           .tree = MCTS_DEFAULT_TREE_NODES,
                                           .prior = MCTS_DEFAULT_PRIOR,
-                                          .widen = MCTS_DEFAULT_WIDEN};
+                                          .widen = MCTS_DEFAULT_WIDEN,
+                                          .tactics = MCTS_DEFAULT_TACTICS,
+                                          .vcf = MCTS_DEFAULT_VCF,
+                                          .vct = MCTS_DEFAULT_VCT,
+                                          .draw = MCTS_DEFAULT_DRAW};
 
 static const ttt_option_def mcts_options[] = {
     /* An iteration weighs 1.5 random games: 4M iteration-cells on 20x20k5 take 0.51 s (bench/web/HISTORY.md). */
@@ -145,6 +188,16 @@ static const ttt_option_def mcts_options[] = {
     {"widen", TTT_OPT_DOUBLE, offsetof(mcts_config, widen), 0, 0, 0, MCTS_MAX_WIDEN, .arg = "X",
      .help = "progressive widening: a node with N visits considers its 1 + X * sqrt(N + 1) best moves by "
              "line patterns (boards over 64 cells where a line wins); 0 = every move"},
+    {"tactics", TTT_OPT_UINT, offsetof(mcts_config, tactics), 0, 1, 0, 0, .arg = "0|1",
+     .help = "threat tactics where a line wins and k >= 4: forced wins by fours and threes at the root, "
+             "only the defences against an open three in the tree"},
+    {"vcf", TTT_OPT_UINT, offsetof(mcts_config, vcf), 0, MCTS_MAX_THREAT, 0, 0, .arg = "N",
+     .help = "nodes of each victory-by-fours search at the root (tactics=1); 0 = none"},
+    {"vct", TTT_OPT_UINT, offsetof(mcts_config, vct), 0, MCTS_MAX_THREAT, 0, 0, .arg = "N",
+     .help = "nodes of the victory-by-threats search at the root (tactics=1); 0 = none"},
+    {"draw", TTT_OPT_DOUBLE, offsetof(mcts_config, draw), 0, 0, 0, 1, .arg = "X",
+     .help = "what a draw is worth to the engine's side, between a loss (0) and a win (1); the opponent is "
+             "taken to value it 1 - X"},
     {"tree", TTT_OPT_UINT, offsetof(mcts_config, tree), MCTS_MIN_TREE_NODES, MCTS_MAX_TREE_NODES, 0, 0,
      .role = TTT_ROLE_MEMORY, .unit = sizeof(mcts_node), .arg = "N",
      .help = "most tree nodes kept, 32 bytes each"},
@@ -162,7 +215,10 @@ typedef struct mcts_state {
     bool threat_playouts; /* threats=1 under rules where a line wins */
     bool priors;          /* line-pattern priors: rules where a line wins, more than MCTS_PRIOR_MIN_CELLS */
     double prior_weight, widen;
-    bool have_root; /* pool[0] is the tree of root_board */
+    ttt_threats *threats; /* tactics: the window counts of the position being searched, else NULL */
+    ttt_move forced;      /* a forced win the root's threat search found outside the tree, or TTT_NO_MOVE */
+    double draw[2];       /* a draw's reward for the side [TTT_X], [TTT_O] that moved into a node */
+    bool have_root;       /* pool[0] is the tree of root_board */
     ttt_board root_board;
     uint32_t path[TTT_MAX_CELLS + 1];
     ttt_trace *trace; /* the engine's recorder during a run (ttt/trace.h), or NULL */
@@ -376,6 +432,40 @@ static void order_by_prior(const ttt_lines *l, const ttt_board *b, mcts_node *ki
         kids[i].prior = (uint8_t)(best > 0 ? lround(MCTS_PRIOR_SCALE * score[i] / best) : 0);
 }
 
+/* For the side to move at b (ongoing, no line to complete for either side; t is b's position): sets in
+ * *wins the moves that make it an open four (two or more cells that complete a line), and returns whether
+ * there are any; otherwise, when the opponent has such a move, sets *defend and in *defences the moves that
+ * can stop it (ttt_threats_defences: every other move loses to that open four). */
+static bool open_four_moves(ttt_threats *t, const ttt_board *b, ttt_bits *wins, bool *defend,
+                            ttt_bits *defences)
+{
+    ttt_player me = ttt_board_to_move(b), opp = (ttt_player)(1 - me);
+    int cells[TTT_MAX_CELLS], n = ttt_threats_defences(t, me, cells);
+    bool found = false;
+    for (int i = 0; i < n; i++) { /* the open-four moves are among the cells of me's windows of k-2 */
+        ttt_shape sh;
+        ttt_threats_shape(t, cells[i], me, &sh);
+        bool open = sh.kinds[TTT_SHAPE_OPEN_FOUR] > 0;
+        if (!open && sh.kinds[TTT_SHAPE_FOUR] >= 2) { /* two fours: unless they share their one cell */
+            int f[2];
+            ttt_threats_play(t, cells[i], me);
+            open = ttt_threats_fives(t, me, f, 2) >= 2;
+            ttt_threats_undo(t, cells[i], me);
+        }
+        if (open) {
+            ttt_bits_set(wins, cells[i]);
+            found = true;
+        }
+    }
+    if (found)
+        return true;
+    n = ttt_threats_defences(t, opp, cells);
+    *defend = n >= 0;
+    for (int i = 0; i < n; i++)
+        ttt_bits_set(defences, cells[i]);
+    return false;
+}
+
 /* Gives node idx (position b, ongoing) its children; see Step 2. The root keeps every legal move it does not
  * prune for distance, proven losses included, so that analysis shows them. False when the pool is full. */
 static bool node_expand(mcts_state *s, uint32_t idx, const ttt_board *b, ttt_rng *rng)
@@ -389,6 +479,10 @@ static bool node_expand(mcts_state *s, uint32_t idx, const ttt_board *b, ttt_rng
         wins = threats = 0; /* a line loses for its maker: nothing to block, nothing to rush */
     bool root = idx == 0, use_near = b->cells > MCTS_NEAR_MIN_CELLS && b->ply > 0, partial = false;
     ttt_bits near = use_near ? near_stones(b) : (ttt_bits){{0}};
+    ttt_bits open_fours = {{0}}, defences = {{0}};
+    bool defend = false, attack = false;
+    if (s->threats && wins == 0 && threats == 0)
+        attack = open_four_moves(s->threats, b, &open_fours, &defend, &defences);
     mcts_node kids[TTT_MAX_CELLS];
     int count = 0;
     for (int i = 0; i < n; i++) {
@@ -406,7 +500,19 @@ static bool node_expand(mcts_state *s, uint32_t idx, const ttt_board *b, ttt_rng
                 continue;
             k.proof = PROOF_LOSS;
             k.plies = 1;
-        } else if (use_near && !ttt_bits_test(&near, moves[i])) {
+        } else if (attack) { /* an open four wins: nobody has a line to complete first */
+            if (ttt_bits_test(&open_fours, moves[i])) {
+                k.proof = PROOF_WIN;
+                k.plies = MCTS_OPEN_FOUR_PLIES - 1;
+            } else if (!root)
+                continue;
+        } else if (defend && !ttt_bits_test(&defences, moves[i])) {
+            /* the opponent's open four wins */
+            if (!root)
+                continue;
+            k.proof = PROOF_LOSS;
+            k.plies = MCTS_OPEN_FOUR_PLIES;
+        } else if (!defend && use_near && !ttt_bits_test(&near, moves[i])) {
             partial = true;
             continue;
         }
@@ -565,13 +671,19 @@ static uint32_t node_select(const mcts_state *s, uint32_t idx, double c, double 
     }
 }
 
-static double proof_reward(int proof) { return proof == PROOF_WIN ? 1.0 : proof == PROOF_DRAW ? 0.5 : 0.0; }
+/* The outcome of a game that ended in `proof` for `mover`. */
+static ttt_outcome proof_outcome(int proof, ttt_player mover)
+{
+    if (proof == PROOF_DRAW)
+        return TTT_DRAW;
+    return (proof == PROOF_WIN) == (mover == TTT_X) ? TTT_X_WINS : TTT_O_WINS;
+}
 
 /* Reports an iteration that went down depth nodes of s->path, expanded the node expanded (UINT32_MAX:
  * none), and ended at the leaf's position b with final stones: a proven result or a playout's, reward for
  * the side that moved into the leaf. */
 static void mcts_trace_iteration(mcts_state *s, int depth, uint32_t expanded, bool proven,
-                                 const ttt_bits *final, const ttt_board *b, double reward)
+                                 const ttt_bits *final, ttt_outcome outcome)
 {
     ttt_trace_step *st = trace_begin(s->trace, TTT_TRACE_ITERATION);
     if (!st)
@@ -583,8 +695,7 @@ static void mcts_trace_iteration(mcts_state *s, int depth, uint32_t expanded, bo
     st->proven = proven;
     st->final[TTT_X] = final[TTT_X];
     st->final[TTT_O] = final[TTT_O];
-    ttt_player mover = (ttt_player)(1 - ttt_board_to_move(b));
-    st->outcome = reward == 0.5 ? TTT_DRAW : (reward > 0.5) == (mover == TTT_X) ? TTT_X_WINS : TTT_O_WINS;
+    st->outcome = outcome;
     const mcts_node *root = &s->pool[0];
     for (uint32_t i = 0; i < root->count; i++) {
         const mcts_node *ch = &s->pool[root->first + i];
@@ -622,30 +733,33 @@ static void mcts_iterate(mcts_state *s, ttt_rng *rng, double c, double rave)
         if (next == UINT32_MAX)
             break;
         idx = next;
+        if (s->threats)
+            ttt_threats_play(s->threats, s->pool[idx].move, ttt_board_to_move(&b));
         ttt_board_play(&b, s->pool[idx].move);
         s->path[++depth] = idx;
     }
+    if (s->threats) /* back to the root's position: moves alternate from the root's side */
+        for (int d = depth; d >= 1; d--)
+            ttt_threats_undo(s->threats, s->pool[s->path[d]].move,
+                             (ttt_player)(ttt_board_to_move(&s->root_board) ^ ((d - 1) & 1)));
     const mcts_node *leaf = &s->pool[idx];
-    double reward;     /* for the side that moved into the leaf */
+    ttt_player mover = (ttt_player)(1 - ttt_board_to_move(&b));
     ttt_bits final[2]; /* each side's stones at the end of the game: what AMAF needs */
     bool leaf_proven = leaf->proof != PROOF_NONE;
+    ttt_outcome o;
     if (leaf->proof != PROOF_NONE) {
-        reward = proof_reward(leaf->proof);
+        o = proof_outcome(leaf->proof, mover);
         proved = true;
         final[TTT_X] = b.stones[TTT_X];
         final[TTT_O] = b.stones[TTT_O];
-    } else {
-        ttt_outcome o;
-        if (s->threat_playouts)
-            o = threat_playout(s->lines, &b, rng, final);
-        else {
-            ttt_playout_set_position(s->playout, &b);
-            o = ttt_playout_run(s->playout, rng, final);
-        }
-        ttt_player mover = (ttt_player)(1 - ttt_board_to_move(&b));
-        reward = o == TTT_DRAW ? 0.5 : (o == TTT_X_WINS) == (mover == TTT_X) ? 1.0 : 0.0;
+    } else if (s->threat_playouts)
+        o = threat_playout(s->lines, &b, rng, final);
+    else {
+        ttt_playout_set_position(s->playout, &b);
+        o = ttt_playout_run(s->playout, rng, final);
     }
-    double leaf_reward = reward;
+    /* for the side that moved into the leaf */
+    double reward = o == TTT_DRAW ? s->draw[mover] : (o == TTT_X_WINS) == (mover == TTT_X) ? 1.0 : 0.0;
     /* The side to move at path[d]: the root's side for even d. */
     ttt_player side = (ttt_player)(ttt_board_to_move(&s->root_board) ^ (depth & 1));
     for (int d = depth; d >= 0; d--) {
@@ -654,7 +768,7 @@ static void mcts_iterate(mcts_state *s, ttt_rng *rng, double c, double rave)
         n->value += reward;
         reward = 1.0 - reward; /* now for `side`, the side to move at n */
         if (rave > 0) {        /* AMAF: n's children that `side` played later in this game, by it or not */
-            uint32_t half = (uint32_t)(2.0 * reward);
+            uint32_t half = o == TTT_DRAW ? 1 : (uint32_t)(2.0 * reward); /* a draw counts 1/2 here */
             for (uint32_t i = 0; i < n->count; i++) {
                 mcts_node *ch = &s->pool[n->first + i];
                 if (ttt_bits_test(&final[side], ch->move)) {
@@ -669,7 +783,94 @@ static void mcts_iterate(mcts_state *s, ttt_rng *rng, double c, double rave)
         for (int d = depth - 1; d >= 0 && node_prove(s, s->path[d]); d--) {
         }
     if (__builtin_expect(s->trace != NULL, 0))
-        mcts_trace_iteration(s, depth, expanded, leaf_proven, final, &b, leaf_reward);
+        mcts_trace_iteration(s, depth, expanded, leaf_proven, final, o);
+}
+
+/* The root child of move m, or NULL. */
+static mcts_node *root_child(mcts_state *s, ttt_move m)
+{
+    mcts_node *root = &s->pool[0];
+    for (uint32_t i = 0; i < root->count; i++)
+        if (s->pool[root->first + i].move == m)
+            return &s->pool[root->first + i];
+    return NULL;
+}
+
+/* Marks the root's move m won in `plies` more moves, or keeps it in s->forced when the tree has no such
+ * child (a cell far from the stones). */
+static void root_win(mcts_state *s, ttt_move m, int plies)
+{
+    mcts_node *ch = root_child(s, m);
+    if (!ch) {
+        s->forced = m;
+        return;
+    }
+    ch->proof = PROOF_WIN;
+    ch->plies = plies_saturated(plies);
+}
+
+/* Whether `who` has a VCF (vct = false) or a VCT (vct = true) of at most `nodes` nodes in t's position; a
+ * search that runs out of nodes counts as none. On a win *plies gets its length when known, else
+ * MCTS_VCT_PLIES, and *first its first move. */
+static bool threat_win(ttt_threats *t, ttt_player who, bool vct, uint64_t nodes, int *first, int *plies)
+{
+    if (!nodes)
+        return false;
+    int line[TTT_MAX_CELLS];
+    if (vct) {
+        *plies = MCTS_VCT_PLIES;
+        return ttt_threats_vct(t, who, MCTS_VCT_THREES, nodes, first) == TTT_THREATS_WIN;
+    }
+    if (ttt_threats_vcf(t, who, nodes, line, plies) != TTT_THREATS_WIN)
+        return false;
+    *first = line[0];
+    return true;
+}
+
+/* The root's threat tactics (tactics=1): a forced win of the side to move by fours (VCF), else by fours and
+ * threes (VCT), is proven in the tree; else, when the opponent has a VCF (else a VCT) now, the root's moves
+ * after which it still has one are proven lost (a stone of ours never gives the opponent a threat win it did
+ * not have, so there is nothing to check when it has none). Searches that run out of nodes prove nothing. */
+static void root_tactics(ttt_engine *e, const ttt_board *b, double start)
+{
+    const mcts_config *c = e->config;
+    mcts_state *s = e->state;
+    ttt_threats *t = s->threats;
+    ttt_player me = ttt_board_to_move(b), opp = (ttt_player)(1 - me);
+    uint64_t budget[2] = {c->vcf, c->vct}; /* [vct] */
+    double until = 0;
+    if (c->time_ms) {
+        uint64_t cap = c->time_ms * MCTS_THREAT_NODES_PER_MS;
+        for (int vct = 0; vct < 2; vct++)
+            budget[vct] = budget[vct] < cap ? budget[vct] : cap;
+        until = start + MCTS_THREAT_TIME_SHARE * (double)c->time_ms;
+    }
+    ttt_threats_set(t, b);
+    int first, plies;
+    for (int vct = 0; vct < 2; vct++)
+        if (threat_win(t, me, vct, budget[vct], &first, &plies)) {
+            root_win(s, first, vct ? plies : plies - 1);
+            node_prove(s, 0);
+            return;
+        }
+    for (int vct = 0; vct < 2; vct++) {
+        if (!threat_win(t, opp, vct, budget[vct], &first, &plies))
+            continue;
+        mcts_node *root = &s->pool[0];
+        for (uint32_t i = 0; i < root->count && (!until || ttt_clock_ms() < until); i++) {
+            mcts_node *ch = &s->pool[root->first + i];
+            if (ch->proof != PROOF_NONE)
+                continue;
+            ttt_threats_play(t, ch->move, me);
+            if (threat_win(t, opp, vct, budget[vct], &first, &plies)) {
+                ch->proof = PROOF_LOSS;
+                ch->plies = plies_saturated(plies);
+            }
+            ttt_threats_undo(t, ch->move, me);
+        }
+        break;
+    }
+    node_prove(s, 0);
 }
 
 /* Runs the budget from b (the tree carried over when it can be); returns the iterations run. */
@@ -678,13 +879,22 @@ static uint64_t mcts_run(ttt_engine *e, const ttt_board *b)
     const mcts_config *c = e->config;
     mcts_state *s = e->state;
     s->trace = e->trace;
+    double start = ttt_clock_ms(); /* the time budget counts the threat searches too */
     tree_prepare(s, b);
-    if (!(s->pool[0].flags & NODE_EXPANDED))
+    if (!(s->pool[0].flags & NODE_EXPANDED)) {
+        if (s->threats)
+            ttt_threats_set(s->threats, b);
         node_expand(s, 0, b, &e->rng); /* the pool always has room for the root's children */
+    }
+    s->forced = TTT_NO_MOVE;
+    s->draw[ttt_board_to_move(b)] = c->draw; /* the engine's side moves into the root's children */
+    s->draw[1 - ttt_board_to_move(b)] = 1.0 - c->draw;
+    if (s->threats && s->pool[0].proof == PROOF_NONE)
+        root_tactics(e, b, start);
     uint64_t done = 0;
     uint64_t limit = c->iterations ? c->iterations : c->time_ms ? UINT64_MAX : MCTS_DEFAULT_ITERATIONS;
-    double deadline = c->time_ms ? ttt_clock_ms() + (double)c->time_ms : 0;
-    while (s->pool[0].proof == PROOF_NONE && done < limit) {
+    double deadline = c->time_ms ? start + (double)c->time_ms : 0;
+    while (s->pool[0].proof == PROOF_NONE && s->forced == TTT_NO_MOVE && done < limit) {
         if (c->time_ms && done % MCTS_CLOCK_CHECK == 0 && done && ttt_clock_ms() >= deadline)
             break;
         mcts_iterate(s, &e->rng, c->c, c->rave);
@@ -731,7 +941,7 @@ static ttt_move mcts_best(const mcts_state *s, const ttt_board *b)
     }
     if (win)
         return win->move;
-    if (open && (!draw || (open->visits && open->value / open->visits >= 0.5)))
+    if (open && (!draw || (open->visits && open->value / open->visits >= s->draw[ttt_board_to_move(b)])))
         return open->move;
     if (draw)
         return draw->move;
@@ -804,7 +1014,7 @@ static ttt_status mcts_choose(ttt_engine *e, const ttt_board *b, ttt_move *out, 
     (void)err;
     uint64_t iterations = mcts_run(e, b);
     const mcts_state *s = e->state;
-    ttt_move m = mcts_best(s, b);
+    ttt_move m = s->forced != TTT_NO_MOVE ? s->forced : mcts_best(s, b);
     *out = m == TTT_NO_MOVE ? first_empty(b) : m;
     for (uint32_t i = 0; i < s->pool[0].count; i++) { /* its win rate for the side to move */
         const mcts_node *ch = &s->pool[s->pool[0].first + i];
@@ -861,7 +1071,25 @@ static ttt_status mcts_explain(ttt_engine *e, const ttt_board *b, ttt_explanatio
     return mcts_choose(e, b, &m, &info, out, err);
 }
 
-static void mcts_new_game(ttt_engine *e) { ((mcts_state *)e->state)->have_root = false; }
+static void mcts_new_game(ttt_engine *e)
+{
+    mcts_state *s = e->state;
+    s->have_root = false;
+    if (s->threats) /* what a game's searches remember would make the next game's depend on it */
+        ttt_threats_clear(s->threats);
+}
+
+static void mcts_stop_state(mcts_state *s)
+{
+    if (s->threats) {
+        ttt_threats_done(s->threats);
+        free(s->threats);
+    }
+    ttt_playout_free(s->playout);
+    ttt_lines_unref(s->lines);
+    free(s->pool);
+    free(s);
+}
 
 static ttt_status mcts_start(ttt_engine *e, ttt_error *err)
 {
@@ -885,6 +1113,14 @@ static ttt_status mcts_start(ttt_engine *e, ttt_error *err)
     s->threat_playouts = s->line_wins && c->threats;
     s->priors = s->line_wins && e->rules.rows * e->rules.cols > MCTS_PRIOR_MIN_CELLS &&
                 (c->prior > 0 || c->widen > 0);
+    if (s->line_wins && e->rules.k >= MCTS_TACTICS_MIN_K && c->tactics) {
+        s->threats = malloc(sizeof *s->threats);
+        if (!s->threats) {
+            mcts_stop_state(s);
+            return ttt_fail(err, TTT_ENOMEM, "engine 'mcts': out of memory");
+        }
+        ttt_threats_init(s->threats, s->lines);
+    }
     s->prior_weight = c->prior;
     s->widen = c->widen;
     e->state = s;
@@ -893,13 +1129,8 @@ static ttt_status mcts_start(ttt_engine *e, ttt_error *err)
 
 static void mcts_stop(ttt_engine *e)
 {
-    mcts_state *s = e->state;
-    if (!s)
-        return;
-    ttt_playout_free(s->playout);
-    ttt_lines_unref(s->lines);
-    free(s->pool);
-    free(s);
+    if (e->state)
+        mcts_stop_state(e->state);
 }
 
 const ttt_engine_vtable ttt_engine_mcts = {
