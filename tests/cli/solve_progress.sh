@@ -33,6 +33,7 @@ interrupt() {
 }
 
 # A board that may take long to solve says so at once, in one line, and suggests --time; a small one does not.
+: >"$DIR/err" # emptied before the start: the child empties it only once it runs
 "$TTT" solve --rules 7x7k5 >"$DIR/out" 2>"$DIR/err" &
 PID=$!
 if wait_for "$DIR/err" 'may take long to solve exactly.*use --time MS'; then
@@ -47,6 +48,7 @@ grep -q 'interrupted after [0-9,]* nodes.*not proven' "$DIR/out" && PASS=$((PASS
     fail "solve after SIGINT: no 'not proven' report: $(cat "$DIR/out")"
 # --value takes no --time: the advice says to drop it. (9x9k5: its value is out of reach for hours; 7x7k4, used
 # before, is now proven in under a second and could finish before the Ctrl-C arrived on a loaded machine.)
+: >"$DIR/err" # emptied before the start: the child empties it only once it runs
 "$TTT" solve --rules 9x9k5 --value >"$DIR/out" 2>"$DIR/err" &
 PID=$!
 if wait_for "$DIR/err" 'without --value, --time MS'; then
@@ -69,6 +71,7 @@ check_json() {
     python3 -c 'import json, sys; o = json.load(open(sys.argv[1])); sys.exit(0 if eval(sys.argv[2]) else 1)' "$1" \
         "$2" 2>/dev/null && PASS=$((PASS + 1)) || fail "$1: not JSON with $2: $(cat "$1")"
 }
+: >"$DIR/err" # emptied before the start: the child empties it only once it runs
 "$TTT" solve --rules 9x9k5 --value --json >"$DIR/out" 2>"$DIR/err" &
 PID=$!
 wait_for "$DIR/err" 'without --value' # the handler is installed before the warning is printed
@@ -76,6 +79,7 @@ interrupt "$PID"
 [[ $RC -eq 130 ]] && PASS=$((PASS + 1)) || fail "solve --value --json after SIGINT exited $RC, expected 130"
 check_json "$DIR/out" '(o["interrupted"] is True and o["plies"] is None and o["value"] in ("unknown", "win", "draw",
     "loss") and o["at_least"] in (None, "win", "draw", "loss") and o["nodes"] > 0)'
+: >"$DIR/err" # emptied before the start: the child empties it only once it runs
 "$TTT" solve --rules 6x6k4 --json >"$DIR/out" 2>"$DIR/err" &
 PID=$!
 wait_for "$DIR/err" 'use --time MS'
@@ -90,11 +94,13 @@ expect_out 0 '^\{"outcome":"o","value":"loss",' solve --json --value --moves "a1
 expect_err 'the game is over \(X wins\): nothing to solve' solve --moves "a1 b1 a2 b2 a3"
 # Stopped while the draw prover runs (8x8k5 starts with it): no root move counts as searched, and the report
 # says where the proofs were.
+: >"$DIR/err" # emptied before the start: the child empties it only once it runs
 "$TTT" solve --rules 8x8k5 --json >"$DIR/out" 2>"$DIR/err" &
 PID=$!
 wait_for "$DIR/err" 'use --time MS'
 interrupt "$PID"
 check_json "$DIR/out" '(o["interrupted"] is True and o["searched"] == 0 and o["of"] == 64 and o["best"] is None)'
+: >"$DIR/err" # emptied before the start: the child empties it only once it runs
 "$TTT" solve --rules 8x8k5 >"$DIR/out" 2>"$DIR/err" &
 PID=$!
 wait_for "$DIR/err" 'use --time MS'

@@ -89,6 +89,7 @@ wait_for() {
 # growing table; --checkpoint-every 0 saves at every progress report, so the file's appearance says the search
 # runs, its signal handlers in place.
 rm -f "$CK"
+: >"$DIR/err" # emptied before the start: the child empties it only once it runs
 "$TTT" solve --rules 6x6k4 --checkpoint "$CK" --checkpoint-every 0 >"$DIR/out" 2>"$DIR/err" &
 PID=$!
 wait_for test -s "$CK" || fail "6x6k4: no checkpoint written"
