@@ -39,7 +39,7 @@ for r in "${BOARDS[@]}"; do
         bytes=$(grep -Eo '"bytes":[0-9]+' "$DIR/$r.verify.out" | cut -d: -f2)
         proven=$(grep -Eo '"value":"[a-z]+"' "$DIR/$r.verify.out" | cut -d'"' -f4)
         [[ $proven == "$value" ]] || { echo "$r: verify proves $proven, solve said $value"; bad=1; }
-        oracle=$(grep -Eo '[0-9]+ oracle nodes' "$DIR/$r.cert.err" | cut -d' ' -f1)
+        oracle=$(grep -Eo '[0-9,]+ oracle nodes' "$DIR/$r.cert.err" | cut -d' ' -f1 | tr -d ,)
         printf '%-13s %-6s %9.2f %14.2f %11s %11s %11s %10.2f\n' "$r" "$value" "$(cpu "$DIR/$r.plain")" \
             "$(cpu "$DIR/$r.cert")" "$nodes" "$bytes" "$oracle" "$(cpu "$DIR/$r.verify")"
     else

@@ -421,12 +421,29 @@ static int solve_certificate(ttt_solver *solver, const ttt_board *b, ttt_result 
         remove(path);
         return cli_runtime("solve", "%s (no certificate written)", st ? err.msg : "certificate: write error");
     }
+    char n[CLI_COUNT_SIZE], pa[CLI_COUNT_SIZE], mi[CLI_COUNT_SIZE], se[CLI_COUNT_SIZE], by[CLI_COUNT_SIZE],
+        or [CLI_COUNT_SIZE];
     fprintf(stderr,
-            "ttt solve: certificate %s: %llu nodes (%llu pairings, %llu mirrors, %llu transpositions), "
-            "%llu bytes, %.3f ms, %llu oracle nodes\n",
-            path, (unsigned long long)cs.nodes, (unsigned long long)cs.pairings,
-            (unsigned long long)cs.mirrors, (unsigned long long)cs.seen, (unsigned long long)cs.bytes, cs.ms,
-            (unsigned long long)cs.oracle);
+            "ttt solve: certificate %s: %s nodes (%s pairings, %s mirrors, %s transpositions), %s bytes, "
+            "%.3f ms, "
+            "%s oracle nodes\n",
+            path, cli_count(cs.nodes, n, sizeof n), cli_count(cs.pairings, pa, sizeof pa),
+            cli_count(cs.mirrors, mi, sizeof mi), cli_count(cs.seen, se, sizeof se),
+            cli_count(cs.bytes, by, sizeof by), cs.ms, cli_count(cs.oracle, or, sizeof or));
+    return CLI_OK;
+}
+
+/* A certificate path that cannot be written is said before the search, not after an hour of it: the file is
+ * opened for appending (an existing one is left as it is) and a file made by the probe is removed again. */
+static int certificate_probe(const char *path)
+{
+    bool existed = access(path, F_OK) == 0;
+    FILE *f = fopen(path, "ab");
+    if (!f)
+        return cli_usage("solve", "cannot write the certificate %s: %s", path, strerror(errno));
+    fclose(f);
+    if (!existed)
+        remove(path);
     return CLI_OK;
 }
 
@@ -662,6 +679,10 @@ int cmd_solve(int argc, char **argv)
     if (ttt_solver_set_threads(solver, (int)threads, &err)) {
         ttt_solver_free(solver);
         return cli_runtime("solve", "%s", err.msg);
+    }
+    if (cert_path && !mpi && (rc = certificate_probe(cert_path))) {
+        ttt_solver_free(solver);
+        return rc;
     }
     if (ckpt && (rc = checkpoint_open(solver, &b, ckpt, dist.resume))) {
         ttt_solver_free(solver);

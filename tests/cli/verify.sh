@@ -9,7 +9,7 @@ trap 'rm -f "$OUT" "$ERR"; rm -rf "$DIR"' EXIT
 for rules in 3x3:draw 4x5-misere:draw 4x5k5-misere:draw 4x4k3:win; do
     r=${rules%%:*} value=${rules##*:}
     expect_out 0 "X to move: $value" solve --value --rules "$r" --certificate "$DIR/$r.cert"
-    grep -q "certificate $DIR/$r.cert: [0-9]* nodes" "$ERR" || fail "solve --certificate $r: no summary on stderr"
+    grep -q "certificate $DIR/$r.cert: [0-9,]* nodes" "$ERR" || fail "solve --certificate $r: no summary on stderr"
     expect_out 0 "valid: $r, X to move \(0 stones\): $value" verify "$DIR/$r.cert"
     expect_out 0 "\"valid\":true,\"rules\":\"$r\",\"to_move\":\"X\",\"value\":\"$value\"" verify --json "$DIR/$r.cert"
 done
@@ -53,4 +53,13 @@ for rules in 9x9k3:win 12x12k8:draw 16x16k3:win; do
     expect_out 0 "valid: $r, X to move \(0 stones\): $value" verify "$DIR/$r.cert"
 done
 
+# A certificate path that cannot be written is refused before the search (nothing solved, nothing printed);
+# an existing file is left as it is until the proof is there to replace it.
+expect_err "^ttt solve: cannot write the certificate $DIR/none/c\.cert: No such file or directory$" \
+    solve --rules 5x5k4 --value --certificate "$DIR/none/c.cert"
+[[ ! -s $OUT ]] && PASS=$((PASS + 1)) || fail "an unwritable certificate: the search ran: $(cat "$OUT")"
+echo keep >"$DIR/kept"
+expect_err "cannot write the checkpoint" solve --rules 5x5k4 --value --certificate "$DIR/kept" \
+    --checkpoint "$DIR/none/ck"
+[[ $(cat "$DIR/kept") == keep ]] && PASS=$((PASS + 1)) || fail "a refused solve changed the certificate's file"
 finish
