@@ -15,6 +15,7 @@
  */
 #include "ttt/certificate.h"
 
+#include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -264,7 +265,10 @@ static ttt_bits inner_set(const writer *w, const ttt_bits *set)
     return out;
 }
 
-/* Loads a position (inner stone sets) into the solver, as its node search expects it. */
+/* Loads a position (inner stone sets) into the solver, as its node search expects it. The walk does this once,
+ * at its root: from there the solver follows the walk move by move (solver_play, solver_undo), since loading
+ * each position afresh cost more than the searches it was loaded for (4x5k4 misère: 684M of 1.74G
+ * instructions). */
 static void solver_load(const writer *w, const ttt_bits *x, const ttt_bits *o)
 {
     ttt_solver *s = w->s;
@@ -279,13 +283,24 @@ static void solver_load(const writer *w, const ttt_bits *x, const ttt_bits *o)
     }
 }
 
+/* The solver's position follows the walk's: the side to move plays cell (the caller's), and takes it back. */
+static void solver_play(const writer *w, int cell) { play(w->s, to_inner(w->s, cell)); }
+static void solver_undo(const writer *w, int cell) { undo(w->s, to_inner(w->s, cell)); }
+
+/* Whether the solver's position is p (the caller's stones): what solver_play and solver_undo keep. */
+static bool solver_at(const writer *w, const node_pos *p)
+{
+    ttt_bits ix = inner_set(w, &p->x), io = inner_set(w, &p->o);
+    return same_cells(w, &ix, &w->s->pos.stones[TTT_X]) && same_cells(w, &io, &w->s->pos.stones[TTT_O]);
+}
+
 /* The solver's score of a position (the caller's stones, ongoing) for the side to move, searched with the
  * window (alpha, beta), fail-soft (solve_impl.h). */
 static int solver_score(writer *w, const node_pos *p, int alpha, int beta)
 {
     ttt_solver *s = w->s;
-    ttt_bits ix = inner_set(w, &p->x), io = inner_set(w, &p->o);
-    solver_load(w, &ix, &io);
+    assert(solver_at(w, p));
+    (void)p;
     s->mode = (solver_mode){.exact = true, .etc = s->g.line_sign < 0};
     s->budget.nodes = 0;
     s->budget.node_limit = 0;
@@ -299,21 +314,38 @@ static int solver_score(writer *w, const node_pos *p, int alpha, int beta)
     return score;
 }
 
+/* Whether the solver's table already proves that the side to move at p (the solver's position) scores at most
+ * `bound`: an entry of the full-depth search, exact or an upper bound, at or below it. The search would
+ * return at that same entry, after reading the lines first (6x5k4: most of the oracle's calls end there). */
+static bool table_at_most(writer *w, const node_pos *p, int bound)
+{
+    ttt_solver *s = w->s;
+    assert(solver_at(w, p));
+    (void)p;
+    int frame;
+    const tt_entry *e = tt_probe(s, canonical_key(s, &frame));
+    return e && e->depth == TT_DEPTH_EXACT && (e->bound == BOUND_EXACT || e->bound == BOUND_UPPER) &&
+           e->score <= bound;
+}
+
+/* Whether the side to move at p (the solver's position) scores at most `bound`: the table, else a null-window
+ * search. */
+static bool at_most(writer *w, const node_pos *p, int bound)
+{
+    return table_at_most(w, p, bound) || solver_score(w, p, bound, bound + 1) <= bound;
+}
+
 /* Whether the prover, the opponent to move, wins with the game over after at most `end` stones in all: the
  * opponent's score is at most -(TTT_SCORE_WIN - end). Bounding the end keeps a win's proof as short as the
  * solver's line (6x6k4: 136M nodes and counting without). */
-static bool wins_by(writer *w, const node_pos *p, int end)
-{
-    int bound = -(TTT_SCORE_WIN - end);
-    return solver_score(w, p, bound, bound + 1) <= bound;
-}
+static bool wins_by(writer *w, const node_pos *p, int end) { return at_most(w, p, -(TTT_SCORE_WIN - end)); }
 
-/* The move the solver's table holds for p (caller's cells), or -1. Leaves p loaded in the solver. */
+/* The move the solver's table holds for p (caller's cells), or -1. */
 static int solver_hash_move(writer *w, const node_pos *p)
 {
     ttt_solver *s = w->s;
-    ttt_bits ix = inner_set(w, &p->x), io = inner_set(w, &p->o);
-    solver_load(w, &ix, &io);
+    assert(solver_at(w, p));
+    (void)p;
     int frame;
     const tt_entry *e = tt_probe(s, canonical_key(s, &frame));
     return e && e->move >= 0 ? to_user(s, s->g.lines->inv[frame][e->move]) : -1;
@@ -323,7 +355,7 @@ static int solver_hash_move(writer *w, const node_pos *p)
 static int solver_order(writer *w, const node_pos *p, const ttt_bits *set, int *order)
 {
     ttt_solver *s = w->s;
-    int hash_move = solver_hash_move(w, p); /* loads p */
+    int hash_move = solver_hash_move(w, p);
     ttt_bits inner = inner_set(w, set);
     int n = solve_order_moves(s, &inner, hash_move >= 0 ? to_inner(s, hash_move) : -1, order);
     for (int i = 0; i < n; i++)
@@ -547,25 +579,26 @@ static bool pairing_leaf(const writer *w, const node_pos *p, int *partner)
     return find_pairing(w, theirs, mine, partner);
 }
 
-/* Whether the prover reaches the half's target from p (ongoing). */
+/* Whether the prover reaches the half's target from p (ongoing, the opponent to move, the solver's position). */
 static bool half_holds(writer *w, const node_pos *p)
 {
     if (prover_proves(w, p))
         return true;
     /* Not proven by the prover (it may give up, or there is none): the search decides, with a null window
-     * around the target (the prover's score at least 0 or 1, the opponent's at most 0 or -1). */
-    int need = w->target == TTT_CERT_WIN ? 1 : 0;
-    if ((x_to_move(w, p) ? TTT_X : TTT_O) == w->prover)
-        return solver_score(w, p, need - 1, need) >= need;
-    return solver_score(w, p, -need, -need + 1) <= -need;
+     * around the target (the opponent's score at most 0 or -1). */
+    return at_most(w, p, w->target == TTT_CERT_WIN ? -1 : 0);
 }
 
 /* Whether the oracle backs the prover's move to cell at p: the half's target holds after it. */
 static bool backs(writer *w, const node_pos *p, int cell, int end)
 {
     node_pos c = child_of(w, p, cell);
-    return w->target == TTT_CERT_WIN ? !is_full(w, &c) && wins_by(w, &c, end)
-                                     : is_full(w, &c) || half_holds(w, &c);
+    if (is_full(w, &c))
+        return w->target == TTT_CERT_NOT_LOSE;
+    solver_play(w, cell);
+    bool ok = w->target == TTT_CERT_WIN ? wins_by(w, &c, end) : half_holds(w, &c);
+    solver_undo(w, cell);
+    return ok;
 }
 
 /* Whether a pairing holds after the prover plays cell at p (partner receives it). */
@@ -583,7 +616,7 @@ static int prover_move(writer *w, const node_pos *p, int end, int *partner, bool
 {
     const ttt_bits *mine = w->prover == TTT_X ? &p->x : &p->o, *theirs = w->prover == TTT_X ? &p->o : &p->x;
     ttt_bits cand = empty_cells(w, p);
-    int order[TTT_MAX_CELLS];
+    int order[TTT_MAX_CELLS], block = -1;
     *paired = false;
     if (w->misere) { /* moves that complete the prover's line lose at once */
         for (int cell = next_cell(w, &cand, 0); cell >= 0; cell = next_cell(w, &cand, cell + 1)) {
@@ -606,7 +639,7 @@ static int prover_move(writer *w, const node_pos *p, int end, int *partner, bool
                 return cell;
         }
     } else {
-        int block = threat_cell(w, theirs, mine);
+        block = threat_cell(w, theirs, mine);
         if (block >= 0) { /* anything else loses at once */
             memset(&cand, 0, sizeof cand);
             ttt_bits_set(&cand, block);
@@ -628,6 +661,14 @@ static int prover_move(writer *w, const node_pos *p, int end, int *partner, bool
                 *paired = true;
                 return cell;
             }
+    }
+    /* A fork (two threats at once, the opponent having none to answer with) wins in three: the solver's search
+     * returns there without a move in its table (6x5k4: 12,211 of 17,961 oracle calls were such moves). */
+    if (!w->misere && block < 0) {
+        scan_info si;
+        solve_scan(w->s, true, &si);
+        if (si.fork >= 0)
+            return to_user(w->s, si.fork);
     }
     /* Without a draw prover, the solver's table's move first, before the solver's order is worked out. */
     int hash_move = w->s->proof.prover ? -1 : solver_hash_move(w, p);
@@ -686,7 +727,9 @@ static bool write_move(writer *w, const node_pos *p, int end)
                                  count_cells(w, &p->x) + count_cells(w, &p->o));
     } else if (put_tag_cell(w, TTT_CERT_MOVE, cell)) {
         node_pos c = child_of(w, p, cell);
+        solver_play(w, cell);
         ok = write_node(w, &c, cell, end, paired ? partner : NULL);
+        solver_undo(w, cell);
     }
     return ok;
 }
@@ -700,7 +743,10 @@ static bool write_all(writer *w, const node_pos *p, int end)
         return false;
     for (int i = 0; i < n; i++) {
         node_pos c = child_of(w, p, cells[i]);
-        if (!write_node(w, &c, cells[i], end, NULL))
+        solver_play(w, cells[i]);
+        bool ok = write_node(w, &c, cells[i], end, NULL);
+        solver_undo(w, cells[i]);
+        if (!ok)
             return false;
     }
     return true;
@@ -747,14 +793,34 @@ static bool write_node(writer *w, const node_pos *p, int last, int end, const in
 }
 
 /* A win half's bound on the stones when the game ends: the solver's distance from the start (to_move's
- * turn); 0 for other halves. */
+ * turn), as its table holds it from the proof (a bound at least as good as the value: the search that proved
+ * it stored it), else searched; 0 for other halves. The search with an open window cost 6x5k4 250M
+ * instructions, 43 % of the solve's own. */
 static int win_end(writer *w, const node_pos *p, int to_move)
 {
     if (w->target != TTT_CERT_WIN)
         return 0;
+    ttt_solver *s = w->s;
+    int frame;
+    const tt_entry *e = tt_probe(s, canonical_key(s, &frame));
+    if (e && e->depth == TT_DEPTH_EXACT) {
+        if (to_move == w->prover && e->score > TTT_SCORE_PROVEN &&
+            (e->bound == BOUND_EXACT || e->bound == BOUND_LOWER))
+            return TTT_SCORE_WIN - e->score;
+        if (to_move != w->prover && e->score < -TTT_SCORE_PROVEN &&
+            (e->bound == BOUND_EXACT || e->bound == BOUND_UPPER))
+            return TTT_SCORE_WIN + e->score;
+    }
     int score = to_move == w->prover ? solver_score(w, p, TTT_SCORE_PROVEN, SCORE_INF)
                                      : -solver_score(w, p, -SCORE_INF, -TTT_SCORE_PROVEN);
     return TTT_SCORE_WIN - score;
+}
+
+/* Loads the walk's root into the solver (the caller's stones). */
+static void solver_root(const writer *w, const node_pos *root)
+{
+    ttt_bits ix = inner_set(w, &root->x), io = inner_set(w, &root->o);
+    solver_load(w, &ix, &io);
 }
 
 static void put_cells(uint8_t *out, const ttt_bits *set, int cells)
@@ -843,6 +909,7 @@ ttt_status ttt_certificate_write(ttt_solver *solver, const ttt_board *b, ttt_res
     if (st)
         return st;
     node_pos root = writer_root(w, b);
+    solver_root(w, &root);
     int to_move = ttt_board_to_move(b) == TTT_X ? TTT_X : TTT_O;
     int halves = value == TTT_DRAW_VALUE ? 2 : 1;
     uint8_t h[TTT_CERT_HEADER(TTT_MAX_CELLS)] = {0};
@@ -892,6 +959,7 @@ ttt_status ttt_certificate_write_node(ttt_solver *solver, const ttt_board *b, in
     w->prover = prover;
     w->target = target;
     node_pos root = writer_root(w, b);
+    solver_root(w, &root);
     /* Its own set of positions written: its SEEN leaves point inside the piece, wherever it is spliced. */
     write_node(w, &root, -1, win_end(w, &root, ttt_board_to_move(b) == TTT_X ? TTT_X : TTT_O), NULL);
     st = writer_finish(w, out, err);
