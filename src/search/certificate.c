@@ -27,12 +27,24 @@
 
 #define SET_START  1024        /* slots of the set of positions written at first (a power of two) */
 #define OUT_BUFFER (64 * 1024) /* bytes gathered before each fwrite: one call per node cost 3 % (6x6k4) */
+/* A run of the draw prover this long reads the table's entry of its position (the first node) and stops. */
+#define PROVER_PEEK_NODES 2
+
+/* A map of cells (a symmetry), with the images of a one-word set's 4-bit pieces: an image in 16 lookups, not one
+ * per cell (imaging cell by cell was 16 % of writing 4x5k4 misère). */
+#define MAP_PIECES 16
+typedef struct cell_map {
+    const int16_t *cells;
+    uint64_t piece[MAP_PIECES][16];
+} cell_map;
 
 /* A position of the walk, in the caller's cells, with the Zobrist hash of each of its symmetric images (the
  * least picks the image kept in the set of positions written). */
 typedef struct node_pos {
     ttt_bits x, o;
     uint64_t h[TTT_SYM_ALL];
+    ttt_bits
+        unseen; /* opponent stones the draw prover's proof of the position has no part for (prover_move) */
 } node_pos;
 
 typedef struct writer {
@@ -40,6 +52,7 @@ typedef struct writer {
     const ttt_lines *lines; /* the caller's board (the solver's may be turned sideways) */
     pairing_lines64 pairs;  /* boards of at most 64 cells */
     int cells, words, nsym;
+    cell_map sym[TTT_SYM_ALL]; /* lines->sym */
     bool misere, wide;
     int prover, target; /* of the half under way */
     uint64_t zob[2][TTT_MAX_CELLS];
@@ -48,6 +61,7 @@ typedef struct writer {
     int mirror[TTT_SYM_ALL];
     ttt_bits mirror_fixed[TTT_SYM_ALL];
     int16_t cert_sym[TTT_SYM_ALL][TTT_MAX_CELLS];
+    cell_map mirror_map[TTT_SYM_ALL]; /* cert_sym[mirror[m]] */
     /* The positions written in the half under way (each the image of least hash): open addressing, keys of
      * 2 * words words (X's stones, then O's). */
     uint64_t *keys;
@@ -109,12 +123,30 @@ static ttt_bits empty_cells(const writer *w, const node_pos *p)
     return e;
 }
 
-static ttt_bits map_set(const writer *w, const int16_t *map, const ttt_bits *set)
+static ttt_bits map_set(const writer *w, const cell_map *map, const ttt_bits *set)
 {
     ttt_bits out = {{0}};
+    if (w->words == 1) {
+        uint64_t in = set->w[0];
+        for (int i = 0; in; i++, in >>= 4)
+            out.w[0] |= map->piece[i][in & 15];
+        return out;
+    }
     for (int cell = next_cell(w, set, 0); cell >= 0; cell = next_cell(w, set, cell + 1))
-        ttt_bits_set(&out, map[cell]);
+        ttt_bits_set(&out, map->cells[cell]);
     return out;
+}
+
+static void cell_map_init(const writer *w, cell_map *map, const int16_t *cells)
+{
+    map->cells = cells;
+    for (int i = 0; i < MAP_PIECES && w->words == 1; i++)
+        for (int v = 0; v < 16; v++) {
+            map->piece[i][v] = 0;
+            for (int b = 0; b < 4; b++)
+                if (v >> b & 1 && 4 * i + b < w->cells)
+                    map->piece[i][v] |= UINT64_C(1) << cells[4 * i + b];
+        }
 }
 
 static bool x_to_move(const writer *w, const node_pos *p)
@@ -151,7 +183,7 @@ static void canonical(const writer *w, const node_pos *p, uint64_t *key)
     for (int sy = 1; sy < w->nsym; sy++)
         if (p->h[sy] < p->h[best])
             best = sy;
-    ttt_bits x = map_set(w, w->lines->sym[best], &p->x), o = map_set(w, w->lines->sym[best], &p->o);
+    ttt_bits x = map_set(w, &w->sym[best], &p->x), o = map_set(w, &w->sym[best], &p->o);
     memcpy(key, x.w, (size_t)w->words * sizeof *key);
     memcpy(key + w->words, o.w, (size_t)w->words * sizeof *key);
 }
@@ -365,53 +397,75 @@ static int solver_order(writer *w, const node_pos *p, const ttt_bits *set, int *
 
 /* --- The prover and the pairing finder ------------------------------------------------------------------ */
 
-/* The draw prover's question for the half "prover does not lose" at p: the attacker (the opponent) and the
- * defender (the prover) as one-word sets of the solver's cells. False where there is no prover (misère,
- * boards it does not take). */
-static bool prover_view(const writer *w, const node_pos *p, uint64_t *att, uint64_t *def, bool *att_to_move)
+/* The draw prover's question for the half "prover does not lose" at p: the attacker (the opponent) without
+ * its stones `unseen` (NULL: none), and the defender (the prover), in the solver's cells. False where there is
+ * no prover (misère, boards it does not take). */
+static bool prover_view(const writer *w, const node_pos *p, const ttt_bits *unseen, ttt_bits *att,
+                        ttt_bits *def, bool *att_to_move)
 {
     if (!w->s->proof.prover || w->target != TTT_CERT_NOT_LOSE || w->cells > TTT_PROVER_MAX_CELLS)
         return false;
-    ttt_bits ix = inner_set(w, &p->x), io = inner_set(w, &p->o);
-    *att = w->prover == TTT_X ? io.w[0] : ix.w[0];
-    *def = w->prover == TTT_X ? ix.w[0] : io.w[0];
+    ttt_bits theirs = w->prover == TTT_X ? p->o : p->x;
+    for (int i = 0; i < w->words && unseen; i++)
+        theirs.w[i] &= ~unseen->w[i];
+    *att = inner_set(w, &theirs);
+    *def = inner_set(w, w->prover == TTT_X ? &p->x : &p->o);
     *att_to_move = x_to_move(w, p) == (w->prover == TTT_O);
     return true;
 }
 
-static uint64_t map64(const int16_t *map, uint64_t set)
+/* The image of a set of the solver's cells under one of its symmetries. */
+static ttt_bits map_inner(const writer *w, const int16_t *map, const ttt_bits *set)
 {
-    uint64_t out = 0;
-    for (; set; set &= set - 1)
-        out |= UINT64_C(1) << map[__builtin_ctzll(set)];
+    ttt_bits out = {{0}};
+    for (int i = 0; i < w->words; i++)
+        for (uint64_t b = set->w[i]; b; b &= b - 1)
+            ttt_bits_set(&out, map[i * 64 + __builtin_ctzll(b)]);
     return out;
 }
 
-/* The prover's draw proof already holds for p, or for an image of p under the board's symmetries (its table
- * has no symmetry, and the walk takes the least cell of each orbit where the search may have taken another:
- * 7x7k5, 227 prover runs of 117,139 nodes without the images). */
-static bool prover_knows(const writer *w, const node_pos *p)
+/* Whether the prover's table proves the half at p, the opponent's stones `unseen` taken away and put back:
+ * the table's entry for that view of p, or for an image of it under the board's symmetries (its table has
+ * none, and the walk takes the least cell of each orbit where the search may have taken another: 7x7k5, 227
+ * prover runs of 117,139 nodes without the images), whose relevance zone (search/prove.h) misses the unseen
+ * stones, so that they change nothing. A run of PROVER_PEEK_NODES nodes reads an entry's zone. */
+static bool prover_knows(writer *w, const node_pos *p, const ttt_bits *unseen)
 {
-    uint64_t att, def;
+    ttt_bits att, def, hidden = inner_set(w, unseen);
     bool att_to_move;
-    if (!prover_view(w, p, &att, &def, &att_to_move))
+    if (!prover_view(w, p, unseen, &att, &def, &att_to_move))
         return false;
+    ttt_prover *prover = w->s->proof.prover;
     const ttt_lines *inner = w->s->g.lines;
-    for (int sy = 0; sy < inner->nsym; sy++)
-        if (ttt_prover_known(w->s->proof.prover, map64(inner->sym[sy], att), map64(inner->sym[sy], def),
-                             att_to_move) == TTT_PROOF_HOLDS)
+    for (int sy = 0; sy < inner->nsym; sy++) {
+        ttt_bits a = map_inner(w, inner->sym[sy], &att), d = map_inner(w, inner->sym[sy], &def), zone;
+        if (ttt_prover_known_bits(prover, &a, &d, att_to_move) != TTT_PROOF_HOLDS)
+            continue;
+        if (!bits_any(&hidden))
             return true;
+        if (ttt_prover_run_bits(prover, &a, &d, att_to_move, PROVER_PEEK_NODES, NULL, NULL, NULL) !=
+            TTT_PROOF_HOLDS)
+            continue;
+        ttt_prover_zone_bits(prover, &zone);
+        ttt_bits h = map_inner(w, inner->sym[sy], &hidden);
+        bool apart = true;
+        for (int i = 0; i < w->words; i++)
+            apart &= !(zone.w[i] & h.w[i]);
+        if (apart)
+            return true;
+    }
     return false;
 }
 
 /* The prover proves p, searching (it may give up: false). */
 static bool prover_proves(writer *w, const node_pos *p)
 {
-    uint64_t att, def, used = 0;
+    ttt_bits att, def;
+    uint64_t used = 0;
     bool att_to_move;
-    if (!prover_view(w, p, &att, &def, &att_to_move))
+    if (!prover_view(w, p, NULL, &att, &def, &att_to_move))
         return false;
-    ttt_proof r = ttt_prover_run(w->s->proof.prover, att, def, att_to_move, 0, NULL, NULL, &used);
+    ttt_proof r = ttt_prover_run_bits(w->s->proof.prover, &att, &def, att_to_move, 0, NULL, NULL, &used);
     w->st.oracle += used;
     return r == TTT_PROOF_HOLDS;
 }
@@ -441,17 +495,18 @@ static bool find_pairing(const writer *w, const ttt_bits *theirs, const ttt_bits
 
 /* --- The walk ------------------------------------------------------------------------------------------- */
 
-/* An empty cell that completes a line of `mine` (no stone of `theirs` in it), or -1. */
-static int threat_cell(const writer *w, const ttt_bits *mine, const ttt_bits *theirs)
+/* The empty cells that complete a line of `mine` (windows free of `theirs`). */
+static ttt_bits threat_cells(const writer *w, const ttt_bits *mine, const ttt_bits *theirs)
 {
     const ttt_lines *lines = w->lines;
+    ttt_bits out = {{0}};
     if (w->words == 1) { /* one word a window: 12 % of writing 6x6k4 went here before */
         for (int win = 0; win < lines->nwin; win++) {
             uint64_t wb = lines->win_bits[win].w[0], gap = wb & ~mine->w[0];
             if (!(wb & theirs->w[0]) && gap && !(gap & (gap - 1)))
-                return __builtin_ctzll(gap);
+                out.w[0] |= gap;
         }
-        return -1;
+        return out;
     }
     for (int win = 0; win < lines->nwin; win++) {
         const ttt_bits *wb = &lines->win_bits[win];
@@ -463,10 +518,9 @@ static int threat_cell(const writer *w, const ttt_bits *mine, const ttt_bits *th
         }
         if (!blocked && have == lines->k - 1)
             for (int i = 0; i < w->words; i++)
-                if (wb->w[i] & ~mine->w[i])
-                    return i * 64 + __builtin_ctzll(wb->w[i] & ~mine->w[i]);
+                out.w[i] |= wb->w[i] & ~mine->w[i];
     }
-    return -1;
+    return out;
 }
 
 /* Whether the last move (cell, of `stones`) completed a line. */
@@ -490,7 +544,7 @@ static int move_orbits(const writer *w, const node_pos *p, int *out)
     int stab[TTT_SYM_ALL], nstab = 0, n = 0;
     for (int sy = 1; sy < w->nsym; sy++)
         if (p->h[sy] == p->h[0]) {
-            ttt_bits x = map_set(w, w->lines->sym[sy], &p->x), o = map_set(w, w->lines->sym[sy], &p->o);
+            ttt_bits x = map_set(w, &w->sym[sy], &p->x), o = map_set(w, &w->sym[sy], &p->o);
             if (same_cells(w, &x, &p->x) && same_cells(w, &o, &p->o))
                 stab[nstab++] = sy;
         }
@@ -543,6 +597,7 @@ static void mirror_init(writer *w)
         }
         if (ok) {
             w->mirror_fixed[w->nmirror] = fixed;
+            cell_map_init(w, &w->mirror_map[w->nmirror], w->cert_sym[sy]);
             w->mirror[w->nmirror++] = sy;
         }
     }
@@ -552,7 +607,7 @@ static void mirror_init(writer *w)
 static bool mirror_holds(const writer *w, int m, const ttt_bits *mine, const ttt_bits *theirs)
 {
     const ttt_bits *fixed = &w->mirror_fixed[m];
-    ttt_bits image = map_set(w, w->cert_sym[w->mirror[m]], theirs);
+    ttt_bits image = map_set(w, &w->mirror_map[m], theirs);
     for (int i = 0; i < w->words; i++)
         if ((fixed->w[i] & ~mine->w[i]) || image.w[i] != (mine->w[i] & ~fixed->w[i]))
             return false;
@@ -601,6 +656,26 @@ static bool backs(writer *w, const node_pos *p, int cell, int end)
     return ok;
 }
 
+/* Whether the solver's table alone proves that the prover's move to cell at p (the solver's position) reaches
+ * the half's target: the child's entry, found by its hashes without playing the move (as the search's
+ * enhanced transposition cutoffs find it). */
+static bool table_backs(writer *w, const node_pos *p, int cell, int end)
+{
+    ttt_solver *s = w->s;
+    int inner = to_inner(s, cell), side = s->pos.ply & 1;
+    uint64_t key = UINT64_MAX;
+    for (int sy = 0; sy < s->g.lines->nsym; sy++) {
+        uint64_t h = s->pos.hash[sy] ^ s->g.zob[sy][side][inner];
+        key = h < key ? h : key;
+    }
+    if (s->pos.ply + 1 == w->cells)
+        return w->target == TTT_CERT_NOT_LOSE && !completes(w, w->prover == TTT_X ? &p->x : &p->o, cell);
+    const tt_entry *e = tt_probe(s, key);
+    int bound = w->target == TTT_CERT_WIN ? -(TTT_SCORE_WIN - end) : 0;
+    return e && e->depth == TT_DEPTH_EXACT && (e->bound == BOUND_EXACT || e->bound == BOUND_UPPER) &&
+           e->score <= bound;
+}
+
 /* Whether a pairing holds after the prover plays cell at p (partner receives it). */
 static bool pairing_after(const writer *w, const node_pos *p, int cell, int *partner)
 {
@@ -612,22 +687,21 @@ static bool pairing_after(const writer *w, const node_pos *p, int cell, int *par
  * a mirror or a pairing holds (partner then receives it), else one the draw prover's table backs, else the
  * first the oracle backs, in the solver's order (its table's move first). -1 when none (the oracle does not
  * back the value). */
-static int prover_move(writer *w, const node_pos *p, int end, int *partner, bool *paired)
+static int prover_move(writer *w, const node_pos *p, int last, int end, int *partner, bool *paired,
+                       ttt_bits *unseen)
 {
     const ttt_bits *mine = w->prover == TTT_X ? &p->x : &p->o, *theirs = w->prover == TTT_X ? &p->o : &p->x;
     ttt_bits cand = empty_cells(w, p);
     int order[TTT_MAX_CELLS], block = -1;
     *paired = false;
+    memset(unseen, 0, sizeof *unseen);
     if (w->misere) { /* moves that complete the prover's line lose at once */
-        for (int cell = next_cell(w, &cand, 0); cell >= 0; cell = next_cell(w, &cand, cell + 1)) {
-            ttt_bits after = *mine;
-            ttt_bits_set(&after, cell);
-            if (completes(w, &after, cell))
-                ttt_bits_clear(&cand, cell);
-        }
+        ttt_bits lose = threat_cells(w, mine, theirs);
+        for (int i = 0; i < w->words; i++)
+            cand.w[i] &= ~lose.w[i];
         /* The move that makes the prover's stones the image of the opponent's under a mirror. */
         for (int m = 0; m < w->nmirror && w->target == TTT_CERT_NOT_LOSE; m++) {
-            ttt_bits image = map_set(w, w->cert_sym[w->mirror[m]], theirs), missing = {{0}};
+            ttt_bits image = map_set(w, &w->mirror_map[m], theirs), missing = {{0}};
             for (int i = 0; i < w->words; i++)
                 missing.w[i] = (image.w[i] | w->mirror_fixed[m].w[i]) & ~mine->w[i];
             if (count_cells(w, &missing) != 1)
@@ -639,7 +713,8 @@ static int prover_move(writer *w, const node_pos *p, int end, int *partner, bool
                 return cell;
         }
     } else {
-        block = threat_cell(w, theirs, mine);
+        ttt_bits threats = threat_cells(w, theirs, mine);
+        block = bits_first(&threats);
         if (block >= 0) { /* anything else loses at once */
             memset(&cand, 0, sizeof cand);
             ttt_bits_set(&cand, block);
@@ -670,16 +745,36 @@ static int prover_move(writer *w, const node_pos *p, int end, int *partner, bool
         if (si.fork >= 0)
             return to_user(w->s, si.fork);
     }
-    /* Without a draw prover, the solver's table's move first, before the solver's order is worked out. */
+    /* Without a draw prover, a move whose position the solver's table proves, its table's move first; else
+     * that move searched, before the solver's order is worked out (4x5k4 misère: of 86,909 searches, 52,461
+     * went further than the table). */
     int hash_move = w->s->proof.prover ? -1 : solver_hash_move(w, p);
+    if (!w->s->proof.prover) {
+        if (hash_move >= 0 && ttt_bits_test(&cand, hash_move) && table_backs(w, p, hash_move, end))
+            return hash_move;
+        for (int cell = next_cell(w, &cand, 0); cell >= 0; cell = next_cell(w, &cand, cell + 1))
+            if (cell != hash_move && table_backs(w, p, cell, end))
+                return cell;
+    }
     if (hash_move >= 0 && ttt_bits_test(&cand, hash_move) && backs(w, p, hash_move, end))
         return hash_move;
     int n = solver_order(w, p, &cand, order);
-    for (int i = 0; i < n && w->s->proof.prover; i++) {
-        node_pos c = child_of(w, p, order[i]);
-        if (prover_knows(w, &c))
-            return order[i];
+    /* The draw prover's table: the moves after which it proves the half for p's view (what it does not see of
+     * p as above), then for that view without the opponent's last stone, which its proof may have no part
+     * for (a relevance zone that misses it: the prover then searched no move there), as then below. */
+    for (int pass = 0; pass < 2 && w->s->proof.prover; pass++) {
+        *unseen = p->unseen;
+        if (pass == 1 && (last < 0 || ttt_bits_test(unseen, last)))
+            break;
+        if (pass == 1)
+            ttt_bits_set(unseen, last);
+        for (int i = 0; i < n; i++) {
+            node_pos c = child_of(w, p, order[i]);
+            if (prover_knows(w, &c, unseen))
+                return order[i];
+        }
     }
+    memset(unseen, 0, sizeof *unseen);
     for (int i = 0; i < n; i++)
         if (order[i] != hash_move && backs(w, p, order[i], end))
             return order[i];
@@ -714,11 +809,12 @@ static bool write_pairing(writer *w, const int *partner)
 static bool write_node(writer *w, const node_pos *p, int last, int end, const int *pairing);
 
 /* The prover's node: its move and the child's node. */
-static bool write_move(writer *w, const node_pos *p, int end)
+static bool write_move(writer *w, const node_pos *p, int last, int end)
 {
     int *partner = partners_at(w, p);
     bool paired;
-    int cell = prover_move(w, p, end, partner, &paired);
+    ttt_bits unseen;
+    int cell = prover_move(w, p, last, end, partner, &paired, &unseen);
     bool ok = false;
     if (cell < 0) {
         if (!w->status)
@@ -727,26 +823,38 @@ static bool write_move(writer *w, const node_pos *p, int end)
                                  count_cells(w, &p->x) + count_cells(w, &p->o));
     } else if (put_tag_cell(w, TTT_CERT_MOVE, cell)) {
         node_pos c = child_of(w, p, cell);
-        solver_play(w, cell);
+        c.unseen = unseen;
         ok = write_node(w, &c, cell, end, paired ? partner : NULL);
-        solver_undo(w, cell);
     }
     return ok;
 }
 
-/* The opponent's node: every move up to symmetry, and each child's node. */
+/* The opponent's node: every move up to symmetry, and each child's node. The children's leaves are read off
+ * the threats at p: a move ends the game where it completes a line of the opponent's or fills the board; else
+ * the child is a WIN leaf (normal rules) where a threat of the prover's stays open (6x5k4: 43,634 scans of
+ * the windows, one per child, before). */
 static bool write_all(writer *w, const node_pos *p, int end)
 {
     int cells[TTT_MAX_CELLS];
     int n = move_orbits(w, p, cells);
     if (!put_tag_cell(w, TTT_CERT_ALL, n))
         return false;
+    const ttt_bits *mine = w->prover == TTT_X ? &p->x : &p->o, *theirs = w->prover == TTT_X ? &p->o : &p->x;
+    ttt_bits empty = empty_cells(w, p), own = {{0}}, their = {{0}};
+    bool fills = count_cells(w, &empty) == 1;
+    if (!w->misere && !fills) {
+        own = threat_cells(w, mine, theirs);
+        their = threat_cells(w, theirs, mine);
+    }
     for (int i = 0; i < n; i++) {
+        ttt_bits open = own;
+        ttt_bits_clear(&open, cells[i]);
+        if (bits_any(&open) && !ttt_bits_test(&their, cells[i])) {
+            w->st.wins++; /* a WIN leaf: nothing written */
+            continue;
+        }
         node_pos c = child_of(w, p, cells[i]);
-        solver_play(w, cells[i]);
-        bool ok = write_node(w, &c, cells[i], end, NULL);
-        solver_undo(w, cells[i]);
-        if (!ok)
+        if (!write_node(w, &c, cells[i], end, NULL))
             return false;
     }
     return true;
@@ -763,9 +871,12 @@ static bool write_node(writer *w, const node_pos *p, int last, int end, const in
         return put(w, (const uint8_t[]){TTT_CERT_END}, 1);
     }
     const ttt_bits *mine = w->prover == TTT_X ? &p->x : &p->o, *theirs = w->prover == TTT_X ? &p->o : &p->x;
-    if (!w->misere && mover == w->prover && threat_cell(w, mine, theirs) >= 0) {
-        w->st.wins++; /* a WIN leaf: nothing written */
-        return true;
+    if (!w->misere && mover == w->prover && last < 0) { /* below the root, write_all finds WIN leaves */
+        ttt_bits threats = threat_cells(w, mine, theirs);
+        if (bits_any(&threats)) {
+            w->st.wins++;
+            return true;
+        }
     }
     w->st.nodes++;
     uint64_t key[2 * TTT_WORDS];
@@ -781,13 +892,15 @@ static bool write_node(writer *w, const node_pos *p, int last, int end, const in
         ok = put(w, (const uint8_t[]){TTT_CERT_MIRROR, (uint8_t)mirror}, 2);
     } else if (pairing) {
         ok = write_pairing(w, pairing);
-    } else if (!w->misere && w->target == TTT_CERT_NOT_LOSE) {
-        int *partner = partners_at(w, p);
-        ok = pairing_leaf(w, p, partner) ? write_pairing(w, partner)
-             : mover == w->prover        ? write_move(w, p, end)
-                                         : write_all(w, p, end);
+    } else if (!w->misere && w->target == TTT_CERT_NOT_LOSE && pairing_leaf(w, p, partners_at(w, p))) {
+        ok = write_pairing(w, partners_at(w, p));
     } else {
-        ok = mover == w->prover ? write_move(w, p, end) : write_all(w, p, end);
+        /* An inner node: the solver joins the walk here (a leaf never needs it). */
+        if (last >= 0)
+            solver_play(w, last);
+        ok = mover == w->prover ? write_move(w, p, last, end) : write_all(w, p, end);
+        if (last >= 0)
+            solver_undo(w, last);
     }
     return ok && remember(w, key);
 }
@@ -849,6 +962,8 @@ static ttt_status writer_new(ttt_solver *solver, const ttt_board *b, FILE *out, 
         return st;
     }
     w->nsym = w->lines->nsym;
+    for (int sy = 0; sy < w->nsym; sy++)
+        cell_map_init(w, &w->sym[sy], w->lines->sym[sy]);
     if (w->cells <= 64)
         pairing_lines64_init(&w->pairs, w->lines);
     uint64_t seed = UINT64_C(0x7474744345525432);
