@@ -27,6 +27,7 @@
 
 #define SET_START  1024        /* slots of the set of positions written at first (a power of two) */
 #define OUT_BUFFER (64 * 1024) /* bytes gathered before each fwrite: one call per node cost 3 % (6x6k4) */
+#define FREE_WORD  UINT64_MAX  /* the mark of a free slot of the positions written (slot_free) */
 /* A run of the draw prover this long reads the table's entry of its position (the first node) and stops. */
 #define PROVER_PEEK_NODES 2
 
@@ -65,7 +66,6 @@ typedef struct writer {
     /* The positions written in the half under way (each the image of least hash): open addressing, keys of
      * 2 * words words (X's stones, then O's). */
     uint64_t *keys;
-    uint8_t *used;
     int *partners; /* (cells + 1) * cells: the pairing under way at each count of stones */
     int16_t
         killer[TTT_MAX_CELLS + 1]; /* by count of stones: the last prover move that made a pairing, or -1 */
@@ -123,13 +123,20 @@ static ttt_bits empty_cells(const writer *w, const node_pos *p)
     return e;
 }
 
+/* The image of a one-word set. */
+static uint64_t map64(const cell_map *map, uint64_t set)
+{
+    uint64_t out = 0;
+    for (int i = 0; set; i++, set >>= 4)
+        out |= map->piece[i][set & 15];
+    return out;
+}
+
 static ttt_bits map_set(const writer *w, const cell_map *map, const ttt_bits *set)
 {
     ttt_bits out = {{0}};
     if (w->words == 1) {
-        uint64_t in = set->w[0];
-        for (int i = 0; in; i++, in >>= 4)
-            out.w[0] |= map->piece[i][in & 15];
+        out.w[0] = map64(map, set->w[0]);
         return out;
     }
     for (int cell = next_cell(w, set, 0); cell >= 0; cell = next_cell(w, set, cell + 1))
@@ -183,6 +190,11 @@ static void canonical(const writer *w, const node_pos *p, uint64_t *key)
     for (int sy = 1; sy < w->nsym; sy++)
         if (p->h[sy] < p->h[best])
             best = sy;
+    if (w->words == 1) {
+        key[0] = map64(&w->sym[best], p->x.w[0]);
+        key[1] = map64(&w->sym[best], p->o.w[0]);
+        return;
+    }
     ttt_bits x = map_set(w, &w->sym[best], &p->x), o = map_set(w, &w->sym[best], &p->o);
     memcpy(key, x.w, (size_t)w->words * sizeof *key);
     memcpy(key + w->words, o.w, (size_t)w->words * sizeof *key);
@@ -198,39 +210,58 @@ static uint64_t key_hash(const writer *w, const uint64_t *key)
     return h ^ h >> 29;
 }
 
+/* A free slot holds FREE_WORD as the first word of both stone sets: X and O on the same cells, no position.
+ * (One array, without a separate one of flags: a probe reads one cache line, not two.) */
+static bool slot_free(const writer *w, const uint64_t *slot)
+{
+    return slot[0] == FREE_WORD && slot[w->words] == FREE_WORD;
+}
+
+static bool same_key(const writer *w, const uint64_t *a, const uint64_t *b)
+{
+    for (size_t i = 0; i < key_size(w); i++)
+        if (a[i] != b[i])
+            return false;
+    return true;
+}
+
+static void set_clear(writer *w) { memset(w->keys, 0xFF, (w->mask + 1) * key_size(w) * sizeof *w->keys); }
+
 static bool written(const writer *w, const uint64_t *key)
 {
-    for (size_t i = key_hash(w, key) & w->mask; w->used[i]; i = (i + 1) & w->mask)
-        if (memcmp(&w->keys[i * key_size(w)], key, key_size(w) * sizeof *key) == 0)
+    for (size_t i = key_hash(w, key) & w->mask;; i = (i + 1) & w->mask) {
+        const uint64_t *slot = &w->keys[i * key_size(w)];
+        if (slot_free(w, slot))
+            return false;
+        if (same_key(w, slot, key))
             return true;
-    return false;
+    }
+}
+
+/* Puts key into the set's first free slot from its hash on. */
+static void set_put(writer *w, const uint64_t *key)
+{
+    size_t i = key_hash(w, key) & w->mask;
+    while (!slot_free(w, &w->keys[i * key_size(w)]))
+        i = (i + 1) & w->mask;
+    memcpy(&w->keys[i * key_size(w)], key, key_size(w) * sizeof *key);
 }
 
 static bool set_resize(writer *w, size_t slots)
 {
     uint64_t *old = w->keys;
-    uint8_t *old_used = w->used;
     size_t old_slots = old ? w->mask + 1 : 0;
     w->keys = malloc(slots * key_size(w) * sizeof *w->keys);
-    w->used = calloc(slots, 1);
-    if (!w->keys || !w->used) {
-        free(w->keys);
-        free(w->used);
+    if (!w->keys) {
         w->keys = old;
-        w->used = old_used;
         return false;
     }
     w->mask = slots - 1;
+    set_clear(w);
     for (size_t i = 0; i < old_slots; i++)
-        if (old_used[i]) {
-            size_t j = key_hash(w, &old[i * key_size(w)]) & w->mask;
-            while (w->used[j])
-                j = (j + 1) & w->mask;
-            memcpy(&w->keys[j * key_size(w)], &old[i * key_size(w)], key_size(w) * sizeof *old);
-            w->used[j] = 1;
-        }
+        if (!slot_free(w, &old[i * key_size(w)]))
+            set_put(w, &old[i * key_size(w)]);
     free(old);
-    free(old_used);
     return true;
 }
 
@@ -240,11 +271,7 @@ static bool remember(writer *w, const uint64_t *key)
         w->status = ttt_fail(w->err, TTT_ENOMEM, "certificate: out of memory for the positions written");
         return false;
     }
-    size_t i = key_hash(w, key) & w->mask;
-    while (w->used[i])
-        i = (i + 1) & w->mask;
-    memcpy(&w->keys[i * key_size(w)], key, key_size(w) * sizeof *key);
-    w->used[i] = 1;
+    set_put(w, key);
     w->count++;
     return true;
 }
@@ -656,24 +683,54 @@ static bool backs(writer *w, const node_pos *p, int cell, int end)
     return ok;
 }
 
-/* Whether the solver's table alone proves that the prover's move to cell at p (the solver's position) reaches
- * the half's target: the child's entry, found by its hashes without playing the move (as the search's
- * enhanced transposition cutoffs find it). */
-static bool table_backs(writer *w, const node_pos *p, int cell, int end)
+/* The solver's table key of the position after the side to move plays cell (the caller's) at the solver's
+ * position, found from its hashes without playing the move (as the search's enhanced transposition cutoffs
+ * find it); asks the cache for its bucket. */
+static uint64_t child_key(const writer *w, int cell)
 {
-    ttt_solver *s = w->s;
+    const ttt_solver *s = w->s;
     int inner = to_inner(s, cell), side = s->pos.ply & 1;
     uint64_t key = UINT64_MAX;
     for (int sy = 0; sy < s->g.lines->nsym; sy++) {
         uint64_t h = s->pos.hash[sy] ^ s->g.zob[sy][side][inner];
         key = h < key ? h : key;
     }
+    __builtin_prefetch(&s->table.tt[key & s->table.mask & ~(size_t)(TT_BUCKET - 1)]);
+    return key;
+}
+
+/* Whether the solver's table alone proves that the prover's move to cell at p (the solver's position), whose
+ * child has the table key `key` (child_key), reaches the half's target. */
+static bool table_backs(writer *w, const node_pos *p, int cell, uint64_t key, int end)
+{
+    ttt_solver *s = w->s;
     if (s->pos.ply + 1 == w->cells)
         return w->target == TTT_CERT_NOT_LOSE && !completes(w, w->prover == TTT_X ? &p->x : &p->o, cell);
     const tt_entry *e = tt_probe(s, key);
     int bound = w->target == TTT_CERT_WIN ? -(TTT_SCORE_WIN - end) : 0;
     return e && e->depth == TT_DEPTH_EXACT && (e->bound == BOUND_EXACT || e->bound == BOUND_UPPER) &&
            e->score <= bound;
+}
+
+/* The first of the moves of cand (hash_move first, if one of them) that the solver's table alone backs, or
+ * -1. Past hash_move, every child's bucket is asked for before the first is read: most are far apart in a
+ * large table. */
+static int table_move(writer *w, const node_pos *p, const ttt_bits *cand, int hash_move, int end)
+{
+    int cells[TTT_MAX_CELLS], n = 0;
+    uint64_t keys[TTT_MAX_CELLS];
+    if (hash_move >= 0 && ttt_bits_test(cand, hash_move) &&
+        table_backs(w, p, hash_move, child_key(w, hash_move), end))
+        return hash_move;
+    for (int cell = next_cell(w, cand, 0); cell >= 0; cell = next_cell(w, cand, cell + 1))
+        if (cell != hash_move)
+            cells[n++] = cell;
+    for (int i = 0; i < n; i++)
+        keys[i] = child_key(w, cells[i]);
+    for (int i = 0; i < n; i++)
+        if (table_backs(w, p, cells[i], keys[i], end))
+            return cells[i];
+    return -1;
 }
 
 /* Whether a pairing holds after the prover plays cell at p (partner receives it). */
@@ -749,13 +806,9 @@ static int prover_move(writer *w, const node_pos *p, int last, int end, int *par
      * that move searched, before the solver's order is worked out (4x5k4 misère: of 86,909 searches, 52,461
      * went further than the table). */
     int hash_move = w->s->proof.prover ? -1 : solver_hash_move(w, p);
-    if (!w->s->proof.prover) {
-        if (hash_move >= 0 && ttt_bits_test(&cand, hash_move) && table_backs(w, p, hash_move, end))
-            return hash_move;
-        for (int cell = next_cell(w, &cand, 0); cell >= 0; cell = next_cell(w, &cand, cell + 1))
-            if (cell != hash_move && table_backs(w, p, cell, end))
-                return cell;
-    }
+    int known = w->s->proof.prover ? -1 : table_move(w, p, &cand, hash_move, end);
+    if (known >= 0)
+        return known;
     if (hash_move >= 0 && ttt_bits_test(&cand, hash_move) && backs(w, p, hash_move, end))
         return hash_move;
     int n = solver_order(w, p, &cand, order);
@@ -829,6 +882,8 @@ static bool write_move(writer *w, const node_pos *p, int last, int end)
     return ok;
 }
 
+static bool write_inner(writer *w, const node_pos *p, int last, int end, const int *pairing);
+
 /* The opponent's node: every move up to symmetry, and each child's node. The children's leaves are read off
  * the threats at p: a move ends the game where it completes a line of the opponent's or fills the board; else
  * the child is a WIN leaf (normal rules) where a threat of the prover's stays open (6x5k4: 43,634 scans of
@@ -840,21 +895,26 @@ static bool write_all(writer *w, const node_pos *p, int end)
     if (!put_tag_cell(w, TTT_CERT_ALL, n))
         return false;
     const ttt_bits *mine = w->prover == TTT_X ? &p->x : &p->o, *theirs = w->prover == TTT_X ? &p->o : &p->x;
-    ttt_bits empty = empty_cells(w, p), own = {{0}}, their = {{0}};
+    ttt_bits empty = empty_cells(w, p), own = {{0}};
     bool fills = count_cells(w, &empty) == 1;
-    if (!w->misere && !fills) {
+    ttt_bits their = threat_cells(w, theirs, mine);
+    if (!w->misere)
         own = threat_cells(w, mine, theirs);
-        their = threat_cells(w, theirs, mine);
-    }
     for (int i = 0; i < n; i++) {
+        if (fills || ttt_bits_test(&their, cells[i])) {
+            w->st.nodes++;
+            if (!put(w, (const uint8_t[]){TTT_CERT_END}, 1))
+                return false;
+            continue;
+        }
         ttt_bits open = own;
         ttt_bits_clear(&open, cells[i]);
-        if (bits_any(&open) && !ttt_bits_test(&their, cells[i])) {
+        if (bits_any(&open)) {
             w->st.wins++; /* a WIN leaf: nothing written */
             continue;
         }
         node_pos c = child_of(w, p, cells[i]);
-        if (!write_node(w, &c, cells[i], end, NULL))
+        if (!write_inner(w, &c, cells[i], end, NULL))
             return false;
     }
     return true;
@@ -865,19 +925,25 @@ static bool write_all(writer *w, const node_pos *p, int end)
 static bool write_node(writer *w, const node_pos *p, int last, int end, const int *pairing)
 {
     bool xm = x_to_move(w, p);
-    int mover = xm ? TTT_X : TTT_O;
     if ((last >= 0 && completes(w, xm ? &p->o : &p->x, last)) || is_full(w, p)) {
         w->st.nodes++;
         return put(w, (const uint8_t[]){TTT_CERT_END}, 1);
     }
     const ttt_bits *mine = w->prover == TTT_X ? &p->x : &p->o, *theirs = w->prover == TTT_X ? &p->o : &p->x;
-    if (!w->misere && mover == w->prover && last < 0) { /* below the root, write_all finds WIN leaves */
+    if (!w->misere && (xm ? TTT_X : TTT_O) == w->prover) { /* the root: below it, write_all finds them */
         ttt_bits threats = threat_cells(w, mine, theirs);
         if (bits_any(&threats)) {
             w->st.wins++;
             return true;
         }
     }
+    return write_inner(w, p, last, end, pairing);
+}
+
+/* write_node's part past the game's end and WIN leaves (which write_all reads off its threats). */
+static bool write_inner(writer *w, const node_pos *p, int last, int end, const int *pairing)
+{
+    int mover = x_to_move(w, p) ? TTT_X : TTT_O;
     w->st.nodes++;
     uint64_t key[2 * TTT_WORDS];
     canonical(w, p, key);
@@ -986,7 +1052,6 @@ static ttt_status writer_new(ttt_solver *solver, const ttt_board *b, FILE *out, 
 static void writer_free(writer *w)
 {
     free(w->keys);
-    free(w->used);
     free(w->partners);
     ttt_lines_unref(w->lines);
     free(w);
@@ -1042,7 +1107,7 @@ ttt_status ttt_certificate_write(ttt_solver *solver, const ttt_board *b, ttt_res
     for (int i = 0; i < halves && !w->status; i++) {
         w->prover = value == TTT_DRAW_VALUE ? i : value == TTT_WIN ? to_move : to_move ^ 1;
         w->target = value == TTT_DRAW_VALUE ? TTT_CERT_NOT_LOSE : TTT_CERT_WIN;
-        memset(w->used, 0, w->mask + 1);
+        set_clear(w);
         w->count = 0;
         if (put(w, (const uint8_t[]){(uint8_t)(w->prover + 2 * w->target)}, 1))
             write_node(w, &root, -1, win_end(w, &root, to_move), NULL);
