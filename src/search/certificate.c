@@ -4,10 +4,15 @@
  * The proof is walked depth first from the start, for each half: at the prover's nodes one move, chosen by
  * an oracle; at the opponent's nodes every move up to the position's symmetries; down to leaves (the game
  * over, a win in one, a pairing, a mirror, a position written before). The oracle is the solver that proved
- * the value, its table warm: its draw prover (search/prove.h) where it has one and the half is "does not
- * lose" (that prover's table holds the proof's own positions), else its node search with the window (-1, 1),
- * which tells win, draw and loss apart. Pairings come from the pairing finder (search/pairing.h); the checker
- * checks them on its own. The writer keeps only the set of positions written (SEEN leaves), never the proof.
+ * the value, its tables warm, and it is read before it is asked to search: writing is meant to cost a small
+ * share of the solve (bench/verify/frontier.sh measures it). A prover's move is, in this order, the block of
+ * the opponent's threat, a move after which a pairing or a mirror holds, a fork (the solver's own win in
+ * three, which its table does not hold), a move whose position the solver's table or its draw prover's table
+ * (search/prove.h: its proofs and their relevance zones, for a half "does not lose") already proves, and only
+ * then one the solver or the prover proves by searching. The solver's position follows the walk (play and
+ * undo), so that its table is read without loading positions. Pairings come from the pairing finder
+ * (search/pairing.h); the checker checks them on its own. The writer keeps only the set of positions written
+ * (SEEN leaves), never the proof.
  *
  * The walk is in the caller's cells (the file's); the solver and its prover see a board with more rows than
  * columns turned sideways (solve_impl.h), so positions cross to them through inner_set(). Every call into the
@@ -227,17 +232,6 @@ static bool same_key(const writer *w, const uint64_t *a, const uint64_t *b)
 
 static void set_clear(writer *w) { memset(w->keys, 0xFF, (w->mask + 1) * key_size(w) * sizeof *w->keys); }
 
-static bool written(const writer *w, const uint64_t *key)
-{
-    for (size_t i = key_hash(w, key) & w->mask;; i = (i + 1) & w->mask) {
-        const uint64_t *slot = &w->keys[i * key_size(w)];
-        if (slot_free(w, slot))
-            return false;
-        if (same_key(w, slot, key))
-            return true;
-    }
-}
-
 /* Puts key into the set's first free slot from its hash on. */
 static void set_put(writer *w, const uint64_t *key)
 {
@@ -265,15 +259,36 @@ static bool set_resize(writer *w, size_t slots)
     return true;
 }
 
-static bool remember(writer *w, const uint64_t *key)
+/* Asks the cache for the slot where the set's probe for key starts. Only a hint. */
+static void set_prefetch(const writer *w, const uint64_t *key)
+{
+    __builtin_prefetch(&w->keys[(key_hash(w, key) & w->mask) * key_size(w)]);
+}
+
+/* Whether key was written before in the half (*seen); if not, it is put in the set now, before its subtree is
+ * written: no node below it can be the same position (it has more stones), so a SEEN leaf never names a
+ * position still being written, and one probe serves both questions (two cost a cache miss each where the
+ * set is large: misère 5x5k4). False when memory runs out. */
+static bool seen_or_put(writer *w, const uint64_t *key, bool *seen)
 {
     if ((w->count + 1) * 2 > w->mask + 1 && !set_resize(w, (w->mask + 1) * 2)) {
         w->status = ttt_fail(w->err, TTT_ENOMEM, "certificate: out of memory for the positions written");
         return false;
     }
-    set_put(w, key);
-    w->count++;
-    return true;
+    size_t i = key_hash(w, key) & w->mask;
+    for (;; i = (i + 1) & w->mask) {
+        uint64_t *slot = &w->keys[i * key_size(w)];
+        if (slot_free(w, slot)) {
+            memcpy(slot, key, key_size(w) * sizeof *key);
+            w->count++;
+            *seen = false;
+            return true;
+        }
+        if (same_key(w, slot, key)) {
+            *seen = true;
+            return true;
+        }
+    }
 }
 
 /* --- Output --------------------------------------------------------------------------------------------- */
@@ -884,6 +899,27 @@ static bool write_move(writer *w, const node_pos *p, int last, int end)
 
 static bool write_inner(writer *w, const node_pos *p, int last, int end, const int *pairing);
 
+/* Asks the cache for what the child of p after cell (one-word boards) will read first: its slot in the set of
+ * positions written (its key as canonical() makes it) and its bucket in the solver's table (the solver at p).
+ * Only a hint: each is a cache miss where the two are large (misère 5x5k4: 12.5M nodes). */
+static void prefetch_child(const writer *w, const node_pos *p, int cell)
+{
+    child_key(w, cell);
+    int side = x_to_move(w, p) ? TTT_X : TTT_O, best = 0;
+    uint64_t least = UINT64_MAX;
+    for (int sy = 0; sy < w->nsym; sy++) {
+        uint64_t h = p->h[sy] ^ w->zob[side][w->lines->sym[sy][cell]];
+        if (h < least) {
+            least = h;
+            best = sy;
+        }
+    }
+    uint64_t x = p->x.w[0], o = p->o.w[0], bit = UINT64_C(1) << cell;
+    uint64_t key[2] = {map64(&w->sym[best], side == TTT_X ? x | bit : x),
+                       map64(&w->sym[best], side == TTT_O ? o | bit : o)};
+    set_prefetch(w, key);
+}
+
 /* The opponent's node: every move up to symmetry, and each child's node. The children's leaves are read off
  * the threats at p: a move ends the game where it completes a line of the opponent's or fills the board; else
  * the child is a WIN leaf (normal rules) where a threat of the prover's stays open (6x5k4: 43,634 scans of
@@ -900,6 +936,12 @@ static bool write_all(writer *w, const node_pos *p, int end)
     ttt_bits their = threat_cells(w, theirs, mine);
     if (!w->misere)
         own = threat_cells(w, mine, theirs);
+    for (int i = 0; i < n && w->words == 1; i++) {
+        ttt_bits open = own;
+        ttt_bits_clear(&open, cells[i]);
+        if (!fills && !ttt_bits_test(&their, cells[i]) && !bits_any(&open))
+            prefetch_child(w, p, cells[i]);
+    }
     for (int i = 0; i < n; i++) {
         if (fills || ttt_bits_test(&their, cells[i])) {
             w->st.nodes++;
@@ -947,7 +989,10 @@ static bool write_inner(writer *w, const node_pos *p, int last, int end, const i
     w->st.nodes++;
     uint64_t key[2 * TTT_WORDS];
     canonical(w, p, key);
-    if (written(w, key)) {
+    bool seen;
+    if (!seen_or_put(w, key, &seen))
+        return false;
+    if (seen) {
         w->st.seen++;
         return put(w, (const uint8_t[]){TTT_CERT_SEEN}, 1);
     }
@@ -968,7 +1013,7 @@ static bool write_inner(writer *w, const node_pos *p, int last, int end, const i
         if (last >= 0)
             solver_undo(w, last);
     }
-    return ok && remember(w, key);
+    return ok;
 }
 
 /* A win half's bound on the stones when the game ends: the solver's distance from the start (to_move's
