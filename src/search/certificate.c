@@ -30,9 +30,10 @@
 #include "search/solve_impl.h"
 #include "util/error.h"
 
-#define SET_START  1024        /* slots of the set of positions written at first (a power of two) */
-#define OUT_BUFFER (64 * 1024) /* bytes gathered before each fwrite: one call per node cost 3 % (6x6k4) */
-#define FREE_WORD  UINT64_MAX  /* the mark of a free slot of the positions written (slot_free) */
+#define SET_START    1024        /* slots of the set of positions written at first (a power of two) */
+#define OUT_BUFFER   (64 * 1024) /* bytes gathered before each fwrite: one call per node cost 3 % (6x6k4) */
+#define FREE_WORD    UINT64_MAX  /* the mark of a free slot of the positions written (slot_free) */
+#define PACKED_CELLS 32          /* boards of at most this many cells key a position in one word (key_of64) */
 /* A run of the draw prover this long reads the table's entry of its position (the first node) and stops. */
 #define PROVER_PEEK_NODES 2
 
@@ -187,6 +188,18 @@ static uint64_t splitmix(uint64_t *state)
 
 /* --- The positions written ------------------------------------------------------------------------------ */
 
+/* The key of a position of a one-word board: X's stones and O's, in one word on boards of at most
+ * PACKED_CELLS cells (the set of positions written takes half the memory: misère 5x5k4 writes 12.5M nodes). */
+static void key_of64(const writer *w, uint64_t x, uint64_t o, uint64_t *key)
+{
+    if (w->cells <= PACKED_CELLS) {
+        key[0] = x | o << PACKED_CELLS;
+    } else {
+        key[0] = x;
+        key[1] = o;
+    }
+}
+
 /* The key of p: its image of least hash, equal for two positions that are the same up to symmetry (ties
  * between different images only miss a transposition). */
 static void canonical(const writer *w, const node_pos *p, uint64_t *key)
@@ -196,8 +209,7 @@ static void canonical(const writer *w, const node_pos *p, uint64_t *key)
         if (p->h[sy] < p->h[best])
             best = sy;
     if (w->words == 1) {
-        key[0] = map64(&w->sym[best], p->x.w[0]);
-        key[1] = map64(&w->sym[best], p->o.w[0]);
+        key_of64(w, map64(&w->sym[best], p->x.w[0]), map64(&w->sym[best], p->o.w[0]), key);
         return;
     }
     ttt_bits x = map_set(w, &w->sym[best], &p->x), o = map_set(w, &w->sym[best], &p->o);
@@ -205,7 +217,7 @@ static void canonical(const writer *w, const node_pos *p, uint64_t *key)
     memcpy(key + w->words, o.w, (size_t)w->words * sizeof *key);
 }
 
-static size_t key_size(const writer *w) { return 2 * (size_t)w->words; }
+static size_t key_size(const writer *w) { return w->cells <= PACKED_CELLS ? 1 : 2 * (size_t)w->words; }
 
 static uint64_t key_hash(const writer *w, const uint64_t *key)
 {
@@ -219,7 +231,7 @@ static uint64_t key_hash(const writer *w, const uint64_t *key)
  * (One array, without a separate one of flags: a probe reads one cache line, not two.) */
 static bool slot_free(const writer *w, const uint64_t *slot)
 {
-    return slot[0] == FREE_WORD && slot[w->words] == FREE_WORD;
+    return slot[0] == FREE_WORD && (key_size(w) == 1 || slot[w->words] == FREE_WORD);
 }
 
 static bool same_key(const writer *w, const uint64_t *a, const uint64_t *b)
@@ -914,9 +926,9 @@ static void prefetch_child(const writer *w, const node_pos *p, int cell)
             best = sy;
         }
     }
-    uint64_t x = p->x.w[0], o = p->o.w[0], bit = UINT64_C(1) << cell;
-    uint64_t key[2] = {map64(&w->sym[best], side == TTT_X ? x | bit : x),
-                       map64(&w->sym[best], side == TTT_O ? o | bit : o)};
+    uint64_t x = p->x.w[0], o = p->o.w[0], bit = UINT64_C(1) << cell, key[2];
+    key_of64(w, map64(&w->sym[best], side == TTT_X ? x | bit : x),
+             map64(&w->sym[best], side == TTT_O ? o | bit : o), key);
     set_prefetch(w, key);
 }
 
