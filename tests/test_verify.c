@@ -383,8 +383,9 @@ static void test_tampered_certificates_are_rejected(void **state)
 }
 
 /* Boards over 64 cells (the start's stones in more than 8 bytes; from 256 cells on, cells in two bytes):
- * wins, and draws by pairings, written and checked; their headers and nodes tampered with. */
-static const char *const big_rules[] = {"9x9k3", "5x13k3", "12x12k8", "16x16k3"};
+ * wins, and draws by pairings and by the draw prover (11x6k6: its moves read through the prover's two-word
+ * interface), written and checked; their headers and nodes tampered with. */
+static const char *const big_rules[] = {"9x9k3", "5x13k3", "12x12k8", "16x16k3", "11x6k6"};
 
 static void test_boards_over_64_cells(void **state)
 {

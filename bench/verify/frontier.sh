@@ -1,24 +1,29 @@
 #!/usr/bin/env bash
 # bench/verify/frontier.sh TTT [RULES...] - certificates of the frontier boards (make verify-frontier): for each
-# rules set, `ttt solve --value` without and with --certificate (CPU seconds, user + system: the machine may be
-# shared), the certificate's nodes and bytes, the oracle's nodes (what the writer searched: free of the load),
-# and `ttt verify` on it (CPU seconds). Exits non-zero when a certificate fails to verify. The certificates go to a temporary
-# directory (CERT_DIR to keep them). Default boards: 7x7k5 6x6k5 6x6k4 6x5k4 5x5k4 5x5k4-misere.
+# rules set, `ttt solve --value` without and with --certificate (CPU seconds, user + system, the least of RUNS
+# runs each, 3 by default: the machine may be shared, and the load only ever adds), what writing costs (cert_%:
+# the difference over the solve alone), the certificate's nodes and bytes, the oracle's nodes (what the writer
+# searched: free of the load), and `ttt verify` on it (CPU seconds). Exits non-zero when a certificate fails
+# to verify. The certificates go to a temporary directory (CERT_DIR to keep them). Default boards: 7x7k5 6x6k5
+# 6x6k4 6x5k4 5x5k4 5x5k4-misere.
 set -euo pipefail
 TTT=${1:?usage: $0 path/to/ttt [RULES...]}
 shift
 BOARDS=("$@")
 [[ ${#BOARDS[@]} -gt 0 ]] || BOARDS=(7x7k5 6x6k5 6x6k4 6x5k4 5x5k4 5x5k4-misere)
+RUNS=${RUNS:-3}
+[[ $RUNS =~ ^[1-9][0-9]*$ ]] || { echo "RUNS must be a positive count, not '$RUNS'" >&2; exit 2; }
 DIR=${CERT_DIR:-$(mktemp -d)}
 [[ -n ${CERT_DIR:-} ]] || trap 'rm -rf "$DIR"' EXIT
 mkdir -p "$DIR"
 
 # seconds RESULT CMD...: runs CMD (its stdout and stderr to RESULT.out and RESULT.err), wall and user+sys
-# seconds to RESULT.time; fails when CMD does.
+# seconds to RESULT.time (to the millisecond: bash's time, where /usr/bin/time has hundredths); fails when CMD
+# does.
 seconds() {
-    local result=$1
+    local result=$1 TIMEFORMAT='%3R %3U %3S'
     shift
-    /usr/bin/time -o "$result.time" -f '%e %U %S' "$@" >"$result.out" 2>"$result.err"
+    { time "$@" >"$result.out" 2>"$result.err"; } 2>"$result.time"
 }
 
 # cpu RESULT: the user + system seconds of RESULT.time.
@@ -28,11 +33,31 @@ cpu() {
     echo "$user + $sys" | bc
 }
 
-printf '%-13s %-6s %9s %14s %11s %11s %11s %10s\n' rules value solve_s with_cert_s nodes bytes oracle verify_s
+# least RESULT CMD...: runs CMD RUNS times (as seconds, the last run's files kept) and prints the least user +
+# system seconds; fails when a run does.
+least() {
+    local result=$1 best= t
+    shift
+    for ((i = 0; i < RUNS; i++)); do
+        seconds "$result" "$@"
+        t=$(cpu "$result")
+        if [[ -z $best ]] || (($(echo "$t < $best" | bc))); then best=$t; fi
+    done
+    echo "$best"
+}
+
+echo "CPU seconds: the least of $RUNS runs; load average $(cut -d' ' -f1-3 /proc/loadavg)"
+printf '%-13s %-6s %9s %11s %7s %11s %11s %11s %10s\n' rules value solve_s with_cert_s cert_% nodes bytes oracle \
+    verify_s
 bad=0
 for r in "${BOARDS[@]}"; do
-    seconds "$DIR/$r.plain" "$TTT" solve --value --rules "$r"
-    seconds "$DIR/$r.cert" "$TTT" solve --value --rules "$r" --certificate "$DIR/$r.cert"
+    plain=$(least "$DIR/$r.plain" "$TTT" solve --value --rules "$r")
+    with=$(least "$DIR/$r.cert" "$TTT" solve --value --rules "$r" --certificate "$DIR/$r.cert")
+    if (($(echo "$plain > 0" | bc))); then
+        cost=$(echo "scale=1; 100 * ($with - $plain) / $plain" | bc)
+    else
+        cost=-
+    fi
     value=$(grep -Eo 'to move: [a-z]+' "$DIR/$r.cert.out" | cut -d' ' -f3)
     if seconds "$DIR/$r.verify" "$TTT" verify --json "$DIR/$r.cert"; then
         nodes=$(grep -Eo '"nodes":[0-9]+' "$DIR/$r.verify.out" | cut -d: -f2)
@@ -40,8 +65,8 @@ for r in "${BOARDS[@]}"; do
         proven=$(grep -Eo '"value":"[a-z]+"' "$DIR/$r.verify.out" | cut -d'"' -f4)
         [[ $proven == "$value" ]] || { echo "$r: verify proves $proven, solve said $value"; bad=1; }
         oracle=$(grep -Eo '[0-9,]+ oracle nodes' "$DIR/$r.cert.err" | cut -d' ' -f1 | tr -d ,)
-        printf '%-13s %-6s %9.2f %14.2f %11s %11s %11s %10.2f\n' "$r" "$value" "$(cpu "$DIR/$r.plain")" \
-            "$(cpu "$DIR/$r.cert")" "$nodes" "$bytes" "$oracle" "$(cpu "$DIR/$r.verify")"
+        printf '%-13s %-6s %9.3f %11.3f %7s %11s %11s %11s %10.3f\n' "$r" "$value" "$plain" "$with" "$cost" \
+            "$nodes" "$bytes" "$oracle" "$(cpu "$DIR/$r.verify")"
     else
         echo "$r: NOT VERIFIED: $(cat "$DIR/$r.verify.err")"
         bad=1
