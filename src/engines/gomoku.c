@@ -13,7 +13,8 @@
  *   Step 4. Iterative deepening of a principal variation search over the best `width` candidates (fewer
  *           deeper down), each depth in an aspiration window around the last one's score, until the time,
  *           node or depth budget is spent or the result is proven; no new depth starts after
- *           GOMOKU_NEW_DEPTH_SHARE of the time. The node search's steps are numbered in `search`: mate
+ *           GOMOKU_NEW_DEPTH_SHARE of the time, and a root move that beat the last depth's best in a depth
+ *           the time cut short is played. The node search's steps are numbered in `search`: mate
  *           distance pruning, forced blocks (not counted as depth), defence-restricted moves against a flex
  *           three, a transposition table kept across the game's moves, killer and history ordering,
  *           late-move reductions (lmr=1), and a VCF at each leaf before the static score.
@@ -118,22 +119,26 @@ enum { EVAL_WINDOWS = 0, EVAL_PATTERNS, EVAL_BOTH, EVAL_KINDS };
 /* The first aspiration window around the last depth's score, widened this many times its size on a fail. */
 #define GOMOKU_ASPIRATION        60
 #define GOMOKU_ASPIRATION_GROWTH 4
-/* A new depth starts only before this share of the move's time is spent: the next one takes longer than all
- * before it, so one begun later is mostly thrown away. */
-#define GOMOKU_NEW_DEPTH_SHARE 0.45
+/* A new depth starts only before this percentage of the move's time is spent: the next one takes longer than
+ * all before it, and of one the time cuts short only a root move that beat the last best is kept. 65 with
+ * that move kept beat 45 without it 26-14 at 200 ms a move (bench/gomoku/HISTORY.md). */
+#define GOMOKU_NEW_DEPTH_SHARE 65
 
 typedef struct gomoku_config {
     uint64_t time_ms; /* 0 = no limit */
     uint64_t nodes;   /* 0 = no limit */
     uint64_t depth;   /* 0 = up to GOMOKU_MAX_DEPTH */
     uint64_t width;
-    uint64_t vcf;    /* 0 = no VCF search */
-    uint64_t vct;    /* 0 = no VCT search */
-    uint64_t leaf;   /* VCF nodes at each leaf, 0 = none */
-    uint64_t threes; /* three moves a VCT may use on one line of play */
-    uint64_t defend; /* 1 = against a flex three, only the defences are searched */
-    uint64_t lmr;    /* 1 = late-move reductions */
-    uint64_t eval;   /* EVAL_* */
+    uint64_t vcf;     /* 0 = no VCF search */
+    uint64_t vct;     /* 0 = no VCT search */
+    uint64_t leaf;    /* VCF nodes at each leaf, 0 = none */
+    uint64_t threes;  /* three moves a VCT may use on one line of play */
+    uint64_t defend;  /* 1 = against a flex three, only the defences are searched */
+    uint64_t lmr;     /* 1 = late-move reductions */
+    uint64_t eval;    /* EVAL_* */
+    uint64_t inner;   /* candidates searched at an inner node */
+    uint64_t share;   /* no new depth after this percentage of the move's time */
+    uint64_t partial; /* 1 = a move that beat the last best in an unfinished depth is played */
 } gomoku_config;
 
 static const gomoku_config gomoku_defaults = {.time_ms = GOMOKU_DEFAULT_TIME_MS,
@@ -146,7 +151,10 @@ static const gomoku_config gomoku_defaults = {.time_ms = GOMOKU_DEFAULT_TIME_MS,
                                               .threes = GOMOKU_VCT_THREES,
                                               .defend = 1,
                                               .lmr = 0,
-                                              .eval = EVAL_BOTH};
+                                              .eval = EVAL_BOTH,
+                                              .inner = GOMOKU_INNER_WIDTH,
+                                              .share = GOMOKU_NEW_DEPTH_SHARE,
+                                              .partial = 1};
 
 static const ttt_option_def gomoku_options[] = {
     {"time", TTT_OPT_UINT, offsetof(gomoku_config, time_ms), 0, GOMOKU_MAX_TIME_MS, 0, 0,
@@ -172,6 +180,12 @@ static const ttt_option_def gomoku_options[] = {
      .help = "late-move reductions: quiet late moves searched a ply shallower first"},
     {"eval", TTT_OPT_UINT, offsetof(gomoku_config, eval), 0, EVAL_KINDS - 1, 0, 0, .arg = "0|1|2",
      .help = "leaf score: 0 open windows, 1 line patterns, 2 both"},
+    {"inner", TTT_OPT_UINT, offsetof(gomoku_config, inner), 1, GOMOKU_MAX_WIDTH, 0, 0, .arg = "N",
+     .help = "candidates searched at an inner node"},
+    {"share", TTT_OPT_UINT, offsetof(gomoku_config, share), 1, 100, 0, 0, .arg = "PERCENT",
+     .help = "no new depth starts after this share of the move's time"},
+    {"partial", TTT_OPT_UINT, offsetof(gomoku_config, partial), 0, 1, 0, 0, .arg = "0|1",
+     .help = "play a move that beat the last depth's best in a depth the time cut short"},
     {"seed", TTT_OPT_SEED, 0, 0, 0, 0, 0, .arg = "N", .help = "order of equally scored candidates"},
     {.key = NULL},
 };
@@ -205,6 +219,8 @@ typedef struct gomoku_state {
     uint64_t leaf_vcf; /* the config's leaf= */
     bool defend;       /* the config's defend= */
     bool lmr;          /* the config's lmr= */
+    bool partial;      /* the config's partial= */
+    int inner;         /* the config's inner= */
     int eval;          /* the config's eval= */
     int64_t window_value[TTT_MAX_SIDE + 1];
     int64_t open_value[2]; /* each side's window_value over the windows free of the other side's stones */
@@ -530,9 +546,9 @@ static int search(gomoku_state *s, ttt_player me, int depth, int alpha, int beta
             forced = true;
         }
     }
-    int n = candidates(s, me, moves, GOMOKU_INNER_WIDTH, NULL, restrict_to, ply);
+    int n = candidates(s, me, moves, s->inner, NULL, restrict_to, ply);
     if (n == 0 && restrict_to)
-        n = candidates(s, me, moves, GOMOKU_INNER_WIDTH, NULL, NULL, ply);
+        n = candidates(s, me, moves, s->inner, NULL, NULL, ply);
     if (n == 0)
         return 0;
     for (int i = 1; tt_move >= 0 && i < n; i++)
@@ -589,13 +605,16 @@ static int search(gomoku_state *s, ttt_player me, int depth, int alpha, int beta
 }
 
 /* One depth at the root over moves[0..n) within (alpha, beta): the first with the full window, the others
- * with a null window first. Returns the best score and its index in *index (-1 when aborted first). */
+ * with a null window first. Returns the best score and its index in *index (-1 when aborted first); *raised
+ * is the last move whose completed search beat alpha (-1: none), the one to play when the time runs out
+ * during this depth: each beat all searched before it. */
 static int search_root(gomoku_state *s, ttt_player me, candidate *moves, int n, int depth, int alpha,
-                       int beta, int *index)
+                       int beta, int *index, int *raised)
 {
     ttt_player opp = (ttt_player)(1 - me);
     int best = -GOMOKU_WIN - 1;
     *index = -1;
+    *raised = -1;
     for (int i = 0; i < n; i++) {
         int v;
         gomoku_play(s, moves[i].cell, me);
@@ -613,8 +632,10 @@ static int search_root(gomoku_state *s, ttt_player me, candidate *moves, int n, 
             best = v;
             *index = i;
         }
-        if (v > alpha)
+        if (v > alpha) {
             alpha = v;
+            *raised = i;
+        }
         if (alpha >= beta)
             break;
     }
@@ -676,6 +697,8 @@ static ttt_status gomoku_choose(ttt_engine *e, const ttt_board *b, ttt_move *out
     s->leaf_vcf = c->leaf;
     s->defend = c->defend != 0;
     s->lmr = c->lmr != 0;
+    s->partial = c->partial != 0;
+    s->inner = (int)c->inner;
     s->eval = (int)c->eval;
     memset(s->killer, -1, sizeof s->killer);
     s->deadline = c->time_ms ? start + (double)c->time_ms : 0;
@@ -725,15 +748,15 @@ static ttt_status gomoku_choose(ttt_engine *e, const ttt_board *b, ttt_move *out
 
     /* Step 4: iterative deepening, each depth within a window around the last one's score. */
     int best = moves[0].cell, best_score = 0, depth_limit = c->depth ? (int)c->depth : GOMOKU_MAX_DEPTH;
-    double new_depth_until = c->time_ms ? start + GOMOKU_NEW_DEPTH_SHARE * (double)c->time_ms : 0;
+    double new_depth_until = c->time_ms ? start + (double)c->share / 100.0 * (double)c->time_ms : 0;
     for (int depth = 1; depth <= depth_limit && n > 1; depth++) {
         if (depth > 1 && new_depth_until && ttt_clock_ms() >= new_depth_until)
             break;
-        int delta = GOMOKU_ASPIRATION, full = GOMOKU_WIN + 1, index = -1, v;
+        int delta = GOMOKU_ASPIRATION, full = GOMOKU_WIN + 1, index = -1, raised = -1, v;
         bool narrow = depth > 2 && best_score > -GOMOKU_WON && best_score < GOMOKU_WON;
         int alpha = narrow ? best_score - delta : -full, beta = narrow ? best_score + delta : full;
         for (;;) {
-            v = search_root(s, me, moves, n, depth, alpha, beta, &index);
+            v = search_root(s, me, moves, n, depth, alpha, beta, &index, &raised);
             if (s->aborted)
                 break;
             delta *= GOMOKU_ASPIRATION_GROWTH;
@@ -744,6 +767,8 @@ static ttt_status gomoku_choose(ttt_engine *e, const ttt_board *b, ttt_move *out
             else
                 break;
         }
+        if (s->aborted && raised > 0 && s->partial)
+            best = moves[raised].cell; /* beat the last depth's best at this depth */
         if (s->aborted || index < 0)
             break;
         best = moves[index].cell;
