@@ -17,7 +17,8 @@
  *           the time cut short is played. The node search's steps are numbered in `search`: mate
  *           distance pruning, forced blocks (not counted as depth), defence-restricted moves against a flex
  *           three, a transposition table kept across the game's moves, killer and history ordering,
- *           late-move reductions (lmr=1), and a VCF at each leaf before the static score.
+ *           late-move reductions (lmr=1), null-move pruning (null=1), threat extensions (ext=1), and a VCF
+ *           at each leaf before the static score.
  *
  * The engine keeps for the game a threats context (window counts, VCF table), the line patterns, and its
  * transposition table. Where threats mean nothing (k < 4, or a line loses: misère) it plays the solver's move
@@ -116,6 +117,12 @@ enum { EVAL_WINDOWS = 0, EVAL_PATTERNS, EVAL_BOTH, EVAL_KINDS };
 #define GOMOKU_LMR_DEPTH 3
 #define GOMOKU_LMR_MOVES 3
 #define GOMOKU_LMR_DEEP  8
+/* Null move (null=1): from this depth, searched this many plies shallower (one more from GOMOKU_NULL_DEEP). */
+#define GOMOKU_NULL_DEPTH     3
+#define GOMOKU_NULL_REDUCTION 2
+#define GOMOKU_NULL_DEEP      7
+/* Threat extensions (ext=1) only up to this many times the iteration's depth from the root. */
+#define GOMOKU_EXT_PLIES 2
 /* The first aspiration window around the last depth's score, widened this many times its size on a fail. */
 #define GOMOKU_ASPIRATION        60
 #define GOMOKU_ASPIRATION_GROWTH 4
@@ -137,6 +144,8 @@ typedef struct gomoku_config {
     uint64_t lmr;     /* 1 = late-move reductions */
     uint64_t eval;    /* EVAL_* */
     uint64_t inner;   /* candidates searched at an inner node */
+    uint64_t null;    /* 1 = null-move pruning */
+    uint64_t ext;     /* 1 = threat extensions */
     uint64_t share;   /* no new depth after this percentage of the move's time */
     uint64_t partial; /* 1 = a move that beat the last best in an unfinished depth is played */
 } gomoku_config;
@@ -153,6 +162,8 @@ static const gomoku_config gomoku_defaults = {.time_ms = GOMOKU_DEFAULT_TIME_MS,
                                               .lmr = 0,
                                               .eval = EVAL_BOTH,
                                               .inner = GOMOKU_INNER_WIDTH,
+                                              .null = 0,
+                                              .ext = 0,
                                               .share = GOMOKU_NEW_DEPTH_SHARE,
                                               .partial = 1};
 
@@ -182,6 +193,10 @@ static const ttt_option_def gomoku_options[] = {
      .help = "leaf score: 0 open windows, 1 line patterns, 2 both"},
     {"inner", TTT_OPT_UINT, offsetof(gomoku_config, inner), 1, GOMOKU_MAX_WIDTH, 0, 0, .arg = "N",
      .help = "candidates searched at an inner node"},
+    {"null", TTT_OPT_UINT, offsetof(gomoku_config, null), 0, 1, 0, 0, .arg = "0|1",
+     .help = "null-move pruning where the opponent has no winning fork or open three"},
+    {"ext", TTT_OPT_UINT, offsetof(gomoku_config, ext), 0, 1, 0, 0, .arg = "0|1",
+     .help = "threat extensions: a move that makes an open three or a four costs no depth"},
     {"share", TTT_OPT_UINT, offsetof(gomoku_config, share), 1, 100, 0, 0, .arg = "PERCENT",
      .help = "no new depth starts after this share of the move's time"},
     {"partial", TTT_OPT_UINT, offsetof(gomoku_config, partial), 0, 1, 0, 0, .arg = "0|1",
@@ -221,6 +236,9 @@ typedef struct gomoku_state {
     bool lmr;          /* the config's lmr= */
     bool partial;      /* the config's partial= */
     int inner;         /* the config's inner= */
+    bool null;         /* the config's null= */
+    bool ext;          /* the config's ext= */
+    int root_depth;    /* the iteration's depth */
     int eval;          /* the config's eval= */
     int64_t window_value[TTT_MAX_SIDE + 1];
     int64_t open_value[2]; /* each side's window_value over the windows free of the other side's stones */
@@ -466,6 +484,13 @@ static bool has_four_move(const ttt_patterns *p, ttt_player who)
     return false;
 }
 
+/* Has `who` an open three (a cell that makes an open four) or a fork that wins by itself? */
+static bool opp_forks(const ttt_patterns *p, ttt_player who)
+{
+    return p->count[who][TTT_CLASS_FLEX3_2X] || p->count[who][TTT_CLASS_FOUR_FLEX3] ||
+           p->count[who][TTT_CLASS_FLEX4] || p->count[who][TTT_CLASS_FIVE];
+}
+
 /* Win scores are stored in the table as distances from the node, not from the root. */
 static int score_to_tt(int v, int ply) { return v > GOMOKU_WON ? v + ply : v < -GOMOKU_WON ? v - ply : v; }
 static int score_from_tt(int v, int ply) { return v > GOMOKU_WON ? v - ply : v < -GOMOKU_WON ? v + ply : v; }
@@ -531,6 +556,16 @@ static int search(gomoku_state *s, ttt_player me, int depth, int alpha, int beta
                 return v;
         }
     }
+    /* Step 4.6b. Null move: off the principal variation, where the opponent has no open three and no
+     * winning fork to play, a pass searched shallower that still fails high cuts the node. */
+    if (s->null && !pv && depth >= GOMOKU_NULL_DEPTH && !opp_forks(p, opp) && evaluate(s, me) >= beta) {
+        int r = GOMOKU_NULL_REDUCTION + (depth >= GOMOKU_NULL_DEEP);
+        int v = -search(s, opp, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
+        if (s->aborted)
+            return 0;
+        if (v >= beta)
+            return v > GOMOKU_WON ? beta : v;
+    }
     /* Step 4.7. The moves: against a flex three only its defences and our counter-fours (every other move
      * loses to the open four), else the best candidates. */
     candidate moves[TTT_MAX_CELLS];
@@ -563,18 +598,20 @@ static int search(gomoku_state *s, ttt_player me, int depth, int alpha, int beta
     for (int i = 0; i < n; i++) {
         int m = moves[i].cell, v;
         bool quiet = !forced && p->cls[me][m] < TTT_CLASS_FLEX3 && p->cls[opp][m] < TTT_CLASS_FLEX3;
+        int d = depth - 1 +
+                (s->ext && p->cls[me][m] >= TTT_CLASS_FLEX3 && ply < GOMOKU_EXT_PLIES * s->root_depth);
         gomoku_play(s, m, me);
         if (i == 0) {
-            v = -search(s, opp, depth - 1, -beta, -alpha, ply + 1, pv);
+            v = -search(s, opp, d, -beta, -alpha, ply + 1, pv);
         } else {
             int r = s->lmr && quiet && depth >= GOMOKU_LMR_DEPTH && i >= GOMOKU_LMR_MOVES
                         ? 1 + (depth >= GOMOKU_LMR_DEEP)
                         : 0;
-            v = -search(s, opp, depth - 1 - r, -alpha - 1, -alpha, ply + 1, false);
+            v = -search(s, opp, d - r, -alpha - 1, -alpha, ply + 1, false);
             if (v > alpha && r)
-                v = -search(s, opp, depth - 1, -alpha - 1, -alpha, ply + 1, false);
+                v = -search(s, opp, d, -alpha - 1, -alpha, ply + 1, false);
             if (v > alpha && v < beta && pv)
-                v = -search(s, opp, depth - 1, -beta, -alpha, ply + 1, true);
+                v = -search(s, opp, d, -beta, -alpha, ply + 1, true);
         }
         gomoku_undo(s, m, me);
         if (s->aborted)
@@ -699,6 +736,8 @@ static ttt_status gomoku_choose(ttt_engine *e, const ttt_board *b, ttt_move *out
     s->lmr = c->lmr != 0;
     s->partial = c->partial != 0;
     s->inner = (int)c->inner;
+    s->null = c->null != 0;
+    s->ext = c->ext != 0;
     s->eval = (int)c->eval;
     memset(s->killer, -1, sizeof s->killer);
     s->deadline = c->time_ms ? start + (double)c->time_ms : 0;
@@ -756,6 +795,7 @@ static ttt_status gomoku_choose(ttt_engine *e, const ttt_board *b, ttt_move *out
         bool narrow = depth > 2 && best_score > -GOMOKU_WON && best_score < GOMOKU_WON;
         int alpha = narrow ? best_score - delta : -full, beta = narrow ? best_score + delta : full;
         for (;;) {
+            s->root_depth = depth;
             v = search_root(s, me, moves, n, depth, alpha, beta, &index, &raised);
             if (s->aborted)
                 break;
