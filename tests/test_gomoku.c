@@ -38,6 +38,10 @@ static const fixture obvious[] = {
     {"4x4-misere", "x.../..../..../....", NULL}, /* any legal move: the solver plays misère */
 };
 
+/* The search's options off by default, each played through the positions above as well. */
+static const char *const variants[] = {"", ",null=1", ",ext=1", ",partial=0,inner=6"};
+#define VARIANTS (int)(sizeof variants / sizeof variants[0])
+
 static ttt_move choose_ok(const char *spec, const ttt_board *b, ttt_search_info *info)
 {
     ttt_engine *e = engine_ok(spec, &b->rules);
@@ -56,9 +60,9 @@ static void test_obvious_moves(void **state)
         const fixture *f = &obvious[i];
         ttt_rules r = rules_of(f->rules);
         ttt_board b = board_of(&r, f->position);
-        for (int seed = 0; seed < SEEDS; seed++) {
+        for (int seed = 0; seed < SEEDS * VARIANTS; seed++) {
             char spec[96], name[TTT_MOVE_TEXT_SIZE], padded[TTT_MOVE_TEXT_SIZE + 2], want[64];
-            snprintf(spec, sizeof spec, "gomoku:seed=%d," BUDGET, seed);
+            snprintf(spec, sizeof spec, "gomoku:seed=%d," BUDGET "%s", seed % SEEDS, variants[seed / SEEDS]);
             ttt_move m = choose_ok(spec, &b, NULL);
             if (!f->want)
                 continue;
@@ -165,8 +169,9 @@ static void test_bad_options(void **state)
 {
     (void)state;
     ttt_rules r = rules_of("15x15k5");
-    const char *bad[] = {"gomoku:width=0",   "gomoku:depth=65", "gomoku:vcf=x",
-                         "gomoku:threes=17", "gomoku:defend=2", "gomoku:bogus=1"};
+    const char *bad[] = {"gomoku:width=0",   "gomoku:depth=65", "gomoku:vcf=x",   "gomoku:threes=17",
+                         "gomoku:defend=2",  "gomoku:bogus=1",  "gomoku:share=0", "gomoku:share=101",
+                         "gomoku:partial=2", "gomoku:inner=0",  "gomoku:null=2",  "gomoku:ext=2"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         ttt_engine *e = NULL;
         ttt_error err = {{0}};

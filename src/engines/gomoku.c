@@ -13,10 +13,12 @@
  *   Step 4. Iterative deepening of a principal variation search over the best `width` candidates (fewer
  *           deeper down), each depth in an aspiration window around the last one's score, until the time,
  *           node or depth budget is spent or the result is proven; no new depth starts after
- *           GOMOKU_NEW_DEPTH_SHARE of the time. The node search's steps are numbered in `search`: mate
+ *           GOMOKU_NEW_DEPTH_SHARE of the time, and a root move that beat the last depth's best in a depth
+ *           the time cut short is played. The node search's steps are numbered in `search`: mate
  *           distance pruning, forced blocks (not counted as depth), defence-restricted moves against a flex
  *           three, a transposition table kept across the game's moves, killer and history ordering,
- *           late-move reductions (lmr=1), and a VCF at each leaf before the static score.
+ *           late-move reductions (lmr=1), null-move pruning (null=1), threat extensions (ext=1), and a VCF
+ *           at each leaf before the static score.
  *
  * The engine keeps for the game a threats context (window counts, VCF table), the line patterns, and its
  * transposition table. Where threats mean nothing (k < 4, or a line loses: misère) it plays the solver's move
@@ -115,25 +117,37 @@ enum { EVAL_WINDOWS = 0, EVAL_PATTERNS, EVAL_BOTH, EVAL_KINDS };
 #define GOMOKU_LMR_DEPTH 3
 #define GOMOKU_LMR_MOVES 3
 #define GOMOKU_LMR_DEEP  8
+/* Null move (null=1): from this depth, searched this many plies shallower (one more from GOMOKU_NULL_DEEP). */
+#define GOMOKU_NULL_DEPTH     3
+#define GOMOKU_NULL_REDUCTION 2
+#define GOMOKU_NULL_DEEP      7
+/* Threat extensions (ext=1) only up to this many times the iteration's depth from the root. */
+#define GOMOKU_EXT_PLIES 2
 /* The first aspiration window around the last depth's score, widened this many times its size on a fail. */
 #define GOMOKU_ASPIRATION        60
 #define GOMOKU_ASPIRATION_GROWTH 4
-/* A new depth starts only before this share of the move's time is spent: the next one takes longer than all
- * before it, so one begun later is mostly thrown away. */
-#define GOMOKU_NEW_DEPTH_SHARE 0.45
+/* A new depth starts only before this percentage of the move's time is spent: the next one takes longer than
+ * all before it, and of one the time cuts short only a root move that beat the last best is kept. 65 with
+ * that move kept beat 45 without it 26-14 at 200 ms a move (bench/gomoku/HISTORY.md). */
+#define GOMOKU_NEW_DEPTH_SHARE 65
 
 typedef struct gomoku_config {
     uint64_t time_ms; /* 0 = no limit */
     uint64_t nodes;   /* 0 = no limit */
     uint64_t depth;   /* 0 = up to GOMOKU_MAX_DEPTH */
     uint64_t width;
-    uint64_t vcf;    /* 0 = no VCF search */
-    uint64_t vct;    /* 0 = no VCT search */
-    uint64_t leaf;   /* VCF nodes at each leaf, 0 = none */
-    uint64_t threes; /* three moves a VCT may use on one line of play */
-    uint64_t defend; /* 1 = against a flex three, only the defences are searched */
-    uint64_t lmr;    /* 1 = late-move reductions */
-    uint64_t eval;   /* EVAL_* */
+    uint64_t vcf;     /* 0 = no VCF search */
+    uint64_t vct;     /* 0 = no VCT search */
+    uint64_t leaf;    /* VCF nodes at each leaf, 0 = none */
+    uint64_t threes;  /* three moves a VCT may use on one line of play */
+    uint64_t defend;  /* 1 = against a flex three, only the defences are searched */
+    uint64_t lmr;     /* 1 = late-move reductions */
+    uint64_t eval;    /* EVAL_* */
+    uint64_t inner;   /* candidates searched at an inner node */
+    uint64_t null;    /* 1 = null-move pruning */
+    uint64_t ext;     /* 1 = threat extensions */
+    uint64_t share;   /* no new depth after this percentage of the move's time */
+    uint64_t partial; /* 1 = a move that beat the last best in an unfinished depth is played */
 } gomoku_config;
 
 static const gomoku_config gomoku_defaults = {.time_ms = GOMOKU_DEFAULT_TIME_MS,
@@ -146,7 +160,12 @@ static const gomoku_config gomoku_defaults = {.time_ms = GOMOKU_DEFAULT_TIME_MS,
                                               .threes = GOMOKU_VCT_THREES,
                                               .defend = 1,
                                               .lmr = 0,
-                                              .eval = EVAL_BOTH};
+                                              .eval = EVAL_BOTH,
+                                              .inner = GOMOKU_INNER_WIDTH,
+                                              .null = 0,
+                                              .ext = 0,
+                                              .share = GOMOKU_NEW_DEPTH_SHARE,
+                                              .partial = 1};
 
 static const ttt_option_def gomoku_options[] = {
     {"time", TTT_OPT_UINT, offsetof(gomoku_config, time_ms), 0, GOMOKU_MAX_TIME_MS, 0, 0,
@@ -172,6 +191,16 @@ static const ttt_option_def gomoku_options[] = {
      .help = "late-move reductions: quiet late moves searched a ply shallower first"},
     {"eval", TTT_OPT_UINT, offsetof(gomoku_config, eval), 0, EVAL_KINDS - 1, 0, 0, .arg = "0|1|2",
      .help = "leaf score: 0 open windows, 1 line patterns, 2 both"},
+    {"inner", TTT_OPT_UINT, offsetof(gomoku_config, inner), 1, GOMOKU_MAX_WIDTH, 0, 0, .arg = "N",
+     .help = "candidates searched at an inner node"},
+    {"null", TTT_OPT_UINT, offsetof(gomoku_config, null), 0, 1, 0, 0, .arg = "0|1",
+     .help = "null-move pruning where the opponent has no winning fork or open three"},
+    {"ext", TTT_OPT_UINT, offsetof(gomoku_config, ext), 0, 1, 0, 0, .arg = "0|1",
+     .help = "threat extensions: a move that makes an open three or a four costs no depth"},
+    {"share", TTT_OPT_UINT, offsetof(gomoku_config, share), 1, 100, 0, 0, .arg = "PERCENT",
+     .help = "no new depth starts after this share of the move's time"},
+    {"partial", TTT_OPT_UINT, offsetof(gomoku_config, partial), 0, 1, 0, 0, .arg = "0|1",
+     .help = "play a move that beat the last depth's best in a depth the time cut short"},
     {"seed", TTT_OPT_SEED, 0, 0, 0, 0, 0, .arg = "N", .help = "order of equally scored candidates"},
     {.key = NULL},
 };
@@ -205,6 +234,11 @@ typedef struct gomoku_state {
     uint64_t leaf_vcf; /* the config's leaf= */
     bool defend;       /* the config's defend= */
     bool lmr;          /* the config's lmr= */
+    bool partial;      /* the config's partial= */
+    int inner;         /* the config's inner= */
+    bool null;         /* the config's null= */
+    bool ext;          /* the config's ext= */
+    int root_depth;    /* the iteration's depth */
     int eval;          /* the config's eval= */
     int64_t window_value[TTT_MAX_SIDE + 1];
     int64_t open_value[2]; /* each side's window_value over the windows free of the other side's stones */
@@ -450,6 +484,13 @@ static bool has_four_move(const ttt_patterns *p, ttt_player who)
     return false;
 }
 
+/* Has `who` an open three (a cell that makes an open four) or a fork that wins by itself? */
+static bool opp_forks(const ttt_patterns *p, ttt_player who)
+{
+    return p->count[who][TTT_CLASS_FLEX3_2X] || p->count[who][TTT_CLASS_FOUR_FLEX3] ||
+           p->count[who][TTT_CLASS_FLEX4] || p->count[who][TTT_CLASS_FIVE];
+}
+
 /* Win scores are stored in the table as distances from the node, not from the root. */
 static int score_to_tt(int v, int ply) { return v > GOMOKU_WON ? v + ply : v < -GOMOKU_WON ? v - ply : v; }
 static int score_from_tt(int v, int ply) { return v > GOMOKU_WON ? v - ply : v < -GOMOKU_WON ? v + ply : v; }
@@ -515,6 +556,16 @@ static int search(gomoku_state *s, ttt_player me, int depth, int alpha, int beta
                 return v;
         }
     }
+    /* Step 4.6b. Null move: off the principal variation, where the opponent has no open three and no
+     * winning fork to play, a pass searched shallower that still fails high cuts the node. */
+    if (s->null && !pv && depth >= GOMOKU_NULL_DEPTH && !opp_forks(p, opp) && evaluate(s, me) >= beta) {
+        int r = GOMOKU_NULL_REDUCTION + (depth >= GOMOKU_NULL_DEEP);
+        int v = -search(s, opp, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
+        if (s->aborted)
+            return 0;
+        if (v >= beta)
+            return v > GOMOKU_WON ? beta : v;
+    }
     /* Step 4.7. The moves: against a flex three only its defences and our counter-fours (every other move
      * loses to the open four), else the best candidates. */
     candidate moves[TTT_MAX_CELLS];
@@ -530,9 +581,9 @@ static int search(gomoku_state *s, ttt_player me, int depth, int alpha, int beta
             forced = true;
         }
     }
-    int n = candidates(s, me, moves, GOMOKU_INNER_WIDTH, NULL, restrict_to, ply);
+    int n = candidates(s, me, moves, s->inner, NULL, restrict_to, ply);
     if (n == 0 && restrict_to)
-        n = candidates(s, me, moves, GOMOKU_INNER_WIDTH, NULL, NULL, ply);
+        n = candidates(s, me, moves, s->inner, NULL, NULL, ply);
     if (n == 0)
         return 0;
     for (int i = 1; tt_move >= 0 && i < n; i++)
@@ -547,18 +598,20 @@ static int search(gomoku_state *s, ttt_player me, int depth, int alpha, int beta
     for (int i = 0; i < n; i++) {
         int m = moves[i].cell, v;
         bool quiet = !forced && p->cls[me][m] < TTT_CLASS_FLEX3 && p->cls[opp][m] < TTT_CLASS_FLEX3;
+        int d = depth - 1 +
+                (s->ext && p->cls[me][m] >= TTT_CLASS_FLEX3 && ply < GOMOKU_EXT_PLIES * s->root_depth);
         gomoku_play(s, m, me);
         if (i == 0) {
-            v = -search(s, opp, depth - 1, -beta, -alpha, ply + 1, pv);
+            v = -search(s, opp, d, -beta, -alpha, ply + 1, pv);
         } else {
             int r = s->lmr && quiet && depth >= GOMOKU_LMR_DEPTH && i >= GOMOKU_LMR_MOVES
                         ? 1 + (depth >= GOMOKU_LMR_DEEP)
                         : 0;
-            v = -search(s, opp, depth - 1 - r, -alpha - 1, -alpha, ply + 1, false);
+            v = -search(s, opp, d - r, -alpha - 1, -alpha, ply + 1, false);
             if (v > alpha && r)
-                v = -search(s, opp, depth - 1, -alpha - 1, -alpha, ply + 1, false);
+                v = -search(s, opp, d, -alpha - 1, -alpha, ply + 1, false);
             if (v > alpha && v < beta && pv)
-                v = -search(s, opp, depth - 1, -beta, -alpha, ply + 1, true);
+                v = -search(s, opp, d, -beta, -alpha, ply + 1, true);
         }
         gomoku_undo(s, m, me);
         if (s->aborted)
@@ -589,13 +642,16 @@ static int search(gomoku_state *s, ttt_player me, int depth, int alpha, int beta
 }
 
 /* One depth at the root over moves[0..n) within (alpha, beta): the first with the full window, the others
- * with a null window first. Returns the best score and its index in *index (-1 when aborted first). */
+ * with a null window first. Returns the best score and its index in *index (-1 when aborted first); *raised
+ * is the last move whose completed search beat alpha (-1: none), the one to play when the time runs out
+ * during this depth: each beat all searched before it. */
 static int search_root(gomoku_state *s, ttt_player me, candidate *moves, int n, int depth, int alpha,
-                       int beta, int *index)
+                       int beta, int *index, int *raised)
 {
     ttt_player opp = (ttt_player)(1 - me);
     int best = -GOMOKU_WIN - 1;
     *index = -1;
+    *raised = -1;
     for (int i = 0; i < n; i++) {
         int v;
         gomoku_play(s, moves[i].cell, me);
@@ -613,8 +669,10 @@ static int search_root(gomoku_state *s, ttt_player me, candidate *moves, int n, 
             best = v;
             *index = i;
         }
-        if (v > alpha)
+        if (v > alpha) {
             alpha = v;
+            *raised = i;
+        }
         if (alpha >= beta)
             break;
     }
@@ -676,6 +734,10 @@ static ttt_status gomoku_choose(ttt_engine *e, const ttt_board *b, ttt_move *out
     s->leaf_vcf = c->leaf;
     s->defend = c->defend != 0;
     s->lmr = c->lmr != 0;
+    s->partial = c->partial != 0;
+    s->inner = (int)c->inner;
+    s->null = c->null != 0;
+    s->ext = c->ext != 0;
     s->eval = (int)c->eval;
     memset(s->killer, -1, sizeof s->killer);
     s->deadline = c->time_ms ? start + (double)c->time_ms : 0;
@@ -725,15 +787,16 @@ static ttt_status gomoku_choose(ttt_engine *e, const ttt_board *b, ttt_move *out
 
     /* Step 4: iterative deepening, each depth within a window around the last one's score. */
     int best = moves[0].cell, best_score = 0, depth_limit = c->depth ? (int)c->depth : GOMOKU_MAX_DEPTH;
-    double new_depth_until = c->time_ms ? start + GOMOKU_NEW_DEPTH_SHARE * (double)c->time_ms : 0;
+    double new_depth_until = c->time_ms ? start + (double)c->share / 100.0 * (double)c->time_ms : 0;
     for (int depth = 1; depth <= depth_limit && n > 1; depth++) {
         if (depth > 1 && new_depth_until && ttt_clock_ms() >= new_depth_until)
             break;
-        int delta = GOMOKU_ASPIRATION, full = GOMOKU_WIN + 1, index = -1, v;
+        int delta = GOMOKU_ASPIRATION, full = GOMOKU_WIN + 1, index = -1, raised = -1, v;
         bool narrow = depth > 2 && best_score > -GOMOKU_WON && best_score < GOMOKU_WON;
         int alpha = narrow ? best_score - delta : -full, beta = narrow ? best_score + delta : full;
         for (;;) {
-            v = search_root(s, me, moves, n, depth, alpha, beta, &index);
+            s->root_depth = depth;
+            v = search_root(s, me, moves, n, depth, alpha, beta, &index, &raised);
             if (s->aborted)
                 break;
             delta *= GOMOKU_ASPIRATION_GROWTH;
@@ -744,6 +807,8 @@ static ttt_status gomoku_choose(ttt_engine *e, const ttt_board *b, ttt_move *out
             else
                 break;
         }
+        if (s->aborted && raised > 0 && s->partial)
+            best = moves[raised].cell; /* beat the last depth's best at this depth */
         if (s->aborted || index < 0)
             break;
         best = moves[index].cell;
