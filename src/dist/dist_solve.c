@@ -34,13 +34,15 @@
  * The master writes its tree to the checkpoint file (atomically, by rename) every DIST_CHECKPOINT_MS and at
  * the end; --resume reads it back, jobs under way becoming free leaves.
  */
-#define _POSIX_C_SOURCE 200809L /* nanosleep */
+#define _POSIX_C_SOURCE 200809L /* nanosleep, access */
 #include <assert.h>
+#include <errno.h>
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "dist/dist.h"
 #include "dist/dist_mpi.h"
@@ -894,7 +896,7 @@ static ttt_status cert_file(const cert_plan *c, const char *path, dist_solve_sta
 {
     FILE *f = fopen(path, "wb");
     if (!f)
-        return ttt_fail(err, TTT_EIO, "cannot write the certificate %s", path);
+        return ttt_fail(err, TTT_EIO, "cannot write the certificate %s: %s", path, strerror(errno));
     uint64_t nodes = c->nodes;
     size_t at = 0;
     bool bad = false;
@@ -1057,6 +1059,21 @@ static void master_result(const master *m, ttt_search_result *out)
     out->nodes = m->nodes;
 }
 
+/* A certificate path that cannot be written fails before the search, not after the whole of it, as the
+ * one-process `ttt solve` does: opened for appending (an existing file is left as it is), a file the probe
+ * made removed again. */
+static ttt_status cert_probe(const char *path, ttt_error *err)
+{
+    bool existed = access(path, F_OK) == 0;
+    FILE *f = fopen(path, "ab");
+    if (!f)
+        return ttt_fail(err, TTT_EIO, "cannot write the certificate %s: %s", path, strerror(errno));
+    fclose(f);
+    if (!existed)
+        remove(path);
+    return TTT_OK;
+}
+
 static ttt_status master_main(const ttt_board *b, const dist_solve_options *opt, int size,
                               ttt_search_result *out, dist_solve_stats *stats, ttt_error *err)
 {
@@ -1070,6 +1087,8 @@ static ttt_status master_main(const ttt_board *b, const dist_solve_options *opt,
         st = ttt_fail(err, TTT_ENOMEM, "out of memory");
     for (int w = 0; !st && w < size; w++)
         m.job[w] = -1;
+    if (!st && opt->certificate)
+        st = cert_probe(opt->certificate, err);
     if (!st && opt->resume) {
         st = checkpoint_read(&m.tree, opt->checkpoint, err);
         stats->resumed = (uint64_t)m.tree.n - 1;
