@@ -336,9 +336,12 @@ static ttt_status load_checkpoint(ttt_solver *s, const ttt_board *b, stream *in,
     r->use = false;
     resume_root(r, b);
     const int cells = s->g.lines->cells;
-    ttt_bits all = {{0}};
+    ttt_bits all = {{0}}, taken = {{0}}; /* taken: the root's stones, inner cells */
     for (int c = 0; c < cells && c < RESUME_PROOF_WORDS * 64; c++)
         all.w[c / 64] |= UINT64_C(1) << (c % 64);
+    for (int c = 0; c < cells; c++)
+        if (ttt_bits_test(&b->stones[TTT_X], c) || ttt_bits_test(&b->stones[TTT_O], c))
+            ttt_bits_set(&taken, to_inner(s, c));
     r->prove_used = get_uint(in, 8);
     uint64_t n = get_uint(in, 4);
     if (n > RESUME_MAX_PROOFS)
@@ -367,22 +370,23 @@ static ttt_status load_checkpoint(ttt_solver *s, const ttt_board *b, stream *in,
     for (uint64_t i = 0; i < n && !in->bad; i++) {
         uint64_t cell = get_uint(in, 2);
         int score = (int16_t)get_uint(in, 2);
-        if (cell >= (uint64_t)cells || score > TTT_SCORE_WIN || score < -TTT_SCORE_WIN ||
-            atomic_load(&r->settled[cell]))
+        if (cell >= (uint64_t)cells || ttt_bits_test(&taken, (int)cell) || score > TTT_SCORE_WIN ||
+            score < -TTT_SCORE_WIN || atomic_load(&r->settled[cell]))
             return ttt_fail(err, TTT_EINVAL, "checkpoint: first move %llu is corrupted",
                             (unsigned long long)i + 1);
         resume_move_add(r, (int)cell, score);
     }
+    /* The order is of every move of the root or none (a search that ordered none yet): the search takes it
+     * for the root's moves when it has as many, so a cell taken or twice would be played. */
     n = get_uint(in, 2);
-    if (n > (uint64_t)cells)
+    if (n != 0 && n != (uint64_t)(cells - b->ply))
         return ttt_fail(err, TTT_EINVAL, "checkpoint: %llu moves in order: corrupted", (unsigned long long)n);
-    uint64_t seen[TTT_WORDS] = {0};
     for (uint64_t i = 0; i < n && !in->bad; i++) {
         uint64_t cell = get_uint(in, 2);
-        if (cell >= (uint64_t)cells || (seen[cell / 64] >> (cell % 64) & 1))
+        if (cell >= (uint64_t)cells || ttt_bits_test(&taken, (int)cell))
             return ttt_fail(err, TTT_EINVAL, "checkpoint: move %llu of the order is corrupted",
                             (unsigned long long)i + 1);
-        seen[cell / 64] |= UINT64_C(1) << (cell % 64);
+        ttt_bits_set(&taken, (int)cell);
         r->order[r->norder++] = (int16_t)cell;
     }
     for (int side = 0; side < 2; side++)
