@@ -6,6 +6,7 @@
 #include "search/solve_resume.h"
 
 #include <assert.h>
+#include <errno.h>
 #include <stdatomic.h>
 #include <string.h>
 
@@ -99,7 +100,8 @@ void resume_move_add(solve_resume *r, int cell, int score)
 typedef struct stream {
     FILE *f;
     uint64_t hash, bytes;
-    bool bad; /* a write failed, or a read came short */
+    bool bad;  /* a write failed, or a read came short */
+    int error; /* errno of a read that failed (not one that met the end) */
 } stream;
 
 static void hash_bytes(stream *s, const uint8_t *p, size_t n)
@@ -129,6 +131,8 @@ static void put_uint(stream *s, uint64_t v, int size)
 static bool get(stream *s, void *p, size_t n)
 {
     if (s->bad || fread(p, 1, n, s->f) != n) {
+        if (!s->bad && ferror(s->f))
+            s->error = errno;
         s->bad = true;
         return false;
     }
@@ -439,7 +443,7 @@ ttt_status ttt_solver_load(ttt_solver *s, const ttt_board *b, FILE *in, ttt_chec
     ttt_status st = load_checkpoint(s, b, &r, info, err);
     if (st) {
         if (ferror(in))
-            st = ttt_fail(err, TTT_EIO, "checkpoint: read error");
+            st = ttt_fail(err, TTT_EIO, "checkpoint: read error: %s", strerror(r.error ? r.error : EIO));
         ttt_solver_clear(s);
         s->resume->use = false;
         resume_root(s->resume, b);
