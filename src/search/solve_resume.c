@@ -311,6 +311,14 @@ ttt_status ttt_solver_save(const ttt_solver *s, FILE *out, ttt_checkpoint_info *
 
 /* --- Loading -------------------------------------------------------------------------------------------- */
 
+/* Whether score is an exact value of a move of b (ttt/solve.h): a draw, or a game that ends after one stone
+ * more than b has at least and a full board at most; else a first move's value, printed, would be nonsense. */
+static bool exact_score(int score, const ttt_board *b)
+{
+    const int distance = TTT_SCORE_WIN - (score < 0 ? -score : score);
+    return score == 0 || (distance > b->ply && distance <= b->cells);
+}
+
 /* Reads the file into s for root b; the caller clears s on failure. */
 static ttt_status load_checkpoint(ttt_solver *s, const ttt_board *b, stream *in, ttt_checkpoint_info *info,
                                   ttt_error *err)
@@ -374,8 +382,8 @@ static ttt_status load_checkpoint(ttt_solver *s, const ttt_board *b, stream *in,
     for (uint64_t i = 0; i < n && !in->bad; i++) {
         uint64_t cell = get_uint(in, 2);
         int score = (int16_t)get_uint(in, 2);
-        if (cell >= (uint64_t)cells || ttt_bits_test(&taken, (int)cell) || score > TTT_SCORE_WIN ||
-            score < -TTT_SCORE_WIN || atomic_load(&r->settled[cell]))
+        if (cell >= (uint64_t)cells || ttt_bits_test(&taken, (int)cell) || !exact_score(score, b) ||
+            atomic_load(&r->settled[cell]))
             return ttt_fail(err, TTT_EINVAL, "checkpoint: first move %llu is corrupted",
                             (unsigned long long)i + 1);
         resume_move_add(r, (int)cell, score);

@@ -79,8 +79,8 @@ run solve --rules 6x8k5 --resume "$DIR"
 
 # A file whose checksum matches but whose root moves are not the position's (made by hand, or by another
 # program): a first move or a move of the search's order on a taken cell would be played again.
-# rewrite SRC DST FIELD CELL: DST is SRC with the first entry of FIELD (settled: the first moves valued; order:
-# the search's order) set to CELL, and its checksum made again.
+# rewrite SRC DST FIELD VALUE: DST is SRC with the first entry of FIELD (settled: the first moves valued, their
+# cell; score: their score; order: the search's order) set to VALUE, and its checksum made again.
 rewrite() {
     python3 - "$@" <<'PY'
 import struct, sys
@@ -93,6 +93,8 @@ at += 8
 at += 4 + 34 * struct.unpack_from("<I", d, at)[0]  # the prover's answers
 if field == "settled":
     struct.pack_into("<H", d, at + 4, cell)
+elif field == "score":
+    struct.pack_into("<h", d, at + 6, cell)
 else:
     at += 4 + 4 * struct.unpack_from("<I", d, at)[0]
     struct.pack_into("<H", d, at + 2, cell)
@@ -108,6 +110,11 @@ rewrite "$DIR/b2.ckpt" "$DIR/b2-order.ckpt" order 4 # b2's own cell
 expect_err "b2-order.ckpt: checkpoint: move 1 of the order is corrupted" solve --moves b2 --resume "$DIR/b2-order.ckpt"
 rewrite "$DIR/b2.ckpt" "$DIR/b2-settled.ckpt" settled 4
 expect_err "b2-settled.ckpt: checkpoint: first move 1 is corrupted" solve --moves b2 --resume "$DIR/b2-settled.ckpt"
+# Scores no game from here ends with: a win after no stone at all (TTT_SCORE_WIN), a loss after the first.
+rewrite "$DIR/b2.ckpt" "$DIR/b2-score.ckpt" score 10000
+expect_err "b2-score.ckpt: checkpoint: first move 1 is corrupted" solve --moves b2 --resume "$DIR/b2-score.ckpt"
+rewrite "$DIR/b2.ckpt" "$DIR/b2-score.ckpt" score -9999
+expect_err "b2-score.ckpt: checkpoint: first move 1 is corrupted" solve --moves b2 --resume "$DIR/b2-score.ckpt"
 rewrite "$DIR/b2.ckpt" "$DIR/b2-twice.ckpt" order 2 # the order's second cell, now twice
 expect_err "b2-twice.ckpt: checkpoint: move 2 of the order is corrupted" solve --moves b2 --resume "$DIR/b2-twice.ckpt"
 expect_out 0 "^a1 +draw +8$" solve --moves b2 --resume "$DIR/b2.ckpt"
