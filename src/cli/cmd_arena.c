@@ -433,11 +433,11 @@ int cmd_arena(int argc, char **argv)
         cli_progress_end(total);
     else if (bar && st != TTT_EINVAL)
         fputc('\n', stderr);
-    if (interrupted)
-        fprintf(stderr,
-                "ttt arena: interrupted: %" PRIu64 " of %" PRIu64
-                " games played, the games in flight abandoned\n",
-                played, total);
+    if (interrupted) {
+        char done[CLI_COUNT_SIZE], all[CLI_COUNT_SIZE];
+        fprintf(stderr, "ttt arena: interrupted: %s of %s games played, the games in flight abandoned\n",
+                cli_count(played, done, sizeof done), cli_count(total, all, sizeof all));
+    }
     int rc = CLI_OK;
     if (st)
         rc = st == TTT_EINVAL ? cli_usage("arena", "%s", err.msg) : cli_runtime("arena", "%s", err.msg);

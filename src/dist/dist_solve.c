@@ -34,13 +34,16 @@
  * The master writes its tree to the checkpoint file (atomically, by rename) every DIST_CHECKPOINT_MS and at
  * the end; --resume reads it back, jobs under way becoming free leaves.
  */
-#define _POSIX_C_SOURCE 200809L /* nanosleep */
+#define _POSIX_C_SOURCE 200809L /* nanosleep, access */
 #include <assert.h>
+#include <errno.h>
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "dist/dist.h"
 #include "dist/dist_mpi.h"
@@ -894,7 +897,7 @@ static ttt_status cert_file(const cert_plan *c, const char *path, dist_solve_sta
 {
     FILE *f = fopen(path, "wb");
     if (!f)
-        return ttt_fail(err, TTT_EIO, "cannot write the certificate %s", path);
+        return ttt_fail(err, TTT_EIO, "cannot write the certificate %s: %s", path, strerror(errno));
     uint64_t nodes = c->nodes;
     size_t at = 0;
     bool bad = false;
@@ -1057,6 +1060,35 @@ static void master_result(const master *m, ttt_search_result *out)
     out->nodes = m->nodes;
 }
 
+/* A file the master writes at the end (or now and then) that cannot be written fails before the search, not
+ * after it, as in the one-process `ttt solve`: path is opened for appending (an existing file is left as it
+ * is) and a file the probe made removed again. what: "certificate", "checkpoint". */
+static ttt_status write_probe(const char *path, const char *what, ttt_error *err)
+{
+    bool existed = access(path, F_OK) == 0;
+    FILE *f = fopen(path, "ab");
+    if (!f)
+        return ttt_fail(err, TTT_EIO, "cannot write the %s %s: %s", what, path, strerror(errno));
+    fclose(f);
+    if (!existed)
+        remove(path);
+    return TTT_OK;
+}
+
+/* The checkpoint is written beside path and renamed over it: a path that is there but not a regular file (a
+ * directory, a device such as /dev/null, a pipe) is refused before the search, not replaced (or found
+ * unwritable) after it; so is a directory where path.tmp cannot be made. */
+static ttt_status checkpoint_probe(const char *path, ttt_error *err)
+{
+    struct stat st;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+        return ttt_fail(err, TTT_EINVAL, "the checkpoint %s is not a regular file: not replacing it", path);
+    char tmp[4096];
+    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp)
+        return ttt_fail(err, TTT_EINVAL, "checkpoint path too long");
+    return write_probe(tmp, "checkpoint", err);
+}
+
 static ttt_status master_main(const ttt_board *b, const dist_solve_options *opt, int size,
                               ttt_search_result *out, dist_solve_stats *stats, ttt_error *err)
 {
@@ -1070,6 +1102,10 @@ static ttt_status master_main(const ttt_board *b, const dist_solve_options *opt,
         st = ttt_fail(err, TTT_ENOMEM, "out of memory");
     for (int w = 0; !st && w < size; w++)
         m.job[w] = -1;
+    if (!st && opt->certificate)
+        st = write_probe(opt->certificate, "certificate", err);
+    if (!st && opt->checkpoint)
+        st = checkpoint_probe(opt->checkpoint, err);
     if (!st && opt->resume) {
         st = checkpoint_read(&m.tree, opt->checkpoint, err);
         stats->resumed = (uint64_t)m.tree.n - 1;

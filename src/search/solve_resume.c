@@ -6,6 +6,7 @@
 #include "search/solve_resume.h"
 
 #include <assert.h>
+#include <errno.h>
 #include <stdatomic.h>
 #include <string.h>
 
@@ -99,7 +100,8 @@ void resume_move_add(solve_resume *r, int cell, int score)
 typedef struct stream {
     FILE *f;
     uint64_t hash, bytes;
-    bool bad; /* a write failed, or a read came short */
+    bool bad;  /* a write failed, or a read came short */
+    int error; /* errno of a read that failed (not one that met the end) */
 } stream;
 
 static void hash_bytes(stream *s, const uint8_t *p, size_t n)
@@ -129,6 +131,8 @@ static void put_uint(stream *s, uint64_t v, int size)
 static bool get(stream *s, void *p, size_t n)
 {
     if (s->bad || fread(p, 1, n, s->f) != n) {
+        if (!s->bad && ferror(s->f))
+            s->error = errno;
         s->bad = true;
         return false;
     }
@@ -307,6 +311,14 @@ ttt_status ttt_solver_save(const ttt_solver *s, FILE *out, ttt_checkpoint_info *
 
 /* --- Loading -------------------------------------------------------------------------------------------- */
 
+/* Whether score is an exact value of a move of b (ttt/solve.h): a draw, or a game that ends after one stone
+ * more than b has at least and a full board at most; else a first move's value, printed, would be nonsense. */
+static bool exact_score(int score, const ttt_board *b)
+{
+    const int distance = TTT_SCORE_WIN - (score < 0 ? -score : score);
+    return score == 0 || (distance > b->ply && distance <= b->cells);
+}
+
 /* Reads the file into s for root b; the caller clears s on failure. */
 static ttt_status load_checkpoint(ttt_solver *s, const ttt_board *b, stream *in, ttt_checkpoint_info *info,
                                   ttt_error *err)
@@ -336,9 +348,12 @@ static ttt_status load_checkpoint(ttt_solver *s, const ttt_board *b, stream *in,
     r->use = false;
     resume_root(r, b);
     const int cells = s->g.lines->cells;
-    ttt_bits all = {{0}};
+    ttt_bits all = {{0}}, taken = {{0}}; /* taken: the root's stones, inner cells */
     for (int c = 0; c < cells && c < RESUME_PROOF_WORDS * 64; c++)
         all.w[c / 64] |= UINT64_C(1) << (c % 64);
+    for (int c = 0; c < cells; c++)
+        if (ttt_bits_test(&b->stones[TTT_X], c) || ttt_bits_test(&b->stones[TTT_O], c))
+            ttt_bits_set(&taken, to_inner(s, c));
     r->prove_used = get_uint(in, 8);
     uint64_t n = get_uint(in, 4);
     if (n > RESUME_MAX_PROOFS)
@@ -367,22 +382,23 @@ static ttt_status load_checkpoint(ttt_solver *s, const ttt_board *b, stream *in,
     for (uint64_t i = 0; i < n && !in->bad; i++) {
         uint64_t cell = get_uint(in, 2);
         int score = (int16_t)get_uint(in, 2);
-        if (cell >= (uint64_t)cells || score > TTT_SCORE_WIN || score < -TTT_SCORE_WIN ||
+        if (cell >= (uint64_t)cells || ttt_bits_test(&taken, (int)cell) || !exact_score(score, b) ||
             atomic_load(&r->settled[cell]))
             return ttt_fail(err, TTT_EINVAL, "checkpoint: first move %llu is corrupted",
                             (unsigned long long)i + 1);
         resume_move_add(r, (int)cell, score);
     }
+    /* The order is of every move of the root or none (a search that ordered none yet): the search takes it
+     * for the root's moves when it has as many, so a cell taken or twice would be played. */
     n = get_uint(in, 2);
-    if (n > (uint64_t)cells)
+    if (n != 0 && n != (uint64_t)(cells - b->ply))
         return ttt_fail(err, TTT_EINVAL, "checkpoint: %llu moves in order: corrupted", (unsigned long long)n);
-    uint64_t seen[TTT_WORDS] = {0};
     for (uint64_t i = 0; i < n && !in->bad; i++) {
         uint64_t cell = get_uint(in, 2);
-        if (cell >= (uint64_t)cells || (seen[cell / 64] >> (cell % 64) & 1))
+        if (cell >= (uint64_t)cells || ttt_bits_test(&taken, (int)cell))
             return ttt_fail(err, TTT_EINVAL, "checkpoint: move %llu of the order is corrupted",
                             (unsigned long long)i + 1);
-        seen[cell / 64] |= UINT64_C(1) << (cell % 64);
+        ttt_bits_set(&taken, (int)cell);
         r->order[r->norder++] = (int16_t)cell;
     }
     for (int side = 0; side < 2; side++)
@@ -435,7 +451,7 @@ ttt_status ttt_solver_load(ttt_solver *s, const ttt_board *b, FILE *in, ttt_chec
     ttt_status st = load_checkpoint(s, b, &r, info, err);
     if (st) {
         if (ferror(in))
-            st = ttt_fail(err, TTT_EIO, "checkpoint: read error");
+            st = ttt_fail(err, TTT_EIO, "checkpoint: read error: %s", strerror(r.error ? r.error : EIO));
         ttt_solver_clear(s);
         s->resume->use = false;
         resume_root(s->resume, b);

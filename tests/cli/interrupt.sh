@@ -61,10 +61,10 @@ check '[[ $RC -eq 130 ]]' "arena: exit $RC after SIGINT, expected 130"
 check 'grep -qE "^Score of random vs random:seed=3: [0-9]+ - [0-9]+ - [0-9]+  \[0\.[0-9]+\] [1-9][0-9]*$" "$OUT"' \
     "arena: no results of the games played"
 check 'grep -qE "^Rank Name" "$OUT"' "arena: no ranking after SIGINT"
-check 'grep -aqE $'"'"'^\033\\[Kttt arena: interrupted: [1-9][0-9]* of 300000000 games played, the games in flight abandoned$'"'"' "$DIR/lines"' \
+check 'grep -aqE $'"'"'^\033\\[Kttt arena: interrupted: [1-9][0-9,]* of 300,000,000 games played, the games in flight abandoned$'"'"' "$DIR/lines"' \
     "arena: the bar is not cleared before the interruption's line: $(tail -c 300 "$DIR/lines" | cat -v)"
 # The records add up to the games the line says were played.
-played=$(grep -aoE 'interrupted: [0-9]+' "$DIR/lines" | grep -oE '[0-9]+$')
+played=$(grep -aoE 'interrupted: [0-9,]+' "$DIR/lines" | grep -oE '[0-9,]+$' | tr -d ,)
 sum=$(grep -E '^Score of' "$OUT" | awk '{print $NF}' | paste -sd+ | bc)
 check '[[ -n $played && $sum -eq $played ]]' "arena: $sum games in the table, $played played"
 

@@ -36,12 +36,13 @@ expect 0 solve --rules 6x8k5 --json --resume "$CK"
 [[ $(jq .nodes "$OUT") == 0 && $(values "$OUT") == "$(values "$DIR/whole.json")" ]] && PASS=$((PASS + 1)) ||
     fail "resumed from a finished checkpoint: $(jq .nodes "$OUT") nodes"
 
-# --value keeps the table: 5x5k3 misère (a loss, 4M nodes in one run, by search alone) stopped and resumed.
-expect 0 solve --rules 5x5k3-misere --value --json
+# --value keeps the table: 5x4k3 misère (a loss, 339K nodes in one run, by search alone; more rows than
+# columns, so the solver's cells are turned) stopped and resumed.
+expect 0 solve --rules 5x4k3-misere --value --json
 cp "$OUT" "$DIR/value.json"
-expect 0 solve --rules 5x5k3-misere --value --json --checkpoint "$DIR/value.ckpt" --nodes 1500000
+expect 0 solve --rules 5x4k3-misere --value --json --checkpoint "$DIR/value.ckpt" --nodes 130000
 FIRST=$(jq .nodes "$OUT")
-expect 0 solve --rules 5x5k3-misere --value --json --resume "$DIR/value.ckpt"
+expect 0 solve --rules 5x4k3-misere --value --json --resume "$DIR/value.ckpt"
 [[ $(values "$OUT") == "$(values "$DIR/value.json")" ]] && PASS=$((PASS + 1)) || fail "--value resumed: not one run's value"
 ((FIRST + $(jq .nodes "$OUT") < $(jq .nodes "$DIR/value.json") + FIRST / 2)) && PASS=$((PASS + 1)) ||
     fail "--value resumed: $(jq .nodes "$OUT") nodes after $FIRST; one run takes $(jq .nodes "$DIR/value.json")"
@@ -72,6 +73,51 @@ expect_err "$DIR/text: not a checkpoint of ttt solve" solve --rules 6x8k5 --resu
 expect_err "$DIR/text is not a checkpoint of ttt solve: not overwriting it" solve --rules 6x8k5 --checkpoint "$DIR/text"
 [[ $(cat "$DIR/text") == "not a checkpoint" ]] && PASS=$((PASS + 1)) || fail "a text file was overwritten"
 expect_err "cannot read the checkpoint $DIR/none" solve --rules 6x8k5 --resume "$DIR/none"
+run solve --rules 6x8k5 --resume "$DIR"
+[[ $RC -eq 1 && $(wc -l <"$ERR") -eq 1 ]] && grep -q "^ttt solve: $DIR: checkpoint: read error: Is a directory$" "$ERR" &&
+    PASS=$((PASS + 1)) || fail "--resume of a directory: exit $RC, not its reason"
+
+# A file whose checksum matches but whose root moves are not the position's (made by hand, or by another
+# program): a first move or a move of the search's order on a taken cell would be played again.
+# rewrite SRC DST FIELD VALUE: DST is SRC with the first entry of FIELD (settled: the first moves valued, their
+# cell; score: their score; order: the search's order) set to VALUE, and its checksum made again.
+rewrite() {
+    python3 - "$@" <<'PY'
+import struct, sys
+src, dst, field, cell = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+d = bytearray(open(src, "rb").read())
+at = 12
+for _ in range(2):  # the rules, the position
+    at += 2 + struct.unpack_from("<H", d, at)[0]
+at += 8
+at += 4 + 34 * struct.unpack_from("<I", d, at)[0]  # the prover's answers
+if field == "settled":
+    struct.pack_into("<H", d, at + 4, cell)
+elif field == "score":
+    struct.pack_into("<h", d, at + 6, cell)
+else:
+    at += 4 + 4 * struct.unpack_from("<I", d, at)[0]
+    struct.pack_into("<H", d, at + 2, cell)
+h = 0xCBF29CE484222325
+for b in d[:-8]:
+    h = ((h ^ b) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+struct.pack_into("<Q", d, len(d) - 8, h)
+open(dst, "wb").write(d)
+PY
+}
+expect 0 solve --moves b2 --checkpoint "$DIR/b2.ckpt"
+rewrite "$DIR/b2.ckpt" "$DIR/b2-order.ckpt" order 4 # b2's own cell
+expect_err "b2-order.ckpt: checkpoint: move 1 of the order is corrupted" solve --moves b2 --resume "$DIR/b2-order.ckpt"
+rewrite "$DIR/b2.ckpt" "$DIR/b2-settled.ckpt" settled 4
+expect_err "b2-settled.ckpt: checkpoint: first move 1 is corrupted" solve --moves b2 --resume "$DIR/b2-settled.ckpt"
+# Scores no game from here ends with: a win after no stone at all (TTT_SCORE_WIN), a loss after the first.
+rewrite "$DIR/b2.ckpt" "$DIR/b2-score.ckpt" score 10000
+expect_err "b2-score.ckpt: checkpoint: first move 1 is corrupted" solve --moves b2 --resume "$DIR/b2-score.ckpt"
+rewrite "$DIR/b2.ckpt" "$DIR/b2-score.ckpt" score -9999
+expect_err "b2-score.ckpt: checkpoint: first move 1 is corrupted" solve --moves b2 --resume "$DIR/b2-score.ckpt"
+rewrite "$DIR/b2.ckpt" "$DIR/b2-twice.ckpt" order 2 # the order's second cell, now twice
+expect_err "b2-twice.ckpt: checkpoint: move 2 of the order is corrupted" solve --moves b2 --resume "$DIR/b2-twice.ckpt"
+expect_out 0 "^a1 +draw +8$" solve --moves b2 --resume "$DIR/b2.ckpt"
 expect_err "cannot write the checkpoint $DIR/nodir/x.ckpt.tmp: No such file" solve --rules 6x8k5 --checkpoint "$DIR/nodir/x.ckpt"
 expect_err "--checkpoint-every goes with --checkpoint" solve --rules 6x8k5 --checkpoint-every 5
 expect_err "--job-nodes and --job-timeout go with --mpi" solve --rules 6x8k5 --job-nodes 5

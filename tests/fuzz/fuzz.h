@@ -65,6 +65,26 @@ static inline char *fuzz_rules_and_text(const uint8_t *data, size_t size, ttt_ru
     return buf;
 }
 
+/* A malloc'd copy of the size bytes of a file that ends with the FNV-1a (64 bits, little-endian) of the bytes
+ * before it, that sum set right (when size is at least 8), so that mutations reach the parser behind the
+ * check: the move tables' binary files, the solver's checkpoints. */
+#define FUZZ_SUM_BYTES 8
+static inline uint8_t *fuzz_copy_with_sum(const uint8_t *data, size_t size)
+{
+    uint8_t *copy = malloc(size ? size : 1);
+    FUZZ_CHECK(copy != NULL);
+    if (size)
+        memcpy(copy, data, size);
+    if (size >= FUZZ_SUM_BYTES) {
+        uint64_t sum = UINT64_C(0xcbf29ce484222325);
+        for (size_t i = 0; i < size - FUZZ_SUM_BYTES; i++)
+            sum = (sum ^ copy[i]) * UINT64_C(0x100000001b3);
+        for (int i = 0; i < FUZZ_SUM_BYTES; i++)
+            copy[size - FUZZ_SUM_BYTES + (size_t)i] = (uint8_t)(sum >> (8 * i));
+    }
+    return copy;
+}
+
 /* An error message was written: non-empty, and one line. */
 static inline void fuzz_check_message(const ttt_error *err)
 {

@@ -11,10 +11,6 @@
 #define _POSIX_C_SOURCE 200809L /* open_memstream */
 #include "fuzz_table.h"
 
-#define SUM_BYTES  8
-#define FNV_OFFSET UINT64_C(0xcbf29ce484222325)
-#define FNV_PRIME  UINT64_C(0x100000001b3)
-
 static ttt_table *load_ok(const char *bytes, size_t len)
 {
     ttt_table *t = NULL;
@@ -28,16 +24,7 @@ static ttt_table *load_ok(const char *bytes, size_t len)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    uint8_t *copy = malloc(size ? size : 1);
-    FUZZ_CHECK(copy != NULL);
-    memcpy(copy, data, size);
-    if (size >= SUM_BYTES) {
-        uint64_t sum = FNV_OFFSET;
-        for (size_t i = 0; i < size - SUM_BYTES; i++)
-            sum = (sum ^ copy[i]) * FNV_PRIME;
-        for (int i = 0; i < SUM_BYTES; i++)
-            copy[size - SUM_BYTES + (size_t)i] = (uint8_t)(sum >> (8 * i));
-    }
+    uint8_t *copy = fuzz_copy_with_sum(data, size);
     ttt_table *t = NULL;
     ttt_error err = {{0}};
     ttt_status st = ttt_table_load_bytes(FUZZ_TABLE_NAME, copy, size, NULL, &t, &err);

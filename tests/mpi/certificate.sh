@@ -16,7 +16,7 @@ check() { # check NP RULES MOVES BUDGET
         return
     fi
     # The file was assembled: nodes of the master's tree and pieces from the workers.
-    grep -Eq "^ttt solve: certificate .*: [0-9]+ nodes \([1-9][0-9]* from the job tree, [1-9][0-9]* pieces\)" \
+    grep -Eq "^ttt solve: certificate .*: [0-9,]+ nodes \([1-9][0-9,]* from the job tree, [1-9][0-9,]* pieces?\)" \
         "$ERR" && PASS=$((PASS + 1)) || fail "-np $n $rules $moves: no line of the certificate's pieces"
     run verify "$DIR/cert"
     [[ $RC -eq 0 ]] && grep -q ": valid: .*: $want$" "$OUT" && PASS=$((PASS + 1)) ||
@@ -31,4 +31,12 @@ check 3 4x4k3 b2 30
 check 2 4x5k4 a1 2000
 # The master alone writes the pieces itself.
 check 1 4x5k4 "" 2000
+
+# A certificate that cannot be written fails before the search, in one line (mpirun adds its own notice), as
+# without --mpi: the job tree's checkpoint, written at the end of a search, is never made.
+mpi 3 solve --mpi --rules 4x4k3 --certificate "$DIR/nodir/cert" --checkpoint "$DIR/tree"
+[[ $RC -ne 0 && $(grep -c '^ttt' "$ERR") -eq 1 ]] &&
+    grep -q "^ttt solve: cannot write the certificate $DIR/nodir/cert: No such file or directory$" "$ERR" &&
+    PASS=$((PASS + 1)) || fail "--certificate in a missing directory: exit $RC, $(cat "$ERR")"
+[[ ! -e $DIR/tree ]] && PASS=$((PASS + 1)) || fail "--certificate in a missing directory: the search ran"
 finish
