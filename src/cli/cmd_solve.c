@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
@@ -512,6 +513,11 @@ static int solve_value(ttt_solver *solver, solve_watch *watch, bool json, const 
  * refuses to overwrite a file that is not a checkpoint. */
 static int checkpoint_open(ttt_solver *solver, const ttt_board *b, const char *path, bool resume)
 {
+    /* Written beside path and renamed over it: a directory, a device (/dev/null) or a pipe (whose open would
+     * wait for a writer) is no checkpoint, and is not replaced. */
+    struct stat sb;
+    if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode))
+        return cli_usage("solve", "%s is not a regular file: not a checkpoint", path);
     FILE *f = fopen(path, "rb");
     if (!resume) {
         char head[sizeof TTT_CHECKPOINT_MAGIC - 1];
@@ -740,19 +746,30 @@ int cmd_solve(int argc, char **argv)
     sigaction(SIGINT, &old_sa, NULL);
     if (ckpt)
         sigaction(SIGTERM, &old_term, NULL);
-    if (mpi && root && !st) /* what the job tree did, for the scaling figures */
-        fprintf(
-            stderr,
-            "ttt solve: %d ranks, %llu jobs (%llu proven), %.1f jobs/s, a tree of %d nodes %d plies deep, "
-            "busiest worker %llu nodes, largest job %llu, %llu nodes resumed, %d workers lost\n",
-            stats.ranks, (unsigned long long)stats.jobs, (unsigned long long)stats.jobs_proven,
-            r->ms > 0 ? (double)stats.jobs * 1000.0 / r->ms : 0.0, stats.tree_nodes, stats.tree_depth,
-            (unsigned long long)stats.busiest, (unsigned long long)stats.largest_job,
-            (unsigned long long)stats.resumed, stats.lost);
-    if (mpi && root && !st && cert_path) /* written by dist_solve, from the workers' pieces */
-        fprintf(stderr, "ttt solve: certificate %s: %llu nodes (%llu from the job tree, %d pieces)\n",
-                cert_path, (unsigned long long)stats.cert_nodes, (unsigned long long)stats.cert_top,
-                stats.cert_pieces);
+    if (mpi && root && !st) { /* what the job tree did, for the scaling figures */
+        char ranks[CLI_COUNTED_SIZE], jobs[CLI_COUNTED_SIZE], proven[CLI_COUNT_SIZE], tree[CLI_COUNTED_SIZE],
+            depth[CLI_COUNTED_SIZE], busiest[CLI_COUNT_SIZE], largest[CLI_COUNT_SIZE],
+            resumed[CLI_COUNT_SIZE], lost[CLI_COUNTED_SIZE];
+        fprintf(stderr,
+                "ttt solve: %s, %s (%s proven), %.1f jobs/s, a tree of %s %s deep, busiest worker %s nodes, "
+                "largest job %s, %s nodes resumed, %s lost\n",
+                cli_counted((uint64_t)stats.ranks, "rank", "ranks", ranks, sizeof ranks),
+                cli_counted(stats.jobs, "job", "jobs", jobs, sizeof jobs),
+                cli_count(stats.jobs_proven, proven, sizeof proven),
+                r->ms > 0 ? (double)stats.jobs * 1000.0 / r->ms : 0.0,
+                cli_counted((uint64_t)stats.tree_nodes, "node", "nodes", tree, sizeof tree),
+                cli_counted((uint64_t)stats.tree_depth, "ply", "plies", depth, sizeof depth),
+                cli_count(stats.busiest, busiest, sizeof busiest),
+                cli_count(stats.largest_job, largest, sizeof largest),
+                cli_count(stats.resumed, resumed, sizeof resumed),
+                cli_counted((uint64_t)stats.lost, "worker", "workers", lost, sizeof lost));
+    }
+    if (mpi && root && !st && cert_path) { /* written by dist_solve, from the workers' pieces */
+        char total[CLI_COUNT_SIZE], top[CLI_COUNT_SIZE], pieces[CLI_COUNTED_SIZE];
+        fprintf(stderr, "ttt solve: certificate %s: %s nodes (%s from the job tree, %s)\n", cert_path,
+                cli_count(stats.cert_nodes, total, sizeof total), cli_count(stats.cert_top, top, sizeof top),
+                cli_counted((uint64_t)stats.cert_pieces, "piece", "pieces", pieces, sizeof pieces));
+    }
     if (!root) { /* a worker prints nothing */
         ttt_solver_free(solver);
         free(r);

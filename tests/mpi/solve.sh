@@ -11,6 +11,10 @@ done
 check 3 4x5k4 --job-nodes 2000
 grep -Eq "plies deep" "$ERR" && ! grep -q " 0 plies deep" "$ERR" && PASS=$((PASS + 1)) ||
     fail "4x5k4 --job-nodes 2000: the job tree did not grow"
+# One ply, one job: counts in the singular, digits grouped.
+check 2 4x4k3 --job-nodes 100000000
+grep -Eq "^ttt solve: 2 ranks, [0-9]+ jobs? .*a tree of [0-9]+ nodes? 1 ply deep, busiest worker [0-9]{1,3}(,[0-9]{3})* nodes" "$ERR" &&
+    PASS=$((PASS + 1)) || fail "4x4k3 at 2 ranks: the stats line is not '... 1 ply deep ...' with grouped counts"
 
 expect_err "no --value, --time, --nodes or --threads" solve --mpi --value --rules 4x4
 expect_err "no --value, --time, --nodes or --threads" solve --mpi --nodes 1000 --rules 4x4
