@@ -214,11 +214,12 @@ static void test_proofs_agree_with_solver(void **state)
  * line it could complete (and completes its own when it can): the root's VCF finds the win, and the
  * positions after the blocks keep one. The positions come from random games on the middle of the board;
  * with tactics=0 most are not won in time. */
-#define TACTICS_GAMES     400
-#define TACTICS_MIDDLE    6
-#define TACTICS_MIN_PLIES 10
-#define TACTICS_MAX_PLIES 30
-#define TACTICS_VCF_NODES 20000
+#define TACTICS_GAMES      400
+#define TACTICS_MIDDLE     6
+#define TACTICS_MIN_PLIES  10
+#define TACTICS_MAX_PLIES  30
+#define TACTICS_VCF_NODES  20000
+#define TACTICS_TIMED_SPEC "mcts:iterations=1,time=3600000,seed=1"
 
 /* A random position of r after `plies` moves on the middle TACTICS_MIDDLE x TACTICS_MIDDLE cells, or false
  * when the game ended on the way. */
@@ -283,7 +284,9 @@ static void test_vcf_positions_won(void **state)
                 ttt_threats_vcf(t, me, TACTICS_VCF_NODES, line, &length) != TTT_THREATS_WIN)
                 continue;
             tried++;
-            ttt_engine *e = engine_ok("mcts:iterations=1,seed=1", &r);
+            /* every other game with a time budget, which sizes the searches by the time they take: one
+             * this long leaves them their node counts */
+            ttt_engine *e = engine_ok(game % 2 ? "mcts:iterations=1,seed=1" : TACTICS_TIMED_SPEC, &r);
             int end = b.ply + length;
             while (!ttt_board_terminal(&b) && b.ply < end) {
                 ttt_move m, block[TTT_MAX_CELLS];

@@ -106,10 +106,17 @@
 /* Three moves a root VCT may use on one line of play. */
 #define MCTS_VCT_THREES 3
 /* With a time budget (which the threat searches count in) the root's refutation checks stop after this share
- * of it, each search capped at MCTS_THREAT_NODES_PER_MS nodes per millisecond of the budget: a VCT runs at
- * about 1.5 M nodes/s on an idle core, so a search takes at most some 7% of the budget there. */
-#define MCTS_THREAT_TIME_SHARE   0.5
-#define MCTS_THREAT_NODES_PER_MS 100
+ * of it, and each search gets the nodes that fit in MCTS_THREAT_SEARCH_SHARE of the budget at the rate the
+ * engine's last searches ran at (wall clock: on a loaded machine a fixed node count took most of a 200 ms
+ * move, and 5000-node searches scored 0.625 on 9x9k5 against 0.525 at 20000). Before any measurement the
+ * rate is taken as MCTS_THREAT_INITIAL_RATE nodes a millisecond (a VCT on an idle core: 1.5 M nodes/s); only
+ * searches of MCTS_THREAT_RATE_MIN_NODES nodes or more are timed (shorter ones are below the clock's noise),
+ * and each measurement counts for half of the new rate. */
+#define MCTS_THREAT_TIME_SHARE     0.5
+#define MCTS_THREAT_SEARCH_SHARE   0.067
+#define MCTS_THREAT_INITIAL_RATE   1500.0
+#define MCTS_THREAT_RATE_MIN_NODES 2000
+#define MCTS_THREAT_RATE_SMOOTHING 0.5
 /* A proven win found by the VCT, whose length it does not give: as long as a proof can be. */
 #define MCTS_VCT_PLIES UINT8_MAX
 /* Moves from a position whose opponent can make an open four to the end: the open four, any reply, the
@@ -217,6 +224,7 @@ typedef struct mcts_state {
     double prior_weight, widen;
     ttt_threats *threats; /* tactics: the window counts of the position being searched, else NULL */
     ttt_move forced;      /* a forced win the root's threat search found outside the tree, or TTT_NO_MOVE */
+    double threat_rate;   /* threat-search nodes per millisecond of wall clock, as last measured */
     double draw[2];       /* a draw's reward for the side [TTT_X], [TTT_O] that moved into a node */
     bool have_root;       /* pool[0] is the tree of root_board */
     ttt_board root_board;
@@ -831,6 +839,26 @@ static bool threat_win(ttt_threats *t, ttt_player who, bool vct, uint64_t nodes,
  * threes (VCT), is proven in the tree; else, when the opponent has a VCF (else a VCT) now, the root's moves
  * after which it still has one are proven lost (a stone of ours never gives the opponent a threat win it did
  * not have, so there is nothing to check when it has none). Searches that run out of nodes prove nothing. */
+/* threat_win with a node budget of at most `nodes`, and with a time budget (time_ms > 0) at most the nodes
+ * that fit in MCTS_THREAT_SEARCH_SHARE of it at s->threat_rate, which the search's own rate then updates. */
+static bool timed_threat_win(mcts_state *s, uint64_t time_ms, ttt_player who, bool vct, uint64_t nodes,
+                             int *first, int *plies)
+{
+    if (!time_ms)
+        return threat_win(s->threats, who, vct, nodes, first, plies);
+    double fit = s->threat_rate * MCTS_THREAT_SEARCH_SHARE * (double)time_ms;
+    if (fit < (double)nodes)
+        nodes = (uint64_t)fit;
+    uint64_t before = s->threats->nodes;
+    double t0 = ttt_clock_ms();
+    bool won = threat_win(s->threats, who, vct, nodes, first, plies);
+    double ms = ttt_clock_ms() - t0;
+    uint64_t used = s->threats->nodes - before;
+    if (used >= MCTS_THREAT_RATE_MIN_NODES && ms > 0)
+        s->threat_rate += MCTS_THREAT_RATE_SMOOTHING * ((double)used / ms - s->threat_rate);
+    return won;
+}
+
 static void root_tactics(ttt_engine *e, const ttt_board *b, double start)
 {
     const mcts_config *c = e->config;
@@ -838,23 +866,17 @@ static void root_tactics(ttt_engine *e, const ttt_board *b, double start)
     ttt_threats *t = s->threats;
     ttt_player me = ttt_board_to_move(b), opp = (ttt_player)(1 - me);
     uint64_t budget[2] = {c->vcf, c->vct}; /* [vct] */
-    double until = 0;
-    if (c->time_ms) {
-        uint64_t cap = c->time_ms * MCTS_THREAT_NODES_PER_MS;
-        for (int vct = 0; vct < 2; vct++)
-            budget[vct] = budget[vct] < cap ? budget[vct] : cap;
-        until = start + MCTS_THREAT_TIME_SHARE * (double)c->time_ms;
-    }
+    double until = c->time_ms ? start + MCTS_THREAT_TIME_SHARE * (double)c->time_ms : 0;
     ttt_threats_set(t, b);
     int first, plies;
     for (int vct = 0; vct < 2; vct++)
-        if (threat_win(t, me, vct, budget[vct], &first, &plies)) {
+        if (timed_threat_win(s, c->time_ms, me, vct, budget[vct], &first, &plies)) {
             root_win(s, first, vct ? plies : plies - 1);
             node_prove(s, 0);
             return;
         }
     for (int vct = 0; vct < 2; vct++) {
-        if (!threat_win(t, opp, vct, budget[vct], &first, &plies))
+        if (!timed_threat_win(s, c->time_ms, opp, vct, budget[vct], &first, &plies))
             continue;
         mcts_node *root = &s->pool[0];
         for (uint32_t i = 0; i < root->count && (!until || ttt_clock_ms() < until); i++) {
@@ -862,7 +884,7 @@ static void root_tactics(ttt_engine *e, const ttt_board *b, double start)
             if (ch->proof != PROOF_NONE)
                 continue;
             ttt_threats_play(t, ch->move, me);
-            if (threat_win(t, opp, vct, budget[vct], &first, &plies)) {
+            if (timed_threat_win(s, c->time_ms, opp, vct, budget[vct], &first, &plies)) {
                 ch->proof = PROOF_LOSS;
                 ch->plies = plies_saturated(plies);
             }
@@ -1123,6 +1145,7 @@ static ttt_status mcts_start(ttt_engine *e, ttt_error *err)
     }
     s->prior_weight = c->prior;
     s->widen = c->widen;
+    s->threat_rate = MCTS_THREAT_INITIAL_RATE;
     e->state = s;
     return TTT_OK;
 }
