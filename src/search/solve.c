@@ -42,7 +42,13 @@
 #define PROVE_MIN_K     5
 #define PROVE_TT_MIB    64
 #define PROVE_SHARE     0.5
-#define PROVE_MAX_NODES (UINT64_C(1) << 28)
+#define PROVE_MAX_NODES (UINT64_C(1) << 36)
+/* With the attacker to move and at most PROVE_MOVES_MAX_STONES stones (a threat needs more), its moves are
+ * proven one by one (prove_moves_hold): first each within PROVE_MOVE_NODES nodes, then budgets
+ * PROVE_MOVE_STEP times larger. */
+#define PROVE_MOVES_MAX_STONES 1
+#define PROVE_MOVE_NODES       (UINT64_C(1) << 20)
+#define PROVE_MOVE_STEP        4
 
 /* --- Geometry ------------------------------------------------------------------------------------------- */
 
@@ -382,8 +388,106 @@ static bool prove_stop(void *user, uint64_t nodes)
     return s->budget.stop || (s->proof.deadline > 0 && now >= s->proof.deadline);
 }
 
+/* One run of the prover within `cap` nodes (and the proof's budget and deadline), its nodes counted in the
+ * search's. Progress reports name the phase and the side while it runs, and then the phase before. */
+static ttt_proof prove_once(ttt_solver *s, ttt_player side, const ttt_bits *attacker,
+                            const ttt_bits *defender, bool attacker_to_move, uint64_t cap)
+{
+    s->proof.spent = 0;
+    if (s->budget.stop || s->proof.limit == 0 ||
+        (s->proof.deadline > 0 && ttt_clock_ms() >= s->proof.deadline))
+        return TTT_PROOF_UNKNOWN;
+    s->proof.nodes0 = s->budget.nodes;
+    uint64_t used = 0;
+    const ttt_search_phase phase = s->progress.root.phase;
+    s->progress.root.phase = TTT_PHASE_PROVE;
+    s->progress.root.prove_side = side;
+    s->progress.root.prove_done = s->progress.root.prove_total = 0;
+    ttt_proof r = ttt_prover_run_bits(s->proof.prover, attacker, defender, attacker_to_move,
+                                      cap < s->proof.limit ? cap : s->proof.limit, prove_stop, s, &used);
+    s->progress.root.phase = phase;
+    s->budget.nodes = s->proof.nodes0 + used;
+    s->proof.limit = s->proof.limit > used ? s->proof.limit - used : 0;
+    s->proof.spent = used;
+    return r;
+}
+
+/* The symmetries of the board other than the identity that map the position (inner stone sets) onto itself,
+ * into syms; returns how many. */
+static int position_symmetries(const ttt_lines *lines, const ttt_bits *a, const ttt_bits *b, int *syms)
+{
+    int n = 0;
+    for (int y = 1; y < lines->nsym; y++) {
+        ttt_bits ya = {{0}}, yb = {{0}};
+        for (int cell = 0; cell < lines->cells; cell++) {
+            if (ttt_bits_test(a, cell))
+                ttt_bits_set(&ya, lines->sym[y][cell]);
+            if (ttt_bits_test(b, cell))
+                ttt_bits_set(&yb, lines->sym[y][cell]);
+        }
+        if (ttt_bits_equal(&ya, a) && ttt_bits_equal(&yb, b))
+            syms[n++] = y;
+    }
+    return n;
+}
+
+/* The lowest cell that one of the symmetries syms takes `cell` to (cell itself when none is lower): moves of
+ * one orbit reach positions of the same value. */
+static int orbit_first(const ttt_lines *lines, const int *syms, int nsyms, int cell)
+{
+    int first = cell;
+    for (int j = 0; j < nsyms; j++)
+        if (lines->sym[syms[j]][cell] < first)
+            first = lines->sym[syms[j]][cell];
+    return first;
+}
+
+/* Whether the attacker, to move with at most PROVE_MOVES_MAX_STONES stones on the board, cannot complete a
+ * line first: whether it cannot after each of its moves (one per orbit of the position's symmetries), proven
+ * each within PROVE_MOVE_NODES nodes, then budgets PROVE_MOVE_STEP times larger for those left. The cheap
+ * moves are settled first, each recorded for a checkpoint as it is (a proof that stops leaves them, and its
+ * table, to the next run), and the live line counts them. */
+static bool prove_moves_hold(ttt_solver *s, ttt_player side, const ttt_bits *attacker,
+                             const ttt_bits *defender)
+{
+    int syms[TTT_SYM_ALL], cells[TTT_MAX_CELLS], n = 0;
+    const int nsyms = position_symmetries(s->g.lines, attacker, defender, syms);
+    for (int cell = 0; cell < s->g.lines->cells; cell++)
+        if (!ttt_bits_test(attacker, cell) && !ttt_bits_test(defender, cell) &&
+            orbit_first(s->g.lines, syms, nsyms, cell) == cell)
+            cells[n++] = cell;
+    bool settled[TTT_MAX_CELLS] = {false};
+    s->proof.moves_done = 0;
+    s->proof.moves_total = n;
+    bool holds = true;
+    for (uint64_t cap = PROVE_MOVE_NODES; holds && s->proof.moves_done < n; cap *= PROVE_MOVE_STEP) {
+        for (int i = 0; i < n && holds; i++) {
+            if (settled[i])
+                continue;
+            ttt_bits m = *attacker;
+            ttt_bits_set(&m, cells[i]);
+            bool known;
+            ttt_proof r = resume_proof_known(s->resume, &m, defender, false, &known)
+                              ? (known ? TTT_PROOF_HOLDS : TTT_PROOF_FORCED)
+                              : prove_once(s, side, &m, defender, false, cap);
+            if (r == TTT_PROOF_UNKNOWN && s->proof.spent < cap) /* stopped, or the proof's budget is spent */
+                holds = false;
+            if (r == TTT_PROOF_FORCED)
+                holds = false;
+            if (r != TTT_PROOF_HOLDS)
+                continue;
+            settled[i] = true;
+            s->proof.moves_done++;
+            resume_proof_add(s->resume, &m, defender, false, true, s->proof.spent);
+            s->proof.spent = 0;
+        }
+    }
+    s->proof.moves_total = 0;
+    return holds;
+}
+
 /* Whether `attacker`'s side (the player `side`) cannot complete a line before the other does, from inner
- * stone sets. Progress reports name the phase and the side while it runs, and then the phase before. */
+ * stone sets. */
 static bool prove_holds(ttt_solver *s, ttt_player side, const ttt_bits *attacker, const ttt_bits *defender,
                         bool attacker_to_move)
 {
@@ -392,22 +496,15 @@ static bool prove_holds(ttt_solver *s, ttt_player side, const ttt_bits *attacker
         return false;
     if (resume_proof_known(s->resume, attacker, defender, attacker_to_move, &holds))
         return holds;
-    if (s->proof.limit == 0 || (s->proof.deadline > 0 && ttt_clock_ms() >= s->proof.deadline))
-        return false;
-    s->proof.nodes0 = s->budget.nodes;
-    uint64_t used = 0;
-    const ttt_search_phase phase = s->progress.root.phase;
-    s->progress.root.phase = TTT_PHASE_PROVE;
-    s->progress.root.prove_side = side;
-    s->progress.root.prove_done = s->progress.root.prove_total = 0;
-    ttt_proof r = ttt_prover_run_bits(s->proof.prover, attacker, defender, attacker_to_move, s->proof.limit,
-                                      prove_stop, s, &used);
-    s->progress.root.phase = phase;
-    s->budget.nodes = s->proof.nodes0 + used;
-    s->proof.limit = s->proof.limit > used ? s->proof.limit - used : 0;
+    s->proof.spent = 0;
+    if (attacker_to_move && ttt_bits_count(attacker) + ttt_bits_count(defender) <= PROVE_MOVES_MAX_STONES) {
+        holds = prove_moves_hold(s, side, attacker, defender);
+    } else {
+        holds = prove_once(s, side, attacker, defender, attacker_to_move, UINT64_MAX) == TTT_PROOF_HOLDS;
+    }
     if (!s->budget.stop)
-        resume_proof_add(s->resume, attacker, defender, attacker_to_move, r == TTT_PROOF_HOLDS, used);
-    return r == TTT_PROOF_HOLDS;
+        resume_proof_add(s->resume, attacker, defender, attacker_to_move, holds, s->proof.spent);
+    return holds;
 }
 
 /* The stones of the side to move and of the other side (inner cells), and sets the prover's budget from
@@ -448,12 +545,16 @@ static ttt_bits prove_root_draws(ttt_solver *s, const ttt_board *b, const ttt_li
             cells[n++] = cell;
     }
     p->root_total = n;
+    int syms[TTT_SYM_ALL];
+    const int nsyms = position_symmetries(s->g.lines, &mover, &other, syms);
     for (int i = 0; i < n && !s->budget.stop; i++) {
         p->root_done = i;
         ttt_bits m = mover;
         ttt_bits_set(&m, cells[i]);
-        if (prove_holds(s, me, &m, &other, false) &&
-            (other_cannot || prove_holds(s, you, &other, &m, true))) {
+        const int first = orbit_first(s->g.lines, syms, nsyms, cells[i]);
+        if (first < cells[i] ? ttt_bits_test(&draws, first)
+                             : prove_holds(s, me, &m, &other, false) &&
+                                   (other_cannot || prove_holds(s, you, &other, &m, true))) {
             ttt_bits_set(&draws, cells[i]);
             p->drawn++;
             resume_move_add(s->resume, cells[i], 0); /* a draw: the board fills */
