@@ -421,6 +421,47 @@ static void test_solver_7x7k5(void **state)
     solver_against_brute("7x7k5", 38, 42, 150, 7);
 }
 
+/* The values of every move, from the empty board and after each first move of X's, on a board where the
+ * solver proves the first moves one by one (search/solve.c): the same on one thread and on two (each with a
+ * prover of its own), every one proven. */
+static void solver_threads_agree(const char *rules_text)
+{
+    ttt_rules r = rules_of(rules_text);
+    ttt_solver *s[2];
+    ttt_error err = {{0}};
+    ttt_search_result *res = malloc(2 * sizeof *res);
+    assert_non_null(res);
+    for (int t = 0; t < 2; t++) {
+        assert_int_equal(ttt_solver_new(&r, 16, &s[t], &err), TTT_OK);
+        assert_int_equal(ttt_solver_set_threads(s[t], t + 1, &err), TTT_OK);
+    }
+    for (int first = -1; first < r.rows * r.cols; first++) {
+        ttt_board board;
+        ttt_board_init(&board, &r);
+        if (first >= 0)
+            assert_int_equal(ttt_board_play_checked(&board, first, &err), TTT_OK);
+        for (int t = 0; t < 2; t++) {
+            assert_int_equal(ttt_solver_search(s[t], &board, NULL, true, &res[t], &err), TTT_OK);
+            assert_true(res[t].proven);
+        }
+        assert_int_equal(res[0].count, res[1].count);
+        for (int m = 0; m < res[0].count; m++) {
+            assert_int_equal(res[0].moves[m].move, res[1].moves[m].move);
+            assert_int_equal(ttt_score_result(res[0].moves[m].score),
+                             ttt_score_result(res[1].moves[m].score));
+        }
+    }
+    for (int t = 0; t < 2; t++)
+        ttt_solver_free(s[t]);
+    free(res);
+}
+
+static void test_solver_threads(void **state)
+{
+    (void)state;
+    solver_threads_agree("6x6k5");
+}
+
 /* Boards above 64 cells, where the prover runs its 128-bit kernel and the solver hands it positions of more
  * than one word: the prover, its zones and the solver against the brute force near the end of the game. */
 static void test_wide_prover(void **state)
@@ -450,6 +491,7 @@ int main(void)
         cmocka_unit_test(test_prover_empty_boards), cmocka_unit_test(test_zones),
         cmocka_unit_test(test_solver_7x7k5),        cmocka_unit_test(test_wide_prover),
         cmocka_unit_test(test_wide_zones),          cmocka_unit_test(test_wide_solver),
+        cmocka_unit_test(test_solver_threads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

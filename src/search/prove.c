@@ -191,6 +191,7 @@ ttt_proof ttt_prover_run_bits(ttt_prover *p, const ttt_bits *att, const ttt_bits
     p->stop_user = user;
     p->stopped = false;
     p->soft_limit = 0;
+    p->unpaired = false;
     p->depth = 0;
     p->top_depth = INT_MAX;
     p->top_done = p->top_total = 0;

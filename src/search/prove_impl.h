@@ -63,6 +63,9 @@ struct ttt_prover {
     /* Progress (ttt_prover_progress): the nodes on the path from the run's root, and at the shallowest
      * attacker node with a choice on it (top_depth) the moves settled so far of those it has. */
     int depth, top_depth, top_done, top_total;
+    /* Set by a node just before it searches a child whose position it has found no pairing strategy for
+     * (the same stones), and cleared by the child as it starts: the child does not look again. */
+    bool unpaired;
 };
 
 /* Counts a node; true when the search must unwind: the run is stopped (node limit, stop function) or the

@@ -213,18 +213,28 @@ static int stabilizer(const ttt_prover *p, PSET att, PSET def, int *out)
 
 /* --- The search ----------------------------------------------------------------------------------------- */
 
-/* Writes the cells of `set` into out by weight, heaviest first (ties: lower cell first). Returns how many. */
+/* Writes the cells of `set` into out by weight, heaviest first (ties: lower cell first). Returns how many.
+ * Sorts keys of weight and cell in one word (ORDER_CELL_BITS bits for the cell, its complement so that the
+ * lower cell sorts first), held in registers and cache rather than read through the weights. */
+#define ORDER_CELL_BITS  8
+#define ORDER_WEIGHT_MAX (UINT64_MAX >> ORDER_CELL_BITS)
 static int order_cells(const scan_info *si, PSET set, int *out)
 {
+    uint64_t key[PROVE_BITS];
     int n = 0;
     for (; set; set &= set - 1) {
-        int cell = PFIRST(set), j = n++;
-        while (j > 0 && si->weight[out[j - 1]] < si->weight[cell]) {
-            out[j] = out[j - 1];
+        const int cell = PFIRST(set);
+        const uint64_t w = si->weight[cell] < ORDER_WEIGHT_MAX ? si->weight[cell] : ORDER_WEIGHT_MAX;
+        const uint64_t k = w << ORDER_CELL_BITS | (uint64_t)(PROVE_BITS - 1 - cell);
+        int j = n++;
+        while (j > 0 && key[j - 1] < k) {
+            key[j] = key[j - 1];
             j--;
         }
-        out[j] = cell;
+        key[j] = k;
     }
+    for (int i = 0; i < n; i++)
+        out[i] = PROVE_BITS - 1 - (int)(key[i] & ((1u << ORDER_CELL_BITS) - 1));
     return n;
 }
 
@@ -234,6 +244,8 @@ static proof defender_node(ttt_prover *p, PSET att, PSET def);
 static proof defender_search(ttt_prover *p, PSET att, PSET def)
 {
     const proof unknown = {RESULT_UNKNOWN, 0}, forced = {RESULT_FORCED, 0};
+    const bool unpaired = p->unpaired;
+    p->unpaired = false;
     if (prove_budget_spent(p))
         return unknown;
 
@@ -260,7 +272,7 @@ static proof defender_search(ttt_prover *p, PSET att, PSET def)
         return (proof){e->result, e->zone};
     const uint64_t nodes0 = p->nodes;
     PSET paired;
-    if (!si.threats && PFIND(&p->pairs.PPAIRS, att, def, &paired, NULL)) {
+    if (!si.threats && !unpaired && PFIND(&p->pairs.PPAIRS, att, def, &paired, NULL)) {
         proof r = {RESULT_HOLDS, paired};
         tt_store(p, att, def, false, r, 1);
         return r;
@@ -282,6 +294,7 @@ static proof defender_search(ttt_prover *p, PSET att, PSET def)
             tt_store(p, att, def, false, r, 1);
             return r;
         }
+    const bool children_unpaired = n > 1;
 
     /* Step 5. The moves in order. With few stones, where one move's proof can cost thousands of times
      * another's, first every move with a small budget, then with budgets WIDEN_STEP times larger, lastly
@@ -295,6 +308,7 @@ static proof defender_search(ttt_prover *p, PSET att, PSET def)
                     continue;
                 const uint64_t outer = p->soft_limit, mine = p->nodes + budget;
                 p->soft_limit = outer && outer < mine ? outer : mine;
+                p->unpaired = children_unpaired;
                 proof c = attacker_node(p, att, def | PBIT(moves[i]));
                 p->soft_limit = outer;
                 if (c.result == RESULT_UNKNOWN) {
@@ -311,6 +325,7 @@ static proof defender_search(ttt_prover *p, PSET att, PSET def)
     for (int i = 0; i < n; i++) {
         if (lost[i])
             continue;
+        p->unpaired = children_unpaired;
         proof c = attacker_node(p, att, def | PBIT(moves[i]));
         if (c.result == RESULT_UNKNOWN)
             return unknown;
@@ -327,6 +342,8 @@ done:
 static proof attacker_search(ttt_prover *p, PSET att, PSET def)
 {
     const proof unknown = {RESULT_UNKNOWN, 0}, forced = {RESULT_FORCED, 0};
+    const bool unpaired = p->unpaired;
+    p->unpaired = false;
     if (prove_budget_spent(p))
         return unknown;
 
@@ -354,7 +371,7 @@ static proof attacker_search(ttt_prover *p, PSET att, PSET def)
         return (proof){e->result, e->zone};
     const uint64_t nodes0 = p->nodes;
     PSET paired;
-    if (PFIND(&p->pairs.PPAIRS, att, def, &paired, NULL)) {
+    if (!unpaired && PFIND(&p->pairs.PPAIRS, att, def, &paired, NULL)) {
         proof r = {RESULT_HOLDS, paired};
         tt_store(p, att, def, true, r, 1);
         return r;
@@ -379,6 +396,7 @@ static proof attacker_search(ttt_prover *p, PSET att, PSET def)
     proof null = {RESULT_HOLDS, 0};
     const bool no_null = PCOUNT(att | def) < NULL_MIN_STONES && !(empty & ~si.live);
     if (!no_null) {
+        p->unpaired = true; /* the same stones as this node's pairing just found nothing for */
         null = defender_node(p, att, def);
         if (null.result != RESULT_HOLDS) {
             if (null.result == RESULT_FORCED)

@@ -2,6 +2,7 @@
  * search/solve.c - the solver's interface (ttt/solve.h): making it, the root of a search, its threads and its
  * draw proofs. The node search is solve_search.c; what they share, solve_impl.h.
  */
+#define _POSIX_C_SOURCE 200809L /* nanosleep */
 #include "ttt/solve.h"
 
 #include <assert.h>
@@ -9,6 +10,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "rules/lines.h"
 #include "search/prove.h"
@@ -42,7 +44,17 @@
 #define PROVE_MIN_K     5
 #define PROVE_TT_MIB    64
 #define PROVE_SHARE     0.5
-#define PROVE_MAX_NODES (UINT64_C(1) << 28)
+#define PROVE_MAX_NODES (UINT64_C(1) << 36)
+/* With the attacker to move and at most PROVE_MOVES_MAX_STONES stones (a threat needs more), its moves are
+ * proven one by one (prove_moves_hold): first each within PROVE_MOVE_NODES nodes, then budgets
+ * PROVE_MOVE_STEP times larger. */
+#define PROVE_MOVES_MAX_STONES 1
+#define PROVE_MOVE_NODES       (UINT64_C(1) << 20)
+#define PROVE_MOVE_STEP        4
+/* The main thread counts the helper threads' answers and nodes every PROVE_DRAIN_NODES nodes of its own (a
+ * multiple of TTT_PROVER_CHECK_NODES), or every PROVE_WAIT_NS ns while it waits for them. */
+#define PROVE_DRAIN_NODES (UINT64_C(1) << 16)
+#define PROVE_WAIT_NS     50000000
 
 /* --- Geometry ------------------------------------------------------------------------------------------- */
 
@@ -368,11 +380,15 @@ static bool root_iteration(ttt_solver *s, int depth, bool all, ttt_move_score *m
 
 /* The prover's stop callback: the search's budget and progress reports (as budget_spent), and the prover's
  * own share of the time. */
+static void prove_moves_drain(ttt_solver *s);
+
 static bool prove_stop(void *user, uint64_t nodes)
 {
     ttt_solver *s = user;
     uint64_t before = s->budget.nodes;
     s->budget.nodes = s->proof.nodes0 + nodes;
+    if (s->proof.moves && (nodes & (PROVE_DRAIN_NODES - 1)) == 0)
+        prove_moves_drain(s);
     if (s->progress.fn && before / TTT_SEARCH_PROGRESS_NODES != s->budget.nodes / TTT_SEARCH_PROGRESS_NODES)
         solve_report(s);
     double now = ttt_clock_ms();
@@ -382,8 +398,280 @@ static bool prove_stop(void *user, uint64_t nodes)
     return s->budget.stop || (s->proof.deadline > 0 && now >= s->proof.deadline);
 }
 
+/* One run of the prover within `cap` nodes (and the proof's budget and deadline), its nodes counted in the
+ * search's. Progress reports name the phase and the side while it runs, and then the phase before. */
+static ttt_proof prove_once(ttt_solver *s, ttt_player side, const ttt_bits *attacker,
+                            const ttt_bits *defender, bool attacker_to_move, uint64_t cap)
+{
+    s->proof.spent = 0;
+    if (s->budget.stop || s->proof.limit == 0 ||
+        (s->proof.deadline > 0 && ttt_clock_ms() >= s->proof.deadline))
+        return TTT_PROOF_UNKNOWN;
+    s->proof.nodes0 = s->budget.nodes;
+    uint64_t used = 0;
+    const ttt_search_phase phase = s->progress.root.phase;
+    s->progress.root.phase = TTT_PHASE_PROVE;
+    s->progress.root.prove_side = side;
+    s->progress.root.prove_done = s->progress.root.prove_total = 0;
+    ttt_proof r = ttt_prover_run_bits(s->proof.prover, attacker, defender, attacker_to_move,
+                                      cap < s->proof.limit ? cap : s->proof.limit, prove_stop, s, &used);
+    s->progress.root.phase = phase;
+    s->budget.nodes = s->proof.nodes0 + used;
+    s->proof.limit = s->proof.limit > used ? s->proof.limit - used : 0;
+    s->proof.spent = used;
+    return r;
+}
+
+/* The symmetries of the board other than the identity that map the position (inner stone sets) onto itself,
+ * into syms; returns how many. */
+static int position_symmetries(const ttt_lines *lines, const ttt_bits *a, const ttt_bits *b, int *syms)
+{
+    int n = 0;
+    for (int y = 1; y < lines->nsym; y++) {
+        ttt_bits ya = {{0}}, yb = {{0}};
+        for (int cell = 0; cell < lines->cells; cell++) {
+            if (ttt_bits_test(a, cell))
+                ttt_bits_set(&ya, lines->sym[y][cell]);
+            if (ttt_bits_test(b, cell))
+                ttt_bits_set(&yb, lines->sym[y][cell]);
+        }
+        if (ttt_bits_equal(&ya, a) && ttt_bits_equal(&yb, b))
+            syms[n++] = y;
+    }
+    return n;
+}
+
+/* The lowest cell that one of the symmetries syms takes `cell` to (cell itself when none is lower): moves of
+ * one orbit reach positions of the same value. */
+static int orbit_first(const ttt_lines *lines, const int *syms, int nsyms, int cell)
+{
+    int first = cell;
+    for (int j = 0; j < nsyms; j++)
+        if (lines->sym[syms[j]][cell] < first)
+            first = lines->sym[syms[j]][cell];
+    return first;
+}
+
+/* What the threads of prove_moves_hold share: the attacker's moves, each one's state, the nodes of the helper
+ * threads. A move is taken by one thread at a time (busy); tried counts the budgets it has been given, so
+ * that a thread gives each move its round's budget once; its last taker takes it first in the next round,
+ * its table holding that move's work. Only the main thread touches the solver (its prover, progress and
+ * checkpoint record): the helpers' answers reach the record through prove_moves_drain. */
+enum { MOVE_OPEN, MOVE_HOLDS, MOVE_FAILS };
+typedef struct moves_share {
+    const ttt_bits *attacker, *defender;
+    const int *cells;
+    int n;
+    atomic_int state[TTT_MAX_CELLS];
+    atomic_int tried[TTT_MAX_CELLS];
+    atomic_int owner[TTT_MAX_CELLS];
+    atomic_bool busy[TTT_MAX_CELLS];
+    atomic_bool halt;
+    atomic_uint_fast64_t helper_nodes;
+    uint64_t helper_used[TTT_MAX_CELLS]; /* written by the helper before its state, read by the main thread */
+    bool recorded[TTT_MAX_CELLS];        /* main thread: the answer is in the checkpoint record */
+    uint64_t drained_nodes;              /* main thread: helper nodes counted in the search's */
+} moves_share;
+
+/* A thread of prove_moves_hold: thread t (0: the main one, whose prover is s's) with its prover, or the
+ * helper's stop and node count. */
+typedef struct moves_thread {
+    moves_share *share;
+    ttt_solver *s; /* the main thread's solver (read by thread 0 only) */
+    ttt_prover *prover;
+    int t;
+    ttt_player side;  /* the attacker, named by the main thread's progress */
+    uint64_t counted; /* of the run under way, nodes added to share->helper_nodes */
+} moves_thread;
+
+/* Main thread: the helpers' settled moves into the checkpoint record and the count, their nodes into the
+ * search's. */
+static void prove_moves_drain(ttt_solver *s)
+{
+    moves_share *sh = s->proof.moves;
+    if (!sh)
+        return;
+    const uint64_t helper = atomic_load(&sh->helper_nodes);
+    s->proof.nodes0 += helper - sh->drained_nodes;
+    s->budget.nodes += helper - sh->drained_nodes;
+    sh->drained_nodes = helper;
+    for (int i = 0; i < sh->n; i++) {
+        if (sh->recorded[i] || atomic_load(&sh->state[i]) != MOVE_HOLDS)
+            continue;
+        ttt_bits m = *sh->attacker;
+        ttt_bits_set(&m, sh->cells[i]);
+        resume_proof_add(s->resume, &m, sh->defender, false, true, sh->helper_used[i]);
+        sh->recorded[i] = true;
+        s->proof.moves_done++;
+    }
+}
+
+/* Main thread, every move left taken by a helper: a pause, their answers, the live line and Ctrl-C. */
+static void prove_moves_wait(ttt_solver *s)
+{
+    const struct timespec pause = {0, PROVE_WAIT_NS};
+    nanosleep(&pause, NULL);
+    prove_moves_drain(s);
+    const ttt_search_phase phase = s->progress.root.phase;
+    s->progress.root.phase = TTT_PHASE_PROVE;
+    if (s->progress.fn)
+        solve_report(s);
+    s->progress.root.phase = phase;
+    if (s->progress.interrupted) {
+        s->budget.stop = true;
+        atomic_store(&s->proof.moves->halt, true);
+    }
+}
+
+static bool helper_stop(void *user, uint64_t nodes)
+{
+    moves_thread *th = user;
+    atomic_fetch_add(&th->share->helper_nodes, nodes - th->counted);
+    th->counted = nodes;
+    return atomic_load(&th->share->halt);
+}
+
+/* One attempt at move i within cap nodes by thread th; false when the whole proof must stop (a move fails,
+ * or the main thread's budget is spent or stopped). */
+static bool moves_attempt(moves_thread *th, int i, uint64_t cap)
+{
+    moves_share *sh = th->share;
+    ttt_bits m = *sh->attacker;
+    ttt_bits_set(&m, sh->cells[i]);
+    ttt_proof r;
+    uint64_t used;
+    bool known;
+    if (th->t == 0 && resume_proof_known(th->s->resume, &m, sh->defender, false, &known)) {
+        r = known ? TTT_PROOF_HOLDS : TTT_PROOF_FORCED;
+        used = 0;
+    } else if (th->t == 0) {
+        r = prove_once(th->s, th->side, &m, sh->defender, false, cap);
+        used = th->s->proof.spent;
+    } else {
+        th->counted = 0;
+        r = ttt_prover_run_bits(th->prover, &m, sh->defender, false, cap, helper_stop, th, &used);
+        atomic_fetch_add(&sh->helper_nodes, used - th->counted);
+    }
+    if (r == TTT_PROOF_HOLDS) {
+        sh->helper_used[i] = used;
+        atomic_store(&sh->state[i], MOVE_HOLDS);
+    } else if (r == TTT_PROOF_FORCED || used < cap) { /* fails, or stopped */
+        atomic_store(&sh->state[i], MOVE_FAILS);
+    }
+    if (th->t == 0)
+        prove_moves_drain(th->s);
+    return r != TTT_PROOF_FORCED && !(r == TTT_PROOF_UNKNOWN && used < cap);
+}
+
+/* Thread th's rounds: round r gives each move not yet settled PROVE_MOVE_NODES * PROVE_MOVE_STEP^r nodes,
+ * the moves th tried last first; it leaves when every move is settled or taken by the other threads. */
+static void moves_rounds(moves_thread *th)
+{
+    moves_share *sh = th->share;
+    for (int r = 0; !atomic_load(&sh->halt); r++) {
+        const uint64_t cap = PROVE_MOVE_NODES << (2 * r < 40 ? 2 * r : 40);
+        bool open = false, taken = false, idle = true;
+        for (int pass = 0; pass < 2 && !atomic_load(&sh->halt); pass++)
+            for (int j = 0; j < sh->n && !atomic_load(&sh->halt); j++) {
+                const int i = th->t == 0 ? j : sh->n - 1 - j; /* the helpers from the other end */
+                if (atomic_load(&sh->state[i]) != MOVE_OPEN || (atomic_load(&sh->owner[i]) == th->t) != !pass)
+                    continue;
+                open = true;
+                if (atomic_load(&sh->tried[i]) > r)
+                    continue;
+                if (atomic_exchange(&sh->busy[i], true)) {
+                    taken = true;
+                    continue;
+                }
+                if (atomic_load(&sh->tried[i]) > r || atomic_load(&sh->state[i]) != MOVE_OPEN) {
+                    atomic_store(&sh->busy[i], false);
+                    continue;
+                }
+                atomic_store(&sh->tried[i], r + 1);
+                atomic_store(&sh->owner[i], th->t);
+                idle = false;
+                if (!moves_attempt(th, i, cap))
+                    atomic_store(&sh->halt, true);
+                atomic_store(&sh->busy[i], false);
+            }
+        if (!open || (idle && taken && th->t != 0))
+            return;
+        if (idle && taken) /* the main thread waits for the helpers' last moves, draining their answers */
+            r--, prove_moves_wait(th->s);
+    }
+}
+
+static void *moves_helper(void *arg)
+{
+    moves_thread *th = arg;
+    moves_rounds(th);
+    return NULL;
+}
+
+/* Whether the attacker, to move with at most PROVE_MOVES_MAX_STONES stones on the board, cannot complete a
+ * line first: whether it cannot after each of its moves (one per orbit of the position's symmetries), proven
+ * each within PROVE_MOVE_NODES nodes, then budgets PROVE_MOVE_STEP times larger for those left. The cheap
+ * moves are settled first, each recorded for a checkpoint as it is (a proof that stops leaves them, and its
+ * table, to the next run), and the live line counts them. With threads (no budget), each has a prover of
+ * its own and takes the next move not taken. */
+static bool prove_moves_hold(ttt_solver *s, ttt_player side, const ttt_bits *attacker,
+                             const ttt_bits *defender)
+{
+    int syms[TTT_SYM_ALL], cells[TTT_MAX_CELLS], n = 0;
+    const int nsyms = position_symmetries(s->g.lines, attacker, defender, syms);
+    for (int cell = 0; cell < s->g.lines->cells; cell++)
+        if (!ttt_bits_test(attacker, cell) && !ttt_bits_test(defender, cell) &&
+            orbit_first(s->g.lines, syms, nsyms, cell) == cell)
+            cells[n++] = cell;
+    moves_share *sh = calloc(1, sizeof *sh);
+    if (!sh)
+        return false;
+    sh->attacker = attacker;
+    sh->defender = defender;
+    sh->cells = cells;
+    sh->n = n;
+    for (int i = 0; i < n; i++)
+        atomic_init(&sh->owner[i], -1);
+    s->proof.moves = sh;
+    s->proof.nodes0 = s->budget.nodes;
+    s->proof.moves_done = 0;
+    s->proof.moves_total = n;
+    moves_thread threads[TTT_SOLVER_MAX_THREADS];
+    pthread_t ids[TTT_SOLVER_MAX_THREADS];
+    int started = 1;
+    threads[0] = (moves_thread){.share = sh, .s = s, .prover = s->proof.prover, .t = 0, .side = side};
+    const bool parallel =
+        s->cfg.threads > 1 && !s->budget.node_limit && s->budget.deadline <= 0 && s->proof.deadline <= 0;
+    for (int t = 1; parallel && t < s->cfg.threads && t < n; t++) {
+        ttt_error err;
+        threads[started] = (moves_thread){.share = sh, .s = NULL, .t = t};
+        if (ttt_prover_new_lines(s->g.lines, s->proof.tt_mib, false, &threads[started].prover, &err))
+            break;
+        if (pthread_create(&ids[started], NULL, moves_helper, &threads[started])) {
+            ttt_prover_free(threads[started].prover);
+            break;
+        }
+        started++;
+    }
+    moves_rounds(&threads[0]);
+    atomic_store(&sh->halt, true);
+    for (int t = 1; t < started; t++) {
+        pthread_join(ids[t], NULL);
+        ttt_prover_free(threads[t].prover);
+    }
+    prove_moves_drain(s);
+    bool holds = true;
+    for (int i = 0; i < n; i++)
+        holds &= atomic_load(&sh->state[i]) == MOVE_HOLDS;
+    s->proof.spent = 0;
+    s->proof.moves = NULL;
+    s->proof.moves_total = 0;
+    free(sh);
+    return holds;
+}
+
 /* Whether `attacker`'s side (the player `side`) cannot complete a line before the other does, from inner
- * stone sets. Progress reports name the phase and the side while it runs, and then the phase before. */
+ * stone sets. */
 static bool prove_holds(ttt_solver *s, ttt_player side, const ttt_bits *attacker, const ttt_bits *defender,
                         bool attacker_to_move)
 {
@@ -392,22 +680,15 @@ static bool prove_holds(ttt_solver *s, ttt_player side, const ttt_bits *attacker
         return false;
     if (resume_proof_known(s->resume, attacker, defender, attacker_to_move, &holds))
         return holds;
-    if (s->proof.limit == 0 || (s->proof.deadline > 0 && ttt_clock_ms() >= s->proof.deadline))
-        return false;
-    s->proof.nodes0 = s->budget.nodes;
-    uint64_t used = 0;
-    const ttt_search_phase phase = s->progress.root.phase;
-    s->progress.root.phase = TTT_PHASE_PROVE;
-    s->progress.root.prove_side = side;
-    s->progress.root.prove_done = s->progress.root.prove_total = 0;
-    ttt_proof r = ttt_prover_run_bits(s->proof.prover, attacker, defender, attacker_to_move, s->proof.limit,
-                                      prove_stop, s, &used);
-    s->progress.root.phase = phase;
-    s->budget.nodes = s->proof.nodes0 + used;
-    s->proof.limit = s->proof.limit > used ? s->proof.limit - used : 0;
+    s->proof.spent = 0;
+    if (attacker_to_move && ttt_bits_count(attacker) + ttt_bits_count(defender) <= PROVE_MOVES_MAX_STONES) {
+        holds = prove_moves_hold(s, side, attacker, defender);
+    } else {
+        holds = prove_once(s, side, attacker, defender, attacker_to_move, UINT64_MAX) == TTT_PROOF_HOLDS;
+    }
     if (!s->budget.stop)
-        resume_proof_add(s->resume, attacker, defender, attacker_to_move, r == TTT_PROOF_HOLDS, used);
-    return r == TTT_PROOF_HOLDS;
+        resume_proof_add(s->resume, attacker, defender, attacker_to_move, holds, s->proof.spent);
+    return holds;
 }
 
 /* The stones of the side to move and of the other side (inner cells), and sets the prover's budget from
@@ -439,6 +720,9 @@ static ttt_bits prove_root_draws(ttt_solver *s, const ttt_board *b, const ttt_li
     ttt_search_progress *p = &s->progress.root;
     p->phase = TTT_PHASE_PROVE;
     bool other_cannot = prove_holds(s, you, &other, &mover, true);
+    /* On the empty board that proof is also the mover's after each of its moves: the prover's question is
+     * about the attacker's and the defender's stones, not their colours. */
+    const bool empty_board = other_cannot && ttt_bits_count(&mover) + ttt_bits_count(&other) == 0;
     scan_info si;
     solve_scan(s, false, &si);
     int cells[TTT_MAX_CELLS], n = 0;
@@ -448,12 +732,16 @@ static ttt_bits prove_root_draws(ttt_solver *s, const ttt_board *b, const ttt_li
             cells[n++] = cell;
     }
     p->root_total = n;
+    int syms[TTT_SYM_ALL];
+    const int nsyms = position_symmetries(s->g.lines, &mover, &other, syms);
     for (int i = 0; i < n && !s->budget.stop; i++) {
         p->root_done = i;
         ttt_bits m = mover;
         ttt_bits_set(&m, cells[i]);
-        if (prove_holds(s, me, &m, &other, false) &&
-            (other_cannot || prove_holds(s, you, &other, &m, true))) {
+        const int first = orbit_first(s->g.lines, syms, nsyms, cells[i]);
+        if (first < cells[i] ? ttt_bits_test(&draws, first)
+                             : (empty_board || prove_holds(s, me, &m, &other, false)) &&
+                                   (other_cannot || prove_holds(s, you, &other, &m, true))) {
             ttt_bits_set(&draws, cells[i]);
             p->drawn++;
             resume_move_add(s->resume, cells[i], 0); /* a draw: the board fills */
@@ -500,10 +788,10 @@ static ttt_status solver_make(const ttt_rules *rules, int tt_mib, const ttt_line
             : NULL;
     s->table.mask = entries - 1;
     ttt_error perr;
+    s->proof.tt_mib = tt_mib > PROVE_TT_MIB ? tt_mib : PROVE_TT_MIB;
     if (geometry_init(&s->g, lines, !ttt_rules_line_wins(rules)) || !s->table.tt || !s->resume ||
         (inner->k >= PROVE_MIN_K && lines->cells >= PROVE_MIN_CELLS && ttt_prover_supports(inner) &&
-         ttt_prover_new_lines(lines, tt_mib > PROVE_TT_MIB ? tt_mib : PROVE_TT_MIB, false, &s->proof.prover,
-                              &perr))) {
+         ttt_prover_new_lines(lines, s->proof.tt_mib, false, &s->proof.prover, &perr))) {
         ttt_solver_free(s);
         return ttt_fail(err, TTT_ENOMEM, "solver: out of memory for a %d MiB table", tt_mib);
     }

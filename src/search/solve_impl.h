@@ -143,7 +143,10 @@ typedef struct solver_progress {
 typedef struct solver_proof {
     ttt_prover *prover; /* NULL where they do not pay */
     double deadline;
-    uint64_t nodes0, limit;
+    uint64_t nodes0, limit, spent; /* spent: by the last prove_once */
+    int tt_mib;                    /* the prover's table */
+    struct moves_share *moves;     /* prove_moves_hold's threads (solve.c) while it runs */
+    int moves_done, moves_total;   /* prove_moves_hold (solve.c): the attacker's moves settled of how many */
 } solver_proof;
 
 /* The recorder (ttt/trace.h) and where the root's replies are: the node after the root move under way. */
