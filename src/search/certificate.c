@@ -36,6 +36,12 @@
 #define PACKED_CELLS 32          /* boards of at most this many cells key a position in one word (key_of64) */
 /* A run of the draw prover this long reads the table's entry of its position (the first node) and stops. */
 #define PROVER_PEEK_NODES 2
+/* The set of positions written grows (twice over) when more than this share of its slots is taken: a probe
+ * reads one cache line of 8 slots, where the longer runs of a fuller set mostly stay, while a smaller set
+ * misses the cache less (misère 5x5k4: 4.28M positions in 8M slots instead of 16M) and is put again fewer
+ * times, each time at random places. */
+#define SET_LOAD_NUM 3
+#define SET_LOAD_DEN 4
 
 /* A map of cells (a symmetry), with the images of a one-word set's 4-bit pieces: an image in 16 lookups, not one
  * per cell (imaging cell by cell was 16 % of writing 4x5k4 misère). */
@@ -283,7 +289,7 @@ static void set_prefetch(const writer *w, const uint64_t *key)
  * set is large: misère 5x5k4). False when memory runs out. */
 static bool seen_or_put(writer *w, const uint64_t *key, bool *seen)
 {
-    if ((w->count + 1) * 2 > w->mask + 1 && !set_resize(w, (w->mask + 1) * 2)) {
+    if ((w->count + 1) * SET_LOAD_DEN > (w->mask + 1) * SET_LOAD_NUM && !set_resize(w, (w->mask + 1) * 2)) {
         w->status = ttt_fail(w->err, TTT_ENOMEM, "certificate: out of memory for the positions written");
         return false;
     }
@@ -415,10 +421,12 @@ static bool table_at_most(writer *w, const node_pos *p, int bound)
 }
 
 /* Whether the side to move at p (the solver's position) scores at most `bound`: the table, else a null-window
- * search. */
+ * search. Without a draw prover, prover_move has read the table for p (table_move) before it asks: the probe
+ * (a cache miss where the table is large) is skipped then. */
 static bool at_most(writer *w, const node_pos *p, int bound)
 {
-    return table_at_most(w, p, bound) || solver_score(w, p, bound, bound + 1) <= bound;
+    return (w->s->proof.prover && table_at_most(w, p, bound)) ||
+           solver_score(w, p, bound, bound + 1) <= bound;
 }
 
 /* Whether the prover, the opponent to move, wins with the game over after at most `end` stones in all: the
@@ -701,9 +709,9 @@ static bool half_holds(writer *w, const node_pos *p)
 /* Whether the oracle backs the prover's move to cell at p: the half's target holds after it. */
 static bool backs(writer *w, const node_pos *p, int cell, int end)
 {
-    node_pos c = child_of(w, p, cell);
-    if (is_full(w, &c))
+    if (count_cells(w, &p->x) + count_cells(w, &p->o) + 1 == w->cells) /* the move fills the board */
         return w->target == TTT_CERT_NOT_LOSE;
+    node_pos c = child_of(w, p, cell);
     solver_play(w, cell);
     bool ok = w->target == TTT_CERT_WIN ? wins_by(w, &c, end) : half_holds(w, &c);
     solver_undo(w, cell);
