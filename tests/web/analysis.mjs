@@ -254,7 +254,14 @@ export async function limitChecks(browser, url, shots, check) {
     blockers.push(fetch(`${url}api/analyse`, { method: 'POST', headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify({ rules: '9x9k5', moves: 'e5', engine: 'montecarlo:time=2000', ms: 2000 }) }).catch(() => null));
   }
-  await new Promise((r) => setTimeout(r, 300));
+  // Until all eight are in flight (a loaded machine may take longer than any fixed wait to accept them): a quick
+  // request of the same address is refused with 429 once they are, and holds no slot while they are not.
+  for (let tries = 0; ; tries++) {
+    const probe = await fetch(`${url}api/engines`).catch(() => null);
+    if (probe && probe.status === 429) break;
+    if (tries >= 200) throw new Error('the eight slow requests never filled the address\'s slots');
+    await new Promise((r) => setTimeout(r, 50));
+  }
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   await page.goto(url);
   await page.waitForFunction(() => /Retrying in \d+ s/.test(document.getElementById('message').textContent), null, { timeout: 10000 });
