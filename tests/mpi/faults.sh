@@ -25,7 +25,7 @@ KILL_TRIES=3
 for try in $(seq $KILL_TRIES); do
     timeout "$MPI_TIMEOUT" "$MPIRUN" "${MPI_FLAGS[@]}" --mca orte_enable_recovery true \
         --mca orte_abort_on_non_zero_status false -np 3 "$TTT" solve --mpi --rules 5x5k4 --json \
-        --job-nodes 1000 --job-timeout 8000 --checkpoint "$DIR/first" >"$OUT" 2>"$ERR" &
+        --job-nodes 500 --job-timeout 8000 --checkpoint "$DIR/first" >"$OUT" 2>"$ERR" &
     JOB=$!
     # Killed while the workers answer jobs (the master's first checkpoint written: MPI_Init, which every rank
     # waits for, is over), not while MPI starts, which the others would wait for ever.
