@@ -22,6 +22,7 @@
 #define PLAST    pairing_last64
 #define POF      pairing_of_bits64
 #define PFIND    pairing_find64
+#define PAFTER   pairing_find64_after
 #define PPAIRS   narrow
 #define PBOARD   board64
 #define PFOLD(x) (x)
@@ -32,6 +33,7 @@
 #define PLAST    pairing_last128
 #define POF      pairing_of_bits128
 #define PFIND    pairing_find128
+#define PAFTER   pairing_find128_after
 #define PPAIRS   wide
 #define PBOARD   board128
 /* The table's hash of a set: its low word alone when the high one is empty, as on a 64-cell board. */
@@ -215,23 +217,47 @@ static int stabilizer(const ttt_prover *p, PSET att, PSET def, int *out)
 
 /* Writes the cells of `set` into out by weight, heaviest first (ties: lower cell first). Returns how many.
  * Sorts keys of weight and cell in one word (ORDER_CELL_BITS bits for the cell, its complement so that the
- * lower cell sorts first), held in registers and cache rather than read through the weights. */
+ * lower cell sorts first), held in registers and cache rather than read through the weights: runs of
+ * ORDER_RUN keys by insertion, then merged pairwise (the keys are distinct: any sort gives the one order). */
 #define ORDER_CELL_BITS  8
 #define ORDER_WEIGHT_MAX (UINT64_MAX >> ORDER_CELL_BITS)
+#define ORDER_RUN        8
 static int order_cells(const scan_info *si, PSET set, int *out)
 {
-    uint64_t key[PROVE_BITS];
+    uint64_t buf[2][PROVE_BITS];
+    uint64_t *key = buf[0], *tmp = buf[1];
     int n = 0;
     for (; set; set &= set - 1) {
         const int cell = PFIRST(set);
         const uint64_t w = si->weight[cell] < ORDER_WEIGHT_MAX ? si->weight[cell] : ORDER_WEIGHT_MAX;
-        const uint64_t k = w << ORDER_CELL_BITS | (uint64_t)(PROVE_BITS - 1 - cell);
-        int j = n++;
-        while (j > 0 && key[j - 1] < k) {
-            key[j] = key[j - 1];
-            j--;
+        key[n++] = w << ORDER_CELL_BITS | (uint64_t)(PROVE_BITS - 1 - cell);
+    }
+    for (int from = 0; from < n; from += ORDER_RUN) {
+        const int to = from + ORDER_RUN < n ? from + ORDER_RUN : n;
+        for (int i = from + 1; i < to; i++) {
+            const uint64_t k = key[i];
+            int j = i;
+            while (j > from && key[j - 1] < k) {
+                key[j] = key[j - 1];
+                j--;
+            }
+            key[j] = k;
         }
-        key[j] = k;
+    }
+    for (int run = ORDER_RUN; run < n; run *= 2) {
+        for (int from = 0; from < n; from += 2 * run) {
+            const int mid = from + run < n ? from + run : n, to = from + 2 * run < n ? from + 2 * run : n;
+            int a = from, b = mid, o = from;
+            while (a < mid && b < to)
+                tmp[o++] = key[a] > key[b] ? key[a++] : key[b++];
+            while (a < mid)
+                tmp[o++] = key[a++];
+            while (b < to)
+                tmp[o++] = key[b++];
+        }
+        uint64_t *t = key;
+        key = tmp;
+        tmp = t;
     }
     for (int i = 0; i < n; i++)
         out[i] = PROVE_BITS - 1 - (int)(key[i] & ((1u << ORDER_CELL_BITS) - 1));
@@ -266,17 +292,11 @@ static proof defender_search(ttt_prover *p, PSET att, PSET def)
     if (si.es_defender)
         return (proof){RESULT_HOLDS, si.live};
 
-    /* Step 2. The table, then a pairing strategy. */
+    /* Step 2. The table. */
     const tt_entry *e = tt_probe(p, att, def, false);
     if (e)
         return (proof){e->result, e->zone};
     const uint64_t nodes0 = p->nodes;
-    PSET paired;
-    if (!si.threats && !unpaired && PFIND(&p->pairs.PPAIRS, att, def, &paired, NULL)) {
-        proof r = {RESULT_HOLDS, paired};
-        tt_store(p, att, def, false, r, 1);
-        return r;
-    }
 
     /* Step 3. The defender's moves: the threat's cell; else what stops every fork or makes a threat of its
      * own; else every live cell; the heaviest first. */
@@ -286,14 +306,20 @@ static proof defender_search(ttt_prover *p, PSET att, PSET def)
     int n = order_cells(&si, set, moves);
     if (!p->full_width && n > DEFENDER_WIDTH)
         n = DEFENDER_WIDTH;
-    /* Step 4. A move after which a pairing strategy holds ends the search at once (Z = the pairs + the
-     * move: while it stays empty the defender plays it, and the pairs stay empty). */
-    for (int i = 0; i < n && n > 1; i++)
-        if (PFIND(&p->pairs.PPAIRS, att, def | PBIT(moves[i]), &paired, NULL)) {
-            proof r = {RESULT_HOLDS, paired | PBIT(moves[i])};
+    /* Step 4. A pairing strategy (without an attacker threat, when no node looked at these stones before):
+     * the defender holds. Else a move after which one holds ends the search at once (Z = the pairs + the
+     * move: while it stays empty the defender plays it, and the pairs stay empty): the first such in order.
+     * One call finds both as a call of the pairing finder on each position would. */
+    const bool self = !si.threats && !unpaired;
+    if (self || n > 1) {
+        PSET paired;
+        const int i = PAFTER(&p->pairs.PPAIRS, att, def, self, moves, n > 1 ? n : 0, &paired);
+        if (i != -1) {
+            proof r = {RESULT_HOLDS, i == PAIRING_SELF ? paired : paired | PBIT(moves[i])};
             tt_store(p, att, def, false, r, 1);
             return r;
         }
+    }
     const bool children_unpaired = n > 1;
 
     /* Step 5. The moves in order. With few stones, where one move's proof can cost thousands of times
