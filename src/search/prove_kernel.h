@@ -512,3 +512,10 @@ int PN(prove_known)(const ttt_prover *p, PSET att, PSET def, bool att_to_move)
 }
 
 size_t PN(prove_entry_size)(void) { return sizeof(tt_entry); }
+
+bool PN(prove_entry_worth)(const ttt_prover *p, size_t slot, uint64_t min_nodes)
+{
+    const tt_entry *e = &((const tt_entry *)p->tt)[slot];
+    /* work holds floor(log2(nodes)) + 1: at least min_nodes when it reaches that of min_nodes */
+    return e->used && e->work >= 64 - __builtin_clzll(min_nodes | 1);
+}
