@@ -115,17 +115,22 @@ void pairing_lines128_init(pairing_lines128 *pl, const ttt_lines *lines);
 bool pairing_find64(const pairing_lines64 *pl, uint64_t att, uint64_t def, uint64_t *paired, int *partner);
 bool pairing_find128(const pairing_lines128 *pl, pairing_set128 att, pairing_set128 def,
                      pairing_set128 *paired, int *partner);
+/* The cells pairing_find64_after tries, in order: each call gives the next one (an empty cell), or -1 when
+ * none is left. Called only while no pairing is found, so that a caller who orders its cells lazily orders
+ * only those tried. */
+typedef int (*pairing_next_fn)(void *user);
+
 /* With `self`, PAIRING_SELF when a pairing strategy stops the attacker in the position itself; else (or
- * without self) the first i < n, in order, such that one does after a defender stone on cells[i] (empty
- * cells); -1 when none. *paired (may be NULL) receives the cells pairing_find64 (128) gives for that position.
- * Finds what pairing_find64 (128) on the position and then on each move would, at a fraction of the cost: the
- * units of the lines that do not pass through the cell are the position's, built once, and only cells that
- * can mend what stops the position's own matching are tried. */
+ * without self) the first cell c that next(user) gives such that one does after a defender stone on c; -1
+ * when none. *paired (may be NULL) receives the cells pairing_find64 (128) gives for that position. Finds
+ * what pairing_find64 (128) on the position and then on each cell in turn would, at a fraction of the cost:
+ * the units of the lines that do not pass through the cell are the position's, built once, and only cells
+ * that can mend what stops the position's own matching are tried. */
 #define PAIRING_SELF (-2)
-int pairing_find64_after(const pairing_lines64 *pl, uint64_t att, uint64_t def, bool self, const int *cells,
-                         int n, uint64_t *paired);
+int pairing_find64_after(const pairing_lines64 *pl, uint64_t att, uint64_t def, bool self,
+                         pairing_next_fn next, void *user, uint64_t *paired);
 int pairing_find128_after(const pairing_lines128 *pl, pairing_set128 att, pairing_set128 def, bool self,
-                          const int *cells, int n, pairing_set128 *paired);
+                          pairing_next_fn next, void *user, pairing_set128 *paired);
 
 /* The same on any board: occ holds the occupied cells, att_count[w] and def_count[w] the stones of the
  * attacker and of the defender in window w of lines. */

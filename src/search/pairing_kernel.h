@@ -190,8 +190,8 @@ static void KN(units_copy, )(KMATCHING *m, const KMATCHING *from, int first, int
     m->n += count;
 }
 
-int KN(pairing_find, _after)(const KLINES *pl, KSET att, KSET def, bool self, const int *cells, int n,
-                             KSET *paired)
+int KN(pairing_find, _after)(const KLINES *pl, KSET att, KSET def, bool self, pairing_next_fn next,
+                             void *user, KSET *paired)
 {
     const ttt_lines *lines = pl->lines;
     const KSET empty = KOF(&lines->all) & ~(att | def);
@@ -224,8 +224,7 @@ int KN(pairing_find, _after)(const KLINES *pl, KSET att, KSET def, bool self, co
             hint &= m.hint;
         }
     }
-    for (int i = 0; i < n; i++) {
-        const int c = cells[i];
+    for (int c; (c = next(user)) >= 0;) {
         assert(empty >> c & 1);
         if (!(hint >> c & 1))
             continue;
@@ -246,7 +245,7 @@ int KN(pairing_find, _after)(const KLINES *pl, KSET att, KSET def, bool self, co
         if (KN(units_fit, )(&m, empties - 1) && KN(match, )(pl, empty & ~KBIT(c), &m, &used)) {
             if (paired)
                 *paired = used;
-            return i;
+            return c;
         }
     }
     return -1;

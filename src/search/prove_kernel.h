@@ -215,23 +215,31 @@ static int stabilizer(const ttt_prover *p, PSET att, PSET def, int *out)
 
 /* --- The search ----------------------------------------------------------------------------------------- */
 
-/* Writes the cells of `set` into out by weight, heaviest first (ties: lower cell first). Returns how many.
- * Sorts keys of weight and cell in one word (ORDER_CELL_BITS bits for the cell, its complement so that the
- * lower cell sorts first), held in registers and cache rather than read through the weights: runs of
- * ORDER_RUN keys by insertion, then merged pairwise (the keys are distinct: any sort gives the one order). */
+/* Move ordering keys: weight and cell in one word (ORDER_CELL_BITS bits for the cell, its complement so
+ * that the lower cell sorts first), held in registers and cache rather than read through the weights. */
 #define ORDER_CELL_BITS  8
 #define ORDER_WEIGHT_MAX (UINT64_MAX >> ORDER_CELL_BITS)
 #define ORDER_RUN        8
-static int order_cells(const scan_info *si, PSET set, int *out)
+/* The keys of the cells of `set` into key; returns how many. */
+static int order_keys(const scan_info *si, PSET set, uint64_t *key)
 {
-    uint64_t buf[2][PROVE_BITS];
-    uint64_t *key = buf[0], *tmp = buf[1];
     int n = 0;
     for (; set; set &= set - 1) {
         const int cell = PFIRST(set);
         const uint64_t w = si->weight[cell] < ORDER_WEIGHT_MAX ? si->weight[cell] : ORDER_WEIGHT_MAX;
         key[n++] = w << ORDER_CELL_BITS | (uint64_t)(PROVE_BITS - 1 - cell);
     }
+    return n;
+}
+
+/* Writes the cells of `set` into out by weight, heaviest first (ties: lower cell first). Returns how many.
+ * Runs of ORDER_RUN keys by insertion, then merged pairwise (the keys are distinct: any sort gives the one
+ * order). */
+static int order_cells(const scan_info *si, PSET set, int *out)
+{
+    uint64_t buf[2][PROVE_BITS];
+    uint64_t *key = buf[0], *tmp = buf[1];
+    const int n = order_keys(si, set, key);
     for (int from = 0; from < n; from += ORDER_RUN) {
         const int to = from + ORDER_RUN < n ? from + ORDER_RUN : n;
         for (int i = from + 1; i < to; i++) {
@@ -262,6 +270,36 @@ static int order_cells(const scan_info *si, PSET set, int *out)
     for (int i = 0; i < n; i++)
         out[i] = PROVE_BITS - 1 - (int)(key[i] & ((1u << ORDER_CELL_BITS) - 1));
     return n;
+}
+
+/* The same order taken one cell at a time (a selection sort's steps), for a caller that mostly needs its
+ * first few: the first `limit` cells at most. */
+typedef struct order_lazy {
+    uint64_t key[PROVE_BITS];
+    int n, taken, limit;
+} order_lazy;
+
+static void order_lazy_init(order_lazy *o, const scan_info *si, PSET set, int limit)
+{
+    o->n = order_keys(si, set, o->key);
+    o->taken = 0;
+    o->limit = limit;
+}
+
+/* A pairing_next_fn: the next cell in order, or -1. */
+static int order_lazy_next(void *user)
+{
+    order_lazy *o = user;
+    if (o->taken >= o->limit || o->taken >= o->n)
+        return -1;
+    int best = o->taken;
+    for (int i = o->taken + 1; i < o->n; i++)
+        if (o->key[i] > o->key[best])
+            best = i;
+    const uint64_t k = o->key[best];
+    o->key[best] = o->key[o->taken];
+    o->key[o->taken++] = k;
+    return PROVE_BITS - 1 - (int)(k & ((1u << ORDER_CELL_BITS) - 1));
 }
 
 static proof attacker_node(ttt_prover *p, PSET att, PSET def);
@@ -302,24 +340,28 @@ static proof defender_search(ttt_prover *p, PSET att, PSET def)
      * own; else every live cell; the heaviest first. */
     const PSET empty = p->PBOARD & ~(att | def);
     PSET set = si.threats ? si.threats : si.forks ? (si.defence | si.def_fours) & empty : si.live;
-    int moves[PROVE_BITS];
-    int n = order_cells(&si, set, moves);
+    int n = PCOUNT(set);
     if (!p->full_width && n > DEFENDER_WIDTH)
         n = DEFENDER_WIDTH;
     /* Step 4. A pairing strategy (without an attacker threat, when no node looked at these stones before):
      * the defender holds. Else a move after which one holds ends the search at once (Z = the pairs + the
      * move: while it stays empty the defender plays it, and the pairs stay empty): the first such in order.
-     * One call finds both as a call of the pairing finder on each position would. */
+     * One call finds both as a call of the pairing finder on each position would; it mostly ends after a
+     * few moves, which are ordered as it takes them. */
     const bool self = !si.threats && !unpaired;
     if (self || n > 1) {
         PSET paired;
-        const int i = PAFTER(&p->pairs.PPAIRS, att, def, self, moves, n > 1 ? n : 0, &paired);
-        if (i != -1) {
-            proof r = {RESULT_HOLDS, i == PAIRING_SELF ? paired : paired | PBIT(moves[i])};
+        order_lazy lazy;
+        order_lazy_init(&lazy, &si, set, n > 1 ? n : 0);
+        const int c = PAFTER(&p->pairs.PPAIRS, att, def, self, order_lazy_next, &lazy, &paired);
+        if (c != -1) {
+            proof r = {RESULT_HOLDS, c == PAIRING_SELF ? paired : paired | PBIT(c)};
             tt_store(p, att, def, false, r, 1);
             return r;
         }
     }
+    int moves[PROVE_BITS];
+    order_cells(&si, set, moves);
     const bool children_unpaired = n > 1;
 
     /* Step 5. The moves in order. With few stones, where one move's proof can cost thousands of times
