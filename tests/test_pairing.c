@@ -281,6 +281,99 @@ static void test_general_kernel_big_boards(void **state)
         check_board(boards[i], 1500, 80 + i);
 }
 
+/* --- One more defender stone ---------------------------------------------------------------------------- */
+
+/* Cells given in turn to pairing_find64_after (a pairing_next_fn). */
+typedef struct cell_list {
+    const int *cell;
+    int n, at;
+} cell_list;
+
+static int list_next(void *user)
+{
+    cell_list *l = user;
+    return l->at < l->n ? l->cell[l->at++] : -1;
+}
+
+/* pairing_find64_after and pairing_find128_after against a call of pairing_find64 (128) on the position and
+ * on each move, on random positions and moves in random order: the same answer and the same cells. */
+static void check_after(const char *rules_text, int count, uint64_t seed)
+{
+    ttt_rules r;
+    ttt_error err;
+    const ttt_lines *lines;
+    assert_int_equal(ttt_rules_parse(rules_text, &r, &err), TTT_OK);
+    assert_int_equal(ttt_lines_new(&r, &lines, &err), TTT_OK);
+    static pairing_lines64 pl;
+    static pairing_lines128 pw;
+    const bool narrow = lines->cells <= 64;
+    if (narrow)
+        pairing_lines64_init(&pl, lines);
+    pairing_lines128_init(&pw, lines);
+    ttt_rng rng;
+    ttt_rng_seed(&rng, seed);
+    int selves = 0, moves_found = 0, none = 0;
+    for (int n = 0; n < count; n++) {
+        pairing_set128 x = 0, o = 0;
+        const int stones = 2 + (int)ttt_rng_below(&rng, (uint32_t)lines->cells / 3);
+        for (int j = 0; j < stones; j++) {
+            int cell;
+            do
+                cell = (int)ttt_rng_below(&rng, (uint32_t)lines->cells);
+            while ((x | o) >> cell & 1);
+            *(ttt_rng_below(&rng, 2) ? &o : &x) |= (pairing_set128)1 << cell;
+        }
+        int cells[PAIRING_SET128_BITS], nc = 0;
+        for (int c = 0; c < lines->cells; c++)
+            if (!((x | o) >> c & 1))
+                cells[nc++] = c;
+        for (int i = nc - 1; i > 0; i--) {
+            const int j = (int)ttt_rng_below(&rng, (uint32_t)i + 1), t = cells[i];
+            cells[i] = cells[j];
+            cells[j] = t;
+        }
+        for (int self = 0; self < 2; self++) {
+            int expect = -1;
+            pairing_set128 want = 0, got = 0;
+            if (self && pairing_find128(&pw, x, o, &want, NULL))
+                expect = PAIRING_SELF;
+            for (int i = 0; i < nc && expect == -1; i++)
+                if (pairing_find128(&pw, x, o | (pairing_set128)1 << cells[i], &want, NULL))
+                    expect = i;
+            const int expect_cell = expect >= 0 ? cells[expect] : expect;
+            cell_list list = {cells, nc, 0};
+            const int found = pairing_find128_after(&pw, x, o, self, list_next, &list, &got);
+            assert_int_equal(found, expect_cell);
+            if (found != -1)
+                assert_true(got == want);
+            if (narrow) {
+                uint64_t got64 = 0;
+                list.at = 0;
+                assert_int_equal(
+                    pairing_find64_after(&pl, (uint64_t)x, (uint64_t)o, self, list_next, &list, &got64),
+                    expect_cell);
+                if (found != -1)
+                    assert_true(got64 == (uint64_t)want);
+            }
+            selves += expect == PAIRING_SELF;
+            moves_found += expect >= 0;
+            none += expect == -1;
+        }
+    }
+    print_message("%s: %d with a pairing, %d after a move, %d without\n", rules_text, selves, moves_found,
+                  none);
+    assert_true(selves > 0 && moves_found > 0 && none > 0);
+    ttt_lines_unref(lines);
+}
+
+static void test_after(void **state)
+{
+    (void)state;
+    static const char *boards[] = {"6x6k5", "7x7k5", "8x8k5", "9x9k5", "8x9k6"};
+    for (size_t i = 0; i < sizeof boards / sizeof boards[0]; i++)
+        check_after(boards[i], 600, 100 + i);
+}
+
 /* --- The 128-bit sets ------------------------------------------------------------------------------------ */
 
 /* Counting, the lowest and the highest cell of sets in either word or both, against a loop over the cells. */
@@ -336,6 +429,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_kernels_small_boards),
         cmocka_unit_test(test_general_kernel_big_boards),
+        cmocka_unit_test(test_after),
         cmocka_unit_test(test_set128),
         cmocka_unit_test(test_potential),
     };

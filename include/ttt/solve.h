@@ -203,7 +203,8 @@ ttt_status ttt_solver_move_score(ttt_solver *s, const ttt_board *b, ttt_move mov
  *                255: exact), bound (u8: 1 lower, 2 upper, 3 exact), work (u8: log2 of the nodes below),
  *                pairing (u8)
  *     24 + F (8 + B)  the draw prover's table: its version (u32, 0: no prover), entry size B (u32), slots (u64),
- *                the F slots in use (u64), then each: its index (u64) and its B bytes as they lie in memory;
+ *                the F slots kept (u64: those in use that cost ttt_prover_table_worth nodes), then each: its
+ *                index (u64) and its B bytes as they lie in memory;
  *                read back by the same version of the prover only
  *        8       FNV-1a (64 bits) of every byte before: a file cut short or changed is refused */
 #define TTT_CHECKPOINT_MAGIC       "TTTSOLV\n"

@@ -88,13 +88,20 @@ static inline void pairing_to_bits128(pairing_set128 x, ttt_bits *out)
  * geometry by its user, who keeps `lines` alive as long. */
 #define PAIRING_WINDOWS64_MAX  (4 * 64)
 #define PAIRING_WINDOWS128_MAX (4 * PAIRING_SET128_BITS)
+#define PAIRING_CELL_LINES     4 /* the most lines through a cell: one per direction */
 typedef struct pairing_lines64 {
     const ttt_lines *lines;
     uint64_t win[PAIRING_WINDOWS64_MAX];
+    uint64_t line_cells[PAIRING_WINDOWS64_MAX]; /* the cells of each line (lines->nlines) */
+    int16_t cell_line[64][PAIRING_CELL_LINES];  /* the lines through each cell, in order */
+    uint8_t cell_nlines[64];
 } pairing_lines64;
 typedef struct pairing_lines128 {
     const ttt_lines *lines;
     pairing_set128 win[PAIRING_WINDOWS128_MAX];
+    pairing_set128 line_cells[PAIRING_WINDOWS128_MAX];
+    int16_t cell_line[PAIRING_SET128_BITS][PAIRING_CELL_LINES];
+    uint8_t cell_nlines[PAIRING_SET128_BITS];
 } pairing_lines128;
 
 /* Fills pl for lines of at most 64 (128) cells (asserted). */
@@ -108,6 +115,22 @@ void pairing_lines128_init(pairing_lines128 *pl, const ttt_lines *lines);
 bool pairing_find64(const pairing_lines64 *pl, uint64_t att, uint64_t def, uint64_t *paired, int *partner);
 bool pairing_find128(const pairing_lines128 *pl, pairing_set128 att, pairing_set128 def,
                      pairing_set128 *paired, int *partner);
+/* The cells pairing_find64_after tries, in order: each call gives the next one (an empty cell), or -1 when
+ * none is left. Called only while no pairing is found, so that a caller who orders its cells lazily orders
+ * only those tried. */
+typedef int (*pairing_next_fn)(void *user);
+
+/* With `self`, PAIRING_SELF when a pairing strategy stops the attacker in the position itself; else (or
+ * without self) the first cell c that next(user) gives such that one does after a defender stone on c; -1
+ * when none. *paired (may be NULL) receives the cells pairing_find64 (128) gives for that position. Finds
+ * what pairing_find64 (128) on the position and then on each cell in turn would, at a fraction of the cost:
+ * the units of the lines that do not pass through the cell are the position's, built once, and only cells
+ * that can mend what stops the position's own matching are tried. */
+#define PAIRING_SELF (-2)
+int pairing_find64_after(const pairing_lines64 *pl, uint64_t att, uint64_t def, bool self,
+                         pairing_next_fn next, void *user, uint64_t *paired);
+int pairing_find128_after(const pairing_lines128 *pl, pairing_set128 att, pairing_set128 def, bool self,
+                          pairing_next_fn next, void *user, pairing_set128 *paired);
 
 /* The same on any board: occ holds the occupied cells, att_count[w] and def_count[w] the stones of the
  * attacker and of the defender in window w of lines. */

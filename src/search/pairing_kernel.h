@@ -27,10 +27,13 @@
 #define KLINES         KN(pairing_lines, )
 
 typedef struct KMATCHING {
-    KSET unit[KWINDOWS]; /* the units' cells */
+    KSET unit[KWINDOWS];         /* the units' cells */
+    int16_t unit_line[KWINDOWS]; /* the line each unit lies on */
     int n;
     int16_t cell_slot[PAIRING_KERNEL_BITS]; /* the slot holding the cell, or -1 */
     KSET seen;
+    int fresh; /* the cell an augmenting path matched last that no slot held before */
+    KSET hint; /* after a failure: the cells where a defender stone could make a pairing exist */
 } KMATCHING;
 
 static bool KN(match, _augment)(KMATCHING *m, KSET empty, int slot)
@@ -40,7 +43,12 @@ static bool KN(match, _augment)(KMATCHING *m, KSET empty, int slot)
         if (m->seen >> cell & 1)
             continue;
         m->seen |= KBIT(cell);
-        if (m->cell_slot[cell] < 0 || KN(match, _augment)(m, empty, m->cell_slot[cell])) {
+        if (m->cell_slot[cell] < 0) {
+            m->cell_slot[cell] = (int16_t)slot;
+            m->fresh = cell;
+            return true;
+        }
+        if (KN(match, _augment)(m, empty, m->cell_slot[cell])) {
             m->cell_slot[cell] = (int16_t)slot;
             return true;
         }
@@ -48,47 +56,74 @@ static bool KN(match, _augment)(KMATCHING *m, KSET empty, int slot)
     return false;
 }
 
+/* The units of line l (see pairing.h) after those in m, each with its line. False when a window of it free of
+ * the defender has fewer than two empty cells (m->hint: that window's empty cells, where a defender stone
+ * takes it away). */
+static bool KN(line_units, )(const KLINES *pl, int l, KSET def, KSET empty, KMATCHING *m)
+{
+    const ttt_lines *lines = pl->lines;
+    KSET group = 0; /* the empty cells the open group's windows share (0: none open) */
+    for (int i = lines->line_start[l]; i < lines->line_start[l + 1]; i++) {
+        KSET w = pl->win[i];
+        if (w & def)
+            continue;
+        if (KCOUNT(w & empty) < 2) {
+            m->hint = w & empty;
+            return false;
+        }
+        if (group && KCOUNT(group & w) >= 2) {
+            group &= w;
+            continue;
+        }
+        if (group) {
+            m->unit_line[m->n] = (int16_t)l;
+            m->unit[m->n++] = group;
+        }
+        group = w & empty;
+    }
+    if (group) {
+        m->unit_line[m->n] = (int16_t)l;
+        m->unit[m->n++] = group;
+    }
+    return true;
+}
+
+/* Whether the units in m may have two cells each: no more than half the empty cells, and no more than half
+ * the cells of all units between them (Hall's condition for the whole set), failures the matching would find
+ * only after trying every augmenting path. */
+static bool KN(units_fit, )(const KMATCHING *m, int empties)
+{
+    if (2 * m->n > empties)
+        return false;
+    KSET cover = 0;
+    for (int u = 0; u < m->n; u++)
+        cover |= m->unit[u];
+    return KCOUNT(cover) >= 2 * m->n;
+}
+
 /* The units (see pairing.h), into m. False when some window free of the defender has fewer than two empty
- * cells, or the units need more cells than they hold between them (two per unit: Hall's condition for the
- * whole set), a failure the matching would find only after trying every augmenting path. */
+ * cells, or the units cannot fit (units_fit). */
 static bool KN(units, )(const KLINES *pl, KSET def, KSET empty, KMATCHING *m)
 {
     const ttt_lines *lines = pl->lines;
     const int empties = KCOUNT(empty);
-    KSET cover = 0; /* the cells of all units */
     m->n = 0;
     for (int l = 0; l < lines->nlines; l++) {
-        KSET group = 0; /* the empty cells the open group's windows share (0: none open) */
-        for (int i = lines->line_start[l]; i < lines->line_start[l + 1]; i++) {
-            KSET w = pl->win[i];
-            if (w & def)
-                continue;
-            if (KCOUNT(w & empty) < 2)
-                return false;
-            if (group && KCOUNT(group & w) >= 2) {
-                group &= w;
-                continue;
-            }
-            if (group) {
-                if (2 * (m->n + 1) > empties)
-                    return false;
-                m->unit[m->n++] = group;
-                cover |= group;
-            }
-            group = w & empty;
-        }
-        if (group) {
-            if (2 * (m->n + 1) > empties)
-                return false;
-            m->unit[m->n++] = group;
-            cover |= group;
-        }
+        if (!KN(line_units, )(pl, l, def, empty, m))
+            return false;
+        if (2 * m->n > empties)
+            break;
     }
-    return KCOUNT(cover) >= 2 * m->n;
+    m->hint = ~(KSET)0; /* the counts fail on the whole board: any stone may change them */
+    return KN(units_fit, )(m, empties);
 }
 
-/* Two empty cells of its own for every unit; *paired receives the cells used. */
-static bool KN(match, )(const ttt_lines *lines, KSET empty, KMATCHING *m, KSET *paired)
+/* Two empty cells of its own for every unit; *paired receives the cells used. On a failure, m->hint: the
+ * cells of the lines of the slots the last search reached. Those slots (the one that found no cell, and the
+ * holders of every cell it reached) are one more than the cells their units hold between them, every one
+ * reached (Hall's condition fails for them); a defender stone on no line of theirs leaves their units as
+ * they are (the units of a line depend on its cells alone), so the condition still fails. */
+static bool KN(match, )(const KLINES *pl, KSET empty, KMATCHING *m, KSET *paired)
 {
     memset(m->cell_slot, -1, sizeof m->cell_slot);
     KSET used = 0;
@@ -101,12 +136,13 @@ static bool KN(match, )(const ttt_lines *lines, KSET empty, KMATCHING *m, KSET *
             continue;
         }
         m->seen = 0;
-        if (!KN(match, _augment)(m, empty, slot))
+        if (!KN(match, _augment)(m, empty, slot)) {
+            m->hint = pl->line_cells[m->unit_line[slot / 2]];
+            for (KSET c = m->seen; c; c &= c - 1)
+                m->hint |= pl->line_cells[m->unit_line[m->cell_slot[KFIRST(c)] / 2]];
             return false;
-        used = 0;
-        for (int cell = 0; cell < lines->cells; cell++)
-            if (m->cell_slot[cell] >= 0)
-                used |= KBIT(cell);
+        }
+        used |= KBIT(m->fresh); /* a path moves held cells between slots and takes one free cell */
     }
     *paired = used;
     return true;
@@ -118,6 +154,17 @@ void KN(pairing_lines, _init)(KLINES *pl, const ttt_lines *lines)
     pl->lines = lines;
     for (int i = 0; i < lines->nwin; i++)
         pl->win[i] = KOF(&lines->win_bits[lines->line_win[i]]);
+    memset(pl->cell_nlines, 0, sizeof pl->cell_nlines);
+    for (int l = 0; l < lines->nlines; l++) {
+        pl->line_cells[l] = 0;
+        for (int i = lines->line_start[l]; i < lines->line_start[l + 1]; i++)
+            pl->line_cells[l] |= pl->win[i];
+        for (KSET c = pl->line_cells[l]; c; c &= c - 1) {
+            const int cell = KFIRST(c);
+            assert(pl->cell_nlines[cell] < PAIRING_CELL_LINES);
+            pl->cell_line[cell][pl->cell_nlines[cell]++] = (int16_t)l;
+        }
+    }
 }
 
 bool KN(pairing_find, )(const KLINES *pl, KSET att, KSET def, KSET *paired, int *partner)
@@ -126,13 +173,82 @@ bool KN(pairing_find, )(const KLINES *pl, KSET att, KSET def, KSET *paired, int 
     const KSET empty = KOF(&lines->all) & ~(att | def);
     KMATCHING m;
     KSET used;
-    if (!KN(units, )(pl, def, empty, &m) || !KN(match, )(lines, empty, &m, &used))
+    if (!KN(units, )(pl, def, empty, &m) || !KN(match, )(pl, empty, &m, &used))
         return false;
     if (paired)
         *paired = used;
     if (partner)
         slots_partners(m.cell_slot, lines->cells, m.n, partner);
     return true;
+}
+
+/* Appends `count` units of `from` from its unit `first` on to m. */
+static void KN(units_copy, )(KMATCHING *m, const KMATCHING *from, int first, int count)
+{
+    memcpy(&m->unit[m->n], &from->unit[first], (size_t)count * sizeof m->unit[0]);
+    memcpy(&m->unit_line[m->n], &from->unit_line[first], (size_t)count * sizeof m->unit_line[0]);
+    m->n += count;
+}
+
+int KN(pairing_find, _after)(const KLINES *pl, KSET att, KSET def, bool self, pairing_next_fn next,
+                             void *user, KSET *paired)
+{
+    const ttt_lines *lines = pl->lines;
+    const KSET empty = KOF(&lines->all) & ~(att | def);
+    const int empties = KCOUNT(empty);
+    /* The position's units line by line (those of line l from first[l]); a line with a window that cannot
+     * be paired is cut short, and only a stone in that window (on that line: rebuilt) can help. */
+    KMATCHING base, m;
+    int16_t first[KWINDOWS + 1];
+    KSET hint = empty;
+    bool whole = true;
+    base.n = 0;
+    for (int l = 0; l < lines->nlines; l++) {
+        first[l] = (int16_t)base.n;
+        if (!KN(line_units, )(pl, l, def, empty, &base)) {
+            hint &= base.hint;
+            whole = false;
+        }
+    }
+    first[lines->nlines] = (int16_t)base.n;
+    KSET used;
+    if (whole && KN(units_fit, )(&base, empties)) {
+        m = base;
+        if (KN(match, )(pl, empty, &m, &used)) {
+            if (self) {
+                if (paired)
+                    *paired = used;
+                return PAIRING_SELF;
+            }
+        } else {
+            hint &= m.hint;
+        }
+    }
+    for (int c; (c = next(user)) >= 0;) {
+        assert(empty >> c & 1);
+        if (!(hint >> c & 1))
+            continue;
+        /* The units of the lines through c anew, the others as they are. */
+        m.n = 0;
+        int from = 0;
+        bool ok = true;
+        for (int j = 0; j < pl->cell_nlines[c] && ok; j++) {
+            const int l = pl->cell_line[c][j], copy = first[l] - from;
+            KN(units_copy, )(&m, &base, from, copy);
+            ok = KN(line_units, )(pl, l, def | KBIT(c), empty & ~KBIT(c), &m);
+            from = first[l + 1];
+        }
+        if (!ok)
+            continue;
+        const int copy = base.n - from;
+        KN(units_copy, )(&m, &base, from, copy);
+        if (KN(units_fit, )(&m, empties - 1) && KN(match, )(pl, empty & ~KBIT(c), &m, &used)) {
+            if (paired)
+                *paired = used;
+            return c;
+        }
+    }
+    return -1;
 }
 
 #undef KSET

@@ -137,6 +137,13 @@ void *ttt_prover_table(ttt_prover *p, size_t *slots, size_t *entry_bytes)
     return p->tt;
 }
 
+bool ttt_prover_table_worth(const ttt_prover *p, size_t slot)
+{
+    assert(slot <= p->tt_mask);
+    return p->wide ? prove_entry_worth128(p, slot, TTT_PROVER_SAVE_MIN_NODES)
+                   : prove_entry_worth64(p, slot, TTT_PROVER_SAVE_MIN_NODES);
+}
+
 void ttt_prover_clear(ttt_prover *p)
 {
     const size_t entry = p->wide ? prove_entry_size128() : prove_entry_size64(), n = p->tt_mask + 1;

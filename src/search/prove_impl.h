@@ -84,13 +84,16 @@ static inline bool prove_budget_spent(ttt_prover *p)
 }
 
 /* A kernel's run from a position whose run fields are set (RESULT_*; *zone: the zone when it holds, else 0),
- * what its table holds for a position (RESULT_*), and the size of its table's entries. */
+ * what its table holds for a position (RESULT_*), the size of its table's entries, and whether an entry is
+ * in use and cost at least min_nodes nodes. */
 int prove_run64(ttt_prover *p, uint64_t att, uint64_t def, bool att_to_move, uint64_t *zone);
 int prove_known64(const ttt_prover *p, uint64_t att, uint64_t def, bool att_to_move);
 size_t prove_entry_size64(void);
+bool prove_entry_worth64(const ttt_prover *p, size_t slot, uint64_t min_nodes);
 int prove_run128(ttt_prover *p, pairing_set128 att, pairing_set128 def, bool att_to_move,
                  pairing_set128 *zone);
 int prove_known128(const ttt_prover *p, pairing_set128 att, pairing_set128 def, bool att_to_move);
 size_t prove_entry_size128(void);
+bool prove_entry_worth128(const ttt_prover *p, size_t slot, uint64_t min_nodes);
 
 #endif

@@ -22,6 +22,7 @@
 #define PLAST    pairing_last64
 #define POF      pairing_of_bits64
 #define PFIND    pairing_find64
+#define PAFTER   pairing_find64_after
 #define PPAIRS   narrow
 #define PBOARD   board64
 #define PFOLD(x) (x)
@@ -32,6 +33,7 @@
 #define PLAST    pairing_last128
 #define POF      pairing_of_bits128
 #define PFIND    pairing_find128
+#define PAFTER   pairing_find128_after
 #define PPAIRS   wide
 #define PBOARD   board128
 /* The table's hash of a set: its low word alone when the high one is empty, as on a 64-cell board. */
@@ -213,29 +215,91 @@ static int stabilizer(const ttt_prover *p, PSET att, PSET def, int *out)
 
 /* --- The search ----------------------------------------------------------------------------------------- */
 
-/* Writes the cells of `set` into out by weight, heaviest first (ties: lower cell first). Returns how many.
- * Sorts keys of weight and cell in one word (ORDER_CELL_BITS bits for the cell, its complement so that the
- * lower cell sorts first), held in registers and cache rather than read through the weights. */
+/* Move ordering keys: weight and cell in one word (ORDER_CELL_BITS bits for the cell, its complement so
+ * that the lower cell sorts first), held in registers and cache rather than read through the weights. */
 #define ORDER_CELL_BITS  8
 #define ORDER_WEIGHT_MAX (UINT64_MAX >> ORDER_CELL_BITS)
-static int order_cells(const scan_info *si, PSET set, int *out)
+#define ORDER_RUN        8
+/* The keys of the cells of `set` into key; returns how many. */
+static int order_keys(const scan_info *si, PSET set, uint64_t *key)
 {
-    uint64_t key[PROVE_BITS];
     int n = 0;
     for (; set; set &= set - 1) {
         const int cell = PFIRST(set);
         const uint64_t w = si->weight[cell] < ORDER_WEIGHT_MAX ? si->weight[cell] : ORDER_WEIGHT_MAX;
-        const uint64_t k = w << ORDER_CELL_BITS | (uint64_t)(PROVE_BITS - 1 - cell);
-        int j = n++;
-        while (j > 0 && key[j - 1] < k) {
-            key[j] = key[j - 1];
-            j--;
+        key[n++] = w << ORDER_CELL_BITS | (uint64_t)(PROVE_BITS - 1 - cell);
+    }
+    return n;
+}
+
+/* Writes the cells of `set` into out by weight, heaviest first (ties: lower cell first). Returns how many.
+ * Runs of ORDER_RUN keys by insertion, then merged pairwise (the keys are distinct: any sort gives the one
+ * order). */
+static int order_cells(const scan_info *si, PSET set, int *out)
+{
+    uint64_t buf[2][PROVE_BITS];
+    uint64_t *key = buf[0], *tmp = buf[1];
+    const int n = order_keys(si, set, key);
+    for (int from = 0; from < n; from += ORDER_RUN) {
+        const int to = from + ORDER_RUN < n ? from + ORDER_RUN : n;
+        for (int i = from + 1; i < to; i++) {
+            const uint64_t k = key[i];
+            int j = i;
+            while (j > from && key[j - 1] < k) {
+                key[j] = key[j - 1];
+                j--;
+            }
+            key[j] = k;
         }
-        key[j] = k;
+    }
+    for (int run = ORDER_RUN; run < n; run *= 2) {
+        for (int from = 0; from < n; from += 2 * run) {
+            const int mid = from + run < n ? from + run : n, to = from + 2 * run < n ? from + 2 * run : n;
+            int a = from, b = mid, o = from;
+            while (a < mid && b < to)
+                tmp[o++] = key[a] > key[b] ? key[a++] : key[b++];
+            while (a < mid)
+                tmp[o++] = key[a++];
+            while (b < to)
+                tmp[o++] = key[b++];
+        }
+        uint64_t *t = key;
+        key = tmp;
+        tmp = t;
     }
     for (int i = 0; i < n; i++)
         out[i] = PROVE_BITS - 1 - (int)(key[i] & ((1u << ORDER_CELL_BITS) - 1));
     return n;
+}
+
+/* The same order taken one cell at a time (a selection sort's steps), for a caller that mostly needs its
+ * first few: the first `limit` cells at most. */
+typedef struct order_lazy {
+    uint64_t key[PROVE_BITS];
+    int n, taken, limit;
+} order_lazy;
+
+static void order_lazy_init(order_lazy *o, const scan_info *si, PSET set, int limit)
+{
+    o->n = order_keys(si, set, o->key);
+    o->taken = 0;
+    o->limit = limit;
+}
+
+/* A pairing_next_fn: the next cell in order, or -1. */
+static int order_lazy_next(void *user)
+{
+    order_lazy *o = user;
+    if (o->taken >= o->limit || o->taken >= o->n)
+        return -1;
+    int best = o->taken;
+    for (int i = o->taken + 1; i < o->n; i++)
+        if (o->key[i] > o->key[best])
+            best = i;
+    const uint64_t k = o->key[best];
+    o->key[best] = o->key[o->taken];
+    o->key[o->taken++] = k;
+    return PROVE_BITS - 1 - (int)(k & ((1u << ORDER_CELL_BITS) - 1));
 }
 
 static proof attacker_node(ttt_prover *p, PSET att, PSET def);
@@ -266,34 +330,38 @@ static proof defender_search(ttt_prover *p, PSET att, PSET def)
     if (si.es_defender)
         return (proof){RESULT_HOLDS, si.live};
 
-    /* Step 2. The table, then a pairing strategy. */
+    /* Step 2. The table. */
     const tt_entry *e = tt_probe(p, att, def, false);
     if (e)
         return (proof){e->result, e->zone};
     const uint64_t nodes0 = p->nodes;
-    PSET paired;
-    if (!si.threats && !unpaired && PFIND(&p->pairs.PPAIRS, att, def, &paired, NULL)) {
-        proof r = {RESULT_HOLDS, paired};
-        tt_store(p, att, def, false, r, 1);
-        return r;
-    }
 
     /* Step 3. The defender's moves: the threat's cell; else what stops every fork or makes a threat of its
      * own; else every live cell; the heaviest first. */
     const PSET empty = p->PBOARD & ~(att | def);
     PSET set = si.threats ? si.threats : si.forks ? (si.defence | si.def_fours) & empty : si.live;
-    int moves[PROVE_BITS];
-    int n = order_cells(&si, set, moves);
+    int n = PCOUNT(set);
     if (!p->full_width && n > DEFENDER_WIDTH)
         n = DEFENDER_WIDTH;
-    /* Step 4. A move after which a pairing strategy holds ends the search at once (Z = the pairs + the
-     * move: while it stays empty the defender plays it, and the pairs stay empty). */
-    for (int i = 0; i < n && n > 1; i++)
-        if (PFIND(&p->pairs.PPAIRS, att, def | PBIT(moves[i]), &paired, NULL)) {
-            proof r = {RESULT_HOLDS, paired | PBIT(moves[i])};
+    /* Step 4. A pairing strategy (without an attacker threat, when no node looked at these stones before):
+     * the defender holds. Else a move after which one holds ends the search at once (Z = the pairs + the
+     * move: while it stays empty the defender plays it, and the pairs stay empty): the first such in order.
+     * One call finds both as a call of the pairing finder on each position would; it mostly ends after a
+     * few moves, which are ordered as it takes them. */
+    const bool self = !si.threats && !unpaired;
+    if (self || n > 1) {
+        PSET paired;
+        order_lazy lazy;
+        order_lazy_init(&lazy, &si, set, n > 1 ? n : 0);
+        const int c = PAFTER(&p->pairs.PPAIRS, att, def, self, order_lazy_next, &lazy, &paired);
+        if (c != -1) {
+            proof r = {RESULT_HOLDS, c == PAIRING_SELF ? paired : paired | PBIT(c)};
             tt_store(p, att, def, false, r, 1);
             return r;
         }
+    }
+    int moves[PROVE_BITS];
+    order_cells(&si, set, moves);
     const bool children_unpaired = n > 1;
 
     /* Step 5. The moves in order. With few stones, where one move's proof can cost thousands of times
@@ -486,3 +554,10 @@ int PN(prove_known)(const ttt_prover *p, PSET att, PSET def, bool att_to_move)
 }
 
 size_t PN(prove_entry_size)(void) { return sizeof(tt_entry); }
+
+bool PN(prove_entry_worth)(const ttt_prover *p, size_t slot, uint64_t min_nodes)
+{
+    const tt_entry *e = &((const tt_entry *)p->tt)[slot];
+    /* work holds floor(log2(nodes)) + 1: at least min_nodes when it reaches that of min_nodes */
+    return e->used && e->work >= 64 - __builtin_clzll(min_nodes | 1);
+}

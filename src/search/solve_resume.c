@@ -169,30 +169,22 @@ static void put_text(stream *s, const char *text)
 
 /* --- The draw prover's table (search/prove.h) ----------------------------------------------------------- */
 
-/* Whether an entry of `size` bytes is all zero: a free slot. */
-static bool slot_free(const uint8_t *entry, size_t size)
-{
-    for (size_t i = 0; i < size; i++)
-        if (entry[i])
-            return false;
-    return true;
-}
-
-/* The prover's table: its version, entry size and slots (all 0 without a prover), then the slots in use,
- * each its index and its bytes. */
+/* The prover's table: its version, entry size and slots (all 0 without a prover), then the slots worth
+ * keeping (ttt_prover_table_worth: the costlier answers; the others a resumed search finds again soon), each
+ * its index and its bytes. A 2 GiB table is written in seconds rather than half a minute. */
 static void put_prover(stream *w, ttt_prover *prover, uint64_t *count)
 {
     size_t slots = 0, size = 0;
     const uint8_t *tt = prover ? ttt_prover_table(prover, &slots, &size) : NULL;
     *count = 0;
     for (size_t i = 0; i < slots; i++)
-        *count += !slot_free(&tt[i * size], size);
+        *count += ttt_prover_table_worth(prover, i);
     put_uint(w, prover ? TTT_PROVER_TABLE_VERSION : 0, 4);
     put_uint(w, size, 4);
     put_uint(w, slots, 8);
     put_uint(w, *count, 8);
     for (size_t i = 0; i < slots; i++)
-        if (!slot_free(&tt[i * size], size)) {
+        if (ttt_prover_table_worth(prover, i)) {
             put_uint(w, i, 8);
             put(w, &tt[i * size], size);
         }
