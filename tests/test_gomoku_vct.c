@@ -1,0 +1,112 @@
+/*
+ * test_gomoku_vct.c - the threat search over the line patterns (search/patterns.h): over seeded games on
+ * 15x15, its VCF (threes = 0) agrees with the window counts' VCF (search/threats.h) at every position, and
+ * every VCT win it finds holds against every legal defence (test_gomoku_vct.h); the table kept across
+ * searches gives the same answers; the exact defence set is what stops an open three.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "ttt/ttt.h"
+#include "support.h"
+#include "test_gomoku_vct.h"
+
+/* Seeded games and their length; the threes a VCT may use. */
+#define GAMES     6
+#define MAX_PLIES 60
+#define THREES    4
+/* A move is drawn among the best this many cells by the patterns (a game with threats on both sides). */
+#define CHOICES 4
+
+static uint64_t next_random(uint64_t *state)
+{
+    *state = *state * UINT64_C(6364136223846793005) + UINT64_C(1442695040888963407);
+    return *state >> 33;
+}
+
+/* A playing move for the side to move: one of the CHOICES best cells by class (own, below a four, and the
+ * other's). */
+static int pick_move(const vct_check *c, uint64_t *rng)
+{
+    const ttt_patterns *p = &c->p;
+    ttt_player me = ttt_board_to_move(&c->b), opp = (ttt_player)(1 - me);
+    int best[CHOICES], score[CHOICES], n = 0;
+    for (int x = 0; x < c->b.cells; x++) {
+        if (ttt_board_at(&c->b, x) != TTT_NOBODY)
+            continue;
+        /* no fours played unless they block one: the games keep their threes, where the VCTs are */
+        int own = p->cls[me][x] >= TTT_CLASS_FOUR ? 0 : p->cls[me][x];
+        int s = 2 * own + p->cls[opp][x] + (int)(next_random(rng) % 3);
+        if (n == CHOICES && s <= score[CHOICES - 1])
+            continue;
+        int i = n < CHOICES ? n++ : CHOICES - 1;
+        for (; i > 0 && score[i - 1] < s; i--) {
+            best[i] = best[i - 1];
+            score[i] = score[i - 1];
+        }
+        best[i] = x;
+        score[i] = s;
+    }
+    return best[next_random(rng) % (uint64_t)n];
+}
+
+/* Every position of seeded games: the two VCFs agree, every VCT win holds; and some VCT wins needed threes. */
+static void test_vct_wins_hold(void **state)
+{
+    (void)state;
+    ttt_rules r = rules_of("15x15k5");
+    int vcf_wins = 0, vct_wins = 0, checked = 0;
+    for (int g = 0; g < GAMES; g++) {
+        uint64_t rng = (uint64_t)g + 1;
+        ttt_board b;
+        ttt_board_init(&b, &r);
+        ttt_board_play(&b, 7 * 15 + 7);
+        vct_check *c = vct_check_new(&b);
+        for (int ply = 1; ply < MAX_PLIES && ttt_board_outcome(&c->b) == TTT_ONGOING; ply++) {
+            ttt_player me = ttt_board_to_move(&c->b);
+            int line[TTT_MAX_CELLS], length, first, defences = 0;
+            bool old = ttt_threats_vcf(&c->t, me, 0, line, &length) == TTT_THREATS_WIN;
+            c->v.budget = 0;
+            ttt_vct_result vcf = ttt_patterns_vct(&c->p, &c->v, me, 0, &first);
+            assert_int_not_equal(vcf, TTT_VCT_UNKNOWN);
+            if (old != (vcf == TTT_VCT_WIN))
+                fail_msg("game %d ply %d: windows' VCF %d, patterns' %d", g, ply, old, vcf == TTT_VCT_WIN);
+            vcf_wins += old;
+            c->v.budget = VCT_CHECK_BUDGET;
+            ttt_vct_result vct = ttt_patterns_vct(&c->p, &c->v, me, THREES, &first);
+            if (getenv("DBG")) printf("g%d p%d old %d vct %d nodes %lu\n", g, ply, old, vct, (unsigned long)c->v.nodes);
+            if (vct == TTT_VCT_WIN) {
+                vct_wins += !old;
+                checked++;
+                if (!vct_check_wins(c, THREES, &defences)) {
+                    char text[TTT_MAX_CELLS * 2];
+                    fail_msg("game %d ply %d: VCT win does not hold: %s", g, ply,
+                             ttt_position_format(&c->b, text, sizeof text));
+                }
+            }
+            if (vct == TTT_VCT_WIN && !old && getenv("TTT_VCT_DUMP")) {
+                char text[TTT_MAX_CELLS * 2];
+                printf("%s defences %d\n", ttt_position_format(&c->b, text, sizeof text), defences);
+            }
+            vct_check_play(c, pick_move(c, &rng));
+        }
+        vct_check_free(c);
+    }
+    print_message("VCF wins %d, VCT-only wins %d, %d checked\n", vcf_wins, vct_wins, checked);
+    assert_true(vcf_wins > 0 && vct_wins > 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_vct_wins_hold),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
