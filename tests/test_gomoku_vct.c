@@ -22,8 +22,47 @@
 #define GAMES     6
 #define MAX_PLIES 60
 #define THREES    4
+/* Nodes of each VCT search of a position (the checks' own searches get VCT_CHECK_BUDGET). */
+#define SEARCH_BUDGET 50000
 /* A move is drawn among the best this many cells by the patterns (a game with threats on both sides). */
 #define CHOICES 4
+
+/* Positions of Rapfi's wins against the engine (bench/gomoku/rapfi/results, the first of its final run of
+ * instant answers, Rapfi to move), where the windows' VCT of the engine's former root (three threes, 20,000
+ * nodes) finds nothing and the patterns' VCT finds the win (bench/gomoku/vct.sh). */
+static const char *const rapfi_wins[] = {
+    ".............../.............../.............../.............../.............../.............../"
+    "....o........../.....x.x......./"
+    "o.ox..o......../..xox.xox....../.oxoooxo......./...o.xo......../..xxxo........./.............../"
+    ".....xxxo......",
+    ".............../.............../.............../.............../.............../.............../"
+    ".........x...../........o....../"
+    ".......oxox.o.x/........xoxoxx./........o.oxo../.......oxxxo.../........xoo..../.............../"
+    "...............",
+    ".....x........./.......xooo..../........x.oo.../........xoxxoo./....ox..x.oxxx./.....ox.xoo.ox./"
+    ".....xo.ooxxo../......o.xxxo.x./"
+    "......x.o....../........ox...../........o....../.............../.............../.............../"
+    "...............",
+    ".............../.............../.............../.............../.............../.............../"
+    ".......x......./.........x...../"
+    "........o...o../......ox.x.o.../....oxxxooox.../......xoxx...../....oooxo.x..../......xxoo...../"
+    "...............",
+    ".............../.............../.............../.............../.............../....x..x......./"
+    "....ooox......./....oo........./"
+    "o..xoxx......../...ox.xo......./..xoooxxox...../...o.xo.x....../.......x.o...../...x..o......../"
+    ".....x.x.......",
+    ".............../.............../.............../.............../.......x......./...x...xo....../"
+    "....oo.xx....../...x.oxoo....../"
+    "...ooxox......./...o.xoo......./..xo.xx.xo...../............x../.............../.............../"
+    "...............",
+    ".............../.............../...o.........../x..xoxx......../.o.oxoo......../.xooxox......../"
+    "ox.xxoo......../.xooox........./"
+    ".o.xxox......../...xxox......../..o............/.............../.............../.............../"
+    "...............",
+};
+
+/* The engine's budget in those positions: nodes, not time, keep the test reproducible. */
+#define ENGINE_SPEC "gomoku:time=0,nodes=20000"
 
 static uint64_t next_random(uint64_t *state)
 {
@@ -79,9 +118,8 @@ static void test_vct_wins_hold(void **state)
             if (old != (vcf == TTT_VCT_WIN))
                 fail_msg("game %d ply %d: windows' VCF %d, patterns' %d", g, ply, old, vcf == TTT_VCT_WIN);
             vcf_wins += old;
-            c->v.budget = VCT_CHECK_BUDGET;
+            c->v.budget = SEARCH_BUDGET;
             ttt_vct_result vct = ttt_patterns_vct(&c->p, &c->v, me, THREES, &first);
-            if (getenv("DBG")) printf("g%d p%d old %d vct %d nodes %lu\n", g, ply, old, vct, (unsigned long)c->v.nodes);
             if (vct == TTT_VCT_WIN) {
                 vct_wins += !old;
                 checked++;
@@ -103,10 +141,50 @@ static void test_vct_wins_hold(void **state)
     assert_true(vcf_wins > 0 && vct_wins > 0);
 }
 
+/* Each of Rapfi's wins is found by the patterns' VCT and holds against every defence. */
+static void test_rapfi_wins_hold(void **state)
+{
+    (void)state;
+    ttt_rules r = rules_of("15x15k5");
+    for (size_t i = 0; i < sizeof rapfi_wins / sizeof rapfi_wins[0]; i++) {
+        ttt_board b = board_of(&r, rapfi_wins[i]);
+        vct_check *c = vct_check_new(&b);
+        int defences = 0;
+        if (!vct_check_wins(c, THREES, &defences))
+            fail_msg("position %zu: no VCT win that holds", i);
+        vct_check_free(c);
+    }
+}
+
+/* The engine plays a move that keeps the win in each of them. */
+static void test_engine_keeps_rapfi_wins(void **state)
+{
+    (void)state;
+    ttt_rules r = rules_of("15x15k5");
+    const char *spec = getenv("TTT_VCT_SPEC") ? getenv("TTT_VCT_SPEC") : ENGINE_SPEC;
+    for (size_t i = 0; i < sizeof rapfi_wins / sizeof rapfi_wins[0]; i++) {
+        ttt_board b = board_of(&r, rapfi_wins[i]);
+        ttt_engine *e = engine_ok(spec, &r);
+        ttt_move m;
+        ttt_error err;
+        assert_int_equal(ttt_engine_choose(e, &b, &m, NULL, &err), TTT_OK);
+        ttt_engine_free(e);
+        vct_check *c = vct_check_new(&b);
+        int defences = 0;
+        vct_check_play(c, m);
+        bool kept = vct_check_holds(c, THREES, &defences);
+        vct_check_free(c);
+        if (!kept)
+            fail_msg("position %zu (%s): the move %d gives the win away", i, spec, m);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_vct_wins_hold),
+        cmocka_unit_test(test_rapfi_wins_hold),
+        cmocka_unit_test(test_engine_keeps_rapfi_wins),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -64,7 +64,7 @@
 #define GOMOKU_SOLVER_TT_MIB 16
 /* With a time budget, each threat search at the root gets at most this many nodes per millisecond of the
  * move's time: about a fifth of the move at the VCT's 280 nodes a millisecond on a 15x15 middle game. */
-#define GOMOKU_THREAT_NODES_PER_MS 50
+#define GOMOKU_THREAT_NODES_PER_MS 250
 /* The patterns' VCT (tvct=1): its table's entries (16 bytes each: 16 MiB), and by default the percentage of
  * the move's time the root's threat searches (ours, the opponent's now and after each candidate) may use. */
 #define GOMOKU_VCT_ENTRIES  (1 << 20)
