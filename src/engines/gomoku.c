@@ -807,17 +807,23 @@ static ttt_status gomoku_choose(ttt_engine *e, const ttt_board *b, ttt_move *out
         double until = c->time_ms ? start + GOMOKU_VCF_TIME_SHARE * (double)c->time_ms : 0;
         if (c->tvct)
             until = threat_until;
-        for (int i = 0; i < n && i < (int)c->width * 2 && (!until || ttt_clock_ms() < until); i++) {
-            ttt_threats_play(t, moves[i].cell, me);
-            ttt_patterns_play(s->pat, moves[i].cell, me);
+        int checked = 0;
+        for (; checked < n && checked < (int)c->width * 2 && (!until || ttt_clock_ms() < until); checked++) {
+            int m = moves[checked].cell;
+            ttt_threats_play(t, m, me);
+            ttt_patterns_play(s->pat, m, me);
             bool refuted = opp_vcf ? has_vcf(s, e, opp, vcf, NULL) : has_vct(s, e, opp, vct, until, NULL);
-            ttt_patterns_undo(s->pat, moves[i].cell, me);
-            ttt_threats_undo(t, moves[i].cell, me);
+            ttt_patterns_undo(s->pat, m, me);
+            ttt_threats_undo(t, m, me);
             if (!refuted)
-                moves[kept++] = moves[i];
+                moves[kept++] = moves[checked];
         }
-        if (kept)
-            n = kept;
+        /* the candidates the time left unchecked follow the ones that passed (dropping them dropped good
+         * moves whenever the checks were slow) */
+        if (kept || checked < n) {
+            memmove(&moves[kept], &moves[checked], (size_t)(n - checked) * sizeof *moves);
+            n = kept + n - checked;
+        }
     }
     if (n > (int)c->width)
         n = (int)c->width;

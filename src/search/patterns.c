@@ -426,12 +426,15 @@ static int count_upto2(const ttt_bits *set, int words, int *first)
     return n;
 }
 
-/* The empty cells on the four lines through `cell` within k-1 of it, as a set. */
-static ttt_bits lines_near(const ttt_patterns *p, int cell)
+/* The empty cells on the lines through `cell` within k-1 of it, as a set: the four lines, or with who >= 0
+ * those where who's pattern on the cell is a four or better (where a stone can stop what it makes). */
+static ttt_bits lines_near(const ttt_patterns *p, int cell, int who)
 {
     ttt_bits near = {{0}};
     int k = p->k;
     for (int dir = 0; dir < TTT_DIRECTIONS; dir++) {
+        if (who >= 0 && p->pat[who][cell][dir] < TTT_PAT_FOUR)
+            continue;
         int first = p->run_first[cell][dir], at = p->run_at[cell][dir], n = p->run_len[cell][dir];
         for (int j = at - (k - 1) < 0 ? 0 : at - (k - 1); j < n && j <= at + k - 1; j++) {
             int x = first + j * p->step[dir];
@@ -452,7 +455,7 @@ int ttt_patterns_defences(ttt_patterns *p, ttt_player attacker, int *out)
     ttt_bits near = {{0}};
     for (int c = next_cell(&p->flex4[attacker], words, 0); c >= 0;
          c = next_cell(&p->flex4[attacker], words, c + 1)) {
-        ttt_bits lines = lines_near(p, c);
+        ttt_bits lines = lines_near(p, c, attacker);
         for (int i = 0; i < words; i++)
             near.w[i] |= lines.w[i];
     }
@@ -543,7 +546,7 @@ static ttt_vct_result vct_search(ttt_patterns *p, ttt_vct *v, ttt_player a, int 
             break;
         ttt_bits moves = *set; /* the search changes the sets */
         if (pass == 1 && last >= 0) {
-            ttt_bits near = lines_near(p, last);
+            ttt_bits near = lines_near(p, last, -1);
             for (int i = 0; i < words; i++)
                 moves.w[i] &= near.w[i];
         }
