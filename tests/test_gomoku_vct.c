@@ -96,6 +96,35 @@ static int pick_move(const vct_check *c, uint64_t *rng)
     return best[next_random(rng) % (uint64_t)n];
 }
 
+/* The defence set of the attacker (the side to move's opponent) in c: every empty cell is in it exactly when
+ * the defender's stone there leaves the attacker no open-four cell by the window counts, or is a four of the
+ * defender's own (a cell making a five-cell). */
+static void check_defences(vct_check *c, ttt_player attacker)
+{
+    ttt_player d = (ttt_player)(1 - attacker);
+    int out[TTT_MAX_CELLS], cells[TTT_MAX_CELLS], f[1];
+    if (ttt_threats_fives(&c->t, d, f, 1) || ttt_threats_fives(&c->t, attacker, f, 1))
+        return; /* defined only where neither side has a five-cell */
+    int n = ttt_patterns_defences(&c->p, attacker, out);
+    bool any = ttt_threats_defences(&c->t, attacker, cells) >= 0;
+    assert_int_equal(n >= 0, any);
+    if (n < 0)
+        return;
+    uint8_t in[TTT_MAX_CELLS] = {0};
+    for (int i = 0; i < n; i++)
+        in[out[i]] = 1;
+    for (int x = 0; x < c->b.cells; x++) {
+        if (ttt_board_at(&c->b, x) != TTT_NOBODY)
+            continue;
+        ttt_threats_play(&c->t, x, d);
+        bool four = ttt_threats_fives(&c->t, d, f, 1) > 0;
+        bool stops = ttt_threats_defences(&c->t, attacker, cells) < 0;
+        ttt_threats_undo(&c->t, x, d);
+        if (in[x] != (four || stops))
+            fail_msg("cell %d: in the set %d, a four %d, stops the open four %d", x, in[x], four, stops);
+    }
+}
+
 /* Every position of seeded games: the two VCFs agree, every VCT win holds; and some VCT wins needed threes. */
 static void test_vct_wins_hold(void **state)
 {
@@ -133,12 +162,36 @@ static void test_vct_wins_hold(void **state)
                 char text[TTT_MAX_CELLS * 2];
                 printf("%s defences %d\n", ttt_position_format(&c->b, text, sizeof text), defences);
             }
+            check_defences(c, me);
+            check_defences(c, (ttt_player)(1 - me));
             vct_check_play(c, pick_move(c, &rng));
         }
         vct_check_free(c);
     }
     print_message("VCF wins %d, VCT-only wins %d, %d checked\n", vcf_wins, vct_wins, checked);
     assert_true(vcf_wins > 0 && vct_wins > 0);
+}
+
+/* An open three and a split three: only the cells next to it (and in the gap) stop it. */
+static void test_defence_sets(void **state)
+{
+    (void)state;
+    ttt_rules r = rules_of("15x15k5");
+    const char *cases[][2] = {{"h8 a1 i8 b1 j8 c15", "g8 k8"}, {"h8 a1 i8 b1 k8 c15", "g8 j8 l8"}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        ttt_board b = board_of(&r, cases[i][0]);
+        vct_check *c = vct_check_new(&b);
+        int out[TTT_MAX_CELLS], n = ttt_patterns_defences(&c->p, TTT_X, out);
+        char got[256] = "", name[TTT_MOVE_TEXT_SIZE];
+        for (int j = 0; j < n; j++) {
+            ttt_move_format(&r, out[j], name, sizeof name);
+            snprintf(got + strlen(got), sizeof got - strlen(got), "%s%s", j ? " " : "", name);
+        }
+        if (strcmp(got, cases[i][1]) != 0)
+            fail_msg("%s: defences %s, want %s", cases[i][0], got, cases[i][1]);
+        check_defences(c, TTT_X);
+        vct_check_free(c);
+    }
 }
 
 /* Each of Rapfi's wins is found by the patterns' VCT and holds against every defence. */
@@ -182,6 +235,7 @@ static void test_engine_keeps_rapfi_wins(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_defence_sets),
         cmocka_unit_test(test_vct_wins_hold),
         cmocka_unit_test(test_rapfi_wins_hold),
         cmocka_unit_test(test_engine_keeps_rapfi_wins),
