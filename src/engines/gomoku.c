@@ -5,11 +5,15 @@
  *
  * One decision:
  *   Step 1. Win now, else block the opponent's only five-cell (two of them: the game is lost; block one).
- *   Step 2. Our own VCF, then VCT (search/threats.h) within their node budgets: play its first move.
+ *   Step 2. Our own VCF (search/threats.h), then VCT: with tvct=1 the patterns' (search/patterns.h: exact
+ *           defence sets, a table kept across the game's moves, a clock deadline), else the windows', within
+ *           their budgets: play its first move.
  *   Step 3. The candidates: empty cells within GOMOKU_NEAR of a stone, each scored by its line patterns
  *           (search/patterns.h) for us (attack) and for the opponent (defence), best first, ties in an order
  *           drawn from the engine's generator. When the opponent has a VCF (or VCT) now, the candidates after
- *           which it still has one (same budget) are dropped, unless that drops them all.
+ *           which it still has one (same budget) are dropped, unless that drops them all; those the clock
+ *           leaves unchecked are kept after the ones that passed. With tvct=1 the threat searches of Steps 2
+ *           and 3 share `tshare` percent of the move's time.
  *   Step 4. Iterative deepening of a principal variation search over the best `width` candidates (fewer
  *           deeper down), each depth in an aspiration window around the last one's score, until the time,
  *           node or depth budget is spent or the result is proven; no new depth starts after
