@@ -66,8 +66,9 @@
 #define GOMOKU_TT_ENTRIES (1 << 20)
 /* The solver's table where the threats do not apply (small boards: minimax's default is enough). */
 #define GOMOKU_SOLVER_TT_MIB 16
-/* With a time budget, each threat search at the root gets at most this many nodes per millisecond of the
- * move's time: about a fifth of the move at the VCT's 280 nodes a millisecond on a 15x15 middle game. */
+/* With a time budget, each windows' threat search at the root (tvct=0, and the VCFs) gets at most this many
+ * nodes per millisecond of the move's time: about a fifth of the move at their 1,200 nodes a CPU millisecond
+ * (bench/gomoku/vct.sh; 50 left 15,000 nodes at 0.3 s). The patterns' VCT reads the clock instead. */
 #define GOMOKU_THREAT_NODES_PER_MS 250
 /* The patterns' VCT (tvct=1): its table's entries (16 bytes each: 16 MiB), and by default the percentage of
  * the move's time the root's threat searches (ours, the opponent's now and after each candidate) may use. */
