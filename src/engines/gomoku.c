@@ -54,6 +54,8 @@
 /* VCF nodes for the side to move at each leaf of the alpha-beta (0 = static evaluation only): leaf=30 won 5
  * of 20 against Rapfi depth 12 (leaf=0 none, 10 two, 100 three). */
 #define GOMOKU_DEFAULT_LEAF_VCF 30
+/* A win the patterns' leaf VCF finds counts as this many plies away (it does not give its length). */
+#define GOMOKU_LEAF_VCF_PLIES 9
 /* Candidates searched at the root; inner nodes get GOMOKU_INNER_WIDTH (the best by the shape scores). */
 #define GOMOKU_DEFAULT_WIDTH 16
 #define GOMOKU_INNER_WIDTH   10
@@ -159,6 +161,7 @@ typedef struct gomoku_config {
     uint64_t partial; /* 1 = a move that beat the last best in an unfinished depth is played */
     uint64_t tvct; /* 1 = the root's VCTs are the patterns' (exact defences, table kept), 0 = the windows' */
     uint64_t tshare; /* percentage of the move's time the root's threat searches may use together */
+    uint64_t leafp;  /* 1 = the leaves' VCF is the patterns' (ttt_patterns_vct with no threes) */
 } gomoku_config;
 
 static const gomoku_config gomoku_defaults = {.time_ms = GOMOKU_DEFAULT_TIME_MS,
@@ -178,7 +181,8 @@ static const gomoku_config gomoku_defaults = {.time_ms = GOMOKU_DEFAULT_TIME_MS,
                                               .share = GOMOKU_NEW_DEPTH_SHARE,
                                               .partial = 1,
                                               .tvct = 1,
-                                              .tshare = GOMOKU_THREAT_SHARE};
+                                              .tshare = GOMOKU_THREAT_SHARE,
+                                              .leafp = 0};
 
 static const ttt_option_def gomoku_options[] = {
     {"time", TTT_OPT_UINT, offsetof(gomoku_config, time_ms), 0, GOMOKU_MAX_TIME_MS, 0, 0,
@@ -218,6 +222,8 @@ static const ttt_option_def gomoku_options[] = {
      .help = "root VCTs over the line patterns (exact defences, a table kept across moves)"},
     {"tshare", TTT_OPT_UINT, offsetof(gomoku_config, tshare), 1, 100, 0, 0, .arg = "PERCENT",
      .help = "share of the move's time the root's threat searches may use (tvct=1)"},
+    {"leafp", TTT_OPT_UINT, offsetof(gomoku_config, leafp), 0, 1, 0, 0, .arg = "0|1",
+     .help = "the leaves' VCF over the line patterns instead of the windows"},
     {"seed", TTT_OPT_SEED, 0, 0, 0, 0, 0, .arg = "N", .help = "order of equally scored candidates"},
     {.key = NULL},
 };
@@ -250,6 +256,8 @@ typedef struct gomoku_state {
     /* one search */
     uint64_t nodes, node_limit;
     uint64_t leaf_vcf; /* the config's leaf= */
+    bool leafp;        /* the config's leafp= */
+    ttt_vct leaf;      /* the leaves' VCF over the patterns: the table is vct's */
     bool defend;       /* the config's defend= */
     bool lmr;          /* the config's lmr= */
     bool partial;      /* the config's partial= */
@@ -556,7 +564,13 @@ static int search(gomoku_state *s, ttt_player me, int depth, int alpha, int beta
         return GOMOKU_WIN - ply - 2;
     /* Step 4.5. Leaves: a short VCF (only where a four can be made), else the patterns' score. */
     if (depth <= 0 || ply >= GOMOKU_MAX_PLY) {
-        if (s->leaf_vcf && has_four_move(p, me)) {
+        if (s->leaf_vcf && s->leafp && has_four_move(p, me)) {
+            s->leaf.budget = s->leaf_vcf;
+            ttt_vct_result r = ttt_patterns_vct(s->pat, &s->leaf, me, 0, NULL);
+            s->nodes += s->leaf.nodes;
+            if (r == TTT_VCT_WIN)
+                return GOMOKU_WIN - ply - GOMOKU_LEAF_VCF_PLIES;
+        } else if (s->leaf_vcf && has_four_move(p, me)) {
             int line[TTT_MAX_CELLS], length;
             uint64_t before = t->nodes;
             ttt_threats_result r = ttt_threats_vcf(t, me, s->leaf_vcf, line, &length);
@@ -766,6 +780,10 @@ static ttt_status gomoku_choose(ttt_engine *e, const ttt_board *b, ttt_move *out
     s->nodes = 0;
     s->node_limit = c->nodes;
     s->leaf_vcf = c->leaf;
+    s->leafp = c->leafp != 0;
+    s->leaf.table = s->vct.table;
+    s->leaf.entries = s->vct.entries;
+    s->leaf.deadline = 0;
     s->defend = c->defend != 0;
     s->lmr = c->lmr != 0;
     s->partial = c->partial != 0;
