@@ -179,9 +179,11 @@ typedef struct ttt_vct {
 } ttt_vct;
 
 /* Searches for a victory by continuous threats (threes <= TTT_VCT_MAX_THREES; 0: fours only, a VCF) of
- * `who`, which must be p's side to move in an ongoing position where the rules make a line win. On a win
- * the attacker's first move goes to *first. p's position is unchanged on return (its stones are played and
- * taken back). */
+ * `who` moving next in p's ongoing position (the side to move, or the other side as if given a free move:
+ * what a threat of the opponent's looks like), where the rules make a line win. The threes go 0, 1, ... up
+ * to `threes` (the shortest first); below the root A's threes lie on the lines of its last move. On a win
+ * the attacker's first move goes to *first (when first is not NULL). p's position is unchanged on return
+ * (its stones are played and taken back). */
 #define TTT_VCT_MAX_THREES 32
 ttt_vct_result ttt_patterns_vct(ttt_patterns *p, ttt_vct *v, ttt_player who, int threes, int *first);
 
