@@ -93,9 +93,10 @@ int main(int argc, char **argv)
         }
         const char *name[3] = {"windows VCF", "windows VCF+VCT", "patterns VCT"};
         for (int k = 0; k < 3; k++)
-            printf("budget %8llu threes %d  %-16s wins %3d of %d  nodes %10llu  CPU %8.0f ms  %8.0f nodes/s\n",
-                   (unsigned long long)budget, threes, name[k], found[k], n, (unsigned long long)nodes[k], ms[k],
-                   ms[k] > 0 ? 1000.0 * (double)nodes[k] / ms[k] : 0.0);
+            printf(
+                "budget %8llu threes %d  %-16s wins %3d of %d  nodes %10llu  CPU %8.0f ms  %8.0f nodes/s\n",
+                (unsigned long long)budget, threes, name[k], found[k], n, (unsigned long long)nodes[k], ms[k],
+                ms[k] > 0 ? 1000.0 * (double)nodes[k] / ms[k] : 0.0);
     }
     free(v.table);
     ttt_threats_done(&t);
