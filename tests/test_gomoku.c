@@ -169,9 +169,10 @@ static void test_bad_options(void **state)
 {
     (void)state;
     ttt_rules r = rules_of("15x15k5");
-    const char *bad[] = {"gomoku:width=0",   "gomoku:depth=65", "gomoku:vcf=x",   "gomoku:threes=17",
-                         "gomoku:defend=2",  "gomoku:bogus=1",  "gomoku:share=0", "gomoku:share=101",
-                         "gomoku:partial=2", "gomoku:inner=0",  "gomoku:null=2",  "gomoku:ext=2"};
+    const char *bad[] = {"gomoku:width=0",   "gomoku:depth=65", "gomoku:vcf=x",      "gomoku:threes=17",
+                         "gomoku:defend=2",  "gomoku:bogus=1",  "gomoku:share=0",    "gomoku:share=101",
+                         "gomoku:partial=2", "gomoku:inner=0",  "gomoku:null=2",     "gomoku:ext=2",
+                         "gomoku:tvct=2",    "gomoku:tshare=0", "gomoku:tshare=101", "gomoku:leafp=2"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         ttt_engine *e = NULL;
         ttt_error err = {{0}};

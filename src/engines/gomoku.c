@@ -5,11 +5,15 @@
  *
  * One decision:
  *   Step 1. Win now, else block the opponent's only five-cell (two of them: the game is lost; block one).
- *   Step 2. Our own VCF, then VCT (search/threats.h) within their node budgets: play its first move.
+ *   Step 2. Our own VCF (search/threats.h), then VCT: with tvct=1 the patterns' (search/patterns.h: exact
+ *           defence sets, a table kept across the game's moves, a clock deadline), else the windows', within
+ *           their budgets: play its first move.
  *   Step 3. The candidates: empty cells within GOMOKU_NEAR of a stone, each scored by its line patterns
  *           (search/patterns.h) for us (attack) and for the opponent (defence), best first, ties in an order
  *           drawn from the engine's generator. When the opponent has a VCF (or VCT) now, the candidates after
- *           which it still has one (same budget) are dropped, unless that drops them all.
+ *           which it still has one (same budget) are dropped, unless that drops them all; those the clock
+ *           leaves unchecked are kept after the ones that passed. With tvct=1 the threat searches of Steps 2
+ *           and 3 share `tshare` percent of the move's time.
  *   Step 4. Iterative deepening of a principal variation search over the best `width` candidates (fewer
  *           deeper down), each depth in an aspiration window around the last one's score, until the time,
  *           node or depth budget is spent or the result is proven; no new depth starts after
@@ -50,6 +54,8 @@
 /* VCF nodes for the side to move at each leaf of the alpha-beta (0 = static evaluation only): leaf=30 won 5
  * of 20 against Rapfi depth 12 (leaf=0 none, 10 two, 100 three). */
 #define GOMOKU_DEFAULT_LEAF_VCF 30
+/* A win the patterns' leaf VCF finds counts as this many plies away (it does not give its length). */
+#define GOMOKU_LEAF_VCF_PLIES 9
 /* Candidates searched at the root; inner nodes get GOMOKU_INNER_WIDTH (the best by the shape scores). */
 #define GOMOKU_DEFAULT_WIDTH 16
 #define GOMOKU_INNER_WIDTH   10
@@ -62,9 +68,14 @@
 #define GOMOKU_TT_ENTRIES (1 << 20)
 /* The solver's table where the threats do not apply (small boards: minimax's default is enough). */
 #define GOMOKU_SOLVER_TT_MIB 16
-/* With a time budget, each threat search at the root gets at most this many nodes per millisecond of the
- * move's time: about a fifth of the move at the VCT's 280 nodes a millisecond on a 15x15 middle game. */
-#define GOMOKU_THREAT_NODES_PER_MS 50
+/* With a time budget, each windows' threat search at the root (tvct=0, and the VCFs) gets at most this many
+ * nodes per millisecond of the move's time: about a fifth of the move at their 1,200 nodes a CPU millisecond
+ * (bench/gomoku/vct.sh; 50 left 15,000 nodes at 0.3 s). The patterns' VCT reads the clock instead. */
+#define GOMOKU_THREAT_NODES_PER_MS 250
+/* The patterns' VCT (tvct=1): its table's entries (16 bytes each: 16 MiB), and by default the percentage of
+ * the move's time the root's threat searches (ours, the opponent's now and after each candidate) may use. */
+#define GOMOKU_VCT_ENTRIES  (1 << 20)
+#define GOMOKU_THREAT_SHARE 40
 /* The root's VCF checks of the candidates stop once this share of the move's time is gone. */
 #define GOMOKU_VCF_TIME_SHARE 0.3
 /* The clock is read every this many nodes. */
@@ -148,6 +159,9 @@ typedef struct gomoku_config {
     uint64_t ext;     /* 1 = threat extensions */
     uint64_t share;   /* no new depth after this percentage of the move's time */
     uint64_t partial; /* 1 = a move that beat the last best in an unfinished depth is played */
+    uint64_t tvct; /* 1 = the root's VCTs are the patterns' (exact defences, table kept), 0 = the windows' */
+    uint64_t tshare; /* percentage of the move's time the root's threat searches may use together */
+    uint64_t leafp;  /* 1 = the leaves' VCF is the patterns' (ttt_patterns_vct with no threes) */
 } gomoku_config;
 
 static const gomoku_config gomoku_defaults = {.time_ms = GOMOKU_DEFAULT_TIME_MS,
@@ -165,7 +179,10 @@ static const gomoku_config gomoku_defaults = {.time_ms = GOMOKU_DEFAULT_TIME_MS,
                                               .null = 0,
                                               .ext = 0,
                                               .share = GOMOKU_NEW_DEPTH_SHARE,
-                                              .partial = 1};
+                                              .partial = 1,
+                                              .tvct = 1,
+                                              .tshare = GOMOKU_THREAT_SHARE,
+                                              .leafp = 0};
 
 static const ttt_option_def gomoku_options[] = {
     {"time", TTT_OPT_UINT, offsetof(gomoku_config, time_ms), 0, GOMOKU_MAX_TIME_MS, 0, 0,
@@ -201,6 +218,12 @@ static const ttt_option_def gomoku_options[] = {
      .help = "no new depth starts after this share of the move's time"},
     {"partial", TTT_OPT_UINT, offsetof(gomoku_config, partial), 0, 1, 0, 0, .arg = "0|1",
      .help = "play a move that beat the last depth's best in a depth the time cut short"},
+    {"tvct", TTT_OPT_UINT, offsetof(gomoku_config, tvct), 0, 1, 0, 0, .arg = "0|1",
+     .help = "root VCTs over the line patterns (exact defences, a table kept across moves)"},
+    {"tshare", TTT_OPT_UINT, offsetof(gomoku_config, tshare), 1, 100, 0, 0, .arg = "PERCENT",
+     .help = "share of the move's time the root's threat searches may use (tvct=1)"},
+    {"leafp", TTT_OPT_UINT, offsetof(gomoku_config, leafp), 0, 1, 0, 0, .arg = "0|1",
+     .help = "the leaves' VCF over the line patterns instead of the windows"},
     {"seed", TTT_OPT_SEED, 0, 0, 0, 0, 0, .arg = "N", .help = "order of equally scored candidates"},
     {.key = NULL},
 };
@@ -227,11 +250,14 @@ typedef struct gomoku_state {
     ttt_patterns *pat;           /* line patterns and cell classes, kept with the threats */
     uint8_t near[TTT_MAX_CELLS]; /* stones within GOMOKU_NEAR of each cell */
     tt_entry *tt;                /* kept across the moves of a game */
+    ttt_vct vct;                 /* the patterns' VCT and its table, kept across the moves of a game */
     int killer[GOMOKU_MAX_PLY + 1][2];
     int history[2][TTT_MAX_CELLS];
     /* one search */
     uint64_t nodes, node_limit;
     uint64_t leaf_vcf; /* the config's leaf= */
+    bool leafp;        /* the config's leafp= */
+    ttt_vct leaf;      /* the leaves' VCF over the patterns: the table is vct's */
     bool defend;       /* the config's defend= */
     bool lmr;          /* the config's lmr= */
     bool partial;      /* the config's partial= */
@@ -270,8 +296,11 @@ static ttt_status gomoku_start(ttt_engine *e, ttt_error *err)
     const ttt_lines *lines = NULL;
     tt_entry *tt = calloc(GOMOKU_TT_ENTRIES, sizeof *tt);
     s->pat = malloc(sizeof *s->pat);
-    ttt_status st = tt && s->pat ? ttt_lines_new(r, &lines, err) : TTT_ENOMEM;
+    s->vct.table = calloc(GOMOKU_VCT_ENTRIES, sizeof *s->vct.table);
+    s->vct.entries = GOMOKU_VCT_ENTRIES;
+    ttt_status st = tt && s->pat && s->vct.table ? ttt_lines_new(r, &lines, err) : TTT_ENOMEM;
     if (st) {
+        free(s->vct.table);
         free(tt);
         free(s->pat);
         free(s);
@@ -304,6 +333,7 @@ static void gomoku_stop(ttt_engine *e)
     }
     free(s->pat);
     free(s->tt);
+    free(s->vct.table);
     free(s);
 }
 
@@ -315,6 +345,7 @@ static void gomoku_new_game(ttt_engine *e)
         return;
     }
     memset(s->tt, 0, GOMOKU_TT_ENTRIES * sizeof *s->tt);
+    memset(s->vct.table, 0, GOMOKU_VCT_ENTRIES * sizeof *s->vct.table);
     memset(s->history, 0, sizeof s->history);
     ttt_threats_clear(&s->threats);
 }
@@ -533,7 +564,13 @@ static int search(gomoku_state *s, ttt_player me, int depth, int alpha, int beta
         return GOMOKU_WIN - ply - 2;
     /* Step 4.5. Leaves: a short VCF (only where a four can be made), else the patterns' score. */
     if (depth <= 0 || ply >= GOMOKU_MAX_PLY) {
-        if (s->leaf_vcf && has_four_move(p, me)) {
+        if (s->leaf_vcf && s->leafp && has_four_move(p, me)) {
+            s->leaf.budget = s->leaf_vcf;
+            ttt_vct_result r = ttt_patterns_vct(s->pat, &s->leaf, me, 0, NULL);
+            s->nodes += s->leaf.nodes;
+            if (r == TTT_VCT_WIN)
+                return GOMOKU_WIN - ply - GOMOKU_LEAF_VCF_PLIES;
+        } else if (s->leaf_vcf && has_four_move(p, me)) {
             int line[TTT_MAX_CELLS], length;
             uint64_t before = t->nodes;
             ttt_threats_result r = ttt_threats_vcf(t, me, s->leaf_vcf, line, &length);
@@ -693,13 +730,24 @@ static bool has_vcf(gomoku_state *s, ttt_engine *e, ttt_player who, uint64_t bud
     return r == TTT_THREATS_WIN;
 }
 
-/* Does `who` have a VCT within the budget (0: not searched)? Unknown counts as no. */
-static bool has_vct(gomoku_state *s, ttt_engine *e, ttt_player who, uint64_t budget, int *first)
+/* Does `who` have a VCT within the budget (0: not searched) and, with tvct=1, before `deadline` (0: none)?
+ * Unknown counts as no. */
+static bool has_vct(gomoku_state *s, ttt_engine *e, ttt_player who, uint64_t budget, double deadline,
+                    int *first)
 {
     const gomoku_config *c = e->config;
     if (budget == 0)
         return false;
-    int move;
+    int move = -1;
+    if (c->tvct) {
+        s->vct.budget = budget;
+        s->vct.deadline = deadline;
+        ttt_vct_result r = ttt_patterns_vct(s->pat, &s->vct, who, (int)c->threes, &move);
+        e->nodes += s->vct.nodes;
+        if (r == TTT_VCT_WIN && first)
+            *first = move;
+        return r == TTT_VCT_WIN && move >= 0;
+    }
     uint64_t before = s->threats.nodes;
     ttt_threats_result r = ttt_threats_vct(&s->threats, who, (int)c->threes, budget, &move);
     e->nodes += s->threats.nodes - before;
@@ -732,6 +780,10 @@ static ttt_status gomoku_choose(ttt_engine *e, const ttt_board *b, ttt_move *out
     s->nodes = 0;
     s->node_limit = c->nodes;
     s->leaf_vcf = c->leaf;
+    s->leafp = c->leafp != 0;
+    s->leaf.table = s->vct.table;
+    s->leaf.entries = s->vct.entries;
+    s->leaf.deadline = 0;
     s->defend = c->defend != 0;
     s->lmr = c->lmr != 0;
     s->partial = c->partial != 0;
@@ -759,7 +811,11 @@ static ttt_status gomoku_choose(ttt_engine *e, const ttt_board *b, ttt_move *out
         vcf = vcf < cap ? vcf : cap;
         vct = vct < cap ? vct : cap;
     }
-    if (has_vcf(s, e, me, vcf, &first) || has_vct(s, e, me, vct, &first)) {
+    double threat_until = c->time_ms ? start + (double)c->tshare / 100.0 * (double)c->time_ms : 0;
+    if (c->tvct && c->time_ms && vct) /* the time, not the nodes, bounds them */
+        vct = UINT64_MAX;
+    if (has_vcf(s, e, me, vcf, &first) ||
+        has_vct(s, e, me, vct, threat_until ? (start + threat_until) / 2 : 0, &first)) {
         *out = first;
         info->value_name = "forced win found";
         info->value = 1;
@@ -769,18 +825,28 @@ static ttt_status gomoku_choose(ttt_engine *e, const ttt_board *b, ttt_move *out
     candidate moves[TTT_MAX_CELLS];
     int n = candidates(s, me, moves, TTT_MAX_CELLS, &e->rng, NULL, -1);
     bool opp_vcf = n > 1 && has_vcf(s, e, opp, vcf, NULL);
-    if (opp_vcf || (n > 1 && has_vct(s, e, opp, vct, NULL))) {
+    if (opp_vcf || (n > 1 && has_vct(s, e, opp, vct, threat_until, NULL))) {
         int kept = 0;
         double until = c->time_ms ? start + GOMOKU_VCF_TIME_SHARE * (double)c->time_ms : 0;
-        for (int i = 0; i < n && i < (int)c->width * 2 && (!until || ttt_clock_ms() < until); i++) {
-            ttt_threats_play(t, moves[i].cell, me);
-            bool refuted = opp_vcf ? has_vcf(s, e, opp, vcf, NULL) : has_vct(s, e, opp, vct, NULL);
-            ttt_threats_undo(t, moves[i].cell, me);
+        if (c->tvct)
+            until = threat_until;
+        int checked = 0;
+        for (; checked < n && checked < (int)c->width * 2 && (!until || ttt_clock_ms() < until); checked++) {
+            int m = moves[checked].cell;
+            ttt_threats_play(t, m, me);
+            ttt_patterns_play(s->pat, m, me);
+            bool refuted = opp_vcf ? has_vcf(s, e, opp, vcf, NULL) : has_vct(s, e, opp, vct, until, NULL);
+            ttt_patterns_undo(s->pat, m, me);
+            ttt_threats_undo(t, m, me);
             if (!refuted)
-                moves[kept++] = moves[i];
+                moves[kept++] = moves[checked];
         }
-        if (kept)
-            n = kept;
+        /* the candidates the time left unchecked follow the ones that passed (dropping them dropped good
+         * moves whenever the checks were slow) */
+        if (kept || checked < n) {
+            memmove(&moves[kept], &moves[checked], (size_t)(n - checked) * sizeof *moves);
+            n = kept + n - checked;
+        }
     }
     if (n > (int)c->width)
         n = (int)c->width;

@@ -129,6 +129,14 @@ static void set_class(ttt_patterns *p, int s, int cell, int cls, bool counted)
         ttt_bits_set(&p->fives[s], cell);
     else
         ttt_bits_clear(&p->fives[s], cell);
+    if (cls == TTT_CLASS_FLEX4)
+        ttt_bits_set(&p->flex4[s], cell);
+    else
+        ttt_bits_clear(&p->flex4[s], cell);
+    if (cls == TTT_CLASS_FLEX3 || cls == TTT_CLASS_FLEX3_2X)
+        ttt_bits_set(&p->threes[s], cell);
+    else
+        ttt_bits_clear(&p->threes[s], cell);
 }
 
 /* Takes the empty cell out of the counts and sets (it is being filled). */
@@ -140,6 +148,8 @@ static void uncount(ttt_patterns *p, int cell)
         p->count[s][p->cls[s][cell]]--;
         ttt_bits_clear(&p->at_least_four[s], cell);
         ttt_bits_clear(&p->fives[s], cell);
+        ttt_bits_clear(&p->flex4[s], cell);
+        ttt_bits_clear(&p->threes[s], cell);
     }
 }
 
@@ -281,6 +291,7 @@ void ttt_patterns_play(ttt_patterns *p, int cell, ttt_player who)
     uncount(p, cell);
     p->at[cell] = (uint8_t)who;
     p->stones++;
+    p->hash ^= ttt_zobrist_key(who, cell);
     update(p, cell, who, true);
 }
 
@@ -289,6 +300,7 @@ void ttt_patterns_undo(ttt_patterns *p, int cell, ttt_player who)
     assert(cell >= 0 && cell < p->lines->cells && p->at[cell] == who);
     p->at[cell] = TTT_NOBODY;
     p->stones--;
+    p->hash ^= ttt_zobrist_key(who, cell);
     update(p, cell, who, false);
     classify_cell(p, cell, false); /* its keys were kept while it was filled */
 }
@@ -314,6 +326,9 @@ void ttt_patterns_recount(const ttt_patterns *p, ttt_patterns *fresh)
     ttt_patterns_init(fresh, l);
     memcpy(fresh->at, p->at, sizeof fresh->at);
     fresh->stones = p->stones;
+    for (int c = 0; c < l->cells; c++)
+        if (p->at[c] != TTT_NOBODY)
+            fresh->hash ^= ttt_zobrist_key((ttt_player)p->at[c], c);
     memset(fresh->count, 0, sizeof fresh->count);
     memset(fresh->pat_count, 0, sizeof fresh->pat_count);
     /* each cell's keys straight from the stones of the windows through it */
@@ -335,8 +350,11 @@ void ttt_patterns_recount(const ttt_patterns *p, ttt_patterns *fresh)
         if (fresh->at[c] != TTT_NOBODY) {
             ttt_bits_clear(&fresh->at_least_four[0], c);
             ttt_bits_clear(&fresh->at_least_four[1], c);
-            ttt_bits_clear(&fresh->fives[0], c);
-            ttt_bits_clear(&fresh->fives[1], c);
+            for (int s = 0; s < 2; s++) {
+                ttt_bits_clear(&fresh->fives[s], c);
+                ttt_bits_clear(&fresh->flex4[s], c);
+                ttt_bits_clear(&fresh->threes[s], c);
+            }
             continue;
         }
         classify_cell(fresh, c, false);
@@ -351,8 +369,11 @@ bool ttt_patterns_equal(const ttt_patterns *a, const ttt_patterns *b)
         return false;
     for (int s = 0; s < 2; s++)
         if (!ttt_bits_equal(&a->at_least_four[s], &b->at_least_four[s]) ||
-            !ttt_bits_equal(&a->fives[s], &b->fives[s]))
+            !ttt_bits_equal(&a->fives[s], &b->fives[s]) || !ttt_bits_equal(&a->flex4[s], &b->flex4[s]) ||
+            !ttt_bits_equal(&a->threes[s], &b->threes[s]))
             return false;
+    if (a->hash != b->hash)
+        return false;
     for (int c = 0; c < l->cells; c++) {
         if (a->at[c] != TTT_NOBODY)
             continue;
@@ -361,4 +382,223 @@ bool ttt_patterns_equal(const ttt_patterns *a, const ttt_patterns *b)
                 return false;
     }
     return true;
+}
+
+/* --- Threat search ------------------------------------------------------------------------------------- */
+
+/* Salt of the table's keys when O attacks, and the key that stands for 0 (the empty mark). */
+#define VCT_ATTACKER_SALT UINT64_C(0x9e3779b97f4a7c15)
+#define VCT_ZERO_KEY      UINT64_C(0x5bd1e9955bd1e995)
+/* The clock is read every this many nodes. */
+#define VCT_CLOCK_CHECK 512
+
+static uint64_t vct_key(const ttt_patterns *p, ttt_player attacker)
+{
+    uint64_t key = p->hash ^ (attacker == TTT_O ? VCT_ATTACKER_SALT : 0);
+    return key ? key : VCT_ZERO_KEY;
+}
+
+/* The first cell of a set at or after `from` (words of the board), or -1. */
+static int next_cell(const ttt_bits *set, int words, int from)
+{
+    for (int i = from >> 6; i < words; i++) {
+        uint64_t w = set->w[i];
+        if (i == from >> 6)
+            w &= ~UINT64_C(0) << (from & 63);
+        if (w)
+            return i * 64 + __builtin_ctzll(w);
+    }
+    return -1;
+}
+
+static int words_of(const ttt_patterns *p) { return (p->lines->cells + 63) / 64; }
+
+/* Has side s at least two cells of the set (a popcount stopped early)? */
+static int count_upto2(const ttt_bits *set, int words, int *first)
+{
+    int n = 0;
+    for (int i = 0; i < words && n < 2; i++)
+        for (uint64_t w = set->w[i]; w && n < 2; w &= w - 1) {
+            if (n == 0 && first)
+                *first = i * 64 + __builtin_ctzll(w);
+            n++;
+        }
+    return n;
+}
+
+/* The empty cells on the lines through `cell` within k-1 of it, as a set: the four lines, or with who >= 0
+ * those where who's pattern on the cell is a four or better (where a stone can stop what it makes). */
+static ttt_bits lines_near(const ttt_patterns *p, int cell, int who)
+{
+    ttt_bits near = {{0}};
+    int k = p->k;
+    for (int dir = 0; dir < TTT_DIRECTIONS; dir++) {
+        if (who >= 0 && p->pat[who][cell][dir] < TTT_PAT_FOUR)
+            continue;
+        int first = p->run_first[cell][dir], at = p->run_at[cell][dir], n = p->run_len[cell][dir];
+        for (int j = at - (k - 1) < 0 ? 0 : at - (k - 1); j < n && j <= at + k - 1; j++) {
+            int x = first + j * p->step[dir];
+            if (p->at[x] == TTT_NOBODY)
+                ttt_bits_set(&near, x);
+        }
+    }
+    return near;
+}
+
+int ttt_patterns_defences(ttt_patterns *p, ttt_player attacker, int *out)
+{
+    ttt_player d = (ttt_player)(1 - attacker);
+    int words = words_of(p);
+    if (!p->count[attacker][TTT_CLASS_FLEX4])
+        return -1;
+    /* the cells that can change a FLEX4 cell's class: the cell and its four lines within k-1 */
+    ttt_bits near = {{0}};
+    for (int c = next_cell(&p->flex4[attacker], words, 0); c >= 0;
+         c = next_cell(&p->flex4[attacker], words, c + 1)) {
+        ttt_bits lines = lines_near(p, c, attacker);
+        for (int i = 0; i < words; i++)
+            near.w[i] |= lines.w[i];
+    }
+    int n = 0;
+    for (int x = 0; x < p->lines->cells; x++) {
+        if (p->at[x] != TTT_NOBODY)
+            continue;
+        if (ttt_bits_test(&p->at_least_four[d], x)) {
+            out[n++] = x;
+            continue;
+        }
+        if (!ttt_bits_test(&near, x))
+            continue;
+        ttt_patterns_play(p, x, d);
+        bool stops = p->count[attacker][TTT_CLASS_FLEX4] == 0;
+        ttt_patterns_undo(p, x, d);
+        if (stops)
+            out[n++] = x;
+    }
+    return n;
+}
+
+/* Counts a node; false once the budget or the deadline is reached (then the search is stopped). */
+static bool vct_enter(ttt_vct *v)
+{
+    if (v->stopped || (v->budget && v->nodes >= v->budget))
+        return v->stopped = true, false;
+    if (v->deadline > 0 && v->nodes % VCT_CLOCK_CHECK == 0 && ttt_clock_ms() >= v->deadline)
+        return v->stopped = true, false;
+    v->nodes++;
+    v->total++;
+    return true;
+}
+
+static ttt_vct_result vct_search(ttt_patterns *p, ttt_vct *v, ttt_player a, int threes, int last);
+
+/* Step 3 after A's move `m`, D to answer: D's replies and A's search again with `threes` left; `three` says
+ * the move was a three (it threatens through a FLEX4 cell). */
+static ttt_vct_result vct_after(ttt_patterns *p, ttt_vct *v, ttt_player a, int threes, bool three, int m)
+{
+    ttt_player d = (ttt_player)(1 - a);
+    int words = words_of(p), f = -1;
+    int nf = count_upto2(&p->fives[a], words, &f);
+    if (nf >= 2)
+        return TTT_VCT_WIN;
+    if (nf == 1) {
+        ttt_patterns_play(p, f, d);
+        ttt_vct_result r =
+            count_upto2(&p->fives[d], words, NULL) >= 2 ? TTT_VCT_NONE : vct_search(p, v, a, threes, m);
+        ttt_patterns_undo(p, f, d);
+        return r;
+    }
+    if (!three || !p->count[a][TTT_CLASS_FLEX4])
+        return TTT_VCT_NONE;
+    int answers[TTT_MAX_CELLS], na = ttt_patterns_defences(p, a, answers);
+    ttt_vct_result r = TTT_VCT_WIN;
+    for (int j = 0; j < na && r == TTT_VCT_WIN; j++) {
+        ttt_patterns_play(p, answers[j], d);
+        r = count_upto2(&p->fives[d], words, NULL) >= 2 ? TTT_VCT_NONE : vct_search(p, v, a, threes, m);
+        ttt_patterns_undo(p, answers[j], d);
+    }
+    return r;
+}
+
+/* Steps 1-2 for A to move; `last` is A's last move (-1 at the root): below the root A's threes are on its
+ * lines (a sequence of threats builds on itself; the others would wait for the next search). */
+static ttt_vct_result vct_search(ttt_patterns *p, ttt_vct *v, ttt_player a, int threes, int last)
+{
+    ttt_player d = (ttt_player)(1 - a);
+    int words = words_of(p), forced = -1;
+    if (!vct_enter(v))
+        return TTT_VCT_UNKNOWN;
+    if (p->count[a][TTT_CLASS_FIVE])
+        return TTT_VCT_WIN;
+    int nf = count_upto2(&p->fives[d], words, &forced);
+    if (nf >= 2)
+        return TTT_VCT_NONE;
+    uint64_t key = vct_key(p, a);
+    ttt_vct_entry *e = &v->table[key & (v->entries - 1)];
+    if (e->key == key && ((e->result == TTT_VCT_WIN && e->threes <= threes) ||
+                          (e->result == TTT_VCT_NONE && e->threes >= threes)))
+        return (ttt_vct_result)e->result;
+    bool unknown = false;
+    /* fours first (they leave D one answer), then the threes */
+    for (int pass = 0; pass < 2; pass++) {
+        const ttt_bits *set = pass == 0 ? &p->at_least_four[a] : &p->threes[a];
+        if (pass == 1 && (threes == 0 || nf == 1))
+            break;
+        ttt_bits moves = *set; /* the search changes the sets */
+        if (pass == 1 && last >= 0) {
+            ttt_bits near = lines_near(p, last, -1);
+            for (int i = 0; i < words; i++)
+                moves.w[i] &= near.w[i];
+        }
+        if (nf == 1) { /* the block: a four, or (a VCT) a move after which A threatens again */
+            memset(&moves, 0, sizeof moves);
+            if (p->cls[a][forced] >= TTT_CLASS_FOUR || threes > 0)
+                ttt_bits_set(&moves, forced);
+        }
+        for (int m = next_cell(&moves, words, 0); m >= 0; m = next_cell(&moves, words, m + 1)) {
+            /* a three spends one; a block that leaves A's standing threat (or makes one) spends none */
+            bool three = p->cls[a][m] < TTT_CLASS_FOUR;
+            int spent = three && nf == 0;
+            ttt_patterns_play(p, m, a);
+            ttt_vct_result r = vct_after(p, v, a, threes - spent, three, m);
+            ttt_patterns_undo(p, m, a);
+            if (r == TTT_VCT_WIN) {
+                *e = (ttt_vct_entry){
+                    .key = key, .move = (int16_t)m, .threes = (uint8_t)threes, .result = TTT_VCT_WIN};
+                return r;
+            }
+            unknown |= r == TTT_VCT_UNKNOWN;
+        }
+    }
+    if (!unknown)
+        *e = (ttt_vct_entry){.key = key, .move = -1, .threes = (uint8_t)threes, .result = TTT_VCT_NONE};
+    return unknown ? TTT_VCT_UNKNOWN : TTT_VCT_NONE;
+}
+
+ttt_vct_result ttt_patterns_vct(ttt_patterns *p, ttt_vct *v, ttt_player who, int threes, int *first)
+{
+    assert(threes >= 0 && threes <= TTT_VCT_MAX_THREES && v->entries && !(v->entries & (v->entries - 1)));
+    v->nodes = 0;
+    v->stopped = false;
+    /* the fewest threes first: a short win is found before the wider search of a long one */
+    ttt_vct_result r = TTT_VCT_NONE;
+    for (int t = 0; t <= threes && r == TTT_VCT_NONE; t++) {
+        r = vct_search(p, v, who, t, -1);
+        threes = r == TTT_VCT_WIN ? t : threes;
+    }
+    if (r == TTT_VCT_WIN && first) {
+        int f;
+        if (count_upto2(&p->fives[who], words_of(p), &f))
+            *first = f;
+        else
+            *first = ttt_patterns_vct_move(p, v, who, threes);
+    }
+    return r;
+}
+
+int ttt_patterns_vct_move(const ttt_patterns *p, const ttt_vct *v, ttt_player who, int threes)
+{
+    uint64_t key = vct_key(p, who);
+    const ttt_vct_entry *e = &v->table[key & (v->entries - 1)];
+    return e->key == key && e->result == TTT_VCT_WIN && e->threes <= threes ? e->move : -1;
 }

@@ -92,7 +92,10 @@ typedef struct ttt_patterns {
     int pat_count[2][TTT_PAT_KINDS];               /* (empty cell, direction) pairs of each pattern */
     ttt_bits at_least_four[2];                     /* empty cells of class TTT_CLASS_FOUR or above: fours */
     ttt_bits fives[2];                             /* empty cells of class TTT_CLASS_FIVE */
-    uint64_t updates;                              /* (cell, direction) pairs classified since init */
+    ttt_bits flex4[2];  /* empty cells of class TTT_CLASS_FLEX4: a stone there leaves two five-cells */
+    ttt_bits threes[2]; /* empty cells of class TTT_CLASS_FLEX3 or TTT_CLASS_FLEX3_2X: make an open three */
+    uint64_t hash;      /* Zobrist hash of the stones (ttt_zobrist_key) */
+    uint64_t updates;   /* (cell, direction) pairs classified since init */
     /* k <= TTT_PATTERNS_TABLE_K: the pattern of every key, indexed by trit[own] + 2 * trit[blocked] of the
      * key without its centre bit (trit: a bit set read in base 3) */
     bool tabled;
@@ -129,5 +132,68 @@ void ttt_patterns_recount(const ttt_patterns *p, ttt_patterns *fresh);
 
 /* Are the patterns, classes, both counts and the cell sets of a and b's empty cells the same? */
 bool ttt_patterns_equal(const ttt_patterns *a, const ttt_patterns *b);
+
+/* --- Threat search over the patterns ----------------------------------------------------------------------
+ *
+ * A victory by continuous threats for the attacker A to move against the defender D, read from the classes:
+ *   Step 1. A five-cell of A wins. Two five-cells of D lose; one is A's only move: a VCF's must make a four,
+ *           a VCT's may also be any block after which A threatens (Step 3: its open three still stands, or the
+ *           block makes one), at no cost in threes.
+ *   Step 2. A's moves: its four cells (class four or above), then, with threes left, its open-three cells
+ *           (class TTT_CLASS_FLEX3 or FLEX3_2X).
+ *   Step 3. After A's move: two five-cells of A win (D has none: A blocked it or it had none). One is D's
+ *           forced block (then Step 1 again for A). Else, with threes left, a cell of A's class FLEX4 (a
+ *           stone there leaves two five-cells) threatens a win D must stop: D's exact defence set is its four
+ *           cells (A must block, Step 1) and the cells after which A has no FLEX4 cell left (tried from the
+ *           cells of those FLEX4 cells' four lines within k-1); every other D move loses to that FLEX4 cell.
+ *           A wins when every defence loses to a VCT with one three fewer (the three is spent). Else A's move threatened nothing.
+ * Every attacker move fills a cell, so the search ends. With threes = 0 it is a VCF. Positions are kept in
+ * the caller's table across searches (and moves of a game): a win with t threes holds for any t' >= t, a
+ * proven failure for any t' <= t. The search stops at its node budget or deadline (result unknown).
+ */
+
+/* What a threat search found. */
+typedef enum ttt_vct_result {
+    TTT_VCT_NONE = 0, /* searched through: no such win */
+    TTT_VCT_WIN,      /* a forced win */
+    TTT_VCT_UNKNOWN,  /* the budget or the deadline came first */
+} ttt_vct_result;
+
+typedef struct ttt_vct_entry {
+    uint64_t key; /* position hash salted by the attacker; 0 = empty */
+    int16_t move; /* the attacker's winning move of a win */
+    uint8_t threes;
+    uint8_t result; /* TTT_VCT_WIN or TTT_VCT_NONE */
+} ttt_vct_entry;
+
+/* The settings and statistics of the threat searches; the table (entries, a power of two) is the
+ * caller's, zeroed for a new game. */
+typedef struct ttt_vct {
+    ttt_vct_entry *table;
+    uint64_t entries;
+    uint64_t budget; /* nodes per search, 0 = no limit */
+    double deadline; /* ttt_clock_ms() value at which a search stops, 0 = none */
+    uint64_t nodes;  /* of the last search */
+    uint64_t total;  /* of every search since the context was set up */
+    bool stopped;    /* the last search ran out of budget or time */
+} ttt_vct;
+
+/* Searches for a victory by continuous threats (threes <= TTT_VCT_MAX_THREES; 0: fours only, a VCF) of
+ * `who` moving next in p's ongoing position (the side to move, or the other side as if given a free move:
+ * what a threat of the opponent's looks like), where the rules make a line win. The threes go 0, 1, ... up
+ * to `threes` (the shortest first); below the root A's threes lie on the lines of its last move. On a win
+ * the attacker's first move goes to *first (when first is not NULL). p's position is unchanged on return
+ * (its stones are played and taken back). */
+#define TTT_VCT_MAX_THREES 32
+ttt_vct_result ttt_patterns_vct(ttt_patterns *p, ttt_vct *v, ttt_player who, int threes, int *first);
+
+/* The attacker's winning move of p's position from v's table (a win stored by ttt_patterns_vct with at
+ * most `threes` threes), or -1. */
+int ttt_patterns_vct_move(const ttt_patterns *p, const ttt_vct *v, ttt_player who, int threes);
+
+/* D's exact defence set against A's FLEX4 cells (Step 3) when A has some and D has no five-cell: D's four
+ * cells and the cells after which A has none, in increasing order, to out (room for TTT_MAX_CELLS); returns
+ * how many (0: nothing stops A), or -1 when A has no FLEX4 cell. p's position is unchanged on return. */
+int ttt_patterns_defences(ttt_patterns *p, ttt_player attacker, int *out);
 
 #endif
