@@ -708,35 +708,11 @@ static avoid_view avoid_view_of(const writer *w, const ttt_bits *mine, const ttt
 {
     const ttt_lines *lines = w->lines;
     const int me = w->prover, them = me ^ 1, k = lines->k;
-    avoid_view v = {.cells = w->cells};
-    int stones = 0;
-    for (int i = 0; i < w->words; i++) {
-        v.empty.w[i] = lines->all.w[i] & ~(mine->w[i] | theirs->w[i]);
-        stones += __builtin_popcountll(mine->w[i]) + __builtin_popcountll(theirs->w[i]);
-    }
-    v.mover = stones & 1 ? TTT_O : TTT_X;
-    const int empties = w->cells - stones, left = me == v.mover ? (empties + 1) / 2 : empties / 2;
+    avoid_view v = {.empty = empty_cells(w, &(node_pos){.x = *mine, .o = *theirs}), .cells = w->cells};
+    const int empties = count_cells(w, &v.empty);
+    v.mover = (w->cells - empties) & 1 ? TTT_O : TTT_X;
+    const int left = me == v.mover ? (empties + 1) / 2 : empties / 2;
     uint64_t potential = 0;
-    if (w->words == 1) { /* one word a window: every node of a misère proof comes here */
-        const uint64_t m = mine->w[0], t = theirs->w[0];
-        uint64_t useful = 0, poison = 0;
-        for (int win = 0; win < lines->nwin; win++) {
-            const uint64_t wb = lines->win_bits[win].w[0], gap = wb & ~t;
-            if (!(wb & t)) {
-                const int need = k - __builtin_popcountll(wb & m);
-                if (need <= left) {
-                    useful |= wb;
-                    potential += pairing_potential(need);
-                }
-            } else if (!(wb & m) && !(gap & (gap - 1))) {
-                poison |= gap;
-            }
-        }
-        v.useful[me].w[0] = useful;
-        v.threat[them].w[0] = poison;
-        v.can[me] = !pairing_potential_stops(potential, true);
-        return v;
-    }
     for (int win = 0; win < lines->nwin; win++) {
         const ttt_bits *wb = &lines->win_bits[win];
         int have = 0, had = 0;
@@ -760,22 +736,61 @@ static avoid_view avoid_view_of(const writer *w, const ttt_bits *mine, const ttt
     return v;
 }
 
+/* avoid_view_of and avoid_safe(&view, prover, true) on a one-word board, in one pass (every node of a misère
+ * proof comes here): whether the counting shows that the prover avoids its lines; *poison receives the
+ * opponent's poison cells. */
+static bool avoid_safe64(const writer *w, uint64_t mine, uint64_t theirs, uint64_t *poison)
+{
+    const ttt_lines *lines = w->lines;
+    const int k = lines->k;
+    const uint64_t empty = lines->all.w[0] & ~(mine | theirs);
+    const int empties = __builtin_popcountll(empty);
+    const bool to_move = ((w->cells - empties) & 1) == w->prover;
+    const int left = to_move ? (empties + 1) / 2 : empties / 2;
+    uint64_t useful = 0, threat = 0, potential = 0;
+    for (int win = 0; win < lines->nwin; win++) {
+        const uint64_t wb = lines->win_bits[win].w[0], gap = wb & ~theirs;
+        if (!(wb & theirs)) {
+            const int need = k - __builtin_popcountll(wb & mine);
+            if (need <= left) {
+                useful |= wb;
+                potential += pairing_potential(need);
+            }
+        } else if (!(wb & mine) && !(gap & (gap - 1))) {
+            threat |= gap;
+        }
+    }
+    *poison = threat;
+    if (pairing_potential_stops(potential, true))
+        return true;
+    const uint64_t safe = empty & ~useful;
+    const int reserved = __builtin_popcountll(safe & threat), shared = __builtin_popcountll(safe & ~threat);
+    return reserved + (to_move ? (shared + 1) / 2 : shared / 2) >= left;
+}
+
 /* Misère: a leaf that proves the half by counting (ttt/certificate.h: AVOID, DOOMED) where the prover has the
- * stones `mine` and the opponent `theirs`: its tag, or -1; the pairs it lists in partner (all -1: none). With
- * `pairs` false, the counting alone is tried, not the pairing search. */
+ * stones `mine` and the opponent `theirs`: its tag, or -1; the pairs it lists in partner (all -1: none; may be
+ * NULL without pairs). With `pairs` false, the counting alone is tried, not the pairing search. */
 static int avoid_leaf(const writer *w, const ttt_bits *mine, const ttt_bits *theirs, bool pairs, int *partner)
 {
     const int me = w->prover, them = me ^ 1;
-    avoid_view v = avoid_view_of(w, mine, theirs);
-    bool safe = avoid_safe(&v, me, true);
-    const int empties = count_cells(w, &v.empty);
-    if (pairs)
-        for (int c = 0; c < w->cells; c++)
-            partner[c] = -1;
+    ttt_bits empty = empty_cells(w, &(node_pos){.x = *mine, .o = *theirs}), poison = {{0}};
+    bool safe;
+    if (w->words == 1) {
+        safe = avoid_safe64(w, mine->w[0], theirs->w[0], &poison.w[0]);
+    } else {
+        avoid_view v = avoid_view_of(w, mine, theirs);
+        safe = avoid_safe(&v, me, true);
+        poison = v.threat[them];
+    }
+    const int empties = count_cells(w, &empty);
+    const bool to_move = ((w->cells - empties) & 1) == me;
+    for (int c = 0; c < w->cells && partner; c++)
+        partner[c] = -1;
     /* Pairs with the prover to move only: with the opponent to move, the prover has just chosen its move, a
-     * counting one first (avoid_move), and pairs were found after it 36 times in 190,822 searches (misère
+     * counting one first (avoid_move64), and pairs were found after it 36 times in 190,822 searches (misère
      * 5x5k4). */
-    if (!safe && pairs && me == v.mover && w->words == 1 && empties >= AVOID_PAIRS_MIN_EMPTIES &&
+    if (!safe && pairs && to_move && w->words == 1 && empties >= AVOID_PAIRS_MIN_EMPTIES &&
         w->lines->nwin <= PAIRING_AVOID_MAX_WINDOWS) {
         uint8_t have[PAIRING_AVOID_MAX_WINDOWS], had[PAIRING_AVOID_MAX_WINDOWS];
         const ttt_lines *lines = w->lines;
@@ -783,8 +798,7 @@ static int avoid_leaf(const writer *w, const ttt_bits *mine, const ttt_bits *the
             have[win] = (uint8_t)__builtin_popcountll(lines->win_bits[win].w[0] & mine->w[0]);
             had[win] = (uint8_t)__builtin_popcountll(lines->win_bits[win].w[0] & theirs->w[0]);
         }
-        const int left = me == v.mover ? (empties + 1) / 2 : empties / 2;
-        safe = pairing_avoid(lines, v.empty.w[0], 0, v.threat[them].w[0], have, had, left, me == v.mover,
+        safe = pairing_avoid(lines, empty.w[0], 0, poison.w[0], have, had, (empties + 1) / 2, true,
                              AVOID_PAIRS_BUDGET, partner);
     }
     if (!safe)
@@ -792,9 +806,9 @@ static int avoid_leaf(const writer *w, const ttt_bits *mine, const ttt_bits *the
     if (w->target == TTT_CERT_NOT_LOSE)
         return TTT_CERT_AVOID;
     /* The opponent's cells that complete no line of its own, fewer than its moves left: it must complete one. */
-    int open = 0, left = them == v.mover ? (empties + 1) / 2 : empties / 2;
+    int open = 0, left = to_move ? empties / 2 : (empties + 1) / 2;
     for (int i = 0; i < w->words; i++)
-        open += __builtin_popcountll(v.empty.w[i] & ~v.threat[them].w[i]);
+        open += __builtin_popcountll(empty.w[i] & ~poison.w[i]);
     return open < left ? TTT_CERT_DOOMED : -1;
 }
 
