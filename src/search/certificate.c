@@ -3,16 +3,16 @@
  *
  * The proof is walked depth first from the start, for each half: at the prover's nodes one move, chosen by
  * an oracle; at the opponent's nodes every move up to the position's symmetries; down to leaves (the game
- * over, a win in one, a pairing, a mirror, a position written before). The oracle is the solver that proved
- * the value, its tables warm, and it is read before it is asked to search: writing is meant to cost a small
- * share of the solve (bench/verify/frontier.sh measures it). A prover's move is, in this order, the block of
- * the opponent's threat, a move after which a pairing or a mirror holds, a fork (the solver's own win in
- * three, which its table does not hold), a move whose position the solver's table or its draw prover's table
- * (search/prove.h: its proofs and their relevance zones, for a half "does not lose") already proves, and only
- * then one the solver or the prover proves by searching. The solver's position follows the walk (play and
- * undo), so that its table is read without loading positions. Pairings come from the pairing finder
- * (search/pairing.h); the checker checks them on its own. The writer keeps only the set of positions written
- * (SEEN leaves), never the proof.
+ * over, a win in one, a pairing, a mirror, a misère count, a position written before). The oracle is the
+ * solver that proved the value, its tables warm, and it is read before it is asked to search: writing is meant
+ * to cost a small share of the solve (bench/verify/frontier.sh measures it). A prover's move is, in this order,
+ * the block of the opponent's threat, a move after which a pairing, a mirror or a count holds, a fork (the
+ * solver's own win in three, which its table does not hold), a move whose position the solver's table or its
+ * draw prover's table (search/prove.h: its proofs and their relevance zones, for a half "does not lose")
+ * already proves, and only then one the solver or the prover proves by searching. The solver's position
+ * follows the walk (play and undo), so that its table is read without loading positions. Pairings come from
+ * the pairing finder (search/pairing.h); the checker checks them on its own. The writer keeps only the set of
+ * positions written (SEEN leaves), never the proof.
  *
  * The walk is in the caller's cells (the file's); the solver and its prover see a board with more rows than
  * columns turned sideways (solve_impl.h), so positions cross to them through inner_set(). Every call into the
