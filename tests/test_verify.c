@@ -14,14 +14,15 @@
 
 #include "ttt/ttt.h"
 
-#define TT_MIB        16
-#define BRUTE_CELLS   12 /* the brute force's largest board: 3^12 positions */
-#define MAX_NODES     (1 << 20)
-#define FLIP_MAX_SIZE 1024        /* every bit of certificates up to this size is flipped */
-#define START_OFFSET  16          /* the header's start position */
-#define K_OFFSET      10          /* the header's k */
-#define TAMPER_NODES  300         /* nodes of a certificate damaged, spread over it */
-#define TAMPER_SIZE   (32 * 1024) /* certificates up to this size are damaged node by node */
+#define TT_MIB         16
+#define BRUTE_CELLS    12 /* the brute force's largest board: 3^12 positions */
+#define MAX_NODES      (1 << 20)
+#define FLIP_MAX_SIZE  1024        /* every bit of certificates up to this size is flipped */
+#define START_OFFSET   16          /* the header's start position */
+#define K_OFFSET       10          /* the header's k */
+#define TAMPER_NODES   300         /* nodes of a certificate damaged, spread over it */
+#define TAMPER_SIZE    (32 * 1024) /* certificates up to this size are damaged node by node */
+#define COUNTING_NODES 100 /* nodes of a misère certificate damaged as counting leaves, spread over it */
 
 typedef struct cert {
     unsigned char *data;
@@ -131,12 +132,11 @@ static ttt_result brute_result(const ttt_rules *rules)
 
 /* --- The rules sets ------------------------------------------------------------------------------------- */
 
-/* Every 3x3, 4x4 and 4x5 rules set (normal and misère, k from 3 to the side), and 3x4 for the brute force,
- * but 4x5k4-misere and 4x5k5-misere: their proofs take seconds (1.5M and 8.4M nodes: a misère draw has no
- * leaf before the game's end), so tests/cli/verify.sh checks them through the command. */
+/* Every 3x3, 4x4 and 4x5 rules set (normal and misère, k from 3 to the side), and 3x4 for the brute force
+ * (4x5k4-misere and 4x5k5-misere took 1.5M and 8.4M nodes before the counting leaves, 67,231 and 2 now). */
 static const char *const every_rules[] = {
-    "3x3",        "3x3-misere", "3x4k3",        "3x4k3-misere", "4x4k3", "4x4k3-misere", "4x4",
-    "4x4-misere", "4x5k3",      "4x5k3-misere", "4x5k4",        "4x5k5", "5x4k3",        "5x4k4",
+    "3x3",   "3x3-misere",   "3x4k3", "3x4k3-misere", "4x4k3", "4x4k3-misere", "4x4",          "4x4-misere",
+    "4x5k3", "4x5k3-misere", "4x5k4", "4x5k5",        "5x4k3", "5x4k4",        "4x5k4-misere", "4x5k5-misere",
 };
 #define NRULES ((int)(sizeof every_rules / sizeof every_rules[0]))
 
@@ -220,7 +220,7 @@ static void walk_node(walk *w, const ttt_board *b)
     assert_true(me < MAX_NODES);
     w->nodes[me] = (node_at){w->at, w->d[w->at], 0};
     int tag = w->d[w->at++];
-    if (tag == TTT_CERT_PAIRING)
+    if (tag == TTT_CERT_PAIRING || tag == TTT_CERT_AVOID || tag == TTT_CERT_DOOMED)
         w->at += 1 + 2 * (size_t)w->d[w->at];
     else if (tag == TTT_CERT_MIRROR)
         w->at++;
@@ -304,6 +304,10 @@ static void tamper_nodes(const cert *c)
             t[nd->at] = TTT_CERT_PAIRING; /* a misère leaf claimed as a pairing */
             assert_true(rejected(t, c->size));
             tried++;
+        } else if (nd->tag == TTT_CERT_AVOID || nd->tag == TTT_CERT_DOOMED) {
+            t[nd->at] = TTT_CERT_END; /* a counting leaf claimed as the game's end (tamper_counting: more) */
+            assert_true(rejected(t, c->size));
+            tried++;
         } else if (nd->tag == TTT_CERT_END) {
             t[nd->at] = TTT_CERT_SEEN; /* a finished game claimed as a transposition */
             assert_true(rejected(t, c->size));
@@ -315,6 +319,91 @@ static void tamper_nodes(const cert *c)
         }
     }
     assert_true(tried > 0);
+    free(nodes);
+    free(t);
+}
+
+static uint64_t get_le64(const unsigned char *p)
+{
+    uint64_t v = 0;
+    for (int i = 7; i >= 0; i--)
+        v = v << 8 | p[i];
+    return v;
+}
+
+static void set_le64(unsigned char *p, uint64_t v)
+{
+    for (int i = 0; i < 8; i++)
+        p[i] = (unsigned char)(v >> (8 * i));
+}
+
+/* The certificate with the bytes [from, to) replaced by `with` (n bytes): in t, returning its size. */
+static size_t splice(const cert *c, unsigned char *t, size_t from, size_t to, const unsigned char *with,
+                     size_t n)
+{
+    memcpy(t, c->data, from);
+    memcpy(t + from, with, n);
+    memcpy(t + from + n, c->data + to, c->size - to);
+    return c->size - (to - from) + n;
+}
+
+/* Misère: the counting leaves (AVOID, DOOMED) damaged and claimed where they do not hold: an inner node of the
+ * proof claimed as a counting leaf without pairs (its subtree cut out; the writer puts one wherever its
+ * counting holds, so none does there), a leaf's pair broken, a leaf claimed as the game's end or a pairing,
+ * and a DOOMED leaf of a win claimed as AVOID (which proves only "does not lose"). Each must be rejected; and
+ * some of a draw's AVOID leaves claimed as DOOMED. */
+static void tamper_counting(const cert *c)
+{
+    node_at *nodes = malloc(sizeof *nodes * MAX_NODES);
+    unsigned char *t = malloc(c->size + 2);
+    assert_non_null(nodes);
+    assert_non_null(t);
+    int n = walk_cert(c, nodes), inner = 0, leaves = 0, avoid = 0, false_doomed = 0,
+        step = n / COUNTING_NODES + 1;
+    for (int i = 0; i < n; i++) {
+        const node_at *nd = &nodes[i];
+        int tag = nd->tag;
+        bool counting = tag == TTT_CERT_AVOID || tag == TTT_CERT_DOOMED;
+        if (i % step && !(counting && leaves < COUNTING_NODES / 10)) /* a sample, and the first leaves */
+            continue;
+        if (tag == TTT_CERT_MOVE || tag == TTT_CERT_ALL) {
+            int cut = 0; /* the subtree's nodes, the trailer's count of them made right */
+            for (int j = i; j < n && nodes[j].at < nd->end; j++)
+                cut++;
+            for (int claim = TTT_CERT_AVOID; claim <= TTT_CERT_DOOMED; claim++) {
+                const unsigned char leaf[2] = {(unsigned char)claim, 0};
+                size_t size = splice(c, t, nd->at, nd->end, leaf, sizeof leaf);
+                set_le64(t + size - 8, get_le64(t + size - 8) - (uint64_t)(cut - 1));
+                assert_true(rejected(t, size));
+            }
+            inner++;
+        } else if (counting) {
+            const int claims[] = {TTT_CERT_END, TTT_CERT_PAIRING, TTT_CERT_AVOID};
+            for (int j = 0; j < 3; j++) {
+                if (claims[j] == tag)
+                    continue;
+                memcpy(t, c->data, c->size);
+                t[nd->at] = (unsigned char)claims[j];
+                assert_true(rejected(t, c->size));
+            }
+            if (c->data[nd->at + 1] > 0) {
+                memcpy(t, c->data, c->size);
+                t[nd->at + 3] = t[nd->at + 2]; /* a pair broken: one cell twice */
+                assert_true(rejected(t, c->size));
+            }
+            if (tag == TTT_CERT_AVOID) {
+                /* Claimed as DOOMED: true where the prover wins from there, which a draw's strategy may
+                 * reach, so only counted; a draw's every leaf cannot be one. */
+                memcpy(t, c->data, c->size);
+                t[nd->at] = TTT_CERT_DOOMED;
+                false_doomed += rejected(t, c->size);
+                avoid++;
+            }
+            leaves++;
+        }
+    }
+    assert_true(leaves > 0 && (inner > 0 || n < COUNTING_NODES));
+    assert_true(avoid == 0 || false_doomed > 0);
     free(nodes);
     free(t);
 }
@@ -375,6 +464,8 @@ static void test_tampered_certificates_are_rejected(void **state)
         cert c = make_cert(every_rules[i]);
         if (c.size <= TAMPER_SIZE)
             tamper_nodes(&c);
+        if (c.data[11])
+            tamper_counting(&c);
         claim_false_values(&c);
         if (c.size <= FLIP_MAX_SIZE)
             flip_bits(&c);

@@ -25,13 +25,26 @@
  *              and g(c). Answering each move m with g(m), the prover never completes a line first.
  *     SEEN     the position, up to a symmetry of the board, was proven earlier in the same half (a
  *              transposition); every node checked before, leaves included, counts
+ *     AVOID    misère rules, target "does not lose": the prover never has to complete a line, by counting
+ *              (search/avoid.h: what the solver cuts by its counting bounds). L is the prover's moves left if
+ *              the board fills; a danger is a window free of opponent stones that lacks at most L prover
+ *              stones. Either the sum over the dangers of 2^-(stones lacking) is below 1/2 (Erdos-Selfridge,
+ *              the avoider's side), or, with the leaf's pairs (disjoint pairs of empty cells) and F the empty
+ *              cells of the dangers that hold no pair, none of them paired: R + P + ceil(N / 2) >= L with the
+ *              prover to move (floor(N / 2) with the opponent to move), P the pairs, R the empty cells outside
+ *              pairs and F that complete an opponent's line, N the other empty cells outside pairs and F. The
+ *              prover answers a move into a pair with its partner, else takes a cell of N, of R, or of a pair.
+ *              Misère 5x5k4: 3.9M nodes, 12.5M in version 2 without it. Its position is not among the
+ *              positions proven (no SEEN leaf names it).
+ *     DOOMED   misère rules, either target: AVOID holds, and fewer empty cells than the opponent's moves left
+ *              complete no line of the opponent's; it runs out of them before the board fills, and loses.
  *
- * Layout, version 2 (bytes; a cell is row * cols + col, row 0 at the top; boards of up to TTT_CERT_MAX_CELLS
+ * Layout, version 3 (bytes; a cell is row * cols + col, row 0 at the top; boards of up to TTT_CERT_MAX_CELLS
  * cells; integers are little-endian). S = (cells + 7) / 8, the bytes of a set of cells (bit c % 8 of byte
  * c / 8: cell c). A "cell" below (a cell or a count) is one byte on boards of fewer than TTT_CERT_WIDE_CELLS
  * cells, two bytes (little-endian) on larger ones:
  *
- *     header  0  8  "TTTCERT2"
+ *     header  0  8  "TTTCERT3"
  *             8  1  rows      9 1 cols      10 1 k      11 1 misère (0 or 1)
  *            12  1  value for the side to move at the start: 0 loss, 1 draw, 2 win
  *            13  1  halves (1 or 2)     14 2 zero
@@ -47,10 +60,12 @@
  *                     5 MIRROR   the symmetry (one byte): its number s, the map (r, c) -> (r', c') where
  *                                r' = rows-1-r when s & 2, c' = cols-1-c when s & 1, then (r', c') -> (c', r')
  *                                when s & 4 (square boards: s from 0 to 7; others 0 to 3)
+ *                     6 AVOID    as PAIRING: n (a cell), then n pairs of two cells (n may be 0)
+ *                     7 DOOMED   likewise
  *     trailer    8  "TTTEND\0\0", then 8: the nodes written (of every half; WIN leaves not counted)
  *
- * Version 1 ("TTTCERT1": boards of at most 64 cells, the stones as two 8-byte words, no WIN leaves) is no
- * longer read: write it again with `ttt solve --certificate`.
+ * Versions 1 ("TTTCERT1": boards of at most 64 cells, the stones as two 8-byte words, no WIN leaves) and 2
+ * ("TTTCERT2": no AVOID or DOOMED leaves) are no longer read: write them again with `ttt solve --certificate`.
  *
  * Nodes come in depth-first order, each before its children, so the file is written and read as a stream:
  * neither side holds the proof, only a set of the positions done (for SEEN).
@@ -64,7 +79,8 @@
 #include "ttt/board.h"
 #include "ttt/solve.h"
 
-#define TTT_CERT_MAGIC      "TTTCERT2"
+#define TTT_CERT_MAGIC      "TTTCERT3"
+#define TTT_CERT_MAGIC_V2   "TTTCERT2"
 #define TTT_CERT_MAGIC_V1   "TTTCERT1"
 #define TTT_CERT_END_MAGIC  "TTTEND\0\0"
 #define TTT_CERT_MAX_CELLS  TTT_MAX_CELLS
@@ -80,7 +96,9 @@ enum {
     TTT_CERT_SEEN = 2,
     TTT_CERT_MOVE = 3,
     TTT_CERT_ALL = 4,
-    TTT_CERT_MIRROR = 5
+    TTT_CERT_MIRROR = 5,
+    TTT_CERT_AVOID = 6,
+    TTT_CERT_DOOMED = 7
 };
 enum { TTT_CERT_NOT_LOSE = 0, TTT_CERT_WIN = 1 };
 
@@ -91,6 +109,7 @@ typedef struct ttt_certificate_stats {
     uint64_t bytes;    /* the file's size */
     uint64_t pairings; /* PAIRING leaves */
     uint64_t mirrors;  /* MIRROR leaves */
+    uint64_t avoids;   /* AVOID and DOOMED leaves */
     uint64_t seen;     /* SEEN leaves */
     uint64_t oracle;   /* nodes the solver and prover searched to choose the prover's moves */
     double ms;

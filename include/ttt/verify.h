@@ -23,6 +23,7 @@ typedef struct ttt_verify_report {
     uint64_t wins;     /* WIN leaves found (not written: see ttt/certificate.h) */
     uint64_t pairings; /* PAIRING leaves checked */
     uint64_t mirrors;  /* MIRROR leaves checked */
+    uint64_t avoids;   /* AVOID and DOOMED leaves checked */
     uint64_t seen;     /* SEEN leaves found among the positions proven */
     uint64_t bytes;    /* read */
     double ms;

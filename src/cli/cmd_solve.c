@@ -422,15 +422,15 @@ static int solve_certificate(ttt_solver *solver, const ttt_board *b, ttt_result 
         remove(path);
         return cli_runtime("solve", "%s (no certificate written)", st ? err.msg : "certificate: write error");
     }
-    char n[CLI_COUNT_SIZE], pa[CLI_COUNT_SIZE], mi[CLI_COUNT_SIZE], se[CLI_COUNT_SIZE], by[CLI_COUNT_SIZE],
-        or [CLI_COUNT_SIZE];
+    char n[CLI_COUNT_SIZE], pa[CLI_COUNT_SIZE], mi[CLI_COUNT_SIZE], av[CLI_COUNT_SIZE], se[CLI_COUNT_SIZE],
+        by[CLI_COUNT_SIZE], or [CLI_COUNT_SIZE];
     fprintf(stderr,
-            "ttt solve: certificate %s: %s nodes (%s pairings, %s mirrors, %s transpositions), %s bytes, "
-            "%.3f ms, "
-            "%s oracle nodes\n",
+            "ttt solve: certificate %s: %s nodes (%s pairings, %s mirrors, %s counting leaves, %s "
+            "transpositions), %s bytes, %.3f ms, %s oracle nodes\n",
             path, cli_count(cs.nodes, n, sizeof n), cli_count(cs.pairings, pa, sizeof pa),
-            cli_count(cs.mirrors, mi, sizeof mi), cli_count(cs.seen, se, sizeof se),
-            cli_count(cs.bytes, by, sizeof by), cs.ms, cli_count(cs.oracle, or, sizeof or));
+            cli_count(cs.mirrors, mi, sizeof mi), cli_count(cs.avoids, av, sizeof av),
+            cli_count(cs.seen, se, sizeof se), cli_count(cs.bytes, by, sizeof by), cs.ms,
+            cli_count(cs.oracle, or, sizeof or));
     return CLI_OK;
 }
 

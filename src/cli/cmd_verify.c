@@ -58,20 +58,24 @@ int cmd_verify(int argc, char **argv)
     }
     const char *side = ttt_bits_count(&r.x) == ttt_bits_count(&r.o) ? "X" : "O";
     if (json) {
-        printf("{\"valid\":true,\"rules\":\"%s\",\"to_move\":\"%s\",\"value\":\"%s\",\"halves\":%d,\"nodes\":"
-               "%llu,"
-               "\"wins\":%llu,\"pairings\":%llu,\"mirrors\":%llu,\"seen\":%llu,\"bytes\":%llu,\"ms\":%.3f}\n",
-               ttt_rules_format(&r.rules, rt, sizeof rt), side, ttt_result_name(r.value), r.halves,
-               (unsigned long long)r.nodes, (unsigned long long)r.wins, (unsigned long long)r.pairings,
-               (unsigned long long)r.mirrors, (unsigned long long)r.seen, (unsigned long long)r.bytes, r.ms);
+        printf(
+            "{\"valid\":true,\"rules\":\"%s\",\"to_move\":\"%s\",\"value\":\"%s\",\"halves\":%d,\"nodes\":"
+            "%llu,"
+            "\"wins\":%llu,\"pairings\":%llu,\"mirrors\":%llu,\"avoids\":%llu,\"seen\":%llu,\"bytes\":%llu,"
+            "\"ms\":%.3f}\n",
+            ttt_rules_format(&r.rules, rt, sizeof rt), side, ttt_result_name(r.value), r.halves,
+            (unsigned long long)r.nodes, (unsigned long long)r.wins, (unsigned long long)r.pairings,
+            (unsigned long long)r.mirrors, (unsigned long long)r.avoids, (unsigned long long)r.seen,
+            (unsigned long long)r.bytes, r.ms);
         return CLI_OK;
     }
     int stones = ttt_bits_count(&r.x) + ttt_bits_count(&r.o);
     printf("%s: valid: %s, %s to move (%d stone%s): %s\n", path, ttt_rules_format(&r.rules, rt, sizeof rt),
            side, stones, stones == 1 ? "" : "s", ttt_result_name(r.value));
-    printf("%llu nodes checked (%llu pairings, %llu mirrors, %llu transpositions; %llu wins in one found), "
-           "%llu bytes, in %.3f ms\n",
+    printf("%llu nodes checked (%llu pairings, %llu mirrors, %llu counting leaves, %llu transpositions; %llu "
+           "wins in one found), %llu bytes, in %.3f ms\n",
            (unsigned long long)r.nodes, (unsigned long long)r.pairings, (unsigned long long)r.mirrors,
-           (unsigned long long)r.seen, (unsigned long long)r.wins, (unsigned long long)r.bytes, r.ms);
+           (unsigned long long)r.avoids, (unsigned long long)r.seen, (unsigned long long)r.wins,
+           (unsigned long long)r.bytes, r.ms);
     return CLI_OK;
 }

@@ -3,16 +3,16 @@
  *
  * The proof is walked depth first from the start, for each half: at the prover's nodes one move, chosen by
  * an oracle; at the opponent's nodes every move up to the position's symmetries; down to leaves (the game
- * over, a win in one, a pairing, a mirror, a position written before). The oracle is the solver that proved
- * the value, its tables warm, and it is read before it is asked to search: writing is meant to cost a small
- * share of the solve (bench/verify/frontier.sh measures it). A prover's move is, in this order, the block of
- * the opponent's threat, a move after which a pairing or a mirror holds, a fork (the solver's own win in
- * three, which its table does not hold), a move whose position the solver's table or its draw prover's table
- * (search/prove.h: its proofs and their relevance zones, for a half "does not lose") already proves, and only
- * then one the solver or the prover proves by searching. The solver's position follows the walk (play and
- * undo), so that its table is read without loading positions. Pairings come from the pairing finder
- * (search/pairing.h); the checker checks them on its own. The writer keeps only the set of positions written
- * (SEEN leaves), never the proof.
+ * over, a win in one, a pairing, a mirror, a misère count, a position written before). The oracle is the
+ * solver that proved the value, its tables warm, and it is read before it is asked to search: writing is meant
+ * to cost a small share of the solve (bench/verify/frontier.sh measures it). A prover's move is, in this order,
+ * the block of the opponent's threat, a move after which a pairing, a mirror or a count holds, a fork (the
+ * solver's own win in three, which its table does not hold), a move whose position the solver's table or its
+ * draw prover's table (search/prove.h: its proofs and their relevance zones, for a half "does not lose")
+ * already proves, and only then one the solver or the prover proves by searching. The solver's position
+ * follows the walk (play and undo), so that its table is read without loading positions. Pairings come from
+ * the pairing finder (search/pairing.h); the checker checks them on its own. The writer keeps only the set of
+ * positions written (SEEN leaves), never the proof.
  *
  * The walk is in the caller's cells (the file's); the solver and its prover see a board with more rows than
  * columns turned sideways (solve_impl.h), so positions cross to them through inner_set(). Every call into the
@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "rules/lines.h"
+#include "search/avoid.h"
 #include "search/pairing.h"
 #include "search/prove.h"
 #include "search/solve_impl.h"
@@ -42,6 +43,11 @@
  * times, each time at random places. */
 #define SET_LOAD_NUM 3
 #define SET_LOAD_DEN 4
+/* Misère: an AVOID leaf by pairs (search/pairing.h) is looked for with at least this many empty cells (as the
+ * solver's search looks for it), within this many steps of the pairing search: twice the solver's 64, which
+ * found 4 % fewer leaves after c3 b2 d4 of 5x5k4 (133,015 nodes, 128,116 now; no fewer with more steps). */
+#define AVOID_PAIRS_MIN_EMPTIES 8
+#define AVOID_PAIRS_BUDGET      128
 
 /* A map of cells (a symmetry), with the images of a one-word set's 4-bit pieces: an image in 16 lookups, not one
  * per cell (imaging cell by cell was 16 % of writing 4x5k4 misère). */
@@ -696,6 +702,173 @@ static bool pairing_leaf(const writer *w, const node_pos *p, int *partner)
     return find_pairing(w, theirs, mine, partner);
 }
 
+/* Misère: the counting of search/avoid.h for the prover, its stones `mine` against `theirs` (the caller's
+ * cells): the cells of the windows it can still complete, the opponent's poison cells, and whether the
+ * Erdos-Selfridge sum over those windows already lets it avoid them (as the solver's scan finds them). */
+static avoid_view avoid_view_of(const writer *w, const ttt_bits *mine, const ttt_bits *theirs)
+{
+    const ttt_lines *lines = w->lines;
+    const int me = w->prover, them = me ^ 1, k = lines->k;
+    avoid_view v = {.empty = empty_cells(w, &(node_pos){.x = *mine, .o = *theirs}), .cells = w->cells};
+    const int empties = count_cells(w, &v.empty);
+    v.mover = (w->cells - empties) & 1 ? TTT_O : TTT_X;
+    const int left = me == v.mover ? (empties + 1) / 2 : empties / 2;
+    uint64_t potential = 0;
+    for (int win = 0; win < lines->nwin; win++) {
+        const ttt_bits *wb = &lines->win_bits[win];
+        int have = 0, had = 0;
+        bool blocked = false, barred = false;
+        for (int i = 0; i < w->words; i++) {
+            blocked |= (wb->w[i] & theirs->w[i]) != 0;
+            barred |= (wb->w[i] & mine->w[i]) != 0;
+            have += __builtin_popcountll(wb->w[i] & mine->w[i]);
+            had += __builtin_popcountll(wb->w[i] & theirs->w[i]);
+        }
+        if (!blocked && k - have <= left) {
+            potential += pairing_potential(k - have);
+            for (int i = 0; i < w->words; i++)
+                v.useful[me].w[i] |= wb->w[i];
+        }
+        if (!barred && had == k - 1)
+            for (int i = 0; i < w->words; i++)
+                v.threat[them].w[i] |= wb->w[i] & v.empty.w[i];
+    }
+    v.can[me] = !pairing_potential_stops(potential, true);
+    return v;
+}
+
+/* avoid_view_of and avoid_safe(&view, prover, true) on a one-word board, in one pass (every node of a misère
+ * proof comes here): whether the counting shows that the prover avoids its lines; *poison receives the
+ * opponent's poison cells. */
+static bool avoid_safe64(const writer *w, uint64_t mine, uint64_t theirs, uint64_t *poison)
+{
+    const ttt_lines *lines = w->lines;
+    const int k = lines->k;
+    const uint64_t empty = lines->all.w[0] & ~(mine | theirs);
+    const int empties = __builtin_popcountll(empty);
+    const bool to_move = ((w->cells - empties) & 1) == w->prover;
+    const int left = to_move ? (empties + 1) / 2 : empties / 2;
+    uint64_t useful = 0, threat = 0, potential = 0;
+    for (int win = 0; win < lines->nwin; win++) {
+        const uint64_t wb = lines->win_bits[win].w[0], gap = wb & ~theirs;
+        if (!(wb & theirs)) {
+            const int need = k - __builtin_popcountll(wb & mine);
+            if (need <= left) {
+                useful |= wb;
+                potential += pairing_potential(need);
+            }
+        } else if (!(wb & mine) && !(gap & (gap - 1))) {
+            threat |= gap;
+        }
+    }
+    *poison = threat;
+    if (pairing_potential_stops(potential, true))
+        return true;
+    const uint64_t safe = empty & ~useful;
+    const int reserved = __builtin_popcountll(safe & threat), shared = __builtin_popcountll(safe & ~threat);
+    return reserved + (to_move ? (shared + 1) / 2 : shared / 2) >= left;
+}
+
+/* Misère: a leaf that proves the half by counting (ttt/certificate.h: AVOID, DOOMED) where the prover has the
+ * stones `mine` and the opponent `theirs`: its tag, or -1; the pairs it lists in partner (all -1: none; may be
+ * NULL without pairs). With `pairs` false, the counting alone is tried, not the pairing search. */
+static int avoid_leaf(const writer *w, const ttt_bits *mine, const ttt_bits *theirs, bool pairs, int *partner)
+{
+    const int me = w->prover, them = me ^ 1;
+    ttt_bits empty = empty_cells(w, &(node_pos){.x = *mine, .o = *theirs}), poison = {{0}};
+    bool safe;
+    if (w->words == 1) {
+        safe = avoid_safe64(w, mine->w[0], theirs->w[0], &poison.w[0]);
+    } else {
+        avoid_view v = avoid_view_of(w, mine, theirs);
+        safe = avoid_safe(&v, me, true);
+        poison = v.threat[them];
+    }
+    const int empties = count_cells(w, &empty);
+    const bool to_move = ((w->cells - empties) & 1) == me;
+    for (int c = 0; c < w->cells && partner; c++)
+        partner[c] = -1;
+    /* Pairs with the prover to move only: with the opponent to move, the prover has just chosen its move, a
+     * counting one first (avoid_move64), and pairs were found after it 36 times in 190,822 searches (misère
+     * 5x5k4). */
+    if (!safe && pairs && to_move && w->words == 1 && empties >= AVOID_PAIRS_MIN_EMPTIES &&
+        w->lines->nwin <= PAIRING_AVOID_MAX_WINDOWS) {
+        uint8_t have[PAIRING_AVOID_MAX_WINDOWS], had[PAIRING_AVOID_MAX_WINDOWS];
+        const ttt_lines *lines = w->lines;
+        for (int win = 0; win < lines->nwin; win++) {
+            have[win] = (uint8_t)__builtin_popcountll(lines->win_bits[win].w[0] & mine->w[0]);
+            had[win] = (uint8_t)__builtin_popcountll(lines->win_bits[win].w[0] & theirs->w[0]);
+        }
+        safe = pairing_avoid(lines, empty.w[0], 0, poison.w[0], have, had, (empties + 1) / 2, true,
+                             AVOID_PAIRS_BUDGET, partner);
+    }
+    if (!safe)
+        return -1;
+    if (w->target == TTT_CERT_NOT_LOSE)
+        return TTT_CERT_AVOID;
+    /* The opponent's cells that complete no line of its own, fewer than its moves left: it must complete one. */
+    int open = 0, left = to_move ? empties / 2 : (empties + 1) / 2;
+    for (int i = 0; i < w->words; i++)
+        open += __builtin_popcountll(empty.w[i] & ~poison.w[i]);
+    return open < left ? TTT_CERT_DOOMED : -1;
+}
+
+/* Misère, one-word boards, the prover to move with the stones `mine` against `theirs`: the first cell of cand
+ * after which the counting alone proves the half (avoid_leaf without pairs, AVOID or DOOMED), or -1. One scan
+ * of the windows serves every cell: a move changes only the windows through its cell, and the prover's moves
+ * left by one (a scan for each cell was a quarter of writing misère 5x5k4). */
+static int avoid_move64(const writer *w, uint64_t mine, uint64_t theirs, uint64_t cand)
+{
+    const ttt_lines *lines = w->lines;
+    const int k = lines->k;
+    const uint64_t empty = lines->all.w[0] & ~(mine | theirs);
+    const int empties = __builtin_popcountll(empty), left = (empties + 1) / 2; /* the prover's, to move */
+    int8_t need[PAIRING_AVOID_MAX_WINDOWS];
+    uint64_t base = 0, potential = 0, gap[PAIRING_AVOID_MAX_WINDOWS], gap_win[PAIRING_AVOID_MAX_WINDOWS];
+    int ngaps = 0;
+    for (int win = 0; win < lines->nwin; win++) {
+        const uint64_t wb = lines->win_bits[win].w[0], g = wb & ~theirs;
+        need[win] = -1;
+        if (!(wb & theirs)) {
+            need[win] = (int8_t)(k - __builtin_popcountll(wb & mine));
+            if (need[win] < left) { /* still a window the prover can complete after its move */
+                base |= wb;
+                potential += pairing_potential(need[win]);
+            }
+        } else if (!(wb & mine) && !(g & (g - 1))) {
+            gap[ngaps] = g;
+            gap_win[ngaps++] = wb;
+        }
+    }
+    for (uint64_t c = cand; c; c &= c - 1) {
+        const int cell = __builtin_ctzll(c);
+        const uint64_t bit = c & -c;
+        uint64_t useful = base, sum = potential, poison = 0;
+        for (int i = 0; i < lines->cell_nwin[cell]; i++) {
+            const int win = lines->cell_win[cell * lines->cell_win_max + i];
+            if (need[win] >= 0 && need[win] < left)
+                sum += pairing_potential(need[win]); /* its weight doubles */
+            else if (need[win] == left) {
+                useful |= lines->win_bits[win].w[0];
+                sum += pairing_potential(need[win] - 1);
+            }
+        }
+        for (int i = 0; i < ngaps; i++)
+            if (!(gap_win[i] & bit)) /* a window through cell holds the prover's stone now */
+                poison |= gap[i];
+        const uint64_t rest = empty & ~bit, safe = rest & ~useful;
+        const int reserved = __builtin_popcountll(safe & poison),
+                  shared = __builtin_popcountll(safe & ~poison);
+        /* The opponent to move: it may take a shared cell first (avoid.c). */
+        if (pairing_potential_stops(sum, true) || reserved + shared / 2 >= left - 1) {
+            if (w->target == TTT_CERT_NOT_LOSE ||
+                __builtin_popcountll(rest & ~poison) < (empties - 1 + 1) / 2) /* the opponent's moves left */
+                return cell;
+        }
+    }
+    return -1;
+}
+
 /* Whether the prover reaches the half's target from p (ongoing, the opponent to move, the solver's position). */
 static bool half_holds(writer *w, const node_pos *p)
 {
@@ -804,6 +977,19 @@ static int prover_move(writer *w, const node_pos *p, int last, int end, int *par
             if (ttt_bits_test(&cand, cell) && mirror_holds(w, m, &after, theirs))
                 return cell;
         }
+        /* A move after which the counting proves the half (an AVOID or DOOMED leaf), with no search. */
+        int counted = w->words == 1 && w->lines->nwin <= PAIRING_AVOID_MAX_WINDOWS
+                          ? avoid_move64(w, mine->w[0], theirs->w[0], cand.w[0])
+                          : -1;
+        if (counted >= 0)
+            return counted;
+        for (int cell = next_cell(w, &cand, 0); cell >= 0 && w->words > 1;
+             cell = next_cell(w, &cand, cell + 1)) {
+            ttt_bits after = *mine;
+            ttt_bits_set(&after, cell);
+            if (avoid_leaf(w, &after, theirs, false, NULL) >= 0)
+                return cell;
+        }
     } else {
         ttt_bits threats = threat_cells(w, theirs, mine);
         block = bits_first(&threats);
@@ -876,22 +1062,29 @@ static int *partners_at(const writer *w, const node_pos *p)
     return w->partners + (size_t)(count_cells(w, &p->x) + count_cells(w, &p->o)) * (size_t)w->cells;
 }
 
-static bool write_pairing(writer *w, const int *partner)
+/* A leaf that lists pairs (PAIRING, AVOID, DOOMED): partner[c] each cell's partner, -1 for the cells in no
+ * pair; NULL: no pairs. */
+static bool write_pairs(writer *w, int tag, const int *partner)
 {
     int n = 0;
-    for (int cell = 0; cell < w->cells; cell++)
+    for (int cell = 0; cell < w->cells && partner; cell++)
         n += partner[cell] > cell;
-    if (!put_tag_cell(w, TTT_CERT_PAIRING, n))
+    if (!put_tag_cell(w, tag, n))
         return false;
-    for (int cell = 0; cell < w->cells; cell++)
+    for (int cell = 0; cell < w->cells && partner; cell++)
         if (partner[cell] > cell) {
             uint8_t b[4] = {(uint8_t)cell, (uint8_t)(cell >> 8), (uint8_t)partner[cell],
                             (uint8_t)(partner[cell] >> 8)};
             if (w->wide ? !put(w, b, 4) : !put(w, (const uint8_t[]){b[0], b[2]}, 2))
                 return false;
         }
-    w->st.pairings++;
     return true;
+}
+
+static bool write_pairing(writer *w, const int *partner)
+{
+    w->st.pairings++;
+    return write_pairs(w, TTT_CERT_PAIRING, partner);
 }
 
 static bool write_node(writer *w, const node_pos *p, int last, int end, const int *pairing);
@@ -1007,6 +1200,15 @@ static bool write_inner(writer *w, const node_pos *p, int last, int end, const i
 {
     int mover = x_to_move(w, p) ? TTT_X : TTT_O;
     w->st.nodes++;
+    if (w->misere) { /* before the set of positions written: a leaf of a few scans, not a cache miss */
+        const ttt_bits *mine = w->prover == TTT_X ? &p->x : &p->o,
+                       *theirs = w->prover == TTT_X ? &p->o : &p->x;
+        int *partner = partners_at(w, p), tag = avoid_leaf(w, mine, theirs, true, partner);
+        if (tag >= 0) {
+            w->st.avoids++;
+            return write_pairs(w, tag, partner);
+        }
+    }
     uint64_t key[2 * TTT_WORDS];
     canonical(w, p, key);
     bool seen;

@@ -49,7 +49,7 @@ typedef struct checker {
     int nsym;
     int16_t sym[MAX_SYMS][MAX_CELLS];
     FILE *in;
-    uint64_t bytes, nodes, wins, pairings, mirrors, seen;
+    uint64_t bytes, nodes, wins, pairings, mirrors, avoids, seen;
     key_set done;
     int prover, target; /* of the half under way */
     int path[MAX_CELLS], depth;
@@ -346,15 +346,16 @@ static void window_name(const checker *c, int w, char *out, size_t size)
              last / c->cols + 1);
 }
 
-/* The pairing leaf: n disjoint pairs of empty cells, one inside every window free of the prover's stones. */
-static bool check_pairing(checker *c, const cells *mine, const cells *empty)
+/* The pairs of a leaf: n, then n pairs of two distinct empty cells, no cell in two pairs, into c->partner
+ * (-1: a cell in no pair). */
+static bool read_pairs(checker *c, const cells *empty, int *n)
 {
-    int n, *partner = c->partner;
-    if (!read_cell(c, &n))
+    int *partner = c->partner;
+    if (!read_cell(c, n))
         return false;
     for (int i = 0; i < c->cells; i++)
         partner[i] = -1;
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; i < *n; i++) {
         int a, b;
         if (!read_cell(c, &a) || !read_cell(c, &b))
             return false;
@@ -364,6 +365,23 @@ static bool check_pairing(checker *c, const cells *mine, const cells *empty)
         partner[a] = b;
         partner[b] = a;
     }
+    return true;
+}
+
+static int count_in(const checker *c, const cells *a, const cells *b)
+{
+    int n = 0;
+    for (int i = 0; i < c->words; i++)
+        n += __builtin_popcountll(a->w[i] & b->w[i]);
+    return n;
+}
+
+/* The pairing leaf: n disjoint pairs of empty cells, one inside every window free of the prover's stones. */
+static bool check_pairing(checker *c, const cells *mine, const cells *empty)
+{
+    int n, *partner = c->partner;
+    if (!read_pairs(c, empty, &n))
+        return false;
     for (int w = 0; w < c->nwin; w++) {
         if (meets(c, &c->win[w], mine))
             continue;
@@ -416,6 +434,98 @@ static bool check_mirror(checker *c, const cells *mine, const cells *theirs)
             return bad(c, "a MIRROR leaf: a window through the fixed cell holds no cell with its image");
     }
     c->mirrors++;
+    return true;
+}
+
+/* The empty cells that complete a line of `side` (a window free of `other` missing one cell): under misère,
+ * cells that side never takes without losing at once. */
+static cells poison_of(const checker *c, const cells *side, const cells *other, const cells *empty)
+{
+    cells out = {{0}};
+    for (int w = 0; w < c->nwin; w++)
+        if (!meets(c, &c->win[w], other) && count_in(c, &c->win[w], side) == c->k - 1)
+            for (int i = 0; i < c->words; i++)
+                out.w[i] |= c->win[w].w[i] & empty->w[i];
+    return out;
+}
+
+/*
+ * The AVOID leaf (misère): the prover never completes a line. With L its moves left if the board fills (of
+ * the E empty cells, ceil(E / 2) with the prover to move, floor(E / 2) otherwise), a window is a danger when
+ * it holds no opponent stone and lacks at most L prover stones (no other can ever be filled by the prover:
+ * its need never falls below its moves left). Either of two arguments proves the leaf:
+ *
+ *   - Erdos-Selfridge: the sum over the dangers of 2^-(stones lacking) is below 1/2. The prover takes the
+ *     empty cell whose dangers weigh least; its move at most doubles the sum (below 1: nothing filled), and
+ *     the opponent's next move kills dangers weighing at least as much, so the sum is below 1/2 at each of
+ *     the prover's turns, while a filled line alone weighs 1.
+ *   - Pairs and counting: the leaf's pairs; F, the empty cells of the dangers that hold no pair (both
+ *     cells), none of them in a pair; R, the empty cells outside pairs and F that complete an opponent's
+ *     line (the opponent never takes one: it would lose at once), N, the other empty cells outside pairs and
+ *     F, and P, the pairs: R + P + ceil(N / 2) >= L with the prover to move, R + P + floor(N / 2) >= L
+ *     otherwise. The prover answers a move into a pair with its partner, and else takes a cell of N, or of R,
+ *     or breaks a pair (leaving its partner to the opponent); it never takes a cell of F nor both cells of a
+ *     pair, so every danger keeps an empty cell or gets an opponent stone; and each of its free moves with
+ *     the opponent's reply (and its answer) lowers the left side by at most what it lowers L, so a cell is
+ *     always there.
+ */
+static bool avoids(const checker *c, const cells *mine, const cells *theirs, const cells *empty, bool to_move)
+{
+    const int empties = count(c, empty), left = to_move ? (empties + 1) / 2 : empties / 2;
+    cells fenced = {{0}};
+    uint64_t weight = 0; /* the sum, in units of 2^-k: k <= TTT_MAX_SIDE and at most MAX_WINDOWS windows */
+    for (int w = 0; w < c->nwin; w++) {
+        const cells *win = &c->win[w];
+        int lacking = c->k - count_in(c, win, mine);
+        if (meets(c, win, theirs) || lacking > left)
+            continue;
+        weight += UINT64_C(1) << (c->k - lacking);
+        bool paired = false;
+        for (int cell = next(c, win, 0); cell >= 0 && !paired; cell = next(c, win, cell + 1))
+            paired = c->partner[cell] >= 0 && has(win, c->partner[cell]);
+        if (!paired)
+            for (int i = 0; i < c->words; i++)
+                fenced.w[i] |= win->w[i] & empty->w[i];
+    }
+    if (2 * weight < UINT64_C(1) << c->k)
+        return true;
+    cells poison = poison_of(c, theirs, mine, empty);
+    int pairs = 0, reserved = 0, shared = 0;
+    for (int cell = next(c, empty, 0); cell >= 0; cell = next(c, empty, cell + 1)) {
+        if (c->partner[cell] >= 0) {
+            if (has(&fenced, cell))
+                return false;
+            pairs += c->partner[cell] > cell;
+        } else if (!has(&fenced, cell)) {
+            reserved += has(&poison, cell);
+            shared += !has(&poison, cell);
+        }
+    }
+    return reserved + pairs + (to_move ? (shared + 1) / 2 : shared / 2) >= left;
+}
+
+/* The AVOID and DOOMED leaves (misère): the prover avoids (avoids()); DOOMED also claims that the opponent
+ * loses: fewer of the empty cells than its moves left complete no line of its own. Playing only such cells
+ * (a cell that completes one never stops doing so: its window keeps its stones), the opponent runs out of
+ * them before the board fills, while the prover ends no game: the opponent completes a line. */
+static bool check_avoid(checker *c, int tag, const cells *mine, const cells *theirs, const cells *empty,
+                        bool to_move)
+{
+    int n;
+    if (!read_pairs(c, empty, &n))
+        return false;
+    if (!avoids(c, mine, theirs, empty, to_move))
+        return bad(c, "an %s leaf, but the counting does not show that the prover avoids its lines",
+                   tag == TTT_CERT_AVOID ? "AVOID" : "DOOMED");
+    if (tag == TTT_CERT_DOOMED) {
+        const int empties = count(c, empty), left = to_move ? empties / 2 : (empties + 1) / 2;
+        cells poison = poison_of(c, theirs, mine, empty);
+        if (empties - count_in(c, empty, &poison) >= left)
+            return bad(c,
+                       "a DOOMED leaf, but the opponent has as many cells that complete no line of its own "
+                       "as moves left");
+    }
+    c->avoids++;
     return true;
 }
 
@@ -510,6 +620,14 @@ static bool check_node(checker *c, const cells *x, const cells *o, int last)
         if (!check_mirror(c, mine, theirs))
             return false;
         break;
+    case TTT_CERT_AVOID:
+    case TTT_CERT_DOOMED:
+        /* Not among the positions proven: the writer finds the leaf again where the position comes back. */
+        if (!c->misere || (tag == TTT_CERT_AVOID && c->target != TTT_CERT_NOT_LOSE))
+            return bad(c, "an %s leaf proves only that a side %s under misère rules",
+                       tag == TTT_CERT_AVOID ? "AVOID" : "DOOMED",
+                       tag == TTT_CERT_AVOID ? "does not lose" : "wins");
+        return check_avoid(c, tag, mine, theirs, &empty, mover == c->prover);
     case TTT_CERT_MOVE: {
         int cell;
         if (mover != c->prover)
@@ -568,11 +686,13 @@ static bool read_stones(checker *c, cells *out)
 
 static ttt_status check_header(checker *c, const unsigned char *h, ttt_verify_report *out, cells *x, cells *o)
 {
-    if (memcmp(h, TTT_CERT_MAGIC_V1, 8) == 0)
-        return ttt_fail(c->err, TTT_EINVAL,
-                        "a version 1 certificate (%s): this ttt reads %s; write it again with ttt solve "
-                        "--certificate",
-                        TTT_CERT_MAGIC_V1, TTT_CERT_MAGIC);
+    static const char *const old[] = {TTT_CERT_MAGIC_V1, TTT_CERT_MAGIC_V2};
+    for (int v = 0; v < (int)(sizeof old / sizeof old[0]); v++)
+        if (memcmp(h, old[v], 8) == 0)
+            return ttt_fail(c->err, TTT_EINVAL,
+                            "a version %d certificate (%s): this ttt reads %s; write it again with ttt solve "
+                            "--certificate",
+                            v + 1, old[v], TTT_CERT_MAGIC);
     if (memcmp(h, TTT_CERT_MAGIC, 8) != 0)
         return ttt_fail(c->err, TTT_EINVAL, "not a ttt certificate (no %s at its start)", TTT_CERT_MAGIC);
     c->rules = (ttt_rules){.rows = h[8], .cols = h[9], .k = h[10], .misere = h[11] != 0};
@@ -677,6 +797,7 @@ ttt_status ttt_verify_certificate(FILE *in, ttt_verify_report *out, ttt_error *e
     out->wins = c->wins;
     out->pairings = c->pairings;
     out->mirrors = c->mirrors;
+    out->avoids = c->avoids;
     out->seen = c->seen;
     out->bytes = c->bytes + sizeof t;
     out->ms = ttt_clock_ms() - start;
