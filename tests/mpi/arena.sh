@@ -16,6 +16,14 @@ for n in 2 3 4; do
     [[ $RC -eq 0 ]] && cmp -s "$WANT_TEXT" "$OUT" && PASS=$((PASS + 1)) ||
         fail "mpirun -np $n ttt arena --mpi: exit $RC, not the one-process ranking"
 done
+# Openings: every rank plays the same ones, random (drawn from the seed) or from a file.
+for OPENINGS in "--opening-plies 3" "--openings bench/mcts/openings_7x7k5.txt"; do
+    OARGS=(--rules 7x7k5 --games 6 --seed 5 $OPENINGS random heuristic)
+    "$TTT" arena "${OARGS[@]}" --jobs 1 --json >"$WANT"
+    mpi 3 arena --mpi --json "${OARGS[@]}"
+    [[ $RC -eq 0 ]] && cmp -s "$WANT" "$OUT" && PASS=$((PASS + 1)) ||
+        fail "mpirun -np 3 ttt arena --mpi --json $OPENINGS: exit $RC, not the one-process JSON"
+done
 # A bad spec: one line, from rank 0 only.
 mpi 3 arena --mpi --games 2 minimax nosuchengine
 [[ $RC -ne 0 && $(grep -c '^ttt arena' "$ERR") -eq 1 ]] && PASS=$((PASS + 1)) ||
