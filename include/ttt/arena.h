@@ -8,6 +8,10 @@
  * seed= itself), so that a game's result depends only on the specs, the rules and its seed: the same
  * tournament gives the same results at any number of threads. At the end of every game both engines are told
  * how it went (ttt_engine_game_over), which is how learning engines learn from arena games.
+ *
+ * Games may start from openings (a ttt_arena_book: lines of a file, or random openings drawn from the
+ * tournament seed): games 2i and 2i+1 of every pair start from opening i modulo the book's size, so each
+ * opening is played once with each colour, and every pair plays the same openings in the same order.
  */
 #ifndef TTT_ARENA_H
 #define TTT_ARENA_H
@@ -49,6 +53,51 @@ typedef bool (*ttt_arena_stop_fn)(void *user);
  * `pair` (number `game` in it) is forfeited, with the reason ("engine 'cmd' (./brain): timed out ..."). */
 typedef void (*ttt_arena_forfeit_fn)(int pair, uint64_t game, const char *reason, void *user);
 
+/* A set of openings, each a sequence of moves from the empty board after which the game is still on. */
+typedef struct ttt_arena_book ttt_arena_book;
+
+/* Balanced openings are those the exact solver values a draw within TTT_ARENA_BALANCED_NODES nodes: a random
+ * one it cannot settle so is drawn again, like one it values a win (7x7k5 openings of 2 plies: most settle in
+ * 0.1 to 1.6 M nodes, 'd5 d7' not in 20 M). Boards of more than TTT_ARENA_BALANCED_MAX_CELLS cells are refused
+ * (9x9k5 openings are out of reach), and so is a set of TTT_ARENA_BALANCED_TRIES draws in a row that gives no
+ * settled draw. */
+#define TTT_ARENA_BALANCED_NODES     UINT64_C(2000000)
+#define TTT_ARENA_BALANCED_MAX_CELLS 49
+#define TTT_ARENA_BALANCED_TRIES     200
+
+/* The openings of a file's text, one a line in move notation ("d4 c3", as ttt_moves_parse reads it); blank
+ * lines and lines starting with '#' (after blanks) are skipped. Every line is checked before the book is made:
+ * moves on the board (TTT_EINVAL "FILE:3: moves: move 2 'z1': column z is off the 7x7 board"), on empty cells
+ * ("FILE:4: moves: move 2 'd4': cell d4 is taken"), and a game still on after the last ("FILE:5: opening 'a1
+ * ...' is over: x won"); with balanced, the solver's value a draw within TTT_ARENA_BALANCED_NODES ("FILE:6:
+ * opening 'd4 d3' is not balanced: a win for X", "... cannot settle it ..."). source names the file in the messages. Errors: TTT_EINVAL
+ * as said and for a text with no opening, TTT_ENOMEM. The caller frees *out with ttt_arena_book_free. */
+ttt_status ttt_arena_book_parse(const ttt_rules *rules, const char *text, const char *source, bool balanced,
+                                ttt_arena_book **out, ttt_error *err);
+
+/* Random books hold this many openings at most: game pairs beyond them start from the same openings again. */
+#define TTT_ARENA_MAX_OPENINGS (UINT64_C(1) << 20)
+
+/* count random openings of plies moves each (1 to the board's cells - 1), drawn from seed: each move uniform
+ * among the empty cells, an opening that ends the game drawn again. The same arguments give the same book.
+ * With balanced only openings the exact solver values a draw are kept (TTT_EINVAL on a board of more
+ * than TTT_ARENA_BALANCED_MAX_CELLS cells, or when TTT_ARENA_BALANCED_TRIES draws in a row give no settled
+ * draw). count: 1 to TTT_ARENA_MAX_OPENINGS. The caller frees
+ * *out with ttt_arena_book_free. */
+ttt_status ttt_arena_book_random(const ttt_rules *rules, uint64_t seed, uint64_t count, int plies,
+                                 bool balanced, ttt_arena_book **out, ttt_error *err);
+
+void ttt_arena_book_free(ttt_arena_book *book);
+
+/* The number of openings in a book (at least 1). */
+uint64_t ttt_arena_book_size(const ttt_arena_book *book);
+
+/* Opening i (i < ttt_arena_book_size): its moves, *count of them. The moves live as long as the book. */
+const ttt_move *ttt_arena_book_opening(const ttt_arena_book *book, uint64_t i, int *count);
+
+/* The index into book of the opening games 2i and 2i+1 of every pair start from: i modulo its size. */
+uint64_t ttt_arena_book_index(const ttt_arena_book *book, uint64_t game);
+
 typedef struct ttt_arena_options {
     const char *const *specs; /* engine specs, at least 2, at most TTT_ARENA_MAX_ENGINES */
     int nspecs;
@@ -60,6 +109,7 @@ typedef struct ttt_arena_options {
     void *user;
     ttt_arena_forfeit_fn forfeit; /* may be NULL; gets user too */
     ttt_arena_stop_fn stop;       /* may be NULL; gets user too */
+    const ttt_arena_book *book;   /* the openings (with the rules given to ttt_arena_run); NULL: none */
 } ttt_arena_options;
 
 /* The number of pairs: n(n-1)/2 for a round robin, n-1 for a gauntlet. */
@@ -86,6 +136,18 @@ typedef struct ttt_arena_game {
  * game: TTT_OK, out->outcome a win for the other side, out->forfeit and out->reason say who and why. */
 ttt_status ttt_arena_play_game(const ttt_rules *rules, const char *x_spec, const char *o_spec, uint64_t seed,
                                ttt_arena_game *out, ttt_error *err);
+
+/* ttt_arena_play_game from the opening moves[0..count-1] (legal, the game still on after them: asserted),
+ * which out->moves begins with. */
+ttt_status ttt_arena_play_opening(const ttt_rules *rules, const char *x_spec, const char *o_spec,
+                                  uint64_t seed, const ttt_move *opening, int count, ttt_arena_game *out,
+                                  ttt_error *err);
+
+/* Game g (0 to the pairs times opt->games, less one) of the tournament opt, as ttt_arena_run plays it: its
+ * pair (*pair), colours (*a_is_x: the pair's first engine plays X), seed and opening. Errors as
+ * ttt_arena_play_game. For a runner of its own that shares games out (ttt arena --mpi). */
+ttt_status ttt_arena_play_nth(const ttt_rules *rules, const ttt_arena_options *opt, uint64_t g, int *pair,
+                              bool *a_is_x, ttt_arena_game *out, ttt_error *err);
 
 /* Plays one game from the empty board between new engines made from x_spec and o_spec, both seeded with
  * seed (unless a spec sets seed= itself), and tells both the result (a forfeit is a loss, as in

@@ -182,6 +182,7 @@ typedef struct ttt_arena_options {
     void *user;
     ttt_arena_forfeit_fn forfeit;
     ttt_arena_stop_fn stop;
+    const struct ttt_arena_book *book;
 } ttt_arena_options;
 typedef struct ttt_arena_stats {
     uint64_t games;

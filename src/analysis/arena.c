@@ -17,7 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ttt/notation.h"
 #include "ttt/rng.h"
+#include "ttt/solve.h"
 #include "util/error.h"
 
 /* z for a two-sided 95% interval. */
@@ -65,6 +67,263 @@ uint64_t ttt_arena_game_seed(uint64_t seed, int pair, uint64_t game)
     return ttt_splitmix64(&state);
 }
 
+/* --- Openings ------------------------------------------------------------------------------------------ */
+
+/* The solver's table for --balanced: 7x7k5 openings of 2 plies need a few MiB. */
+#define ARENA_BALANCED_TT_MIB 64
+/* Mixed into the tournament seed for the random openings' generator, so that it draws apart from the games. */
+#define ARENA_OPENING_SEED_SALT UINT64_C(0x6f70656e696e6773)
+
+/* Opening i is moves[start[i] .. start[i + 1] - 1]. */
+struct ttt_arena_book {
+    uint64_t count, cap;
+    size_t *start; /* count + 1 entries (room for cap + 1) */
+    ttt_move *moves;
+    size_t moves_cap;
+};
+
+static ttt_status book_new(ttt_arena_book **out, ttt_error *err)
+{
+    ttt_arena_book *book = calloc(1, sizeof *book);
+    if (book)
+        book->start = calloc(1, sizeof *book->start);
+    if (!book || !book->start) {
+        free(book);
+        return ttt_fail(err, TTT_ENOMEM, "arena: out of memory for the openings");
+    }
+    *out = book;
+    return TTT_OK;
+}
+
+void ttt_arena_book_free(ttt_arena_book *book)
+{
+    if (!book)
+        return;
+    free(book->start);
+    free(book->moves);
+    free(book);
+}
+
+/* Appends an opening, growing the arrays by doubling. */
+static ttt_status book_add(ttt_arena_book *book, const ttt_move *moves, int count, ttt_error *err)
+{
+    if (book->count == book->cap) {
+        uint64_t cap = book->cap ? 2 * book->cap : 16;
+        size_t *start = realloc(book->start, (size_t)(cap + 1) * sizeof *start);
+        if (!start)
+            return ttt_fail(err, TTT_ENOMEM, "arena: out of memory for the openings");
+        book->start = start;
+        book->cap = cap;
+    }
+    size_t used = book->start[book->count];
+    if (used + (size_t)count > book->moves_cap) {
+        size_t cap = book->moves_cap ? 2 * book->moves_cap : 64;
+        while (cap < used + (size_t)count)
+            cap *= 2;
+        ttt_move *m = realloc(book->moves, cap * sizeof *m);
+        if (!m)
+            return ttt_fail(err, TTT_ENOMEM, "arena: out of memory for the openings");
+        book->moves = m;
+        book->moves_cap = cap;
+    }
+    memcpy(book->moves + used, moves, (size_t)count * sizeof *moves);
+    book->start[++book->count] = used + (size_t)count;
+    return TTT_OK;
+}
+
+uint64_t ttt_arena_book_size(const ttt_arena_book *book) { return book->count; }
+
+const ttt_move *ttt_arena_book_opening(const ttt_arena_book *book, uint64_t i, int *count)
+{
+    assert(i < book->count);
+    *count = (int)(book->start[i + 1] - book->start[i]);
+    return book->moves + book->start[i];
+}
+
+uint64_t ttt_arena_book_index(const ttt_arena_book *book, uint64_t game) { return game / 2 % book->count; }
+
+/* The solver's value for X of the opening moves[0..count-1] (count >= 1), b the position after it:
+ * TTT_WIN when X wins, TTT_LOSS when O does; *settled false when the solver could not tell within
+ * TTT_ARENA_BALANCED_NODES. Only draw or not matters, so the last move is searched with the window (-1, 1)
+ * around a draw. */
+static ttt_status balanced_value(ttt_solver *solver, const ttt_board *b, const ttt_move *moves, int count,
+                                 ttt_result *x_value, bool *settled, ttt_error *err)
+{
+    ttt_board before;
+    ttt_status st = ttt_moves_replay(&b->rules, moves, count - 1, &before, err);
+    ttt_limits limits = {.nodes = TTT_ARENA_BALANCED_NODES};
+    int score;
+    uint64_t nodes;
+    if (!st)
+        st = ttt_solver_move_score(solver, &before, moves[count - 1], -1, 1, &limits, &score, settled, &nodes,
+                                   err);
+    if (st || !*settled)
+        return st;
+    /* score is for the side that made the last move */
+    ttt_result mover = score >= 1 ? TTT_WIN : score <= -1 ? TTT_LOSS : TTT_DRAW_VALUE;
+    *x_value = ttt_board_to_move(&before) == TTT_X ? mover : (ttt_result)-mover;
+    return TTT_OK;
+}
+
+/* A solver for --balanced, or TTT_EINVAL for a board too large to settle openings on quickly. */
+static ttt_status balanced_solver(const ttt_rules *rules, ttt_solver **out, ttt_error *err)
+{
+    ttt_board b;
+    ttt_board_init(&b, rules);
+    if (b.cells > TTT_ARENA_BALANCED_MAX_CELLS) {
+        char rt[TTT_RULES_TEXT_SIZE];
+        return ttt_fail(
+            err, TTT_EINVAL,
+            "--balanced: the exact solver cannot settle openings of %s quickly (%d cells; it can on "
+            "boards of up to %d, such as 7x7k5)",
+            ttt_rules_format(rules, rt, sizeof rt), b.cells, TTT_ARENA_BALANCED_MAX_CELLS);
+    }
+    return ttt_solver_new(rules, ARENA_BALANCED_TT_MIB, out, err);
+}
+
+ttt_status ttt_arena_book_parse(const ttt_rules *rules, const char *text, const char *source, bool balanced,
+                                ttt_arena_book **out, ttt_error *err)
+{
+    ttt_arena_book *book;
+    ttt_solver *solver = NULL;
+    ttt_status st = book_new(&book, err);
+    if (!st && balanced)
+        st = balanced_solver(rules, &solver, err);
+    ttt_move *moves = st ? NULL : malloc(TTT_MAX_CELLS * sizeof *moves);
+    if (!st && !moves)
+        st = ttt_fail(err, TTT_ENOMEM, "arena: out of memory for the openings");
+    int line = 0;
+    for (const char *p = text; !st && *p;) {
+        line++;
+        const char *end = strchr(p, '\n');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        const char *q = p;
+        while (q < p + len && (*q == ' ' || *q == '\t' || *q == '\r'))
+            q++;
+        p += len + (end != NULL);
+        if (q == p - (end != NULL) || *q == '#')
+            continue;
+        char buf[TTT_MOVES_TEXT_SIZE];
+        size_t n = (size_t)(p - (end != NULL) - q);
+        while (n > 0 && (q[n - 1] == ' ' || q[n - 1] == '\t' || q[n - 1] == '\r'))
+            n--;
+        if (n >= sizeof buf) {
+            st = ttt_fail(err, TTT_EINVAL, "%s:%d: line too long for an opening", source, line);
+            break;
+        }
+        memcpy(buf, q, n);
+        buf[n] = '\0';
+        int count;
+        ttt_board b;
+        ttt_error why;
+        if (ttt_moves_parse(buf, rules, moves, TTT_MAX_CELLS, &count, &why) ||
+            ttt_moves_replay(rules, moves, count, &b, &why)) {
+            st = ttt_fail(err, TTT_EINVAL, "%s:%d: %s", source, line, why.msg);
+            break;
+        }
+        if (ttt_board_terminal(&b)) {
+            st = ttt_fail(err, TTT_EINVAL, "%s:%d: opening '%s' is over: %s", source, line, buf,
+                          ttt_board_outcome(&b) == TTT_DRAW ? "a draw"
+                          : ttt_board_winner(&b) == TTT_X   ? "X won"
+                                                            : "O won");
+            break;
+        }
+        if (solver) {
+            ttt_result v;
+            bool settled;
+            st = balanced_value(solver, &b, moves, count, &v, &settled, err);
+            if (!st && !settled)
+                st = ttt_fail(err, TTT_EINVAL,
+                              "%s:%d: opening '%s': the exact solver cannot settle it within %" PRIu64
+                              " nodes (--balanced)",
+                              source, line, buf, TTT_ARENA_BALANCED_NODES);
+            else if (!st && v != TTT_DRAW_VALUE)
+                st = ttt_fail(err, TTT_EINVAL, "%s:%d: opening '%s' is not balanced: a win for %s", source,
+                              line, buf, v == TTT_WIN ? "X" : "O");
+            if (st)
+                break;
+        }
+        st = book_add(book, moves, count, err);
+    }
+    if (!st && book->count == 0)
+        st = ttt_fail(err, TTT_EINVAL, "%s: no openings (one a line, e.g. 'd4 c3')", source);
+    free(moves);
+    ttt_solver_free(solver);
+    if (st) {
+        ttt_arena_book_free(book);
+        return st;
+    }
+    *out = book;
+    return TTT_OK;
+}
+
+/* One random opening of plies moves that leaves the game on, into moves. */
+static void random_opening(const ttt_rules *rules, ttt_rng *rng, int plies, ttt_move *moves, ttt_board *b)
+{
+    for (;;) {
+        ttt_board_init(b, rules);
+        int i = 0;
+        for (; i < plies && !ttt_board_terminal(b); i++) {
+            ttt_move empty[TTT_MAX_CELLS];
+            int n = ttt_board_moves(b, empty);
+            moves[i] = empty[ttt_rng_below(rng, (uint32_t)n)];
+            ttt_board_play(b, moves[i]);
+        }
+        if (i == plies && !ttt_board_terminal(b))
+            return;
+    }
+}
+
+ttt_status ttt_arena_book_random(const ttt_rules *rules, uint64_t seed, uint64_t count, int plies,
+                                 bool balanced, ttt_arena_book **out, ttt_error *err)
+{
+    ttt_board b;
+    ttt_board_init(&b, rules);
+    if (plies < 1 || plies >= b.cells)
+        return ttt_fail(err, TTT_EINVAL, "openings of %d plies: expected 1 to %d on this board", plies,
+                        b.cells - 1);
+    if (count < 1 || count > TTT_ARENA_MAX_OPENINGS)
+        return ttt_fail(err, TTT_EINVAL, "%" PRIu64 " openings: expected 1 to %" PRIu64, count,
+                        TTT_ARENA_MAX_OPENINGS);
+    ttt_arena_book *book;
+    ttt_solver *solver = NULL;
+    ttt_status st = book_new(&book, err);
+    if (!st && balanced)
+        st = balanced_solver(rules, &solver, err);
+    ttt_rng rng;
+    ttt_rng_seed(&rng, seed ^ ARENA_OPENING_SEED_SALT);
+    ttt_move moves[TTT_MAX_CELLS];
+    for (uint64_t i = 0; !st && i < count; i++) {
+        for (int tries = 0;; tries++) {
+            if (tries == TTT_ARENA_BALANCED_TRIES) {
+                st = ttt_fail(
+                    err, TTT_EINVAL,
+                    "--balanced: no opening of %d plies the exact solver values a draw within %" PRIu64
+                    " nodes in %d random ones",
+                    plies, TTT_ARENA_BALANCED_NODES, TTT_ARENA_BALANCED_TRIES);
+                break;
+            }
+            random_opening(rules, &rng, plies, moves, &b);
+            ttt_result v;
+            bool settled;
+            if (!solver || (st = balanced_value(solver, &b, moves, plies, &v, &settled, err)) != TTT_OK ||
+                (settled && v == TTT_DRAW_VALUE))
+                break;
+        }
+        if (!st)
+            st = book_add(book, moves, plies, err);
+    }
+    ttt_solver_free(solver);
+    if (st) {
+        ttt_arena_book_free(book);
+        return st;
+    }
+    *out = book;
+    return TTT_OK;
+}
+
+/* --- Games ------------------------------------------------------------------------------------------------ */
+
 /* True when the spec sets seed= among its options. */
 static bool spec_has_seed(const char *spec)
 {
@@ -94,7 +353,8 @@ static bool arena_stopping(arena_shared *sh);
 /* ttt_arena_play_game, asking arena_stopping(sh) (sh may be NULL: never) after each move: a game stopped that
  * way returns TTT_OK with *abandoned set, and its engines are not told anything. */
 static ttt_status arena_game(const ttt_rules *rules, const char *x_spec, const char *o_spec, uint64_t seed,
-                             arena_shared *sh, ttt_arena_game *out, bool *abandoned, ttt_error *err)
+                             const ttt_move *opening, int opening_count, arena_shared *sh,
+                             ttt_arena_game *out, bool *abandoned, ttt_error *err)
 {
     *abandoned = false;
     out->forfeit = TTT_NOBODY;
@@ -114,6 +374,12 @@ static ttt_status arena_game(const ttt_rules *rules, const char *x_spec, const c
     }
     ttt_board b;
     ttt_board_init(&b, rules);
+    for (int i = 0; i < opening_count; i++) {
+        assert(ttt_board_is_legal(&b, opening[i]));
+        out->moves[i] = opening[i];
+        ttt_board_play(&b, opening[i]);
+    }
+    assert(!ttt_board_terminal(&b));
     while (st == TTT_OK && out->forfeit == TTT_NOBODY && !ttt_board_terminal(&b)) {
         ttt_move m;
         ttt_player mover = ttt_board_to_move(&b);
@@ -154,7 +420,38 @@ ttt_status ttt_arena_play_game(const ttt_rules *rules, const char *x_spec, const
                                ttt_arena_game *out, ttt_error *err)
 {
     bool abandoned;
-    return arena_game(rules, x_spec, o_spec, seed, NULL, out, &abandoned, err);
+    return arena_game(rules, x_spec, o_spec, seed, NULL, 0, NULL, out, &abandoned, err);
+}
+
+ttt_status ttt_arena_play_opening(const ttt_rules *rules, const char *x_spec, const char *o_spec,
+                                  uint64_t seed, const ttt_move *opening, int count, ttt_arena_game *out,
+                                  ttt_error *err)
+{
+    bool abandoned;
+    return arena_game(rules, x_spec, o_spec, seed, opening, count, NULL, out, &abandoned, err);
+}
+
+/* Game g of the tournament (see ttt_arena_play_nth), asking sh (may be NULL) whether to stop. */
+static ttt_status arena_nth(const ttt_rules *rules, const ttt_arena_options *opt, uint64_t g,
+                            arena_shared *sh, int *pair, bool *a_is_x, ttt_arena_game *out, bool *abandoned,
+                            ttt_error *err)
+{
+    int a, b, count = 0;
+    *pair = (int)(g / opt->games);
+    uint64_t i = g % opt->games;
+    ttt_arena_pair_at(opt->nspecs, opt->gauntlet, *pair, &a, &b);
+    *a_is_x = i % 2 == 0;
+    const ttt_move *opening =
+        opt->book ? ttt_arena_book_opening(opt->book, ttt_arena_book_index(opt->book, i), &count) : NULL;
+    return arena_game(rules, opt->specs[*a_is_x ? a : b], opt->specs[*a_is_x ? b : a],
+                      ttt_arena_game_seed(opt->seed, *pair, i), opening, count, sh, out, abandoned, err);
+}
+
+ttt_status ttt_arena_play_nth(const ttt_rules *rules, const ttt_arena_options *opt, uint64_t g, int *pair,
+                              bool *a_is_x, ttt_arena_game *out, ttt_error *err)
+{
+    bool abandoned;
+    return arena_nth(rules, opt, g, NULL, pair, a_is_x, out, &abandoned, err);
 }
 
 ttt_status ttt_arena_play(const ttt_rules *rules, const char *x_spec, const char *o_spec, uint64_t seed,
@@ -233,13 +530,10 @@ static void *arena_run_worker(void *arg)
         uint64_t g = atomic_fetch_add(&sh->next, 1);
         if (g >= sh->total)
             break;
-        int pair = (int)(g / opt->games), a, b;
+        int pair;
         uint64_t i = g % opt->games;
-        ttt_arena_pair_at(opt->nspecs, opt->gauntlet, pair, &a, &b);
-        bool a_is_x = i % 2 == 0;
-        bool abandoned;
-        w->status = arena_game(sh->rules, opt->specs[a_is_x ? a : b], opt->specs[a_is_x ? b : a],
-                               ttt_arena_game_seed(opt->seed, pair, i), sh, &w->game, &abandoned, &w->err);
+        bool a_is_x, abandoned;
+        w->status = arena_nth(sh->rules, opt, g, sh, &pair, &a_is_x, &w->game, &abandoned, &w->err);
         if (w->status) {
             atomic_store(&sh->failed, true);
             break;

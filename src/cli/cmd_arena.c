@@ -6,6 +6,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
@@ -17,10 +19,12 @@
 #define ARENA_RANKING_MIN_ENGINES 3
 /* Room per engine for its name's "#N" and a terminator, in ttt_arena_names's buffer. */
 #define ARENA_NAME_EXTRA 8
+/* An openings file larger than this is refused (a million openings of a few moves fit well below it). */
+#define ARENA_OPENINGS_MAX_BYTES (64L << 20)
 
 static const char help[] =
-    "usage: ttt arena [--rules R] --games N [--jobs J] [--seed S] [--gauntlet] [--json|--csv] SPEC SPEC "
-    "[SPEC...]\n"
+    "usage: ttt arena [--rules R] --games N [--jobs J] [--seed S] [--gauntlet]\n"
+    "                 [--openings FILE | --opening-plies P [--balanced]] [--json|--csv] SPEC SPEC [SPEC...]\n"
     "\n"
     "Plays engines against each other: every pair (a round robin), or the first engine against each of the\n"
     "others (--gauntlet). Each pair plays N games; colours alternate in pairs of games that share a seed.\n"
@@ -30,13 +34,21 @@ static const char help[] =
     "likelihood of superiority, the draw ratio, and the split by colour. Ctrl-C stops the match: the games\n"
     "in flight are abandoned and the results of the games played are printed (exit 130). An engine is named\n"
     "in the results by its spec, or by name=NAME among its options (mcts:iterations=300,name=Fast); a name\n"
-    "given twice is numbered: random, random#2.\n"
+    "given twice is numbered: random, random#2. With openings, games 2i-1 and 2i of every pair start from\n"
+    "opening i (the openings taken again from the first when the games outnumber them), so each opening is\n"
+    "played once with each colour.\n"
     "\n"
     "  -r, --rules R   MxN[kK][-misere] (default 3x3)\n"
     "  -g, --games N   games per pair (required), 1 to 100000000\n"
     "  -j, --jobs J    threads (default: the number of processors)\n"
     "  -s, --seed S    the tournament seed, 0 to 9223372036854775807 (default 0)\n"
     "      --gauntlet  the first engine against each other one\n"
+    "      --openings FILE      openings from FILE, one a line in move notation (d4 c3); blank lines and\n"
+    "                  # comments skipped; every line checked first (on the board, empty cells, game on)\n"
+    "      --opening-plies P    random openings of P moves, drawn from --seed (the same seed, the same "
+    "ones)\n"
+    "      --balanced  only openings the exact solver values a draw (boards of up to 49 cells, e.g. 7x7k5;\n"
+    "                  refused on larger ones)\n"
     "      --json      the results as JSON: the pairs, then the ranking of every engine\n"
     "      --csv       the results as CSV, one line per pair; with three engines or more an empty line and\n"
     "                  the ranking follow, one line per engine\n"
@@ -45,7 +57,42 @@ static const char help[] =
     "\n"
     "examples: ttt arena --games 1000 minimax mcts random\n"
     "          ttt arena --rules 7x7k5 --games 200 mcts:iterations=3000 montecarlo:trials=3000\n"
-    "          ttt arena --games 100 mcts:iterations=300,name=Fast mcts:iterations=3000,name=Slow\n";
+    "          ttt arena --games 100 mcts:iterations=300,name=Fast mcts:iterations=3000,name=Slow\n"
+    "          ttt arena --rules 7x7k5 --games 40 --opening-plies 2 --balanced mcts:time=200 "
+    "montecarlo:time=200\n";
+
+/* The openings of a tournament, for its output. */
+typedef struct arena_openings {
+    const ttt_rules *rules;
+    const ttt_arena_book *book; /* NULL: every game from the empty board */
+    const char *file;           /* the --openings file, or NULL for random ones */
+    int plies;                  /* of random ones */
+    bool balanced;
+    uint64_t games;      /* per pair */
+    uint64_t game_pairs; /* games / 2, rounded up: the openings used */
+} arena_openings;
+
+/* The opening of games 2i+1 and 2i+2 (counted from 1) of every pair, as "d4 c3", into buf. */
+static const char *opening_text(const arena_openings *o, uint64_t i, char *buf, size_t size)
+{
+    int count;
+    const ttt_move *moves = ttt_arena_book_opening(o->book, ttt_arena_book_index(o->book, 2 * i), &count);
+    return ttt_moves_format(o->rules, moves, count, buf, size);
+}
+
+/* "Openings: 20 random of 2 plies, balanced" or "Openings: 12 from FILE", before the scores. */
+static void print_openings_line(const arena_openings *o)
+{
+    if (!o->book)
+        return;
+    uint64_t n = ttt_arena_book_size(o->book);
+    if (o->file)
+        printf("Openings: %" PRIu64 " from %s, each with both colours\n", n, o->file);
+    else
+        printf("Openings: %" PRIu64 " random of %d %s%s, each with both colours\n", n, o->plies,
+               cli_plural((uint64_t)o->plies, "ply", "plies"),
+               o->balanced ? ", balanced (solved draws)" : "");
+}
 
 /* "+147.2", or ">+800" / "<-800" beyond ARENA_ELO_SHOWN (infinite included). */
 static const char *elo_text(double elo, char *buf, size_t size)
@@ -77,8 +124,10 @@ static void print_split(const char *name, const char *colour, const ttt_arena_re
 static uint64_t games_of(const ttt_arena_record *r) { return r->wins + r->losses + r->draws; }
 
 /* Pairs of a stopped match may have played no game: they are left out. */
-static void print_text(const char *const *specs, const ttt_arena_pair *pairs, int npairs)
+static void print_text(const char *const *specs, const ttt_arena_pair *pairs, int npairs,
+                       const arena_openings *openings)
 {
+    print_openings_line(openings);
     bool first = true;
     for (int p = 0; p < npairs; p++) {
         const ttt_arena_pair *pr = &pairs[p];
@@ -187,8 +236,19 @@ static json_t *json_ranking(const char *const *specs, int nspecs, const ttt_aren
     return list;
 }
 
+/* The openings as JSON: one string per pair of games. */
+static json_t *json_openings(const arena_openings *o)
+{
+    json_t *list = json_array();
+    char text[TTT_MOVES_TEXT_SIZE];
+    for (uint64_t i = 0; list && i < o->game_pairs; i++)
+        json_array_append_new(list, json_string(opening_text(o, i, text, sizeof text)));
+    return list;
+}
+
 static int print_json(const ttt_rules *rules, const ttt_arena_options *opt, const char *const *names,
-                      const ttt_arena_pair *pairs, int npairs, bool interrupted)
+                      const ttt_arena_pair *pairs, int npairs, bool interrupted,
+                      const arena_openings *openings)
 {
     json_t *list = json_array();
     for (int p = 0; p < npairs; p++) {
@@ -213,6 +273,9 @@ static int print_json(const ttt_rules *rules, const ttt_arena_options *opt, cons
                           "games_per_pair", (json_int_t)opt->games, "seed", (json_int_t)opt->seed, "gauntlet",
                           opt->gauntlet, "interrupted", interrupted, "pairs", list);
     json_object_set_new(o, "ranking", json_ranking(names, opt->nspecs, pairs, npairs));
+    /* openings[i]: the opening of games 2i+1 and 2i+2 of every pair (absent without openings) */
+    if (openings->book)
+        json_object_set_new(o, "openings", json_openings(openings));
     bool bad = !o || json_dumpf(o, stdout, JSON_COMPACT | JSON_REAL_PRECISION(6)) != 0;
     json_decref(o);
     if (bad)
@@ -264,6 +327,23 @@ static void print_csv_ranking(const ttt_arena_options *opt, const char *const *n
     }
 }
 
+/* The openings as a CSV table after an empty line: "games,opening", one line per pair of games. */
+static void print_csv_openings(const arena_openings *o)
+{
+    if (!o->book)
+        return;
+    puts("\ngames,opening");
+    char text[TTT_MOVES_TEXT_SIZE];
+    for (uint64_t i = 0; i < o->game_pairs; i++) {
+        if (2 * i + 2 <= o->games)
+            printf("%" PRIu64 "-%" PRIu64 ",", 2 * i + 1, 2 * i + 2);
+        else
+            printf("%" PRIu64 ",", 2 * i + 1);
+        csv_text(opening_text(o, i, text, sizeof text));
+        putchar('\n');
+    }
+}
+
 static void print_csv(const char *const *names, const ttt_arena_pair *pairs, int npairs)
 {
     puts("a,b,games,wins,losses,draws,score,elo,elo_low,elo_high,los,draw_ratio,verdict,"
@@ -299,6 +379,53 @@ static void arena_progress(uint64_t done, uint64_t total, void *user)
     cli_ticker_update(user, done, "");
 }
 
+/* The text of the file at path, NUL-terminated (the caller frees it), or NULL after printing why. */
+static char *read_openings(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        cli_usage("arena", "--openings %s: %s", path, strerror(errno));
+        return NULL;
+    }
+    char *text = NULL;
+    struct stat info;
+    long size = fstat(fileno(f), &info) == 0 && S_ISREG(info.st_mode) ? (long)info.st_size : -1;
+    if (size < 0 || size > ARENA_OPENINGS_MAX_BYTES)
+        cli_usage("arena", "--openings %s: %s", path, size < 0 ? "not a regular file" : "larger than 64 MiB");
+    else if (!(text = malloc((size_t)size + 1)))
+        cli_runtime("arena", "out of memory for %s", path);
+    else if (fread(text, 1, (size_t)size, f) != (size_t)size || memchr(text, '\0', (size_t)size)) {
+        cli_usage("arena", "--openings %s: %s", path, ferror(f) ? strerror(errno) : "not a text file");
+        free(text);
+        text = NULL;
+    } else
+        text[size] = '\0';
+    fclose(f);
+    return text;
+}
+
+/* The book of --openings FILE or --opening-plies P (NULL in *book without either), or an exit status. */
+static int make_book(const ttt_rules *rules, arena_openings *o, uint64_t seed, ttt_arena_book **book)
+{
+    *book = NULL;
+    ttt_error err;
+    ttt_status st = TTT_OK;
+    if (o->file) {
+        char *text = read_openings(o->file);
+        if (!text)
+            return CLI_USAGE;
+        st = ttt_arena_book_parse(rules, text, o->file, o->balanced, book, &err);
+        free(text);
+    } else if (o->plies > 0) {
+        uint64_t n = o->game_pairs < TTT_ARENA_MAX_OPENINGS ? o->game_pairs : TTT_ARENA_MAX_OPENINGS;
+        st = ttt_arena_book_random(rules, seed, n, o->plies, o->balanced, book, &err);
+    }
+    if (st)
+        return st == TTT_EINVAL ? cli_usage("arena", "%s", err.msg) : cli_runtime("arena", "%s", err.msg);
+    o->book = *book;
+    return CLI_OK;
+}
+
 static bool arena_stop(void *user)
 {
     (void)user;
@@ -320,7 +447,7 @@ static void arena_forfeit(int pair, uint64_t game, const char *reason, void *use
 
 int cmd_arena(int argc, char **argv)
 {
-    enum { OPT_GAUNTLET = 256, OPT_JSON, OPT_CSV, OPT_MPI };
+    enum { OPT_GAUNTLET = 256, OPT_JSON, OPT_CSV, OPT_MPI, OPT_OPENINGS, OPT_PLIES, OPT_BALANCED };
     static const struct option longopts[] = {{"rules", required_argument, NULL, 'r'},
                                              {"games", required_argument, NULL, 'g'},
                                              {"jobs", required_argument, NULL, 'j'},
@@ -329,11 +456,16 @@ int cmd_arena(int argc, char **argv)
                                              {"json", no_argument, NULL, OPT_JSON},
                                              {"csv", no_argument, NULL, OPT_CSV},
                                              {"mpi", no_argument, NULL, OPT_MPI},
+                                             {"openings", required_argument, NULL, OPT_OPENINGS},
+                                             {"opening-plies", required_argument, NULL, OPT_PLIES},
+                                             {"balanced", no_argument, NULL, OPT_BALANCED},
                                              {"help", no_argument, NULL, 'h'},
                                              {NULL, 0, NULL, 0}};
     const char *rules_text = NULL;
     uint64_t games = 0, seed = 0, jobs = 0;
     bool have_games = false, gauntlet = false, json = false, csv = false, mpi = false, root = true;
+    arena_openings openings = {0};
+    uint64_t plies = 0;
     optind = 0;
     for (int c; (c = cli_getopt("arena", argc, argv, "r:g:j:s:h", longopts)) != -1;) {
         switch (c) {
@@ -356,12 +488,23 @@ int cmd_arena(int argc, char **argv)
         case OPT_JSON: json = true; break;
         case OPT_CSV: csv = true; break;
         case OPT_MPI: mpi = true; break;
+        case OPT_OPENINGS: openings.file = optarg; break;
+        case OPT_PLIES:
+            if (cli_parse_uint("arena", "--opening-plies", optarg, 1, TTT_MAX_CELLS - 1, "a number of moves",
+                               &plies))
+                return CLI_USAGE;
+            break;
+        case OPT_BALANCED: openings.balanced = true; break;
         case 'h': fputs(help, stdout); return CLI_OK;
         default: return CLI_USAGE;
         }
     }
     if (json && csv)
         return cli_usage("arena", "--json and --csv: choose one");
+    if (openings.file && plies)
+        return cli_usage("arena", "--openings and --opening-plies: choose one");
+    if (openings.balanced && !openings.file && !plies)
+        return cli_usage("arena", "--balanced needs --opening-plies P or --openings FILE");
     int nspecs = argc - optind;
     if (nspecs < 2)
         return cli_usage("arena", "expected at least two engine specs, got %d (see 'ttt arena --help')",
@@ -374,6 +517,14 @@ int cmd_arena(int argc, char **argv)
     ttt_error err;
     if (rules_text && ttt_rules_parse(rules_text, &rules, &err))
         return cli_usage("arena", "%s", err.msg);
+    openings.rules = &rules;
+    openings.plies = (int)plies;
+    openings.games = games;
+    openings.game_pairs = games / 2 + games % 2;
+    ttt_arena_book *book;
+    int made = make_book(&rules, &openings, seed, &book);
+    if (made)
+        return made;
     if (jobs == 0) {
         long n = sysconf(_SC_NPROCESSORS_ONLN);
         jobs = n < 1 ? 1 : n > TTT_ARENA_MAX_JOBS ? TTT_ARENA_MAX_JOBS : (uint64_t)n;
@@ -386,12 +537,15 @@ int cmd_arena(int argc, char **argv)
     for (int i = 0; i < nspecs; i++)
         names_size += 2 * (strlen(argv[optind + i]) + ARENA_NAME_EXTRA);
     char *names_buf = malloc(names_size);
-    if (!names_buf)
+    if (!names_buf) {
+        ttt_arena_book_free(book);
         return cli_runtime("arena", "out of memory");
+    }
     ttt_status named = ttt_arena_names((const char *const *)(argv + optind), nspecs, names_buf, names_size,
                                        names, play, &err);
     if (named) {
         free(names_buf);
+        ttt_arena_book_free(book);
         return cli_status_exit(named) == CLI_USAGE ? cli_usage("arena", "%s", err.msg)
                                                    : cli_runtime("arena", "%s", err.msg);
     }
@@ -404,11 +558,13 @@ int cmd_arena(int argc, char **argv)
                              .progress = bar ? arena_progress : NULL,
                              .user = bar ? &ticker : NULL,
                              .forfeit = arena_forfeit,
-                             .stop = arena_stop};
+                             .stop = arena_stop,
+                             .book = book};
     int npairs = ttt_arena_pair_count(nspecs, gauntlet);
     ttt_arena_pair *pairs = calloc((size_t)npairs, sizeof *pairs);
     if (!pairs) {
         free(names_buf);
+        ttt_arena_book_free(book);
         return cli_runtime("arena", "out of memory");
     }
     uint64_t total = (uint64_t)npairs * games, played = 0;
@@ -420,6 +576,7 @@ int cmd_arena(int argc, char **argv)
     cli_interrupt_release();
     if (!root) { /* rank 0 prints the results, and a bad spec's message: every rank finds it */
         free(pairs);
+        ttt_arena_book_free(book);
         return st == TTT_EINVAL ? CLI_USAGE : st ? cli_runtime("arena", "%s", err.msg) : CLI_OK;
     }
     if (bar)
@@ -442,17 +599,19 @@ int cmd_arena(int argc, char **argv)
     if (st)
         rc = st == TTT_EINVAL ? cli_usage("arena", "%s", err.msg) : cli_runtime("arena", "%s", err.msg);
     else if (json)
-        rc = print_json(&rules, &opt, names, pairs, npairs, interrupted);
+        rc = print_json(&rules, &opt, names, pairs, npairs, interrupted, &openings);
     else if (csv) {
         print_csv(names, pairs, npairs);
         if (nspecs >= ARENA_RANKING_MIN_ENGINES)
             print_csv_ranking(&opt, names, pairs, npairs);
+        print_csv_openings(&openings);
     } else {
-        print_text(names, pairs, npairs);
+        print_text(names, pairs, npairs, &openings);
         if (nspecs >= ARENA_RANKING_MIN_ENGINES)
             print_ranking(names, nspecs, pairs, npairs);
     }
     free(pairs);
     free(names_buf);
+    ttt_arena_book_free(book);
     return rc == CLI_OK && interrupted ? CLI_INTERRUPTED : rc;
 }

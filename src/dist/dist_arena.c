@@ -42,17 +42,14 @@ ttt_status dist_arena_run(const ttt_rules *rules, const ttt_arena_options *opt, 
         else
             ttt_engine_free(e);
     }
-    /* Game g is pair g / games, number g % games in it, as ttt_arena_run numbers them: its seed and colours
-     * are the same whichever rank plays it. */
+    /* Game g is pair g / games, number g % games in it, as ttt_arena_run numbers them: its seed, colours and
+     * opening (every rank made the same book from the same options) are the same whichever rank plays it. */
     for (uint64_t g = (uint64_t)rank; !failed && g < total; g += (uint64_t)size) {
         if (opt->stop && opt->stop(opt->user))
             break;
-        int pair = (int)(g / opt->games), a, b;
-        uint64_t i = g % opt->games;
-        ttt_arena_pair_at(opt->nspecs, opt->gauntlet, pair, &a, &b);
-        bool a_is_x = i % 2 == 0;
-        st = ttt_arena_play_game(rules, opt->specs[a_is_x ? a : b], opt->specs[a_is_x ? b : a],
-                                 ttt_arena_game_seed(opt->seed, pair, i), game, err);
+        int pair;
+        bool a_is_x;
+        st = ttt_arena_play_nth(rules, opt, g, &pair, &a_is_x, game, err);
         if (st) {
             failed = 1;
             break;
@@ -62,7 +59,7 @@ ttt_status dist_arena_run(const ttt_rules *rules, const ttt_arena_options *opt, 
         if (game->forfeit != TTT_NOBODY) {
             w[(game->forfeit == TTT_X) == a_is_x ? 9 : 10]++;
             if (opt->forfeit)
-                opt->forfeit(pair, i, game->reason, opt->user);
+                opt->forfeit(pair, g % opt->games, game->reason, opt->user);
         }
     }
     /* Every rank learns whether any failed before the sums, so that all of them call MPI_Reduce or none

@@ -108,12 +108,14 @@
 /* With a time budget (which the threat searches count in) the root's refutation checks stop after this share
  * of it, and each search gets the nodes that fit in MCTS_THREAT_SEARCH_SHARE of the budget at the rate the
  * engine's last searches ran at (wall clock: on a loaded machine a fixed node count took most of a 200 ms
- * move, and 5000-node searches scored 0.625 on 9x9k5 against 0.525 at 20000). Before any measurement the
+ * move). 1.67 % is 5000 nodes at 200 ms and the vcf=/vct= cap from 1.2 s at the initial rate: with random
+ * openings at 200 ms it scored 0.588 on 9x9k5 (0.575 at 6.7 %), 0.863 on 15x15k5 (0.850; a fixed 5000: 0.763)
+ * and 0.556 on 7x7k5 over 80 games (0.556). Before any measurement the
  * rate is taken as MCTS_THREAT_INITIAL_RATE nodes a millisecond (a VCT on an idle core: 1.5 M nodes/s); only
  * searches of MCTS_THREAT_RATE_MIN_NODES nodes or more are timed (shorter ones are below the clock's noise),
  * and each measurement counts for half of the new rate. */
 #define MCTS_THREAT_TIME_SHARE     0.5
-#define MCTS_THREAT_SEARCH_SHARE   0.067
+#define MCTS_THREAT_SEARCH_SHARE   0.0167
 #define MCTS_THREAT_INITIAL_RATE   1500.0
 #define MCTS_THREAT_RATE_MIN_NODES 2000
 #define MCTS_THREAT_RATE_SMOOTHING 0.5
