@@ -574,10 +574,13 @@ int cmd_arena(int argc, char **argv)
     ttt_status st =
         mpi ? dist_arena_run(&rules, &opt, pairs, &root, &err) : ttt_arena_run(&rules, &opt, pairs, &err);
     cli_interrupt_release();
-    if (!root) { /* rank 0 prints the results, and a bad spec's message: every rank finds it */
+    /* Rank 0 prints the results, and a bad spec's message: every rank finds it. Another rank leaves that error
+     * to rank 0's exit status: mpirun ends the whole job when a rank exits non-zero, and rank 0 could be killed
+     * before its message is out. */
+    if (!root) {
         free(pairs);
         ttt_arena_book_free(book);
-        return st == TTT_EINVAL ? CLI_USAGE : st ? cli_runtime("arena", "%s", err.msg) : CLI_OK;
+        return st == TTT_EINVAL ? CLI_OK : st ? cli_runtime("arena", "%s", err.msg) : CLI_OK;
     }
     if (bar)
         cli_ticker_stop(&ticker);
