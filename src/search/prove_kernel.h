@@ -112,6 +112,7 @@ typedef struct scan_info {
     PSET def_threats; /* ... for the defender */
     PSET def_fours;   /* empty cells where a defender stone makes a defender threat */
     PSET live;        /* empty cells of the attacker's windows (those free of defender stones) */
+    PSET def_live;    /* empty cells of the defender's windows (those free of attacker stones) */
     PSET hit;         /* one empty cell of each attacker window */
     PSET hit2;        /* two empty cells of each attacker window (all it has when fewer) */
     PSET forks;       /* empty cells where an attacker stone makes two threats on different cells */
@@ -136,6 +137,7 @@ static void scan(const ttt_prover *p, PSET att, PSET def, scan_info *si)
         if (cells & def) {
             if (!(cells & att)) {
                 int need = PCOUNT(empty);
+                si->def_live |= empty;
                 if (need == 1)
                     si->def_threats |= empty;
                 else if (need == 2)
@@ -473,8 +475,10 @@ static proof attacker_search(ttt_prover *p, PSET att, PSET def)
         }
     }
 
-    /* Step 5. The attacker's moves inside the null move's zone (dead cells never matter), or every live
-     * cell without it, each orbit of the position's symmetries once. */
+    /* Step 5. The attacker's moves inside the null move's zone, or every live cell without it, each orbit of
+     * the position's symmetries once. Only a cell in no window of either side is the null move itself: one
+     * dead for the attacker may still block a defender window (a defender line or threat the proof leaned
+     * on), and the attacker may win by that block. */
     int syms[TTT_SYM_ALL], nsyms = 0;
     PSET zone = null.zone;
     if (PCOUNT(att | def) <= SYM_MAX_STONES) {
@@ -483,7 +487,7 @@ static proof attacker_search(ttt_prover *p, PSET att, PSET def)
             zone |= sym_mask(p, syms[i], null.zone);
     }
     int moves[PROVE_BITS];
-    PSET open = no_null ? si.live : zone & si.live; /* the moves no proof covers yet */
+    PSET open = no_null ? si.live : zone & (si.live | si.def_live); /* the moves no proof covers yet */
     int n = order_cells(&si, open, moves);
     const bool top = p->depth <= p->top_depth;
     if (top) {

@@ -24,6 +24,12 @@ expect_out 0 'valid: 3x3, O to move \(3 stones\): draw' verify "$DIR/pos.cert"
 expect_out 0 'O to move: win' solve --value --rules 4x4k3-misere --moves a1 --certificate "$DIR/pos1.cert"
 expect_out 0 'valid: 4x4k3-misere, O to move \(1 stone\): win' verify "$DIR/pos1.cert"
 
+# A win through a cell dead for the winner's lines (e1 blocks O's windows only): the draw prover once left
+# such moves out, called the position a draw, and the writer found no move for that draw.
+P7=...o..o/...o.ox/..oxox./xoxxo.o/..xx..o/..xx.../.xoox..
+expect_out 0 'X to move: win' solve --value --rules 7x7k5 --certificate "$DIR/dead.cert" "$P7"
+expect_out 0 'valid: 7x7k5, X to move \(24 stones\): win' verify "$DIR/dead.cert"
+
 # A damaged certificate: the leaf after X's first move (a pairing) holds one pair (byte 24: after the 20-byte
 # header, the half's byte, X's MOVE and its cell, the PAIRING tag).
 cp "$DIR/3x3.cert" "$DIR/bad.cert"
