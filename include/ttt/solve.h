@@ -208,7 +208,7 @@ ttt_status ttt_solver_move_score(ttt_solver *s, const ttt_board *b, ttt_move mov
  *                read back by the same version of the prover only
  *        8       FNV-1a (64 bits) of every byte before: a file cut short or changed is refused */
 #define TTT_CHECKPOINT_MAGIC       "TTTSOLV\n"
-#define TTT_CHECKPOINT_VERSION     1
+#define TTT_CHECKPOINT_VERSION     2
 #define TTT_CHECKPOINT_MAX_ENTRIES (UINT64_C(1) << 24) /* 256 MiB of entries at most */
 
 /* What a checkpoint holds. */

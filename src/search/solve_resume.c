@@ -16,8 +16,10 @@
 #include "util/error.h"
 
 static const char checkpoint_magic[] = TTT_CHECKPOINT_MAGIC;
-#define FNV_OFFSET UINT64_C(0xcbf29ce484222325)
-#define FNV_PRIME  UINT64_C(0x100000001b3)
+/* The checkpoint version whose draw prover skipped the attacker's blocking moves: refused, not read. */
+#define TTT_CHECKPOINT_VERSION_UNSOUND 1
+#define FNV_OFFSET                     UINT64_C(0xcbf29ce484222325)
+#define FNV_PRIME                      UINT64_C(0x100000001b3)
 /* The work field of an entry counts up to 64 (log2 of a 64-bit node count): the histogram's room. */
 #define WORK_LEVELS 65
 /* The largest entry of the prover's table read back (its entries are 32 bytes). */
@@ -322,6 +324,13 @@ static ttt_status load_checkpoint(ttt_solver *s, const ttt_board *b, stream *in,
     uint64_t version = get_uint(in, 4);
     if (in->bad)
         return ttt_fail(err, TTT_EINVAL, "%s", truncated);
+    /* Version 1 is the same layout, but its draw prover could call a position the attacker wins drawn (it
+     * never tried a stone that only blocks the defender), and every answer in the file may lean on one. */
+    if (version == TTT_CHECKPOINT_VERSION_UNSOUND)
+        return ttt_fail(
+            err, TTT_EINVAL,
+            "checkpoint version 1: its draw proofs may be wrong (an older ttt); solve again without "
+            "--resume");
     if (version != TTT_CHECKPOINT_VERSION)
         return ttt_fail(err, TTT_EINVAL, "checkpoint version %llu: this ttt reads version %d",
                         (unsigned long long)version, TTT_CHECKPOINT_VERSION);

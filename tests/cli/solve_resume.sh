@@ -87,7 +87,8 @@ done
 # A file whose checksum matches but whose root moves are not the position's (made by hand, or by another
 # program): a first move or a move of the search's order on a taken cell would be played again.
 # rewrite SRC DST FIELD VALUE: DST is SRC with the first entry of FIELD (settled: the first moves valued, their
-# cell; score: their score; order: the search's order) set to VALUE, and its checksum made again.
+# cell; score: their score; order: the search's order; version: the file's version) set to VALUE, and its
+# checksum made again.
 rewrite() {
     python3 - "$@" <<'PY'
 import struct, sys
@@ -98,7 +99,9 @@ for _ in range(2):  # the rules, the position
     at += 2 + struct.unpack_from("<H", d, at)[0]
 at += 8
 at += 4 + 34 * struct.unpack_from("<I", d, at)[0]  # the prover's answers
-if field == "settled":
+if field == "version":
+    struct.pack_into("<I", d, 8, cell)
+elif field == "settled":
     struct.pack_into("<H", d, at + 4, cell)
 elif field == "score":
     struct.pack_into("<h", d, at + 6, cell)
@@ -124,6 +127,11 @@ rewrite "$DIR/b2.ckpt" "$DIR/b2-score.ckpt" score -9999
 expect_err "b2-score.ckpt: checkpoint: first move 1 is corrupted" solve --moves b2 --resume "$DIR/b2-score.ckpt"
 rewrite "$DIR/b2.ckpt" "$DIR/b2-twice.ckpt" order 2 # the order's second cell, now twice
 expect_err "b2-twice.ckpt: checkpoint: move 2 of the order is corrupted" solve --moves b2 --resume "$DIR/b2-twice.ckpt"
+# Version 1's draw prover could call a won position drawn: its files are refused, whatever they hold.
+rewrite "$DIR/b2.ckpt" "$DIR/b2-v1.ckpt" version 1
+expect_err "b2-v1.ckpt: checkpoint version 1: its draw proofs may be wrong" solve --moves b2 --resume "$DIR/b2-v1.ckpt"
+rewrite "$DIR/b2.ckpt" "$DIR/b2-v3.ckpt" version 3
+expect_err "b2-v3.ckpt: checkpoint version 3: this ttt reads version 2" solve --moves b2 --resume "$DIR/b2-v3.ckpt"
 expect_out 0 "^a1 +draw +8$" solve --moves b2 --resume "$DIR/b2.ckpt"
 expect_err "cannot write the checkpoint $DIR/nodir/x.ckpt.tmp: No such file" solve --rules 6x8k5 --checkpoint "$DIR/nodir/x.ckpt"
 expect_err "--checkpoint-every goes with --checkpoint" solve --rules 6x8k5 --checkpoint-every 5
