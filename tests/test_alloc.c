@@ -504,6 +504,32 @@ static ttt_status run_arena(const scenario *s, ttt_error *err)
     return st;
 }
 
+/* Books of openings: parsed from a text (each line checked, balanced ones valued by the solver) and drawn at
+ * random, then a run whose games start from them. */
+static ttt_status run_arena_book(const scenario *s, ttt_error *err)
+{
+    ttt_rules r = rules_of(s->rules);
+    ttt_arena_book *parsed = NULL, *random = NULL;
+    ttt_status st =
+        ttt_arena_book_parse(&r, "# corners and centre\nb2\n\na1 b2\nc3\n", "book.txt", true, &parsed, err);
+    if (!st)
+        st = ttt_arena_book_random(&r, 7, 3, 2, true, &random, err);
+    const char *const specs[] = {"random", s->spec};
+    ttt_arena_options opt = {.specs = specs, .nspecs = 2, .games = 4, .seed = 1, .jobs = 1};
+    ttt_arena_pair pairs[1];
+    if (!st) {
+        opt.book = parsed;
+        st = ttt_arena_run(&r, &opt, pairs, err);
+    }
+    if (!st) {
+        opt.book = random;
+        st = ttt_arena_run(&r, &opt, pairs, err);
+    }
+    ttt_arena_book_free(parsed);
+    ttt_arena_book_free(random);
+    return st;
+}
+
 static ttt_status run_hint(const scenario *s, ttt_error *err)
 {
     ttt_rules r = rules_of(s->rules);
@@ -782,6 +808,7 @@ static void games_arena_and_hints(void **state)
          .absorbs = true},
         {.name = "arena", .run = run_arena, .rules = "7x7k5", .spec = "mcts:iterations=30", .absorbs = true},
         {.name = "arena threads", .run = run_arena, .rules = "3x3", .spec = "random"},
+        {.name = "arena book", .run = run_arena_book, .rules = "3x3", .spec = "heuristic"},
         {.name = "hint", .run = run_hint, .rules = "3x3", .absorbs = true},
         {.name = "hint", .run = run_hint, .rules = "7x7k5", .spec = "mcts:iterations=100", .absorbs = true},
     };

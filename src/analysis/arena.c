@@ -82,8 +82,10 @@ struct ttt_arena_book {
     size_t moves_cap;
 };
 
+/* *out is NULL after a failure, so that the caller may free it on every path. */
 static ttt_status book_new(ttt_arena_book **out, ttt_error *err)
 {
+    *out = NULL;
     ttt_arena_book *book = calloc(1, sizeof *book);
     if (book)
         book->start = calloc(1, sizeof *book->start);
