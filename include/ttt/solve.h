@@ -195,8 +195,10 @@ typedef struct ttt_proof_report {
     ttt_player side; /* the attacker: the side shown unable to win once every first move is refuted */
     int count;       /* the first moves, up to symmetry (0: no such proof has run) */
     ttt_first_move moves[TTT_MAX_CELLS];
-    uint64_t proven; /* positions the provers' tables held proven (the defender holds) as the proof ended: the
-                        proof's size so far (a table keeps only what fits) */
+    uint64_t
+        proven; /* with a first move left open: the positions the provers' tables held proven (the defender
+                        holds) as the proof stopped, its size so far (a table keeps what fits); else 0, not
+                        counted (a scan of the tables) */
 } ttt_proof_report;
 
 /* Fills out with the solver's last such proof, as it ended (proven, stopped or shown to fail). */

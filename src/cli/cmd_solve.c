@@ -384,8 +384,8 @@ static const char *work_text(uint64_t nodes, double ms, char *buf, size_t size)
 
 /* The draw prover's first moves as its proof of them stopped or ended (ttt_solver_proof_report), for --json:
  * {"side": "X", "first_moves": [{"move": "d4", "state": "refuted", "nodes": N, "orbit": 4}, ...], "proven": N}
- * (orbit: the first moves it stands for by symmetry; proven: the positions the tables held proven). NULL when
- * no such proof ran. */
+ * (orbit: the first moves it stands for by symmetry; proven: the positions the tables held proven while a move
+ * is open, else 0). NULL when no such proof ran. */
 static json_t *proof_json(const ttt_board *b, const ttt_proof_report *r)
 {
     if (r->count == 0)
@@ -403,7 +403,8 @@ static json_t *proof_json(const ttt_board *b, const ttt_proof_report *r)
                      (json_int_t)r->proven);
 }
 
-/* The same for people, on stdout: a line of totals, then a line per first move:
+/* The same for people, on stdout: a line of totals (the proof's size while a move is open), then a line per
+ * first move:
  *   the draw prover's first moves of X, up to symmetry: 2 refuted, 8 open; 1,234 positions proven so far
  *     d4    refuted     1,234,567 nodes (4 first moves by symmetry) */
 static void proof_print(const ttt_board *b, const ttt_proof_report *r)
@@ -413,12 +414,16 @@ static void proof_print(const ttt_board *b, const ttt_proof_report *r)
     int count[3] = {0};
     for (int i = 0; i < r->count; i++)
         count[r->moves[i].state]++;
-    char proven[CLI_COUNTED_SIZE], wins[64] = "";
+    char proven[CLI_COUNTED_SIZE + 16] = "", wins[64] = "";
     if (count[TTT_FIRST_WINS] > 0)
         snprintf(wins, sizeof wins, ", %d winning", count[TTT_FIRST_WINS]);
-    printf("the draw prover's first moves of %s, up to symmetry: %d refuted, %d open%s; %s so far\n",
-           r->side == TTT_X ? "X" : "O", count[TTT_FIRST_REFUTED], count[TTT_FIRST_OPEN], wins,
-           cli_counted(r->proven, "position proven", "positions proven", proven, sizeof proven));
+    if (count[TTT_FIRST_REFUTED] < r->count) { /* the proof's size so far (complete, it is not counted) */
+        strcpy(proven, "; ");
+        cli_counted(r->proven, "position proven", "positions proven", proven + 2, sizeof proven - 2);
+        strcat(proven, " so far");
+    }
+    printf("the draw prover's first moves of %s, up to symmetry: %d refuted, %d open%s%s\n",
+           r->side == TTT_X ? "X" : "O", count[TTT_FIRST_REFUTED], count[TTT_FIRST_OPEN], wins, proven);
     for (int i = 0; i < r->count; i++) {
         const ttt_first_move *f = &r->moves[i];
         char m[TTT_MOVE_TEXT_SIZE], nodes[CLI_COUNT_SIZE], orbit[48] = "";

@@ -618,15 +618,20 @@ static void *moves_helper(void *arg)
     return NULL;
 }
 
-/* Main thread, as prove_moves_hold ends: each move's state and nodes into the solver's report; `proven`: the
- * positions the helpers' tables held proven (the main prover's are counted when the report is read). */
-static void prove_moves_record(ttt_solver *s, ttt_player side, uint64_t proven)
+/* Main thread, as prove_moves_hold ends: each move's state and nodes into the solver's report, and when one is
+ * left open the positions the tables hold proven, helpers (their provers, not yet freed) and main thread. */
+static void prove_moves_record(ttt_solver *s, ttt_player side, const moves_thread *threads)
 {
     const moves_share *sh = s->proof.moves;
     ttt_proof_report *rep = &s->proof.report;
     rep->side = side;
     rep->count = sh->n;
-    rep->proven = proven;
+    rep->proven = 0;
+    bool open = false;
+    for (int i = 0; i < sh->n; i++)
+        open |= atomic_load(&sh->state[i]) != MOVE_HOLDS;
+    for (int t = 0; t < sh->threads && open; t++)
+        rep->proven += ttt_prover_proven(threads[t].prover);
     for (int i = 0; i < sh->n; i++) {
         const int state = atomic_load(&sh->state[i]);
         rep->moves[i] = (ttt_first_move){.move = to_user(s, sh->cells[i]),
@@ -670,12 +675,7 @@ void solve_prove_report(ttt_solver *s, ttt_search_progress *p)
         p->current_index[i] = p->current_count[i] = 0;
 }
 
-void ttt_solver_proof_report(const ttt_solver *s, ttt_proof_report *out)
-{
-    *out = s->proof.report;
-    if (out->count > 0 && s->proof.prover)
-        out->proven += ttt_prover_proven(s->proof.prover);
-}
+void ttt_solver_proof_report(const ttt_solver *s, ttt_proof_report *out) { *out = s->proof.report; }
 
 const char *ttt_first_state_name(ttt_first_state state)
 {
@@ -739,14 +739,12 @@ static bool prove_moves_hold(ttt_solver *s, ttt_player side, const ttt_bits *att
     sh->threads = started;
     moves_rounds(&threads[0]);
     atomic_store(&sh->halt, true);
-    uint64_t proven = 0;
-    for (int t = 1; t < started; t++) {
+    for (int t = 1; t < started; t++)
         pthread_join(ids[t], NULL);
-        proven += ttt_prover_proven(threads[t].prover);
-        ttt_prover_free(threads[t].prover);
-    }
     prove_moves_drain(s);
-    prove_moves_record(s, side, proven);
+    prove_moves_record(s, side, threads);
+    for (int t = 1; t < started; t++)
+        ttt_prover_free(threads[t].prover);
     bool holds = true;
     for (int i = 0; i < n; i++)
         holds &= atomic_load(&sh->state[i]) == MOVE_HOLDS;

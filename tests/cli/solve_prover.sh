@@ -13,7 +13,7 @@ summary() {
     local file=$1 empty=$2 firsts=$3
     tr -d '\r' <"$file" >"$DIR/plain"
     local head moves
-    head=$(grep -aE "^the draw prover's first moves of [XO], up to symmetry: [0-9]+ refuted, [0-9]+ open(, [0-9]+ winning)?; [0-9,]+ positions? proven so far$" "$DIR/plain")
+    head=$(grep -aE "^the draw prover's first moves of [XO], up to symmetry: [0-9]+ refuted, [0-9]+ open(, [0-9]+ winning)?(; [0-9,]+ positions? proven so far)?$" "$DIR/plain")
     moves=$(grep -aE '^  [a-h][1-8] +(open|refuted|wins) +[0-9,]+ nodes( \([0-9]+ first moves by symmetry\))?$' "$DIR/plain")
     REFUTED=$(sed -E 's/.*: ([0-9]+) refuted.*/\1/' <<<"$head")
     REFUTED=${REFUTED:--1}
@@ -34,6 +34,9 @@ summary() {
 expect_out 0 'unknown \(not solved within the budget' solve --rules 7x7k5 --nodes 300000
 summary "$OUT" 49 10
 [[ $REFUTED -ge 1 && $REFUTED -lt 10 ]] && PASS=$((PASS + 1)) || fail "7x7k5 --nodes 300000: $REFUTED of 10 refuted"
+# with moves left open, the proof's size so far: the positions its table holds proven
+grep -qE '[0-9] open; [1-9][0-9,]* positions proven so far$' "$OUT" && PASS=$((PASS + 1)) ||
+    fail "7x7k5 --nodes 300000: no proof size: $(cat "$OUT")"
 # The same in JSON: proof.first_moves, their orbits adding up to the empty cells, the nodes spent on the refuted.
 expect 0 solve --rules 7x7k5 --nodes 300000 --json
 jq -e --argjson r "$REFUTED" '.proof.side == "O" and (.proof.first_moves | length) == 10 and
