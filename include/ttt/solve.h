@@ -28,6 +28,9 @@
 
 typedef struct ttt_solver ttt_solver;
 
+/* The most threads of a solver (ttt_solver_set_threads). */
+#define TTT_SOLVER_MAX_THREADS 64
+
 /* What a running search is doing, for progress reports. */
 typedef enum ttt_search_phase {
     TTT_PHASE_SEARCH = 0, /* the root moves searched one by one, to `depth` (to the end when exact) */
@@ -54,7 +57,10 @@ typedef struct ttt_search_progress {
     /* TTT_PHASE_SEARCH and TTT_PHASE_VALUE: the line being searched now, from the position searched (its first
      * move is a root move), and where each of its moves stands among its siblings: current[i] is the
      * current_index[i]-th (from 1) of the current_count[i] moves its node searches. The indices of the first
-     * few moves, read as an odometer, tell how far the search has gone. */
+     * few moves, read as an odometer, tell how far the search has gone. TTT_PHASE_PROVE: the line the prover
+     * (the main thread's) searches now, from the position searched: the moves of both sides alternating,
+     * TTT_NO_MOVE for a null move (the prover lets the defender move twice); current_index and current_count
+     * are 0. */
     int current_length;
     ttt_move current[TTT_MAX_CELLS];
     int current_index[TTT_MAX_CELLS];
@@ -65,6 +71,12 @@ typedef struct ttt_search_progress {
     ttt_player prove_side;
     int drawn;
     int prove_done, prove_total;
+    /* TTT_PHASE_PROVE, with prove_first set: the prove_total moves counted are the attacker's first moves from
+     * the position proven (one per orbit of its symmetries), each proven on its own by one of prove_threads
+     * threads; prove_on[t]: the first move thread t is on (TTT_NO_MOVE between two). */
+    bool prove_first;
+    int prove_threads;
+    ttt_move prove_on[TTT_SOLVER_MAX_THREADS];
 } ttt_search_progress;
 
 /* Called every TTT_SEARCH_PROGRESS_NODES nodes or so. Returns true to stop the search at once (for Ctrl-C):
@@ -157,8 +169,40 @@ bool ttt_solver_pairing(ttt_solver *solver, const ttt_board *b, ttt_player side,
  * by symmetry valued once. The values are those of one thread; the node count depends on which thread took
  * which move. Searches with a budget, or that value only the best moves, stay on one thread, so that the same
  * budget gives the same result. TTT_EINVAL for a count out of range (the solver keeps its setting). */
-#define TTT_SOLVER_MAX_THREADS 64
 ttt_status ttt_solver_set_threads(ttt_solver *solver, int threads, ttt_error *err);
+
+/* Where a first move of the draw prover's attacker stands (ttt_proof_report). */
+typedef enum ttt_first_state {
+    TTT_FIRST_OPEN = 0,    /* not settled yet */
+    TTT_FIRST_REFUTED = 1, /* proven: after it the attacker cannot complete a line first */
+    /* the prover found a line for the attacker after it, and the proof of the others stopped (not a proof of a
+     * win: the defender tries only its likeliest moves) */
+    TTT_FIRST_WINS = 2,
+} ttt_first_state;
+/* "open", "refuted" or "wins": the state's name in every text the project writes. */
+const char *ttt_first_state_name(ttt_first_state state);
+
+typedef struct ttt_first_move {
+    ttt_move move; /* the first of its orbit under the position's symmetries */
+    int orbit;     /* the first moves it stands for: itself and its images (covered by symmetry) */
+    ttt_first_state state;
+    uint64_t nodes; /* spent on it by every thread, over every budget it was given */
+} ttt_first_move;
+
+/* How far the draw prover got with the last position whose attacker's first moves it proves one by one (from
+ * a position of at most one stone, the attacker to move: the empty board). */
+typedef struct ttt_proof_report {
+    ttt_player side; /* the attacker: the side shown unable to win once every first move is refuted */
+    int count;       /* the first moves, up to symmetry (0: no such proof has run) */
+    ttt_first_move moves[TTT_MAX_CELLS];
+    uint64_t
+        proven; /* with a first move left open: the positions the provers' tables held proven (the defender
+                        holds) as the proof stopped, its size so far (a table keeps what fits); else 0, not
+                        counted (a scan of the tables) */
+} ttt_proof_report;
+
+/* Fills out with the solver's last such proof, as it ended (proven, stopped or shown to fail). */
+void ttt_solver_proof_report(const ttt_solver *solver, ttt_proof_report *out);
 
 /* Total nodes this solver has searched. */
 uint64_t ttt_solver_nodes(const ttt_solver *solver);
@@ -213,8 +257,9 @@ ttt_status ttt_solver_move_score(ttt_solver *s, const ttt_board *b, ttt_move mov
 
 /* What a checkpoint holds. */
 typedef struct ttt_checkpoint_info {
-    int settled;      /* first moves whose value is known */
-    int proofs;       /* answers of the draw prover */
+    int settled; /* first moves whose value is known */
+    int proofs;  /* answers of the draw prover */
+    int refuted; /* of those, the first moves it refuted (up to symmetry: after one, its attacker cannot win) */
     uint64_t entries; /* table entries */
     uint64_t proven;  /* entries of the draw prover's table */
     uint64_t bytes;   /* the file's size */

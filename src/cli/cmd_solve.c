@@ -33,6 +33,8 @@
 #define SOLVE_LINE_MAX      2048
 /* The live line shows where the search is by the ranks of this many first moves of the line searched. */
 #define SOLVE_ODOMETER_PLIES 6
+/* Room for the draw prover's threads' first moves on the live line ("|d4" each). */
+#define SOLVE_PHASE_SIZE (16 + 8 * TTT_SOLVER_MAX_THREADS)
 /* The fewest columns worth giving a line of moves on the live line ("c3 b2 ..."). */
 #define SOLVE_LINE_MIN 9
 /* The exit status after Ctrl-C, as shells report a process killed by SIGINT (128 + 2); after SIGTERM, 128 + 15. */
@@ -167,13 +169,18 @@ static bool checkpoint_tick(solve_saving *sv, const ttt_search_progress *p, bool
     return sv->spent;
 }
 
-/* What a checkpoint holds: "20 of 48 first moves settled, 1,234 table entries, 567 prover entries". */
-#define CHECKPOINT_TEXT_SIZE (2 * CLI_COUNTED_SIZE + 80)
+/* What a checkpoint holds: "20 of 48 first moves settled, 1,234 table entries, 567 prover entries", and while the
+ * draw prover proves first moves one by one (none valued yet), "0 of 64 first moves settled, 3 first moves
+ * refuted by the draw prover, ...". */
+#define CHECKPOINT_TEXT_SIZE (2 * CLI_COUNTED_SIZE + 120)
 static const char *checkpoint_text(const ttt_checkpoint_info *info, const ttt_board *b, char *buf)
 {
-    char entries[CLI_COUNTED_SIZE], proven[CLI_COUNTED_SIZE];
-    snprintf(buf, CHECKPOINT_TEXT_SIZE, "%d of %d first moves settled, %s, %s", info->settled,
-             b->cells - b->ply,
+    char entries[CLI_COUNTED_SIZE], proven[CLI_COUNTED_SIZE], refuted[64] = "";
+    if (info->refuted > 0)
+        snprintf(refuted, sizeof refuted, ", %d first move%s refuted by the draw prover", info->refuted,
+                 info->refuted == 1 ? "" : "s");
+    snprintf(buf, CHECKPOINT_TEXT_SIZE, "%d of %d first moves settled%s, %s, %s", info->settled,
+             b->cells - b->ply, refuted,
              cli_counted(info->entries, "table entry", "table entries", entries, sizeof entries),
              cli_counted(info->proven, "prover entry", "prover entries", proven, sizeof proven));
     return buf;
@@ -206,14 +213,18 @@ static const char *bound_text(const ttt_board *b, int score, char *buf, size_t s
     return buf;
 }
 
-/* Moves as "b2 a1 c3", at most `size` - 1 characters: moves that do not fit end it as "...". */
+/* Moves as "b2 a1 c3", at most `size` - 1 characters: moves that do not fit end it as "...". TTT_NO_MOVE (the
+ * draw prover's null move: the other side moves twice) is "--". */
 static const char *moves_text(const ttt_board *b, const ttt_move *moves, int count, char *buf, size_t size)
 {
     size_t used = 0;
     buf[0] = '\0';
     for (int i = 0; i < count; i++) {
         char m[TTT_MOVE_TEXT_SIZE];
-        ttt_move_format(&b->rules, moves[i], m, sizeof m);
+        if (moves[i] == TTT_NO_MOVE)
+            snprintf(m, sizeof m, "--");
+        else
+            ttt_move_format(&b->rules, moves[i], m, sizeof m);
         size_t need = strlen(m) + (i > 0) + (i + 1 < count ? 4 : 0); /* room for " ..." after */
         if (used + need >= size) {
             snprintf(buf + used, size - used, "%s...", i > 0 ? " " : "");
@@ -232,7 +243,7 @@ static const char *line_text(const ttt_board *b, const ttt_search_progress *p, c
 
 /* Where the search is: the rank of each of the line's first moves among its siblings ("at move 1.3.2": the
  * first move's third reply's second answer), an odometer whose last figures move while the first stand
- * still. Empty when no line is searched (the prover). */
+ * still. Not for the prover, whose line has no ranks. */
 static void where_text(const ttt_search_progress *p, char *buf, size_t size)
 {
     int n = 0;
@@ -253,6 +264,21 @@ static const char *count_text(double x, char *buf, size_t size)
     return buf;
 }
 
+/* The first moves the draw prover's threads are on, thread 1 (the main one) first: ", on d4" (one thread),
+ * ", on d4|-" (the second between two moves). Empty when it proves no first moves one by one. */
+static void threads_text(const ttt_board *b, const ttt_search_progress *p, char *buf, size_t size)
+{
+    buf[0] = '\0';
+    if (!p->prove_first || p->prove_threads == 0)
+        return;
+    int n = snprintf(buf, size, ", on ");
+    for (int t = 0; t < p->prove_threads && n < (int)size; t++) {
+        char m[TTT_MOVE_TEXT_SIZE];
+        n += snprintf(buf + n, size - (size_t)n, "%s%s", t > 0 ? "|" : "",
+                      ttt_move_format(&b->rules, p->prove_on[t], m, sizeof m));
+    }
+}
+
 /* The phase under way and its counts, in words (see solve_progress). */
 static void phase_text(const ttt_search_progress *p, char *buf, size_t size)
 {
@@ -265,7 +291,9 @@ static void phase_text(const ttt_search_progress *p, char *buf, size_t size)
                          p->root_total, p->drawn, side);
         else
             n = snprintf(buf, size, "proving %s cannot win", side);
-        if (p->prove_total > 0)
+        if (p->prove_first && n < (int)size)
+            snprintf(buf + n, size - (size_t)n, ": %d/%d first moves refuted", p->prove_done, p->prove_total);
+        else if (p->prove_total > 0 && n < (int)size)
             snprintf(buf + n, size - (size_t)n, ": %d/%d %s moves refuted", p->prove_done, p->prove_total,
                      side);
         return;
@@ -284,7 +312,9 @@ static void phase_text(const ttt_search_progress *p, char *buf, size_t size)
 
 /* The live line: the phase and its counts, nodes, nodes/s, time, then the best line so far (or the line being
  * searched, before a best one), cut to the terminal's width: "solving: 18/25 solved, 1.9M nodes, 719k nodes/s,
- * 2.6 s, at move 19.3.1, draw or better: c3 b2 c2 c4 ...". */
+ * 2.6 s, at move 19.3.1, draw or better: c3 b2 c2 c4 ..."; the draw prover's, with the first move each of its
+ * threads is on and the main thread's line: "proving X cannot win: 0/10 first moves refuted, 12.3M nodes, 270k
+ * nodes/s, 45.4 s, on a1|d4, thread 1: a1 c3 -- b2 -- d4 ...". */
 static bool solve_progress(const ttt_search_progress *p, void *user)
 {
     solve_watch *w = user;
@@ -292,23 +322,25 @@ static bool solve_progress(const ttt_search_progress *p, void *user)
     bool spent = checkpoint_tick(&w->save, p, w->draw);
     if (w->draw && p->ms - w->drawn_ms >= SOLVE_REDRAW_MS) {
         w->drawn_ms = p->ms;
-        char head[320], phase[160], bound[64], line[SOLVE_LINE_MAX];
+        char head[2 * SOLVE_PHASE_SIZE + 160], phase[160], bound[64], line[SOLVE_LINE_MAX];
         phase_text(p, phase, sizeof phase);
-        char nodes[32], rate[32], where[96];
-        if (p->phase != TTT_PHASE_PROVE)
-            where_text(p, where, sizeof where);
+        char nodes[32], rate[32], where[SOLVE_PHASE_SIZE];
+        if (p->phase == TTT_PHASE_PROVE)
+            threads_text(w->board, p, where, sizeof where);
         else
-            where[0] = '\0';
+            where_text(p, where, sizeof where);
         int n = snprintf(head, sizeof head, "%s, %s nodes, %s nodes/s, %.1f s%s", phase,
                          count_text((double)p->nodes, nodes, sizeof nodes),
                          count_text(p->ms > 0 ? (double)p->nodes / p->ms * 1000.0 : 0.0, rate, sizeof rate),
                          p->ms / 1000.0, where);
         bool best = p->phase == TTT_PHASE_SEARCH && p->best_move != TTT_NO_MOVE;
-        bool current = !best && where[0] != '\0';
+        bool current = !best && (p->phase == TTT_PHASE_PROVE ? p->current_length > 0 : where[0] != '\0');
         char label[96] = "";
         if (best) /* the bound without its article: "a draw or better" */
             snprintf(label, sizeof label, ", %s: ",
                      p->exact ? bound_text(w->board, p->best_score, bound, sizeof bound) + 2 : "heuristic");
+        else if (current && p->phase == TTT_PHASE_PROVE && p->prove_threads > 1) /* the main thread's line */
+            snprintf(label, sizeof label, ", thread 1: ");
         else if (current)
             snprintf(label, sizeof label, ", line ");
         int room = w->width - 1 - n - (int)strlen(label);
@@ -350,10 +382,64 @@ static const char *work_text(uint64_t nodes, double ms, char *buf, size_t size)
     return buf;
 }
 
+/* The draw prover's first moves as its proof of them stopped or ended (ttt_solver_proof_report), for --json:
+ * {"side": "X", "first_moves": [{"move": "d4", "state": "refuted", "nodes": N, "orbit": 4}, ...], "proven": N}
+ * (orbit: the first moves it stands for by symmetry; proven: the positions the tables held proven while a move
+ * is open, else 0). NULL when no such proof ran. */
+static json_t *proof_json(const ttt_board *b, const ttt_proof_report *r)
+{
+    if (r->count == 0)
+        return NULL;
+    json_t *moves = json_array();
+    for (int i = 0; i < r->count; i++) {
+        char m[TTT_MOVE_TEXT_SIZE];
+        const ttt_first_move *f = &r->moves[i];
+        json_array_append_new(moves, json_pack("{s:s, s:s, s:I, s:i}", "move",
+                                               ttt_move_format(&b->rules, f->move, m, sizeof m), "state",
+                                               ttt_first_state_name(f->state), "nodes", (json_int_t)f->nodes,
+                                               "orbit", f->orbit));
+    }
+    return json_pack("{s:s, s:o, s:I}", "side", r->side == TTT_X ? "X" : "O", "first_moves", moves, "proven",
+                     (json_int_t)r->proven);
+}
+
+/* The same for people, on stdout: a line of totals (the proof's size while a move is open), then a line per
+ * first move:
+ *   the draw prover's first moves of X, up to symmetry: 2 refuted, 8 open; 1,234 positions proven so far
+ *     d4    refuted     1,234,567 nodes (4 first moves by symmetry) */
+static void proof_print(const ttt_board *b, const ttt_proof_report *r)
+{
+    if (r->count == 0)
+        return;
+    int count[3] = {0};
+    for (int i = 0; i < r->count; i++)
+        count[r->moves[i].state]++;
+    char proven[CLI_COUNTED_SIZE + 16] = "", wins[64] = "";
+    if (count[TTT_FIRST_WINS] > 0)
+        snprintf(wins, sizeof wins, ", %d winning", count[TTT_FIRST_WINS]);
+    if (count[TTT_FIRST_REFUTED] < r->count) { /* the proof's size so far (complete, it is not counted) */
+        strcpy(proven, "; ");
+        cli_counted(r->proven, "position proven", "positions proven", proven + 2, sizeof proven - 2);
+        strcat(proven, " so far");
+    }
+    printf("the draw prover's first moves of %s, up to symmetry: %d refuted, %d open%s%s\n",
+           r->side == TTT_X ? "X" : "O", count[TTT_FIRST_REFUTED], count[TTT_FIRST_OPEN], wins, proven);
+    for (int i = 0; i < r->count; i++) {
+        const ttt_first_move *f = &r->moves[i];
+        char m[TTT_MOVE_TEXT_SIZE], nodes[CLI_COUNT_SIZE], orbit[48] = "";
+        if (f->orbit > 1)
+            snprintf(orbit, sizeof orbit, " (%d first moves by symmetry)", f->orbit);
+        printf("  %-5s %-8s %13s nodes%s\n", ttt_move_format(&b->rules, f->move, m, sizeof m),
+               ttt_first_state_name(f->state), cli_count(f->nodes, nodes, sizeof nodes), orbit);
+    }
+}
+
 /* After Ctrl-C (or this run's budget with --checkpoint: signalled false): what the search knew, marked as not
  * proven. JSON: value "unknown", plies null, interrupted (signalled), at_least the proven lower bound ("win", "draw", "loss" or null when none), best (a move or null),
- * line (the best line so far), the moves searched to the end of the total, depth, exact, nodes, ms. */
-static int report_interrupted(const solve_watch *w, const ttt_search_result *r, bool json, bool signalled)
+ * line (the best line so far), the moves searched to the end of the total, depth, exact, nodes, ms, and proof
+ * (proof_json) when the draw prover proved first moves. */
+static int report_interrupted(const solve_watch *w, const ttt_search_result *r, const ttt_proof_report *proof,
+                              bool json, bool signalled)
 {
     const ttt_board *b = w->board;
     const ttt_search_progress *p = &w->last;
@@ -379,6 +465,9 @@ static int report_interrupted(const solve_watch *w, const ttt_search_result *r, 
             "line", moves, "searched", searching ? p->root_done : 0, "of",
             searching ? p->root_total : b->cells - b->ply, "depth", proven_bound ? p->depth : r->depth,
             "exact", proven_bound, "nodes", (json_int_t)r->nodes, "ms", r->ms);
+        json_t *pj = proof_json(b, proof);
+        if (pj)
+            json_object_set_new(o, "proof", pj);
         return print_json(o);
     }
     char work[SOLVE_WORK_SIZE];
@@ -404,6 +493,7 @@ static int report_interrupted(const solve_watch *w, const ttt_search_result *r, 
     }
     if (has_line)
         printf("best line so far: %s\n", line_text(b, p, line, sizeof line));
+    proof_print(b, proof);
     return CLI_OK;
 }
 
@@ -463,6 +553,8 @@ static int solve_value(ttt_solver *solver, solve_watch *watch, bool json, const 
         fputs("\r\033[K", stderr);
     int cert_rc = !st && cert_path && !v.stopped ? solve_certificate(solver, b, v.value, cert_path) : CLI_OK;
     int save_rc = !st && watch->save.path ? checkpoint_final(&watch->save, b) : CLI_OK;
+    ttt_proof_report proof;
+    ttt_solver_proof_report(solver, &proof);
     ttt_solver_free(solver);
     if (st)
         return cli_runtime("solve", "%s", err.msg);
@@ -481,6 +573,9 @@ static int solve_value(ttt_solver *solver, solve_watch *watch, bool json, const 
                                   interrupted != 0, "at_least",
                                   v.proven || bound ? json_string(ttt_result_name(v.value)) : json_null(),
                                   "nodes", (json_int_t)v.nodes, "ms", ms);
+            json_t *pj = proof_json(b, &proof);
+            if (pj)
+                json_object_set_new(o, "proof", pj);
             int rc = print_json(o);
             return rc ? rc : stopped_rc;
         }
@@ -496,15 +591,22 @@ static int solve_value(ttt_solver *solver, solve_watch *watch, bool json, const 
         else
             printf("%s, %s to move: nothing is proven yet\n", ttt_rules_format(&b->rules, rt, sizeof rt),
                    side);
+        proof_print(b, &proof);
         return stopped_rc;
     }
-    if (json)
-        printf("{\"value\":\"%s\",\"plies\":%d,\"nodes\":%llu,\"ms\":%.3f}\n", ttt_result_name(v.value),
-               v.plies, (unsigned long long)v.nodes, ms);
-    else
+    if (json) {
+        json_t *pj = proof_json(b, &proof);
+        char *pt = pj ? json_dumps(pj, JSON_COMPACT) : NULL;
+        json_decref(pj);
+        printf("{\"value\":\"%s\",\"plies\":%d,\"nodes\":%llu,\"ms\":%.3f%s%s}\n", ttt_result_name(v.value),
+               v.plies, (unsigned long long)v.nodes, ms, pt ? ",\"proof\":" : "", pt ? pt : "");
+        free(pt);
+    } else {
         printf("%s, %s to move: %s, the game ends in %d more move%s with best play\n%s\n",
                ttt_rules_format(&b->rules, rt, sizeof rt), side, ttt_result_name(v.value), v.plies,
                v.plies == 1 ? "" : "s", work_text(v.nodes, ms, work, sizeof work));
+        proof_print(b, &proof);
+    }
     return cert_rc;
 }
 
@@ -781,6 +883,8 @@ int cmd_solve(int argc, char **argv)
                       ? solve_certificate(solver, &b, ttt_score_result(r->score), cert_path)
                       : CLI_OK;
     int save_rc = !st && ckpt ? checkpoint_final(&watch.save, &b) : CLI_OK;
+    ttt_proof_report proof;
+    ttt_solver_proof_report(solver, &proof);
     ttt_solver_free(solver);
     if (st) {
         free(r);
@@ -791,7 +895,7 @@ int cmd_solve(int argc, char **argv)
         return save_rc;
     }
     if ((interrupted || watch.save.spent) && !r->proven) {
-        rc = report_interrupted(&watch, r, json, interrupted != 0);
+        rc = report_interrupted(&watch, r, &proof, json, interrupted != 0);
         free(r);
         return rc ? rc : interrupted ? SOLVE_EXIT_SIGNAL_BASE + interrupted : CLI_OK;
     }
@@ -812,6 +916,9 @@ int cmd_solve(int argc, char **argv)
         json_t *o = json_pack("{s:s, s:o, s:o, s:I, s:f, s:i}", "value", value_name(r->score, r->proven),
                               "plies", r->proven ? json_integer(plies) : json_null(), "moves", moves, "nodes",
                               (json_int_t)r->nodes, "ms", r->ms, "depth", r->depth);
+        json_t *pj = proof_json(&b, &proof);
+        if (pj)
+            json_object_set_new(o, "proof", pj);
         free(r);
         rc = print_json(o);
         return rc ? rc : cert_rc;
@@ -837,6 +944,7 @@ int cmd_solve(int argc, char **argv)
     }
     char work[SOLVE_WORK_SIZE];
     printf("%s\n", work_text(r->nodes, r->ms, work, sizeof work));
+    proof_print(&b, &proof);
     free(r);
     return cert_rc;
 }

@@ -172,6 +172,22 @@ void ttt_prover_progress(const ttt_prover *p, int *done, int *total)
     *total = p->top_total;
 }
 
+int ttt_prover_path(const ttt_prover *p, int *cells)
+{
+    const int n = p->depth > 1 ? p->depth - 1 : 0;
+    for (int i = 0; i < n; i++)
+        cells[i] = p->path[i];
+    return n;
+}
+
+uint64_t ttt_prover_proven(const ttt_prover *p)
+{
+    uint64_t n = 0;
+    for (size_t slot = 0; slot <= p->tt_mask; slot++)
+        n += p->wide ? prove_entry_holds128(p, slot) : prove_entry_holds64(p, slot);
+    return n;
+}
+
 static ttt_proof proof_of(int result)
 {
     return result == RESULT_HOLDS    ? TTT_PROOF_HOLDS

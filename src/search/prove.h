@@ -85,6 +85,17 @@ uint64_t ttt_prover_zone(const ttt_prover *p);
  * the attacker's moves settled so far (refuted, or covered by a relevance zone or a symmetry) of those it has;
  * 0 of 0 before the run reaches one. */
 void ttt_prover_progress(const ttt_prover *p, int *done, int *total);
+/* During a run (from its stop function): the path from the run's root to the node searched now, into cells
+ * (at least TTT_PROVER_PATH_MAX entries): the attacker's and the defender's moves alternating from the side to
+ * move at the root, TTT_PROVER_PASS for a null move (the defender moving twice). Returns its length, 0
+ * outside a run. A null move adds no stone but the defender's reply does: a path has at most twice the cells. */
+#define TTT_PROVER_PATH_MAX (2 * TTT_PROVER_MAX_CELLS + 2)
+#define TTT_PROVER_PASS     (-1)
+int ttt_prover_path(const ttt_prover *p, int *cells);
+
+/* The positions the table holds proven (the defender holds): what the proofs so far have kept, for reports.
+ * Reads the whole table: call it once, not per node. */
+uint64_t ttt_prover_proven(const ttt_prover *p);
 
 /* What the table holds for the position without searching: TTT_PROOF_HOLDS when a run proved that the
  * defender holds there, TTT_PROOF_UNKNOWN when it holds nothing (or an answer that is not a proof). */

@@ -63,6 +63,7 @@ struct ttt_prover {
     /* Progress (ttt_prover_progress): the nodes on the path from the run's root, and at the shallowest
      * attacker node with a choice on it (top_depth) the moves settled so far of those it has. */
     int depth, top_depth, top_done, top_total;
+    int16_t path[TTT_PROVER_PATH_MAX]; /* path[i]: the move into the node at depth i + 2 (ttt_prover_path) */
     /* Set by a node just before it searches a child whose position it has found no pairing strategy for
      * (the same stones), and cleared by the child as it starts: the child does not look again. */
     bool unpaired;
@@ -84,16 +85,18 @@ static inline bool prove_budget_spent(ttt_prover *p)
 }
 
 /* A kernel's run from a position whose run fields are set (RESULT_*; *zone: the zone when it holds, else 0),
- * what its table holds for a position (RESULT_*), the size of its table's entries, and whether an entry is
- * in use and cost at least min_nodes nodes. */
+ * what its table holds for a position (RESULT_*), the size of its table's entries, whether an entry is in
+ * use and cost at least min_nodes nodes, and whether it is in use and proves that the defender holds. */
 int prove_run64(ttt_prover *p, uint64_t att, uint64_t def, bool att_to_move, uint64_t *zone);
 int prove_known64(const ttt_prover *p, uint64_t att, uint64_t def, bool att_to_move);
 size_t prove_entry_size64(void);
 bool prove_entry_worth64(const ttt_prover *p, size_t slot, uint64_t min_nodes);
+bool prove_entry_holds64(const ttt_prover *p, size_t slot);
 int prove_run128(ttt_prover *p, pairing_set128 att, pairing_set128 def, bool att_to_move,
                  pairing_set128 *zone);
 int prove_known128(const ttt_prover *p, pairing_set128 att, pairing_set128 def, bool att_to_move);
 size_t prove_entry_size128(void);
 bool prove_entry_worth128(const ttt_prover *p, size_t slot, uint64_t min_nodes);
+bool prove_entry_holds128(const ttt_prover *p, size_t slot);
 
 #endif

@@ -379,6 +379,7 @@ static proof defender_search(ttt_prover *p, PSET att, PSET def)
                 const uint64_t outer = p->soft_limit, mine = p->nodes + budget;
                 p->soft_limit = outer && outer < mine ? outer : mine;
                 p->unpaired = children_unpaired;
+                p->path[p->depth - 1] = (int16_t)moves[i];
                 proof c = attacker_node(p, att, def | PBIT(moves[i]));
                 p->soft_limit = outer;
                 if (c.result == RESULT_UNKNOWN) {
@@ -396,6 +397,7 @@ static proof defender_search(ttt_prover *p, PSET att, PSET def)
         if (lost[i])
             continue;
         p->unpaired = children_unpaired;
+        p->path[p->depth - 1] = (int16_t)moves[i];
         proof c = attacker_node(p, att, def | PBIT(moves[i]));
         if (c.result == RESULT_UNKNOWN)
             return unknown;
@@ -451,6 +453,7 @@ static proof attacker_search(ttt_prover *p, PSET att, PSET def)
      * defender complete; stones outside the zone must not give the attacker a threat instead). */
     if (si.def_threats) {
         int t = PFIRST(si.def_threats);
+        p->path[p->depth - 1] = (int16_t)t;
         proof c = defender_node(p, att | PBIT(t), def);
         proof r = c.result == RESULT_HOLDS ? (proof){RESULT_HOLDS, c.zone | PBIT(t) | si.hit2} : c;
         if (r.result != RESULT_UNKNOWN)
@@ -467,6 +470,7 @@ static proof attacker_search(ttt_prover *p, PSET att, PSET def)
     const bool no_null = PCOUNT(att | def) < NULL_MIN_STONES && !(empty & ~si.live);
     if (!no_null) {
         p->unpaired = true; /* the same stones as this node's pairing just found nothing for */
+        p->path[p->depth - 1] = TTT_PROVER_PASS;
         null = defender_node(p, att, def);
         if (null.result != RESULT_HOLDS) {
             if (null.result == RESULT_FORCED)
@@ -502,6 +506,7 @@ static proof attacker_search(ttt_prover *p, PSET att, PSET def)
             repeat = p->lines->sym[syms[j]][moves[i]] < moves[i];
         if (repeat)
             continue;
+        p->path[p->depth - 1] = (int16_t)moves[i];
         proof c = defender_node(p, att | PBIT(moves[i]), def);
         if (c.result == RESULT_UNKNOWN)
             return unknown;
@@ -523,7 +528,8 @@ static proof attacker_search(ttt_prover *p, PSET att, PSET def)
     return r;
 }
 
-/* The node functions count the path's length around the searches above, for progress reports. */
+/* The node functions count the path's length around the searches above (whose loops write each child's move
+ * into path first), for progress reports. */
 static proof defender_node(ttt_prover *p, PSET att, PSET def)
 {
     p->depth++;
@@ -564,4 +570,10 @@ bool PN(prove_entry_worth)(const ttt_prover *p, size_t slot, uint64_t min_nodes)
     const tt_entry *e = &((const tt_entry *)p->tt)[slot];
     /* work holds floor(log2(nodes)) + 1: at least min_nodes when it reaches that of min_nodes */
     return e->used && e->work >= 64 - __builtin_clzll(min_nodes | 1);
+}
+
+bool PN(prove_entry_holds)(const ttt_prover *p, size_t slot)
+{
+    const tt_entry *e = &((const tt_entry *)p->tt)[slot];
+    return e->used && e->result == RESULT_HOLDS;
 }

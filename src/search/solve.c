@@ -413,6 +413,9 @@ static ttt_proof prove_once(ttt_solver *s, ttt_player side, const ttt_bits *atta
     s->progress.root.phase = TTT_PHASE_PROVE;
     s->progress.root.prove_side = side;
     s->progress.root.prove_done = s->progress.root.prove_total = 0;
+    s->proof.run = *attacker;
+    for (int i = 0; i < TTT_WORDS; i++)
+        s->proof.run.w[i] |= defender->w[i];
     ttt_proof r = ttt_prover_run_bits(s->proof.prover, attacker, defender, attacker_to_move,
                                       cap < s->proof.limit ? cap : s->proof.limit, prove_stop, s, &used);
     s->progress.root.phase = phase;
@@ -457,7 +460,7 @@ static int orbit_first(const ttt_lines *lines, const int *syms, int nsyms, int c
  * that a thread gives each move its round's budget once; its last taker takes it first in the next round,
  * its table holding that move's work. Only the main thread touches the solver (its prover, progress and
  * checkpoint record): the helpers' answers reach the record through prove_moves_drain. */
-enum { MOVE_OPEN, MOVE_HOLDS, MOVE_FAILS };
+enum { MOVE_OPEN, MOVE_HOLDS, MOVE_FAILS, MOVE_WINS }; /* FAILS: stopped, WINS: the attacker's */
 typedef struct moves_share {
     const ttt_bits *attacker, *defender;
     const int *cells;
@@ -466,6 +469,10 @@ typedef struct moves_share {
     atomic_int tried[TTT_MAX_CELLS];
     atomic_int owner[TTT_MAX_CELLS];
     atomic_bool busy[TTT_MAX_CELLS];
+    atomic_uint_fast64_t spent[TTT_MAX_CELLS]; /* nodes, every thread and attempt */
+    int orbit[TTT_MAX_CELLS];                  /* the moves each stands for */
+    atomic_int on[TTT_SOLVER_MAX_THREADS];     /* the move each thread is on, -1 between two */
+    int threads;                               /* started */
     atomic_bool halt;
     atomic_uint_fast64_t helper_nodes;
     uint64_t helper_used[TTT_MAX_CELLS]; /* written by the helper before its state, read by the main thread */
@@ -541,6 +548,7 @@ static bool moves_attempt(moves_thread *th, int i, uint64_t cap)
     ttt_proof r;
     uint64_t used;
     bool known;
+    atomic_store(&sh->on[th->t], i);
     if (th->t == 0 && resume_proof_known(th->s->resume, &m, sh->defender, false, &known)) {
         r = known ? TTT_PROOF_HOLDS : TTT_PROOF_FORCED;
         used = 0;
@@ -552,11 +560,13 @@ static bool moves_attempt(moves_thread *th, int i, uint64_t cap)
         r = ttt_prover_run_bits(th->prover, &m, sh->defender, false, cap, helper_stop, th, &used);
         atomic_fetch_add(&sh->helper_nodes, used - th->counted);
     }
+    atomic_fetch_add(&sh->spent[i], used);
+    atomic_store(&sh->on[th->t], -1);
     if (r == TTT_PROOF_HOLDS) {
         sh->helper_used[i] = used;
         atomic_store(&sh->state[i], MOVE_HOLDS);
     } else if (r == TTT_PROOF_FORCED || used < cap) { /* fails, or stopped */
-        atomic_store(&sh->state[i], MOVE_FAILS);
+        atomic_store(&sh->state[i], r == TTT_PROOF_FORCED ? MOVE_WINS : MOVE_FAILS);
     }
     if (th->t == 0)
         prove_moves_drain(th->s);
@@ -608,6 +618,70 @@ static void *moves_helper(void *arg)
     return NULL;
 }
 
+/* Main thread, as prove_moves_hold ends: each move's state and nodes into the solver's report, and when one is
+ * left open the positions the tables hold proven, helpers (their provers, not yet freed) and main thread. */
+static void prove_moves_record(ttt_solver *s, ttt_player side, const moves_thread *threads)
+{
+    const moves_share *sh = s->proof.moves;
+    ttt_proof_report *rep = &s->proof.report;
+    rep->side = side;
+    rep->count = sh->n;
+    rep->proven = 0;
+    bool open = false;
+    for (int i = 0; i < sh->n; i++)
+        open |= atomic_load(&sh->state[i]) != MOVE_HOLDS;
+    for (int t = 0; t < sh->threads && open; t++)
+        rep->proven += ttt_prover_proven(threads[t].prover);
+    for (int i = 0; i < sh->n; i++) {
+        const int state = atomic_load(&sh->state[i]);
+        rep->moves[i] = (ttt_first_move){.move = to_user(s, sh->cells[i]),
+                                         .orbit = sh->orbit[i],
+                                         .state = state == MOVE_HOLDS  ? TTT_FIRST_REFUTED
+                                                  : state == MOVE_WINS ? TTT_FIRST_WINS
+                                                                       : TTT_FIRST_OPEN,
+                                         .nodes = atomic_load(&sh->spent[i])};
+    }
+}
+
+void solve_prove_report(ttt_solver *s, ttt_search_progress *p)
+{
+    const moves_share *sh = s->proof.moves;
+    p->prove_first = sh != NULL;
+    p->prove_threads = sh ? sh->threads : 0;
+    for (int t = 0; t < p->prove_threads; t++) {
+        const int i = atomic_load(&sh->on[t]);
+        p->prove_on[t] = i < 0 ? TTT_NO_MOVE : to_user(s, sh->cells[i]);
+    }
+    if (sh) {
+        p->prove_done = s->proof.moves_done;
+        p->prove_total = s->proof.moves_total;
+    } else {
+        ttt_prover_progress(s->proof.prover, &p->prove_done, &p->prove_total);
+    }
+    /* The line: the stones of the run's root not on the position searched (its first move, if any), then the
+     * prover's path, if the main thread's prover is running. */
+    int n = 0;
+    for (int cell = 0; cell < s->g.lines->cells; cell++)
+        if (ttt_bits_test(&s->proof.run, cell) && !ttt_bits_test(&s->proof.root, cell))
+            p->current[n++] = to_user(s, cell);
+    int path[TTT_PROVER_PATH_MAX];
+    const int len = ttt_prover_path(s->proof.prover, path);
+    if (len == 0)
+        n = 0; /* between two runs: no line */
+    for (int i = 0; i < len && n < TTT_MAX_CELLS; i++)
+        p->current[n++] = path[i] == TTT_PROVER_PASS ? TTT_NO_MOVE : to_user(s, path[i]);
+    p->current_length = n;
+    for (int i = 0; i < n; i++)
+        p->current_index[i] = p->current_count[i] = 0;
+}
+
+void ttt_solver_proof_report(const ttt_solver *s, ttt_proof_report *out) { *out = s->proof.report; }
+
+const char *ttt_first_state_name(ttt_first_state state)
+{
+    return state == TTT_FIRST_REFUTED ? "refuted" : state == TTT_FIRST_WINS ? "wins" : "open";
+}
+
 /* Whether the attacker, to move with at most PROVE_MOVES_MAX_STONES stones on the board, cannot complete a
  * line first: whether it cannot after each of its moves (one per orbit of the position's symmetries), proven
  * each within PROVE_MOVE_NODES nodes, then budgets PROVE_MOVE_STEP times larger for those left. The cheap
@@ -619,13 +693,21 @@ static bool prove_moves_hold(ttt_solver *s, ttt_player side, const ttt_bits *att
 {
     int syms[TTT_SYM_ALL], cells[TTT_MAX_CELLS], n = 0;
     const int nsyms = position_symmetries(s->g.lines, attacker, defender, syms);
+    int orbit[TTT_MAX_CELLS] = {0};
     for (int cell = 0; cell < s->g.lines->cells; cell++)
-        if (!ttt_bits_test(attacker, cell) && !ttt_bits_test(defender, cell) &&
-            orbit_first(s->g.lines, syms, nsyms, cell) == cell)
-            cells[n++] = cell;
+        if (!ttt_bits_test(attacker, cell) && !ttt_bits_test(defender, cell)) {
+            const int first = orbit_first(s->g.lines, syms, nsyms, cell);
+            orbit[first]++;
+            if (first == cell)
+                cells[n++] = cell;
+        }
     moves_share *sh = calloc(1, sizeof *sh);
     if (!sh)
         return false;
+    for (int i = 0; i < n; i++)
+        sh->orbit[i] = orbit[cells[i]];
+    for (int t = 0; t < TTT_SOLVER_MAX_THREADS; t++)
+        atomic_init(&sh->on[t], -1);
     sh->attacker = attacker;
     sh->defender = defender;
     sh->cells = cells;
@@ -633,6 +715,7 @@ static bool prove_moves_hold(ttt_solver *s, ttt_player side, const ttt_bits *att
     for (int i = 0; i < n; i++)
         atomic_init(&sh->owner[i], -1);
     s->proof.moves = sh;
+    s->progress.root.prove_side = side;
     s->proof.nodes0 = s->budget.nodes;
     s->proof.moves_done = 0;
     s->proof.moves_total = n;
@@ -653,13 +736,15 @@ static bool prove_moves_hold(ttt_solver *s, ttt_player side, const ttt_bits *att
         }
         started++;
     }
+    sh->threads = started;
     moves_rounds(&threads[0]);
     atomic_store(&sh->halt, true);
-    for (int t = 1; t < started; t++) {
+    for (int t = 1; t < started; t++)
         pthread_join(ids[t], NULL);
-        ttt_prover_free(threads[t].prover);
-    }
     prove_moves_drain(s);
+    prove_moves_record(s, side, threads);
+    for (int t = 1; t < started; t++)
+        ttt_prover_free(threads[t].prover);
     bool holds = true;
     for (int i = 0; i < n; i++)
         holds &= atomic_load(&sh->state[i]) == MOVE_HOLDS;
@@ -704,6 +789,9 @@ static void prove_begin(ttt_solver *s, const ttt_board *b, const ttt_limits *lim
         if (ttt_bits_test(&b->stones[side ^ 1], cell))
             ttt_bits_set(other, to_inner(s, cell));
     }
+    s->proof.root = *mover;
+    for (int i = 0; i < TTT_WORDS; i++)
+        s->proof.root.w[i] |= other->w[i];
     s->proof.limit = limits->nodes ? (uint64_t)((double)limits->nodes * PROVE_SHARE) : PROVE_MAX_NODES;
     if (s->resume->use) /* the answers loaded from a checkpoint spent that much of it */
         s->proof.limit = s->proof.limit > s->resume->prove_used ? s->proof.limit - s->resume->prove_used : 0;
@@ -837,6 +925,7 @@ void ttt_solver_clear(ttt_solver *s)
     memset(s->table.history, 0, sizeof s->table.history);
     if (s->proof.prover)
         ttt_prover_clear(s->proof.prover);
+    s->proof.report.count = 0;
 }
 
 uint64_t ttt_solver_nodes(const ttt_solver *s) { return s->budget.total_nodes; }

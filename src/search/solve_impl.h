@@ -147,6 +147,9 @@ typedef struct solver_proof {
     int tt_mib;                    /* the prover's table */
     struct moves_share *moves;     /* prove_moves_hold's threads (solve.c) while it runs */
     int moves_done, moves_total;   /* prove_moves_hold (solve.c): the attacker's moves settled of how many */
+    ttt_bits root;                 /* the stones of the position searched (prove_begin), and those of the */
+    ttt_bits run;                  /* prover's run under way: the report's line starts with the difference */
+    ttt_proof_report report;       /* of the last prove_moves_hold (ttt_solver_proof_report) */
 } solver_proof;
 
 /* The recorder (ttt/trace.h) and where the root's replies are: the node after the root move under way. */
@@ -173,9 +176,11 @@ struct ttt_solver {
     struct solve_resume *resume; /* what the root's search has settled (search/solve_resume.h) */
 };
 
-/* Fills in the report of the search under way (nodes, time, the path searched or the prover's counts) and
+/* Fills in the report of the search under way (nodes, time, the path searched, the prover's counts) and
  * hands it to the listener (s->progress.fn, not NULL); sets s->progress.interrupted when it asks to stop. */
 void solve_report(ttt_solver *s);
+/* The draw prover's part of that report (solve.c): its counts, its threads' first moves and its line. */
+void solve_prove_report(ttt_solver *s, ttt_search_progress *p);
 
 /* --- Bits ----------------------------------------------------------------------------------------------- */
 

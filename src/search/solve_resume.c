@@ -97,6 +97,43 @@ void resume_move_add(solve_resume *r, int cell, int score)
     atomic_fetch_add_explicit(&r->nsettled, 1, memory_order_relaxed);
 }
 
+/* Whether the answers a and b ask about positions one symmetry of the board maps onto each other. */
+static bool proof_same(const ttt_lines *lines, const resume_proof *a, const resume_proof *b)
+{
+    for (int y = 0; y < lines->nsym; y++) {
+        bool same = true;
+        for (int cell = 0; cell < lines->cells && same; cell++) {
+            const int to = lines->sym[y][cell];
+            same = ttt_bits_test(&a->attacker, cell) == ttt_bits_test(&b->attacker, to) &&
+                   ttt_bits_test(&a->defender, cell) == ttt_bits_test(&b->defender, to);
+        }
+        if (same)
+            return true;
+    }
+    return false;
+}
+
+/* The first moves the draw prover's answers refute, up to symmetry: the attacker has made one (a stone more
+ * than the root), the defender to move, and it holds. A move asked about again, or its image, counts once. */
+static int first_refuted(const ttt_solver *s)
+{
+    const solve_resume *r = s->resume;
+    const int root = ttt_bits_count(&r->root[0]) + ttt_bits_count(&r->root[1]);
+    int n = 0, first[RESUME_MAX_PROOFS];
+    for (int i = 0; i < r->nproofs; i++) {
+        const resume_proof *p = &r->proofs[i];
+        if (!p->holds || p->attacker_to_move ||
+            ttt_bits_count(&p->attacker) + ttt_bits_count(&p->defender) != root + 1)
+            continue;
+        bool seen = false;
+        for (int j = 0; j < n && !seen; j++)
+            seen = proof_same(s->g.lines, &r->proofs[first[j]], p);
+        if (!seen)
+            first[n++] = i;
+    }
+    return n;
+}
+
 /* --- Bytes in and out, hashed (FNV-1a) ------------------------------------------------------------------ */
 
 typedef struct stream {
@@ -299,7 +336,12 @@ ttt_status ttt_solver_save(const ttt_solver *s, FILE *out, ttt_checkpoint_info *
     if (w.bad || fflush(out) != 0 || ferror(out))
         return ttt_fail(err, TTT_EIO, "checkpoint: write error");
     if (info)
-        *info = (ttt_checkpoint_info){nsettled, r->nproofs, entries, proven, w.bytes};
+        *info = (ttt_checkpoint_info){.settled = nsettled,
+                                      .proofs = r->nproofs,
+                                      .refuted = first_refuted(s),
+                                      .entries = entries,
+                                      .proven = proven,
+                                      .bytes = w.bytes};
     return TTT_OK;
 }
 
@@ -440,7 +482,12 @@ static ttt_status load_checkpoint(ttt_solver *s, const ttt_board *b, stream *in,
         return ttt_fail(err, TTT_EIO, "checkpoint: read error");
     r->use = true;
     if (info)
-        *info = (ttt_checkpoint_info){atomic_load(&r->nsettled), r->nproofs, entries, proven, in->bytes};
+        *info = (ttt_checkpoint_info){.settled = atomic_load(&r->nsettled),
+                                      .proofs = r->nproofs,
+                                      .refuted = first_refuted(s),
+                                      .entries = entries,
+                                      .proven = proven,
+                                      .bytes = in->bytes};
     return TTT_OK;
 }
 

@@ -274,11 +274,8 @@ void solve_report(ttt_solver *s)
     ttt_search_progress *p = &s->progress.root;
     p->nodes = s->budget.nodes;
     p->ms = ttt_clock_ms() - s->budget.start;
-    if (p->phase == TTT_PHASE_PROVE && s->proof.moves_total > 0) {
-        p->prove_done = s->proof.moves_done;
-        p->prove_total = s->proof.moves_total;
-    } else if (p->phase == TTT_PHASE_PROVE) {
-        ttt_prover_progress(s->proof.prover, &p->prove_done, &p->prove_total);
+    if (p->phase == TTT_PHASE_PROVE) {
+        solve_prove_report(s, p);
     } else {
         const int root = s->progress.root_ply, length = s->pos.ply - root;
         const solver_step *t = &s->pos.trail[root];

@@ -179,10 +179,37 @@ if command -v script >/dev/null; then
         WIDEST=$(awk '{ print length }' "$DIR/lines" | sort -n | tail -1)
         [[ ${WIDEST:-0} -lt $cols ]] && PASS=$((PASS + 1)) || fail "$rules: a live line of $WIDEST columns"
     }
-    # k=5 boards start with the draw prover: which side it shows unable to win and how many of its moves are
-    # refuted, then the first moves proven to draw.
-    live_lines 8x8k5 80 '^(proving [XO] cannot win|draw proofs: [0-9]+/[0-9]+ first moves, [0-9]+ drawn; [XO] cannot win)(: [0-9]+/[0-9]+ [XO] moves refuted)?, '
-    live_lines 7x7k5 80 '^(proving [XO] cannot win|draw proofs: [0-9]+/[0-9]+ first moves, [0-9]+ drawn; [XO] cannot win)(: [0-9]+/[0-9]+ [XO] moves refuted)?, '
+    # k=5 boards start with the draw prover: which side it shows unable to win and how many of its (first) moves
+    # are refuted, then the first moves proven to draw.
+    live_lines 8x8k5 80 '^(proving [XO] cannot win|draw proofs: [0-9]+/[0-9]+ first moves, [0-9]+ drawn; [XO] cannot win)(: [0-9]+/[0-9]+ ([XO]|first) moves refuted)?, '
+    live_lines 7x7k5 80 '^(proving [XO] cannot win|draw proofs: [0-9]+/[0-9]+ first moves, [0-9]+ drawn; [XO] cannot win)(: [0-9]+/[0-9]+ ([XO]|first) moves refuted)?, '
+    # The draw prover's proof of first moves one by one (8x8k5 --value: that X cannot win, 10 first moves up to
+    # symmetry): the first move it is on and the line it searches from there, moves of the board and null moves
+    # (--), no cell twice; with two threads, which take the first moves from both ends, the first move of
+    # each and the main thread's line. Ctrl-C lists the 10 first moves, each with its state and nodes.
+    HEAD='^proving X cannot win: [0-9]+/10 first moves refuted, [0-9.]+[kM]? nodes, [0-9.]+[kM]? nodes/s, [0-9.]+ s, on '
+    MOVE='[a-h][1-8]'
+    for threads in 1 2; do
+        if [[ $threads -eq 1 ]]; then
+            PATTERN="$HEAD($MOVE), line \\1( ($MOVE|--))+( \\.\\.\\.)?\$"
+        else
+            PATTERN="$HEAD($MOVE)\\|$MOVE, thread 1: \\1( ($MOVE|--))+( \\.\\.\\.)?\$"
+        fi
+        live_lines 8x8k5 200 "$PATTERN" --value --threads $threads
+        # (the last line on the terminal may be cut short by Ctrl-C: the last whole one)
+        LINE=$(grep -aE "$PATTERN" "$DIR/lines" | tail -1 | sed -E 's/.*(, line |, thread 1: )//; s/ \.\.\.$//')
+        CELLS=$(tr ' ' '\n' <<<"$LINE" | grep -vx -- '--')
+        [[ -n $CELLS && $(grep -cvxE "$MOVE" <<<"$CELLS") -eq 0 && -z $(sort <<<"$CELLS" | uniq -d) ]] &&
+            PASS=$((PASS + 1)) || fail "8x8k5, $threads threads: not a line of moves: '$LINE'"
+        tr -d '\r' <"$DIR/tty" >"$DIR/plain"
+        grep -aqE "^the draw prover's first moves of X, up to symmetry: [0-9]+ refuted, [0-9]+ open; " "$DIR/plain" &&
+            [[ $(grep -acE '^  [a-h][1-8] +(open|refuted) +[0-9,]+ nodes' "$DIR/plain") -eq 10 ]] &&
+            PASS=$((PASS + 1)) || fail "8x8k5, $threads threads: Ctrl-C did not list the 10 first moves: $(cat "$DIR/plain")"
+    done
+    # both ends were searched: the first and the last first move have nodes spent on them
+    grep -aqE '^  a1 +(open|refuted) +[1-9][0-9,]* nodes' "$DIR/plain" &&
+        grep -aqE '^  d4 +(open|refuted) +[1-9][0-9,]* nodes' "$DIR/plain" && PASS=$((PASS + 1)) ||
+        fail "8x8k5 --threads 2: not both ends searched: $(cat "$DIR/plain")"
     # A first move that takes long (misère 5x5k4: 25 s for the first) shows where its search is: the ranks of
     # the first moves of the line searched, and the line itself on a wide terminal.
     live_lines 5x5k4-misere 120 '^solving: 0/25 solved, .* at move [0-9]+(\.[0-9]+)+, line [a-e][1-5]( [a-e][1-5])+'

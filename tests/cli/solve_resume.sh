@@ -11,8 +11,9 @@ CK=$DIR/run.ckpt
 # Only a guard against a hung command: the waits are for files and exits, never for a time.
 WAIT_CAP_TENTHS=6000
 
-# The JSON of a solve without its work (nodes, ms): what a resumed run must give as one run does.
-values() { jq -cS 'del(.nodes, .ms)' "$1"; }
+# The JSON of a solve without its work (nodes, ms, the prover's nodes per first move in proof): what a resumed
+# run must give as one run does.
+values() { jq -cS 'del(.nodes, .ms, .proof)' "$1"; }
 
 # 6x8k5, every move (0.5M nodes in one run, the draw prover's): a node budget stops it at the same point
 # every time, inside the prover's first-move proofs (the first moves drawn all at once when they end): the
