@@ -149,6 +149,12 @@ def main():
         p.add_argument("--rapfi", default=os.path.join(os.environ.get("EXT", "/work/ext/bin"), "pbrain-rapfi"))
         p.add_argument("--memory", type=int, default=67108864)
     a = ap.parse_args()
+    for path in [a.rapfi] + ([a.ttt] if a.what == "check" else []):
+        if not os.access(path, os.X_OK):
+            sys.exit(f"blunders.py: not an executable: {path}")
+    for path in a.files if a.what == "find" else [a.positions]:
+        if not os.access(path, os.R_OK):
+            sys.exit(f"blunders.py: cannot read {path}")
     rapfi = Rapfi(a.rapfi, a.depth, a.memory)
     try:
         (find if a.what == "find" else check)(a, rapfi)
