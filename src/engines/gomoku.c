@@ -73,9 +73,12 @@
  * (bench/gomoku/vct.sh; 50 left 15,000 nodes at 0.3 s). The patterns' VCT reads the clock instead. */
 #define GOMOKU_THREAT_NODES_PER_MS 250
 /* The patterns' VCT (tvct=1): its table's entries (16 bytes each: 16 MiB), and by default the percentage of
- * the move's time the root's threat searches (ours, the opponent's now and after each candidate) may use. */
+ * the move's time the root's threat searches (ours, the opponent's now and after each candidate) may use.
+ * The wins that beat the engine are mostly beyond these searches (0 of 13 at a million nodes), and the time
+ * is worth more to the alpha-beta: 20 with share=85 beat 40 with share=65 22-18 in self-play at 300 ms
+ * (bench/gomoku/HISTORY.md). */
 #define GOMOKU_VCT_ENTRIES  (1 << 20)
-#define GOMOKU_THREAT_SHARE 40
+#define GOMOKU_THREAT_SHARE 20
 /* The root's VCF checks of the candidates stop once this share of the move's time is gone. */
 #define GOMOKU_VCF_TIME_SHARE 0.3
 /* The clock is read every this many nodes. */
@@ -139,8 +142,9 @@ enum { EVAL_WINDOWS = 0, EVAL_PATTERNS, EVAL_BOTH, EVAL_KINDS };
 #define GOMOKU_ASPIRATION_GROWTH 4
 /* A new depth starts only before this percentage of the move's time is spent: the next one takes longer than
  * all before it, and of one the time cuts short only a root move that beat the last best is kept. 65 with
- * that move kept beat 45 without it 26-14 at 200 ms a move (bench/gomoku/HISTORY.md). */
-#define GOMOKU_NEW_DEPTH_SHARE 65
+ * that move kept beat 45 without it 26-14 at 200 ms a move; 85 (with the threat searches' share at 20) beat
+ * 65 22-18 at 300 ms (bench/gomoku/HISTORY.md). */
+#define GOMOKU_NEW_DEPTH_SHARE 85
 
 typedef struct gomoku_config {
     uint64_t time_ms; /* 0 = no limit */
