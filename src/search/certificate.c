@@ -24,6 +24,7 @@
 #include <assert.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #if defined(__linux__)
 #include <sys/mman.h>
 #endif
@@ -1407,6 +1408,7 @@ ttt_status ttt_certificate_write(ttt_solver *solver, const ttt_board *b, ttt_res
                                  ttt_certificate_stats *stats, ttt_error *err)
 {
     double start = ttt_clock_ms();
+    clock_t cpu_start = clock();
     if (!ttt_rules_equal(&solver->cfg.rules, &b->rules) || ttt_board_terminal(b))
         return ttt_fail(err, TTT_ESTATE, "certificate: an ongoing position of the solver's rules expected");
     writer *w;
@@ -1443,6 +1445,7 @@ ttt_status ttt_certificate_write(ttt_solver *solver, const ttt_board *b, ttt_res
     put(w, t, sizeof t);
     st = writer_finish(w, out, err);
     w->st.ms = ttt_clock_ms() - start;
+    w->st.cpu_ms = 1000.0 * (double)(clock() - cpu_start) / CLOCKS_PER_SEC;
     if (stats)
         *stats = w->st;
     writer_free(w);
@@ -1453,6 +1456,7 @@ ttt_status ttt_certificate_write_node(ttt_solver *solver, const ttt_board *b, in
                                       FILE *out, ttt_certificate_stats *stats, ttt_error *err)
 {
     double start = ttt_clock_ms();
+    clock_t cpu_start = clock();
     if (b->cells > TTT_CERT_MAX_CELLS || !ttt_rules_equal(&solver->cfg.rules, &b->rules) ||
         ttt_board_terminal(b) || (prover != TTT_X && prover != TTT_O) ||
         (target != TTT_CERT_NOT_LOSE && target != TTT_CERT_WIN))
@@ -1469,6 +1473,7 @@ ttt_status ttt_certificate_write_node(ttt_solver *solver, const ttt_board *b, in
     write_node(w, &root, -1, win_end(w, &root, ttt_board_to_move(b) == TTT_X ? TTT_X : TTT_O), NULL);
     st = writer_finish(w, out, err);
     w->st.ms = ttt_clock_ms() - start;
+    w->st.cpu_ms = 1000.0 * (double)(clock() - cpu_start) / CLOCKS_PER_SEC;
     if (stats)
         *stats = w->st;
     writer_free(w);
