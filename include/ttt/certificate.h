@@ -112,7 +112,8 @@ typedef struct ttt_certificate_stats {
     uint64_t avoids;   /* AVOID and DOOMED leaves */
     uint64_t seen;     /* SEEN leaves */
     uint64_t oracle;   /* nodes the solver and prover searched to choose the prover's moves */
-    double ms;
+    double ms;         /* wall-clock milliseconds of the writing */
+    double cpu_ms;     /* CPU milliseconds of the writing (the process's, as clock() counts them) */
 } ttt_certificate_stats;
 
 /* Writes to `out` a certificate that b (ongoing, the solver's rules) has the value `value` for the side to

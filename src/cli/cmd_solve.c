@@ -516,11 +516,11 @@ static int solve_certificate(ttt_solver *solver, const ttt_board *b, ttt_result 
         by[CLI_COUNT_SIZE], or [CLI_COUNT_SIZE];
     fprintf(stderr,
             "ttt solve: certificate %s: %s nodes (%s pairings, %s mirrors, %s counting leaves, %s "
-            "transpositions), %s bytes, %.3f ms, %s oracle nodes\n",
+            "transpositions), %s bytes, %.3f ms, %s oracle nodes, %.3f ms CPU\n",
             path, cli_count(cs.nodes, n, sizeof n), cli_count(cs.pairings, pa, sizeof pa),
             cli_count(cs.mirrors, mi, sizeof mi), cli_count(cs.avoids, av, sizeof av),
             cli_count(cs.seen, se, sizeof se), cli_count(cs.bytes, by, sizeof by), cs.ms,
-            cli_count(cs.oracle, or, sizeof or));
+            cli_count(cs.oracle, or, sizeof or), cs.cpu_ms);
     return CLI_OK;
 }
 

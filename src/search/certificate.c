@@ -18,11 +18,16 @@
  * columns turned sideways (solve_impl.h), so positions cross to them through inner_set(). Every call into the
  * draw prover and the pairing finder is in the section "The prover and the pairing finder" below.
  */
+#define _DEFAULT_SOURCE /* madvise */
 #include "ttt/certificate.h"
 
 #include <assert.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 
 #include "rules/lines.h"
 #include "search/avoid.h"
@@ -34,6 +39,7 @@
 #define SET_START    1024        /* slots of the set of positions written at first (a power of two) */
 #define OUT_BUFFER   (64 * 1024) /* bytes gathered before each fwrite: one call per node cost 3 % (6x6k4) */
 #define FREE_WORD    UINT64_MAX  /* the mark of a free slot of the positions written (slot_free) */
+#define HUGE_PAGE    (2u << 20)  /* bytes of a huge page (x86-64 Linux), for the set of positions written */
 #define PACKED_CELLS 32          /* boards of at most this many cells key a position in one word (key_of64) */
 /* A run of the draw prover this long reads the table's entry of its position (the first node) and stops. */
 #define PROVER_PEEK_NODES 2
@@ -265,11 +271,26 @@ static void set_put(writer *w, const uint64_t *key)
     memcpy(&w->keys[i * key_size(w)], key, key_size(w) * sizeof *key);
 }
 
+/* Memory for the set: on Linux, a large one in huge pages where the system gives them (probes land at random
+ * places, and each missed the address translation's cache besides the data's with small pages). */
+static uint64_t *set_alloc(size_t bytes)
+{
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    if (bytes >= HUGE_PAGE) {
+        void *p = aligned_alloc(HUGE_PAGE, (bytes + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE);
+        if (p)
+            madvise(p, bytes, MADV_HUGEPAGE);
+        return p;
+    }
+#endif
+    return malloc(bytes);
+}
+
 static bool set_resize(writer *w, size_t slots)
 {
     uint64_t *old = w->keys;
     size_t old_slots = old ? w->mask + 1 : 0;
-    w->keys = malloc(slots * key_size(w) * sizeof *w->keys);
+    w->keys = set_alloc(slots * key_size(w) * sizeof *w->keys);
     if (!w->keys) {
         w->keys = old;
         return false;
@@ -289,30 +310,34 @@ static void set_prefetch(const writer *w, const uint64_t *key)
     __builtin_prefetch(&w->keys[(key_hash(w, key) & w->mask) * key_size(w)]);
 }
 
-/* Whether key was written before in the half (*seen); if not, it is put in the set now, before its subtree is
- * written: no node below it can be the same position (it has more stones), so a SEEN leaf never names a
- * position still being written, and one probe serves both questions (two cost a cache miss each where the
- * set is large: misère 5x5k4). False when memory runs out. */
-static bool seen_or_put(writer *w, const uint64_t *key, bool *seen)
+/* Grows the set (twice over) when one more position would take it past its load; false when memory runs out. */
+static bool set_room(writer *w)
 {
     if ((w->count + 1) * SET_LOAD_DEN > (w->mask + 1) * SET_LOAD_NUM && !set_resize(w, (w->mask + 1) * 2)) {
         w->status = ttt_fail(w->err, TTT_ENOMEM, "certificate: out of memory for the positions written");
         return false;
     }
-    size_t i = key_hash(w, key) & w->mask;
-    for (;; i = (i + 1) & w->mask) {
-        uint64_t *slot = &w->keys[i * key_size(w)];
-        if (slot_free(w, slot)) {
-            memcpy(slot, key, key_size(w) * sizeof *key);
-            w->count++;
-            *seen = false;
-            return true;
-        }
-        if (same_key(w, slot, key)) {
-            *seen = true;
-            return true;
+    return true;
+}
+
+/* Whether key was written before in the half; *slot receives its slot, or the free one where set_put_at
+ * puts it (valid until the set changes). */
+static bool set_find(const writer *w, const uint64_t *key, size_t *slot)
+{
+    for (size_t i = key_hash(w, key) & w->mask;; i = (i + 1) & w->mask) {
+        const uint64_t *at = &w->keys[i * key_size(w)];
+        if (slot_free(w, at) || same_key(w, at, key)) {
+            *slot = i;
+            return !slot_free(w, at);
         }
     }
+}
+
+/* Puts key into the free slot set_find gave for it. */
+static void set_put_at(writer *w, const uint64_t *key, size_t slot)
+{
+    memcpy(&w->keys[slot * key_size(w)], key, key_size(w) * sizeof *key);
+    w->count++;
 }
 
 /* --- Output --------------------------------------------------------------------------------------------- */
@@ -769,52 +794,68 @@ static bool avoid_safe64(const writer *w, uint64_t mine, uint64_t theirs, uint64
     return reserved + (to_move ? (shared + 1) / 2 : shared / 2) >= left;
 }
 
-/* Misère: a leaf that proves the half by counting (ttt/certificate.h: AVOID, DOOMED) where the prover has the
- * stones `mine` and the opponent `theirs`: its tag, or -1; the pairs it lists in partner (all -1: none; may be
- * NULL without pairs). With `pairs` false, the counting alone is tried, not the pairing search. */
-static int avoid_leaf(const writer *w, const ttt_bits *mine, const ttt_bits *theirs, bool pairs, int *partner)
+/* Misère: the counting of a position for a leaf that proves the half (ttt/certificate.h: AVOID, DOOMED), the
+ * prover with the stones `mine` against `theirs`. */
+typedef struct avoid_count {
+    ttt_bits empty, poison; /* the empty cells; the opponent's poison cells */
+    int empties;
+    bool to_move; /* the prover is to move */
+    bool safe;    /* the prover avoids its lines */
+} avoid_count;
+
+/* The counting alone, without pairs. */
+static avoid_count avoid_counted(const writer *w, const ttt_bits *mine, const ttt_bits *theirs)
 {
-    const int me = w->prover, them = me ^ 1;
-    ttt_bits empty = empty_cells(w, &(node_pos){.x = *mine, .o = *theirs}), poison = {{0}};
-    bool safe;
+    avoid_count a = {.empty = empty_cells(w, &(node_pos){.x = *mine, .o = *theirs})};
     if (w->words == 1) {
-        safe = avoid_safe64(w, mine->w[0], theirs->w[0], &poison.w[0]);
+        a.safe = avoid_safe64(w, mine->w[0], theirs->w[0], &a.poison.w[0]);
     } else {
         avoid_view v = avoid_view_of(w, mine, theirs);
-        safe = avoid_safe(&v, me, true);
-        poison = v.threat[them];
+        a.safe = avoid_safe(&v, w->prover, true);
+        a.poison = v.threat[w->prover ^ 1];
     }
-    const int empties = count_cells(w, &empty);
-    const bool to_move = ((w->cells - empties) & 1) == me;
-    for (int c = 0; c < w->cells && partner; c++)
+    a.empties = count_cells(w, &a.empty);
+    a.to_move = ((w->cells - a.empties) & 1) == w->prover;
+    return a;
+}
+
+/* Whether pairs (search/pairing.h) let the prover avoid its lines where the counting alone does not (a->safe
+ * false): partner receives them (each cell's partner, -1 for the cells in no pair). Tried with the prover to
+ * move only: with the opponent to move, the prover has just chosen its move, a counting one first
+ * (avoid_move64), and pairs were found after it 36 times in 190,822 searches (misère 5x5k4). */
+static bool avoid_paired(const writer *w, const avoid_count *a, const ttt_bits *mine, const ttt_bits *theirs,
+                         int *partner)
+{
+    if (!a->to_move || w->words != 1 || a->empties < AVOID_PAIRS_MIN_EMPTIES ||
+        w->lines->nwin > PAIRING_AVOID_MAX_WINDOWS)
+        return false;
+    uint8_t have[PAIRING_AVOID_MAX_WINDOWS], had[PAIRING_AVOID_MAX_WINDOWS];
+    const ttt_lines *lines = w->lines;
+    for (int win = 0; win < lines->nwin; win++) {
+        have[win] = (uint8_t)__builtin_popcountll(lines->win_bits[win].w[0] & mine->w[0]);
+        had[win] = (uint8_t)__builtin_popcountll(lines->win_bits[win].w[0] & theirs->w[0]);
+    }
+    for (int c = 0; c < w->cells; c++)
         partner[c] = -1;
-    /* Pairs with the prover to move only: with the opponent to move, the prover has just chosen its move, a
-     * counting one first (avoid_move64), and pairs were found after it 36 times in 190,822 searches (misère
-     * 5x5k4). */
-    if (!safe && pairs && to_move && w->words == 1 && empties >= AVOID_PAIRS_MIN_EMPTIES &&
-        w->lines->nwin <= PAIRING_AVOID_MAX_WINDOWS) {
-        uint8_t have[PAIRING_AVOID_MAX_WINDOWS], had[PAIRING_AVOID_MAX_WINDOWS];
-        const ttt_lines *lines = w->lines;
-        for (int win = 0; win < lines->nwin; win++) {
-            have[win] = (uint8_t)__builtin_popcountll(lines->win_bits[win].w[0] & mine->w[0]);
-            had[win] = (uint8_t)__builtin_popcountll(lines->win_bits[win].w[0] & theirs->w[0]);
-        }
-        safe = pairing_avoid(lines, empty.w[0], 0, poison.w[0], have, had, (empties + 1) / 2, true,
-                             AVOID_PAIRS_BUDGET, partner);
-    }
-    if (!safe)
-        return -1;
+    return pairing_avoid(lines, a->empty.w[0], 0, a->poison.w[0], have, had, (a->empties + 1) / 2, true,
+                         AVOID_PAIRS_BUDGET, partner);
+}
+
+/* The leaf's tag where the prover avoids its lines (a->safe, or pairs found): AVOID for the half "does not
+ * lose", DOOMED for a win where the opponent's cells that complete no line of its own are fewer than its
+ * moves left (it must complete one); else -1. */
+static int avoid_tag(const writer *w, const avoid_count *a)
+{
     if (w->target == TTT_CERT_NOT_LOSE)
         return TTT_CERT_AVOID;
-    /* The opponent's cells that complete no line of its own, fewer than its moves left: it must complete one. */
-    int open = 0, left = to_move ? empties / 2 : (empties + 1) / 2;
+    int open = 0, left = a->to_move ? a->empties / 2 : (a->empties + 1) / 2;
     for (int i = 0; i < w->words; i++)
-        open += __builtin_popcountll(empty.w[i] & ~poison.w[i]);
+        open += __builtin_popcountll(a->empty.w[i] & ~a->poison.w[i]);
     return open < left ? TTT_CERT_DOOMED : -1;
 }
 
 /* Misère, one-word boards, the prover to move with the stones `mine` against `theirs`: the first cell of cand
- * after which the counting alone proves the half (avoid_leaf without pairs, AVOID or DOOMED), or -1. One scan
+ * after which the counting alone proves the half (avoid_counted and avoid_tag: AVOID or DOOMED), or -1. One scan
  * of the windows serves every cell: a move changes only the windows through its cell, and the prover's moves
  * left by one (a scan for each cell was a quarter of writing misère 5x5k4). */
 static int avoid_move64(const writer *w, uint64_t mine, uint64_t theirs, uint64_t cand)
@@ -987,7 +1028,8 @@ static int prover_move(writer *w, const node_pos *p, int last, int end, int *par
              cell = next_cell(w, &cand, cell + 1)) {
             ttt_bits after = *mine;
             ttt_bits_set(&after, cell);
-            if (avoid_leaf(w, &after, theirs, false, NULL) >= 0)
+            avoid_count a = avoid_counted(w, &after, theirs);
+            if (a.safe && avoid_tag(w, &a) >= 0)
                 return cell;
         }
     } else {
@@ -1112,12 +1154,12 @@ static bool write_move(writer *w, const node_pos *p, int last, int end)
 
 static bool write_inner(writer *w, const node_pos *p, int last, int end, const int *pairing);
 
-/* Asks the cache for what the child of p after cell (one-word boards) will read first: its slot in the set of
- * positions written (its key as canonical() makes it) and its bucket in the solver's table (the solver at p).
- * Only a hint: each is a cache miss where the two are large (misère 5x5k4: 12.5M nodes). */
+/* Asks the cache for the slot in the set of positions written of the child of p after cell (one-word boards;
+ * its key as canonical() makes it), which the child reads first: a cache miss where the set is large. Only
+ * a hint. (Not the child's bucket in the solver's table: most children end in a leaf or a SEEN without
+ * reading it, and asking for a bucket of a large table costs an address translation's miss of its own.) */
 static void prefetch_child(const writer *w, const node_pos *p, int cell)
 {
-    child_key(w, cell);
     int side = x_to_move(w, p) ? TTT_X : TTT_O, best = 0;
     uint64_t least = UINT64_MAX;
     for (int sy = 0; sy < w->nsym; sy++) {
@@ -1200,24 +1242,41 @@ static bool write_inner(writer *w, const node_pos *p, int last, int end, const i
 {
     int mover = x_to_move(w, p) ? TTT_X : TTT_O;
     w->st.nodes++;
-    if (w->misere) { /* before the set of positions written: a leaf of a few scans, not a cache miss */
-        const ttt_bits *mine = w->prover == TTT_X ? &p->x : &p->o,
-                       *theirs = w->prover == TTT_X ? &p->o : &p->x;
-        int *partner = partners_at(w, p), tag = avoid_leaf(w, mine, theirs, true, partner);
-        if (tag >= 0) {
+    uint64_t key[2 * TTT_WORDS];
+    canonical(w, p, key);
+    set_prefetch(w, key);
+    const ttt_bits *mine = w->prover == TTT_X ? &p->x : &p->o, *theirs = w->prover == TTT_X ? &p->o : &p->x;
+    avoid_count counted = {0};
+    int tag;
+    if (w->misere) { /* the counting first: a leaf of a few scans */
+        counted = avoid_counted(w, mine, theirs);
+        if (counted.safe && (tag = avoid_tag(w, &counted)) >= 0) {
+            w->st.avoids++;
+            return write_pairs(w, tag, NULL);
+        }
+    }
+    size_t slot;
+    if (!set_room(w))
+        return false;
+    if (set_find(w, key, &slot)) {
+        w->st.seen++;
+        return put(w, (const uint8_t[]){TTT_CERT_SEEN}, 1);
+    }
+    /* Pairs after the set: a search of its own, which a position written before (a SEEN leaf) is spared. A
+     * leaf's position is not put in the set (the checker does not take it as proven). */
+    int *partner = partners_at(w, p);
+    if (w->misere && avoid_paired(w, &counted, mine, theirs, partner)) {
+        counted.safe = true;
+        if ((tag = avoid_tag(w, &counted)) >= 0) {
             w->st.avoids++;
             return write_pairs(w, tag, partner);
         }
     }
-    uint64_t key[2 * TTT_WORDS];
-    canonical(w, p, key);
-    bool seen;
-    if (!seen_or_put(w, key, &seen))
-        return false;
-    if (seen) {
-        w->st.seen++;
-        return put(w, (const uint8_t[]){TTT_CERT_SEEN}, 1);
-    }
+    set_put_at(w, key, slot);
+    /* The prover's node reads its bucket in the solver's table (prover_move: its move there) after the
+     * counting that looks for its move: asked for now, the solver still at the parent. */
+    if (mover == w->prover && last >= 0 && !w->s->proof.prover)
+        child_key(w, last);
     int mirror = -1;
     bool ok;
     if (mover != w->prover && w->misere && (mirror = mirror_leaf(w, p)) >= 0) {
@@ -1349,6 +1408,7 @@ ttt_status ttt_certificate_write(ttt_solver *solver, const ttt_board *b, ttt_res
                                  ttt_certificate_stats *stats, ttt_error *err)
 {
     double start = ttt_clock_ms();
+    clock_t cpu_start = clock();
     if (!ttt_rules_equal(&solver->cfg.rules, &b->rules) || ttt_board_terminal(b))
         return ttt_fail(err, TTT_ESTATE, "certificate: an ongoing position of the solver's rules expected");
     writer *w;
@@ -1385,6 +1445,7 @@ ttt_status ttt_certificate_write(ttt_solver *solver, const ttt_board *b, ttt_res
     put(w, t, sizeof t);
     st = writer_finish(w, out, err);
     w->st.ms = ttt_clock_ms() - start;
+    w->st.cpu_ms = 1000.0 * (double)(clock() - cpu_start) / CLOCKS_PER_SEC;
     if (stats)
         *stats = w->st;
     writer_free(w);
@@ -1395,6 +1456,7 @@ ttt_status ttt_certificate_write_node(ttt_solver *solver, const ttt_board *b, in
                                       FILE *out, ttt_certificate_stats *stats, ttt_error *err)
 {
     double start = ttt_clock_ms();
+    clock_t cpu_start = clock();
     if (b->cells > TTT_CERT_MAX_CELLS || !ttt_rules_equal(&solver->cfg.rules, &b->rules) ||
         ttt_board_terminal(b) || (prover != TTT_X && prover != TTT_O) ||
         (target != TTT_CERT_NOT_LOSE && target != TTT_CERT_WIN))
@@ -1411,6 +1473,7 @@ ttt_status ttt_certificate_write_node(ttt_solver *solver, const ttt_board *b, in
     write_node(w, &root, -1, win_end(w, &root, ttt_board_to_move(b) == TTT_X ? TTT_X : TTT_O), NULL);
     st = writer_finish(w, out, err);
     w->st.ms = ttt_clock_ms() - start;
+    w->st.cpu_ms = 1000.0 * (double)(clock() - cpu_start) / CLOCKS_PER_SEC;
     if (stats)
         *stats = w->st;
     writer_free(w);
