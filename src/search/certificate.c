@@ -18,16 +18,12 @@
  * columns turned sideways (solve_impl.h), so positions cross to them through inner_set(). Every call into the
  * draw prover and the pairing finder is in the section "The prover and the pairing finder" below.
  */
-#define _DEFAULT_SOURCE /* madvise */
 #include "ttt/certificate.h"
 
 #include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
 
 #include "rules/lines.h"
 #include "search/avoid.h"
@@ -35,11 +31,11 @@
 #include "search/prove.h"
 #include "search/solve_impl.h"
 #include "util/error.h"
+#include "util/memory.h"
 
 #define SET_START    1024        /* slots of the set of positions written at first (a power of two) */
 #define OUT_BUFFER   (64 * 1024) /* bytes gathered before each fwrite: one call per node cost 3 % (6x6k4) */
 #define FREE_WORD    UINT64_MAX  /* the mark of a free slot of the positions written (slot_free) */
-#define HUGE_PAGE    (2u << 20)  /* bytes of a huge page (x86-64 Linux), for the set of positions written */
 #define PACKED_CELLS 32          /* boards of at most this many cells key a position in one word (key_of64) */
 /* A run of the draw prover this long reads the table's entry of its position (the first node) and stops. */
 #define PROVER_PEEK_NODES 2
@@ -271,19 +267,12 @@ static void set_put(writer *w, const uint64_t *key)
     memcpy(&w->keys[i * key_size(w)], key, key_size(w) * sizeof *key);
 }
 
-/* Memory for the set: on Linux, a large one in huge pages where the system gives them (probes land at random
- * places, and each missed the address translation's cache besides the data's with small pages). */
+/* Memory for the set, in huge pages where the system gives them (util/memory.h: probes land at random). */
 static uint64_t *set_alloc(size_t bytes)
 {
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-    if (bytes >= HUGE_PAGE) {
-        void *p = aligned_alloc(HUGE_PAGE, (bytes + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE);
-        if (p)
-            madvise(p, bytes, MADV_HUGEPAGE);
-        return p;
-    }
-#endif
-    return malloc(bytes);
+    uint64_t *p = malloc(bytes);
+    ttt_memory_huge(p, bytes);
+    return p;
 }
 
 static bool set_resize(writer *w, size_t slots)

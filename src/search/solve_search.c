@@ -13,16 +13,13 @@
  * table under the smallest of the hashes of their symmetric images, which the searcher keeps for all images
  * at once.
  */
-#define _DEFAULT_SOURCE /* madvise */
 #include <stdlib.h>
 #include <string.h>
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
 
 #include "search/avoid.h"
 #include "search/pairing.h"
 #include "search/solve_impl.h"
+#include "util/memory.h"
 #include "util/trace.h"
 
 /* Heuristic scores stay strictly inside (-HEURISTIC_MAX, HEURISTIC_MAX), far from proven scores. */
@@ -211,8 +208,6 @@ static void tt_prefetch(const ttt_solver *s, uint64_t key)
     __builtin_prefetch(&s->table.tt[key & s->table.mask & ~(size_t)(TT_BUCKET - 1)]);
 }
 
-#define TT_HUGE_PAGE (2u << 20) /* bytes of a huge page (x86-64 Linux) */
-
 /* Moves the table into a new one of `entries` slots (a power of two); keeps the old one if memory runs out.
  * Entries that find no room (a full bucket) are dropped: the table is a cache. */
 static void tt_resize(ttt_solver *s, size_t entries)
@@ -220,14 +215,7 @@ static void tt_resize(ttt_solver *s, size_t entries)
     void *memory = calloc(entries * sizeof(tt_entry) + CACHE_LINE, 1);
     if (!memory)
         return;
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-    /* Huge pages where Linux gives them: a probe at random in a large table also misses the address
-     * translation's cache with small pages (misère 5x5k4: 20.2-21.9 s of CPU, 15.3-15.5 s with them). */
-    uintptr_t from = ((uintptr_t)memory + TT_HUGE_PAGE - 1) & ~(uintptr_t)(TT_HUGE_PAGE - 1),
-              to = ((uintptr_t)memory + entries * sizeof(tt_entry)) & ~(uintptr_t)(TT_HUGE_PAGE - 1);
-    if (to > from)
-        madvise((void *)from, to - from, MADV_HUGEPAGE);
-#endif
+    ttt_memory_huge(memory, entries * sizeof(tt_entry));
     tt_entry *tt = (tt_entry *)(((uintptr_t)memory + CACHE_LINE - 1) & ~(uintptr_t)(CACHE_LINE - 1));
     size_t mask = entries - 1, filled = 0;
     for (size_t i = 0; i <= s->table.mask; i++) {
