@@ -194,8 +194,10 @@ static int checkpoint_final(const solve_saving *sv, const ttt_board *b)
     double start = ttt_clock_ms();
     if (!checkpoint_write(sv->solver, sv->path, &info, msg, sizeof msg))
         return cli_runtime("solve", "%s", msg);
-    fprintf(stderr, "ttt solve: checkpoint %s: %s, %llu bytes in %.0f ms\n", sv->path,
-            checkpoint_text(&info, b, what), (unsigned long long)info.bytes, ttt_clock_ms() - start);
+    char bytes[CLI_COUNTED_SIZE];
+    fprintf(stderr, "ttt solve: checkpoint %s: %s, %s in %.0f ms\n", sv->path,
+            checkpoint_text(&info, b, what), cli_counted(info.bytes, "byte", "bytes", bytes, sizeof bytes),
+            ttt_clock_ms() - start);
     return CLI_OK;
 }
 
