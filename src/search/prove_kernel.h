@@ -366,12 +366,12 @@ static proof defender_search(ttt_prover *p, PSET att, PSET def)
     order_cells(&si, set, moves);
     const bool children_unpaired = n > 1;
 
-    /* Step 5. The moves in order. With few stones, where one move's proof can cost thousands of times
-     * another's, first every move with a small budget, then with budgets WIDEN_STEP times larger, lastly
-     * without one (a move shown to lose is not tried again). */
+    /* Step 5. The moves in order. One move's proof can cost thousands of times another's: first every move
+     * with a small budget, then with budgets WIDEN_STEP times larger, lastly without one (a move shown to
+     * lose is not tried again). */
     proof r = forced;
     bool lost[PROVE_BITS] = {false};
-    if (n > 1 && PCOUNT(att | def) <= WIDEN_MAX_STONES)
+    if (n > 1)
         for (uint64_t budget = WIDEN_FIRST; budget <= WIDEN_LAST; budget *= WIDEN_STEP)
             for (int i = 0; i < n; i++) {
                 if (lost[i])
