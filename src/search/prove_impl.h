@@ -37,6 +37,9 @@
  * 565,983. At the root of a proof from the empty board the live line then counts the first moves settled. */
 #define NULL_MIN_STONES 2
 #define TT_BUCKET       2
+/* The deepest defender node whose killer is kept (a path fills every cell, a null move between two). */
+#define KILLER_DEPTHS (2 * TTT_PROVER_MAX_CELLS + 2)
+#define KILLER_NONE   0xFF
 
 enum { RESULT_UNKNOWN = 0, RESULT_HOLDS = 1, RESULT_FORCED = 2 };
 
@@ -67,6 +70,9 @@ struct ttt_prover {
     /* Set by a node just before it searches a child whose position it has found no pairing strategy for
      * (the same stones), and cleared by the child as it starts: the child does not look again. */
     bool unpaired;
+    /* By the depth of a defender node, the cell of the last defender move that held at that depth in this
+     * run (KILLER_NONE): a sibling's or cousin's answer often holds again, and is tried first. */
+    uint8_t killer[KILLER_DEPTHS];
 };
 
 /* Counts a node; true when the search must unwind: the run is stopped (node limit, stop function) or the

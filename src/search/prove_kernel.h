@@ -304,6 +304,28 @@ static int order_lazy_next(void *user)
     return PROVE_BITS - 1 - (int)(k & ((1u << ORDER_CELL_BITS) - 1));
 }
 
+/* Moves the killer of the defender node at this depth, if among the first n moves, to the front (the others
+ * keep their order): only the order of the moves changes, never which are tried. */
+static void killer_first(const ttt_prover *p, int *moves, int n)
+{
+    if (p->depth >= KILLER_DEPTHS || p->killer[p->depth] == KILLER_NONE)
+        return;
+    const int k = p->killer[p->depth];
+    for (int i = 1; i < n; i++)
+        if (moves[i] == k) {
+            memmove(moves + 1, moves, (size_t)i * sizeof *moves);
+            moves[0] = k;
+            return;
+        }
+}
+
+/* Records the defender move that held at this depth. */
+static void killer_set(ttt_prover *p, int cell)
+{
+    if (p->depth < KILLER_DEPTHS)
+        p->killer[p->depth] = (uint8_t)cell;
+}
+
 static proof attacker_node(ttt_prover *p, PSET att, PSET def);
 static proof defender_node(ttt_prover *p, PSET att, PSET def);
 
@@ -364,6 +386,7 @@ static proof defender_search(ttt_prover *p, PSET att, PSET def)
     }
     int moves[PROVE_BITS];
     order_cells(&si, set, moves);
+    killer_first(p, moves, n);
     const bool children_unpaired = n > 1;
 
     /* Step 5. The moves in order. One move's proof can cost thousands of times another's: first every move
@@ -388,6 +411,7 @@ static proof defender_search(ttt_prover *p, PSET att, PSET def)
                 }
                 if (c.result == RESULT_HOLDS) {
                     r = (proof){RESULT_HOLDS, c.zone | PBIT(moves[i])};
+                    killer_set(p, moves[i]);
                     goto done;
                 }
                 lost[i] = true;
@@ -401,6 +425,7 @@ static proof defender_search(ttt_prover *p, PSET att, PSET def)
             return unknown;
         if (c.result == RESULT_HOLDS) {
             r = (proof){RESULT_HOLDS, c.zone | PBIT(moves[i])};
+            killer_set(p, moves[i]);
             break;
         }
     }
@@ -546,6 +571,7 @@ static proof attacker_node(ttt_prover *p, PSET att, PSET def)
 
 int PN(prove_run)(ttt_prover *p, PSET att, PSET def, bool att_to_move, PSET *zone)
 {
+    memset(p->killer, KILLER_NONE, sizeof p->killer); /* a run's nodes do not depend on the runs before */
     proof r = att_to_move ? attacker_node(p, att, def) : defender_node(p, att, def);
     *zone = r.result == RESULT_HOLDS ? r.zone : 0;
     return r.result;
