@@ -71,7 +71,7 @@ struct ttt_prover {
      * (the same stones), and cleared by the child as it starts: the child does not look again. */
     bool unpaired;
     /* By the depth of a defender node, the cell of the last defender move that held at that depth in this
-     * run (KILLER_NONE): a sibling's or cousin's answer often holds again, and is tried first. */
+     * run (KILLER_NONE): a sibling's or cousin's answer often holds again, and is tried second. */
     uint8_t killer[KILLER_DEPTHS];
 };
 

@@ -304,17 +304,19 @@ static int order_lazy_next(void *user)
     return PROVE_BITS - 1 - (int)(k & ((1u << ORDER_CELL_BITS) - 1));
 }
 
-/* Moves the killer of the defender node at this depth, if among the first n moves, to the front (the others
- * keep their order): only the order of the moves changes, never which are tried. */
-static void killer_first(const ttt_prover *p, int *moves, int n)
+/* Moves the killer of the defender node at this depth, if among the first n moves and not first, to second
+ * place, after the heaviest move (the others keep their order): only the order of the moves changes, never
+ * which are tried. Second rather than first: bench/solver/prove8.sh 10.5M nodes against 12.7M, 7x7k5 0.70M
+ * against 1.09M. */
+static void killer_second(const ttt_prover *p, int *moves, int n)
 {
     if (p->depth >= KILLER_DEPTHS || p->killer[p->depth] == KILLER_NONE)
         return;
     const int k = p->killer[p->depth];
-    for (int i = 1; i < n; i++)
+    for (int i = 2; i < n; i++)
         if (moves[i] == k) {
-            memmove(moves + 1, moves, (size_t)i * sizeof *moves);
-            moves[0] = k;
+            memmove(moves + 2, moves + 1, (size_t)(i - 1) * sizeof *moves);
+            moves[1] = k;
             return;
         }
 }
@@ -386,7 +388,7 @@ static proof defender_search(ttt_prover *p, PSET att, PSET def)
     }
     int moves[PROVE_BITS];
     order_cells(&si, set, moves);
-    killer_first(p, moves, n);
+    killer_second(p, moves, n);
     const bool children_unpaired = n > 1;
 
     /* Step 5. The moves in order. One move's proof can cost thousands of times another's: first every move
