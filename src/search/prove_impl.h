@@ -24,18 +24,22 @@
 /* Move ordering weight of a window through a cell, by the attacker's stones in it: 2^(WEIGHT_SHIFT * stones).
  */
 #define WEIGHT_SHIFT 2
-/* Defender nodes with at most WIDEN_MAX_STONES stones try every move with WIDEN_FIRST nodes, then budgets
- * WIDEN_STEP times larger up to WIDEN_LAST, before the plain search (X cannot win 7x7k5: 0.82M nodes, 7.44M
- * without). */
-#define WIDEN_MAX_STONES 8
-#define WIDEN_FIRST      128
-#define WIDEN_STEP       8
-#define WIDEN_LAST       (512 * 1024)
+/* Defender nodes with a choice try every move with WIDEN_FIRST nodes, then budgets WIDEN_STEP times larger up
+ * to WIDEN_LAST, before the plain search (X cannot win 7x7k5: 0.82M nodes, 7.44M without). Every such node,
+ * not only those with at most 8 stones: bench/solver/prove8.sh 21.1M nodes against 123.2M, 7x7k5 the same,
+ * 8x8k5 with 10 stones 122k against 24.6M (64/4 in place of 128/8: 3.6M nodes against 2.8M without the
+ * costliest position; 256/16: 6.1M). */
+#define WIDEN_FIRST 128
+#define WIDEN_STEP  8
+#define WIDEN_LAST  (512 * 1024)
 /* Attacker nodes with fewer stones search every move without the null move first (prove_kernel.h, step 4):
  * 7x7k5 --value 762,487 nodes against 821,027 (1: 769,160; 3: 818,951; 5: 818,796); 6x8k5 565,954 against
  * 565,983. At the root of a proof from the empty board the live line then counts the first moves settled. */
 #define NULL_MIN_STONES 2
 #define TT_BUCKET       2
+/* The deepest defender node whose killer is kept (a path fills every cell, a null move between two). */
+#define KILLER_DEPTHS (2 * TTT_PROVER_MAX_CELLS + 2)
+#define KILLER_NONE   0xFF
 
 enum { RESULT_UNKNOWN = 0, RESULT_HOLDS = 1, RESULT_FORCED = 2 };
 
@@ -67,6 +71,9 @@ struct ttt_prover {
     /* Set by a node just before it searches a child whose position it has found no pairing strategy for
      * (the same stones), and cleared by the child as it starts: the child does not look again. */
     bool unpaired;
+    /* By the depth of a defender node, the cell of the last defender move that held at that depth in this
+     * run (KILLER_NONE): a sibling's or cousin's answer often holds again, and is tried second. */
+    uint8_t killer[KILLER_DEPTHS];
 };
 
 /* Counts a node; true when the search must unwind: the run is stopped (node limit, stop function) or the

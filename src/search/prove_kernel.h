@@ -304,6 +304,30 @@ static int order_lazy_next(void *user)
     return PROVE_BITS - 1 - (int)(k & ((1u << ORDER_CELL_BITS) - 1));
 }
 
+/* Moves the killer of the defender node at this depth, if among the first n moves and not first, to second
+ * place, after the heaviest move (the others keep their order): only the order of the moves changes, never
+ * which are tried. Second rather than first: bench/solver/prove8.sh 10.5M nodes against 12.7M, 7x7k5 0.70M
+ * against 1.09M. */
+static void killer_second(const ttt_prover *p, int *moves, int n)
+{
+    if (p->depth >= KILLER_DEPTHS || p->killer[p->depth] == KILLER_NONE)
+        return;
+    const int k = p->killer[p->depth];
+    for (int i = 2; i < n; i++)
+        if (moves[i] == k) {
+            memmove(moves + 2, moves + 1, (size_t)(i - 1) * sizeof *moves);
+            moves[1] = k;
+            return;
+        }
+}
+
+/* Records the defender move that held at this depth. */
+static void killer_set(ttt_prover *p, int cell)
+{
+    if (p->depth < KILLER_DEPTHS)
+        p->killer[p->depth] = (uint8_t)cell;
+}
+
 static proof attacker_node(ttt_prover *p, PSET att, PSET def);
 static proof defender_node(ttt_prover *p, PSET att, PSET def);
 
@@ -364,14 +388,15 @@ static proof defender_search(ttt_prover *p, PSET att, PSET def)
     }
     int moves[PROVE_BITS];
     order_cells(&si, set, moves);
+    killer_second(p, moves, n);
     const bool children_unpaired = n > 1;
 
-    /* Step 5. The moves in order. With few stones, where one move's proof can cost thousands of times
-     * another's, first every move with a small budget, then with budgets WIDEN_STEP times larger, lastly
-     * without one (a move shown to lose is not tried again). */
+    /* Step 5. The moves in order. One move's proof can cost thousands of times another's: first every move
+     * with a small budget, then with budgets WIDEN_STEP times larger, lastly without one (a move shown to
+     * lose is not tried again). */
     proof r = forced;
     bool lost[PROVE_BITS] = {false};
-    if (n > 1 && PCOUNT(att | def) <= WIDEN_MAX_STONES)
+    if (n > 1)
         for (uint64_t budget = WIDEN_FIRST; budget <= WIDEN_LAST; budget *= WIDEN_STEP)
             for (int i = 0; i < n; i++) {
                 if (lost[i])
@@ -389,6 +414,7 @@ static proof defender_search(ttt_prover *p, PSET att, PSET def)
                 }
                 if (c.result == RESULT_HOLDS) {
                     r = (proof){RESULT_HOLDS, c.zone | PBIT(moves[i])};
+                    killer_set(p, moves[i]);
                     goto done;
                 }
                 lost[i] = true;
@@ -403,6 +429,7 @@ static proof defender_search(ttt_prover *p, PSET att, PSET def)
             return unknown;
         if (c.result == RESULT_HOLDS) {
             r = (proof){RESULT_HOLDS, c.zone | PBIT(moves[i])};
+            killer_set(p, moves[i]);
             break;
         }
     }
@@ -552,6 +579,7 @@ static proof attacker_node(ttt_prover *p, PSET att, PSET def)
 
 int PN(prove_run)(ttt_prover *p, PSET att, PSET def, bool att_to_move, PSET *zone)
 {
+    memset(p->killer, KILLER_NONE, sizeof p->killer); /* a run's nodes do not depend on the runs before */
     proof r = att_to_move ? attacker_node(p, att, def) : defender_node(p, att, def);
     *zone = r.result == RESULT_HOLDS ? r.zone : 0;
     return r.result;

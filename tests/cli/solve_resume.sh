@@ -15,13 +15,13 @@ WAIT_CAP_TENTHS=6000
 # run must give as one run does.
 values() { jq -cS 'del(.nodes, .ms, .proof)' "$1"; }
 
-# 6x8k5, every move (0.5M nodes in one run, the draw prover's): a node budget stops it at the same point
+# 6x8k5, every move (0.33M nodes in one run, the draw prover's): a node budget stops it at the same point
 # every time, inside the prover's first-move proofs (the first moves drawn all at once when they end): the
 # checkpoint holds its table and the first moves it proved, no first move settled yet.
 expect 0 solve --rules 6x8k5 --json
 cp "$OUT" "$DIR/whole.json"
 WHOLE=$(jq .nodes "$DIR/whole.json")
-expect_out 0 '"interrupted":false' solve --rules 6x8k5 --json --checkpoint "$CK" --nodes 400000
+expect_out 0 '"interrupted":false' solve --rules 6x8k5 --json --checkpoint "$CK" --nodes 250000
 SETTLED=$(grep -oE 'checkpoint .*: [0-9]+ of 48 first moves settled' "$ERR" | grep -oE '[0-9]+ of' | tr -d ' of')
 PROVER=$(grep -oE 'settled, .*, [0-9,]+ prover entries' "$ERR" | grep -oE '[0-9,]+ prover' | tr -d ', prover')
 [[ -n $SETTLED && $SETTLED -lt 48 && -n $PROVER && $PROVER -gt 0 ]] && PASS=$((PASS + 1)) ||
