@@ -312,6 +312,19 @@ static void phase_text(const ttt_search_progress *p, char *buf, size_t size)
     }
 }
 
+/* The prover's phase in short, for a narrow terminal: "X cannot win: 2/10 refuted" (with the draw proofs of
+ * the first moves before it: "draw proofs 3/48, 1 drawn; O cannot win: 0/9 refuted"). */
+static void phase_short(const ttt_search_progress *p, char *buf, size_t size)
+{
+    int n = 0;
+    if (p->root_total > 0)
+        n = snprintf(buf, size, "draw proofs %d/%d, %d drawn; ", p->root_done, p->root_total, p->drawn);
+    if (n < (int)size)
+        n += snprintf(buf + n, size - (size_t)n, "%s cannot win", p->prove_side == TTT_X ? "X" : "O");
+    if (p->prove_total > 0 && n < (int)size)
+        snprintf(buf + n, size - (size_t)n, ": %d/%d refuted", p->prove_done, p->prove_total);
+}
+
 /* The live line: the phase and its counts, nodes, nodes/s, time, then the best line so far (or the line being
  * searched, before a best one), cut to the terminal's width: "solving: 18/25 solved, 1.9M nodes, 719k nodes/s,
  * 2.6 s, at move 19.3.1, draw or better: c3 b2 c2 c4 ..."; the draw prover's, with the first move each of its
@@ -346,6 +359,13 @@ static bool solve_progress(const ttt_search_progress *p, void *user)
         else if (current)
             snprintf(label, sizeof label, ", line ");
         int room = w->width - 1 - n - (int)strlen(label);
+        if (room < SOLVE_LINE_MIN && current && p->phase == TTT_PHASE_PROVE) {
+            /* A narrow terminal (80 columns): the prover's head in short, so that its line shows. */
+            phase_short(p, phase, sizeof phase);
+            n = snprintf(head, sizeof head, "%s, %s nodes, %.1f s%s", phase,
+                         count_text((double)p->nodes, nodes, sizeof nodes), p->ms / 1000.0, where);
+            room = w->width - 1 - n - (int)strlen(label);
+        }
         if (room < SOLVE_LINE_MIN) /* no room for a line worth reading: the head alone, cut to fit */
             best = current = false;
         else
