@@ -42,7 +42,6 @@
 
 #include "search/prove_impl.h"
 #include "util/error.h"
-#include "util/memory.h"
 
 #define PROVE_BITS 64
 #include "search/prove_kernel.h"
@@ -84,7 +83,6 @@ static ttt_status prover_make(const ttt_lines *lines, int tt_mib, bool full_widt
         free(p);
         return ttt_fail(err, TTT_ENOMEM, "prover: out of memory for a %d MiB table", tt_mib);
     }
-    ttt_memory_huge(p->tt, entries * entry); /* probed at random */
     p->tt_mask = entries - 1;
     p->lines = ttt_lines_ref(lines);
     if (p->wide)
@@ -155,7 +153,6 @@ void ttt_prover_clear(ttt_prover *p)
     if (fresh) {
         free(p->tt);
         p->tt = fresh;
-        ttt_memory_huge(fresh, n * entry);
     } else {
         memset(p->tt, 0, n * entry);
     }
