@@ -14,6 +14,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <sqlite3.h>
+
 #include "ttt/ttt.h"
 #include "support.h"
 
@@ -211,6 +213,50 @@ static void test_games(void **state)
     int64_t newest = 0;
     assert_int_equal(ttt_store_list_games(s, 10, first_game, &newest, &err), TTT_OK);
     assert_int_equal(newest, id2);
+    ttt_store_close(s);
+}
+
+/* A file that stores one game and answers another (a broken b-tree does; here another program's trigger
+ * rewrites the games whose X is "damaged") records nothing, says so in one line, and in the caller's
+ * transaction undoes only that game. */
+static void test_game_not_read_back_is_refused(void **state)
+{
+    (void)state;
+    char path[400];
+    snprintf(path, sizeof path, "%s/rewritten.db", tmpdir);
+    ttt_store *s;
+    ttt_error err = {{0}};
+    assert_int_equal(ttt_store_open(path, &s, &err), TTT_OK);
+    sqlite3 *other;
+    assert_int_equal(sqlite3_open(path, &other), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(other,
+                                  "CREATE TRIGGER rewrite AFTER INSERT ON games WHEN new.x = 'damaged' BEGIN "
+                                  "UPDATE games SET moves = 'a1 a2 b1 b3 c1' WHERE id = new.id; END",
+                                  NULL, NULL, NULL),
+                     SQLITE_OK);
+    sqlite3_close(other);
+    ttt_rules r = rules_of("3x3");
+    ttt_move win[] = {0, 3, 1, 4, 2}; /* a1 a2 b1 b2 c1 */
+    ttt_game_record good, bad;
+    assert_int_equal(ttt_game_record_make(&r, win, 5, "minimax", NULL, 100, 160, &good, &err), TTT_OK);
+    assert_int_equal(ttt_game_record_make(&r, win, 5, "damaged", NULL, 100, 160, &bad, &err), TTT_OK);
+    int64_t id = -1, count = -1;
+    assert_int_equal(ttt_store_add_game(s, &bad, &id, &err), TTT_EIO);
+    assert_non_null(strstr(err.msg, "reads back otherwise"));
+    assert_null(strchr(err.msg, '\n'));
+    assert_int_equal(id, -1);
+    assert_int_equal(ttt_store_count_games(s, &count, &err), TTT_OK);
+    assert_int_equal(count, 0);
+    assert_int_equal(ttt_store_begin(s, &err), TTT_OK);
+    assert_int_equal(ttt_store_add_game(s, &good, &id, &err), TTT_OK);
+    assert_int_equal(ttt_store_add_game(s, &bad, NULL, &err), TTT_EIO);
+    assert_int_equal(ttt_store_add_game(s, &good, NULL, &err), TTT_OK);
+    assert_int_equal(ttt_store_commit(s, &err), TTT_OK);
+    assert_int_equal(ttt_store_count_games(s, &count, &err), TTT_OK);
+    assert_int_equal(count, 2);
+    ttt_game_record got;
+    assert_int_equal(ttt_store_get_game(s, id, &got, &err), TTT_OK);
+    assert_string_equal(got.moves, "a1 a2 b1 b2 c1");
     ttt_store_close(s);
 }
 
@@ -452,6 +498,7 @@ int main(void)
         cmocka_unit_test(test_open_creates_with_schema),
         cmocka_unit_test(test_foreign_files_are_refused),
         cmocka_unit_test(test_games),
+        cmocka_unit_test(test_game_not_read_back_is_refused),
         cmocka_unit_test(test_sequences_and_stats),
         cmocka_unit_test(test_concurrent_creation),
         cmocka_unit_test(test_learn_checks_what_it_writes),

@@ -129,7 +129,8 @@ ttt_status ttt_game_record_make(const ttt_rules *rules, const ttt_move *moves, i
  * for a record the store would refuse to read back: times below 0, rules not as ttt_rules_format writes them,
  * a player with a control character, moves that are not a legal finished game ending in the result. TTT_EIO
  * when the file opened is no longer at its path (deleted or its directory removed since): the game would go
- * to an unlinked file. */
+ * to an unlinked file; TTT_EIO, and nothing written, when the game does not read back as written (a damaged
+ * file). In the caller's transaction (ttt_store_begin) only this game is undone. */
 ttt_status ttt_store_add_game(ttt_store *store, const ttt_game_record *game, int64_t *id, ttt_error *err);
 
 /* Calls each(game, user) for the most recent games, newest first, at most limit of them (limit <= 0: all).

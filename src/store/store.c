@@ -781,6 +781,27 @@ static int check_record(const ttt_game_record *g, char *why, size_t size)
     return GAME_OK;
 }
 
+/* The game just written as row, read back and compared with g: a damaged file (a broken b-tree that
+ * `PRAGMA integrity_check` would report) can store one row and answer another, and a game that cannot be
+ * read back as played is not recorded. */
+static ttt_status check_written(ttt_store *s, int64_t row, const ttt_game_record *g, ttt_error *err)
+{
+    ttt_game_record *back = malloc(sizeof *back);
+    if (!back)
+        return ttt_fail(err, TTT_ENOMEM, "database: out of memory");
+    ttt_error ignored;
+    bool same = ttt_store_get_game(s, row, back, &ignored) == TTT_OK && back->started == g->started &&
+                back->ended == g->ended && strcmp(back->rules, g->rules) == 0 && strcmp(back->x, g->x) == 0 &&
+                strcmp(back->o, g->o) == 0 && strcmp(back->moves, g->moves) == 0 &&
+                strcmp(back->result, g->result) == 0;
+    free(back);
+    return same ? TTT_OK
+                : ttt_fail(err, TTT_EIO,
+                           "database '%s': the game written reads back otherwise: the file is damaged "
+                           "(`ttt memory` checks its integrity): not recorded",
+                           s->path);
+}
+
 ttt_status ttt_store_add_game(ttt_store *s, const ttt_game_record *g, int64_t *id, ttt_error *err)
 {
     char why[TTT_ERROR_SIZE];
@@ -806,7 +827,26 @@ ttt_status ttt_store_add_game(ttt_store *s, const ttt_game_record *g, int64_t *i
     sqlite3_bind_text(q, 5, g->o, -1, SQLITE_STATIC);
     sqlite3_bind_text(q, 6, g->moves, -1, SQLITE_STATIC);
     sqlite3_bind_text(q, 7, g->result, -1, SQLITE_STATIC);
-    return run_write(s, q, id, err);
+    /* In the caller's transaction a savepoint undoes this game alone when it does not read back. */
+    bool own = !s->in_transaction;
+    st = exec(s, own ? "BEGIN IMMEDIATE" : "SAVEPOINT add_game", err);
+    if (!st && sqlite3_step(q) != SQLITE_DONE)
+        st = db_fail(s, err, "write failed");
+    sqlite3_finalize(q);
+    int64_t row = sqlite3_last_insert_rowid(s->db);
+    if (!st)
+        st = check_written(s, row, g, err);
+    if (!st && own)
+        st = exec(s, "COMMIT", err);
+    else if (!st)
+        st = exec(s, "RELEASE add_game", err);
+    if (st && own)
+        sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+    else if (st)
+        sqlite3_exec(s->db, "ROLLBACK TO add_game; RELEASE add_game", NULL, NULL, NULL);
+    if (!st && id)
+        *id = row;
+    return st;
 }
 
 /* Reads and checks the current row of a games query into g. */
