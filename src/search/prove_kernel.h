@@ -142,7 +142,7 @@ static void scan(const ttt_prover *p, PSET att, PSET def, scan_info *si)
                     si->def_threats |= empty;
                 else if (need == 2)
                     si->def_fours |= empty;
-                if (p->k - need >= DEF_ORDER_MIN) {
+                if (need <= DEF_ORDER_NEED) {
                     const uint64_t wt = DEF_ORDER_NUM << (WEIGHT_SHIFT * (p->k - need));
                     for (PSET e = empty; e; e &= e - 1)
                         si->weight[PFIRST(e)] += wt;
