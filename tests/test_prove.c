@@ -482,6 +482,27 @@ static void test_wide_solver(void **state)
     solver_against_brute("9x9k6", 70, 73, 30, 22);
 }
 
+/* Where the solver's exact searches begin with the draw prover: normal rules, k >= 5, 36 to 128 cells, the
+ * rules as given (rows > cols too). */
+static void test_solver_proves_draws(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *rules;
+        bool proves;
+    } cases[] = {
+        {"6x6k5", true},  {"8x6k5", true},  {"7x7k5", true}, {"9x9k6", true},    {"8x16k5", true},
+        {"5x7k5", false}, {"6x6k4", false}, {"3x3", false},  {"12x12k5", false}, {"9x9k5-misere", false},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        ttt_rules r;
+        ttt_error err;
+        assert_int_equal(ttt_rules_parse(cases[i].rules, &r, &err), TTT_OK);
+        if (ttt_solver_proves_draws(&r) != cases[i].proves)
+            fail_msg("%s: ttt_solver_proves_draws should be %d", cases[i].rules, cases[i].proves);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -491,7 +512,7 @@ int main(void)
         cmocka_unit_test(test_prover_empty_boards), cmocka_unit_test(test_zones),
         cmocka_unit_test(test_solver_7x7k5),        cmocka_unit_test(test_wide_prover),
         cmocka_unit_test(test_wide_zones),          cmocka_unit_test(test_wide_solver),
-        cmocka_unit_test(test_solver_threads),
+        cmocka_unit_test(test_solver_threads),      cmocka_unit_test(test_solver_proves_draws),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -163,6 +163,10 @@ int ttt_score_plies(const ttt_board *b, int score);
  * partner, -1 for the others. b must have the solver's rules. */
 bool ttt_solver_pairing(ttt_solver *solver, const ttt_board *b, ttt_player side, int *partner);
 
+/* True when the solver's exact searches on these (valid) rules begin with its draw prover (normal rules, k >= 5,
+ * 36 to 128 cells), which settles a drawn board of up to 49 cells within a second or so. */
+bool ttt_solver_proves_draws(const ttt_rules *rules);
+
 /* How many threads ttt_solver_search() uses, from 1 (the default) to TTT_SOLVER_MAX_THREADS: with all=true,
  * no budget (limits with no nodes, ms or depth) and normal rules, the root moves are shared out among the
  * threads, each with a solver and table of its own (up to tt_mib each), the moves that are the same position

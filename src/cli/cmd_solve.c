@@ -18,9 +18,9 @@
 /* The live line on a terminal is redrawn at most this often. */
 #define SOLVE_REDRAW_MS 100.0
 /* Boards that may take long to solve exactly, so a warning comes first (k=4 or 5 past 25 empty cells, every
- * move: 5x5k4 takes 0.5 s, 6x6k5 0.1 s, 7x7k5 17 s, 6x6k4 more than 4 minutes, though a 7x7k5 position with
- * 8 stones takes a millisecond: the count of empty cells is only a hint, and the warning says "may"); with
- * --value, k=4 up to 36 cells: 6x6k4 0.3 s, 7x6k5 30 s; misere past 20 empty cells: 5x5 misere takes 33 s).
+ * move: 5x5k4 takes 0.5 s, 6x6k4 more than 4 minutes, 8x8k5 hours, though an 8x8k5 position with 8 stones
+ * may take a millisecond: the count of empty cells is only a hint, and the warning says "may"); with --value,
+ * k=4 up to 36 cells: 6x6k4 0.3 s; misere past 20 empty cells: 5x5 misere takes 33 s).
  * Longer lines (pairing draws) and k=3 (quick wins) solve at once. Measured on a release build.
  */
 #define SOLVE_HARD_EMPTIES        25
@@ -28,6 +28,12 @@
 #define SOLVE_HARD_EMPTIES_MISERE 20
 #define SOLVE_HARD_K_MIN          4
 #define SOLVE_HARD_K_MAX          5
+/* But k=5 boards of at most SOLVE_QUICK_K5_CELLS cells are settled at once: below 36 cells by the search (5x6k5
+ * 32 nodes, 5x7k5 81, every move after a stone 0.4 s), from 36 by the draw prover (ttt_solver_proves_draws):
+ * the value (6x6k5 7 nodes, 6x8k5 0.55 s, 7x7k5 0.7 s; past 49 cells 5x10k5 1.5 s, 6x9k5 more than a minute)
+ * and every first move from the empty board, whose proof answers each of them (7x7k5 0.8 s), but not every
+ * move after a stone, a proof per move (6x8k5 after d4: 17 s). */
+#define SOLVE_QUICK_K5_CELLS 49
 /* The live line's width when the terminal does not say, and the longest best line it or a report shows. */
 #define SOLVE_DEFAULT_WIDTH 80
 #define SOLVE_LINE_MAX      2048
@@ -93,14 +99,21 @@ static const char *value_name(int score, bool proven)
     return ttt_result_name(ttt_score_result(score));
 }
 
-/* True when an exact solve of b may take long (see SOLVE_HARD_EMPTIES): a hint, not a promise. */
-static bool may_take_long(const ttt_board *b, bool value_only)
+/* True when an exact solve of b by solver may take long (see SOLVE_HARD_EMPTIES): a hint, not a promise. A board
+ * on which each side has a pairing strategy (ttt_solver_pairing) is a draw the search sees at once. */
+static bool may_take_long(ttt_solver *solver, const ttt_board *b, bool value_only)
 {
     int empties = b->cells - b->ply, k = b->rules.k;
     if (!ttt_rules_line_wins(&b->rules))
         return empties > SOLVE_HARD_EMPTIES_MISERE;
     int most = value_only && k == SOLVE_HARD_K_MIN ? SOLVE_HARD_EMPTIES_VALUE : SOLVE_HARD_EMPTIES;
-    return empties > most && k >= SOLVE_HARD_K_MIN && k <= SOLVE_HARD_K_MAX;
+    if (empties <= most || k < SOLVE_HARD_K_MIN || k > SOLVE_HARD_K_MAX)
+        return false;
+    if (k == SOLVE_HARD_K_MAX && b->cells <= SOLVE_QUICK_K5_CELLS &&
+        (value_only || b->ply == 0 || !ttt_solver_proves_draws(&b->rules)))
+        return false;
+    int partner[TTT_MAX_CELLS];
+    return !ttt_solver_pairing(solver, b, TTT_X, partner) || !ttt_solver_pairing(solver, b, TTT_O, partner);
 }
 
 static volatile sig_atomic_t interrupted;
@@ -825,7 +838,7 @@ int cmd_solve(int argc, char **argv)
     sigaction(SIGINT, &sa, &old_sa);
     if (ckpt) /* saved before exit, as on Ctrl-C */
         sigaction(SIGTERM, &sa, &old_term);
-    if (!mpi && !nodes && !time_ms && !ckpt && may_take_long(&b, value_only)) {
+    if (!mpi && !nodes && !time_ms && !ckpt && may_take_long(solver, &b, value_only)) {
         char rt[TTT_RULES_TEXT_SIZE];
         fprintf(stderr, "ttt solve: %s with %d empty cells may take long to solve exactly (%s)\n",
                 ttt_rules_format(&b.rules, rt, sizeof rt), b.cells - b.ply,

@@ -24,6 +24,15 @@
 /* Move ordering weight of a window through a cell, by the attacker's stones in it: 2^(WEIGHT_SHIFT * stones).
  */
 #define WEIGHT_SHIFT 2
+/* ... and of a window of the defender's own (free of attacker stones) that needs at most DEF_ORDER_NEED more
+ * stones, DEF_ORDER_NUM * 2^(WEIGHT_SHIFT * stones), at both sides' nodes: the defender's moves that build
+ * threats of its own (which the attacker must answer) come earlier, as do the attacker's that block them.
+ * bench/solver/prove8.sh 1,852,980 nodes against 10,473,935 (4.2 CPU s against 17.4), 7x7k5 the same; every
+ * window from one stone: 3.2M, and 7x7k5 1.57M against 0.70M; the defender's nodes alone: 1.94M;
+ * DEF_ORDER_NUM 1, 4, 8: 2.04M, 2.03M, 2.03M (the defender's nodes alone). By need, not by stones: 9x9k6 after
+ * e5 39.9M nodes, 96 CPU s as before (two stones, need 4: 40.9M, 130 s). */
+#define DEF_ORDER_NEED 3
+#define DEF_ORDER_NUM  UINT64_C(2)
 /* Defender nodes with a choice try every move with WIDEN_FIRST nodes, then budgets WIDEN_STEP times larger up
  * to WIDEN_LAST, before the plain search (X cannot win 7x7k5: 0.82M nodes, 7.44M without). Every such node,
  * not only those with at most 8 stones: bench/solver/prove8.sh 21.1M nodes against 123.2M, 7x7k5 the same,

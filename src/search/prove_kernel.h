@@ -120,7 +120,7 @@ typedef struct scan_info {
     int nfree;        /* attacker windows */
     bool es_attacker; /* Erdos-Selfridge: the defender stops every line, the attacker to move */
     bool es_defender; /* ... the defender to move */
-    uint64_t weight[PROVE_BITS]; /* move ordering: sum over attacker windows through the cell */
+    uint64_t weight[PROVE_BITS]; /* move ordering: sum over the windows through the cell */
 } scan_info;
 
 static void scan(const ttt_prover *p, PSET att, PSET def, scan_info *si)
@@ -142,6 +142,11 @@ static void scan(const ttt_prover *p, PSET att, PSET def, scan_info *si)
                     si->def_threats |= empty;
                 else if (need == 2)
                     si->def_fours |= empty;
+                if (need <= DEF_ORDER_NEED) {
+                    const uint64_t wt = DEF_ORDER_NUM << (WEIGHT_SHIFT * (p->k - need));
+                    for (PSET e = empty; e; e &= e - 1)
+                        si->weight[PFIRST(e)] += wt;
+                }
             }
             continue;
         }

@@ -846,6 +846,12 @@ int ttt_move_score_compare(const void *a, const void *b)
     return x->move - y->move;
 }
 
+bool ttt_solver_proves_draws(const ttt_rules *rules)
+{
+    return rules->k >= PROVE_MIN_K && rules->rows * rules->cols >= PROVE_MIN_CELLS &&
+           ttt_prover_supports(rules);
+}
+
 /* A solver for valid rules over `lines`, the geometry of the board as searched (the rules turned sideways
  * when they have more rows than columns), of which it takes a reference. */
 static ttt_status solver_make(const ttt_rules *rules, int tt_mib, const ttt_lines *lines, ttt_solver **out,
@@ -878,7 +884,7 @@ static ttt_status solver_make(const ttt_rules *rules, int tt_mib, const ttt_line
     ttt_error perr;
     s->proof.tt_mib = tt_mib > PROVE_TT_MIB ? tt_mib : PROVE_TT_MIB;
     if (geometry_init(&s->g, lines, !ttt_rules_line_wins(rules)) || !s->table.tt || !s->resume ||
-        (inner->k >= PROVE_MIN_K && lines->cells >= PROVE_MIN_CELLS && ttt_prover_supports(inner) &&
+        (ttt_solver_proves_draws(inner) &&
          ttt_prover_new_lines(lines, s->proof.tt_mib, false, &s->proof.prover, &perr))) {
         ttt_solver_free(s);
         return ttt_fail(err, TTT_ENOMEM, "solver: out of memory for a %d MiB table", tt_mib);

@@ -34,12 +34,12 @@ interrupt() {
 
 # A board that may take long to solve says so at once, in one line, and suggests --time; a small one does not.
 : >"$DIR/err" # emptied before the start: the child empties it only once it runs
-"$TTT" solve --rules 7x7k5 >"$DIR/out" 2>"$DIR/err" &
+"$TTT" solve --rules 7x8k5 >"$DIR/out" 2>"$DIR/err" &
 PID=$!
 if wait_for "$DIR/err" 'may take long to solve exactly.*use --time MS'; then
     PASS=$((PASS + 1))
 else
-    fail "7x7k5: no warning that the board may take long: $(cat "$DIR/err")"
+    fail "7x8k5: no warning that the board may take long: $(cat "$DIR/err")"
 fi
 # Ctrl-C stops the search and prints what is known, marked as not proven; exit status 130 as for SIGINT.
 interrupt "$PID"
@@ -109,11 +109,11 @@ grep -Eq '^stopped in the draw proofs: (proving [XO] cannot win|draw proofs: )' 
     fail "8x8k5 after SIGINT: no word of the draw proofs: $(cat "$DIR/out")"
 expect_out 0 'draw, the game ends in 9' solve
 [[ ! -s $ERR ]] && PASS=$((PASS + 1)) || fail "3x3: unexpected stderr $(cat "$ERR")"
-# The warning is one line on stderr and says "may": a 7x7k5 position with 8 stones is settled at once; stdout
+# The warning is one line on stderr and says "may": a 7x8k5 position with 8 stones is settled at once; stdout
 # has the value alone.
-expect_out 0 '^7x7k5, X to move: (win|draw|loss)' solve --rules 7x7k5 --value --moves "d4 c5 d3 d5 e5 c3 e4 c4"
-[[ $(wc -l <"$ERR") -eq 1 ]] && grep -q '^ttt solve: 7x7k5 with 41 empty cells may take long' "$ERR" &&
-    [[ $(wc -l <"$OUT") -eq 2 ]] && PASS=$((PASS + 1)) || fail "7x7k5 --value: not a one-line warning: $(cat "$ERR")"
+expect_out 0 '^7x8k5, X to move: (win|draw|loss)' solve --rules 7x8k5 --value --moves "d4 c5 d3 d5 e5 c3 e4 c4"
+[[ $(wc -l <"$ERR") -eq 1 ]] && grep -q '^ttt solve: 7x8k5 with 48 empty cells may take long' "$ERR" &&
+    [[ $(wc -l <"$OUT") -eq 2 ]] && PASS=$((PASS + 1)) || fail "7x8k5 --value: not a one-line warning: $(cat "$ERR")"
 # With a budget there is nothing to warn about.
 expect_out 0 'unknown' solve --rules 7x7k5 --nodes 5000
 [[ ! -s $ERR ]] && PASS=$((PASS + 1)) || fail "7x7k5 --nodes: unexpected stderr $(cat "$ERR")"
