@@ -61,7 +61,8 @@
 #define GOMOKU_INNER_WIDTH   10
 #define GOMOKU_MAX_WIDTH     TTT_MAX_CELLS
 /* Candidates are empty cells within this king distance of a stone. */
-#define GOMOKU_NEAR 2
+#define GOMOKU_NEAR       2
+#define GOMOKU_NEAR_CELLS ((2 * GOMOKU_NEAR + 1) * (2 * GOMOKU_NEAR + 1))
 /* Forced blocks are not counted as depth, up to this many plies from the root. */
 #define GOMOKU_MAX_PLY 96
 /* Words of a bit set over the windows. */
@@ -259,8 +260,10 @@ typedef struct gomoku_state {
     ttt_threats threats;         /* window counts, hash and the VCF/VCT searches */
     ttt_patterns *pat;           /* line patterns and cell classes, kept with the threats */
     uint8_t near[TTT_MAX_CELLS]; /* stones within GOMOKU_NEAR of each cell */
-    tt_entry *tt;                /* kept across the moves of a game */
-    ttt_vct vct;                 /* the patterns' VCT and its table, kept across the moves of a game */
+    int16_t near_cells[TTT_MAX_CELLS][GOMOKU_NEAR_CELLS]; /* the cells within GOMOKU_NEAR of each cell */
+    uint8_t near_count[TTT_MAX_CELLS];
+    tt_entry *tt; /* kept across the moves of a game */
+    ttt_vct vct;  /* the patterns' VCT and its table, kept across the moves of a game */
     int killer[GOMOKU_MAX_PLY + 1][2];
     int history[2][TTT_MAX_CELLS];
     /* one search */
@@ -289,6 +292,22 @@ typedef struct gomoku_state {
     uint32_t seen[TTT_MAX_CELLS], stamp;   /* a cell is in the leaf VCF node's moves when seen == stamp */
     uint64_t zobrist[2][TTT_MAX_CELLS];    /* ttt_zobrist_key of each side and cell */
 } gomoku_state;
+
+/* The cells within GOMOKU_NEAR of each cell, once for the game's board. */
+static void find_near(gomoku_state *s)
+{
+    const ttt_lines *l = s->threats.lines;
+    for (int cell = 0; cell < l->cells; cell++) {
+        int row = cell / l->cols, col = cell % l->cols, n = 0;
+        for (int dr = -GOMOKU_NEAR; dr <= GOMOKU_NEAR; dr++)
+            for (int dc = -GOMOKU_NEAR; dc <= GOMOKU_NEAR; dc++) {
+                int r2 = row + dr, c2 = col + dc;
+                if (r2 >= 0 && r2 < l->rows && c2 >= 0 && c2 < l->cols)
+                    s->near_cells[cell][n++] = (int16_t)(r2 * l->cols + c2);
+            }
+        s->near_count[cell] = (uint8_t)n;
+    }
+}
 
 static ttt_status gomoku_check(const ttt_engine *e, ttt_error *err)
 {
@@ -333,6 +352,7 @@ static ttt_status gomoku_start(ttt_engine *e, ttt_error *err)
     for (int c = 0; c < s->threats.lines->cells; c++)
         for (int p = 0; p < 2; p++)
             s->zobrist[p][c] = ttt_zobrist_key((ttt_player)p, c);
+    find_near(s);
     int flat = r->k > GOMOKU_WINDOW_LEVELS ? r->k - GOMOKU_WINDOW_LEVELS : 0; /* up to flat + 1 stones: 1 */
     int64_t v = 1;
     for (int n = 1; n <= r->k && n <= TTT_MAX_SIDE; n++) {
@@ -383,14 +403,9 @@ static int cell_score(const ttt_patterns *p, int c, ttt_player who)
 
 static void add_near(gomoku_state *s, int cell, int delta)
 {
-    const ttt_lines *l = s->threats.lines;
-    int row = cell / l->cols, col = cell % l->cols;
-    for (int dr = -GOMOKU_NEAR; dr <= GOMOKU_NEAR; dr++)
-        for (int dc = -GOMOKU_NEAR; dc <= GOMOKU_NEAR; dc++) {
-            int r2 = row + dr, c2 = col + dc;
-            if (r2 >= 0 && r2 < l->rows && c2 >= 0 && c2 < l->cols)
-                s->near[r2 * l->cols + c2] = (uint8_t)(s->near[r2 * l->cols + c2] + delta);
-        }
+    const int16_t *cells = s->near_cells[cell];
+    for (int i = 0; i < s->near_count[cell]; i++)
+        s->near[cells[i]] = (uint8_t)(s->near[cells[i]] + delta);
 }
 
 /* The position of b in the threats, the patterns and the near counts. */

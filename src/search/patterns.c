@@ -111,16 +111,31 @@ static inline int class_at(const ttt_patterns *p, int s, int cell)
         ->class_table[pat[0] + TTT_PAT_KINDS * (pat[1] + TTT_PAT_KINDS * (pat[2] + TTT_PAT_KINDS * pat[3]))];
 }
 
+/* The cell sets a class puts its cells in, as bits: most class changes leave every set as it was. */
+enum { IN_FOUR = 1, IN_FIVES = 2, IN_FLEX4 = 4, IN_THREES = 8 };
+static const uint8_t CLASS_SETS[TTT_CLASS_KINDS] = {
+    [TTT_CLASS_FLEX3] = IN_THREES,
+    [TTT_CLASS_FLEX3_2X] = IN_THREES,
+    [TTT_CLASS_FOUR] = IN_FOUR,
+    [TTT_CLASS_FOUR_THREE] = IN_FOUR,
+    [TTT_CLASS_FOUR_FLEX3] = IN_FOUR,
+    [TTT_CLASS_FLEX4] = IN_FOUR | IN_FLEX4,
+    [TTT_CLASS_FIVE] = IN_FOUR | IN_FIVES,
+};
+
 /* Stores cell's class for side s, keeping the counts and cell sets. */
 static void set_class(ttt_patterns *p, int s, int cell, int cls, bool counted)
 {
     int old = p->cls[s][cell];
     if (counted && old == cls)
         return;
-    if (counted)
-        p->count[s][old]--;
     p->cls[s][cell] = (uint8_t)cls;
     p->count[s][cls]++;
+    if (counted) {
+        p->count[s][old]--;
+        if (CLASS_SETS[old] == CLASS_SETS[cls])
+            return;
+    }
     if (cls >= TTT_CLASS_FOUR)
         ttt_bits_set(&p->at_least_four[s], cell);
     else
@@ -280,8 +295,11 @@ static void update(ttt_patterns *p, int cell, ttt_player who, bool put)
     /* a cell in runs of two directions is touched twice: the second time its class is unchanged */
     for (int i = 0; i < ntouched; i++) {
         int c = touched[i];
-        for (int s = 0; s < 2; s++)
-            set_class(p, s, c, class_at(p, s, c), true);
+        for (int s = 0; s < 2; s++) {
+            int cls = class_at(p, s, c);
+            if (cls != p->cls[s][c]) /* mostly not: no call */
+                set_class(p, s, c, cls, true);
+        }
     }
 }
 
