@@ -65,6 +65,8 @@
 #define GOMOKU_NEAR_CELLS ((2 * GOMOKU_NEAR + 1) * (2 * GOMOKU_NEAR + 1))
 /* Forced blocks are not counted as depth, up to this many plies from the root. */
 #define GOMOKU_MAX_PLY 96
+/* The combinations of four directions' patterns. */
+#define GOMOKU_PATTERN_SETS (TTT_PAT_KINDS * TTT_PAT_KINDS * TTT_PAT_KINDS * TTT_PAT_KINDS)
 /* Words of a bit set over the windows. */
 #define GOMOKU_QUAD_WORDS ((TTT_THREATS_MAX_WINDOWS + 63) / 64)
 /* Transposition table entries (a power of two, 16 bytes each: 16 MiB). */
@@ -288,10 +290,34 @@ typedef struct gomoku_state {
      * four), as bits at their place in the geometry's dir_win order, kept by play and undo: the leaves' VCF
      * starts from them instead of scanning every window, in the order the threats module's VCF tries them. */
     uint64_t quad[2][GOMOKU_QUAD_WORDS];
-    int16_t rank[TTT_THREATS_MAX_WINDOWS]; /* a window's place in dir_win */
-    uint32_t seen[TTT_MAX_CELLS], stamp;   /* a cell is in the leaf VCF node's moves when seen == stamp */
-    uint64_t zobrist[2][TTT_MAX_CELLS];    /* ttt_zobrist_key of each side and cell */
+    int16_t rank[TTT_THREATS_MAX_WINDOWS];  /* a window's place in dir_win */
+    uint32_t seen[TTT_MAX_CELLS], stamp;    /* a cell is in the leaf VCF node's moves when seen == stamp */
+    uint64_t zobrist[2][TTT_MAX_CELLS];     /* ttt_zobrist_key of each side and cell */
+    int attack_score[GOMOKU_PATTERN_SETS];  /* a candidate's score for the mover, by patterns_index */
+    int defence_score[GOMOKU_PATTERN_SETS]; /* and for the opponent's patterns on it */
 } gomoku_state;
+
+/* The index of four directions' patterns in the score tables. */
+static inline int patterns_index(const uint8_t pat[TTT_DIRECTIONS])
+{
+    return pat[0] + TTT_PAT_KINDS * (pat[1] + TTT_PAT_KINDS * (pat[2] + TTT_PAT_KINDS * pat[3]));
+}
+
+/* A cell's candidate scores by its four patterns, once: for the mover (its class, which the patterns give,
+ * and each direction's pattern), and as a defence (GOMOKU_DEFENCE_SHARE of that). */
+static void score_tables(gomoku_state *s)
+{
+    for (int i = 0; i < GOMOKU_PATTERN_SETS; i++) {
+        uint8_t pat[TTT_DIRECTIONS];
+        for (int d = 0, rest = i; d < TTT_DIRECTIONS; d++, rest /= TTT_PAT_KINDS)
+            pat[d] = (uint8_t)(rest % TTT_PAT_KINDS);
+        assert(patterns_index(pat) == i);
+        int v = CLASS_SCORE[ttt_patterns_class_of(pat)] + PAT_SCORE[pat[0]] + PAT_SCORE[pat[1]] +
+                PAT_SCORE[pat[2]] + PAT_SCORE[pat[3]];
+        s->attack_score[i] = v;
+        s->defence_score[i] = (int)(GOMOKU_DEFENCE_SHARE * v);
+    }
+}
 
 /* The cells within GOMOKU_NEAR of each cell, once for the game's board. */
 static void find_near(gomoku_state *s)
@@ -353,6 +379,7 @@ static ttt_status gomoku_start(ttt_engine *e, ttt_error *err)
         for (int p = 0; p < 2; p++)
             s->zobrist[p][c] = ttt_zobrist_key((ttt_player)p, c);
     find_near(s);
+    score_tables(s);
     int flat = r->k > GOMOKU_WINDOW_LEVELS ? r->k - GOMOKU_WINDOW_LEVELS : 0; /* up to flat + 1 stones: 1 */
     int64_t v = 1;
     for (int n = 1; n <= r->k && n <= TTT_MAX_SIDE; n++) {
@@ -393,14 +420,6 @@ static void gomoku_new_game(ttt_engine *e)
     ttt_threats_clear(&s->threats);
 }
 
-/* A cell's candidate score for who: its class, and its directions' patterns. */
-static int cell_score(const ttt_patterns *p, int c, ttt_player who)
-{
-    const uint8_t *pat = p->pat[who][c];
-    return CLASS_SCORE[p->cls[who][c]] + PAT_SCORE[pat[0]] + PAT_SCORE[pat[1]] + PAT_SCORE[pat[2]] +
-           PAT_SCORE[pat[3]];
-}
-
 static void add_near(gomoku_state *s, int cell, int delta)
 {
     const int16_t *cells = s->near_cells[cell];
@@ -430,41 +449,54 @@ static void gomoku_set(gomoku_state *s, const ttt_board *b)
                 s->quad[p][s->rank[w] >> 6] |= UINT64_C(1) << (s->rank[w] & 63);
 }
 
-/* Adds (sign 1) or takes back (-1) what a stone of who on cell changes in open_value, from the window counts
- * without that stone, and sets the windows' quad bits as they are with it (1) or without it (-1). */
-static void account_windows(gomoku_state *s, int cell, ttt_player who, int sign)
+/* Puts who's stone on cell (sign 1) or takes it back (-1) in the window counts, in one pass over the windows
+ * through it: as ttt_threats_play and ttt_threats_undo do (the counts, the fours, the cell, the stones, the
+ * hash), and with them open_value and the quad bits. */
+static void windows_change(gomoku_state *s, int cell, ttt_player who, int sign)
 {
-    const ttt_threats *t = &s->threats;
+    ttt_threats *t = &s->threats;
     ttt_player other = (ttt_player)(1 - who);
-    int nwin, k2 = t->lines->k - 2, added = sign > 0;
+    uint8_t *mine = t->count[who], *theirs = t->count[other];
+    int nwin, k = t->lines->k, added = sign > 0;
+    int64_t own_value = 0, other_value = 0;
     const int16_t *through = ttt_lines_through(t->lines, cell, &nwin);
     for (int i = 0; i < nwin; i++) {
-        int w = through[i], a = t->count[who][w], b = t->count[other][w];
-        if (b == 0)
-            s->open_value[who] += sign * (s->window_value[a + 1] - s->window_value[a]);
-        if (a == 0)
-            s->open_value[other] -= sign * s->window_value[b];
-        int mine = a + added, word = s->rank[w] >> 6;
+        int w = through[i], a = mine[w] - !added, b = theirs[w]; /* a: who's stones without this one */
+        mine[w] = (uint8_t)(a + added);
+        if (b == 0) {
+            own_value += s->window_value[a + 1] - s->window_value[a];
+            t->fours[who] += sign * ((a + 1 == k - 1) - (a == k - 1));
+        }
+        if (a == 0) {
+            other_value += s->window_value[b];
+            t->fours[other] -= sign * (b == k - 1);
+        }
+        int now = a + added, word = s->rank[w] >> 6;
         uint64_t bit = UINT64_C(1) << (s->rank[w] & 63);
-        s->quad[who][word] = (s->quad[who][word] & ~bit) | (mine == k2 && b == 0 ? bit : 0);
-        s->quad[other][word] = (s->quad[other][word] & ~bit) | (b == k2 && mine == 0 ? bit : 0);
+        s->quad[who][word] = (s->quad[who][word] & ~bit) | (now == k - 2 && b == 0 ? bit : 0);
+        s->quad[other][word] = (s->quad[other][word] & ~bit) | (b == k - 2 && now == 0 ? bit : 0);
     }
+    s->open_value[who] += sign * own_value;
+    s->open_value[other] -= sign * other_value;
+    t->at[cell] = added ? (uint8_t)who : TTT_NOBODY;
+    t->stones += sign;
+    t->hash ^= s->zobrist[who][cell];
 }
 
 static void gomoku_play(gomoku_state *s, int cell, ttt_player who)
 {
-    account_windows(s, cell, who, 1);
-    ttt_threats_play(&s->threats, cell, who);
+    assert(s->threats.at[cell] == TTT_NOBODY);
+    windows_change(s, cell, who, 1);
     ttt_patterns_play(s->pat, cell, who);
     add_near(s, cell, 1);
 }
 
 static void gomoku_undo(gomoku_state *s, int cell, ttt_player who)
 {
+    assert(s->threats.at[cell] == who);
     add_near(s, cell, -1);
     ttt_patterns_undo(s->pat, cell, who);
-    ttt_threats_undo(&s->threats, cell, who);
-    account_windows(s, cell, who, -1);
+    windows_change(s, cell, who, -1);
 }
 
 /* The empty cells of `set` (the patterns' cell sets), up to max, in increasing order; returns how many. */
@@ -503,7 +535,8 @@ static int candidates(gomoku_state *s, ttt_player me, candidate *out, int limit,
     for (int c = 0; c < l->cells; c++) {
         if (!s->near[c] || p->at[c] != TTT_NOBODY || (only && !only[c]))
             continue;
-        int score = cell_score(p, c, me) + (int)(GOMOKU_DEFENCE_SHARE * cell_score(p, c, opp));
+        int score =
+            s->attack_score[patterns_index(p->pat[me][c])] + s->defence_score[patterns_index(p->pat[opp][c])];
         if (ply >= 0) {
             if (c == s->killer[ply][0] || c == s->killer[ply][1])
                 score += GOMOKU_KILLER_SCORE;
