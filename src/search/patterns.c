@@ -2,6 +2,7 @@
 #include "search/patterns.h"
 
 #include <assert.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* The k cells of a window as bits starting at bit s of a key. */
@@ -262,12 +263,25 @@ void ttt_patterns_init(ttt_patterns *p, const ttt_lines *lines)
     }
     for (int c = 0; c < lines->cells; c++)
         classify_cell(p, c, false);
+    /* each play changes at most 2k-2 cells in each direction */
+    p->played = malloc((size_t)lines->cells * sizeof *p->played);
+    p->changes = malloc((size_t)lines->cells * TTT_DIRECTIONS * (size_t)(2 * p->k - 2) * sizeof *p->changes);
+    if (!p->played || !p->changes) {
+        free(p->played);
+        free(p->changes);
+        p->played = NULL;
+        p->changes = NULL;
+    }
 }
 
 void ttt_patterns_done(ttt_patterns *p)
 {
     ttt_lines_unref(p->lines);
     p->lines = NULL;
+    free(p->played);
+    free(p->changes);
+    p->played = NULL;
+    p->changes = NULL;
 }
 
 /* Sets (put) or clears who's bit for `cell` in the keys of the cells of its runs, and classifies those that
@@ -287,6 +301,13 @@ static void update(ttt_patterns *p, int cell, ttt_player who, bool put)
             else
                 p->stone[who][c][d] &= ~bit;
             if (c != cell && p->at[c] == TTT_NOBODY) {
+                if (put && p->played)
+                    p->changes[p->nchanges++] = (ttt_patterns_change){
+                        .cell = (int16_t)c,
+                        .dir = (uint8_t)d,
+                        .pat = {p->pat[TTT_X][c][d], p->pat[TTT_O][c][d]},
+                        .cls = {p->cls[TTT_X][c], p->cls[TTT_O][c]},
+                    };
                 classify_at(p, c, d, true);
                 touched[ntouched++] = (int16_t)c;
             }
@@ -306,11 +327,48 @@ static void update(ttt_patterns *p, int cell, ttt_player who, bool put)
 void ttt_patterns_play(ttt_patterns *p, int cell, ttt_player who)
 {
     assert(cell >= 0 && cell < p->lines->cells && p->at[cell] == TTT_NOBODY);
+    if (p->played) /* at most one record a filled cell: room for every cell */
+        p->played[p->nplayed++] =
+            (ttt_patterns_played){.cell = (int16_t)cell, .who = (uint8_t)who, .first = p->nchanges};
     uncount(p, cell);
     p->at[cell] = (uint8_t)who;
     p->stones++;
     p->hash ^= ttt_zobrist_key(who, cell);
     update(p, cell, who, true);
+}
+
+/* Undo of the top record's stone: its keys' bits cleared, and what its play changed put back (the cells of
+ * its runs as they were, the stone's own cell counted again with the values it kept while filled). */
+static void restore(ttt_patterns *p, int cell, ttt_player who)
+{
+    const ttt_patterns_played *r = &p->played[--p->nplayed];
+    int k = p->k;
+    for (int d = 0; d < TTT_DIRECTIONS; d++) {
+        int at = p->run_at[cell][d], n = p->run_len[cell][d], first = p->run_first[cell][d],
+            step = p->step[d];
+        for (int j = 0; j < n; j++)
+            p->stone[who][first + j * step][d] &= ~(UINT64_C(1) << (at - j + k - 1));
+    }
+    for (int i = p->nchanges - 1; i >= r->first; i--) {
+        const ttt_patterns_change *ch = &p->changes[i];
+        int c = ch->cell, d = ch->dir;
+        for (int s = 0; s < 2; s++) {
+            int now = p->pat[s][c][d];
+            if (now != ch->pat[s]) {
+                p->pat_count[s][now]--;
+                p->pat_count[s][ch->pat[s]]++;
+                p->pat[s][c][d] = ch->pat[s];
+            }
+            if (p->cls[s][c] != ch->cls[s])
+                set_class(p, s, c, ch->cls[s], true);
+        }
+    }
+    p->nchanges = r->first;
+    for (int s = 0; s < 2; s++) {
+        for (int d = 0; d < TTT_DIRECTIONS; d++)
+            p->pat_count[s][p->pat[s][cell][d]]++;
+        set_class(p, s, cell, p->cls[s][cell], false);
+    }
 }
 
 void ttt_patterns_undo(ttt_patterns *p, int cell, ttt_player who)
@@ -319,6 +377,11 @@ void ttt_patterns_undo(ttt_patterns *p, int cell, ttt_player who)
     p->at[cell] = TTT_NOBODY;
     p->stones--;
     p->hash ^= ttt_zobrist_key(who, cell);
+    if (p->nplayed && p->played[p->nplayed - 1].cell == cell) {
+        restore(p, cell, who);
+        return;
+    }
+    p->nplayed = p->nchanges = 0; /* out of order: the records no longer hold */
     update(p, cell, who, false);
     classify_cell(p, cell, false); /* its keys were kept while it was filled */
 }
