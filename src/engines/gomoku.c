@@ -463,18 +463,20 @@ static void windows_change(gomoku_state *s, int cell, ttt_player who, int sign)
     for (int i = 0; i < nwin; i++) {
         int w = through[i], a = mine[w] - !added, b = theirs[w]; /* a: who's stones without this one */
         mine[w] = (uint8_t)(a + added);
+        /* a quad bit flips only where a window free of the other side holds k-2 of who's stones with this one
+         * or without it, or where this is who's only stone in a window of k-2 of the other side's */
         if (b == 0) {
             own_value += s->window_value[a + 1] - s->window_value[a];
             t->fours[who] += sign * ((a + 1 == k - 1) - (a == k - 1));
+            if (a == k - 2 || a + 1 == k - 2)
+                s->quad[who][s->rank[w] >> 6] ^= UINT64_C(1) << (s->rank[w] & 63);
         }
         if (a == 0) {
             other_value += s->window_value[b];
             t->fours[other] -= sign * (b == k - 1);
+            if (b == k - 2)
+                s->quad[other][s->rank[w] >> 6] ^= UINT64_C(1) << (s->rank[w] & 63);
         }
-        int now = a + added, word = s->rank[w] >> 6;
-        uint64_t bit = UINT64_C(1) << (s->rank[w] & 63);
-        s->quad[who][word] = (s->quad[who][word] & ~bit) | (now == k - 2 && b == 0 ? bit : 0);
-        s->quad[other][word] = (s->quad[other][word] & ~bit) | (b == k - 2 && now == 0 ? bit : 0);
     }
     s->open_value[who] += sign * own_value;
     s->open_value[other] -= sign * other_value;
