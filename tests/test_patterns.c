@@ -93,7 +93,8 @@ static ttt_patterns *patterns_of(const char *text)
     ttt_patterns *p = malloc(sizeof *p);
     assert_non_null(p);
     ttt_patterns_init(p, l);
-    ttt_lines_unref(l); /* p holds it */
+    assert_true(ttt_patterns_reserve(p)); /* undo puts back what the play changed: checked with the rest */
+    ttt_lines_unref(l);                   /* p holds it */
     return p;
 }
 

@@ -372,6 +372,15 @@ static ttt_status gomoku_start(ttt_engine *e, ttt_error *err)
     ttt_threats_init(&s->threats, lines);
     ttt_patterns_init(s->pat, lines);
     ttt_lines_unref(lines); /* the threats and the patterns hold it */
+    if (!ttt_patterns_reserve(s->pat)) {
+        ttt_threats_done(&s->threats);
+        ttt_patterns_done(s->pat);
+        free(s->vct.table);
+        free(tt);
+        free(s->pat);
+        free(s);
+        return ttt_fail(err, TTT_ENOMEM, "engine 'gomoku': out of memory");
+    }
     s->tt = tt;
     for (int i = 0; i < s->threats.lines->nwin; i++)
         s->rank[s->threats.lines->dir_win[i]] = (int16_t)i;

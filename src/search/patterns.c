@@ -263,15 +263,25 @@ void ttt_patterns_init(ttt_patterns *p, const ttt_lines *lines)
     }
     for (int c = 0; c < lines->cells; c++)
         classify_cell(p, c, false);
-    /* each play changes at most 2k-2 cells in each direction */
-    p->played = malloc((size_t)lines->cells * sizeof *p->played);
-    p->changes = malloc((size_t)lines->cells * TTT_DIRECTIONS * (size_t)(2 * p->k - 2) * sizeof *p->changes);
-    if (!p->played || !p->changes) {
-        free(p->played);
-        free(p->changes);
-        p->played = NULL;
-        p->changes = NULL;
+}
+
+bool ttt_patterns_reserve(ttt_patterns *p)
+{
+    int cells = p->lines->cells;
+    assert(!p->played && p->k >= 2);
+    /* a record a filled cell; each play changes at most 2k-2 cells in each direction */
+    ttt_patterns_played *played = malloc((size_t)cells * sizeof *played);
+    ttt_patterns_change *changes =
+        malloc((size_t)cells * TTT_DIRECTIONS * (size_t)(2 * p->k - 2) * sizeof *changes);
+    if (!played || !changes) {
+        free(played);
+        free(changes);
+        return false;
     }
+    p->played = played;
+    p->changes = changes;
+    p->nplayed = p->nchanges = 0;
+    return true;
 }
 
 void ttt_patterns_done(ttt_patterns *p)
