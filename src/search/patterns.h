@@ -131,8 +131,8 @@ typedef struct ttt_patterns {
 void ttt_patterns_init(ttt_patterns *p, const ttt_lines *lines);
 
 /* Allocates p's undo records (before any play; k >= 2): from then on an undo of the last play's stone puts
- * back what that play changed instead of classifying the cells of its lines again (the same values, about
- * a third of the work). False when out of memory: p works as before, undo classifying again. */
+ * back what that play changed instead of classifying the cells of its lines again (the same values, less
+ * than half the work). False when out of memory: p works as before, undo classifying again. */
 bool ttt_patterns_reserve(ttt_patterns *p);
 
 /* Gives back p's reference to its geometry and frees its records; p is unusable until initialised again. */
