@@ -165,6 +165,38 @@ static void test_reproducible(void **state)
     assert_true(a.depth >= 2);
 }
 
+/* The leaves' VCF and the defence sets read from the windows of k-2 kept with the play search exactly as the
+ * scans of every window did (scan=1): the same move and the same node count at a fixed depth, at every
+ * position of games the engine plays against itself (which reach fours, open threes and their defences). */
+#define SCAN_GAMES 3
+#define SCAN_PLIES 40
+static void test_scan_free_search_is_the_same(void **state)
+{
+    (void)state;
+    ttt_rules r = rules_of("15x15k5");
+    ttt_threats *t = threats_new(&r);
+    int threes = 0; /* positions where a side has an open three (or better): the defence sets are searched */
+    for (int game = 0; game < SCAN_GAMES; game++) {
+        ttt_board b = board_of(&r, game == 0 ? "" : game == 1 ? "h8 h9" : "a1 o15 h8");
+        char play[64];
+        snprintf(play, sizeof play, "gomoku:seed=%d,time=0,nodes=1500", game);
+        for (int ply = 0; ply < SCAN_PLIES && ttt_board_outcome(&b) == TTT_ONGOING; ply++) {
+            ttt_search_info fast, scan;
+            ttt_move m1 = choose_ok("gomoku:time=0,depth=3,vct=0,vcf=0", &b, &fast);
+            ttt_move m2 = choose_ok("gomoku:time=0,depth=3,vct=0,vcf=0,scan=1", &b, &scan);
+            assert_int_equal(m1, m2);
+            assert_true(fast.nodes == scan.nodes);
+            int defence[TTT_MAX_CELLS];
+            ttt_threats_set(t, &b);
+            threes +=
+                ttt_threats_defences(t, TTT_X, defence) >= 0 || ttt_threats_defences(t, TTT_O, defence) >= 0;
+            ttt_board_play(&b, choose_ok(play, &b, NULL));
+        }
+    }
+    threats_free(t);
+    assert_true(threes > 0);
+}
+
 static void test_bad_options(void **state)
 {
     (void)state;
@@ -172,7 +204,8 @@ static void test_bad_options(void **state)
     const char *bad[] = {"gomoku:width=0",   "gomoku:depth=65", "gomoku:vcf=x",      "gomoku:threes=17",
                          "gomoku:defend=2",  "gomoku:bogus=1",  "gomoku:share=0",    "gomoku:share=101",
                          "gomoku:partial=2", "gomoku:inner=0",  "gomoku:null=2",     "gomoku:ext=2",
-                         "gomoku:tvct=2",    "gomoku:tshare=0", "gomoku:tshare=101", "gomoku:leafp=2"};
+                         "gomoku:tvct=2",    "gomoku:tshare=0", "gomoku:tshare=101", "gomoku:leafp=2",
+                         "gomoku:scan=2"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         ttt_engine *e = NULL;
         ttt_error err = {{0}};
@@ -185,8 +218,11 @@ static void test_bad_options(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_obvious_moves), cmocka_unit_test(test_stops_the_opponents_vcf),
-        cmocka_unit_test(test_plays_its_vcf), cmocka_unit_test(test_reproducible),
+        cmocka_unit_test(test_obvious_moves),
+        cmocka_unit_test(test_stops_the_opponents_vcf),
+        cmocka_unit_test(test_plays_its_vcf),
+        cmocka_unit_test(test_reproducible),
+        cmocka_unit_test(test_scan_free_search_is_the_same),
         cmocka_unit_test(test_bad_options),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -32,6 +32,7 @@ static inline vct_check *vct_check_new(const ttt_board *b)
     assert_int_equal(ttt_lines_new(&b->rules, &lines, NULL), TTT_OK);
     ttt_threats_init(&c->t, lines);
     ttt_patterns_init(&c->p, lines);
+    assert_true(ttt_patterns_reserve(&c->p)); /* as the engine has it */
     ttt_lines_unref(lines);
     c->v.entries = VCT_CHECK_ENTRIES;
     c->v.table = calloc(VCT_CHECK_ENTRIES, sizeof *c->v.table);

@@ -93,7 +93,8 @@ static ttt_patterns *patterns_of(const char *text)
     ttt_patterns *p = malloc(sizeof *p);
     assert_non_null(p);
     ttt_patterns_init(p, l);
-    ttt_lines_unref(l); /* p holds it */
+    assert_true(ttt_patterns_reserve(p)); /* undo puts back what the play changed: checked with the rest */
+    ttt_lines_unref(l);                   /* p holds it */
     return p;
 }
 
@@ -179,12 +180,58 @@ static void test_set_matches_moves(void **state)
     free_patterns(p);
 }
 
+/* Undo puts back what the last play changed; a stone taken back out of order (not the last played) makes it
+ * classify again, and the undos after it too: every one of them matches a recount. */
+#define OUT_OF_ORDER_STONES 40
+static void test_undo_out_of_order(void **state)
+{
+    (void)state;
+    ttt_patterns *p = patterns_of("15x15k5");
+    ttt_rng rng;
+    ttt_rng_seed(&rng, 7);
+    int cells[OUT_OF_ORDER_STONES + 1], step = 0;
+    ttt_player who[OUT_OF_ORDER_STONES + 1];
+    for (int round = 0; round < 3; round++) {
+        int n = 0;
+        for (; n < OUT_OF_ORDER_STONES; n++) {
+            do
+                cells[n] = (int)ttt_rng_below(&rng, (uint32_t)p->lines->cells);
+            while (p->at[cells[n]] != TTT_NOBODY);
+            who[n] = (ttt_player)(n & 1);
+            ttt_patterns_play(p, cells[n], who[n]);
+        }
+        int middle = (int)ttt_rng_below(&rng, OUT_OF_ORDER_STONES - 1);
+        ttt_patterns_undo(p, cells[middle], who[middle]);
+        check_fresh(p, "15x15k5 out of order", round, step++);
+        memmove(&cells[middle], &cells[middle + 1], (size_t)(n - middle - 1) * sizeof *cells);
+        memmove(&who[middle], &who[middle + 1], (size_t)(n - middle - 1) * sizeof *who);
+        n--;
+        /* plays after it are recorded again and taken back in order */
+        for (int i = 0; i < 2; i++) {
+            int c;
+            do
+                c = (int)ttt_rng_below(&rng, (uint32_t)p->lines->cells);
+            while (p->at[c] != TTT_NOBODY);
+            ttt_patterns_play(p, c, (ttt_player)(i & 1));
+            cells[n] = c;
+            who[n++] = (ttt_player)(i & 1);
+        }
+        while (n > 0) {
+            n--;
+            ttt_patterns_undo(p, cells[n], who[n]);
+            check_fresh(p, "15x15k5 out of order", round, step++);
+        }
+    }
+    free_patterns(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_known_lines),        cmocka_unit_test(test_classes),
         cmocka_unit_test(test_random_games_15x15), cmocka_unit_test(test_random_games_small),
         cmocka_unit_test(test_random_games_large), cmocka_unit_test(test_set_matches_moves),
+        cmocka_unit_test(test_undo_out_of_order),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -45,6 +45,7 @@ static double run_patterns(const ttt_lines *l, uint64_t *classified)
 {
     ttt_patterns *p = malloc(sizeof *p);
     ttt_patterns_init(p, l);
+    ttt_patterns_reserve(p); /* as the engine has it; without, undo classifies again */
     walk w = {.n = 0};
     ttt_rng_seed(&w.rng, BENCH_SEED);
     uint64_t before = p->updates;

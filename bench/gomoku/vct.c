@@ -39,6 +39,7 @@ int main(int argc, char **argv)
     static ttt_patterns p;
     ttt_threats_init(&t, lines);
     ttt_patterns_init(&p, lines);
+    ttt_patterns_reserve(&p); /* as the engine has it; without, undo classifies again */
     ttt_vct v = {.entries = VCT_ENTRIES, .table = calloc(VCT_ENTRIES, sizeof(ttt_vct_entry))};
     static ttt_board boards[MAX_POSITIONS];
     int n = 0;

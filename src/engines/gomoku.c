@@ -61,9 +61,14 @@
 #define GOMOKU_INNER_WIDTH   10
 #define GOMOKU_MAX_WIDTH     TTT_MAX_CELLS
 /* Candidates are empty cells within this king distance of a stone. */
-#define GOMOKU_NEAR 2
+#define GOMOKU_NEAR       2
+#define GOMOKU_NEAR_CELLS ((2 * GOMOKU_NEAR + 1) * (2 * GOMOKU_NEAR + 1))
 /* Forced blocks are not counted as depth, up to this many plies from the root. */
 #define GOMOKU_MAX_PLY 96
+/* The combinations of four directions' patterns. */
+#define GOMOKU_PATTERN_SETS (TTT_PAT_KINDS * TTT_PAT_KINDS * TTT_PAT_KINDS * TTT_PAT_KINDS)
+/* Words of a bit set over the windows. */
+#define GOMOKU_QUAD_WORDS ((TTT_THREATS_MAX_WINDOWS + 63) / 64)
 /* Transposition table entries (a power of two, 16 bytes each: 16 MiB). */
 #define GOMOKU_TT_ENTRIES (1 << 20)
 /* The solver's table where the threats do not apply (small boards: minimax's default is enough). */
@@ -166,6 +171,7 @@ typedef struct gomoku_config {
     uint64_t tvct; /* 1 = the root's VCTs are the patterns' (exact defences, table kept), 0 = the windows' */
     uint64_t tshare; /* percentage of the move's time the root's threat searches may use together */
     uint64_t leafp;  /* 1 = the leaves' VCF is the patterns' (ttt_patterns_vct with no threes) */
+    uint64_t scan;   /* 1 = the leaves' VCF and the defence sets scan every window (the threats module's) */
 } gomoku_config;
 
 static const gomoku_config gomoku_defaults = {.time_ms = GOMOKU_DEFAULT_TIME_MS,
@@ -186,7 +192,8 @@ static const gomoku_config gomoku_defaults = {.time_ms = GOMOKU_DEFAULT_TIME_MS,
                                               .partial = 1,
                                               .tvct = 1,
                                               .tshare = GOMOKU_THREAT_SHARE,
-                                              .leafp = 0};
+                                              .leafp = 0,
+                                              .scan = 0};
 
 static const ttt_option_def gomoku_options[] = {
     {"time", TTT_OPT_UINT, offsetof(gomoku_config, time_ms), 0, GOMOKU_MAX_TIME_MS, 0, 0,
@@ -228,6 +235,8 @@ static const ttt_option_def gomoku_options[] = {
      .help = "share of the move's time the root's threat searches may use (tvct=1)"},
     {"leafp", TTT_OPT_UINT, offsetof(gomoku_config, leafp), 0, 1, 0, 0, .arg = "0|1",
      .help = "the leaves' VCF over the line patterns instead of the windows"},
+    {"scan", TTT_OPT_UINT, offsetof(gomoku_config, scan), 0, 1, 0, 0, .arg = "0|1",
+     .help = "the leaves' VCF and the defence sets scan every window (the same search, slower: a check)"},
     {"seed", TTT_OPT_SEED, 0, 0, 0, 0, 0, .arg = "N", .help = "order of equally scored candidates"},
     {.key = NULL},
 };
@@ -253,14 +262,17 @@ typedef struct gomoku_state {
     ttt_threats threats;         /* window counts, hash and the VCF/VCT searches */
     ttt_patterns *pat;           /* line patterns and cell classes, kept with the threats */
     uint8_t near[TTT_MAX_CELLS]; /* stones within GOMOKU_NEAR of each cell */
-    tt_entry *tt;                /* kept across the moves of a game */
-    ttt_vct vct;                 /* the patterns' VCT and its table, kept across the moves of a game */
+    int16_t near_cells[TTT_MAX_CELLS][GOMOKU_NEAR_CELLS]; /* the cells within GOMOKU_NEAR of each cell */
+    uint8_t near_count[TTT_MAX_CELLS];
+    tt_entry *tt; /* kept across the moves of a game */
+    ttt_vct vct;  /* the patterns' VCT and its table, kept across the moves of a game */
     int killer[GOMOKU_MAX_PLY + 1][2];
     int history[2][TTT_MAX_CELLS];
     /* one search */
     uint64_t nodes, node_limit;
     uint64_t leaf_vcf; /* the config's leaf= */
     bool leafp;        /* the config's leafp= */
+    bool scan;         /* the config's scan= */
     ttt_vct leaf;      /* the leaves' VCF over the patterns: the table is vct's */
     bool defend;       /* the config's defend= */
     bool lmr;          /* the config's lmr= */
@@ -274,7 +286,54 @@ typedef struct gomoku_state {
     int64_t open_value[2]; /* each side's window_value over the windows free of the other side's stones */
     double deadline;       /* ttt_clock_ms() value; 0 = none */
     bool aborted;
+    /* The windows holding k-2 of a side's stones and none of the other's (each of their empty cells makes a
+     * four), as bits at their place in the geometry's dir_win order, kept by play and undo: the leaves' VCF
+     * starts from them instead of scanning every window, in the order the threats module's VCF tries them. */
+    uint64_t quad[2][GOMOKU_QUAD_WORDS];
+    int16_t rank[TTT_THREATS_MAX_WINDOWS];  /* a window's place in dir_win */
+    uint32_t seen[TTT_MAX_CELLS], stamp;    /* a cell is in the leaf VCF node's moves when seen == stamp */
+    uint64_t zobrist[2][TTT_MAX_CELLS];     /* ttt_zobrist_key of each side and cell */
+    int attack_score[GOMOKU_PATTERN_SETS];  /* a candidate's score for the mover, by patterns_index */
+    int defence_score[GOMOKU_PATTERN_SETS]; /* and for the opponent's patterns on it */
 } gomoku_state;
+
+/* The index of four directions' patterns in the score tables. */
+static inline int patterns_index(const uint8_t pat[TTT_DIRECTIONS])
+{
+    return pat[0] + TTT_PAT_KINDS * (pat[1] + TTT_PAT_KINDS * (pat[2] + TTT_PAT_KINDS * pat[3]));
+}
+
+/* A cell's candidate scores by its four patterns, once: for the mover (its class, which the patterns give,
+ * and each direction's pattern), and as a defence (GOMOKU_DEFENCE_SHARE of that). */
+static void score_tables(gomoku_state *s)
+{
+    for (int i = 0; i < GOMOKU_PATTERN_SETS; i++) {
+        uint8_t pat[TTT_DIRECTIONS];
+        for (int d = 0, rest = i; d < TTT_DIRECTIONS; d++, rest /= TTT_PAT_KINDS)
+            pat[d] = (uint8_t)(rest % TTT_PAT_KINDS);
+        assert(patterns_index(pat) == i);
+        int v = CLASS_SCORE[ttt_patterns_class_of(pat)] + PAT_SCORE[pat[0]] + PAT_SCORE[pat[1]] +
+                PAT_SCORE[pat[2]] + PAT_SCORE[pat[3]];
+        s->attack_score[i] = v;
+        s->defence_score[i] = (int)(GOMOKU_DEFENCE_SHARE * v);
+    }
+}
+
+/* The cells within GOMOKU_NEAR of each cell, once for the game's board. */
+static void find_near(gomoku_state *s)
+{
+    const ttt_lines *l = s->threats.lines;
+    for (int cell = 0; cell < l->cells; cell++) {
+        int row = cell / l->cols, col = cell % l->cols, n = 0;
+        for (int dr = -GOMOKU_NEAR; dr <= GOMOKU_NEAR; dr++)
+            for (int dc = -GOMOKU_NEAR; dc <= GOMOKU_NEAR; dc++) {
+                int r2 = row + dr, c2 = col + dc;
+                if (r2 >= 0 && r2 < l->rows && c2 >= 0 && c2 < l->cols)
+                    s->near_cells[cell][n++] = (int16_t)(r2 * l->cols + c2);
+            }
+        s->near_count[cell] = (uint8_t)n;
+    }
+}
 
 static ttt_status gomoku_check(const ttt_engine *e, ttt_error *err)
 {
@@ -313,7 +372,23 @@ static ttt_status gomoku_start(ttt_engine *e, ttt_error *err)
     ttt_threats_init(&s->threats, lines);
     ttt_patterns_init(s->pat, lines);
     ttt_lines_unref(lines); /* the threats and the patterns hold it */
+    if (!ttt_patterns_reserve(s->pat)) {
+        ttt_threats_done(&s->threats);
+        ttt_patterns_done(s->pat);
+        free(s->vct.table);
+        free(tt);
+        free(s->pat);
+        free(s);
+        return ttt_fail(err, TTT_ENOMEM, "engine 'gomoku': out of memory");
+    }
     s->tt = tt;
+    for (int i = 0; i < s->threats.lines->nwin; i++)
+        s->rank[s->threats.lines->dir_win[i]] = (int16_t)i;
+    for (int c = 0; c < s->threats.lines->cells; c++)
+        for (int p = 0; p < 2; p++)
+            s->zobrist[p][c] = ttt_zobrist_key((ttt_player)p, c);
+    find_near(s);
+    score_tables(s);
     int flat = r->k > GOMOKU_WINDOW_LEVELS ? r->k - GOMOKU_WINDOW_LEVELS : 0; /* up to flat + 1 stones: 1 */
     int64_t v = 1;
     for (int n = 1; n <= r->k && n <= TTT_MAX_SIDE; n++) {
@@ -354,24 +429,11 @@ static void gomoku_new_game(ttt_engine *e)
     ttt_threats_clear(&s->threats);
 }
 
-/* A cell's candidate score for who: its class, and its directions' patterns. */
-static int cell_score(const ttt_patterns *p, int c, ttt_player who)
-{
-    const uint8_t *pat = p->pat[who][c];
-    return CLASS_SCORE[p->cls[who][c]] + PAT_SCORE[pat[0]] + PAT_SCORE[pat[1]] + PAT_SCORE[pat[2]] +
-           PAT_SCORE[pat[3]];
-}
-
 static void add_near(gomoku_state *s, int cell, int delta)
 {
-    const ttt_lines *l = s->threats.lines;
-    int row = cell / l->cols, col = cell % l->cols;
-    for (int dr = -GOMOKU_NEAR; dr <= GOMOKU_NEAR; dr++)
-        for (int dc = -GOMOKU_NEAR; dc <= GOMOKU_NEAR; dc++) {
-            int r2 = row + dr, c2 = col + dc;
-            if (r2 >= 0 && r2 < l->rows && c2 >= 0 && c2 < l->cols)
-                s->near[r2 * l->cols + c2] = (uint8_t)(s->near[r2 * l->cols + c2] + delta);
-        }
+    const int16_t *cells = s->near_cells[cell];
+    for (int i = 0; i < s->near_count[cell]; i++)
+        s->near[cells[i]] = (uint8_t)(s->near[cells[i]] + delta);
 }
 
 /* The position of b in the threats, the patterns and the near counts. */
@@ -388,39 +450,64 @@ static void gomoku_set(gomoku_state *s, const ttt_board *b)
     for (int c = 0; c < t->lines->cells; c++)
         if (t->at[c] != TTT_NOBODY)
             add_near(s, c, 1);
+    memset(s->quad, 0, sizeof s->quad);
+    int k2 = t->lines->k - 2;
+    for (int w = 0; w < t->lines->nwin; w++)
+        for (int p = 0; p < 2; p++)
+            if (t->count[p][w] == k2 && t->count[1 - p][w] == 0)
+                s->quad[p][s->rank[w] >> 6] |= UINT64_C(1) << (s->rank[w] & 63);
 }
 
-/* Adds (sign 1) or takes back (-1) what a stone of who on cell changes in open_value, from the window counts
- * without that stone. */
-static void account_windows(gomoku_state *s, int cell, ttt_player who, int sign)
+/* Puts who's stone on cell (sign 1) or takes it back (-1) in the window counts, in one pass over the windows
+ * through it: as ttt_threats_play and ttt_threats_undo do (the counts, the fours, the cell, the stones, the
+ * hash), and with them open_value and the quad bits. */
+static void windows_change(gomoku_state *s, int cell, ttt_player who, int sign)
 {
-    const ttt_threats *t = &s->threats;
+    ttt_threats *t = &s->threats;
     ttt_player other = (ttt_player)(1 - who);
-    int nwin;
+    uint8_t *mine = t->count[who], *theirs = t->count[other];
+    int nwin, k = t->lines->k, added = sign > 0;
+    int64_t own_value = 0, other_value = 0;
     const int16_t *through = ttt_lines_through(t->lines, cell, &nwin);
     for (int i = 0; i < nwin; i++) {
-        int w = through[i], a = t->count[who][w], b = t->count[other][w];
-        if (b == 0)
-            s->open_value[who] += sign * (s->window_value[a + 1] - s->window_value[a]);
-        if (a == 0)
-            s->open_value[other] -= sign * s->window_value[b];
+        int w = through[i], a = mine[w] - !added, b = theirs[w]; /* a: who's stones without this one */
+        mine[w] = (uint8_t)(a + added);
+        /* a quad bit flips only where a window free of the other side holds k-2 of who's stones with this one
+         * or without it, or where this is who's only stone in a window of k-2 of the other side's */
+        if (b == 0) {
+            own_value += s->window_value[a + 1] - s->window_value[a];
+            t->fours[who] += sign * ((a + 1 == k - 1) - (a == k - 1));
+            if (a == k - 2 || a + 1 == k - 2)
+                s->quad[who][s->rank[w] >> 6] ^= UINT64_C(1) << (s->rank[w] & 63);
+        }
+        if (a == 0) {
+            other_value += s->window_value[b];
+            t->fours[other] -= sign * (b == k - 1);
+            if (b == k - 2)
+                s->quad[other][s->rank[w] >> 6] ^= UINT64_C(1) << (s->rank[w] & 63);
+        }
     }
+    s->open_value[who] += sign * own_value;
+    s->open_value[other] -= sign * other_value;
+    t->at[cell] = added ? (uint8_t)who : TTT_NOBODY;
+    t->stones += sign;
+    t->hash ^= s->zobrist[who][cell];
 }
 
 static void gomoku_play(gomoku_state *s, int cell, ttt_player who)
 {
-    account_windows(s, cell, who, 1);
-    ttt_threats_play(&s->threats, cell, who);
+    assert(s->threats.at[cell] == TTT_NOBODY);
+    windows_change(s, cell, who, 1);
     ttt_patterns_play(s->pat, cell, who);
     add_near(s, cell, 1);
 }
 
 static void gomoku_undo(gomoku_state *s, int cell, ttt_player who)
 {
+    assert(s->threats.at[cell] == who);
     add_near(s, cell, -1);
     ttt_patterns_undo(s->pat, cell, who);
-    ttt_threats_undo(&s->threats, cell, who);
-    account_windows(s, cell, who, -1);
+    windows_change(s, cell, who, -1);
 }
 
 /* The empty cells of `set` (the patterns' cell sets), up to max, in increasing order; returns how many. */
@@ -459,7 +546,8 @@ static int candidates(gomoku_state *s, ttt_player me, candidate *out, int limit,
     for (int c = 0; c < l->cells; c++) {
         if (!s->near[c] || p->at[c] != TTT_NOBODY || (only && !only[c]))
             continue;
-        int score = cell_score(p, c, me) + (int)(GOMOKU_DEFENCE_SHARE * cell_score(p, c, opp));
+        int score =
+            s->attack_score[patterns_index(p->pat[me][c])] + s->defence_score[patterns_index(p->pat[opp][c])];
         if (ply >= 0) {
             if (c == s->killer[ply][0] || c == s->killer[ply][1])
                 score += GOMOKU_KILLER_SCORE;
@@ -526,6 +614,183 @@ static bool opp_forks(const ttt_patterns *p, ttt_player who)
            p->count[who][TTT_CLASS_FLEX4] || p->count[who][TTT_CLASS_FIVE];
 }
 
+/* The leaves' VCF: the threats module's search (threats.h, ttt_threats_vcf; the same moves in the same
+ * order, the same table of failed positions, the same node count), with the attacker's four moves read from
+ * the windows of k-2 it keeps (a list at each node, from its parent's and the windows through the attacker's
+ * last stone: only those can have joined) instead of a scan of every window. */
+typedef struct leaf_search {
+    uint64_t budget; /* 0 = none */
+    uint64_t nodes;
+    int length; /* of the winning line, on a win */
+} leaf_search;
+
+/* Puts who's stone on the empty cell in the leaves' VCF: the cell, the hash and the window counts only (the
+ * VCF reads nothing else, and what it leaves alone is as it was when the VCF ends, every stone taken back).
+ * Returns the distinct cells where who now completes a line in the windows through cell: how many (up to 2),
+ * the first in f[0] and the second in f[1]. */
+static int vcf_play(gomoku_state *s, int cell, ttt_player who, int *f)
+{
+    ttt_threats *t = &s->threats;
+    const ttt_lines *l = t->lines;
+    uint8_t *mine = t->count[who], *theirs = t->count[1 - who];
+    int nwin, n = 0;
+    t->at[cell] = (uint8_t)who;
+    t->hash ^= s->zobrist[who][cell];
+    const int16_t *through = ttt_lines_through(l, cell, &nwin);
+    for (int i = 0; i < nwin; i++) {
+        int w = through[i];
+        if (++mine[w] != l->k - 1 || theirs[w] || n == 2)
+            continue;
+        const int16_t *cells = ttt_lines_cells(l, w);
+        int c = cells[0];
+        for (int j = 1; t->at[c] != TTT_NOBODY; j++)
+            c = cells[j];
+        if (n == 0 || f[0] != c)
+            f[n++] = c;
+    }
+    return n;
+}
+
+/* Takes back vcf_play's stone. */
+static void vcf_undo(gomoku_state *s, int cell, ttt_player who)
+{
+    ttt_threats *t = &s->threats;
+    uint8_t *mine = t->count[who];
+    int nwin;
+    t->at[cell] = TTT_NOBODY;
+    t->hash ^= s->zobrist[who][cell];
+    const int16_t *through = ttt_lines_through(t->lines, cell, &nwin);
+    for (int i = 0; i < nwin; i++)
+        mine[through[i]]--;
+}
+
+/* The windows of up[0..nup) (in dir_win order) that still hold k-2 of a's stones and none of the other's,
+ * with those through a's stone on `last` (-1: none) that now do, in dir_win order, to out; returns how many. */
+static int quad_windows(const gomoku_state *s, ttt_player a, const int16_t *up, int nup, int last,
+                        int16_t *out)
+{
+    const ttt_threats *t = &s->threats;
+    const uint8_t *mine = t->count[a], *theirs = t->count[1 - a];
+    int k2 = t->lines->k - 2, n = 0;
+    for (int i = 0; i < nup; i++)
+        if (mine[up[i]] == k2 && theirs[up[i]] == 0)
+            out[n++] = up[i];
+    if (last < 0)
+        return n;
+    int nwin;
+    const int16_t *through = ttt_lines_through(t->lines, last, &nwin);
+    for (int i = 0; i < nwin; i++) {
+        int w = through[i], j = n++;
+        if (mine[w] != k2 || theirs[w]) {
+            n--;
+            continue;
+        }
+        for (; j > 0 && s->rank[out[j - 1]] > s->rank[w]; j--)
+            out[j] = out[j - 1];
+        out[j] = (int16_t)w;
+    }
+    return n;
+}
+
+/* The VCF node of attacker a to move, a with no five-cell; `forced` is the defender's one five-cell or -1.
+ * up[0..nup) are the parent node's windows of k-2 (the root's: every one), `last` a's stone since (-1: none).
+ * `ply` is where a's move goes in the line. */
+static ttt_threats_result leaf_vcf(gomoku_state *s, ttt_player a, int forced, const int16_t *up, int nup,
+                                   int last, leaf_search *ls, int ply)
+{
+    ttt_threats *t = &s->threats;
+    const ttt_lines *l = t->lines;
+    ttt_player d = (ttt_player)(1 - a);
+    if (ls->budget && ls->nodes >= ls->budget)
+        return TTT_THREATS_UNKNOWN;
+    ls->nodes++;
+    uint64_t key = ttt_threats_vcf_key(t, a), *slot = &t->failed[key & (TTT_THREATS_TABLE_SIZE - 1)];
+    if (*slot == key)
+        return TTT_THREATS_NONE;
+    int16_t windows[TTT_THREATS_MAX_WINDOWS], moves[TTT_MAX_CELLS];
+    int nw = quad_windows(s, a, up, nup, last, windows), n = 0;
+    if (forced >= 0) {
+        moves[n++] = (int16_t)forced;
+    } else {
+        if (++s->stamp == 0) { /* wrapped: no stale mark may match */
+            memset(s->seen, 0, sizeof s->seen);
+            s->stamp = 1;
+        }
+        for (int i = 0; i < nw; i++) {
+            const int16_t *cells = ttt_lines_cells(l, windows[i]);
+            for (int j = 0; j < l->k; j++) {
+                int c = cells[j];
+                if (t->at[c] == TTT_NOBODY && s->seen[c] != s->stamp) {
+                    s->seen[c] = s->stamp;
+                    moves[n++] = (int16_t)c;
+                }
+            }
+        }
+    }
+    bool unknown = false;
+    for (int i = 0; i < n; i++) {
+        int m = moves[i], f[2], g[2];
+        int nf = vcf_play(s, m, a, f);
+        ttt_threats_result r = TTT_THREATS_NONE;
+        if (nf >= 2) {
+            ls->length = ply + 3;
+            r = TTT_THREATS_WIN;
+        } else if (nf == 1) {
+            /* the defender's forced block, and what it threatens */
+            int ng = vcf_play(s, f[0], d, g);
+            if (ng < 2)
+                r = leaf_vcf(s, a, ng == 1 ? g[0] : -1, windows, nw, m, ls, ply + 2);
+            vcf_undo(s, f[0], d);
+        }
+        vcf_undo(s, m, a);
+        if (r == TTT_THREATS_WIN)
+            return r;
+        unknown |= r == TTT_THREATS_UNKNOWN;
+    }
+    if (!unknown)
+        *slot = key;
+    return unknown ? TTT_THREATS_UNKNOWN : TTT_THREATS_NONE;
+}
+
+/* The windows of the quad bits of a, in dir_win order, to out; returns how many. */
+static int quad_list(const gomoku_state *s, ttt_player a, int16_t *out)
+{
+    const ttt_lines *l = s->threats.lines;
+    int n = 0;
+    for (int i = 0; i < (l->nwin + 63) / 64; i++)
+        for (uint64_t w = s->quad[a][i]; w; w &= w - 1)
+            out[n++] = l->dir_win[i * 64 + __builtin_ctzll(w)];
+    return n;
+}
+
+/* The moves that can stop attacker a's FLEX4 cells (a stone there leaves two five-cells; a has some and
+ * neither side a five-cell), marked in only (cells bytes): the empty cells of a's windows of k-2 through such
+ * a cell, and the defender's four-making cells (the empty cells of its windows of k-2). Every other move loses
+ * to the open four: the set of ttt_threats_defences, read from the quad bits and the patterns' FLEX4 cells
+ * instead of a scan of every window. Returns how many. */
+static int defence_marks(const gomoku_state *s, ttt_player a, uint8_t *only)
+{
+    const ttt_threats *t = &s->threats;
+    const ttt_lines *l = t->lines;
+    const ttt_bits *flex4 = &s->pat->flex4[a];
+    int n = 0;
+    memset(only, 0, (size_t)l->cells);
+    for (int side = 0; side < 2; side++)
+        for (int i = 0; i < (l->nwin + 63) / 64; i++)
+            for (uint64_t bits = s->quad[side][i]; bits; bits &= bits - 1) {
+                const int16_t *cells = ttt_lines_cells(l, l->dir_win[i * 64 + __builtin_ctzll(bits)]);
+                bool through = side != (int)a;
+                for (int j = 0; j < l->k && !through; j++)
+                    through = ttt_bits_test(flex4, cells[j]);
+                for (int j = 0; j < l->k && through; j++)
+                    if (t->at[cells[j]] == TTT_NOBODY && !only[cells[j]]) {
+                        only[cells[j]] = 1;
+                        n++;
+                    }
+            }
+    return n;
+}
+
 /* Win scores are stored in the table as distances from the node, not from the root. */
 static int score_to_tt(int v, int ply) { return v > GOMOKU_WON ? v + ply : v < -GOMOKU_WON ? v - ply : v; }
 static int score_from_tt(int v, int ply) { return v > GOMOKU_WON ? v - ply : v < -GOMOKU_WON ? v + ply : v; }
@@ -574,6 +839,14 @@ static int search(gomoku_state *s, ttt_player me, int depth, int alpha, int beta
             s->nodes += s->leaf.nodes;
             if (r == TTT_VCT_WIN)
                 return GOMOKU_WIN - ply - GOMOKU_LEAF_VCF_PLIES;
+        } else if (s->leaf_vcf && !s->scan && has_four_move(p, me)) {
+            int16_t windows[TTT_THREATS_MAX_WINDOWS];
+            leaf_search ls = {.budget = s->leaf_vcf};
+            ttt_threats_result r =
+                leaf_vcf(s, me, nf == 1 ? f[0] : -1, windows, quad_list(s, me, windows), -1, &ls, 0);
+            s->nodes += ls.nodes;
+            if (r == TTT_THREATS_WIN)
+                return GOMOKU_WIN - ply - ls.length;
         } else if (s->leaf_vcf && has_four_move(p, me)) {
             int line[TTT_MAX_CELLS], length;
             uint64_t before = t->nodes;
@@ -612,7 +885,7 @@ static int search(gomoku_state *s, ttt_player me, int depth, int alpha, int beta
     candidate moves[TTT_MAX_CELLS];
     uint8_t only[TTT_MAX_CELLS], *restrict_to = NULL;
     bool forced = false;
-    if (s->defend && p->count[opp][TTT_CLASS_FLEX4]) {
+    if (s->defend && p->count[opp][TTT_CLASS_FLEX4] && s->scan) {
         int defence[TTT_MAX_CELLS], nd = ttt_threats_defences(t, opp, defence);
         if (nd > 0) {
             memset(only, 0, (size_t)l->cells);
@@ -621,6 +894,9 @@ static int search(gomoku_state *s, ttt_player me, int depth, int alpha, int beta
             restrict_to = only;
             forced = true;
         }
+    } else if (s->defend && p->count[opp][TTT_CLASS_FLEX4] && defence_marks(s, opp, only) > 0) {
+        restrict_to = only;
+        forced = true;
     }
     int n = candidates(s, me, moves, s->inner, NULL, restrict_to, ply);
     if (n == 0 && restrict_to)
@@ -785,6 +1061,7 @@ static ttt_status gomoku_choose(ttt_engine *e, const ttt_board *b, ttt_move *out
     s->node_limit = c->nodes;
     s->leaf_vcf = c->leaf;
     s->leafp = c->leafp != 0;
+    s->scan = c->scan != 0;
     s->leaf.table = s->vct.table;
     s->leaf.entries = s->vct.entries;
     s->leaf.deadline = 0;

@@ -2,6 +2,7 @@
 #include "search/patterns.h"
 
 #include <assert.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* The k cells of a window as bits starting at bit s of a key. */
@@ -111,16 +112,31 @@ static inline int class_at(const ttt_patterns *p, int s, int cell)
         ->class_table[pat[0] + TTT_PAT_KINDS * (pat[1] + TTT_PAT_KINDS * (pat[2] + TTT_PAT_KINDS * pat[3]))];
 }
 
+/* The cell sets a class puts its cells in, as bits: most class changes leave every set as it was. */
+enum { IN_FOUR = 1, IN_FIVES = 2, IN_FLEX4 = 4, IN_THREES = 8 };
+static const uint8_t CLASS_SETS[TTT_CLASS_KINDS] = {
+    [TTT_CLASS_FLEX3] = IN_THREES,
+    [TTT_CLASS_FLEX3_2X] = IN_THREES,
+    [TTT_CLASS_FOUR] = IN_FOUR,
+    [TTT_CLASS_FOUR_THREE] = IN_FOUR,
+    [TTT_CLASS_FOUR_FLEX3] = IN_FOUR,
+    [TTT_CLASS_FLEX4] = IN_FOUR | IN_FLEX4,
+    [TTT_CLASS_FIVE] = IN_FOUR | IN_FIVES,
+};
+
 /* Stores cell's class for side s, keeping the counts and cell sets. */
 static void set_class(ttt_patterns *p, int s, int cell, int cls, bool counted)
 {
     int old = p->cls[s][cell];
     if (counted && old == cls)
         return;
-    if (counted)
-        p->count[s][old]--;
     p->cls[s][cell] = (uint8_t)cls;
     p->count[s][cls]++;
+    if (counted) {
+        p->count[s][old]--;
+        if (CLASS_SETS[old] == CLASS_SETS[cls])
+            return;
+    }
     if (cls >= TTT_CLASS_FOUR)
         ttt_bits_set(&p->at_least_four[s], cell);
     else
@@ -249,10 +265,33 @@ void ttt_patterns_init(ttt_patterns *p, const ttt_lines *lines)
         classify_cell(p, c, false);
 }
 
+bool ttt_patterns_reserve(ttt_patterns *p)
+{
+    int cells = p->lines->cells;
+    assert(!p->played && p->k >= 2);
+    /* a record a filled cell; each play changes at most 2k-2 cells in each direction */
+    ttt_patterns_played *played = malloc((size_t)cells * sizeof *played);
+    ttt_patterns_change *changes =
+        malloc((size_t)cells * TTT_DIRECTIONS * (size_t)(2 * p->k - 2) * sizeof *changes);
+    if (!played || !changes) {
+        free(played);
+        free(changes);
+        return false;
+    }
+    p->played = played;
+    p->changes = changes;
+    p->nplayed = p->nchanges = 0;
+    return true;
+}
+
 void ttt_patterns_done(ttt_patterns *p)
 {
     ttt_lines_unref(p->lines);
     p->lines = NULL;
+    free(p->played);
+    free(p->changes);
+    p->played = NULL;
+    p->changes = NULL;
 }
 
 /* Sets (put) or clears who's bit for `cell` in the keys of the cells of its runs, and classifies those that
@@ -272,6 +311,13 @@ static void update(ttt_patterns *p, int cell, ttt_player who, bool put)
             else
                 p->stone[who][c][d] &= ~bit;
             if (c != cell && p->at[c] == TTT_NOBODY) {
+                if (put && p->played)
+                    p->changes[p->nchanges++] = (ttt_patterns_change){
+                        .cell = (int16_t)c,
+                        .dir = (uint8_t)d,
+                        .pat = {p->pat[TTT_X][c][d], p->pat[TTT_O][c][d]},
+                        .cls = {p->cls[TTT_X][c], p->cls[TTT_O][c]},
+                    };
                 classify_at(p, c, d, true);
                 touched[ntouched++] = (int16_t)c;
             }
@@ -280,19 +326,59 @@ static void update(ttt_patterns *p, int cell, ttt_player who, bool put)
     /* a cell in runs of two directions is touched twice: the second time its class is unchanged */
     for (int i = 0; i < ntouched; i++) {
         int c = touched[i];
-        for (int s = 0; s < 2; s++)
-            set_class(p, s, c, class_at(p, s, c), true);
+        for (int s = 0; s < 2; s++) {
+            int cls = class_at(p, s, c);
+            if (cls != p->cls[s][c]) /* mostly not: no call */
+                set_class(p, s, c, cls, true);
+        }
     }
 }
 
 void ttt_patterns_play(ttt_patterns *p, int cell, ttt_player who)
 {
     assert(cell >= 0 && cell < p->lines->cells && p->at[cell] == TTT_NOBODY);
+    if (p->played) /* at most one record a filled cell: room for every cell */
+        p->played[p->nplayed++] =
+            (ttt_patterns_played){.cell = (int16_t)cell, .who = (uint8_t)who, .first = p->nchanges};
     uncount(p, cell);
     p->at[cell] = (uint8_t)who;
     p->stones++;
     p->hash ^= ttt_zobrist_key(who, cell);
     update(p, cell, who, true);
+}
+
+/* Undo of the top record's stone: its keys' bits cleared, and what its play changed put back (the cells of
+ * its runs as they were, the stone's own cell counted again with the values it kept while filled). */
+static void restore(ttt_patterns *p, int cell, ttt_player who)
+{
+    const ttt_patterns_played *r = &p->played[--p->nplayed];
+    int k = p->k;
+    for (int d = 0; d < TTT_DIRECTIONS; d++) {
+        int at = p->run_at[cell][d], n = p->run_len[cell][d], first = p->run_first[cell][d],
+            step = p->step[d];
+        for (int j = 0; j < n; j++)
+            p->stone[who][first + j * step][d] &= ~(UINT64_C(1) << (at - j + k - 1));
+    }
+    for (int i = p->nchanges - 1; i >= r->first; i--) {
+        const ttt_patterns_change *ch = &p->changes[i];
+        int c = ch->cell, d = ch->dir;
+        for (int s = 0; s < 2; s++) {
+            int now = p->pat[s][c][d];
+            if (now != ch->pat[s]) {
+                p->pat_count[s][now]--;
+                p->pat_count[s][ch->pat[s]]++;
+                p->pat[s][c][d] = ch->pat[s];
+            }
+            if (p->cls[s][c] != ch->cls[s])
+                set_class(p, s, c, ch->cls[s], true);
+        }
+    }
+    p->nchanges = r->first;
+    for (int s = 0; s < 2; s++) {
+        for (int d = 0; d < TTT_DIRECTIONS; d++)
+            p->pat_count[s][p->pat[s][cell][d]]++;
+        set_class(p, s, cell, p->cls[s][cell], false);
+    }
 }
 
 void ttt_patterns_undo(ttt_patterns *p, int cell, ttt_player who)
@@ -301,6 +387,11 @@ void ttt_patterns_undo(ttt_patterns *p, int cell, ttt_player who)
     p->at[cell] = TTT_NOBODY;
     p->stones--;
     p->hash ^= ttt_zobrist_key(who, cell);
+    if (p->nplayed && p->played[p->nplayed - 1].cell == cell) {
+        restore(p, cell, who);
+        return;
+    }
+    p->nplayed = p->nchanges = 0; /* out of order: the records no longer hold */
     update(p, cell, who, false);
     classify_cell(p, cell, false); /* its keys were kept while it was filled */
 }

@@ -74,6 +74,22 @@ enum {
 #define TTT_PATTERNS_TABLE_BITS (2 * TTT_PATTERNS_TABLE_K - 2)
 #define TTT_PATTERNS_TABLE_SIZE 6561 /* 3^TTT_PATTERNS_TABLE_BITS */
 
+/* What a play changed on one empty cell of its runs (one direction: a cell lies on one line through the
+ * stone), as it was before: what undo puts back instead of classifying again. */
+typedef struct ttt_patterns_change {
+    int16_t cell;
+    uint8_t dir;
+    uint8_t pat[2]; /* [side]: pat[side][cell][dir] */
+    uint8_t cls[2]; /* [side]: cls[side][cell] */
+} ttt_patterns_change;
+
+/* One play's record: its stone and its changes, changes[first ..] up to the next record's first. */
+typedef struct ttt_patterns_played {
+    int16_t cell;
+    uint8_t who;
+    int first;
+} ttt_patterns_played;
+
 typedef struct ttt_patterns {
     const ttt_lines *lines; /* one reference, held until ttt_patterns_done */
     int k, stones;
@@ -96,6 +112,12 @@ typedef struct ttt_patterns {
     ttt_bits threes[2]; /* empty cells of class TTT_CLASS_FLEX3 or TTT_CLASS_FLEX3_2X: make an open three */
     uint64_t hash;      /* Zobrist hash of the stones (ttt_zobrist_key) */
     uint64_t updates;   /* (cell, direction) pairs classified since init */
+    /* With ttt_patterns_reserve, the records of the plays not yet taken back, a stack (the last play on
+     * top): undo of the top record's stone puts its changes back; any other undo forgets every record and
+     * classifies again. NULL without: undo always classifies again. */
+    ttt_patterns_played *played;
+    ttt_patterns_change *changes;
+    int nplayed, nchanges;
     /* k <= TTT_PATTERNS_TABLE_K: the pattern of every key, indexed by trit[own] + 2 * trit[blocked] of the
      * key without its centre bit (trit: a bit set read in base 3) */
     bool tabled;
@@ -108,7 +130,12 @@ typedef struct ttt_patterns {
  * reference to lines. */
 void ttt_patterns_init(ttt_patterns *p, const ttt_lines *lines);
 
-/* Gives back p's reference to its geometry; p is unusable until initialised again. */
+/* Allocates p's undo records (before any play; k >= 2): from then on an undo of the last play's stone puts
+ * back what that play changed instead of classifying the cells of its lines again (the same values, less
+ * than half the work). False when out of memory: p works as before, undo classifying again. */
+bool ttt_patterns_reserve(ttt_patterns *p);
+
+/* Gives back p's reference to its geometry and frees its records; p is unusable until initialised again. */
 void ttt_patterns_done(ttt_patterns *p);
 
 /* Makes p the position of b (same rules as init's; asserted). */

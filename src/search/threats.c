@@ -188,6 +188,8 @@ static uint64_t table_key(const ttt_threats *t, ttt_player attacker)
     return key ? key : THREATS_ZERO_KEY;
 }
 
+uint64_t ttt_threats_vcf_key(const ttt_threats *t, ttt_player attacker) { return table_key(t, attacker); }
+
 /* Appends to moves (n so far) the empty cells of window w not yet in seen, marking them; returns the new
  * count. */
 static inline int add_empty_cells(const ttt_threats *t, int w, uint8_t *seen, int *moves, int n)

@@ -108,6 +108,10 @@ ttt_threats_result ttt_threats_vct(ttt_threats *t, ttt_player who, int max_three
  * TTT_MAX_CELLS); returns how many, or -1 when attacker has no such cell. */
 int ttt_threats_defences(const ttt_threats *t, ttt_player attacker, int *out);
 
+/* The key under which the VCF stores a failed search of attacker in t->failed (at index key &
+ * (TTT_THREATS_TABLE_SIZE - 1)): for a VCF of the caller's own sharing that table. */
+uint64_t ttt_threats_vcf_key(const ttt_threats *t, ttt_player attacker);
+
 /* Forgets the table of failed positions (a new game). */
 void ttt_threats_clear(ttt_threats *t);
 
