@@ -789,9 +789,16 @@ static ttt_status check_written(ttt_store *s, int64_t row, const ttt_game_record
     ttt_game_record *back = malloc(sizeof *back);
     if (!back)
         return ttt_fail(err, TTT_ENOMEM, "database: out of memory");
-    ttt_error ignored;
-    bool same = ttt_store_get_game(s, row, back, &ignored) == TTT_OK && back->started == g->started &&
-                back->ended == g->ended && strcmp(back->rules, g->rules) == 0 && strcmp(back->x, g->x) == 0 &&
+    ttt_error read_err;
+    ttt_status read = ttt_store_get_game(s, row, back, &read_err);
+    if (read == TTT_ENOMEM) {
+        free(back);
+        if (err)
+            *err = read_err;
+        return read;
+    }
+    bool same = read == TTT_OK && back->started == g->started && back->ended == g->ended &&
+                strcmp(back->rules, g->rules) == 0 && strcmp(back->x, g->x) == 0 &&
                 strcmp(back->o, g->o) == 0 && strcmp(back->moves, g->moves) == 0 &&
                 strcmp(back->result, g->result) == 0;
     free(back);
