@@ -983,12 +983,13 @@ static bool pairing_after(const writer *w, const node_pos *p, int cell, int *par
  * first the oracle backs, in the solver's order (its table's move first). -1 when none (the oracle does not
  * back the value). */
 static int prover_move(writer *w, const node_pos *p, int last, int end, int *partner, bool *paired,
-                       ttt_bits *unseen)
+                       ttt_bits *unseen, bool *counts)
 {
     const ttt_bits *mine = w->prover == TTT_X ? &p->x : &p->o, *theirs = w->prover == TTT_X ? &p->o : &p->x;
     ttt_bits cand = empty_cells(w, p);
     int order[TTT_MAX_CELLS], block = -1;
     *paired = false;
+    *counts = false;
     memset(unseen, 0, sizeof *unseen);
     if (w->misere) { /* moves that complete the prover's line lose at once */
         ttt_bits lose = threat_cells(w, mine, theirs);
@@ -1011,15 +1012,19 @@ static int prover_move(writer *w, const node_pos *p, int last, int end, int *par
         int counted = w->words == 1 && w->lines->nwin <= PAIRING_AVOID_MAX_WINDOWS
                           ? avoid_move64(w, mine->w[0], theirs->w[0], cand.w[0])
                           : -1;
-        if (counted >= 0)
+        if (counted >= 0) {
+            *counts = true;
             return counted;
+        }
         for (int cell = next_cell(w, &cand, 0); cell >= 0 && w->words > 1;
              cell = next_cell(w, &cand, cell + 1)) {
             ttt_bits after = *mine;
             ttt_bits_set(&after, cell);
             avoid_count a = avoid_counted(w, &after, theirs);
-            if (a.safe && avoid_tag(w, &a) >= 0)
+            if (a.safe && avoid_tag(w, &a) >= 0) {
+                *counts = true;
                 return cell;
+            }
         }
     } else {
         ttt_bits threats = threat_cells(w, theirs, mine);
@@ -1124,9 +1129,9 @@ static bool write_node(writer *w, const node_pos *p, int last, int end, const in
 static bool write_move(writer *w, const node_pos *p, int last, int end)
 {
     int *partner = partners_at(w, p);
-    bool paired;
+    bool paired, counts;
     ttt_bits unseen;
-    int cell = prover_move(w, p, last, end, partner, &paired, &unseen);
+    int cell = prover_move(w, p, last, end, partner, &paired, &unseen, &counts);
     bool ok = false;
     if (cell < 0) {
         if (!w->status)
@@ -1136,18 +1141,26 @@ static bool write_move(writer *w, const node_pos *p, int last, int end)
     } else if (put_tag_cell(w, TTT_CERT_MOVE, cell)) {
         node_pos c = child_of(w, p, cell);
         c.unseen = unseen;
-        ok = write_node(w, &c, cell, end, paired ? partner : NULL);
+        if (counts && !is_full(w, &c)) { /* the leaf prover_move counted: not counted again */
+            w->st.nodes++;
+            w->st.avoids++;
+            ok = write_pairs(w, w->target == TTT_CERT_NOT_LOSE ? TTT_CERT_AVOID : TTT_CERT_DOOMED, NULL);
+        } else {
+            ok = write_node(w, &c, cell, end, paired ? partner : NULL);
+        }
     }
     return ok;
 }
 
-static bool write_inner(writer *w, const node_pos *p, int last, int end, const int *pairing);
+static bool write_inner(writer *w, const node_pos *p, int last, int end, const int *pairing,
+                        const uint64_t *known_key);
 
-/* Asks the cache for the slot in the set of positions written of the child of p after cell (one-word boards;
- * its key as canonical() makes it), which the child reads first: a cache miss where the set is large. Only
- * a hint. (Not the child's bucket in the solver's table: most children end in a leaf or a SEEN without
- * reading it, and asking for a bucket of a large table costs an address translation's miss of its own.) */
-static void prefetch_child(const writer *w, const node_pos *p, int cell)
+/* The key of the child of p after cell (one-word boards; as canonical() makes it, which write_inner is then
+ * spared), and asks the cache for its slot in the set of positions written, which the child reads first: a
+ * cache miss where the set is large. (Not the child's bucket in the solver's table: most children end in a
+ * leaf or a SEEN without reading it, and asking for a bucket of a large table costs an address translation's
+ * miss of its own.) */
+static void prefetch_child(const writer *w, const node_pos *p, int cell, uint64_t *key)
 {
     int side = x_to_move(w, p) ? TTT_X : TTT_O, best = 0;
     uint64_t least = UINT64_MAX;
@@ -1158,7 +1171,7 @@ static void prefetch_child(const writer *w, const node_pos *p, int cell)
             best = sy;
         }
     }
-    uint64_t x = p->x.w[0], o = p->o.w[0], bit = UINT64_C(1) << cell, key[2];
+    uint64_t x = p->x.w[0], o = p->o.w[0], bit = UINT64_C(1) << cell;
     key_of64(w, map64(&w->sym[best], side == TTT_X ? x | bit : x),
              map64(&w->sym[best], side == TTT_O ? o | bit : o), key);
     set_prefetch(w, key);
@@ -1171,6 +1184,7 @@ static void prefetch_child(const writer *w, const node_pos *p, int cell)
 static bool write_all(writer *w, const node_pos *p, int end)
 {
     int cells[TTT_MAX_CELLS];
+    uint64_t keys[TTT_MAX_CELLS][2];
     int n = move_orbits(w, p, cells);
     if (!put_tag_cell(w, TTT_CERT_ALL, n))
         return false;
@@ -1184,7 +1198,7 @@ static bool write_all(writer *w, const node_pos *p, int end)
         ttt_bits open = own;
         ttt_bits_clear(&open, cells[i]);
         if (!fills && !ttt_bits_test(&their, cells[i]) && !bits_any(&open))
-            prefetch_child(w, p, cells[i]);
+            prefetch_child(w, p, cells[i], keys[i]);
     }
     for (int i = 0; i < n; i++) {
         if (fills || ttt_bits_test(&their, cells[i])) {
@@ -1200,7 +1214,7 @@ static bool write_all(writer *w, const node_pos *p, int end)
             continue;
         }
         node_pos c = child_of(w, p, cells[i]);
-        if (!write_inner(w, &c, cells[i], end, NULL))
+        if (!write_inner(w, &c, cells[i], end, NULL, w->words == 1 ? keys[i] : NULL))
             return false;
     }
     return true;
@@ -1223,16 +1237,24 @@ static bool write_node(writer *w, const node_pos *p, int last, int end, const in
             return true;
         }
     }
-    return write_inner(w, p, last, end, pairing);
+    return write_inner(w, p, last, end, pairing, NULL);
 }
 
-/* write_node's part past the game's end and WIN leaves (which write_all reads off its threats). */
-static bool write_inner(writer *w, const node_pos *p, int last, int end, const int *pairing)
+/* write_node's part past the game's end and WIN leaves (which write_all reads off its threats). known_key: p's
+ * key in the set of positions written, its slot asked for already (write_all), or NULL. */
+static bool write_inner(writer *w, const node_pos *p, int last, int end, const int *pairing,
+                        const uint64_t *known_key)
 {
     int mover = x_to_move(w, p) ? TTT_X : TTT_O;
     w->st.nodes++;
-    uint64_t key[2 * TTT_WORDS];
-    canonical(w, p, key);
+    uint64_t own[2 * TTT_WORDS];
+    const uint64_t *key = known_key;
+    if (!key) {
+        canonical(w, p, own);
+        key = own;
+    }
+    /* Asked for again (write_all asked first): the earlier siblings' subtrees may have pushed it out of the
+     * cache, and the counting below hides the miss. */
     set_prefetch(w, key);
     const ttt_bits *mine = w->prover == TTT_X ? &p->x : &p->o, *theirs = w->prover == TTT_X ? &p->o : &p->x;
     avoid_count counted = {0};
