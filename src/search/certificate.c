@@ -844,10 +844,11 @@ static int avoid_tag(const writer *w, const avoid_count *a)
 }
 
 /* Misère, one-word boards, the prover to move with the stones `mine` against `theirs`: the first cell of cand
- * after which the counting alone proves the half (avoid_counted and avoid_tag: AVOID or DOOMED), or -1. One scan
+ * after which the counting alone proves the half (avoid_counted and avoid_tag: AVOID or DOOMED), or -1; *lose
+ * receives the cells that complete a line of the prover's (never the answer: they lose at once). One scan
  * of the windows serves every cell: a move changes only the windows through its cell, and the prover's moves
  * left by one (a scan for each cell was a quarter of writing misère 5x5k4). */
-static int avoid_move64(const writer *w, uint64_t mine, uint64_t theirs, uint64_t cand)
+static int avoid_move64(const writer *w, uint64_t mine, uint64_t theirs, uint64_t cand, uint64_t *lose)
 {
     const ttt_lines *lines = w->lines;
     const int k = lines->k;
@@ -856,11 +857,14 @@ static int avoid_move64(const writer *w, uint64_t mine, uint64_t theirs, uint64_
     int8_t need[PAIRING_AVOID_MAX_WINDOWS];
     uint64_t base = 0, potential = 0, gap[PAIRING_AVOID_MAX_WINDOWS], gap_win[PAIRING_AVOID_MAX_WINDOWS];
     int ngaps = 0;
+    *lose = 0;
     for (int win = 0; win < lines->nwin; win++) {
         const uint64_t wb = lines->win_bits[win].w[0], g = wb & ~theirs;
         need[win] = -1;
         if (!(wb & theirs)) {
             need[win] = (int8_t)(k - __builtin_popcountll(wb & mine));
+            if (need[win] == 1)
+                *lose |= wb & ~mine;
             if (need[win] < left) { /* still a window the prover can complete after its move */
                 base |= wb;
                 potential += pairing_potential(need[win]);
@@ -870,7 +874,7 @@ static int avoid_move64(const writer *w, uint64_t mine, uint64_t theirs, uint64_
             gap_win[ngaps++] = wb;
         }
     }
-    for (uint64_t c = cand; c; c &= c - 1) {
+    for (uint64_t c = cand & ~*lose; c; c &= c - 1) {
         const int cell = __builtin_ctzll(c);
         const uint64_t bit = c & -c;
         uint64_t useful = base, sum = potential, poison = 0;
@@ -991,11 +995,20 @@ static int prover_move(writer *w, const node_pos *p, int last, int end, int *par
     *paired = false;
     *counts = false;
     memset(unseen, 0, sizeof *unseen);
-    if (w->misere) { /* moves that complete the prover's line lose at once */
-        ttt_bits lose = threat_cells(w, mine, theirs);
-        for (int i = 0; i < w->words; i++)
-            cand.w[i] &= ~lose.w[i];
-        /* The move that makes the prover's stones the image of the opponent's under a mirror. */
+    if (w->misere) {
+        /* A move after which the counting proves the half (an AVOID or DOOMED leaf), with no search; its scan
+         * of the windows also finds the moves that complete the prover's line, which lose at once. */
+        int counted = -1;
+        if (w->words == 1 && w->lines->nwin <= PAIRING_AVOID_MAX_WINDOWS) {
+            uint64_t lose;
+            counted = avoid_move64(w, mine->w[0], theirs->w[0], cand.w[0], &lose);
+            cand.w[0] &= ~lose;
+        } else {
+            ttt_bits lose = threat_cells(w, mine, theirs);
+            for (int i = 0; i < w->words; i++)
+                cand.w[i] &= ~lose.w[i];
+        }
+        /* Before it, the move that makes the prover's stones the image of the opponent's under a mirror. */
         for (int m = 0; m < w->nmirror && w->target == TTT_CERT_NOT_LOSE; m++) {
             ttt_bits image = map_set(w, &w->mirror_map[m], theirs), missing = {{0}};
             for (int i = 0; i < w->words; i++)
@@ -1008,10 +1021,6 @@ static int prover_move(writer *w, const node_pos *p, int last, int end, int *par
             if (ttt_bits_test(&cand, cell) && mirror_holds(w, m, &after, theirs))
                 return cell;
         }
-        /* A move after which the counting proves the half (an AVOID or DOOMED leaf), with no search. */
-        int counted = w->words == 1 && w->lines->nwin <= PAIRING_AVOID_MAX_WINDOWS
-                          ? avoid_move64(w, mine->w[0], theirs->w[0], cand.w[0])
-                          : -1;
         if (counted >= 0) {
             *counts = true;
             return counted;
