@@ -89,6 +89,9 @@ typedef struct writer {
     int *partners; /* (cells + 1) * cells: the pairing under way at each count of stones */
     int16_t
         killer[TTT_MAX_CELLS + 1]; /* by count of stones: the last prover move that made a pairing, or -1 */
+    /* The windows of the position avoid_counted counted last (one-word boards): the prover's stones in each
+     * window free of the opponent's, and whether the opponent has a stone in it (avoid_paired's input). */
+    uint8_t have[PAIRING_AVOID_MAX_WINDOWS], had[PAIRING_AVOID_MAX_WINDOWS];
     size_t mask, count;
     FILE *out;
     uint8_t buf[OUT_BUFFER];
@@ -753,8 +756,8 @@ static avoid_view avoid_view_of(const writer *w, const ttt_bits *mine, const ttt
 
 /* avoid_view_of and avoid_safe(&view, prover, true) on a one-word board, in one pass (every node of a misère
  * proof comes here): whether the counting shows that the prover avoids its lines; *poison receives the
- * opponent's poison cells. */
-static bool avoid_safe64(const writer *w, uint64_t mine, uint64_t theirs, uint64_t *poison)
+ * opponent's poison cells, w->have and w->had the windows as pairing_avoid reads them (avoid_paired). */
+static bool avoid_safe64(writer *w, uint64_t mine, uint64_t theirs, uint64_t *poison)
 {
     const ttt_lines *lines = w->lines;
     const int k = lines->k;
@@ -765,13 +768,15 @@ static bool avoid_safe64(const writer *w, uint64_t mine, uint64_t theirs, uint64
     uint64_t useful = 0, threat = 0, potential = 0;
     for (int win = 0; win < lines->nwin; win++) {
         const uint64_t wb = lines->win_bits[win].w[0], gap = wb & ~theirs;
-        if (!(wb & theirs)) {
-            const int need = k - __builtin_popcountll(wb & mine);
+        w->have[win] = (uint8_t)__builtin_popcountll(wb & mine);
+        w->had[win] = (uint8_t)__builtin_popcountll(wb & theirs);
+        if (!w->had[win]) {
+            const int need = k - w->have[win];
             if (need <= left) {
                 useful |= wb;
                 potential += pairing_potential(need);
             }
-        } else if (!(wb & mine) && !(gap & (gap - 1))) {
+        } else if (!w->have[win] && !(gap & (gap - 1))) {
             threat |= gap;
         }
     }
@@ -793,7 +798,7 @@ typedef struct avoid_count {
 } avoid_count;
 
 /* The counting alone, without pairs. */
-static avoid_count avoid_counted(const writer *w, const ttt_bits *mine, const ttt_bits *theirs)
+static avoid_count avoid_counted(writer *w, const ttt_bits *mine, const ttt_bits *theirs)
 {
     avoid_count a = {.empty = empty_cells(w, &(node_pos){.x = *mine, .o = *theirs})};
     if (w->words == 1) {
@@ -811,23 +816,15 @@ static avoid_count avoid_counted(const writer *w, const ttt_bits *mine, const tt
 /* Whether pairs (search/pairing.h) let the prover avoid its lines where the counting alone does not (a->safe
  * false): partner receives them (each cell's partner, -1 for the cells in no pair). Tried with the prover to
  * move only: with the opponent to move, the prover has just chosen its move, a counting one first
- * (avoid_move64), and pairs were found after it 36 times in 190,822 searches (misère 5x5k4). */
-static bool avoid_paired(const writer *w, const avoid_count *a, const ttt_bits *mine, const ttt_bits *theirs,
-                         int *partner)
+ * (avoid_move64), and pairs were found after it 36 times in 190,822 searches (misère 5x5k4). a: the counting
+ * of the position that avoid_counted counted last (its windows in w->have and w->had). */
+static bool avoid_paired(const writer *w, const avoid_count *a, int *partner)
 {
     if (!a->to_move || w->words != 1 || a->empties < AVOID_PAIRS_MIN_EMPTIES ||
         w->lines->nwin > PAIRING_AVOID_MAX_WINDOWS)
         return false;
-    uint8_t have[PAIRING_AVOID_MAX_WINDOWS], had[PAIRING_AVOID_MAX_WINDOWS];
-    const ttt_lines *lines = w->lines;
-    for (int win = 0; win < lines->nwin; win++) {
-        have[win] = (uint8_t)__builtin_popcountll(lines->win_bits[win].w[0] & mine->w[0]);
-        had[win] = (uint8_t)__builtin_popcountll(lines->win_bits[win].w[0] & theirs->w[0]);
-    }
-    for (int c = 0; c < w->cells; c++)
-        partner[c] = -1;
-    return pairing_avoid(lines, a->empty.w[0], 0, a->poison.w[0], have, had, (a->empties + 1) / 2, true,
-                         AVOID_PAIRS_BUDGET, partner);
+    return pairing_avoid(w->lines, a->empty.w[0], 0, a->poison.w[0], w->have, w->had, (a->empties + 1) / 2,
+                         true, AVOID_PAIRS_BUDGET, partner);
 }
 
 /* The leaf's tag where the prover avoids its lines (a->safe, or pairs found): AVOID for the half "does not
@@ -1203,11 +1200,23 @@ static bool write_all(writer *w, const node_pos *p, int end)
     ttt_bits their = threat_cells(w, theirs, mine);
     if (!w->misere)
         own = threat_cells(w, mine, theirs);
+    uint64_t inner = 0, seen = 0; /* one-word boards: the children write_inner takes, those written before */
     for (int i = 0; i < n && w->words == 1; i++) {
         ttt_bits open = own;
         ttt_bits_clear(&open, cells[i]);
-        if (!fills && !ttt_bits_test(&their, cells[i]) && !bits_any(&open))
+        if (!fills && !ttt_bits_test(&their, cells[i]) && !bits_any(&open)) {
             prefetch_child(w, p, cells[i], keys[i]);
+            inner |= UINT64_C(1) << i;
+        }
+    }
+    /* The set is asked for every child at once, before any child's subtree: the cache misses overlap, where
+     * asked for one child at a time, after its elder siblings' subtrees, most missed again (misère 5x5k4:
+     * most of the children are positions written before). The set only grows in a half, so a child found
+     * now is found when its turn comes; the others are asked again then (write_inner). */
+    for (uint64_t m = inner; m; m &= m - 1) {
+        size_t slot;
+        if (set_find(w, keys[__builtin_ctzll(m)], &slot))
+            seen |= m & -m;
     }
     for (int i = 0; i < n; i++) {
         if (fills || ttt_bits_test(&their, cells[i])) {
@@ -1220,6 +1229,13 @@ static bool write_all(writer *w, const node_pos *p, int end)
         ttt_bits_clear(&open, cells[i]);
         if (bits_any(&open)) {
             w->st.wins++; /* a WIN leaf: nothing written */
+            continue;
+        }
+        if (i < 64 && seen >> i & 1) { /* as write_inner writes it */
+            w->st.nodes++;
+            w->st.seen++;
+            if (!put(w, (const uint8_t[]){TTT_CERT_SEEN}, 1))
+                return false;
             continue;
         }
         node_pos c = child_of(w, p, cells[i]);
@@ -1285,7 +1301,7 @@ static bool write_inner(writer *w, const node_pos *p, int last, int end, const i
     /* Pairs after the set: a search of its own, which a position written before (a SEEN leaf) is spared. A
      * leaf's position is not put in the set (the checker does not take it as proven). */
     int *partner = partners_at(w, p);
-    if (w->misere && avoid_paired(w, &counted, mine, theirs, partner)) {
+    if (w->misere && avoid_paired(w, &counted, partner)) {
         counted.safe = true;
         if ((tag = avoid_tag(w, &counted)) >= 0) {
             w->st.avoids++;
