@@ -423,6 +423,24 @@ static void board_stone(brain *br, const ttt_gomocup_command *c)
     }
 }
 
+/* The listed stones as the game's history: X's and O's alternating from X's, each side's in the order
+ * listed (a manager lists them as played, or in any order). TAKEBACK takes back the last stone, which must
+ * be of the side that moved last: listed in another order (all of one side first), a stone of the wrong
+ * side would be taken off the board. */
+static void board_history(brain *br, const ttt_bits *x_stones)
+{
+    ttt_move x[TTT_MAX_CELLS], o[TTT_MAX_CELLS];
+    int nx = 0, no = 0;
+    for (int i = 0; i < br->nlisted; i++) {
+        if (ttt_bits_test(x_stones, br->listed[i]))
+            x[nx++] = br->listed[i];
+        else
+            o[no++] = br->listed[i];
+    }
+    for (int i = 0; i < nx + no; i++)
+        br->history[i] = i % 2 ? o[i / 2] : x[i / 2];
+}
+
 /* DONE: the listed position, with the brain to move, then its move. */
 static void board_done(brain *br)
 {
@@ -445,7 +463,7 @@ static void board_done(brain *br)
         say("ERROR BOARD: %s", err.msg);
         return;
     }
-    memcpy(br->history, br->listed, (size_t)br->nlisted * sizeof br->listed[0]);
+    board_history(br, own_is_x ? &br->own : &br->opp);
     play_move(br);
 }
 
@@ -613,7 +631,12 @@ int cmd_brain(int argc, char **argv)
         ttt_gomocup_command c;
         ttt_error err;
         if (ttt_gomocup_parse(line, (size_t)len, &c, &err)) {
-            if (br.in_board) {
+            if (br.in_board && (c.kind == TTT_GOMOCUP_STONE || c.kind == TTT_GOMOCUP_EMPTY)) {
+                /* A bad stone line (or one too long to read) is answered at DONE, as a stone off the board
+                 * is: the manager waits for one answer to the whole position. */
+                if (!br.board_error[0])
+                    memcpy(br.board_error, err.msg, sizeof br.board_error);
+            } else if (br.in_board) {
                 br.in_board = false;
                 say("ERROR %s; the position is dropped", err.msg);
             } else
