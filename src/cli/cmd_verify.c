@@ -4,6 +4,7 @@
 #include <getopt.h>
 #include <jansson.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli/cli.h"
 
@@ -40,11 +41,20 @@ int cmd_verify(int argc, char **argv)
     FILE *f = fopen(path, "rb");
     if (!f)
         return cli_usage("verify", "cannot open %s: %s", path, strerror(errno));
+    /* A directory opens for reading and fails at the first read: said as what it is. A pipe or a device is
+     * read as a stream (ttt solve --certificate >(ttt verify /dev/stdin)). */
+    struct stat sb;
+    if (fstat(fileno(f), &sb) == 0 && S_ISDIR(sb.st_mode)) {
+        fclose(f);
+        return cli_usage("verify", "%s is a directory, not a certificate", path);
+    }
     ttt_verify_report r;
     ttt_error err;
     ttt_status st = ttt_verify_certificate(f, &r, &err);
     fclose(f);
     char rt[TTT_RULES_TEXT_SIZE];
+    if (st == TTT_EIO || st == TTT_ENOMEM) /* the file could not be checked: it is not shown invalid */
+        return cli_runtime("verify", "%s: %s", path, err.msg);
     if (st) {
         if (json) {
             json_t *o =
@@ -57,21 +67,28 @@ int cmd_verify(int argc, char **argv)
         return cli_runtime("verify", "%s: invalid: %s", path, err.msg);
     }
     const char *side = ttt_bits_count(&r.x) == ttt_bits_count(&r.o) ? "X" : "O";
+    /* The start the value is of: a certificate proves its own header's position, which need not be the
+     * empty board the reader has in mind. */
+    ttt_board start;
+    ttt_board_from_bits(&start, &r.rules, &r.x, &r.o);
+    char pos[TTT_POSITION_TEXT_SIZE];
+    ttt_position_format(&start, pos, sizeof pos);
     if (json) {
         printf(
-            "{\"valid\":true,\"rules\":\"%s\",\"to_move\":\"%s\",\"value\":\"%s\",\"halves\":%d,\"nodes\":"
-            "%llu,"
+            "{\"valid\":true,\"rules\":\"%s\",\"to_move\":\"%s\",\"value\":\"%s\",\"position\":\"%s\","
+            "\"halves\":%d,\"nodes\":%llu,"
             "\"wins\":%llu,\"pairings\":%llu,\"mirrors\":%llu,\"avoids\":%llu,\"seen\":%llu,\"bytes\":%llu,"
             "\"ms\":%.3f}\n",
-            ttt_rules_format(&r.rules, rt, sizeof rt), side, ttt_result_name(r.value), r.halves,
+            ttt_rules_format(&r.rules, rt, sizeof rt), side, ttt_result_name(r.value), pos, r.halves,
             (unsigned long long)r.nodes, (unsigned long long)r.wins, (unsigned long long)r.pairings,
             (unsigned long long)r.mirrors, (unsigned long long)r.avoids, (unsigned long long)r.seen,
             (unsigned long long)r.bytes, r.ms);
         return CLI_OK;
     }
     int stones = ttt_bits_count(&r.x) + ttt_bits_count(&r.o);
-    printf("%s: valid: %s, %s to move (%d stone%s): %s\n", path, ttt_rules_format(&r.rules, rt, sizeof rt),
-           side, stones, stones == 1 ? "" : "s", ttt_result_name(r.value));
+    printf("%s: valid: %s, %s to move (%d stone%s): %s%s%s\n", path,
+           ttt_rules_format(&r.rules, rt, sizeof rt), side, stones, stones == 1 ? "" : "s",
+           ttt_result_name(r.value), stones ? ", from " : "", stones ? pos : "");
     printf("%llu nodes checked (%llu pairings, %llu mirrors, %llu counting leaves, %llu transpositions; %llu "
            "wins in one found), %llu bytes, in %.3f ms\n",
            (unsigned long long)r.nodes, (unsigned long long)r.pairings, (unsigned long long)r.mirrors,
