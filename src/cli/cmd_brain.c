@@ -67,7 +67,8 @@ static const char help[] =
     "                     gomoku where a line of 4 or more wins, else mcts).\n"
     "                     Its time per move is planned from INFO timeout_turn, timeout_match and time_left\n"
     "                     unless SPEC sets its own budget (time=, iterations=, trials=, nodes=, depth=)\n"
-    "      --think        after each move, MESSAGE and DEBUG lines on the search (depth, nodes, time)\n"
+    "      --think        before each move's answer, DEBUG and MESSAGE lines on the search (the engine's\n"
+    "                     spec, the time planned; depth, nodes, time)\n"
     "\n"
     "example: printf 'START 15\\nBEGIN\\nEND\\n' | ttt brain\n";
 

@@ -45,6 +45,11 @@ expect 1 verify "$DIR/big.cert" && one_line "a 21x21 header" 'invalid: certifica
 # Streamed from a pipe, as ttt solve writes it.
 expect_out 0 'valid: 4x4k3, X to move \(0 stones\): win$' verify <(cat "$DIR/good.cert")
 
+# Its figures grouped by thousands, as ttt solve --certificate prints the same ones.
+expect 0 solve --value --rules 5x5k4 --certificate "$DIR/5x5k4.cert"
+G='[0-9]{1,3}(,[0-9]{3})+' # over a thousand: 5x5k4's proof has thousands of nodes and bytes
+expect_out 0 "^$G nodes checked \\(.*\\), $G bytes, in " verify "$DIR/5x5k4.cert"
+
 # The start it proves: named when it is not the empty board, and always in JSON.
 expect_out 0 'valid: 3x3, O to move \(3 stones\): draw, from x\.o/\.x\./\.\.\.$' verify "$DIR/pos.cert"
 expect_out 0 '"value":"draw","position":"x\.o/\.x\./\.\.\."' verify --json "$DIR/pos.cert"
