@@ -48,6 +48,17 @@ done
 brain "START 15" BOARD 7,7,2 "$(printf '%*s' 5000 1,1,2)" DONE ABOUT
 answers "BOARD with an overlong line" OK "ERROR line longer than 4096 characters" 'name="ttt".*'
 
+# A BOARD dropped by a command before its DONE: the ERROR answers the position, so the rest of its stone lines
+# and its DONE are not answered again; the next command ends that (a stone line after it is an error again).
+brain "START 15" BOARD 7,7,2 ABOUT 8,8,2 DONE "9,9,1" ABOUT
+answers "a command inside BOARD, then the rest of it" OK \
+    "ERROR BOARD: expected x,y,f lines and DONE; the position is dropped" 'name="ttt".*' \
+    "ERROR 9,9,1: a stone line outside BOARD ... DONE" 'name="ttt".*'
+brain "START 15" BOARD 7,7,2 "TURN 1,x" 8,8,2 DONE ABOUT
+answers "a bad command inside BOARD" OK "ERROR TURN: expected x,y .*; the position is dropped" 'name="ttt".*'
+brain "START 15" BOARD 7,7,2 "TURN 8,8" "TURN 9,9"
+answers "BOARD without its DONE, then the game" OK "ERROR BOARD: expected x,y,f lines and DONE; .*" "$MOVE" "$MOVE"
+
 # A line of 4096 characters is read whatever its break (LF or CR LF); 4097 are too many.
 printf 'ABOUT%*s\n' 4091 '' | "$TTT" brain >"$OUT" 2>"$ERR"
 RC=$?
