@@ -73,8 +73,9 @@ for r in "${BOARDS[@]}"; do
     times=$(least_writer "$DIR/$r.cert" "$TTT" solve --value --rules "$r" --certificate "$DIR/$r.cert")
     read -r with write <<<"$times"
     if (($(echo "$plain > 0" | bc))); then
-        diff=$(echo "scale=1; 100 * ($with - $plain) / $plain" | bc)
-        cost=$(echo "scale=1; 100 * $write / $plain" | bc)
+        # printf, not bc's own output: bc writes -0.7 as "-.7" and 0.0 as "0"
+        diff=$(printf '%.1f' "$(echo "scale=3; 100 * ($with - $plain) / $plain" | bc)")
+        cost=$(printf '%.1f' "$(echo "scale=3; 100 * $write / $plain" | bc)")
     else
         diff=-
         cost=-
@@ -85,6 +86,10 @@ for r in "${BOARDS[@]}"; do
         bytes=$(grep -Eo '"bytes":[0-9]+' "$DIR/$r.verify.out" | cut -d: -f2)
         proven=$(grep -Eo '"value":"[a-z]+"' "$DIR/$r.verify.out" | cut -d'"' -f4)
         [[ $proven == "$value" ]] || { echo "$r: verify proves $proven, solve said $value"; bad=1; }
+        # the rules as solve wrote them ("5" is 5x5k5): a certificate proves the rules in its own header
+        of=$(grep -Eo '"rules":"[^"]+"' "$DIR/$r.verify.out" | cut -d'"' -f4)
+        want=$(head -1 "$DIR/$r.cert.out" | cut -d, -f1)
+        [[ $of == "$want" ]] || { echo "$r: the certificate proves a value of $of, not of $want"; bad=1; }
         oracle=$(grep -Eo '[0-9,]+ oracle nodes' "$DIR/$r.cert.err" | cut -d' ' -f1 | tr -d ,)
         printf '%-13s %-6s %9.3f %11.3f %7s %8.3f %7s %11s %11s %11s %10.3f\n' "$r" "$value" "$plain" "$with" \
             "$diff" "$write" "$cost" "$nodes" "$bytes" "$oracle" "$(cpu "$DIR/$r.verify")"

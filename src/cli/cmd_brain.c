@@ -67,7 +67,8 @@ static const char help[] =
     "                     gomoku where a line of 4 or more wins, else mcts).\n"
     "                     Its time per move is planned from INFO timeout_turn, timeout_match and time_left\n"
     "                     unless SPEC sets its own budget (time=, iterations=, trials=, nodes=, depth=)\n"
-    "      --think        after each move, MESSAGE and DEBUG lines on the search (depth, nodes, time)\n"
+    "      --think        before each move's answer, DEBUG and MESSAGE lines on the search (the engine's\n"
+    "                     spec, the time planned; depth, nodes, time)\n"
     "\n"
     "example: printf 'START 15\\nBEGIN\\nEND\\n' | ttt brain\n";
 
@@ -88,6 +89,7 @@ typedef struct brain {
     ttt_engine *engine;             /* lives with the game; NULL when it must be (re)made */
     bool planned;                   /* the engine's time is planned move by move */
     bool in_board;                  /* between BOARD and DONE */
+    bool skipping;                  /* a BOARD dropped before DONE: the rest of it goes unanswered */
     ttt_bits own, opp;              /* the stones BOARD has listed */
     ttt_move listed[TTT_MAX_CELLS]; /* and their cells in the order listed */
     int nlisted;
@@ -158,6 +160,7 @@ static void start_game(brain *br, int w, int h)
     br->height = h;
     br->started = true;
     br->in_board = false;
+    br->skipping = false;
     ttt_board_init(&br->board, &rules);
     ensure_engine(br,
                   true); /* now, so that a slow one (a table to build) does not eat the first move's time */
@@ -423,6 +426,24 @@ static void board_stone(brain *br, const ttt_gomocup_command *c)
     }
 }
 
+/* The listed stones as the game's history: X's and O's alternating from X's, each side's in the order
+ * listed (a manager lists them as played, or in any order). TAKEBACK takes back the last stone, which must
+ * be of the side that moved last: listed in another order (all of one side first), a stone of the wrong
+ * side would be taken off the board. */
+static void board_history(brain *br, const ttt_bits *x_stones)
+{
+    ttt_move x[TTT_MAX_CELLS], o[TTT_MAX_CELLS];
+    int nx = 0, no = 0;
+    for (int i = 0; i < br->nlisted; i++) {
+        if (ttt_bits_test(x_stones, br->listed[i]))
+            x[nx++] = br->listed[i];
+        else
+            o[no++] = br->listed[i];
+    }
+    for (int i = 0; i < nx + no; i++)
+        br->history[i] = i % 2 ? o[i / 2] : x[i / 2];
+}
+
 /* DONE: the listed position, with the brain to move, then its move. */
 static void board_done(brain *br)
 {
@@ -445,7 +466,7 @@ static void board_done(brain *br)
         say("ERROR BOARD: %s", err.msg);
         return;
     }
-    memcpy(br->history, br->listed, (size_t)br->nlisted * sizeof br->listed[0]);
+    board_history(br, own_is_x ? &br->own : &br->opp);
     play_move(br);
 }
 
@@ -511,14 +532,36 @@ static void info(brain *br, const ttt_gomocup_command *c)
     }
 }
 
+/* Drops a BOARD before its DONE, answering ERROR: that is the answer to the whole position, so the stone
+ * lines and the DONE that may still come are not answered again (each would read as the answer to the
+ * manager's next command). */
+static void drop_board(brain *br, const char *why)
+{
+    br->in_board = false;
+    br->skipping = true;
+    say("ERROR %s; the position is dropped", why);
+}
+
+/* Whether a line is the rest of a dropped BOARD: true for its stone lines and DONE (which end nothing but
+ * the skipping), false for any other command, which ends it. */
+static bool skipped(brain *br, ttt_gomocup_kind kind)
+{
+    if (!br->skipping)
+        return false;
+    if (kind == TTT_GOMOCUP_STONE || kind == TTT_GOMOCUP_EMPTY)
+        return true;
+    br->skipping = false;
+    return kind == TTT_GOMOCUP_DONE;
+}
+
 /* Handles one parsed command; false at END. */
 static bool handle(brain *br, const ttt_gomocup_command *c)
 {
+    if (skipped(br, c->kind))
+        return true;
     if (br->in_board && c->kind != TTT_GOMOCUP_STONE && c->kind != TTT_GOMOCUP_DONE &&
-        c->kind != TTT_GOMOCUP_EMPTY) {
-        br->in_board = false;
-        say("ERROR BOARD: expected x,y,f lines and DONE; the position is dropped");
-    }
+        c->kind != TTT_GOMOCUP_EMPTY)
+        drop_board(br, "BOARD: expected x,y,f lines and DONE");
     switch (c->kind) {
     case TTT_GOMOCUP_EMPTY: break;
     case TTT_GOMOCUP_START:
@@ -613,10 +656,16 @@ int cmd_brain(int argc, char **argv)
         ttt_gomocup_command c;
         ttt_error err;
         if (ttt_gomocup_parse(line, (size_t)len, &c, &err)) {
-            if (br.in_board) {
-                br.in_board = false;
-                say("ERROR %s; the position is dropped", err.msg);
-            } else
+            if (skipped(&br, c.kind))
+                continue;
+            if (br.in_board && (c.kind == TTT_GOMOCUP_STONE || c.kind == TTT_GOMOCUP_EMPTY)) {
+                /* A bad stone line (or one too long to read) is answered at DONE, as a stone off the board
+                 * is: the manager waits for one answer to the whole position. */
+                if (!br.board_error[0])
+                    memcpy(br.board_error, err.msg, sizeof br.board_error);
+            } else if (br.in_board)
+                drop_board(&br, err.msg);
+            else
                 say("ERROR %s", err.msg);
             continue;
         }

@@ -170,6 +170,11 @@ static bool looks_like_stone(slice s) { return s.n && isdigit((unsigned char)s.p
 ttt_status ttt_gomocup_parse(const char *line, size_t len, ttt_gomocup_command *out, ttt_error *err)
 {
     memset(out, 0, sizeof *out);
+    /* The limit is of the line's characters: its break (LF or CR LF) does not count against it. */
+    if (len && line[len - 1] == '\n')
+        len--;
+    if (len && line[len - 1] == '\r')
+        len--;
     if (len > TTT_GOMOCUP_LINE_MAX)
         return ttt_fail(err, TTT_EINVAL, "line longer than %d characters", TTT_GOMOCUP_LINE_MAX);
     if (memchr(line, '\0', len))

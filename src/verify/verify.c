@@ -8,6 +8,8 @@
  */
 #include "ttt/verify.h"
 
+#include <ctype.h>
+#include <errno.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -23,6 +25,8 @@
 #define MAX_SYMS    8
 #define SET_START   1024 /* slots of the set of positions proven at first (a power of two) */
 #define MOVE_TEXT   8
+/* The magic's bytes before its version character: "TTTCERT". */
+#define CERT_MAGIC_STEM (sizeof TTT_CERT_MAGIC - 2)
 
 /* A set of cells: bit c % 64 of word c / 64 for cell c; only the board's `words` words are read. */
 typedef struct cells {
@@ -281,6 +285,12 @@ static void set_clear(key_set *s)
 
 /* --- Errors and reading --------------------------------------------------------------------------------- */
 
+/* A read that failed (ferror): the system's reason, as errno has it just after the failing call. */
+static ttt_status read_failed(ttt_error *err)
+{
+    return ttt_fail(err, TTT_EIO, "certificate: read error: %s", strerror(errno ? errno : EIO));
+}
+
 /* Fails the check: "node N (half, after a1 b2): why". Returns false for the caller to return. */
 __attribute__((format(printf, 2, 3))) static bool bad(checker *c, const char *fmt, ...)
 {
@@ -307,7 +317,7 @@ static bool read_byte(checker *c, int *out)
     int ch = getc(c->in);
     if (ch == EOF) {
         if (ferror(c->in))
-            c->st = ttt_fail(c->err, TTT_EIO, "certificate: read error");
+            c->st = read_failed(c->err);
         else
             bad(c, "the certificate ends in the middle of a node");
         return false;
@@ -693,6 +703,13 @@ static ttt_status check_header(checker *c, const unsigned char *h, ttt_verify_re
                             "a version %d certificate (%s): this ttt reads %s; write it again with ttt solve "
                             "--certificate",
                             v + 1, old[v], TTT_CERT_MAGIC);
+    /* "TTTCERT" and another version character: a format this ttt does not know (a newer ttt's), not junk. */
+    if (memcmp(h, TTT_CERT_MAGIC, CERT_MAGIC_STEM) == 0 && memcmp(h, TTT_CERT_MAGIC, 8) != 0 &&
+        isprint(h[CERT_MAGIC_STEM]))
+        return ttt_fail(c->err, TTT_EINVAL,
+                        "a certificate of another version (%.*s%c): this ttt reads %s; write it again with "
+                        "this ttt's solve --certificate",
+                        (int)CERT_MAGIC_STEM, TTT_CERT_MAGIC, h[CERT_MAGIC_STEM], TTT_CERT_MAGIC);
     if (memcmp(h, TTT_CERT_MAGIC, 8) != 0)
         return ttt_fail(c->err, TTT_EINVAL, "not a ttt certificate (no %s at its start)", TTT_CERT_MAGIC);
     c->rules = (ttt_rules){.rows = h[8], .cols = h[9], .k = h[10], .misere = h[11] != 0};
@@ -712,7 +729,7 @@ static ttt_status check_header(checker *c, const unsigned char *h, ttt_verify_re
     c->done.size = 2 * (size_t)c->words;
     geometry(c);
     if (!read_stones(c, x) || !read_stones(c, o))
-        return ferror(c->in) ? ttt_fail(c->err, TTT_EIO, "certificate: read error")
+        return ferror(c->in) ? read_failed(c->err)
                              : ttt_fail(c->err, TTT_EINVAL, "certificate header: bad start stones");
     int nx = count(c, x), no = count(c, o);
     cells both = *x;
@@ -749,6 +766,7 @@ ttt_status ttt_verify_certificate(FILE *in, ttt_verify_report *out, ttt_error *e
 {
     double start = ttt_clock_ms();
     memset(out, 0, sizeof *out);
+    errno = 0; /* read_failed's reason is the failing read's */
     checker *c = calloc(1, sizeof *c);
     if (!c)
         return ttt_fail(err, TTT_ENOMEM, "verify: out of memory");
@@ -758,8 +776,8 @@ ttt_status ttt_verify_certificate(FILE *in, ttt_verify_report *out, ttt_error *e
     cells x = {{0}}, o = {{0}};
     ttt_status st = TTT_OK;
     if (fread(h, 1, sizeof h, in) != sizeof h)
-        st = ferror(in) ? ttt_fail(err, TTT_EIO, "certificate: read error")
-                        : ttt_fail(err, TTT_EINVAL, "certificate: shorter than its header");
+        st =
+            ferror(in) ? read_failed(err) : ttt_fail(err, TTT_EINVAL, "certificate: shorter than its header");
     c->bytes = sizeof h;
     if (!st)
         st = check_header(c, h, out, &x, &o);
