@@ -50,11 +50,13 @@
  * large table takes seconds, and a restart loses at most this much. */
 #define SOLVE_CHECKPOINT_EVERY_S 300
 #define SOLVE_PATH_MAX           4096
+/* The permission bits of a file's mode (st_mode), which a file written over another keeps. */
+#define SOLVE_MODE_BITS 07777
 
 static const char help[] =
     "usage: ttt solve [--rules R] [--moves \"a1 b2 ...\"] [--value] [--time MS] [--nodes N] [--tt MIB] "
     "[--threads N]\n"
-    "                 [--certificate FILE] [--checkpoint FILE | --resume FILE] [--json] [POSITION]\n"
+    "                 [--certificate FILE] [--checkpoint FILE] [--resume FILE] [--json] [POSITION]\n"
     "\n"
     "Prints the value of the position for the side to move (win, draw or loss, and in how many more moves\n"
     "the game ends with best play), the value of every legal move, the nodes searched and the time.\n"
@@ -69,11 +71,18 @@ static const char help[] =
     "  -t, --time MS     stop after this many milliseconds\n"
     "      --nodes N     stop after this many nodes\n"
     "      --tt MIB      transposition table size (default 256; each thread has its own)\n"
-    "      --threads N   value the moves on N threads at once, 1 to 64 (default 1); only when every move\n"
-    "                    is valued without --time or --nodes: the values are the same, the node count\n"
-    "                    varies from run to run\n"
+    "      --threads N   search on N threads, 1 to 64 (default 1), each with its own tables: they\n"
+    "                    value the moves at once (not with --value), and on boards of 36 to 128 cells\n"
+    "                    with k >= 5, from the empty board or one stone, prove the draw prover's first\n"
+    "                    moves at once (with --value too). The values are the same, the node count\n"
+    "                    varies from run to run. Refused with --time or --nodes (but not with\n"
+    "                    --checkpoint, where they bound the run from outside the search), on misere\n"
+    "                    rules, and with --value on boards the draw prover does not take\n"
     "      --certificate FILE  write the proof of the value, which 'ttt verify FILE' checks (no --time\n"
-    "                    or --nodes; quickest with --value)\n"
+    "                    or --nodes; quickest with --value). Without --mpi, a file is replaced only\n"
+    "                    once the proof is whole (written beside it as FILE.tmp.PID, then renamed), a\n"
+    "                    device or pipe (/dev/stdout) written straight into. Not the file of --checkpoint\n"
+    "                    or --resume\n"
     "      --json        {\"value\": \"draw\", \"plies\": 9, \"moves\": [...], \"nodes\": N, \"ms\": T}\n"
     "      --mpi         under mpirun -np N: rank 0 hands positions out as jobs to ranks 1..N-1, which\n"
     "                    solve them within --job-nodes N (default 10000000); the values of one process\n"
@@ -85,7 +94,8 @@ static const char help[] =
     "                    --nodes bound this run of the exact search. With --mpi: the master writes its\n"
     "                    job tree every second\n"
     "      --resume FILE      go on from the checkpoint in FILE (same rules and position), and keep\n"
-    "                    writing it there; with --mpi, from the job tree in FILE\n"
+    "                    writing it there, or to the file of --checkpoint when given (FILE is then left\n"
+    "                    as it was); with --mpi, from the job tree in FILE, written there\n"
     "      --checkpoint-every S  seconds between checkpoints (default 300; 0: at every progress report)\n"
     "\n"
     "examples: ttt solve\n"
@@ -142,29 +152,83 @@ typedef struct solve_watch {
     solve_saving save;
 } solve_watch;
 
-/* Writes the solver's checkpoint to path through path.tmp, synced to the disk and renamed over the old one, so
- * that a kill at any moment leaves the old file or the new one whole. Fills msg with a one-line reason on
+/* What a file written by file_replace holds: writes it to f, TTT_OK or a status with err filled. */
+typedef ttt_status (*solve_writer)(FILE *f, void *ctx, ttt_error *err);
+
+/* The temporary file a solve being written by this process replaces `path` from: "PATH.tmp.PID", so that two
+ * runs writing the same file never write into each other's. Fills tmp (SOLVE_TMP_SIZE bytes). */
+#define SOLVE_TMP_SIZE (SOLVE_PATH_MAX + 32)
+static const char *temp_name(const char *path, char *tmp)
+{
+    snprintf(tmp, SOLVE_TMP_SIZE, "%s.tmp.%ld", path, (long)getpid());
+    return tmp;
+}
+
+/* Runs writer on f: NULL when it succeeds, else why it failed: the system's reason when f failed (the writers
+ * say only "write error"), else the writer's message (in err). */
+static const char *write_reason(FILE *f, solve_writer writer, void *ctx, ttt_error *err)
+{
+    ttt_status st = writer(f, ctx, err);
+    int e = errno; /* of the stdio call that failed: the writers stop at once */
+    if (!st)
+        return NULL;
+    return st == TTT_EIO && ferror(f) ? strerror(e) : err->msg;
+}
+
+/* Writes `what` (a checkpoint, a certificate) to path through tmp, a file beside it: written, flushed, synced to
+ * the disk and renamed over path, so that a failure or a kill at any moment leaves the old file or the new one
+ * whole; on failure only tmp, which this run made, is removed. Fills msg with a one-line reason on failure
+ * (naming the file as `shown`, and the system's reason). */
+static bool file_replace(const char *path, const char *tmp, const char *shown, const char *what,
+                         solve_writer writer, void *ctx, char *msg, size_t size)
+{
+    FILE *f = fopen(tmp, "wb");
+    if (!f) {
+        snprintf(msg, size, "cannot write the %s %s: %s", what, tmp, strerror(errno));
+        return false;
+    }
+    /* The file replaced keeps its permissions (a certificate made read-only for others stays so). */
+    struct stat sb;
+    const char *why =
+        stat(path, &sb) == 0 && fchmod(fileno(f), sb.st_mode & SOLVE_MODE_BITS) != 0 ? strerror(errno) : NULL;
+    ttt_error err;
+    if (!why)
+        why = write_reason(f, writer, ctx, &err);
+    if (!why && (fflush(f) != 0 || fsync(fileno(f)) != 0))
+        why = strerror(errno);
+    if (fclose(f) != 0 && !why)
+        why = strerror(errno);
+    if (!why && rename(tmp, path) != 0)
+        why = strerror(errno);
+    if (why) {
+        snprintf(msg, size, "cannot write the %s %s: %s", what, shown, why);
+        remove(tmp);
+        return false;
+    }
+    return true;
+}
+
+/* The checkpoint's writer for file_replace: ctx is a checkpoint_job. */
+typedef struct checkpoint_job {
+    ttt_solver *solver;
+    ttt_checkpoint_info *info;
+} checkpoint_job;
+
+static ttt_status checkpoint_save(FILE *f, void *ctx, ttt_error *err)
+{
+    checkpoint_job *job = ctx;
+    return ttt_solver_save(job->solver, f, job->info, err);
+}
+
+/* Writes the solver's checkpoint to path through path.tmp (file_replace). Fills msg with a one-line reason on
  * failure. */
 static bool checkpoint_write(ttt_solver *solver, const char *path, ttt_checkpoint_info *info, char *msg,
                              size_t size)
 {
     char tmp[SOLVE_PATH_MAX + 8];
     snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    FILE *f = fopen(tmp, "wb");
-    if (!f) {
-        snprintf(msg, size, "cannot write the checkpoint %s: %s", tmp, strerror(errno));
-        return false;
-    }
-    ttt_error err;
-    ttt_status st = ttt_solver_save(solver, f, info, &err);
-    bool synced = !st && fsync(fileno(f)) == 0;
-    bool closed = fclose(f) == 0;
-    if (st || !synced || !closed || rename(tmp, path) != 0) {
-        snprintf(msg, size, "cannot write the checkpoint %s: %s", path, st ? err.msg : strerror(errno));
-        remove(tmp);
-        return false;
-    }
-    return true;
+    checkpoint_job job = {solver, info};
+    return file_replace(path, tmp, path, "checkpoint", checkpoint_save, &job, msg, size);
 }
 
 /* The periodic checkpoint and this run's budget, from the progress function: true when the budget is spent.
@@ -532,21 +596,112 @@ static int report_interrupted(const solve_watch *w, const ttt_search_result *r, 
     return CLI_OK;
 }
 
+/* The certificate's writer for file_replace and file_into: ctx is a certificate_job. */
+typedef struct certificate_job {
+    ttt_solver *solver;
+    const ttt_board *b;
+    ttt_result value;
+    ttt_certificate_stats stats;
+} certificate_job;
+
+static ttt_status certificate_save(FILE *f, void *ctx, ttt_error *err)
+{
+    certificate_job *job = ctx;
+    return ttt_certificate_write(job->solver, job->b, job->value, f, &job->stats, err);
+}
+
+/* Writes `what` straight into a file that is not replaced whole: std (this process's stdout or stderr, after
+ * what is there), else path opened for writing (a device, a pipe). Never removes it. Fills msg as
+ * file_replace does. */
+static bool file_into(const char *path, FILE *std, const char *what, solve_writer writer, void *ctx,
+                      char *msg, size_t size)
+{
+    FILE *f = std ? std : fopen(path, "wb");
+    if (!f) {
+        snprintf(msg, size, "cannot write the %s %s: %s", what, path, strerror(errno));
+        return false;
+    }
+    ttt_error err;
+    const char *why = std && fflush(f) != 0 ? strerror(errno) : NULL;
+    if (!why)
+        why = write_reason(f, writer, ctx, &err);
+    if (!why && fflush(f) != 0)
+        why = strerror(errno);
+    if (!std && fclose(f) != 0 && !why)
+        why = strerror(errno);
+    if (why)
+        snprintf(msg, size, "cannot write the %s %s: %s", what, path, why);
+    return !why;
+}
+
+/* Where a certificate at path goes. *std: this process's stdout or stderr when path names it (/dev/stdout
+ * redirected to a file: reopening it would write over what the process prints there), written through it;
+ * else *device: a file that is not regular (a device, a pipe), written straight into; else a regular file
+ * or none yet, replaced whole (file_replace), through `real` (SOLVE_PATH_MAX bytes): the file a symbolic link
+ * names, so that the link stays. */
+static void certificate_target(const char *path, FILE **std, bool *device, char *real)
+{
+    struct stat sb, st;
+    *std = NULL;
+    *device = false;
+    snprintf(real, SOLVE_PATH_MAX, "%s", path);
+    if (stat(path, &sb) != 0)
+        return;
+    FILE *const streams[] = {stdout, stderr};
+    for (size_t i = 0; i < sizeof streams / sizeof streams[0]; i++)
+        if (fstat(fileno(streams[i]), &st) == 0 && st.st_dev == sb.st_dev && st.st_ino == sb.st_ino) {
+            *std = streams[i];
+            return;
+        }
+    *device = !S_ISREG(sb.st_mode);
+    char *resolved = *device ? NULL : realpath(path, NULL);
+    if (resolved && strlen(resolved) < SOLVE_PATH_MAX)
+        snprintf(real, SOLVE_PATH_MAX, "%s", resolved);
+    free(resolved);
+}
+
+/* The temporary file of the certificate being written (empty: none), for on_signal_writing. */
+static char cert_tmp[SOLVE_TMP_SIZE];
+
+/* SIGINT or SIGTERM while the certificate is written: the temporary file removed (an old certificate stays as
+ * it was), one line, and the process ends by the signal. Async-signal-safe calls only. */
+static void on_signal_writing(int sig)
+{
+    static const char line[] = "ttt solve: interrupted: no certificate written\n";
+    if (cert_tmp[0])
+        unlink(cert_tmp);
+    ssize_t n = write(STDERR_FILENO, line, sizeof line - 1);
+    (void)n; /* nothing to do about a failed line */
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
 /* --certificate: writes the proof of the solved position b (its score for the side to move) with the solver
- * that proved it, and says what it took on stderr. */
+ * that proved it, and says what it took on stderr. A regular file is replaced whole or left as it was
+ * (certificate_target); Ctrl-C while it is written ends the run without one. */
 static int solve_certificate(ttt_solver *solver, const ttt_board *b, ttt_result value, const char *path)
 {
-    FILE *f = fopen(path, "wb");
-    if (!f)
-        return cli_runtime("solve", "cannot write %s: %s", path, strerror(errno));
-    ttt_certificate_stats cs;
-    ttt_error err;
-    ttt_status st = ttt_certificate_write(solver, b, value, f, &cs, &err);
-    bool closed = fclose(f) == 0;
-    if (st || !closed) {
-        remove(path);
-        return cli_runtime("solve", "%s (no certificate written)", st ? err.msg : "certificate: write error");
-    }
+    certificate_job job = {.solver = solver, .b = b, .value = value};
+    char real[SOLVE_PATH_MAX], msg[SOLVE_TMP_SIZE + 320];
+    FILE *std;
+    bool device;
+    certificate_target(path, &std, &device, real);
+    if (!std && !device)
+        temp_name(real, cert_tmp);
+    struct sigaction sa = {.sa_handler = on_signal_writing}, old_int, old_term;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &old_int);
+    sigaction(SIGTERM, &sa, &old_term);
+    bool ok = std || device ? file_into(path, std, "certificate", certificate_save, &job, msg, sizeof msg)
+                            : file_replace(real, cert_tmp, path, "certificate", certificate_save, &job, msg,
+                                           sizeof msg);
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
+    cert_tmp[0] = '\0';
+    if (!ok)
+        return cli_runtime("solve", "%s (%s)", msg,
+                           std || device ? "the certificate is incomplete" : "no certificate written");
+    const ttt_certificate_stats cs = job.stats;
     char n[CLI_COUNT_SIZE], pa[CLI_COUNT_SIZE], mi[CLI_COUNT_SIZE], av[CLI_COUNT_SIZE], se[CLI_COUNT_SIZE],
         by[CLI_COUNT_SIZE], or [CLI_COUNT_SIZE];
     fprintf(stderr,
@@ -559,17 +714,36 @@ static int solve_certificate(ttt_solver *solver, const ttt_board *b, ttt_result 
     return CLI_OK;
 }
 
-/* A certificate path that cannot be written is said before the search, not after an hour of it: the file is
- * opened for appending (an existing one is left as it is) and a file made by the probe is removed again. */
+/* --certificate when the search stopped before the proof (Ctrl-C, SIGTERM with --checkpoint): one line says
+ * so; an old certificate is left as it was. */
+static void certificate_skipped(void)
+{
+    fprintf(stderr, "ttt solve: %s: no certificate written\n", interrupted ? "interrupted" : "not proven");
+}
+
+/* A certificate path that cannot be written is said before the search, not after an hour of it: nothing is
+ * changed. A regular file (or none) needs its temporary file beside it (made and removed again) and, when it
+ * exists, the right to write it; another file (a device, a pipe) is only checked for that right, since
+ * opening a pipe would wait for a reader. */
 static int certificate_probe(const char *path)
 {
-    bool existed = access(path, F_OK) == 0;
-    FILE *f = fopen(path, "ab");
+    FILE *std;
+    bool device;
+    char real[SOLVE_PATH_MAX], tmp[SOLVE_TMP_SIZE];
+    certificate_target(path, &std, &device, real);
+    struct stat sb;
+    bool exists = stat(path, &sb) == 0;
+    if (exists && S_ISDIR(sb.st_mode))
+        return cli_usage("solve", "cannot write the certificate %s: %s", path, strerror(EISDIR));
+    if (exists && access(path, W_OK) != 0)
+        return cli_usage("solve", "cannot write the certificate %s: %s", path, strerror(errno));
+    if (std || device)
+        return CLI_OK;
+    FILE *f = fopen(temp_name(real, tmp), "wb");
     if (!f)
         return cli_usage("solve", "cannot write the certificate %s: %s", path, strerror(errno));
     fclose(f);
-    if (!existed)
-        remove(path);
+    remove(tmp);
     return CLI_OK;
 }
 
@@ -587,6 +761,8 @@ static int solve_value(ttt_solver *solver, solve_watch *watch, bool json, const 
     if (watch->draw && watch->drawn_ms > 0)
         fputs("\r\033[K", stderr);
     int cert_rc = !st && cert_path && !v.stopped ? solve_certificate(solver, b, v.value, cert_path) : CLI_OK;
+    if (!st && cert_path && v.stopped)
+        certificate_skipped();
     int save_rc = !st && watch->save.path ? checkpoint_final(&watch->save, b) : CLI_OK;
     ttt_proof_report proof;
     ttt_solver_proof_report(solver, &proof);
@@ -645,18 +821,48 @@ static int solve_value(ttt_solver *solver, solve_watch *watch, bool json, const 
     return cert_rc;
 }
 
-/* --checkpoint FILE and --resume FILE (without --mpi), before the search: resuming reads FILE into the solver
- * (exit 2 for a file that is not a checkpoint of this position and rules, leaving it as it was); a new one
- * refuses to overwrite a file that is not a checkpoint. */
-static int checkpoint_open(ttt_solver *solver, const ttt_board *b, const char *path, bool resume)
+/* path as an absolute path when its directory exists ("s.bin" in /tmp: "/tmp/s.bin"), into buf
+ * (SOLVE_TMP_SIZE bytes); else path itself. For files that do not exist yet. */
+static const char *resolved_path(const char *path, char *buf)
+{
+    const char *slash = strrchr(path, '/');
+    char dir[SOLVE_PATH_MAX];
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) : 1, slash ? path : ".");
+    char *real = realpath(slash == path ? "/" : dir, NULL);
+    snprintf(buf, SOLVE_TMP_SIZE, "%s/%s", real ? real : "", slash ? slash + 1 : path);
+    bool ok = real != NULL;
+    free(real);
+    return ok ? buf : path;
+}
+
+/* Whether paths a and b name the same file: the same device and inode when one exists, else the same
+ * resolved path. */
+static bool same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    bool has_a = stat(a, &sa) == 0, has_b = stat(b, &sb) == 0;
+    if (has_a || has_b)
+        return has_a && has_b && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+    char ra[SOLVE_TMP_SIZE], rb[SOLVE_TMP_SIZE];
+    return strcmp(resolved_path(a, ra), resolved_path(b, rb)) == 0;
+}
+
+/* --checkpoint FILE and --resume FILE (without --mpi), before the search: resuming reads `resume` (NULL: none)
+ * into the solver (exit 2 for a file that is not a checkpoint of this position and rules, leaving it as it
+ * was); the checkpoints go to `path` (resume itself, or another file), which must not be a file other than a
+ * checkpoint (not overwritten) and whose temporary file must be writable now, not at the first checkpoint
+ * minutes later. */
+static int checkpoint_open(ttt_solver *solver, const ttt_board *b, const char *path, const char *resume)
 {
     /* Written beside path and renamed over it: a directory, a device (/dev/null) or a pipe (whose open would
      * wait for a writer) is no checkpoint, and is not replaced. */
     struct stat sb;
     if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode))
         return cli_usage("solve", "%s is not a regular file: not a checkpoint", path);
-    FILE *f = fopen(path, "rb");
-    if (!resume) {
+    if (resume && stat(resume, &sb) == 0 && !S_ISREG(sb.st_mode))
+        return cli_usage("solve", "%s is not a regular file: not a checkpoint", resume);
+    if (!resume || !same_file(path, resume)) {
+        FILE *f = fopen(path, "rb");
         char head[sizeof TTT_CHECKPOINT_MAGIC - 1];
         size_t got = f ? fread(head, 1, sizeof head, f) : 0;
         bool other = got > 0 && (got < sizeof head || memcmp(head, TTT_CHECKPOINT_MAGIC, sizeof head) != 0);
@@ -664,7 +870,6 @@ static int checkpoint_open(ttt_solver *solver, const ttt_board *b, const char *p
             fclose(f);
         if (other)
             return cli_usage("solve", "%s is not a checkpoint of ttt solve: not overwriting it", path);
-        /* A directory that is not there fails now, not at the first checkpoint minutes later. */
         char tmp[SOLVE_PATH_MAX + 8];
         snprintf(tmp, sizeof tmp, "%s.tmp", path);
         FILE *probe = fopen(tmp, "wb");
@@ -672,19 +877,60 @@ static int checkpoint_open(ttt_solver *solver, const ttt_board *b, const char *p
             return cli_usage("solve", "cannot write the checkpoint %s: %s", tmp, strerror(errno));
         fclose(probe);
         remove(tmp);
-        return CLI_OK;
     }
+    if (!resume)
+        return CLI_OK;
+    FILE *f = fopen(resume, "rb");
     if (!f)
-        return cli_usage("solve", "cannot read the checkpoint %s: %s", path, strerror(errno));
+        return cli_usage("solve", "cannot read the checkpoint %s: %s", resume, strerror(errno));
     ttt_checkpoint_info info;
     ttt_error err;
     ttt_status st = ttt_solver_load(solver, b, f, &info, &err);
     fclose(f);
     if (st)
-        return st == TTT_EINVAL ? cli_usage("solve", "%s: %s", path, err.msg)
-                                : cli_runtime("solve", "%s: %s", path, err.msg);
-    char what[CHECKPOINT_TEXT_SIZE];
-    fprintf(stderr, "ttt solve: resuming from %s: %s\n", path, checkpoint_text(&info, b, what));
+        return st == TTT_EINVAL ? cli_usage("solve", "%s: %s", resume, err.msg)
+                                : cli_runtime("solve", "%s: %s", resume, err.msg);
+    char what[CHECKPOINT_TEXT_SIZE], elsewhere[SOLVE_PATH_MAX + 32] = "";
+    if (!same_file(path, resume))
+        snprintf(elsewhere, sizeof elsewhere, " (checkpoints to %s)", path);
+    fprintf(stderr, "ttt solve: resuming from %s%s: %s\n", resume, elsewhere,
+            checkpoint_text(&info, b, what));
+    return CLI_OK;
+}
+
+/* The files of --certificate (cert), --checkpoint (save) and --resume (resume), each may be NULL: refused in
+ * one line (exit 2) when a path is too long, or when the certificate would be the checkpoint's file (the
+ * checkpoint, written last, would replace it, or it the checkpoint being resumed). */
+static int files_apart(const char *cert, const char *save, const char *resume)
+{
+    const char *paths[] = {cert, save, resume}, *names[] = {"--certificate", "--checkpoint", "--resume"};
+    for (int i = 0; i < 3; i++)
+        if (paths[i] && strlen(paths[i]) >= SOLVE_PATH_MAX)
+            return cli_usage("solve", "the %s path is longer than %d bytes", names[i], SOLVE_PATH_MAX - 1);
+    for (int i = 1; cert && i < 3; i++)
+        if (paths[i] && same_file(cert, paths[i]))
+            return cli_usage("solve", "--certificate and %s name the same file (%s): use two files", names[i],
+                             cert);
+    return CLI_OK;
+}
+
+/* --threads N above 1 where the solver would run one thread (ttt_solver_set_threads), refused in one line:
+ * with a budget the search itself keeps (budgeted), on misère rules, and for --value on rules without the draw
+ * prover (its first-move proofs are the value search's only threads). */
+static int threads_usable(int threads, const ttt_rules *rules, bool value_only, bool budgeted)
+{
+    if (threads <= 1)
+        return CLI_OK;
+    if (budgeted)
+        return cli_usage("solve",
+                         "--threads goes without --time or --nodes (a budget keeps the search on one "
+                         "thread, the same every run), unless with --checkpoint FILE");
+    if (!ttt_rules_line_wins(rules))
+        return cli_usage("solve", "--threads: misere rules are solved on one thread");
+    if (value_only && !ttt_solver_proves_draws(rules))
+        return cli_usage("solve",
+                         "--value --threads: only the draw prover's boards (k >= 5, 36 to 128 cells) "
+                         "use threads for the value");
     return CLI_OK;
 }
 
@@ -721,7 +967,8 @@ int cmd_solve(int argc, char **argv)
     bool mpi = false;
     uint64_t job_ms = 0;
     dist_solve_options dist = {.tt_mib = SOLVE_DEFAULT_TT_MIB};
-    const char *rules_text = NULL, *moves_text = NULL, *cert_path = NULL;
+    const char *rules_text = NULL, *moves_text = NULL, *cert_path = NULL, *save_path = NULL,
+               *resume_path = NULL;
     uint64_t time_ms = 0, nodes = 0, tt_mib = SOLVE_DEFAULT_TT_MIB, threads = 1;
     uint64_t every_s = SOLVE_CHECKPOINT_EVERY_S;
     bool every_given = false;
@@ -762,8 +1009,8 @@ int cmd_solve(int argc, char **argv)
                 return CLI_USAGE;
             dist.silent_ms = (double)job_ms;
             break;
-        case OPT_CKPT: dist.checkpoint = optarg; break;
-        case OPT_RESUME: dist.checkpoint = optarg, dist.resume = true; break;
+        case OPT_CKPT: save_path = optarg; break;
+        case OPT_RESUME: resume_path = optarg; break;
         case OPT_EVERY:
             if (cli_parse_uint("solve", "--checkpoint-every", optarg, 0, UINT32_MAX, "seconds", &every_s))
                 return CLI_USAGE;
@@ -775,7 +1022,15 @@ int cmd_solve(int argc, char **argv)
     }
     if (argc - optind > 1)
         return cli_usage("solve", "one position expected, got %d arguments", argc - optind);
-    const char *ckpt = mpi ? NULL : dist.checkpoint; /* checkpoints of this process's solver */
+    int rc;
+    if ((rc = files_apart(cert_path, save_path, resume_path)))
+        return rc;
+    if (mpi && save_path && resume_path && !same_file(save_path, resume_path))
+        return cli_usage("solve", "with --mpi, --resume FILE goes on writing FILE: no --checkpoint");
+    /* Resumed from resume_path, saved to save_path, or to resume_path without --checkpoint. */
+    dist.checkpoint = resume_path ? resume_path : save_path;
+    dist.resume = resume_path != NULL;
+    const char *ckpt = mpi ? NULL : save_path ? save_path : resume_path; /* this process's checkpoints */
     if (value_only && (nodes || time_ms) && !ckpt)
         return cli_usage("solve", "--value solves exactly and takes no --time or --nodes (but with "
                                   "--checkpoint FILE, where they bound this run)");
@@ -791,10 +1046,8 @@ int cmd_solve(int argc, char **argv)
                          mpi ? "--checkpoint-every goes without --mpi: the job tree is written every "
                                "second"
                              : "--checkpoint-every goes with --checkpoint FILE or --resume FILE");
-    if (ckpt && strlen(ckpt) >= SOLVE_PATH_MAX)
-        return cli_usage("solve", "the checkpoint path is longer than %d bytes", SOLVE_PATH_MAX - 1);
     ttt_board b;
-    int rc = cli_position("solve", rules_text, optind < argc ? argv[optind] : NULL, moves_text, &b);
+    rc = cli_position("solve", rules_text, optind < argc ? argv[optind] : NULL, moves_text, &b);
     if (rc)
         return rc;
     if (ttt_board_terminal(&b) && json) {
@@ -812,6 +1065,8 @@ int cmd_solve(int argc, char **argv)
         return cli_usage("solve", "the game is over (%s): nothing to solve",
                          cli_status_line(&b, status, sizeof status));
     }
+    if ((rc = threads_usable((int)threads, &b.rules, value_only, ckpt == NULL && (nodes || time_ms))))
+        return rc;
     if (cert_path && b.cells > TTT_CERT_MAX_CELLS)
         return cli_usage("solve", "--certificate: boards of at most %d cells, not %d", TTT_CERT_MAX_CELLS,
                          b.cells);
@@ -827,7 +1082,7 @@ int cmd_solve(int argc, char **argv)
         ttt_solver_free(solver);
         return rc;
     }
-    if (ckpt && (rc = checkpoint_open(solver, &b, ckpt, dist.resume))) {
+    if (ckpt && (rc = checkpoint_open(solver, &b, ckpt, resume_path))) {
         ttt_solver_free(solver);
         return rc;
     }
@@ -917,6 +1172,8 @@ int cmd_solve(int argc, char **argv)
     int cert_rc = !st && cert_path && r->proven && !mpi
                       ? solve_certificate(solver, &b, ttt_score_result(r->score), cert_path)
                       : CLI_OK;
+    if (!st && cert_path && !r->proven && !mpi)
+        certificate_skipped();
     int save_rc = !st && ckpt ? checkpoint_final(&watch.save, &b) : CLI_OK;
     ttt_proof_report proof;
     ttt_solver_proof_report(solver, &proof);
