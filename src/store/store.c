@@ -535,21 +535,41 @@ void ttt_store_rollback(ttt_store *s)
     s->in_transaction = false;
 }
 
-/* Runs one prepared write with its own transaction unless the caller holds one. The statement is
- * finalized. */
-static ttt_status run_write(ttt_store *s, sqlite3_stmt *q, int64_t *rowid, ttt_error *err)
+/* What a write is checked by before it is kept (run_write): TTT_OK keeps it, another status undoes it and is
+ * returned with its message in err. row is the rowid the statement inserted. */
+typedef ttt_status (*write_check)(ttt_store *s, int64_t row, const void *arg, ttt_error *err);
+
+/* The savepoint of a checked write inside the caller's transaction. */
+#define WRITE_SAVEPOINT "ttt_write"
+
+/* Runs one prepared write, the one path of every write: in its own transaction (BEGIN IMMEDIATE, COMMIT)
+ * unless the caller holds one. check (NULL for none) runs with arg after the statement, before COMMIT; when
+ * it fails the write is undone, inside the caller's transaction by a savepoint, so that the caller's earlier
+ * writes stay. An unchecked write needs no savepoint there: SQLite undoes a statement that fails. The
+ * inserted rowid goes into *rowid (may be NULL) on success. q is finalized. */
+static ttt_status run_write(ttt_store *s, sqlite3_stmt *q, write_check check, const void *arg, int64_t *rowid,
+                            ttt_error *err)
 {
-    bool own = !s->in_transaction;
-    ttt_status st = own ? exec(s, "BEGIN IMMEDIATE", err) : TTT_OK;
+    bool own = !s->in_transaction, savepoint = !own && check;
+    ttt_status st = own         ? exec(s, "BEGIN IMMEDIATE", err)
+                    : savepoint ? exec(s, "SAVEPOINT " WRITE_SAVEPOINT, err)
+                                : TTT_OK;
     if (!st && sqlite3_step(q) != SQLITE_DONE)
         st = db_fail(s, err, "write failed");
-    if (!st && rowid)
-        *rowid = sqlite3_last_insert_rowid(s->db);
     sqlite3_finalize(q);
-    if (own && !st)
+    int64_t row = sqlite3_last_insert_rowid(s->db);
+    if (!st && check)
+        st = check(s, row, arg, err);
+    if (!st && own)
         st = exec(s, "COMMIT", err);
-    if (own && st)
+    else if (!st && savepoint)
+        st = exec(s, "RELEASE " WRITE_SAVEPOINT, err);
+    if (st && own)
         sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+    else if (st && savepoint)
+        sqlite3_exec(s->db, "ROLLBACK TO " WRITE_SAVEPOINT "; RELEASE " WRITE_SAVEPOINT, NULL, NULL, NULL);
+    if (!st && rowid)
+        *rowid = row;
     return st;
 }
 
@@ -784,8 +804,9 @@ static int check_record(const ttt_game_record *g, char *why, size_t size)
 /* The game just written as row, read back and compared with g: a damaged file (a broken b-tree that
  * `PRAGMA integrity_check` would report) can store one row and answer another, and a game that cannot be
  * read back as played is not recorded. */
-static ttt_status check_written(ttt_store *s, int64_t row, const ttt_game_record *g, ttt_error *err)
+static ttt_status check_written(ttt_store *s, int64_t row, const void *game, ttt_error *err)
 {
+    const ttt_game_record *g = game;
     ttt_game_record *back = malloc(sizeof *back);
     if (!back)
         return ttt_fail(err, TTT_ENOMEM, "database: out of memory");
@@ -834,26 +855,7 @@ ttt_status ttt_store_add_game(ttt_store *s, const ttt_game_record *g, int64_t *i
     sqlite3_bind_text(q, 5, g->o, -1, SQLITE_STATIC);
     sqlite3_bind_text(q, 6, g->moves, -1, SQLITE_STATIC);
     sqlite3_bind_text(q, 7, g->result, -1, SQLITE_STATIC);
-    /* In the caller's transaction a savepoint undoes this game alone when it does not read back. */
-    bool own = !s->in_transaction;
-    st = exec(s, own ? "BEGIN IMMEDIATE" : "SAVEPOINT add_game", err);
-    if (!st && sqlite3_step(q) != SQLITE_DONE)
-        st = db_fail(s, err, "write failed");
-    sqlite3_finalize(q);
-    int64_t row = sqlite3_last_insert_rowid(s->db);
-    if (!st)
-        st = check_written(s, row, g, err);
-    if (!st && own)
-        st = exec(s, "COMMIT", err);
-    else if (!st)
-        st = exec(s, "RELEASE add_game", err);
-    if (st && own)
-        sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
-    else if (st)
-        sqlite3_exec(s->db, "ROLLBACK TO add_game; RELEASE add_game", NULL, NULL, NULL);
-    if (!st && id)
-        *id = row;
-    return st;
+    return run_write(s, q, check_written, g, id, err);
 }
 
 /* Reads and checks the current row of a games query into g. */
@@ -988,7 +990,7 @@ ttt_status ttt_store_learn(ttt_store *s, const char *rules, const char *moves, c
     sqlite3_bind_text(q, 3, result, -1, SQLITE_STATIC);
     sqlite3_bind_int64(q, 4, count);
     sqlite3_bind_int64(q, 5, TTT_STORE_MAX_COUNT);
-    return run_write(s, q, NULL, err);
+    return run_write(s, q, NULL, NULL, NULL, err);
 }
 
 /* Reads and checks the current row of a sequences query into c->seq. */
@@ -1313,7 +1315,7 @@ ttt_status ttt_store_import_apply(ttt_store *s, const ttt_store_import *imp, ttt
         snprintf(when, sizeof when, "%lld", (long long)time(NULL));
         sqlite3_bind_text(q, 1, import_key(imp, key), -1, SQLITE_STATIC);
         sqlite3_bind_text(q, 2, when, -1, SQLITE_TRANSIENT);
-        st = run_write(s, q, NULL, err);
+        st = run_write(s, q, NULL, NULL, NULL, err);
     }
     if (own && st)
         ttt_store_rollback(s);

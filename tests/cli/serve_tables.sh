@@ -47,7 +47,7 @@ after=$(rss_kib)
 ((failed == 0)) && PASS=$((PASS + 1)) || fail "$failed of ${#FLOOD[@]} rules sets refused to their own address"
 echo "VmRSS: $before kB before ${#FLOOD[@]} rules sets, $after kB after (--table-memory $CAP_MIB)"
 # Sanitizers keep freed memory aside for a while: the size is measured on plain builds only.
-if nm -C "$TTT" 2>/dev/null | grep -q __asan_init; then
+if nm -C "$TTT" 2>/dev/null | grep -q -e __asan_init -e __tsan_init; then
     echo "note: a sanitizer build: VmRSS not compared"
 elif ! [[ $before =~ ^[0-9]+$ && $after =~ ^[0-9]+$ ]]; then
     fail "no VmRSS read in /proc/$SERVER/status: '$before', '$after'"
