@@ -90,6 +90,7 @@ static void tt_store(ttt_prover *p, PSET att, PSET def, bool att_to_move, proof 
         if (b[i].work < slot->work)
             slot = &b[i];
     }
+    p->tt_used += !slot->used;
     *slot = (tt_entry){.att = att,
                        .def = def,
                        .zone = r.zone,
@@ -665,4 +666,13 @@ bool PN(prove_entry_holds)(const ttt_prover *p, size_t slot)
 {
     const tt_entry *e = &((const tt_entry *)p->tt)[slot];
     return e->used && e->result == RESULT_HOLDS;
+}
+
+size_t PN(prove_entries_used)(const ttt_prover *p)
+{
+    const tt_entry *tt = p->tt;
+    size_t n = 0;
+    for (size_t slot = 0; slot <= p->tt_mask; slot++)
+        n += tt[slot].used;
+    return n;
 }
