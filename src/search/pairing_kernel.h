@@ -59,7 +59,8 @@ static bool KN(match, _augment)(KMATCHING *m, KSET empty, int slot)
 /* The units of line l (see pairing.h) after those in m, each with its line. False when a window of it free of
  * the defender has fewer than two empty cells (m->hint: that window's empty cells, where a defender stone
  * takes it away). */
-static bool KN(line_units, )(const KLINES *pl, int l, KSET def, KSET empty, KMATCHING *m)
+static inline __attribute__((always_inline)) bool KN(line_units, )(const KLINES *pl, int l, KSET def,
+                                                                   KSET empty, KMATCHING *m)
 {
     const ttt_lines *lines = pl->lines;
     KSET group = 0; /* the empty cells the open group's windows share (0: none open) */
