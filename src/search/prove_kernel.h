@@ -295,9 +295,10 @@ static int order_cells(const scan_info *si, PSET set, int *out)
 /* The same order taken one cell at a time, for a caller that mostly needs its first few: the first `limit`
  * cells at most. The keys are made at the first cell asked for; the first ORDER_PICKS cells are picked one by
  * one (a selection sort's steps), and past them the rest is sorted at once. 7x7k5 takes 6 cells of 33 on
- * average, and often all: ORDER_PICKS 12 costs 7.85G instructions there, 4 7.98G, 8 7.86G, 16 7.87G, a
- * selection sort alone 7.91G, a heap 8.02G. */
-#define ORDER_PICKS 12
+ * average, and often all. Instructions, ORDER_PICKS 8 against 4, 6, 12, 16, a selection sort alone, a heap:
+ * 7x7k5 --value 7.47G against +1.5 %, +0.4 %, -0.2 %, +0.1 %, +0.6 %, +2.0 %; the empty 8x8k5 board, 300k
+ * nodes: 6.36G against (6) -0.4 %, (12) +0.9 %. */
+#define ORDER_PICKS 8
 typedef struct order_lazy {
     const scan_info *si;
     PSET set;
