@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <cmocka.h>
 
@@ -362,6 +363,44 @@ static void test_prover_empty_boards(void **state)
     }
 }
 
+/* The table counts as full once it holds answers in all but an eighth of its slots: 7x7k5's proof from the
+ * empty board (about 0.7M nodes) fills one of 1 MiB (32,768 slots) and not one of 64 MiB; it stays full over
+ * runs, empty again after ttt_prover_clear, and entries written through ttt_prover_table count from the next
+ * run on. */
+static void test_table_full(void **state)
+{
+    (void)state;
+    ttt_rules r = rules_of("7x7k5");
+    ttt_prover *small = NULL, *big = NULL;
+    ttt_error err = {{0}};
+    assert_int_equal(ttt_prover_new(&r, 1, false, &small, &err), TTT_OK);
+    assert_int_equal(ttt_prover_new(&r, 64, false, &big, &err), TTT_OK);
+    assert_false(ttt_prover_table_full(small));
+    assert_int_equal(run_prover(small, 0, 0, true), TTT_PROOF_HOLDS);
+    assert_int_equal(run_prover(big, 0, 0, true), TTT_PROOF_HOLDS);
+    assert_true(ttt_prover_table_full(small));
+    assert_false(ttt_prover_table_full(big));
+    assert_int_equal(run_prover(small, BIT(24), 0, false), TTT_PROOF_HOLDS);
+    assert_true(ttt_prover_table_full(small));
+
+    /* the full table copied into the big one's slots (as a checkpoint read back does): full from its next run */
+    size_t slots, bytes, big_slots, big_bytes;
+    const void *from = ttt_prover_table(small, &slots, &bytes);
+    void *to = ttt_prover_table(big, &big_slots, &big_bytes);
+    assert_int_equal(bytes, big_bytes);
+    for (size_t copy = 0; copy < big_slots / slots; copy++)
+        memcpy((char *)to + copy * slots * bytes, from, slots * bytes);
+    assert_false(ttt_prover_table_full(big));
+    ttt_bits none = {{0}};
+    ttt_prover_run_bits(big, &none, &none, true, 1, NULL, NULL, NULL);
+    assert_true(ttt_prover_table_full(big));
+
+    ttt_prover_clear(small);
+    assert_false(ttt_prover_table_full(small));
+    ttt_prover_free(small);
+    ttt_prover_free(big);
+}
+
 /* --- The solver where it uses the prover ---------------------------------------------------------------- */
 
 /* Random positions of a board where the solver uses the prover: the solver's value (and every move's with
@@ -513,6 +552,7 @@ int main(void)
         cmocka_unit_test(test_solver_7x7k5),        cmocka_unit_test(test_wide_prover),
         cmocka_unit_test(test_wide_zones),          cmocka_unit_test(test_wide_solver),
         cmocka_unit_test(test_solver_threads),      cmocka_unit_test(test_solver_proves_draws),
+        cmocka_unit_test(test_table_full),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

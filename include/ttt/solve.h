@@ -77,6 +77,10 @@ typedef struct ttt_search_progress {
     bool prove_first;
     int prove_threads;
     ttt_move prove_on[TTT_SOLVER_MAX_THREADS];
+    /* The draw prover's table (the main thread's; the others fill alike) has filled: answers it drops for want
+     * of room are searched again when their positions come back (a larger table keeps them). True from the
+     * first report after it filled until the solver is cleared. */
+    bool prove_table_full;
 } ttt_search_progress;
 
 /* Called every TTT_SEARCH_PROGRESS_NODES nodes or so. Returns true to stop the search at once (for Ctrl-C):

@@ -148,6 +148,7 @@ typedef struct solve_watch {
     bool value_only; /* the value search (--value): no root moves, no line */
     int width;       /* of the terminal: the live line is cut to fit */
     double drawn_ms; /* when the line was last drawn */
+    bool full_said;  /* the notice that the draw prover's table is full is out */
     ttt_search_progress last;
     solve_saving save;
 } solve_watch;
@@ -411,6 +412,14 @@ static bool solve_progress(const ttt_search_progress *p, void *user)
 {
     solve_watch *w = user;
     w->last = *p;
+    if (p->prove_table_full && !w->full_said) {
+        /* once: from here on the prover searches again what its table drops, which a larger --tt keeps */
+        w->full_said = true;
+        fprintf(stderr,
+                "%sttt solve: the draw prover's table is full: what it cannot keep is searched again; "
+                "a larger --tt keeps more\n",
+                w->draw && w->drawn_ms > 0 ? "\r\033[K" : "");
+    }
     bool spent = checkpoint_tick(&w->save, p, w->draw);
     if (w->draw && p->ms - w->drawn_ms >= SOLVE_REDRAW_MS) {
         w->drawn_ms = p->ms;

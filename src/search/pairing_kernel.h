@@ -59,7 +59,8 @@ static bool KN(match, _augment)(KMATCHING *m, KSET empty, int slot)
 /* The units of line l (see pairing.h) after those in m, each with its line. False when a window of it free of
  * the defender has fewer than two empty cells (m->hint: that window's empty cells, where a defender stone
  * takes it away). */
-static bool KN(line_units, )(const KLINES *pl, int l, KSET def, KSET empty, KMATCHING *m)
+static inline __attribute__((always_inline)) bool KN(line_units, )(const KLINES *pl, int l, KSET def,
+                                                                   KSET empty, KMATCHING *m)
 {
     const ttt_lines *lines = pl->lines;
     KSET group = 0; /* the empty cells the open group's windows share (0: none open) */
@@ -118,12 +119,13 @@ static bool KN(units, )(const KLINES *pl, KSET def, KSET empty, KMATCHING *m)
     return KN(units_fit, )(m, empties);
 }
 
-/* Two empty cells of its own for every unit; *paired receives the cells used. On a failure, m->hint: the
- * cells of the lines of the slots the last search reached. Those slots (the one that found no cell, and the
- * holders of every cell it reached) are one more than the cells their units hold between them, every one
- * reached (Hall's condition fails for them); a defender stone on no line of theirs leaves their units as
- * they are (the units of a line depend on its cells alone), so the condition still fails. */
-static bool KN(match, )(const KLINES *pl, KSET empty, KMATCHING *m, KSET *paired)
+/* Two empty cells of its own for every unit; *paired receives the cells used. On a failure, with want_hint,
+ * m->hint: the cells of the lines of the slots the last search reached (m->unit_line is read only then).
+ * Those slots (the one that found no cell, and the holders of every cell it reached) are one more than the
+ * cells their units hold between them, every one reached (Hall's condition fails for them); a defender stone
+ * on no line of theirs leaves their units as they are (the units of a line depend on its cells alone), so
+ * the condition still fails. */
+static bool KN(match, )(const KLINES *pl, KSET empty, KMATCHING *m, KSET *paired, bool want_hint)
 {
     memset(m->cell_slot, -1, sizeof m->cell_slot);
     KSET used = 0;
@@ -137,6 +139,8 @@ static bool KN(match, )(const KLINES *pl, KSET empty, KMATCHING *m, KSET *paired
         }
         m->seen = 0;
         if (!KN(match, _augment)(m, empty, slot)) {
+            if (!want_hint)
+                return false;
             m->hint = pl->line_cells[m->unit_line[slot / 2]];
             for (KSET c = m->seen; c; c &= c - 1)
                 m->hint |= pl->line_cells[m->unit_line[m->cell_slot[KFIRST(c)] / 2]];
@@ -173,7 +177,7 @@ bool KN(pairing_find, )(const KLINES *pl, KSET att, KSET def, KSET *paired, int 
     const KSET empty = KOF(&lines->all) & ~(att | def);
     KMATCHING m;
     KSET used;
-    if (!KN(units, )(pl, def, empty, &m) || !KN(match, )(pl, empty, &m, &used))
+    if (!KN(units, )(pl, def, empty, &m) || !KN(match, )(pl, empty, &m, &used, false))
         return false;
     if (paired)
         *paired = used;
@@ -182,12 +186,18 @@ bool KN(pairing_find, )(const KLINES *pl, KSET att, KSET def, KSET *paired, int 
     return true;
 }
 
-/* Appends `count` units of `from` from its unit `first` on to m. */
-static void KN(units_copy, )(KMATCHING *m, const KMATCHING *from, int first, int count)
+/* Appends the units of `from` from its unit `first` to before `end` to m (their cells: not their lines, which
+ * only match's hint reads) and returns their cells. A loop rather than memcpy: a few units at a time. */
+static KSET KN(units_copy, )(KMATCHING *m, const KMATCHING *from, int first, int end)
 {
-    memcpy(&m->unit[m->n], &from->unit[first], (size_t)count * sizeof m->unit[0]);
-    memcpy(&m->unit_line[m->n], &from->unit_line[first], (size_t)count * sizeof m->unit_line[0]);
-    m->n += count;
+    KSET cover = 0;
+    int n = m->n;
+    for (int u = first; u < end; u++) {
+        m->unit[n++] = from->unit[u];
+        cover |= from->unit[u];
+    }
+    m->n = n;
+    return cover;
 }
 
 int KN(pairing_find, _after)(const KLINES *pl, KSET att, KSET def, bool self, pairing_next_fn next,
@@ -199,7 +209,7 @@ int KN(pairing_find, _after)(const KLINES *pl, KSET att, KSET def, bool self, pa
     /* The position's units line by line (those of line l from first[l]); a line with a window that cannot
      * be paired is cut short, and only a stone in that window (on that line: rebuilt) can help. */
     KMATCHING base, m;
-    int16_t first[KWINDOWS + 1];
+    int16_t first[KWINDOWS + 1]; /* first[l]: base's first unit of line l */
     KSET hint = empty;
     bool whole = true;
     base.n = 0;
@@ -213,36 +223,41 @@ int KN(pairing_find, _after)(const KLINES *pl, KSET att, KSET def, bool self, pa
     first[lines->nlines] = (int16_t)base.n;
     KSET used;
     if (whole && KN(units_fit, )(&base, empties)) {
-        m = base;
-        if (KN(match, )(pl, empty, &m, &used)) {
+        /* the matching leaves the units as they are: the cells below take them from base */
+        if (KN(match, )(pl, empty, &base, &used, true)) {
             if (self) {
                 if (paired)
                     *paired = used;
                 return PAIRING_SELF;
             }
         } else {
-            hint &= m.hint;
+            hint &= base.hint;
         }
     }
     for (int c; (c = next(user)) >= 0;) {
         assert(empty >> c & 1);
         if (!(hint >> c & 1))
             continue;
-        /* The units of the lines through c anew, the others as they are. */
+        /* The units of the lines through c anew, the others as they are; cover: the cells of them all (as
+         * units_fit counts them). */
         m.n = 0;
         int from = 0;
         bool ok = true;
+        KSET cover = 0;
         for (int j = 0; j < pl->cell_nlines[c] && ok; j++) {
-            const int l = pl->cell_line[c][j], copy = first[l] - from;
-            KN(units_copy, )(&m, &base, from, copy);
+            const int l = pl->cell_line[c][j];
+            cover |= KN(units_copy, )(&m, &base, from, first[l]);
+            const int made = m.n;
             ok = KN(line_units, )(pl, l, def | KBIT(c), empty & ~KBIT(c), &m);
+            for (int u = made; u < m.n; u++)
+                cover |= m.unit[u];
             from = first[l + 1];
         }
         if (!ok)
             continue;
-        const int copy = base.n - from;
-        KN(units_copy, )(&m, &base, from, copy);
-        if (KN(units_fit, )(&m, empties - 1) && KN(match, )(pl, empty & ~KBIT(c), &m, &used)) {
+        cover |= KN(units_copy, )(&m, &base, from, base.n);
+        if (2 * m.n <= empties - 1 && KCOUNT(cover) >= 2 * m.n &&
+            KN(match, )(pl, empty & ~KBIT(c), &m, &used, false)) {
             if (paired)
                 *paired = used;
             return c;

@@ -134,6 +134,7 @@ void *ttt_prover_table(ttt_prover *p, size_t *slots, size_t *entry_bytes)
 {
     *slots = p->tt_mask + 1;
     *entry_bytes = p->wide ? prove_entry_size128() : prove_entry_size64();
+    p->tt_recount = true; /* the caller may write entries into it */
     return p->tt;
 }
 
@@ -156,6 +157,24 @@ void ttt_prover_clear(ttt_prover *p)
     } else {
         memset(p->tt, 0, n * entry);
     }
+    p->tt_used = 0;
+    p->tt_recount = false;
+}
+
+bool ttt_prover_table_full(const ttt_prover *p)
+{
+    const size_t slots = p->tt_mask + 1;
+    return p->tt_used >= slots - slots / TTT_PROVER_FULL_FREE;
+}
+
+/* The entries in use, counted anew after the table was handed out: a checkpoint read back writes entries
+ * into it that tt_store did not count. */
+static void table_recount(ttt_prover *p)
+{
+    if (!p->tt_recount)
+        return;
+    p->tt_used = p->wide ? prove_entries_used128(p) : prove_entries_used64(p);
+    p->tt_recount = false;
 }
 
 uint64_t ttt_prover_zone(const ttt_prover *p)
@@ -208,6 +227,7 @@ ttt_proof ttt_prover_run_bits(ttt_prover *p, const ttt_bits *att, const ttt_bits
 {
     for (int i = 0; i < TTT_WORDS; i++)
         assert(!(att->w[i] & def->w[i]) && !((att->w[i] | def->w[i]) & ~p->lines->all.w[i]));
+    table_recount(p);
     p->nodes = 0;
     p->node_limit = node_limit;
     p->stop_fn = stop;

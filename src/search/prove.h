@@ -97,6 +97,13 @@ int ttt_prover_path(const ttt_prover *p, int *cells);
  * Reads the whole table: call it once, not per node. */
 uint64_t ttt_prover_proven(const ttt_prover *p);
 
+/* Whether the table is full: all but 1/TTT_PROVER_FULL_FREE of its slots in use (entries a checkpoint read
+ * back into it counted from the next run on). Past that, most new answers take the place of others (a bucket
+ * has two slots), and what those held is searched again when their positions come back: a larger table
+ * saves that work. Stays true until ttt_prover_clear. */
+#define TTT_PROVER_FULL_FREE 8
+bool ttt_prover_table_full(const ttt_prover *p);
+
 /* What the table holds for the position without searching: TTT_PROOF_HOLDS when a run proved that the
  * defender holds there, TTT_PROOF_UNKNOWN when it holds nothing (or an answer that is not a proof). */
 ttt_proof ttt_prover_known_bits(const ttt_prover *p, const ttt_bits *attacker, const ttt_bits *defender,

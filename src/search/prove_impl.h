@@ -65,6 +65,8 @@ struct ttt_prover {
     } pairs;  /* the windows as the pairing kernel of the prover's width reads them */
     void *tt; /* the kernel's entries */
     size_t tt_mask;
+    size_t tt_used;  /* entries in use (tt_store counts the free slots it takes) */
+    bool tt_recount; /* handed out by ttt_prover_table: tt_used is counted anew at the next run */
     /* The run under way. */
     uint64_t nodes, node_limit;
     uint64_t
@@ -102,17 +104,20 @@ static inline bool prove_budget_spent(ttt_prover *p)
 
 /* A kernel's run from a position whose run fields are set (RESULT_*; *zone: the zone when it holds, else 0),
  * what its table holds for a position (RESULT_*), the size of its table's entries, whether an entry is in
- * use and cost at least min_nodes nodes, and whether it is in use and proves that the defender holds. */
+ * use and cost at least min_nodes nodes, whether it is in use and proves that the defender holds, and how
+ * many entries are in use (a scan of the table). */
 int prove_run64(ttt_prover *p, uint64_t att, uint64_t def, bool att_to_move, uint64_t *zone);
 int prove_known64(const ttt_prover *p, uint64_t att, uint64_t def, bool att_to_move);
 size_t prove_entry_size64(void);
 bool prove_entry_worth64(const ttt_prover *p, size_t slot, uint64_t min_nodes);
 bool prove_entry_holds64(const ttt_prover *p, size_t slot);
+size_t prove_entries_used64(const ttt_prover *p);
 int prove_run128(ttt_prover *p, pairing_set128 att, pairing_set128 def, bool att_to_move,
                  pairing_set128 *zone);
 int prove_known128(const ttt_prover *p, pairing_set128 att, pairing_set128 def, bool att_to_move);
 size_t prove_entry_size128(void);
 bool prove_entry_worth128(const ttt_prover *p, size_t slot, uint64_t min_nodes);
 bool prove_entry_holds128(const ttt_prover *p, size_t slot);
+size_t prove_entries_used128(const ttt_prover *p);
 
 #endif

@@ -648,6 +648,7 @@ void solve_prove_report(ttt_solver *s, ttt_search_progress *p)
     const moves_share *sh = s->proof.moves;
     p->prove_first = sh != NULL;
     p->prove_threads = sh ? sh->threads : 0;
+    p->prove_table_full = ttt_prover_table_full(s->proof.prover);
     for (int t = 0; t < p->prove_threads; t++) {
         const int i = atomic_load(&sh->on[t]);
         p->prove_on[t] = i < 0 ? TTT_NO_MOVE : to_user(s, sh->cells[i]);
