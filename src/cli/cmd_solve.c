@@ -12,6 +12,7 @@
 
 #include "cli/cli.h"
 #include "dist/dist.h"
+#include "util/file_out.h"
 
 #define SOLVE_DEFAULT_TT_MIB 256
 #define SOLVE_MAX_TT_MIB     65536 /* --tt at most: 64 GiB */
@@ -50,8 +51,6 @@
  * large table takes seconds, and a restart loses at most this much. */
 #define SOLVE_CHECKPOINT_EVERY_S 300
 #define SOLVE_PATH_MAX           4096
-/* The permission bits of a file's mode (st_mode), which a file written over another keeps. */
-#define SOLVE_MODE_BITS 07777
 
 static const char help[] =
     "usage: ttt solve [--rules R] [--moves \"a1 b2 ...\"] [--value] [--time MS] [--nodes N] [--tt MIB] "
@@ -79,10 +78,9 @@ static const char help[] =
     "                    --checkpoint, where they bound the run from outside the search), on misere\n"
     "                    rules, and with --value on boards the draw prover does not take\n"
     "      --certificate FILE  write the proof of the value, which 'ttt verify FILE' checks (no --time\n"
-    "                    or --nodes; quickest with --value). Without --mpi, a file is replaced only\n"
-    "                    once the proof is whole (written beside it as FILE.tmp.PID, then renamed), a\n"
-    "                    device or pipe (/dev/stdout) written straight into. Not the file of --checkpoint\n"
-    "                    or --resume\n"
+    "                    or --nodes; quickest with --value). A file is replaced only once the proof is\n"
+    "                    whole (written beside it as FILE.tmp.PID, then renamed), a device or pipe\n"
+    "                    (/dev/stdout) written straight into. Not the file of --checkpoint or --resume\n"
     "      --json        {\"value\": \"draw\", \"plies\": 9, \"moves\": [...], \"nodes\": N, \"ms\": T}\n"
     "      --mpi         under mpirun -np N: rank 0 hands positions out as jobs to ranks 1..N-1, which\n"
     "                    solve them within --job-nodes N (default 10000000); the values of one process\n"
@@ -153,63 +151,10 @@ typedef struct solve_watch {
     solve_saving save;
 } solve_watch;
 
-/* What a file written by file_replace holds: writes it to f, TTT_OK or a status with err filled. */
-typedef ttt_status (*solve_writer)(FILE *f, void *ctx, ttt_error *err);
+/* The size of a temporary file's name beside a path of SOLVE_PATH_MAX bytes. */
+#define SOLVE_TMP_SIZE TTT_FILE_TMP_SIZE
 
-/* The temporary file a solve being written by this process replaces `path` from: "PATH.tmp.PID", so that two
- * runs writing the same file never write into each other's. Fills tmp (SOLVE_TMP_SIZE bytes). */
-#define SOLVE_TMP_SIZE (SOLVE_PATH_MAX + 32)
-static const char *temp_name(const char *path, char *tmp)
-{
-    snprintf(tmp, SOLVE_TMP_SIZE, "%s.tmp.%ld", path, (long)getpid());
-    return tmp;
-}
-
-/* Runs writer on f: NULL when it succeeds, else why it failed: the system's reason when f failed (the writers
- * say only "write error"), else the writer's message (in err). */
-static const char *write_reason(FILE *f, solve_writer writer, void *ctx, ttt_error *err)
-{
-    ttt_status st = writer(f, ctx, err);
-    int e = errno; /* of the stdio call that failed: the writers stop at once */
-    if (!st)
-        return NULL;
-    return st == TTT_EIO && ferror(f) ? strerror(e) : err->msg;
-}
-
-/* Writes `what` (a checkpoint, a certificate) to path through tmp, a file beside it: written, flushed, synced to
- * the disk and renamed over path, so that a failure or a kill at any moment leaves the old file or the new one
- * whole; on failure only tmp, which this run made, is removed. Fills msg with a one-line reason on failure
- * (naming the file as `shown`, and the system's reason). */
-static bool file_replace(const char *path, const char *tmp, const char *shown, const char *what,
-                         solve_writer writer, void *ctx, char *msg, size_t size)
-{
-    FILE *f = fopen(tmp, "wb");
-    if (!f) {
-        snprintf(msg, size, "cannot write the %s %s: %s", what, tmp, strerror(errno));
-        return false;
-    }
-    /* The file replaced keeps its permissions (a certificate made read-only for others stays so). */
-    struct stat sb;
-    const char *why =
-        stat(path, &sb) == 0 && fchmod(fileno(f), sb.st_mode & SOLVE_MODE_BITS) != 0 ? strerror(errno) : NULL;
-    ttt_error err;
-    if (!why)
-        why = write_reason(f, writer, ctx, &err);
-    if (!why && (fflush(f) != 0 || fsync(fileno(f)) != 0))
-        why = strerror(errno);
-    if (fclose(f) != 0 && !why)
-        why = strerror(errno);
-    if (!why && rename(tmp, path) != 0)
-        why = strerror(errno);
-    if (why) {
-        snprintf(msg, size, "cannot write the %s %s: %s", what, shown, why);
-        remove(tmp);
-        return false;
-    }
-    return true;
-}
-
-/* The checkpoint's writer for file_replace: ctx is a checkpoint_job. */
+/* The checkpoint's writer for ttt_file_replace: ctx is a checkpoint_job. */
 typedef struct checkpoint_job {
     ttt_solver *solver;
     ttt_checkpoint_info *info;
@@ -221,7 +166,7 @@ static ttt_status checkpoint_save(FILE *f, void *ctx, ttt_error *err)
     return ttt_solver_save(job->solver, f, job->info, err);
 }
 
-/* Writes the solver's checkpoint to path through path.tmp (file_replace). Fills msg with a one-line reason on
+/* Writes the solver's checkpoint to path through path.tmp (ttt_file_replace). Fills msg with a one-line reason on
  * failure. */
 static bool checkpoint_write(ttt_solver *solver, const char *path, ttt_checkpoint_info *info, char *msg,
                              size_t size)
@@ -229,7 +174,7 @@ static bool checkpoint_write(ttt_solver *solver, const char *path, ttt_checkpoin
     char tmp[SOLVE_PATH_MAX + 8];
     snprintf(tmp, sizeof tmp, "%s.tmp", path);
     checkpoint_job job = {solver, info};
-    return file_replace(path, tmp, path, "checkpoint", checkpoint_save, &job, msg, size);
+    return ttt_file_replace(path, tmp, path, "checkpoint", checkpoint_save, &job, msg, size);
 }
 
 /* The periodic checkpoint and this run's budget, from the progress function: true when the budget is spent.
@@ -605,7 +550,7 @@ static int report_interrupted(const solve_watch *w, const ttt_search_result *r, 
     return CLI_OK;
 }
 
-/* The certificate's writer for file_replace and file_into: ctx is a certificate_job. */
+/* The certificate's writer for ttt_file_write: ctx is a certificate_job. */
 typedef struct certificate_job {
     ttt_solver *solver;
     const ttt_board *b;
@@ -617,56 +562,6 @@ static ttt_status certificate_save(FILE *f, void *ctx, ttt_error *err)
 {
     certificate_job *job = ctx;
     return ttt_certificate_write(job->solver, job->b, job->value, f, &job->stats, err);
-}
-
-/* Writes `what` straight into a file that is not replaced whole: std (this process's stdout or stderr, after
- * what is there), else path opened for writing (a device, a pipe). Never removes it. Fills msg as
- * file_replace does. */
-static bool file_into(const char *path, FILE *std, const char *what, solve_writer writer, void *ctx,
-                      char *msg, size_t size)
-{
-    FILE *f = std ? std : fopen(path, "wb");
-    if (!f) {
-        snprintf(msg, size, "cannot write the %s %s: %s", what, path, strerror(errno));
-        return false;
-    }
-    ttt_error err;
-    const char *why = std && fflush(f) != 0 ? strerror(errno) : NULL;
-    if (!why)
-        why = write_reason(f, writer, ctx, &err);
-    if (!why && fflush(f) != 0)
-        why = strerror(errno);
-    if (!std && fclose(f) != 0 && !why)
-        why = strerror(errno);
-    if (why)
-        snprintf(msg, size, "cannot write the %s %s: %s", what, path, why);
-    return !why;
-}
-
-/* Where a certificate at path goes. *std: this process's stdout or stderr when path names it (/dev/stdout
- * redirected to a file: reopening it would write over what the process prints there), written through it;
- * else *device: a file that is not regular (a device, a pipe), written straight into; else a regular file
- * or none yet, replaced whole (file_replace), through `real` (SOLVE_PATH_MAX bytes): the file a symbolic link
- * names, so that the link stays. */
-static void certificate_target(const char *path, FILE **std, bool *device, char *real)
-{
-    struct stat sb, st;
-    *std = NULL;
-    *device = false;
-    snprintf(real, SOLVE_PATH_MAX, "%s", path);
-    if (stat(path, &sb) != 0)
-        return;
-    FILE *const streams[] = {stdout, stderr};
-    for (size_t i = 0; i < sizeof streams / sizeof streams[0]; i++)
-        if (fstat(fileno(streams[i]), &st) == 0 && st.st_dev == sb.st_dev && st.st_ino == sb.st_ino) {
-            *std = streams[i];
-            return;
-        }
-    *device = !S_ISREG(sb.st_mode);
-    char *resolved = *device ? NULL : realpath(path, NULL);
-    if (resolved && strlen(resolved) < SOLVE_PATH_MAX)
-        snprintf(real, SOLVE_PATH_MAX, "%s", resolved);
-    free(resolved);
 }
 
 /* The temporary file of the certificate being written (empty: none), for on_signal_writing. */
@@ -687,29 +582,23 @@ static void on_signal_writing(int sig)
 
 /* --certificate: writes the proof of the solved position b (its score for the side to move) with the solver
  * that proved it, and says what it took on stderr. A regular file is replaced whole or left as it was
- * (certificate_target); Ctrl-C while it is written ends the run without one. */
+ * (ttt_file_write); Ctrl-C while it is written ends the run without one. */
 static int solve_certificate(ttt_solver *solver, const ttt_board *b, ttt_result value, const char *path)
 {
     certificate_job job = {.solver = solver, .b = b, .value = value};
-    char real[SOLVE_PATH_MAX], msg[SOLVE_TMP_SIZE + 320];
-    FILE *std;
-    bool device;
-    certificate_target(path, &std, &device, real);
-    if (!std && !device)
-        temp_name(real, cert_tmp);
+    char msg[SOLVE_TMP_SIZE + 320];
+    bool whole;
     struct sigaction sa = {.sa_handler = on_signal_writing}, old_int, old_term;
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, &old_int);
     sigaction(SIGTERM, &sa, &old_term);
-    bool ok = std || device ? file_into(path, std, "certificate", certificate_save, &job, msg, sizeof msg)
-                            : file_replace(real, cert_tmp, path, "certificate", certificate_save, &job, msg,
-                                           sizeof msg);
+    bool ok = ttt_file_write(path, "certificate", certificate_save, &job, cert_tmp, &whole, msg, sizeof msg);
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
     cert_tmp[0] = '\0';
     if (!ok)
         return cli_runtime("solve", "%s (%s)", msg,
-                           std || device ? "the certificate is incomplete" : "no certificate written");
+                           whole ? "no certificate written" : "the certificate is incomplete");
     const ttt_certificate_stats cs = job.stats;
     char n[CLI_COUNT_SIZE], pa[CLI_COUNT_SIZE], mi[CLI_COUNT_SIZE], av[CLI_COUNT_SIZE], se[CLI_COUNT_SIZE],
         by[CLI_COUNT_SIZE], or [CLI_COUNT_SIZE];
@@ -736,24 +625,8 @@ static void certificate_skipped(void)
  * opening a pipe would wait for a reader. */
 static int certificate_probe(const char *path)
 {
-    FILE *std;
-    bool device;
-    char real[SOLVE_PATH_MAX], tmp[SOLVE_TMP_SIZE];
-    certificate_target(path, &std, &device, real);
-    struct stat sb;
-    bool exists = stat(path, &sb) == 0;
-    if (exists && S_ISDIR(sb.st_mode))
-        return cli_usage("solve", "cannot write the certificate %s: %s", path, strerror(EISDIR));
-    if (exists && access(path, W_OK) != 0)
-        return cli_usage("solve", "cannot write the certificate %s: %s", path, strerror(errno));
-    if (std || device)
-        return CLI_OK;
-    FILE *f = fopen(temp_name(real, tmp), "wb");
-    if (!f)
-        return cli_usage("solve", "cannot write the certificate %s: %s", path, strerror(errno));
-    fclose(f);
-    remove(tmp);
-    return CLI_OK;
+    char msg[SOLVE_TMP_SIZE + 320];
+    return ttt_file_probe(path, "certificate", msg, sizeof msg) ? CLI_OK : cli_usage("solve", "%s", msg);
 }
 
 /* --value: the position's value alone; Ctrl-C prints what is proven so far. Takes ownership of the solver.

@@ -51,6 +51,7 @@
 #include "ttt/notation.h"
 #include "ttt/symmetry.h"
 #include "util/error.h"
+#include "util/file_out.h"
 
 /* A leaf under way counts as this many leaves to settle: enough to send the next job to another subtree
  * while that one has free leaves a few times cheaper. */
@@ -299,30 +300,34 @@ static void checkpoint_header(const ttt_board *b, char *buf, size_t size)
              ttt_position_format(b, pos, sizeof pos));
 }
 
-/* Writes the tree to path (through path.tmp and a rename, so that a kill leaves the old one or the new one):
- * the header, the node count, then one line per node after the position: parent, move, kind (L a leaf, I
- * inner, D settled leaf) and the bounds its own job proved. Jobs under way are written as leaves. */
-static ttt_status checkpoint_write(const job_tree *t, const char *path, ttt_error *err)
+/* The checkpoint's writer for ttt_file_replace (ctx: the job_tree): the header, the node count, then one line
+ * per node after the position: parent, move, kind (L a leaf, I inner, D settled leaf) and the bounds its own
+ * job proved. Jobs under way are written as leaves. */
+static ttt_status tree_save(FILE *f, void *ctx, ttt_error *err)
 {
-    char tmp[4096], head[512];
-    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp)
-        return ttt_fail(err, TTT_EINVAL, "checkpoint path too long");
-    FILE *f = fopen(tmp, "w");
-    if (!f)
-        return ttt_fail(err, TTT_EIO, "cannot write the checkpoint %s", tmp);
+    const job_tree *t = ctx;
+    char head[512];
     checkpoint_header(&t->root, head, sizeof head);
-    fprintf(f, "%s\n%d\n", head, t->n);
+    if (fprintf(f, "%s\n%d\n", head, t->n) < 0)
+        return ttt_fail(err, TTT_EIO, "write error");
     for (int i = 1; i < t->n; i++) {
         const tree_node *n = &t->nodes[i];
         char kind = n->kind == NODE_INNER ? 'I' : n->kind == NODE_DONE ? 'D' : 'L';
-        fprintf(f, "%d %d %c %d %d\n", n->parent, n->move, kind, n->own_lo, n->own_hi);
+        if (fprintf(f, "%d %d %c %d %d\n", n->parent, n->move, kind, n->own_lo, n->own_hi) < 0)
+            return ttt_fail(err, TTT_EIO, "write error");
     }
-    bool bad = ferror(f) != 0;
-    bad |= fclose(f) != 0;
-    if (bad || rename(tmp, path) != 0) {
-        remove(tmp);
-        return ttt_fail(err, TTT_EIO, "cannot write the checkpoint %s", path);
-    }
+    return TTT_OK;
+}
+
+/* Writes the tree to path through path.tmp, synced and renamed over it, so that a kill leaves the old one or the
+ * new one (tree_save says what it holds). */
+static ttt_status checkpoint_write(job_tree *t, const char *path, ttt_error *err)
+{
+    char tmp[TTT_FILE_TMP_SIZE], msg[TTT_ERROR_SIZE];
+    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp)
+        return ttt_fail(err, TTT_EINVAL, "checkpoint path too long");
+    if (!ttt_file_replace(path, tmp, path, "checkpoint", tree_save, t, msg, sizeof msg))
+        return ttt_fail(err, TTT_EIO, "%s", msg);
     return TTT_OK;
 }
 
@@ -892,32 +897,53 @@ static ttt_status master_run(master *m, ttt_error *err)
     return st;
 }
 
-/* Writes the planned certificate to path: the top with the pieces spliced in, then the trailer. */
-static ttt_status cert_file(const cert_plan *c, const char *path, dist_solve_stats *stats, ttt_error *err)
+/* The planned certificate being written (ctx of cert_save): nodes counts the nodes written. */
+typedef struct cert_output {
+    const cert_plan *c;
+    uint64_t nodes;
+} cert_output;
+
+/* Writes `bytes` to f: TTT_OK, else TTT_EIO at once (errno still the system's reason). */
+static ttt_status cert_put(FILE *f, const void *bytes, size_t n, ttt_error *err)
 {
-    FILE *f = fopen(path, "wb");
-    if (!f)
-        return ttt_fail(err, TTT_EIO, "cannot write the certificate %s: %s", path, strerror(errno));
-    uint64_t nodes = c->nodes;
+    return fwrite(bytes, 1, n, f) == n ? TTT_OK : ttt_fail(err, TTT_EIO, "write error");
+}
+
+/* The certificate's writer for ttt_file_write: the top with the pieces spliced in, then the trailer. */
+static ttt_status cert_save(FILE *f, void *ctx, ttt_error *err)
+{
+    cert_output *job = ctx;
+    const cert_plan *c = job->c;
+    job->nodes = c->nodes;
     size_t at = 0;
-    bool bad = false;
-    for (int i = 0; i < c->npieces; i++) {
+    ttt_status st = TTT_OK;
+    for (int i = 0; !st && i < c->npieces; i++) {
         const cert_piece *p = &c->pieces[i];
-        bad |= fwrite(c->top + at, 1, p->offset - at, f) != p->offset - at;
-        bad |= fwrite(p->bytes + 8, 1, p->size - 8, f) != p->size - 8;
+        st = cert_put(f, c->top + at, p->offset - at, err);
+        if (!st)
+            st = cert_put(f, p->bytes + 8, p->size - 8, err);
         at = p->offset;
-        nodes += p->nodes;
+        job->nodes += p->nodes;
     }
-    bad |= fwrite(c->top + at, 1, c->len - at, f) != c->len - at;
+    if (!st)
+        st = cert_put(f, c->top + at, c->len - at, err);
     uint8_t trailer[16];
     memcpy(trailer, TTT_CERT_END_MAGIC, 8);
-    le64_put(trailer + 8, nodes);
-    bad |= fwrite(trailer, 1, sizeof trailer, f) != sizeof trailer;
-    bad |= fclose(f) != 0;
-    if (bad) {
-        remove(path);
-        return ttt_fail(err, TTT_EIO, "cannot write the certificate %s", path);
-    }
+    le64_put(trailer + 8, job->nodes);
+    return st ? st : cert_put(f, trailer, sizeof trailer, err);
+}
+
+/* Writes the planned certificate to path: a regular file (or none yet) replaced whole or left as it was, a
+ * device or a pipe written into and never removed (ttt_file_write). */
+static ttt_status cert_file(const cert_plan *c, const char *path, dist_solve_stats *stats, ttt_error *err)
+{
+    cert_output job = {.c = c};
+    char tmp[TTT_FILE_TMP_SIZE], msg[TTT_ERROR_SIZE];
+    bool whole;
+    if (!ttt_file_write(path, "certificate", cert_save, &job, tmp, &whole, msg, sizeof msg))
+        return ttt_fail(err, TTT_EIO, "%s (%s)", msg,
+                        whole ? "no certificate written" : "the certificate is incomplete");
+    uint64_t nodes = job.nodes;
     stats->cert_nodes = nodes;
     stats->cert_pieces = c->npieces;
     stats->cert_top = c->nodes;
@@ -1061,18 +1087,12 @@ static void master_result(const master *m, ttt_search_result *out)
 }
 
 /* A file the master writes at the end (or now and then) that cannot be written fails before the search, not
- * after it, as in the one-process `ttt solve`: path is opened for appending (an existing file is left as it
- * is) and a file the probe made removed again. what: "certificate", "checkpoint". */
+ * after it, as in the one-process `ttt solve`, changing nothing (ttt_file_probe: a pipe is not opened, since that
+ * would wait for a reader). what: "certificate", "checkpoint". */
 static ttt_status write_probe(const char *path, const char *what, ttt_error *err)
 {
-    bool existed = access(path, F_OK) == 0;
-    FILE *f = fopen(path, "ab");
-    if (!f)
-        return ttt_fail(err, TTT_EIO, "cannot write the %s %s: %s", what, path, strerror(errno));
-    fclose(f);
-    if (!existed)
-        remove(path);
-    return TTT_OK;
+    char msg[TTT_ERROR_SIZE];
+    return ttt_file_probe(path, what, msg, sizeof msg) ? TTT_OK : ttt_fail(err, TTT_EIO, "%s", msg);
 }
 
 /* The checkpoint is written beside path and renamed over it: a path that is there but not a regular file (a
@@ -1083,7 +1103,7 @@ static ttt_status checkpoint_probe(const char *path, ttt_error *err)
     struct stat st;
     if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
         return ttt_fail(err, TTT_EINVAL, "the checkpoint %s is not a regular file: not replacing it", path);
-    char tmp[4096];
+    char tmp[TTT_FILE_TMP_SIZE];
     if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp)
         return ttt_fail(err, TTT_EINVAL, "checkpoint path too long");
     return write_probe(tmp, "checkpoint", err);
