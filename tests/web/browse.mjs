@@ -65,6 +65,9 @@ export async function browseChecks(browser, url, shots, check) {
   check((await stones(page)) === 'Oa1 Xb2', 'Undo still takes back a move in play');
   await page.goBack();
   await page.waitForFunction(() => new URLSearchParams(location.search).get('moves') === 'b2 a1 c3 a3');
+  // The branch left behind is also shown at ply 2: wait for the restored game's list before reading it.
+  await page.waitForFunction(() => document.querySelectorAll('#move-list li').length - 1 === 4, null, {timeout: 10000})
+    .catch(() => {});
   await shown(page, 2);
   check((await listed(page)) === 4, 'Back returns to the whole game, at the ply it showed');
   await page.close();
