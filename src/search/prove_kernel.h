@@ -188,7 +188,7 @@ static void scan(const ttt_prover *p, PSET att, PSET def, scan_info *si)
      * defender stops it only by taking f or a cell of one of those windows, else the attacker plays f and
      * wins: so its useful replies are the intersection over all forks of f plus the cells of f's need-2
      * windows (and the moves that make a threat of its own, added by the caller). */
-    PSET forks = 0, defence = ~UINT64_C(0);
+    PSET forks = 0, defence = ~(PSET)0;
     for (PSET e = ends; e; e &= e - 1) {
         const int f = PFIRST(e);
         if (PCOUNT(others[f]) >= 2) {
