@@ -398,6 +398,7 @@ static void board_begin(brain *br)
         return;
     }
     br->in_board = true;
+    br->skipping = false; /* a BOARD inside a dropped one is a position of its own, answered at its DONE */
     br->nlisted = 0;
     memset(&br->own, 0, sizeof br->own);
     memset(&br->opp, 0, sizeof br->opp);
@@ -656,8 +657,8 @@ int cmd_brain(int argc, char **argv)
         ttt_gomocup_command c;
         ttt_error err;
         if (ttt_gomocup_parse(line, (size_t)len, &c, &err)) {
-            if (skipped(&br, c.kind))
-                continue;
+            if (c.kind == TTT_GOMOCUP_STONE && skipped(&br, c.kind))
+                continue; /* a bad stone line of a dropped BOARD; any other bad line is answered */
             if (br.in_board && (c.kind == TTT_GOMOCUP_STONE || c.kind == TTT_GOMOCUP_EMPTY)) {
                 /* A bad stone line (or one too long to read) is answered at DONE, as a stone off the board
                  * is: the manager waits for one answer to the whole position. */

@@ -590,6 +590,8 @@ static int solve_certificate(ttt_solver *solver, const ttt_board *b, ttt_result 
     bool whole;
     struct sigaction sa = {.sa_handler = on_signal_writing}, old_int, old_term;
     sigemptyset(&sa.sa_mask);
+    sigaddset(&sa.sa_mask, SIGINT); /* one signal's handler runs alone: one line, one unlink */
+    sigaddset(&sa.sa_mask, SIGTERM);
     sigaction(SIGINT, &sa, &old_int);
     sigaction(SIGTERM, &sa, &old_term);
     bool ok = ttt_file_write(path, "certificate", certificate_save, &job, cert_tmp, &whole, msg, sizeof msg);
@@ -642,10 +644,11 @@ static int solve_value(ttt_solver *solver, solve_watch *watch, bool json, const 
     double ms = ttt_clock_ms() - start;
     if (watch->draw && watch->drawn_ms > 0)
         fputs("\r\033[K", stderr);
+    /* The checkpoint first: Ctrl-C while the certificate is written ends the run. */
+    int save_rc = !st && watch->save.path ? checkpoint_final(&watch->save, b) : CLI_OK;
     int cert_rc = !st && cert_path && !v.stopped ? solve_certificate(solver, b, v.value, cert_path) : CLI_OK;
     if (!st && cert_path && v.stopped)
         certificate_skipped();
-    int save_rc = !st && watch->save.path ? checkpoint_final(&watch->save, b) : CLI_OK;
     ttt_proof_report proof;
     ttt_solver_proof_report(solver, &proof);
     ttt_solver_free(solver);
@@ -754,7 +757,7 @@ static int checkpoint_open(ttt_solver *solver, const ttt_board *b, const char *p
             return cli_usage("solve", "%s is not a checkpoint of ttt solve: not overwriting it", path);
         char tmp[SOLVE_PATH_MAX + 8];
         snprintf(tmp, sizeof tmp, "%s.tmp", path);
-        FILE *probe = fopen(tmp, "wb");
+        FILE *probe = ttt_file_open_new(tmp);
         if (!probe)
             return cli_usage("solve", "cannot write the checkpoint %s: %s", tmp, strerror(errno));
         fclose(probe);
@@ -789,10 +792,16 @@ static int files_apart(const char *cert, const char *save, const char *resume)
     for (int i = 0; i < 3; i++)
         if (paths[i] && strlen(paths[i]) >= SOLVE_PATH_MAX)
             return cli_usage("solve", "the %s path is longer than %d bytes", names[i], SOLVE_PATH_MAX - 1);
-    for (int i = 1; cert && i < 3; i++)
+    for (int i = 1; cert && i < 3; i++) {
         if (paths[i] && same_file(cert, paths[i]))
             return cli_usage("solve", "--certificate and %s name the same file (%s): use two files", names[i],
                              cert);
+        char tmp[SOLVE_TMP_SIZE]; /* the checkpoint is written there first, then renamed */
+        snprintf(tmp, sizeof tmp, "%s.tmp", paths[i] ? paths[i] : "");
+        if (paths[i] && same_file(cert, tmp))
+            return cli_usage("solve", "--certificate names the file %s writes first (%s): use another file",
+                             names[i], cert);
+    }
     return CLI_OK;
 }
 
@@ -1051,12 +1060,13 @@ int cmd_solve(int argc, char **argv)
     }
     if (watch.draw && watch.drawn_ms > 0)
         fputs("\r\033[K", stderr);
+    /* The checkpoint first: Ctrl-C while the certificate is written ends the run. */
+    int save_rc = !st && ckpt ? checkpoint_final(&watch.save, &b) : CLI_OK;
     int cert_rc = !st && cert_path && r->proven && !mpi
                       ? solve_certificate(solver, &b, ttt_score_result(r->score), cert_path)
                       : CLI_OK;
     if (!st && cert_path && !r->proven && !mpi)
         certificate_skipped();
-    int save_rc = !st && ckpt ? checkpoint_final(&watch.save, &b) : CLI_OK;
     ttt_proof_report proof;
     ttt_solver_proof_report(solver, &proof);
     ttt_solver_free(solver);

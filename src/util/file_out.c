@@ -3,6 +3,7 @@
 #include "util/file_out.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,10 +30,28 @@ static const char *write_reason(FILE *f, ttt_file_writer writer, void *ctx, ttt_
     return st == TTT_EIO && ferror(f) ? strerror(e) : err->msg;
 }
 
+FILE *ttt_file_open_new(const char *tmp)
+{
+    const int flags = O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC;
+    int fd = open(tmp, flags, 0666);
+    if (fd < 0 && errno == EEXIST && unlink(tmp) == 0)
+        fd = open(tmp, flags, 0666);
+    if (fd < 0)
+        return NULL;
+    FILE *f = fdopen(fd, "wb");
+    if (!f) {
+        const int e = errno;
+        close(fd);
+        unlink(tmp);
+        errno = e;
+    }
+    return f;
+}
+
 bool ttt_file_replace(const char *path, const char *tmp, const char *shown, const char *what,
                       ttt_file_writer writer, void *ctx, char *msg, size_t size)
 {
-    FILE *f = fopen(tmp, "wb");
+    FILE *f = ttt_file_open_new(tmp);
     if (!f) {
         snprintf(msg, size, "cannot write the %s %s: %s", what, tmp, strerror(errno));
         return false;
@@ -131,7 +150,7 @@ bool ttt_file_probe(const char *path, const char *what, char *msg, size_t size)
     bool exists = stat(path, &sb) == 0;
     int e = exists && S_ISDIR(sb.st_mode) ? EISDIR : exists && access(path, W_OK) != 0 ? errno : 0;
     if (!e && !std && !device) {
-        FILE *f = fopen(ttt_file_temp_name(real, tmp), "wb");
+        FILE *f = ttt_file_open_new(ttt_file_temp_name(real, tmp));
         if (f) {
             fclose(f);
             remove(tmp);

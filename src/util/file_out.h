@@ -23,6 +23,11 @@ typedef ttt_status (*ttt_file_writer)(FILE *f, void *ctx, ttt_error *err);
  * file never write into each other's. Fills tmp (TTT_FILE_TMP_SIZE bytes) and returns it. */
 const char *ttt_file_temp_name(const char *path, char *tmp);
 
+/* Opens the temporary file tmp for writing as a new file of this run: never through a symbolic link, never into
+ * a file another made there (a link planted at a predictable name would have its target written); a leftover
+ * there (an earlier run's crash) is removed and the file made again, once. NULL with errno set on failure. */
+FILE *ttt_file_open_new(const char *tmp);
+
 /* Writes `what` (a checkpoint, a certificate) to path through tmp, a file beside it: written, flushed, synced
  * to the disk and renamed over path, so that a failure or a kill at any moment leaves the old file or the new
  * one whole; the file replaced keeps its permissions. On failure only tmp, which this call made, is removed,

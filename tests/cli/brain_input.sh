@@ -56,6 +56,15 @@ answers "a command inside BOARD, then the rest of it" OK \
     "ERROR 9,9,1: a stone line outside BOARD ... DONE" 'name="ttt".*'
 brain "START 15" BOARD 7,7,2 "TURN 1,x" 8,8,2 DONE ABOUT
 answers "a bad command inside BOARD" OK "ERROR TURN: expected x,y .*; the position is dropped" 'name="ttt".*'
+# A BOARD inside an unfinished one drops the first and is a position of its own, answered at its DONE.
+ENGINE=gomoku:depth=2 brain "START 15" BOARD 7,7,2 BOARD 8,8,2 DONE
+answers "a BOARD inside a BOARD" OK "ERROR BOARD: expected x,y,f lines and DONE; .*" "$MOVE"
+# A line too long while the rest of a dropped BOARD is skipped is no stone line of it: it is answered.
+brain "START 15" BOARD 7,7,2 ABOUT "$(printf '%*s' 5000 1,1,2)" DONE ABOUT
+answers "an overlong line after a dropped BOARD" OK "ERROR BOARD: expected x,y,f lines and DONE; .*" \
+    'name="ttt".*' "ERROR line longer than 4096 characters" 'name="ttt".*'
+brain "START 15" BOARD 7,7,2 "TURN 1,x" 8,8,2 DONE ABOUT
+answers "a bad command inside BOARD" OK "ERROR TURN: expected x,y .*; the position is dropped" 'name="ttt".*'
 brain "START 15" BOARD 7,7,2 "TURN 8,8" "TURN 9,9"
 answers "BOARD without its DONE, then the game" OK "ERROR BOARD: expected x,y,f lines and DONE; .*" "$MOVE" "$MOVE"
 

@@ -140,6 +140,19 @@ ln -s s.bin "$DIR/s.link"
 expect_err '^ttt solve: --certificate and --resume name the same file' solve --rules 3x3 --value \
     --certificate "$DIR/s.link" --resume "$DIR/s.bin"
 expect 0 solve --rules 3x3 --value --nodes 1 --resume "$DIR/s.bin"
+# Nor on the file a checkpoint is written to first (FILE.tmp), which the checkpoint would then take.
+expect_err '^ttt solve: --certificate names the file --checkpoint writes first' solve --rules 3x3 --value \
+    --certificate "$DIR/s.bin.tmp" --checkpoint "$DIR/s.bin"
+
+# A link planted at the checkpoint's temporary name: the checkpoint is written as a file of its own, the link's
+# target is never written.
+echo victim >"$DIR/victim"
+rm -f "$DIR/p.ckpt"
+ln -s victim "$DIR/p.ckpt.tmp"
+expect 0 solve --rules 3x3 --value --checkpoint "$DIR/p.ckpt"
+[[ $(cat "$DIR/victim") == victim && ! -L "$DIR/p.ckpt" && -s "$DIR/p.ckpt" ]] && PASS=$((PASS + 1)) ||
+    fail "a link at the checkpoint's temporary name: its target written ($(head -c 20 "$DIR/victim" | od -c | head -1))"
+rm -f "$DIR/p.ckpt.tmp" "$DIR/p.ckpt"
 
 # --resume V --checkpoint W, in either order: read V (left as it was), checkpoints to W, the values of one run.
 expect 0 solve --rules 4x5k4 --json
